@@ -1,0 +1,8 @@
+"""cudaenv: live with several CUDA toolkits on one Linux machine.
+
+The package root imports nothing: `cudaenv use` runs in every tmux pane and
+conda activation, so each module pulls in only what it needs.
+"""
+
+__version__ = "0.1.0"
+__all__ = ["__version__"]

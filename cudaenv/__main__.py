@@ -1,0 +1,5 @@
+"""``python -m cudaenv``."""
+
+from ._entry import main
+
+main()

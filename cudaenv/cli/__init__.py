@@ -1,0 +1,47 @@
+"""The click command-line interface (everything but the fast use/off path)."""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .list_cmd import list_cmd
+from .profile_cmd import profile_group
+from .show_cmd import show_cmd
+from .switch_cmds import off_cmd, use_cmd
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cudaenv")
+def cli() -> None:
+    """Live with several CUDA toolkits on one machine.
+
+    \b
+    Switch this shell:   eval "$(cudaenv use 12.4)"     (fish: cudaenv use 12.4 | source)
+    Undo exactly:        eval "$(cudaenv off)"
+    See what is here:    cudaenv list
+    """
+
+
+cli.add_command(list_cmd)
+cli.add_command(show_cmd)
+cli.add_command(use_cmd)
+cli.add_command(off_cmd)
+cli.add_command(profile_group)
+
+
+def main(args: list[str], standalone: bool = True) -> int:
+    """Run the click CLI; return its exit code when not standalone."""
+    try:
+        rv = cli.main(args=args, prog_name="cudaenv", standalone_mode=standalone)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        click.echo("Aborted!", err=True)
+        return 1
+    return rv if isinstance(rv, int) else 0

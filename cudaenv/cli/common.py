@@ -1,0 +1,38 @@
+"""Options and error handling shared by the commands (defined once)."""
+
+from __future__ import annotations
+
+import functools
+
+import click
+
+from ..emit import report_error
+from ..errors import CudaenvError
+
+__all__ = ["json_option", "shell_option", "handles_errors", "echo_json"]
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (stable schema).")
+shell_option = click.option(
+    "--shell", "-s", metavar="SHELL",
+    help="bash, zsh, sh, dash, ksh, fish, tcsh, csh or json (default: detected).",
+)
+
+
+def handles_errors(fn):
+    """Turn a CudaenvError into one stderr line and its exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except CudaenvError as exc:
+            raise click.exceptions.Exit(report_error(exc)) from None
+
+    return wrapper
+
+
+def echo_json(doc: object) -> None:
+    """Print ``doc`` as indented JSON on stdout."""
+    import json
+
+    click.echo(json.dumps(doc, indent=2, ensure_ascii=False))

@@ -1,0 +1,135 @@
+"""Everything a command reads from the outside world, gathered in one object.
+
+Commands build one ``Context`` from the process (environment, working
+directory) and pass it down; tests build one from a dict. It owns the cache
+index and memoises discovery for the life of one command.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .dirs import cache_dir, config_file, profiles_dir
+from .errors import CudaenvError
+from .index import Index
+from .profile import load_all
+from .toolkit.discover import Layout, candidates, scan
+from .toolkit.probe import Skip, probe, signature
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+__all__ = ["Context"]
+
+
+class Context:
+    """Environment, cwd, layout and caches for one command.
+
+    Args:
+        env: The environment to read (default: a copy of ``os.environ``).
+        cwd: Working directory (default: the process's).
+        layout: Standard locations (tests substitute fake trees).
+    """
+
+    def __init__(self, env: Mapping[str, str] | None = None, cwd: str | None = None, layout: Layout | None = None) -> None:
+        self.env = dict(os.environ) if env is None else dict(env)
+        self._cwd = cwd
+        self.layout = layout or Layout()
+        self.cache_dir = cache_dir(self.env)
+        self.profiles_dir = profiles_dir(self.env)
+        self.index = Index(os.path.join(self.cache_dir, "index.marshal"))
+        self._profiles: tuple[list[dict], list[tuple[str, str]]] | None = None
+        self._scan: tuple[list[dict], list[tuple[str, str, str]]] | None = None
+
+    @property
+    def cwd(self) -> str:
+        if self._cwd is None:
+            try:
+                self._cwd = os.getcwd()
+            except OSError:
+                self._cwd = "/"
+        return self._cwd
+
+    def config(self) -> dict:
+        """The parsed ``config.yaml`` (``{}`` when absent).
+
+        Raises:
+            CudaenvError: it exists but is invalid.
+        """
+        path = config_file(self.env)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return {}
+
+        def compute() -> tuple:
+            import yaml
+
+            try:
+                with open(path, encoding="utf-8") as f:
+                    data = yaml.safe_load(f) or {}
+            except (OSError, yaml.YAMLError) as exc:
+                return (None, f"cannot read {path}: {exc.__class__.__name__}")
+            if not isinstance(data, dict):
+                return (None, f"invalid config {path}: expected a mapping")
+            roots = data.get("roots", [])
+            if isinstance(roots, str):
+                roots = [roots]
+            if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
+                return (None, f"invalid config {path}: 'roots' must be a list of paths or globs")
+            unknown = [k for k in data if k != "roots"]
+            if unknown:
+                return (None, f"invalid config {path}: unknown key {unknown[0]!r} (known: roots)")
+            return ({"roots": roots}, None)
+
+        data, err = self.index.cached("files", path, (st.st_mtime_ns, st.st_size, st.st_ino), compute)
+        if err:
+            raise CudaenvError(err, exit_code=2)
+        return data
+
+    def profiles(self) -> tuple[list[dict], list[tuple[str, str]]]:
+        """(valid profiles, [(file, error)])."""
+        if self._profiles is None:
+            self._profiles = load_all(self.profiles_dir, self.index)
+        return self._profiles
+
+    def scan(self) -> tuple[list[dict], list[tuple[str, str, str]]]:
+        """(toolkits, skipped candidates)."""
+        if self._scan is None:
+            profs, _ = self.profiles()
+            cands = candidates(
+                self.env,
+                self.layout,
+                extra_roots=self.config().get("roots", []),
+                profile_roots=[p["root"] for p in profs],
+            )
+            self._scan = scan(cands, self.index, self.layout)
+        return self._scan
+
+    def probe_path(self, path: str) -> dict:
+        """Probe a toolkit path given by the user (through the cache).
+
+        Raises:
+            CudaenvError: the path is not a usable toolkit.
+        """
+        real = os.path.realpath(path)
+        if not os.path.exists(real):
+            raise CudaenvError(f"{path}: no such directory", exit_code=2)
+
+        def compute() -> tuple:
+            try:
+                return (probe(real), None)
+            except Skip as exc:
+                return (None, str(exc))
+
+        data, reason = self.index.cached("roots", real, signature(real), compute)
+        if data is None:
+            raise CudaenvError(f"{path} is not a usable CUDA toolkit: {reason}", exit_code=2)
+        tk = dict(data)
+        tk.update(aliases=[] if path == real else [path], found_by=["argument"], default=False)
+        return tk
+
+    def save(self) -> None:
+        """Persist the cache if it changed."""
+        self.index.save()

@@ -1,0 +1,72 @@
+"""What a profile asks of the environment, with concrete values.
+
+``Ops`` is the input of the planner; the output is a list of changes, each
+``("set", NAME, VALUE)`` or ``("unset", NAME)``, which renderers turn into
+shell code and :func:`apply_changes` applies to a mapping.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+__all__ = ["Ops", "apply_changes", "valid_name"]
+
+
+def valid_name(name: str) -> bool:
+    """Return True if ``name`` is a portable environment variable name."""
+    if not name or not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        return False
+    return all(c.isascii() and (c.isalnum() or c == "_") for c in name)
+
+
+class Ops:
+    """Variables to set, and entries to prepend/append to list variables.
+
+    Args:
+        set: NAME -> value.
+        prepend: NAME -> entries that go in front, in order.
+        append: NAME -> entries that go at the end, in order.
+    """
+
+    __slots__ = ("set", "prepend", "append")
+
+    def __init__(
+        self,
+        set: dict[str, str] | None = None,
+        prepend: dict[str, list[str]] | None = None,
+        append: dict[str, list[str]] | None = None,
+    ) -> None:
+        self.set = dict(set or {})
+        self.prepend = {k: list(v) for k, v in (prepend or {}).items()}
+        self.append = {k: list(v) for k, v in (append or {}).items()}
+
+    def names(self) -> list[str]:
+        """Every variable the ops touch, in a stable order."""
+        out: list[str] = []
+        for d in (self.set, self.prepend, self.append):
+            for k in d:
+                if k not in out:
+                    out.append(k)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"set": dict(self.set), "prepend": dict(self.prepend), "append": dict(self.append)}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ops) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return f"Ops({self.to_dict()!r})"
+
+
+def apply_changes(env: Mapping[str, str], changes: list[tuple]) -> dict[str, str]:
+    """Return a copy of ``env`` with ``changes`` applied (as a shell would)."""
+    out = dict(env)
+    for ch in changes:
+        if ch[0] == "set":
+            out[ch[1]] = ch[2]
+        else:
+            out.pop(ch[1], None)
+    return out

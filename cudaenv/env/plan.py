@@ -1,0 +1,184 @@
+"""The pure planner: (ops, environment, recorded state) -> changes.
+
+``use`` first takes back whatever an active profile did, then applies the new
+profile to that clean base, and emits only the difference to the current
+environment as whole values. So ``use B`` after ``use A`` equals ``use B`` from
+clean, ``use A`` twice changes nothing, and ``off`` returns the environment
+the user had, with entries they added since kept.
+"""
+
+from __future__ import annotations
+
+from ..errors import CudaenvError
+from .ops import Ops, valid_name
+from .pathlist import check_entry, dedupe, join, separator, split
+from .state import ACTIVE_VAR, STATE_VAR, State, decode, encode
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+__all__ = ["Plan", "apply", "undo", "plan_use", "plan_off", "diff"]
+
+_RESERVED = (STATE_VAR, ACTIVE_VAR)
+
+
+class Plan:
+    """The result of planning: changes to emit and notes for stderr.
+
+    Attributes:
+        changes: ``("set", NAME, VALUE)`` / ``("unset", NAME)`` tuples in order.
+        notes: Human messages (stderr only).
+        path_changed: True when PATH changes (shells must forget hashed commands).
+    """
+
+    __slots__ = ("changes", "notes", "path_changed")
+
+    def __init__(self, changes: list[tuple], notes: list[str]) -> None:
+        self.changes = changes
+        self.notes = notes
+        self.path_changed = any(c[1] == "PATH" for c in changes)
+
+
+def _check_ops(ops: Ops) -> None:
+    for var in ops.names():
+        if not valid_name(var) or var in _RESERVED:
+            raise CudaenvError(f"a profile cannot change variable {var!r}", exit_code=2)
+        if var in ops.set and (var in ops.prepend or var in ops.append):
+            raise CudaenvError(f"a profile both sets and extends {var}; choose one", exit_code=2)
+
+
+def apply(env: Mapping[str, str], ops: Ops, name: str) -> dict[str, str]:
+    """Apply ``ops`` to a clean environment, recording what was done.
+
+    Returns:
+        A new mapping, including ``CUDAENV_ACTIVE`` and ``_CUDAENV_STATE``.
+    """
+    _check_ops(ops)
+    out = dict(env)
+    st = State(name)
+    for var, value in ops.set.items():
+        st.scalars[var] = (env.get(var), value)
+        out[var] = value
+    for var in ops.names():
+        if var in ops.set:
+            continue
+        pre = dedupe(ops.prepend.get(var, []))
+        app = [e for e in dedupe(ops.append.get(var, [])) if e not in pre]
+        if not pre and not app:
+            continue
+        for e in pre + app:
+            check_entry(var, e)
+        sep = separator(var)
+        cur = env.get(var)
+        kind = "u" if cur is None else ("e" if cur == "" else "v")
+        out[var] = join(pre + split(cur or "", sep) + app, sep)
+        st.lists[var] = (kind, pre, app)
+    out[ACTIVE_VAR] = name
+    out[STATE_VAR] = encode(st)
+    return out
+
+
+def _remove_first(entries: list[str], e: str) -> None:
+    if e in entries:
+        entries.remove(e)
+
+
+def _remove_last(entries: list[str], e: str) -> None:
+    for i in range(len(entries) - 1, -1, -1):
+        if entries[i] == e:
+            del entries[i]
+            return
+
+
+def undo(env: Mapping[str, str], state: State, notes: list[str] | None = None) -> dict[str, str]:
+    """Take back exactly what ``state`` records, on a copy of ``env``.
+
+    A scalar the user changed after ``use`` is left as the user set it (with a
+    note); list entries the user added since are kept.
+    """
+    out = dict(env)
+    for var, (prior, ours) in state.scalars.items():
+        cur = out.get(var)
+        if cur == ours:
+            if prior is None:
+                out.pop(var, None)
+            else:
+                out[var] = prior
+        elif notes is not None:
+            shown = "unset" if cur is None else repr(cur)
+            notes.append(f"{var} was changed after `cudaenv use`; leaving it as you set it ({shown})")
+    for var, (kind, pre, app) in state.lists.items():
+        cur = out.get(var)
+        if cur is None:
+            continue  # the user unset it since; nothing of ours is left there
+        sep = separator(var)
+        entries = split(cur, sep)
+        # Ours went in front (prepend) or at the end (append), so the first
+        # (last) occurrence is ours even when the user's value holds it too.
+        for e in pre:
+            _remove_first(entries, e)
+        for e in app:
+            _remove_last(entries, e)
+        if entries:
+            out[var] = join(entries, sep)
+        elif kind == "u":
+            out.pop(var, None)
+        else:
+            out[var] = ""
+    out.pop(STATE_VAR, None)
+    out.pop(ACTIVE_VAR, None)
+    return out
+
+
+def diff(before: Mapping[str, str], after: Mapping[str, str], order: list[str]) -> list[tuple]:
+    """Changes that turn ``before`` into ``after``; ``order`` names come first."""
+    names = list(order)
+    for k in sorted(set(before) | set(after)):
+        if k not in names:
+            names.append(k)
+    changes: list[tuple] = []
+    for k in names:
+        a, b = before.get(k), after.get(k)
+        if a != b:
+            changes.append(("unset", k) if b is None else ("set", k, b))
+    return changes
+
+
+def _recorded(env: Mapping[str, str], notes: list[str], strict: bool) -> State | None:
+    text = env.get(STATE_VAR)
+    if text is None:
+        return None
+    try:
+        return decode(text)
+    except CudaenvError as exc:
+        if strict:
+            raise
+        notes.append(f"ignoring {STATE_VAR}: {exc.message}")
+        return State("")
+
+
+def plan_use(env: Mapping[str, str], ops: Ops, name: str) -> Plan:
+    """Plan switching to the profile ``name`` whose needs are ``ops``."""
+    notes: list[str] = []
+    state = _recorded(env, notes, strict=False)
+    base: Mapping[str, str] = env
+    order = ops.names()
+    if state is not None:
+        # Notes about scalars the user changed are for `off`; here the new
+        # profile sets them again and keeps the user's value as the prior.
+        base = undo(env, state)
+        order += [v for v in list(state.scalars) + list(state.lists) if v not in order]
+    final = apply(base, ops, name)
+    return Plan(diff(env, final, order + [ACTIVE_VAR, STATE_VAR]), notes)
+
+
+def plan_off(env: Mapping[str, str]) -> Plan:
+    """Plan undoing the active profile; a no-op when none is active."""
+    notes: list[str] = []
+    state = _recorded(env, notes, strict=True)
+    if state is None:
+        return Plan([], ["no cudaenv profile is active"])
+    final = undo(env, state, notes)
+    order = list(state.scalars) + list(state.lists) + [ACTIVE_VAR, STATE_VAR]
+    return Plan(diff(env, final, order), notes)

@@ -1,0 +1,125 @@
+"""What ``use`` changed, kept in the shell's own environment (``_CUDAENV_STATE``).
+
+The record holds, per variable, exactly what cudaenv inserted and what it
+overwrote, with *unset* distinct from *empty*, so ``off`` can take back only
+cudaenv's own entries. It is encoded as printable ASCII (no quotes, spaces or
+shell metacharacters) without json/re so that decoding costs next to nothing.
+"""
+
+from __future__ import annotations
+
+from ..errors import CudaenvError
+
+__all__ = ["State", "STATE_VAR", "ACTIVE_VAR", "encode", "decode"]
+
+STATE_VAR = "_CUDAENV_STATE"
+ACTIVE_VAR = "CUDAENV_ACTIVE"
+_FORMAT = "c1"
+
+# Bytes kept as they are; everything else becomes %XX (of UTF-8 with
+# surrogateescape, so undecodable bytes from the environment round-trip).
+_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+@^~")
+
+
+def _enc(text: str) -> str:
+    out = []
+    for b in text.encode("utf-8", "surrogateescape"):
+        out.append(chr(b) if b in _SAFE else "%%%02X" % b)
+    return "".join(out)
+
+
+def _dec(text: str) -> str:
+    if "%" not in text:
+        return text
+    buf = bytearray()
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "%":
+            buf.append(int(text[i + 1 : i + 3], 16))
+            i += 3
+        else:
+            buf.append(ord(c))
+            i += 1
+    return buf.decode("utf-8", "surrogateescape")
+
+
+class State:
+    """The record of one active profile.
+
+    Attributes:
+        name: The active profile's name.
+        scalars: NAME -> (prior value or None if it was unset, value we set).
+        lists: NAME -> (prior kind, entries we prepended, entries we appended);
+            prior kind is ``"u"`` (unset), ``"e"`` (set but empty) or ``"v"``.
+    """
+
+    __slots__ = ("name", "scalars", "lists")
+
+    def __init__(
+        self,
+        name: str,
+        scalars: dict[str, tuple] | None = None,
+        lists: dict[str, tuple] | None = None,
+    ) -> None:
+        self.name = name
+        self.scalars = dict(scalars or {})
+        self.lists = dict(lists or {})
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and (self.name, self.scalars, self.lists) == (other.name, other.scalars, other.lists)
+        )
+
+    def __repr__(self) -> str:
+        return f"State({self.name!r}, {self.scalars!r}, {self.lists!r})"
+
+
+def encode(state: State) -> str:
+    """Encode ``state`` for ``_CUDAENV_STATE``."""
+    parts = [_FORMAT, "n," + _enc(state.name)]
+    for var, (prior, ours) in state.scalars.items():
+        p = "-" if prior is None else "=" + _enc(prior)
+        parts.append(f"s,{var},{p},{_enc(ours)}")
+    for var, (kind, pre, app) in state.lists.items():
+        parts.append(
+            f"l,{var},{kind},{'|'.join(_enc(e) for e in pre)},{'|'.join(_enc(e) for e in app)}"
+        )
+    return ";".join(parts)
+
+
+def decode(text: str) -> State:
+    """Decode a ``_CUDAENV_STATE`` value.
+
+    Raises:
+        CudaenvError: the value was not written by this version of cudaenv.
+    """
+    try:
+        parts = text.split(";")
+        if parts[0] != _FORMAT:
+            raise ValueError("unknown format")
+        state = State("")
+        for part in parts[1:]:
+            f = part.split(",")
+            if f[0] == "n" and len(f) == 2:
+                state.name = _dec(f[1])
+            elif f[0] == "s" and len(f) == 4:
+                prior = None if f[2] == "-" else _dec(f[2][1:])
+                if f[2] != "-" and not f[2].startswith("="):
+                    raise ValueError("bad scalar")
+                state.scalars[f[1]] = (prior, _dec(f[3]))
+            elif f[0] == "l" and len(f) == 5 and f[2] in ("u", "e", "v"):
+                pre = [_dec(e) for e in f[3].split("|")] if f[3] else []
+                app = [_dec(e) for e in f[4].split("|")] if f[4] else []
+                state.lists[f[1]] = (f[2], pre, app)
+            else:
+                raise ValueError("bad record")
+        if not state.name:
+            raise ValueError("no name")
+        return state
+    except (ValueError, IndexError, UnicodeDecodeError) as exc:
+        raise CudaenvError(
+            f"{STATE_VAR} is unreadable ({exc}); it was not written by this cudaenv",
+            hint=f"to forget it: unset {STATE_VAR} {ACTIVE_VAR} (your variables stay as they are)",
+        ) from None

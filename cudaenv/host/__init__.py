@@ -1,0 +1,1 @@
+"""Facts about this host (driver, loader, compilers), each cheap and optional."""

@@ -1,0 +1,71 @@
+"""A precompiled cache of probed toolkits, parsed profiles and config.
+
+Like Lmod's spider cache: ``use`` runs in every pane, so it must not parse
+YAML or JSON or run nvcc when nothing changed. Entries are keyed by a stat
+fingerprint and re-read when it changes. Stored with ``marshal`` (builtin,
+no imports); a missing, corrupt or unwritable cache only costs speed.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+
+__all__ = ["Index"]
+
+_FORMAT = 3
+
+
+class Index:
+    """The cache file and its in-memory contents.
+
+    Args:
+        path: File to read and (atomically) write; None keeps it in memory.
+    """
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.dirty = False
+        self.data: dict = {}
+        if path:
+            try:
+                with open(path, "rb") as f:
+                    data = marshal.load(f)
+                if isinstance(data, dict) and data.get("format") == _FORMAT:
+                    self.data = data
+            except (OSError, EOFError, ValueError, TypeError):
+                pass
+        self.data.setdefault("format", _FORMAT)
+        self.data.setdefault("roots", {})
+        self.data.setdefault("files", {})
+
+    def cached(self, table: str, key: str, sig: object, compute):
+        """Return the cached value for ``key`` if ``sig`` matches, else compute it.
+
+        ``compute()`` returns a marshal-able value; it is stored with ``sig``.
+        """
+        tab = self.data[table]
+        ent = tab.get(key)
+        if ent is not None and ent[0] == sig:
+            return ent[1]
+        value = compute()
+        tab[key] = (sig, value)
+        self.dirty = True
+        return value
+
+    def save(self) -> None:
+        """Write the cache if anything changed; failures are ignored."""
+        if not self.dirty or not self.path:
+            return
+        tmp = f"{self.path}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            with open(tmp, "wb") as f:
+                marshal.dump(self.data, f)
+            os.replace(tmp, self.path)
+            self.dirty = False
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

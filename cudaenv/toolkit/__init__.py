@@ -1,0 +1,1 @@
+"""Toolkits: what is installed, where, which version, with which parts."""

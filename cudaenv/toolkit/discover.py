@@ -1,0 +1,166 @@
+"""Find toolkits: standard prefixes, the environment, conda, Debian, extra roots.
+
+The same toolkit reached by several paths is listed once, under its real
+path, with every alias and every way it was found.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .probe import Skip, probe, signature
+from .version import version_key
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, Mapping
+
+    from ..index import Index
+
+__all__ = ["Layout", "candidates", "scan", "expand_roots"]
+
+
+class Layout:
+    """Where the standard locations are (tests point these at fake trees)."""
+
+    def __init__(
+        self,
+        usr_local: str = "/usr/local",
+        opt: str = "/opt",
+        debian_nvcc: str = "/usr/bin/nvcc",
+        debian_lib: str = "/usr/lib/nvidia-cuda-toolkit",
+        debian_root: str = "/usr",
+    ) -> None:
+        self.usr_local = usr_local
+        self.opt = opt
+        self.debian_nvcc = debian_nvcc
+        self.debian_lib = debian_lib
+        self.debian_root = debian_root
+
+    @property
+    def default_link(self) -> str:
+        return os.path.join(self.usr_local, "cuda")
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return sorted(os.listdir(path))
+    except OSError:
+        return []
+
+
+def expand_roots(entries: Iterable[str]) -> list[str]:
+    """Expand extra roots: a path that exists is taken literally, else as a glob."""
+    out: list[str] = []
+    for e in entries:
+        if not e:
+            continue
+        e = os.path.expanduser(e)
+        if os.path.lexists(e) or not any(c in e for c in "*?["):
+            out.append(e)
+        else:
+            import glob  # only here: glob imports re
+
+            out.extend(sorted(glob.glob(e)))
+    return out
+
+
+def candidates(
+    env: Mapping[str, str],
+    layout: Layout | None = None,
+    extra_roots: Iterable[str] = (),
+    profile_roots: Iterable[str] = (),
+) -> list[tuple[str, str]]:
+    """Every place a toolkit may be, as (path, how it was found), in priority order."""
+    lay = layout or Layout()
+    out: list[tuple[str, str]] = []
+    if os.path.lexists(lay.default_link):
+        out.append((lay.default_link, "default symlink"))
+    for name in _listdir(lay.usr_local):
+        if name.startswith("cuda-"):
+            out.append((os.path.join(lay.usr_local, name), f"{lay.usr_local}/cuda-*"))
+    for name in _listdir(lay.opt):
+        if name.startswith("cuda"):
+            out.append((os.path.join(lay.opt, name), f"{lay.opt}/cuda*"))
+    for p in expand_roots(env.get("CUDAENV_ROOTS", "").split(":")):
+        out.append((p, "CUDAENV_ROOTS"))
+    for p in expand_roots(extra_roots):
+        out.append((p, "config"))
+    for p in profile_roots:
+        out.append((p, "profile"))
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if env.get(var):
+            out.append((env[var], var))
+    for d in env.get("PATH", "").split(":"):
+        nvcc = os.path.join(d, "nvcc") if d else ""
+        if d and os.path.isfile(nvcc):
+            # Only a real toolkit root counts: /usr/local/bin/nvcc may be a
+            # wrapper script, and /usr/local is not a toolkit.
+            root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+            if os.path.exists(os.path.join(root, "include", "cuda_runtime.h")):
+                out.append((root, "nvcc on PATH"))
+            break
+    conda = env.get("CONDA_PREFIX", "")
+    if conda and os.path.isfile(os.path.join(conda, "bin", "nvcc")):
+        out.append((conda, "CONDA_PREFIX"))
+    if os.path.isfile(lay.debian_nvcc) and os.path.isdir(lay.debian_lib):
+        out.append((lay.debian_root, "Debian package"))
+    return out
+
+
+def _why_missing(path: str) -> str:
+    if os.path.islink(path):
+        return "dangling symlink"
+    return "does not exist"
+
+
+def scan(
+    cands: list[tuple[str, str]],
+    index: Index,
+    layout: Layout | None = None,
+) -> tuple[list[dict], list[tuple[str, str, str]]]:
+    """Probe every candidate (through the cache).
+
+    Returns:
+        (toolkits sorted by version, skipped as (path, how found, reason)).
+        Each toolkit dict gains ``aliases``, ``found_by`` and ``default``.
+    """
+    lay = layout or Layout()
+    by_root: dict[str, dict] = {}
+    skipped: list[tuple[str, str, str]] = []
+    seen_skips: set[str] = set()
+    default_real = os.path.realpath(lay.default_link) if os.path.lexists(lay.default_link) else None
+    for path, how in cands:
+        if not os.path.exists(path):
+            if path not in seen_skips:
+                seen_skips.add(path)
+                skipped.append((path, how, _why_missing(path)))
+            continue
+        real = os.path.realpath(path)
+        tk = by_root.get(real)
+        if tk is None:
+            if real in seen_skips:
+                continue
+
+            def compute(real: str = real) -> tuple:
+                try:
+                    return (probe(real), None)
+                except Skip as exc:
+                    return (None, str(exc))
+
+            data, reason = index.cached("roots", real, signature(real), compute)
+            if data is None:
+                seen_skips.add(real)
+                skipped.append((path, how, reason))
+                continue
+            tk = dict(data)
+            tk["aliases"] = []
+            tk["found_by"] = []
+            tk["default"] = real == default_real
+            by_root[real] = tk
+        if path != real and path not in tk["aliases"]:
+            tk["aliases"].append(path)
+        if how not in tk["found_by"]:
+            tk["found_by"].append(how)
+    toolkits = sorted(by_root.values(), key=lambda t: (version_key(t["full_version"]), t["root"]))
+    return toolkits, skipped

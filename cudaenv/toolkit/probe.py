@@ -1,0 +1,113 @@
+"""Look at one directory and say whether it is a toolkit, and what it holds."""
+
+from __future__ import annotations
+
+import os
+
+from .version import VersionError, _include_dirs, read_version
+
+__all__ = ["Skip", "probe", "signature", "SYSTEM_DIRS"]
+
+# Directories the system already searches; a profile never puts these in
+# front of the user's PATH or loader path (Debian's toolkit lives in /usr).
+SYSTEM_DIRS = frozenset(
+    {"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/lib", "/lib64", "/usr/lib", "/usr/lib64",
+     "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib/x86_64-linux-gnu"}
+)
+
+
+class Skip(Exception):
+    """The candidate is not a usable toolkit; ``str(exc)`` says why."""
+
+
+def _stat(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def signature(root: str) -> tuple:
+    """Cheap fingerprint of what probing ``root`` reads: stat of the key paths.
+
+    Replacing or adding a version file, nvcc, headers or libraries changes a
+    directory's mtime or the file's own stat, so a cached probe is refreshed.
+    """
+    return tuple(
+        _stat(os.path.join(root, p))
+        for p in ("", "version.json", "version.txt", "bin/nvcc", "include", "lib64", "lib", "lib64/stubs")
+    )
+
+
+def _cudnn_version(root: str) -> str | None:
+    for inc in _include_dirs(root):
+        for name in ("cudnn_version.h", "cudnn.h"):
+            try:
+                with open(os.path.join(inc, name), encoding="utf-8", errors="replace") as f:
+                    text = f.read(200000)
+            except OSError:
+                continue
+            vals = {}
+            for line in text.splitlines():
+                w = line.split()
+                if len(w) >= 3 and w[0] == "#define" and w[1] in ("CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"):
+                    vals[w[1]] = w[2]
+            if "CUDNN_MAJOR" in vals:
+                return ".".join(vals.get(k, "0") for k in ("CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"))
+    return None
+
+
+def probe(root: str) -> dict:
+    """Describe the toolkit at ``root`` (a real path).
+
+    Returns:
+        A plain dict (it is cached with marshal): root, version, full_version,
+        version_source, nvcc_version, libdir, components, cupti_dir, stub_key.
+
+    Raises:
+        Skip: ``root`` is not a usable toolkit.
+    """
+    if not os.path.isdir(root):
+        raise Skip("not a directory")
+    if not os.access(root, os.R_OK | os.X_OK):
+        raise Skip("unreadable directory")
+    nvcc = os.path.join(root, "bin", "nvcc")
+    if not os.path.isfile(nvcc):
+        raise Skip("no bin/nvcc")
+    if not any(os.path.exists(os.path.join(d, "cuda_runtime.h")) for d in _include_dirs(root)):
+        raise Skip("no include/cuda_runtime.h")
+    try:
+        ver = read_version(root)
+    except VersionError as exc:
+        raise Skip(str(exc)) from None
+    libdir = "lib64" if os.path.isdir(os.path.join(root, "lib64")) else "lib"
+    lib = os.path.join(root, libdir)
+    try:
+        libs = os.listdir(lib)
+    except OSError:
+        libs = []
+    cupti_extra = os.path.join(root, "extras", "CUPTI", "lib64")
+    cupti_dir = cupti_extra if os.path.isdir(cupti_extra) else None
+    stub = os.path.join(lib, "stubs", "libcuda.so")
+    import hashlib
+
+    return {
+        "root": root,
+        "version": ver["short"],
+        "full_version": ver["full"],
+        "version_source": ver["source"],
+        "nvcc_version": ver["nvcc"],
+        "libdir": libdir,
+        "cupti_dir": cupti_dir,
+        "components": {
+            "nvcc": os.access(nvcc, os.X_OK),
+            "cudart_shared": any(n.startswith("libcudart.so") for n in libs),
+            "cudart_static": "libcudart_static.a" in libs,
+            "stubs": os.path.isfile(stub),
+            "cupti": cupti_dir is not None or any(n.startswith("libcupti.so") for n in libs),
+            "cudnn": _cudnn_version(root),
+        },
+        # Names the per-toolkit cache directory (the loader-path stub shim).
+        "stub_key": hashlib.sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:16],
+    }

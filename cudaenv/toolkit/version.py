@@ -1,0 +1,170 @@
+"""Read a toolkit's version without running it where possible.
+
+Sources, in order: ``version.json`` (the release label, e.g. 12.4.1),
+``version.txt`` (old toolkits), ``CUDA_VERSION`` in ``cuda.h`` (major.minor)
+refined by wheel ``dist-info`` or conda metadata, and ``nvcc --version``
+only as the last resort (callers cache the result).
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version"]
+
+
+class VersionError(Exception):
+    """A version file exists but cannot be read or makes no sense."""
+
+
+def short(full: str) -> str:
+    """``12.4.1`` -> ``12.4``."""
+    return ".".join(full.split(".")[:2])
+
+
+def version_key(v: str) -> tuple:
+    """Sort key for dotted numeric versions (non-numeric parts sort first)."""
+    out = []
+    for p in v.split("."):
+        out.append((1, int(p), "") if p.isdigit() else (0, 0, p))
+    return tuple(out)
+
+
+def _valid(v: object) -> bool:
+    if not isinstance(v, str):
+        return False
+    parts = v.split(".")
+    return len(parts) >= 2 and all(p.isdigit() for p in parts)
+
+
+def _from_version_json(path: str) -> dict:
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise VersionError(f"unreadable version.json ({exc.__class__.__name__}: {exc})") from None
+    if not isinstance(data, dict):
+        raise VersionError("version.json is not an object")
+
+    def comp(key: str) -> str | None:
+        ent = data.get(key)
+        v = ent.get("version") if isinstance(ent, dict) else None
+        return v if _valid(v) else None
+
+    nvcc = comp("cuda_nvcc")
+    # Some installs lack the top-level "cuda" entry: fall back to components.
+    full = comp("cuda") or nvcc or comp("cuda_cudart")
+    if full is None:
+        raise VersionError("version.json names no valid CUDA version")
+    return {"full": full, "source": "version.json", "nvcc": nvcc}
+
+
+def _from_version_txt(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(4096)
+    except OSError as exc:
+        raise VersionError(f"unreadable version.txt ({exc.strerror})") from None
+    words = text.split()
+    # "CUDA Version 10.0.130"
+    if len(words) >= 3 and words[0] == "CUDA" and words[1] == "Version" and _valid(words[2]):
+        return {"full": words[2], "source": "version.txt", "nvcc": None}
+    raise VersionError("version.txt does not say 'CUDA Version X.Y.Z'")
+
+
+def _header_version(root: str) -> str | None:
+    for inc in _include_dirs(root):
+        path = os.path.join(inc, "cuda.h")
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        i = data.find(b"#define CUDA_VERSION ")
+        if i < 0:
+            continue
+        num = data[i + 21 : i + 40].split()[0]
+        if num.isdigit():
+            n = int(num)
+            return f"{n // 1000}.{(n % 1000) // 10}"
+    return None
+
+
+def _include_dirs(root: str) -> list[str]:
+    dirs = [os.path.join(root, "include")]
+    tdir = os.path.join(root, "targets")
+    try:
+        for t in sorted(os.listdir(tdir)):
+            dirs.append(os.path.join(tdir, t, "include"))
+    except OSError:
+        pass
+    return dirs
+
+
+def _metadata_nvcc(root: str) -> str | None:
+    """nvcc component version from wheel dist-info or conda-meta names."""
+    for sub, prefixes, sep in (
+        ("dist-info", ("nvidia_cuda_nvcc-", "nvidia_cuda_nvcc_cu11-", "nvidia_cuda_nvcc_cu12-"), ".dist-info"),
+        ("conda-meta", ("cuda-nvcc-",), ".json"),
+    ):
+        try:
+            names = os.listdir(os.path.join(root, sub))
+        except OSError:
+            continue
+        for name in sorted(names):
+            for p in prefixes:
+                if name.startswith(p) and name.endswith(sep):
+                    v = name[len(p) : -len(sep)].split("-")[0]
+                    if _valid(v):
+                        return v
+    return None
+
+
+def parse_nvcc_version(text: str) -> tuple[str, str] | None:
+    """Parse ``nvcc --version`` output into (release X.Y, component X.Y.Z)."""
+    for line in text.splitlines():
+        if "release " in line and ", V" in line:
+            rel = line.split("release ", 1)[1].split(",", 1)[0].strip()
+            comp = line.split(", V", 1)[1].split()[0].strip()
+            if _valid(rel) and _valid(comp):
+                return rel, comp
+    return None
+
+
+def _from_nvcc(root: str) -> dict | None:
+    from ..run import run
+
+    res = run([os.path.join(root, "bin", "nvcc"), "--version"], timeout=30)
+    parsed = parse_nvcc_version(res.stdout) if res.returncode == 0 else None
+    if parsed is None:
+        return None
+    return {"full": parsed[1], "source": "nvcc --version", "nvcc": parsed[1]}
+
+
+def read_version(root: str) -> dict:
+    """Return ``{"full", "short", "source", "nvcc"}`` for the toolkit at ``root``.
+
+    Raises:
+        VersionError: a version file is garbage, or no source gives a version.
+    """
+    vj = os.path.join(root, "version.json")
+    if os.path.exists(vj):
+        info = _from_version_json(vj)
+    elif os.path.exists(os.path.join(root, "version.txt")):
+        info = _from_version_txt(os.path.join(root, "version.txt"))
+    else:
+        header = _header_version(root)
+        meta = _metadata_nvcc(root)
+        if header and meta and short(meta) == header:
+            info = {"full": meta, "source": "cuda.h+metadata", "nvcc": meta}
+        elif header:
+            info = {"full": header, "source": "cuda.h", "nvcc": meta}
+        else:
+            got = _from_nvcc(root)
+            if got is None:
+                raise VersionError("no version.json, version.txt or cuda.h, and nvcc --version gave nothing")
+            info = got
+    info["short"] = short(info["full"])
+    return info
