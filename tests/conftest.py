@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from helpers import IN_CI
+
+
+@pytest.fixture(autouse=True)
+def isolated_dirs(tmp_path, monkeypatch):
+    """Every test gets its own config and cache dirs and no inherited cudaenv state."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    for var in ("CUDAENV_ACTIVE", "_CUDAENV_STATE", "CUDAENV_ROOTS", "CUDAENV_SHELL",
+                "CUDA_HOME", "CUDA_PATH", "CONDA_PREFIX"):
+        monkeypatch.delenv(var, raising=False)
+    yield
+
+
+TESTBED = os.environ.get("CUDAENV_TESTBED") or os.path.expanduser("~/.cache/cudaenv-testbed")
+TESTBED_VERSIONS = {"11.8": "11.8.0", "12.4": "12.4.1", "13.5": "13.5.0"}
+
+
+@pytest.fixture(scope="session")
+def testbed() -> dict[str, str]:
+    """Roots of the real multi-version test bed (tests/testbed/build.sh)."""
+    roots = {}
+    for short in TESTBED_VERSIONS:
+        root = os.path.join(TESTBED, f"cuda-{short}")
+        if not os.path.isfile(os.path.join(root, "bin", "nvcc")):
+            msg = f"test bed toolkit {root} missing: run bash tests/testbed/build.sh"
+            if IN_CI:
+                pytest.fail(msg)
+            pytest.skip(msg)
+        roots[short] = root
+    return roots
+
+
+SYSTEM_TOOLKIT = "/usr/local/cuda-13.0"
+
+
+@pytest.fixture
+def system_toolkit() -> str:
+    if not os.path.isfile(os.path.join(SYSTEM_TOOLKIT, "bin", "nvcc")):
+        if IN_CI:
+            pytest.fail(f"{SYSTEM_TOOLKIT} is part of this machine kind but is missing")
+        pytest.skip(f"{SYSTEM_TOOLKIT} missing")
+    return SYSTEM_TOOLKIT

@@ -1,0 +1,119 @@
+"""Helpers shared by the tests: fake toolkit trees, running cudaenv, env dumps."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# A name with quotes, $, ;, &&, spaces, backticks, ! and Unicode: if any shell
+# evaluated our output instead of taking it as data, something would break or run.
+HOSTILE = "'\";&&e-$ èрт🚒♞中片-j $(touch PWNED) `touch PWNED2` a!b"
+
+
+def make_toolkit(
+    root: str,
+    version: str = "12.4.1",
+    *,
+    version_json: bool = True,
+    version_txt: bool = False,
+    cuda_h: bool = True,
+    nvcc: bool = True,
+    runtime_h: bool = True,
+    stubs: bool = True,
+    cupti_extras: bool = False,
+    libdir: str = "lib64",
+    nvcc_dist_info: str | None = None,
+) -> str:
+    """Create a fake toolkit tree (for the odd cases real toolkits do not show)."""
+    major, minor = (int(x) for x in version.split(".")[:2])
+    os.makedirs(os.path.join(root, "bin"), exist_ok=True)
+    os.makedirs(os.path.join(root, "include"), exist_ok=True)
+    lib = os.path.join(root, libdir)
+    os.makedirs(lib, exist_ok=True)
+    if nvcc:
+        p = os.path.join(root, "bin", "nvcc")
+        with open(p, "w") as f:
+            f.write(
+                "#!/bin/sh\n"
+                "echo 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+                f"echo 'Cuda compilation tools, release {major}.{minor}, V{version}'\n"
+            )
+        os.chmod(p, 0o755)
+    if runtime_h:
+        open(os.path.join(root, "include", "cuda_runtime.h"), "w").close()
+    if cuda_h:
+        with open(os.path.join(root, "include", "cuda.h"), "w") as f:
+            f.write(f"#define CUDA_VERSION {major * 1000 + minor * 10}\n")
+    if version_json:
+        with open(os.path.join(root, "version.json"), "w") as f:
+            json.dump({"cuda": {"name": "CUDA SDK", "version": version},
+                       "cuda_nvcc": {"name": "CUDA NVCC", "version": version}}, f)
+    if version_txt:
+        with open(os.path.join(root, "version.txt"), "w") as f:
+            f.write(f"CUDA Version {version}\n")
+    if nvcc_dist_info:
+        os.makedirs(os.path.join(root, "dist-info", f"nvidia_cuda_nvcc-{nvcc_dist_info}.dist-info"))
+    open(os.path.join(lib, f"libcudart.so.{major}"), "w").close()
+    open(os.path.join(lib, "libcudart_static.a"), "w").close()
+    if stubs:
+        os.makedirs(os.path.join(lib, "stubs"), exist_ok=True)
+        open(os.path.join(lib, "stubs", "libcuda.so"), "w").close()
+    if cupti_extras:
+        os.makedirs(os.path.join(root, "extras", "CUPTI", "lib64"), exist_ok=True)
+    return root
+
+
+def cudaenv_env(base: dict | None = None, **extra: str) -> dict:
+    """An environment in which ``python -m cudaenv`` runs this checkout."""
+    env = dict(os.environ if base is None else base)
+    env.update(extra)
+    return env
+
+
+def run_cudaenv(args: list[str], env: dict, cwd: str | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    """Run this checkout's cudaenv as a separate process."""
+    e = dict(env)
+    e["PYTHONPATH"] = REPO + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    return subprocess.run(
+        [sys.executable, "-m", "cudaenv", *args], env=e, cwd=cwd, input=input,
+        capture_output=True, text=True, timeout=120,
+    )
+
+
+def write_wrapper(bindir: str) -> str:
+    """Put a ``cudaenv`` command running this checkout into ``bindir``."""
+    os.makedirs(bindir, exist_ok=True)
+    path = os.path.join(bindir, "cudaenv")
+    with open(path, "w") as f:
+        f.write(f'#!/bin/sh\nPYTHONPATH={shlex.quote(REPO)} exec {shlex.quote(sys.executable)} -m cudaenv "$@"\n')
+    os.chmod(path, 0o755)
+    return path
+
+
+def parse_env0(data: bytes) -> dict[bytes, bytes]:
+    """Parse ``env -0`` output."""
+    out = {}
+    for item in data.split(b"\0"):
+        if item:
+            k, _, v = item.partition(b"=")
+            out[k] = v
+    return out
+
+
+def need(program: str) -> str:
+    """Path of ``program``; skip the test if missing, fail under CI."""
+    import pytest
+
+    path = shutil.which(program)
+    if path is None:
+        if IN_CI:
+            pytest.fail(f"{program} is required under CI but is not installed")
+        pytest.skip(f"{program} not installed")
+    return path

@@ -1,0 +1,186 @@
+"""The pure model: property-based round trips over generated environments."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cudaenv.env.ops import Ops, apply_changes
+from cudaenv.env.pathlist import join, split
+from cudaenv.env.plan import plan_off, plan_use
+from cudaenv.env.state import STATE_VAR, State, decode, encode
+from cudaenv.errors import CudaenvError
+
+LISTS = ("PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH")
+SCALARS = ("CUDA_HOME", "CUDA_PATH", "CUDAHOSTCXX")
+
+# Any character an environment value can hold, except the list separator and
+# newline for entries; lone surrogates stand for undecodable bytes.
+_chars = st.characters(blacklist_characters=":\n\x00", blacklist_categories=("Cs",)) | st.sampled_from(
+    ["\udcff", "\udc80", "'", '"', "$", "!", "\\", " ", "%", ";", ",", "|", "=", "🚒"]
+)
+entry = st.text(_chars, min_size=1, max_size=12)
+value = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=20)
+
+
+@st.composite
+def list_value(draw, allow_empty_entries: bool = True):
+    kind = draw(st.sampled_from(["unset", "empty", "entries"]))
+    if kind == "unset":
+        return None
+    if kind == "empty":
+        return ""
+    parts = draw(st.lists(entry | (st.just("") if allow_empty_entries else entry), min_size=1, max_size=5))
+    return join(parts)
+
+
+@st.composite
+def environments(draw, allow_empty_entries: bool = True):
+    env = {"HOME": "/home/u"}
+    for var in LISTS:
+        v = draw(list_value(allow_empty_entries))
+        if v is not None:
+            env[var] = v
+    for var in SCALARS:
+        v = draw(st.none() | value)
+        if v is not None:
+            env[var] = v
+    return env
+
+
+@st.composite
+def profiles(draw):
+    root = "/" + draw(entry).replace("/", "_")
+    pre = {
+        "PATH": [root + "/bin"],
+        "LD_LIBRARY_PATH": draw(st.lists(entry, max_size=3)) + [root + "/lib64"],
+        "LIBRARY_PATH": [root + "/lib64", root + "/lib64/stubs"],
+    }
+    app = {"LD_LIBRARY_PATH": draw(st.lists(entry, max_size=2))}
+    return Ops(set={"CUDA_HOME": root, "CUDA_PATH": root}, prepend=pre, append=app), root
+
+
+def use(env, ops, name="p"):
+    return apply_changes(env, plan_use(env, ops, name).changes)
+
+
+def off(env):
+    return apply_changes(env, plan_off(env).changes)
+
+
+@settings(max_examples=300)
+@given(environments(), profiles())
+def test_off_after_use_restores_byte_for_byte(env, prof):
+    ops, _ = prof
+    assert off(use(env, ops)) == env
+
+
+@settings(max_examples=200)
+@given(environments(), profiles(), profiles())
+def test_use_b_after_a_equals_b_from_clean(env, a, b):
+    assert use(use(env, a[0], "a"), b[0], "b") == use(env, b[0], "b")
+    assert off(use(use(env, a[0], "a"), b[0], "b")) == env
+
+
+@settings(max_examples=200)
+@given(environments(), profiles())
+def test_use_twice_is_a_noop(env, prof):
+    once = use(env, prof[0])
+    assert plan_use(once, prof[0], "p").changes == []
+
+
+@settings(max_examples=200)
+@given(environments(allow_empty_entries=False), profiles())
+def test_never_produces_an_empty_entry(env, prof):
+    after = use(env, prof[0])
+    for var in LISTS:
+        if var in after and after[var] != "":
+            assert "" not in split(after[var]), (var, after[var])
+
+
+@settings(max_examples=200)
+@given(environments(), profiles(), entry, entry)
+def test_user_additions_after_use_survive_off(env, prof, mine, theirs):
+    during = use(env, prof[0])
+    # The user adds entries of their own after `use`.
+    during["PATH"] = join([mine] + split(during["PATH"]))
+    during["LD_LIBRARY_PATH"] = join(split(during["LD_LIBRARY_PATH"]) + [theirs])
+    after = off(during)
+    expect = dict(env)
+    expect["PATH"] = join([mine] + split(env.get("PATH", "")))
+    expect["LD_LIBRARY_PATH"] = join(split(env.get("LD_LIBRARY_PATH", "")) + [theirs])
+    assert after == expect
+
+
+@given(environments(), profiles())
+def test_state_round_trips(env, prof):
+    during = use(env, prof[0], "name-1.2")
+    st_ = decode(during[STATE_VAR])
+    assert encode(st_) == during[STATE_VAR]
+    assert st_.name == "name-1.2"
+    # The encoded state is plain ASCII without quotes, spaces or shell specials.
+    assert all(32 < ord(c) < 127 and c not in "'\"$`\\!&*?[]{}()<>#" for c in during[STATE_VAR])
+
+
+def test_user_value_holding_our_entry_comes_back_exactly():
+    env = {"PATH": "/usr/bin:/opt/cuda/bin:/bin"}
+    ops = Ops(prepend={"PATH": ["/opt/cuda/bin"]})
+    during = use(env, ops)
+    assert during["PATH"] == "/opt/cuda/bin:/usr/bin:/opt/cuda/bin:/bin"
+    assert off(during)["PATH"] == env["PATH"]
+
+
+def test_unset_and_empty_are_different_states():
+    ops = Ops(set={"CUDA_HOME": "/c"}, prepend={"LD_LIBRARY_PATH": ["/c/lib64"]})
+    for env in ({}, {"LD_LIBRARY_PATH": "", "CUDA_HOME": ""}):
+        during = use(env, ops)
+        assert during["LD_LIBRARY_PATH"] == "/c/lib64"  # no trailing ':' on an empty value
+        assert off(during) == env
+
+
+def test_scalar_changed_after_use_is_left_with_a_note():
+    env = {"CUDA_HOME": "/old"}
+    during = use(env, Ops(set={"CUDA_HOME": "/c"}))
+    during["CUDA_HOME"] = "/mine"
+    plan = plan_off(during)
+    assert apply_changes(during, plan.changes)["CUDA_HOME"] == "/mine"
+    assert any("CUDA_HOME was changed" in n for n in plan.notes)
+
+
+def test_user_unset_list_stays_unset():
+    during = use({"PATH": "/bin"}, Ops(prepend={"LD_LIBRARY_PATH": ["/c/lib"]}))
+    del during["LD_LIBRARY_PATH"]
+    assert "LD_LIBRARY_PATH" not in off(during)
+
+
+def test_off_without_state_is_a_noop_with_a_note():
+    plan = plan_off({"PATH": "/bin"})
+    assert plan.changes == [] and plan.notes
+
+
+def test_off_with_corrupt_state_is_an_error_but_use_recovers():
+    env = {"PATH": "/bin", STATE_VAR: "garbage"}
+    with pytest.raises(CudaenvError, match="unreadable"):
+        plan_off(env)
+    plan = plan_use(env, Ops(prepend={"PATH": ["/c/bin"]}), "p")
+    assert any("ignoring" in n for n in plan.notes)
+    assert apply_changes(env, plan.changes)["PATH"] == "/c/bin:/bin"
+
+
+@pytest.mark.parametrize("bad", ["/a:b", "/a\nb", ""])
+def test_unexpressible_entries_are_refused(bad):
+    with pytest.raises(CudaenvError):
+        plan_use({}, Ops(prepend={"PATH": [bad]}), "p")
+
+
+def test_entries_are_never_inserted_twice():
+    during = use({}, Ops(prepend={"LD_LIBRARY_PATH": ["/a", "/a", "/b"]}, append={"LD_LIBRARY_PATH": ["/b", "/s"]}))
+    assert during["LD_LIBRARY_PATH"] == "/a:/b:/s"
+
+
+def test_state_decode_rejects_foreign_text():
+    for text in ("", "c1", "c9;n,x", "c1;n,x;s,A", "c1;n,x;l,A,z,,"):
+        with pytest.raises(CudaenvError):
+            decode(text)
+    assert decode(encode(State("x", {"A": (None, "v")}, {"P": ("u", ["/a"], [])}))).scalars == {"A": (None, "v")}

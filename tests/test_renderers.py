@@ -1,0 +1,88 @@
+"""Exact expected text for each renderer."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cudaenv.env.plan import Plan
+from cudaenv.errors import CudaenvError
+from cudaenv.shells import detect, family_of, renderer
+
+PLAN = Plan(
+    [
+        ("set", "CUDA_HOME", "/opt/it's $HOME!"),
+        ("set", "PATH", "/c/bin:/usr/bin"),
+        ("set", "LD_LIBRARY_PATH", ""),
+        ("unset", "CUDA_PATH"),
+    ],
+    ["a note"],
+)
+
+
+def test_posix():
+    assert renderer("bash").render(PLAN) == (
+        "export CUDA_HOME='/opt/it'\\''s $HOME!'\n"
+        "export PATH='/c/bin:/usr/bin'\n"
+        "export LD_LIBRARY_PATH=''\n"
+        "unset CUDA_PATH\n"
+        "hash -r\n"
+    )
+
+
+def test_fish():
+    assert renderer("fish").render(PLAN) == (
+        "set -gx CUDA_HOME '/opt/it\\'s $HOME!';\n"
+        "set -gx PATH '/c/bin' '/usr/bin';\n"
+        "set -gx LD_LIBRARY_PATH '';\n"
+        "set -e -g CUDA_PATH;\n"
+    )
+
+
+def test_csh():
+    assert renderer("tcsh").render(PLAN) == (
+        "setenv CUDA_HOME '/opt/it'\\''s $HOME'\\!'';\n"
+        "setenv PATH '/c/bin:/usr/bin';\n"
+        "setenv LD_LIBRARY_PATH '';\n"
+        "unsetenv CUDA_PATH;\n"
+        "rehash;\n"
+    )
+
+
+def test_csh_refuses_newlines():
+    with pytest.raises(CudaenvError, match="newline"):
+        renderer("csh").render(Plan([("set", "X", "a\nb")], []))
+
+
+def test_json():
+    doc = json.loads(renderer("json").render(PLAN))
+    assert doc == {
+        "set": {"CUDA_HOME": "/opt/it's $HOME!", "PATH": "/c/bin:/usr/bin", "LD_LIBRARY_PATH": ""},
+        "unset": ["CUDA_PATH"],
+        "notes": ["a note"],
+    }
+
+
+def test_fish_backslashes_and_empty_entries():
+    out = renderer("fish").render(Plan([("set", "LIBRARY_PATH", "a\\b::c")], []))
+    assert out == "set -gx LIBRARY_PATH 'a\\\\b' '' 'c';\n"
+
+
+def test_no_hash_when_path_untouched():
+    assert renderer("zsh").render(Plan([("unset", "CUDA_HOME")], [])) == "unset CUDA_HOME\n"
+
+
+def test_families_and_unknown_shell():
+    assert [family_of(s) for s in ("bash", "zsh", "sh", "dash", "fish", "tcsh", "csh", "json")] == [
+        "posix", "posix", "posix", "posix", "fish", "csh", "csh", "json"]
+    with pytest.raises(CudaenvError, match="unknown shell"):
+        family_of("powershell")
+
+
+def test_detect_prefers_forced_then_parent_then_shell_var():
+    assert detect({"CUDAENV_SHELL": "fish"}) == "fish"
+    # Our own process is not a shell: $SHELL decides.
+    assert detect({"SHELL": "/usr/bin/tcsh"}, ppid=os.getpid()) == "tcsh"
+    assert detect({}, ppid=os.getpid()) == "sh"

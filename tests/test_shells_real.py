@@ -1,0 +1,163 @@
+"""The real shells: eval `use`, print, `off`, print, with a hostile toolkit name.
+
+bash, dash, zsh (under ``set -u``), fish and tcsh each run the documented
+incantation. Nothing in the name may be executed, and ``off`` must give back
+the environment byte for byte. A missing shell is skipped locally and fails
+under CI=true.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from helpers import HOSTILE, make_toolkit, need, parse_env0, write_wrapper
+
+pytestmark = pytest.mark.shells
+
+VERSION = "12.3.7"
+
+POSIX = """set -u
+env -0 > "$OUT/before"
+eval "$(cudaenv use {target})" || exit 9
+env -0 > "$OUT/during"
+eval "$(cudaenv use {target})" || exit 9
+env -0 > "$OUT/again"
+eval "$(cudaenv off)" || exit 9
+env -0 > "$OUT/after"
+"""
+
+FISH = """env -0 > $OUT/before
+cudaenv use {target} | source; or exit 9
+env -0 > $OUT/during
+eval (cudaenv use {target}); or exit 9
+env -0 > $OUT/again
+eval (cudaenv off); or exit 9
+env -0 > $OUT/after
+"""
+
+TCSH = """env -0 > "$OUT/before"
+eval "`cudaenv use {target}`"
+env -0 > "$OUT/during"
+eval "`cudaenv use {target}`"
+env -0 > "$OUT/again"
+eval "`cudaenv off`"
+env -0 > "$OUT/after"
+"""
+
+SCRIPTS = {"bash": POSIX, "dash": POSIX, "zsh": POSIX, "fish": FISH, "tcsh": TCSH}
+
+
+@pytest.fixture
+def bed(tmp_path):
+    root = make_toolkit(str(tmp_path / HOSTILE), VERSION)
+    bindir = tmp_path / "bin"
+    write_wrapper(str(bindir))
+    out = tmp_path / "out"
+    out.mkdir()
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
+        "LC_ALL": "C.UTF-8",
+        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "CUDAENV_ROOTS": root,
+        "OUT": str(out),
+        # Prior states to restore: a scalar with a value, an empty list, an unset list.
+        "CUDA_HOME": "/prior/value with 'quotes'",
+        "LIBRARY_PATH": "",
+    }
+    return root, env, out, tmp_path
+
+
+def run_shell(shell: str, script: str, env: dict, cwd) -> subprocess.CompletedProcess:
+    exe = need(shell)
+    args = {"bash": [exe, "--norc", "--noprofile"], "zsh": [exe, "-f"], "fish": [exe, "--no-config"],
+            "tcsh": [exe, "-f"], "dash": [exe]}[shell]
+    return subprocess.run(args, input=script, env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def dump(out, name) -> dict:
+    d = parse_env0((out / name).read_bytes())
+    d.pop(b"_", None)
+    return d
+
+
+@pytest.mark.parametrize("shell", list(SCRIPTS))
+def test_use_off_round_trip_with_hostile_root(shell, bed):
+    root, env, out, cwd = bed
+    res = run_shell(shell, SCRIPTS[shell].format(target=VERSION), env, cwd)
+    assert res.returncode == 0, res.stderr
+    before, during, again, after = (dump(out, n) for n in ("before", "during", "again", "after"))
+    r = root.encode()
+    assert during[b"CUDA_HOME"] == r and during[b"CUDA_PATH"] == r
+    assert during[b"PATH"].split(b":")[0] == r + b"/bin"
+    ld = during[b"LD_LIBRARY_PATH"].split(b":")
+    assert ld[0] == r + b"/lib64" and ld[-1].endswith(b"libcuda.so.1"[:0]) and len(ld) == 2  # lib64, stub dir
+    assert os.path.islink(os.path.join(ld[-1].decode(), "libcuda.so.1"))
+    assert during[b"LIBRARY_PATH"] == r + b"/lib64:" + r + b"/lib64/stubs"
+    for var in (b"PATH", b"LD_LIBRARY_PATH", b"LIBRARY_PATH"):
+        assert b"" not in during[var].split(b":")
+    assert during[b"CUDAENV_ACTIVE"] == f"cuda-{VERSION}".encode()
+    assert again == during, "use twice must change nothing"
+    assert after == before
+    assert b"LD_LIBRARY_PATH" not in after and after[b"LIBRARY_PATH"] == b""
+    assert not list(cwd.glob("PWNED*")), "part of the toolkit name was executed"
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash", "zsh"])
+def test_path_argument_with_hostile_name(shell, bed):
+    root, env, out, cwd = bed
+    env = dict(env, ROOT=root)
+    res = run_shell(shell, POSIX.format(target='"$ROOT"'), env, cwd)
+    assert res.returncode == 0, res.stderr
+    assert dump(out, "during")[b"CUDA_HOME"] == root.encode()
+    assert dump(out, "after") == dump(out, "before")
+    assert not list(cwd.glob("PWNED*"))
+
+
+ERR = {
+    "posix": 'env -0 > "$OUT/before"\neval "$(cudaenv use 99.9)"\necho "rc=$?"\nenv -0 > "$OUT/after"\n',
+    "fish": "env -0 > $OUT/before\ncudaenv use 99.9 | source\nenv -0 > $OUT/after\n",
+    "tcsh": 'env -0 > "$OUT/before"\neval "`cudaenv use 99.9`"\nenv -0 > "$OUT/after"\n',
+}
+
+
+@pytest.mark.parametrize("shell", list(SCRIPTS))
+def test_failed_use_changes_nothing(shell, bed):
+    root, env, out, cwd = bed
+    script = ERR.get(shell, ERR["posix"])
+    res = run_shell(shell, script, env, cwd)
+    assert dump(out, "after") == dump(out, "before")
+    assert "no CUDA toolkit matches '99.9'" in res.stderr
+    if shell in ("bash", "dash", "zsh"):
+        assert "rc=0" in res.stdout  # eval of empty output succeeds; cudaenv's own status is non-zero
+
+
+def test_non_utf8_bytes_in_the_environment_come_back_exactly(bed):
+    root, env, out, cwd = bed
+    script = "PATH=\"$(printf '/tmp/\\377dir'):$PATH\"; export PATH\n" + POSIX.format(target=VERSION)
+    res = run_shell("bash", script, env, cwd)
+    assert res.returncode == 0, res.stderr
+    before, after = dump(out, "before"), dump(out, "after")
+    assert b"/tmp/\xffdir" in before[b"PATH"]
+    assert after == before
+
+
+def test_user_entries_added_after_use_survive_off_in_bash(bed):
+    root, env, out, cwd = bed
+    script = """set -u
+eval "$(cudaenv use 12.3.7)"
+export PATH="/mine/bin:$PATH"
+export CUDA_HOME=/changed
+eval "$(cudaenv off)"
+env -0 > "$OUT/after"
+"""
+    res = run_shell("bash", script, env, cwd)
+    assert res.returncode == 0, res.stderr
+    after = dump(out, "after")
+    assert after[b"PATH"] == b"/mine/bin:" + env["PATH"].encode()
+    assert after[b"CUDA_HOME"] == b"/changed"
+    assert "CUDA_HOME was changed after `cudaenv use`" in res.stderr
