@@ -39,10 +39,8 @@ def note(message: str) -> None:
 
 
 def report_error(exc: CudaenvError) -> int:
-    """Print ``exc`` on stderr and return its exit code."""
-    note(exc.message)
-    if exc.hint:
-        sys.stderr.write(f"  hint: {exc.hint}\n")
+    """Print ``exc`` as one stderr line and return its exit code."""
+    note(f"{exc.message}; hint: {exc.hint}" if exc.hint else exc.message)
     return exc.exit_code
 
 

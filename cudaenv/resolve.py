@@ -71,6 +71,10 @@ def resolve(
         if tk is None:
             tk = probe_path(real)
         return prof, tk
+    # A toolkit's generated profile name works before any file is written.
+    by_default = [t for t in toolkits if generated_name(t) == target]
+    if len(by_default) == 1:
+        return profile_for(by_default[0], profiles), by_default[0]
     for path, err in bad_profiles:
         stem = os.path.basename(path).rsplit(".", 1)[0]
         if stem == target:

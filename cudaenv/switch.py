@@ -39,11 +39,23 @@ def target_from_pin(ctx: Context, target: str | None) -> tuple[str, str | None]:
     return pin[1], pin[0]
 
 
-def resolve_target(ctx: Context, target: str) -> tuple[dict, dict]:
-    """(profile, toolkit) for ``target``."""
+def resolve_target(ctx: Context, target: str, notes: list[str] | None = None) -> tuple[dict, dict]:
+    """(profile, toolkit) for ``target``.
+
+    An invalid profile file is an error when it would have governed the
+    result (its file is named after the target or the resolved profile);
+    otherwise it is mentioned in ``notes`` and ignored.
+    """
     profiles, bad = ctx.profiles()
     toolkits, _ = ctx.scan()
-    return resolve(target, toolkits, profiles, ctx.probe_path, bad)
+    profile, tk = resolve(target, toolkits, profiles, ctx.probe_path, bad)
+    for path, err in bad:
+        stem = os.path.basename(path).rsplit(".", 1)[0]
+        if stem == profile["name"] and profile.get("file") != path:
+            raise CudaenvError(err, hint="fix the file or delete it", exit_code=2)
+        if notes is not None:
+            notes.append(f"ignoring {err}")
+    return profile, tk
 
 
 def stub_dir(ctx: Context, profile: dict, tk: dict) -> str | None:
@@ -80,9 +92,11 @@ def stub_dir(ctx: Context, profile: dict, tk: dict) -> str | None:
 def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, dict, dict]:
     """Plan ``use``: (plan, profile, toolkit)."""
     target, _pin = target_from_pin(ctx, target)
-    profile, tk = resolve_target(ctx, target)
+    notes: list[str] = []
+    profile, tk = resolve_target(ctx, target, notes)
     ops = profile_ops(profile, stub_dir(ctx, profile, tk))
     plan = plan_use(ctx.env, ops, profile["name"])
+    plan.notes[:0] = notes
     if not plan.changes and ctx.env.get(ACTIVE_VAR) == profile["name"]:
         plan.notes.append(f"{profile['name']} is already active")
     return plan, profile, tk

@@ -49,6 +49,60 @@ def _listdir(path: str) -> list[str]:
         return []
 
 
+def _match(name: str, pat: str) -> bool:
+    """Shell-style match of one path component: ``*``, ``?``, ``[...]``, ``[!...]``.
+
+    Written out because fnmatch/glob import ``re``, which ``use`` cannot afford.
+    """
+    if pat.startswith("*"):
+        rest = pat.lstrip("*")
+        return any(_match(name[i:], rest) for i in range(len(name) + 1))
+    if not pat:
+        return not name
+    if not name:
+        return False
+    c = pat[0]
+    if c == "?":
+        return _match(name[1:], pat[1:])
+    if c == "[":
+        end = pat.find("]", 2)
+        if end > 0:
+            body, neg = pat[1:end], False
+            if body[0] in "!^":
+                body, neg = body[1:], True
+            hit, i = False, 0
+            while i < len(body):
+                if i + 2 < len(body) and body[i + 1] == "-":
+                    hit = hit or body[i] <= name[0] <= body[i + 2]
+                    i += 3
+                else:
+                    hit = hit or body[i] == name[0]
+                    i += 1
+            return hit != neg and _match(name[1:], pat[end + 1 :])
+    return c == name[0] and _match(name[1:], pat[1:])
+
+
+def _glob(pattern: str) -> list[str]:
+    """Expand ``pattern`` component by component (hidden names need an explicit dot)."""
+    parts = pattern.split("/")
+    paths = ["/" if pattern.startswith("/") else "."]
+    for part in parts:
+        if not part:
+            continue
+        nxt = []
+        for base in paths:
+            if any(c in part for c in "*?["):
+                for name in _listdir(base):
+                    if (part.startswith(".") or not name.startswith(".")) and _match(name, part):
+                        nxt.append(os.path.join(base, name))
+            elif os.path.lexists(os.path.join(base, part)):
+                nxt.append(os.path.join(base, part))
+        paths = nxt
+    if not pattern.startswith("/"):
+        paths = [p[2:] if p.startswith("./") else p for p in paths]
+    return sorted(paths)
+
+
 def expand_roots(entries: Iterable[str]) -> list[str]:
     """Expand extra roots: a path that exists is taken literally, else as a glob."""
     out: list[str] = []
@@ -59,9 +113,7 @@ def expand_roots(entries: Iterable[str]) -> list[str]:
         if os.path.lexists(e) or not any(c in e for c in "*?["):
             out.append(e)
         else:
-            import glob  # only here: glob imports re
-
-            out.extend(sorted(glob.glob(e)))
+            out.extend(_glob(e))
     return out
 
 
