@@ -1,4 +1,4 @@
-"""Console entry point: ``use``/``off`` without click; everything else via click.
+"""Console entry point: ``use``/``off``/``list`` without click; the rest via click.
 
 ``use`` and ``off`` run in every tmux pane and conda activation, so their
 common forms are parsed here by hand and never import click, yaml or re.
@@ -14,7 +14,9 @@ __all__ = ["main"]
 
 
 def _fast_args(argv: list[str]) -> tuple[str, str | None, str | None] | None:
-    """(command, target, shell) for the plain forms of use/off, else None."""
+    """(command, target, shell) for the plain forms of use/off/list, else None."""
+    if argv[:1] == ["list"] and argv[1:] in ([], ["--json"]):
+        return "list", None, "json" if argv[1:] else None
     if not argv or argv[0] not in ("use", "off"):
         return None
     cmd, target, shell = argv[0], None, None
@@ -46,7 +48,12 @@ def main(argv: list[str] | None = None) -> int:
         from . import emit
 
         cmd, target, shell = fast
-        code = emit.do_use(target, shell) if cmd == "use" else emit.do_off(shell)
+        if cmd == "list":
+            from .listing import do_list
+
+            code = do_list(shell == "json")
+        else:
+            code = emit.do_use(target, shell) if cmd == "use" else emit.do_off(shell)
         if argv is None:
             sys.exit(code)
         return code

@@ -309,14 +309,14 @@ def test_click_and_fast_path_agree(three):
 
 
 def test_hot_path_imports_nothing_heavy(three, tmp_path):
-    """use/off on a warm cache import none of click, yaml, distro, re, json, subprocess."""
+    """use/off/list on a warm cache import none of click, yaml, distro, re, json, subprocess."""
     base, env = three
     run_cudaenv(["use", "12.4", "--shell", "bash"], env)  # warm the cache
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules)\n"
         "from cudaenv._entry import main\n"
-        "import io, contextlib\n"
-        "for args in (['use', '12.4', '--shell', 'bash'], ['off', '--shell', 'bash']):\n"
+        "for args in (['use', '12.4', '--shell', 'bash'], ['off', '--shell', 'bash'], ['list'], ['list', '--json'],\n"
+        "             ['use', '12.4', '--shell', 'json']):\n"
         "    main(args)\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n"
     )

@@ -86,3 +86,22 @@ def test_detect_prefers_forced_then_parent_then_shell_var():
     # Our own process is not a shell: $SHELL decides.
     assert detect({"SHELL": "/usr/bin/tcsh"}, ppid=os.getpid()) == "tcsh"
     assert detect({}, ppid=os.getpid()) == "sh"
+
+
+def test_json_writer_matches_the_json_module():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from cudaenv.jsonout import dumps
+
+    text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
+    leaf = st.none() | st.booleans() | st.integers() | text
+    tree = st.recursive(leaf, lambda c: st.lists(c, max_size=3) | st.dictionaries(text, c, max_size=3), max_leaves=12)
+
+    @settings(max_examples=300)
+    @given(tree)
+    def check(obj):
+        assert dumps(obj) == json.dumps(obj, indent=2, ensure_ascii=False)
+
+    check()
+    assert json.loads(dumps({"p": "/tmp/\udcff"})) == {"p": "/tmp/\udcff"}

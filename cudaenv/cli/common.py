@@ -33,6 +33,7 @@ def handles_errors(fn):
 
 def echo_json(doc: object) -> None:
     """Print ``doc`` as indented JSON on stdout."""
-    import json
+    from ..emit import write_out
+    from ..jsonout import dumps
 
-    click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+    write_out(dumps(doc) + "\n")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+from ..jsonout import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -13,7 +13,7 @@ __all__ = ["quote", "render"]
 
 def quote(value: str) -> str:
     """Quote ``value`` as a JSON string."""
-    return json.dumps(value)
+    return dumps(value)
 
 
 def render(plan: Plan) -> str:
@@ -23,4 +23,4 @@ def render(plan: Plan) -> str:
         "unset": [c[1] for c in plan.changes if c[0] == "unset"],
         "notes": list(plan.notes),
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return dumps(doc) + "\n"

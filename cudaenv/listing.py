@@ -1,0 +1,104 @@
+"""``cudaenv list``: the toolkits on this machine, as a table or JSON.
+
+Runs without click (like ``use``): it is typed often and must stay cheap.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .resolve import profile_for
+from .switch import active_profile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .context import Context
+
+__all__ = ["SCHEMA", "list_document", "parts_text", "render_table", "do_list"]
+
+SCHEMA = 1
+
+
+def parts_text(c: dict) -> str:
+    """Components as a short phrase."""
+    words = []
+    if c.get("nvcc"):
+        words.append("nvcc")
+    kinds = [k for k, key in (("shared", "cudart_shared"), ("static", "cudart_static")) if c.get(key)]
+    if kinds:
+        words.append("cudart(" + ",".join(kinds) + ")")
+    if c.get("stubs"):
+        words.append("stubs")
+    if c.get("cupti"):
+        words.append("cupti")
+    if c.get("cudnn"):
+        words.append(f"cudnn {c['cudnn']}")
+    return " ".join(words)
+
+
+def list_document(ctx: Context) -> dict:
+    """The ``list --json`` document (schema documented in the README)."""
+    toolkits, skipped = ctx.scan()
+    profiles, _ = ctx.profiles()
+    active = active_profile(ctx)
+    active_root = os.path.realpath(active["root"]) if active else None
+    out = []
+    for tk in toolkits:
+        out.append({
+            "version": tk["version"],
+            "full_version": tk["full_version"],
+            "version_source": tk["version_source"],
+            "nvcc_version": tk["nvcc_version"],
+            "root": tk["root"],
+            "aliases": tk["aliases"],
+            "found_by": tk["found_by"],
+            "default": tk["default"],
+            "active": tk["root"] == active_root,
+            "profile": profile_for(tk, profiles)["name"],
+            "libdir": tk["libdir"],
+            "components": tk["components"],
+        })
+    return {
+        "schema": SCHEMA,
+        "toolkits": out,
+        "skipped": [{"path": p, "found_by": how, "reason": why} for p, how, why in skipped],
+    }
+
+
+def render_table(doc: dict) -> str:
+    """The human table."""
+    rows = [("", "VERSION", "ROOT", "PROFILE", "PARTS", "FOUND BY")]
+    for t in doc["toolkits"]:
+        marks = ("*" if t["active"] else " ") + ("d" if t["default"] else " ")
+        rows.append((marks, t["full_version"], t["root"], t["profile"], parts_text(t["components"]),
+                     ", ".join(t["found_by"])))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
+    lines.append("(* active, d default: /usr/local/cuda)")
+    return "\n".join(lines) + "\n"
+
+
+def do_list(as_json: bool, ctx: Context | None = None) -> int:
+    """``cudaenv list [--json]``: skipped candidates on stderr, the list on stdout."""
+    from .context import Context
+    from .emit import note, report_error, write_out
+    from .errors import CudaenvError
+
+    ctx = ctx or Context()
+    try:
+        doc = list_document(ctx)
+    except CudaenvError as exc:
+        return report_error(exc)
+    finally:
+        ctx.save()
+    for s in doc["skipped"]:
+        note(f"skipped {s['path']} ({s['found_by']}): {s['reason']}")
+    if as_json:
+        from .jsonout import dumps
+
+        write_out(dumps(doc) + "\n")
+    elif not doc["toolkits"]:
+        note("no CUDA toolkit found (set CUDAENV_ROOTS to add places to look)")
+    else:
+        write_out(render_table(doc))
+    return 0
