@@ -30,7 +30,8 @@ class Index:
         if path:
             try:
                 with open(path, "rb") as f:
-                    data = marshal.load(f)
+                    # loads(read()) is ~10x faster than load(f), which reads in small pieces.
+                    data = marshal.loads(f.read())
                 if isinstance(data, dict) and data.get("format") == _FORMAT:
                     self.data = data
             except (OSError, EOFError, ValueError, TypeError):
@@ -61,7 +62,7 @@ class Index:
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             with open(tmp, "wb") as f:
-                marshal.dump(self.data, f)
+                f.write(marshal.dumps(self.data))
             os.replace(tmp, self.path)
             self.dirty = False
         except OSError:

@@ -222,7 +222,7 @@ def test_list_cli_human_and_json(tmp_path, layout):
     assert "cudart(shared,static) stubs cupti" in human.stdout
 
 
-@pytest.mark.parametrize("pat", ["cuda-*", "cuda-1?.*", "cuda-[1]*", "cuda-[!x]*.[0-9]", "*", "c*a-*4", "[a-c]uda-12.*"])
+@pytest.mark.parametrize("pat", ["cuda-*", "c*1*.*", "*a*a*", "cuda", "cuda-1?.*", "cuda-[1]*", "cuda-[!x]*.[0-9]", "*", "c*a-*4", "[a-c]uda-12.*"])
 def test_glob_matcher_agrees_with_fnmatch(pat):
     import fnmatch
 

@@ -9,7 +9,8 @@ import click
 from ..context import Context
 from ..emit import note
 from ..errors import CudaenvError
-from ..profile import default_profile, dump, generated_name, write_atomic
+from ..profile import default_profile, generated_name
+from ..profile_file import dump, write_atomic
 from ..switch import resolve_target
 from .common import echo_json, handles_errors, json_option
 

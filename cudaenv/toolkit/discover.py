@@ -7,6 +7,7 @@ path, with every alias and every way it was found.
 from __future__ import annotations
 
 import os
+from stat import S_ISLNK
 
 from .probe import Skip, probe, signature
 from .version import version_key
@@ -54,6 +55,21 @@ def _match(name: str, pat: str) -> bool:
 
     Written out because fnmatch/glob import ``re``, which ``use`` cannot afford.
     """
+    if "?" not in pat and "[" not in pat:
+        # Only '*': the fixed pieces must appear in order (the common case).
+        pieces = pat.split("*")
+        if len(pieces) == 1:
+            return name == pat
+        head, tail = pieces[0], pieces[-1]
+        if len(name) < len(head) + len(tail) or not name.startswith(head) or not name.endswith(tail):
+            return False
+        pos, stop = len(head), len(name) - len(tail)
+        for piece in pieces[1:-1]:
+            pos = name.find(piece, pos, stop)
+            if pos < 0:
+                return False
+            pos += len(piece)
+        return True
     if pat.startswith("*"):
         rest = pat.lstrip("*")
         return any(_match(name[i:], rest) for i in range(len(name) + 1))
@@ -166,6 +182,26 @@ def _why_missing(path: str) -> str:
     return "does not exist"
 
 
+def _realpath(path: str, parents: dict[str, str]) -> str | None:
+    """``os.path.realpath`` for an existing ``path``, or None if it does not exist.
+
+    Candidates are mostly plain directories in a few parents: resolving each
+    parent once and lstat-ing the entry saves most of realpath's work.
+    """
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if S_ISLNK(st.st_mode):
+        return os.path.realpath(path) if os.path.exists(path) else None
+    path = os.path.abspath(path)
+    parent, name = os.path.split(path)
+    rp = parents.get(parent)
+    if rp is None:
+        rp = parents[parent] = os.path.realpath(parent)
+    return os.path.join(rp, name) if name else rp
+
+
 def scan(
     cands: list[tuple[str, str]],
     index: Index,
@@ -182,13 +218,14 @@ def scan(
     skipped: list[tuple[str, str, str]] = []
     seen_skips: set[str] = set()
     default_real = os.path.realpath(lay.default_link) if os.path.lexists(lay.default_link) else None
+    parents: dict[str, str] = {}
     for path, how in cands:
-        if not os.path.exists(path):
+        real = _realpath(path, parents)
+        if real is None:
             if path not in seen_skips:
                 seen_skips.add(path)
                 skipped.append((path, how, _why_missing(path)))
             continue
-        real = os.path.realpath(path)
         tk = by_root.get(real)
         if tk is None:
             if real in seen_skips:

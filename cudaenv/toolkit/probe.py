@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 
-from .version import VersionError, _include_dirs, read_version
 
 __all__ = ["Skip", "probe", "signature", "SYSTEM_DIRS"]
 
@@ -31,16 +30,26 @@ def _stat(path: str) -> tuple | None:
 def signature(root: str) -> tuple:
     """Cheap fingerprint of what probing ``root`` reads: stat of the key paths.
 
-    Replacing or adding a version file, nvcc, headers or libraries changes a
-    directory's mtime or the file's own stat, so a cached probe is refreshed.
+    Adding, removing or renaming a version file changes the root's mtime;
+    editing one changes its own stat; replacing nvcc or libraries (stubs
+    included) changes ``bin/nvcc`` or the library directory. Without a
+    version.json the headers decide the version, so ``include`` counts too.
+    It runs for every candidate on every ``use``: a handful of stats only.
     """
-    return tuple(
-        _stat(os.path.join(root, p))
-        for p in ("", "version.json", "version.txt", "bin/nvcc", "include", "lib64", "lib", "lib64/stubs")
+    vj = _stat(root + "/version.json")
+    return (
+        _stat(root),
+        vj,
+        _stat(root + "/bin/nvcc"),
+        _stat(root + "/lib64"),
+        _stat(root + "/lib64/stubs"),
+        _stat(root + "/include") if vj is None else None,
     )
 
 
 def _cudnn_version(root: str) -> str | None:
+    from .version import _include_dirs
+
     for inc in _include_dirs(root):
         for name in ("cudnn_version.h", "cudnn.h"):
             try:
@@ -68,6 +77,8 @@ def probe(root: str) -> dict:
     Raises:
         Skip: ``root`` is not a usable toolkit.
     """
+    from .version import VersionError, _include_dirs, read_version
+
     if not os.path.isdir(root):
         raise Skip("not a directory")
     if not os.access(root, os.R_OK | os.X_OK):
