@@ -228,6 +228,11 @@ fetch_debs() {
     apt-get "${APT[@]}" update >"$A/update.log" 2>&1 \
         || { cat "$A/update.log" >&2; die "apt-get update for $mirror $SUITE non-free failed"; }
     if grep -qE '^(W|E):' "$A/update.log"; then grep -E '^(W|E):' "$A/update.log" >&2; fi
+    # apt-get update exits 0 when a fetch fails ("W: Failed to fetch")
+    if grep -q '^W: Failed to fetch' "$A/update.log" \
+       || ! compgen -G "$A/lists/*_${SUITE}_non-free_binary-amd64_Packages*" >/dev/null; then
+        die "apt-get update could not fetch the $SUITE non-free index from $mirror"
+    fi
 
     step "apt-get download nvidia-cuda-toolkit=$DEB_TOOLKIT nvidia-cuda-dev=$DEB_DEV"
     local dl=$base/download

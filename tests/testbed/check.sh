@@ -95,7 +95,8 @@ print(j["cuda"]["version"], j["cuda_nvcc"]["version"], j["cuda_cudart"]["version
     local mode
     for mode in shared static; do
         if out=$("$nvcc" "${cc[@]}" -cudart "$mode" -o "$W/prog_$mode" "$W/prog.cu" 2>&1); then
-            if readelf -S "$W/prog_$mode" | grep -q '\.nv_fatbin'; then
+            o=$(readelf -S "$W/prog_$mode")   # no `readelf | grep -q`: SIGPIPE + pipefail
+            if grep -q '\.nv_fatbin' <<<"$o"; then
                 ok "nvcc -cudart $mode" "compiled + linked, .nv_fatbin present"
             else
                 bad "nvcc -cudart $mode" "no .nv_fatbin section"
@@ -105,7 +106,7 @@ print(j["cuda"]["version"], j["cuda_nvcc"]["version"], j["cuda_cudart"]["version
         fi
     done
     if [ -x "$W/prog_shared" ]; then
-        o=$(LD_LIBRARY_PATH=$tk/lib64 ldd "$W/prog_shared" | grep libcudart)
+        o=$(LD_LIBRARY_PATH=$tk/lib64 ldd "$W/prog_shared"); o=$(grep libcudart <<<"$o")
         case "$o" in *"$tk/lib64/"*) ok "shared cudart resolves in lib64" "$(echo $o | cut -d' ' -f1)" ;;
                      *) bad "shared cudart resolves in lib64" "$o" ;; esac
         o=$(LD_LIBRARY_PATH=$tk/lib64 timeout 20 "$W/prog_shared" 2>&1); info "run (shared, no GPU)" "rc=$? $o"
@@ -126,7 +127,8 @@ print(j["cuda"]["version"], j["cuda_nvcc"]["version"], j["cuda_cudart"]["version
     local stub=$tk/lib64/stubs/libcuda.so nsyms
     nsyms=$(nm -D --defined-only "$stub" | grep -c ' T ')
     if out=$("$nvcc" "${cc[@]}" -o "$W/drv" "$W/drv.cu" -lcuda 2>&1); then
-        if readelf -d "$W/drv" | grep -q 'NEEDED.*libcuda\.so\.1'; then
+        o=$(readelf -d "$W/drv")
+        if grep -q 'NEEDED.*libcuda\.so\.1' <<<"$o"; then
             ok "-lcuda (stubs, $nsyms symbols)" "linked, NEEDED libcuda.so.1"
         else
             bad "-lcuda (stubs, $nsyms symbols)" "binary does not need libcuda.so.1"
