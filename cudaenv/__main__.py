@@ -1,5 +1,5 @@
 """``python -m cudaenv``."""
 
-from ._entry import main
+from .main import main
 
 main()

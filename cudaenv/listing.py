@@ -81,7 +81,7 @@ def render_table(doc: dict) -> str:
 def do_list(as_json: bool, ctx: Context | None = None) -> int:
     """``cudaenv list [--json]``: skipped candidates on stderr, the list on stdout."""
     from .context import Context
-    from .emit import note, report_error, write_out
+    from .main import note, report_error, write_out
     from .errors import CudaenvError
 
     ctx = ctx or Context()

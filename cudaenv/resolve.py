@@ -11,7 +11,7 @@ import os
 
 from .errors import CudaenvError
 from .profile import default_profile, generated_name
-from .toolkit.version import version_key
+from .toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

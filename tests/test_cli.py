@@ -314,7 +314,7 @@ def test_hot_path_imports_nothing_heavy(three, tmp_path):
     run_cudaenv(["use", "12.4", "--shell", "bash"], env)  # warm the cache
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules)\n"
-        "from cudaenv._entry import main\n"
+        "from cudaenv.main import main\n"
         "for args in (['use', '12.4', '--shell', 'bash'], ['off', '--shell', 'bash'], ['list'], ['list', '--json'],\n"
         "             ['use', '12.4', '--shell', 'json']):\n"
         "    main(args)\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..emit import do_off, do_use
+from ..main import do_off, do_use
 from .common import shell_option
 
 __all__ = ["use_cmd", "off_cmd"]

@@ -10,7 +10,7 @@ import os
 from stat import S_ISLNK
 
 from .probe import Skip, probe, signature
-from .version import version_key
+from . import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -194,7 +194,8 @@ def _realpath(path: str, parents: dict[str, str]) -> str | None:
         return None
     if S_ISLNK(st.st_mode):
         return os.path.realpath(path) if os.path.exists(path) else None
-    path = os.path.abspath(path)
+    if not path.startswith("/"):
+        path = os.path.abspath(path)
     parent, name = os.path.split(path)
     rp = parents.get(parent)
     if rp is None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+from . import version_key
+
 __all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version"]
 
 
@@ -20,14 +22,6 @@ class VersionError(Exception):
 def short(full: str) -> str:
     """``12.4.1`` -> ``12.4``."""
     return ".".join(full.split(".")[:2])
-
-
-def version_key(v: str) -> tuple:
-    """Sort key for dotted numeric versions (non-numeric parts sort first)."""
-    out = []
-    for p in v.split("."):
-        out.append((1, int(p), "") if p.isdigit() else (0, 0, p))
-    return tuple(out)
 
 
 def _valid(v: object) -> bool:

@@ -1,9 +1,15 @@
-"""The shell-code commands (``use``/``off``) end to end, without click.
+"""Console entry point, and the commands that run without click: use, off, list.
 
-stdout carries only code; notes and errors go to stderr. On error: one line,
-non-zero exit, nothing on stdout, so ``eval "$(cudaenv use bogus)"`` changes
-nothing.
+``use`` and ``off`` run in every tmux pane and conda activation, so their
+plain forms are parsed here by hand and never import click, yaml, json or
+re. Anything unusual (help, other options) falls through to the click CLI,
+which has the full parser and calls the same functions.
+
+stdout carries only code; notes and errors go to stderr. On error: one
+line, non-zero exit, nothing on stdout, so ``eval "$(cudaenv use bogus)"``
+changes nothing.
 """
+
 
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .context import Context
 
-__all__ = ["write_out", "note", "report_error", "eval_hint", "do_use", "do_off"]
+__all__ = ["main", "write_out", "note", "report_error", "eval_hint", "do_use", "do_off"]
 
 
 def write_out(text: str) -> None:
@@ -91,3 +97,50 @@ def do_off(shell: str | None, ctx: Context | None = None) -> int:
 
     ctx = ctx or Context()
     return _finish(ctx, shell, lambda: plan_for_off(ctx), "off")
+
+
+def _fast_args(argv: list[str]) -> tuple[str, str | None, str | None] | None:
+    """(command, target, shell) for the plain forms of use/off/list, else None."""
+    if argv[:1] == ["list"] and argv[1:] in ([], ["--json"]):
+        return "list", None, "json" if argv[1:] else None
+    if not argv or argv[0] not in ("use", "off"):
+        return None
+    cmd, target, shell = argv[0], None, None
+    rest = argv[1:]
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        if a in ("--shell", "-s"):
+            if i + 1 >= len(rest):
+                return None
+            shell = rest[i + 1]
+            i += 2
+            continue
+        if a.startswith("--shell="):
+            shell = a[8:]
+        elif a.startswith("-") or target is not None or cmd == "off":
+            return None
+        else:
+            target = a
+        i += 1
+    return cmd, target, shell
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run cudaenv with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    fast = _fast_args(args)
+    if fast is not None:
+        cmd, target, shell = fast
+        if cmd == "list":
+            from .listing import do_list
+
+            code = do_list(shell == "json")
+        else:
+            code = do_use(target, shell) if cmd == "use" else do_off(shell)
+        if argv is None:
+            sys.exit(code)
+        return code
+    from .cli import main as cli_main
+
+    return cli_main(args, standalone=argv is None)
