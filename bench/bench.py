@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Whole-process timings of cudaenv's hot commands, paired against baselines.
 
-Usage: python3 bench/bench.py [--runs N] [--venv DIR] [--roots N]
+Usage: python3 bench/bench.py [--runs N] [--venv DIR] [--roots N] [--target X]
 
 It installs this checkout into a fresh virtual environment with a current
 pip (a regular install: an editable one adds an import hook that costs what
@@ -69,7 +69,8 @@ def paired(a: list[str], b: list[str], env: dict, runs: int) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=30)
-    ap.add_argument("--roots", type=int, default=50)
+    ap.add_argument("--roots", type=int, default=50, help="fake toolkit roots to add (0: only what is installed)")
+    ap.add_argument("--target", help="what to `use` (default: the newest toolkit found)")
     ap.add_argument("--venv", help="reuse this virtual environment (created if missing)")
     args = ap.parse_args()
 
@@ -83,16 +84,21 @@ def main() -> int:
         subprocess.run([py, "-m", "pip", "install", "-q", REPO], check=True,
                        stderr=subprocess.DEVNULL)
         cudaenv = os.path.join(venv, "bin", "cudaenv")
-        make_roots(os.path.join(work, "roots"), args.roots)
+        if args.roots:
+            make_roots(os.path.join(work, "roots"), args.roots)
         env = dict(os.environ)
-        env.update(
-            XDG_CONFIG_HOME=os.path.join(work, "config"),
-            XDG_CACHE_HOME=os.path.join(work, "cache"),
-            CUDAENV_ROOTS=os.path.join(work, "roots", "cuda-*"),
-        )
+        env.update(XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_CACHE_HOME=os.path.join(work, "cache"))
+        if args.roots:
+            extra = os.path.join(work, "roots", "cuda-*")
+            env["CUDAENV_ROOTS"] = extra + (":" + env["CUDAENV_ROOTS"] if env.get("CUDAENV_ROOTS") else "")
         for k in ("CUDAENV_ACTIVE", "_CUDAENV_STATE"):
             env.pop(k, None)
-        target = "12.4"
+        found = json.loads(subprocess.run([cudaenv, "list", "--json"], env=env, capture_output=True, text=True).stdout)
+        if not found["toolkits"]:
+            print("no toolkit found; set CUDAENV_ROOTS or use --roots N", file=sys.stderr)
+            return 1
+        target = args.target or found["toolkits"][-1]["full_version"]
+        print(f"{len(found['toolkits'])} toolkits; `use {target}`", file=sys.stderr)
         out = subprocess.run([cudaenv, "use", target, "--shell", "json"], env=env, capture_output=True, text=True)
         if out.returncode != 0:
             print(out.stderr, file=sys.stderr)
@@ -104,10 +110,10 @@ def main() -> int:
         rows = [
             ("cudaenv use (process) vs python -c pass", paired([cudaenv, "use", target, "--shell", "bash"], bare, env, args.runs)),
             ("cudaenv off (process) vs python -c pass", paired([cudaenv, "off", "--shell", "bash"], bare, active, args.runs)),
-            (f"cudaenv list, {args.roots}+ roots, vs python -c pass", paired([cudaenv, "list"], bare, env, args.runs)),
+            (f"cudaenv list ({len(found['toolkits'])} toolkits) vs python -c pass", paired([cudaenv, "list"], bare, env, args.runs)),
             ("bash: eval \"$(cudaenv use)\" vs bash: export line",
              paired(["bash", "-c", f'eval "$({cudaenv} use {target} --shell bash)"'],
-                    ["bash", "-c", "export CUDA_HOME=/usr/local/cuda-12.4"], env, args.runs)),
+                    ["bash", "-c", "export CUDA_HOME=/usr/local/cuda"], env, args.runs)),
         ]
         lmod = "/usr/share/lmod/lmod/libexec/lmod"
         if os.path.exists(lmod):

@@ -230,3 +230,10 @@ def test_glob_matcher_agrees_with_fnmatch(pat):
 
     names = ["cuda-12.4", "cuda-11.8", "cuda", "cudax", "cuda-12.a", "xcuda-1", "cuda-[1]", "c"]
     assert [n for n in names if _match(n, pat)] == [n for n in names if fnmatch.fnmatchcase(n, pat)]
+
+
+def test_cudnn_version_from_its_header(tmp_path):
+    root = make_toolkit(str(tmp_path / "c"), "12.4.1")
+    with open(os.path.join(root, "include", "cudnn_version.h"), "w") as f:
+        f.write("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n")
+    assert probe(root)["components"]["cudnn"] == "9.1.0"
