@@ -92,7 +92,7 @@ def default_profile(tk: dict) -> dict:
         "root": root,
         "version": tk["full_version"],
         "stubs": "auto",
-        "host_compiler": None,
+        "host_compiler": "auto",
         "set": {"CUDA_HOME": "{root}", "CUDA_PATH": "{root}"},
         "prepend": prepend,
         "append": {},
@@ -100,7 +100,7 @@ def default_profile(tk: dict) -> dict:
     }
 
 
-def profile_ops(profile: dict, stub_dir: str | None = None) -> Ops:
+def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None = None) -> Ops:
     """Concrete environment operations for ``profile``.
 
     Args:
@@ -108,6 +108,10 @@ def profile_ops(profile: dict, stub_dir: str | None = None) -> Ops:
         stub_dir: When given, the directory holding ``libcuda.so.1`` -> the
             toolkit's stub, appended last to ``LD_LIBRARY_PATH`` (driverless
             build hosts only; the caller decides).
+        host_cxx: When given, the host compiler nvcc, CMake and torch builds
+            must use: ``-ccbin`` in front of ``NVCC_PREPEND_FLAGS`` (honoured
+            from CUDA 11; ``NVCC_CCBIN`` is ignored before 12.5) and
+            ``CUDAHOSTCXX`` (CMake).
     """
     root = profile["root"]
     ops = Ops(
@@ -117,6 +121,11 @@ def profile_ops(profile: dict, stub_dir: str | None = None) -> Ops:
     )
     if stub_dir:
         ops.append.setdefault("LD_LIBRARY_PATH", []).append(stub_dir)
+    if host_cxx:
+        if "CUDAHOSTCXX" not in ops.prepend and "CUDAHOSTCXX" not in ops.append:
+            ops.set.setdefault("CUDAHOSTCXX", host_cxx)
+        if "NVCC_PREPEND_FLAGS" not in ops.set:
+            ops.prepend["NVCC_PREPEND_FLAGS"] = ["-ccbin", host_cxx] + ops.prepend.get("NVCC_PREPEND_FLAGS", [])
     return ops
 
 

@@ -52,8 +52,8 @@ def validate(data: object, source: str) -> dict:
     if stubs not in STUBS_POLICIES:
         raise bad(f"'stubs' must be one of {', '.join(STUBS_POLICIES)} (got {stubs!r})")
     hc = data.get("host_compiler")
-    if hc is not None and not isinstance(hc, str):
-        raise bad("'host_compiler' must be a string or null")
+    if hc is not None and not (isinstance(hc, str) and (hc in ("auto", "none") or os.path.isabs(hc))):
+        raise bad(f"'host_compiler' must be auto, none or an absolute path (got {hc!r})")
     desc = data.get("description")
     if desc is not None and not isinstance(desc, str):
         raise bad("'description' must be a string")
@@ -116,7 +116,9 @@ _HEADER = """\
 # stubs: auto | always | never -- whether the driver stub (libcuda.so.1 -> lib64/stubs/libcuda.so)
 #   goes last on LD_LIBRARY_PATH. auto: only on a host without an NVIDIA driver. LIBRARY_PATH
 #   (what `ld -lcuda` searches) gets the stubs directory either way, when the toolkit has one.
-# host_compiler: reserved (null = let cudaenv choose).
+# host_compiler: auto | none | /path/to/g++-N -- auto: when the default C++ compiler ($CXX, else g++)
+#   is newer than the toolkit accepts, use the newest installed one it accepts (exported as
+#   NVCC_PREPEND_FLAGS='-ccbin …' and CUDAHOSTCXX). A path pins one; none turns this off.
 """
 
 

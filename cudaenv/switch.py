@@ -18,7 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .context import Context
 
-__all__ = ["target_from_pin", "resolve_target", "stub_dir", "plan_for_use", "plan_for_off", "active_profile"]
+__all__ = ["target_from_pin", "resolve_target", "stub_dir", "host_compiler", "user_ccbin",
+           "plan_for_use", "plan_for_off", "active_profile"]
 
 
 def target_from_pin(ctx: Context, target: str | None) -> tuple[str, str | None]:
@@ -89,12 +90,83 @@ def stub_dir(ctx: Context, profile: dict, tk: dict) -> str | None:
     return d
 
 
+def _select_host_compiler(ctx: Context, tk: dict) -> tuple:
+    """(path or None, reason): the compiler to force for ``tk``, None when the default is fine."""
+    from .host.compilers import accepts, default_compiler, find_compilers, select
+    from .toolkit.facts import host_limits
+
+    limits = host_limits(tk)
+    default = default_compiler(ctx.env, ctx.index)
+    if default is None:
+        return (None, "no C++ compiler found on PATH")
+    if accepts(limits, default) is not False:
+        return (None, None)
+    chosen = select(limits, find_compilers(ctx.env, ctx.index), default)
+    if chosen is None:
+        return (None, f"{default['family']} {default['version']} is newer than CUDA {tk['version']} accepts and no accepted compiler is installed")
+    return (chosen["path"], f"{default['family']} {default['version']} ({default['why']}) is newer than CUDA {tk['version']} accepts")
+
+
+def host_compiler(ctx: Context, profile: dict, tk: dict) -> tuple:
+    """(compiler path or None, reason) for a switch to ``profile``.
+
+    ``host_compiler`` in the profile: a path pins one, ``none`` turns
+    selection off, ``auto`` (or null) selects the newest installed compiler
+    the toolkit accepts when the default one is too new. Auto selection is
+    cached against the toolkit's and PATH's fingerprints, so ``use`` only pays
+    a few stats unless compilers or the toolkit changed.
+    """
+    hc = profile.get("host_compiler")
+    if hc == "none":
+        return (None, None)
+    if hc and hc != "auto":
+        return (hc, "pinned by the profile")
+    from .host.compilers import path_fingerprint
+    from .toolkit.probe import signature
+
+    ctx.index.data.setdefault("hostcxx", {})
+    sig = (signature(tk["root"]), path_fingerprint(ctx.env))
+    return tuple(ctx.index.cached("hostcxx", tk["root"], sig, lambda: _select_host_compiler(ctx, tk)))
+
+
+def user_ccbin(env: dict) -> str | None:
+    """The ``-ccbin`` the user's own NVCC_PREPEND/APPEND_FLAGS name (ours excluded), if any."""
+    from .env.plan import undo
+    from .env.state import STATE_VAR, decode
+
+    base = env
+    if env.get(STATE_VAR):
+        try:
+            base = undo(env, decode(env[STATE_VAR]))
+        except CudaenvError:
+            pass
+    for var in ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"):
+        words = base.get(var, "").split()
+        for i, w in enumerate(words):
+            if w in ("-ccbin", "--compiler-bindir") and i + 1 < len(words):
+                return words[i + 1]
+            for p in ("-ccbin=", "--compiler-bindir="):
+                if w.startswith(p):
+                    return w[len(p):]
+    return None
+
+
 def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, dict, dict]:
     """Plan ``use``: (plan, profile, toolkit)."""
     target, _pin = target_from_pin(ctx, target)
     notes: list[str] = []
     profile, tk = resolve_target(ctx, target, notes)
-    ops = profile_ops(profile, stub_dir(ctx, profile, tk))
+    cxx, why = host_compiler(ctx, profile, tk)
+    if cxx:
+        mine = user_ccbin(ctx.env)
+        if mine:
+            notes.append(f"your NVCC flags already choose the host compiler (-ccbin {mine}); keeping it instead of {cxx}")
+            cxx = None
+        elif ctx.env.get("CC") and os.path.basename(ctx.env["CC"].split()[0]) != os.path.basename(cxx):
+            notes.append(f"CC={ctx.env['CC']}: torch extension builds add -ccbin $CC, which overrides {cxx}")
+    elif why and profile.get("host_compiler") in (None, "auto"):
+        notes.append(f"warning: {why}; `cudaenv check` says what to install")
+    ops = profile_ops(profile, stub_dir(ctx, profile, tk), cxx)
     plan = plan_use(ctx.env, ops, profile["name"])
     plan.notes[:0] = notes
     if not plan.changes and ctx.env.get(ACTIVE_VAR) == profile["name"]:

@@ -14,7 +14,21 @@ export DEBIAN_FRONTEND=noninteractive
 echo "== system packages (real shells, tmux, compilers)" >&2
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-    bash dash zsh fish tcsh tmux gcc g++ make xz-utils ca-certificates >/dev/null
+    bash dash zsh fish tcsh tmux gcc g++ make xz-utils ca-certificates lmod tcl8.6 \
+    gcc-11 g++-11 clang >/dev/null
+
+# Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)
+# into the test bed; the tests run its modulecmd.tcl with tclsh from there.
+echo "== Environment Modules (unpacked beside lmod)" >&2
+envmodules="${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}/envmodules"
+if [ ! -e "$envmodules/usr/lib/modulecmd.tcl" ]; then
+    em_tmp="$(mktemp -d)"
+    chown _apt "$em_tmp" 2>/dev/null || true   # apt downloads as _apt when it can write there
+    (cd "$em_tmp" && apt-get download -qq environment-modules)
+    rm -rf "$envmodules.part" && mkdir -p "$envmodules.part"
+    dpkg-deb -x "$em_tmp"/environment-modules_*.deb "$envmodules.part"
+    rm -rf "$envmodules" "$em_tmp" && mv "$envmodules.part" "$envmodules"
+fi
 
 echo "== python packages (current pip: older launchers import re on the hot path)" >&2
 python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --upgrade pip

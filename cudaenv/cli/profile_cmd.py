@@ -11,7 +11,7 @@ from ..main import note
 from ..errors import CudaenvError
 from ..profile import default_profile, generated_name
 from ..profile_file import dump, write_atomic
-from ..switch import resolve_target
+from ..switch import host_compiler, resolve_target
 from .common import echo_json, handles_errors, json_option
 
 __all__ = ["profile_group"]
@@ -60,8 +60,14 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
         if os.path.exists(path) and not force:
             click.echo(f"kept     {path} (exists; --force overwrites)")
             continue
+        cxx, why = host_compiler(ctx, prof, tk)
+        if cxx:
+            # Record the choice so the user sees it and can change it.
+            prof["host_compiler"] = cxx
         write_atomic(path, dump(prof))
-        click.echo(f"wrote    {path}")
+        click.echo(f"wrote    {path}" + (f"  (host compiler {cxx}: {why})" if cxx else ""))
+        if why and not cxx:
+            note(f"warning: {why}")
     ctx.save()
 
 

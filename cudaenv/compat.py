@@ -1,0 +1,94 @@
+"""The compatibility tables (``data/compat.yaml``), loaded once, lazily.
+
+Answers questions about toolkits that are not, or cannot be, read from the
+toolkit itself: minimum drivers, the newest CUDA a driver branch supports,
+torch builds. Unknown versions give None so callers can say "unknown,
+assuming ..." instead of failing.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .toolkit import version_key
+
+__all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
+           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "newest_known_toolkit"]
+
+_TABLE: dict | None = None
+
+
+def table() -> dict:
+    """The whole table (parsed on first use)."""
+    global _TABLE
+    if _TABLE is None:
+        import yaml
+
+        with open(os.path.join(os.path.dirname(__file__), "data", "compat.yaml"), encoding="utf-8") as f:
+            _TABLE = yaml.safe_load(f)
+    return _TABLE
+
+
+def _short(v: str) -> str:
+    return ".".join(v.split(".")[:2])
+
+
+def toolkit_row(version: str) -> dict | None:
+    """The row for a toolkit release (``12.4`` or ``12.4.1``), or None if unknown."""
+    return table()["toolkits"].get(_short(version))
+
+
+def min_driver(version: str) -> str | None:
+    """Minimum driver for full native support of ``version`` (an update row wins)."""
+    row = toolkit_row(version)
+    if row is None:
+        return None
+    upd = (row.get("updates") or {}).get(version)
+    if upd and upd.get("min_driver"):
+        return upd["min_driver"]
+    return row.get("min_driver")
+
+
+def minor_compat_min_driver(version: str) -> str | None:
+    """The minor-version-compatibility floor (limited features), or None."""
+    row = toolkit_row(version)
+    return row.get("minor_compat_min_driver") if row else None
+
+
+def driver_max_cuda(driver: str) -> str | None:
+    """Newest CUDA the driver branch supports natively, e.g. ``550.54.15`` -> ``12.4``."""
+    branch = driver.split(".")[0]
+    ent = table()["driver_max_cuda"].get(branch)
+    if ent:
+        return ent["cuda"]
+    known = sorted(table()["driver_max_cuda"], key=int)
+    lower = [b for b in known if int(b) <= int(branch)] if branch.isdigit() else []
+    if lower and lower[-1] != known[-1]:
+        return table()["driver_max_cuda"][lower[-1]]["cuda"]
+    return None
+
+
+def torch_cudas(torch_version: str) -> list[str] | None:
+    """CUDA versions torch ``X.Y`` publishes wheels for, or None."""
+    ent = table()["torch"].get(_short(torch_version.split("+")[0]))
+    return ent.get("cuda") if ent else None
+
+
+def torch_cxx_std(torch_version: str) -> str | None:
+    """The -std= torch's extension builds use, when known."""
+    ent = table().get("torch_cxx_std", {}).get(_short(torch_version.split("+")[0]))
+    return ent["std"] if ent else None
+
+
+def nvcc_max_cxx_std(cuda_version: str) -> str | None:
+    """The newest -std= that nvcc of ``cuda_version`` accepts."""
+    best = None
+    for v, ent in table().get("nvcc_max_cxx_std", {}).items():
+        if version_key(v) <= version_key(_short(cuda_version)):
+            best = ent["std"]
+    return best
+
+
+def newest_known_toolkit() -> str:
+    """The newest toolkit release in the table."""
+    return max((v for v, r in table()["toolkits"].items() if r), key=version_key)

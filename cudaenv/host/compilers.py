@@ -1,0 +1,147 @@
+"""Host C++ compilers on PATH, their versions, and picking one a toolkit accepts."""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+    from ..index import Index
+
+__all__ = ["find_compilers", "default_compiler", "accepts", "select", "compiler_info", "path_fingerprint"]
+
+# C++ drivers only: nvcc's -ccbin, CUDAHOSTCXX and torch all want the C++ driver.
+_PREFIXES = ("g++", "clang++", "c++")
+
+
+def _is_candidate(name: str) -> bool:
+    for p in _PREFIXES:
+        if name == p:
+            return True
+        if name.startswith(p + "-") and name[len(p) + 1 :].replace(".", "").isdigit():
+            return True
+    return False
+
+
+def _parse_version(text: str) -> tuple[str, str] | None:
+    """(family, version) from ``--version`` output."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    family = "clang" if "clang" in first.lower() else "gcc"
+    for word in first.replace("(", " ").replace(")", " ").split():
+        parts = word.split(".")
+        if len(parts) >= 2 and all(p.isdigit() for p in parts[:2]):
+            return family, word.split("-")[0]
+    return None
+
+
+def compiler_info(path: str, index: Index | None = None) -> dict | None:
+    """``{"path", "family", "version", "major"}`` for one compiler (cached by its stat)."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except OSError:
+        return None
+
+    def compute() -> dict | None:
+        from ..run import run
+
+        res = run([real, "--version"], timeout=20, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
+        parsed = _parse_version(res.stdout) if res.returncode == 0 else None
+        if parsed is None:
+            return None
+        family, version = parsed
+        return {"family": family, "version": version, "major": int(version.split(".")[0])}
+
+    if index is None:
+        info = compute()
+    else:
+        index.data.setdefault("compilers", {})
+        info = index.cached("compilers", real, (st.st_mtime_ns, st.st_size, st.st_ino), compute)
+    if info is None:
+        return None
+    return dict(info, path=path, real=real)
+
+
+def find_compilers(env: Mapping[str, str], index: Index | None = None) -> list[dict]:
+    """Every distinct C++ compiler on ``env``'s PATH (first occurrence of each real binary)."""
+    seen: set[str] = set()
+    out: list[dict] = []
+    for d in env.get("PATH", "").split(":"):
+        if not d:
+            continue
+        try:
+            # Versioned names first, so g++-12 is reported rather than its alias c++.
+            names = sorted(os.listdir(d), key=lambda n: (not n[-1].isdigit(), n.startswith("c++"), n))
+        except OSError:
+            continue
+        for n in names:
+            if not _is_candidate(n):
+                continue
+            p = os.path.join(d, n)
+            if not os.access(p, os.X_OK):
+                continue
+            real = os.path.realpath(p)
+            if real in seen:
+                continue
+            info = compiler_info(p, index)
+            if info:
+                seen.add(real)
+                out.append(info)
+    return out
+
+
+def _which(name: str, env: Mapping[str, str]) -> str | None:
+    if "/" in name:
+        return name if os.access(name, os.X_OK) else None
+    for d in env.get("PATH", "").split(":"):
+        if d and os.access(os.path.join(d, name), os.X_OK) and os.path.isfile(os.path.join(d, name)):
+            return os.path.join(d, name)
+    return None
+
+
+def default_compiler(env: Mapping[str, str], index: Index | None = None) -> dict | None:
+    """The compiler a build would use: ``$CXX`` if set, else ``g++``, else ``c++`` on PATH."""
+    cxx = env.get("CXX", "").split()
+    for name in ([cxx[0]] if cxx else []) + ["g++", "c++", "clang++"]:
+        path = _which(name, env)
+        if path:
+            info = compiler_info(path, index)
+            if info:
+                info["why"] = "$CXX" if cxx and name == cxx[0] else f"{name} on PATH"
+                return info
+    return None
+
+
+def accepts(limits: dict, comp: dict) -> bool | None:
+    """Does a toolkit with ``limits`` accept ``comp``? None when the limit is unknown."""
+    limit = limits.get("clang_max" if comp["family"] == "clang" else "gcc_max")
+    if limit is None:
+        return None
+    return comp["major"] <= int(limit)
+
+
+def select(limits: dict, compilers: list[dict], default: dict | None) -> dict | None:
+    """The newest accepted compiler, preferring the default's family; None if none is."""
+    ok = [c for c in compilers if accepts(limits, c)]
+    if not ok:
+        return None
+    fam = default["family"] if default else "gcc"
+    ok.sort(key=lambda c: (c["family"] == fam, c["major"], c["version"]), reverse=True)
+    return ok[0]
+
+
+def path_fingerprint(env: Mapping[str, str]) -> tuple:
+    """What compiler discovery depends on: PATH, CXX and each PATH directory's mtime.
+
+    Installing or removing a compiler changes its directory's mtime, so a
+    cached selection is redone; otherwise ``use`` only pays these stats.
+    """
+    mt = []
+    for d in env.get("PATH", "").split(":"):
+        try:
+            mt.append(os.stat(d).st_mtime_ns if d else None)
+        except OSError:
+            mt.append(None)
+    return (env.get("PATH", ""), env.get("CXX", ""), tuple(mt))

@@ -1,0 +1,117 @@
+"""What a toolkit says about itself: accepted host compilers, GPU architectures.
+
+The toolkit's own files win over the tables: ``crt/host_config.h`` states the
+newest gcc/clang it accepts, and ``nvcc --list-gpu-code`` the architectures
+it can build for (cached per toolkit, keyed by its fingerprint).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .. import compat
+from .probe import signature
+from .version import _include_dirs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..index import Index
+
+__all__ = ["host_limits", "parse_host_config", "gpu_archs", "parse_arch_list"]
+
+
+def parse_host_config(text: str) -> dict:
+    """Read the gcc/clang limits out of ``crt/host_config.h``.
+
+    The header says ``#if __GNUC__ > N`` -> "gcc versions later than N are not
+    supported", and ``#if (__clang_major__ >= M) ...`` -> clang must be < M.
+
+    Returns:
+        ``{"gcc_max": N or None, "clang_max": M - 1 or None}``.
+    """
+    gcc = clang = None
+    in_clang_block = False
+    fallback: list[int] = []
+    for line in text.splitlines():
+        s = line.strip()
+        if gcc is None and s.startswith("#if __GNUC__ >"):
+            num = s[len("#if __GNUC__ >") :].split()[0]
+            if num.isdigit():
+                gcc = int(num)
+        # The generic clang check sits under `#if defined(__clang__) && ...`;
+        # other blocks (Grace clang, HOS clang) state their own limits.
+        if s.startswith("#if defined(__clang__)"):
+            in_clang_block = True
+        if s.startswith("#if") and "(__clang_major__ >=" in s and "__GRCO" not in s:
+            num = s.split("(__clang_major__ >=", 1)[1].split(")")[0].strip()
+            if num.isdigit():
+                if in_clang_block and clang is None:
+                    clang = int(num) - 1
+                fallback.append(int(num) - 1)
+    if clang is None and fallback:
+        clang = max(fallback)
+    return {"gcc_max": gcc, "clang_max": clang}
+
+
+def host_limits(tk: dict) -> dict:
+    """Newest gcc and clang majors ``tk`` accepts, and where that came from.
+
+    Returns:
+        ``{"gcc_max", "clang_max", "source"}``; limits may be None when
+        neither the header nor the table knows.
+    """
+    for inc in _include_dirs(tk["root"]):
+        try:
+            with open(os.path.join(inc, "crt", "host_config.h"), encoding="utf-8", errors="replace") as f:
+                got = parse_host_config(f.read())
+        except OSError:
+            continue
+        if got["gcc_max"] is not None or got["clang_max"] is not None:
+            got["source"] = "crt/host_config.h"
+            return got
+    row = compat.toolkit_row(tk["version"])
+    if row:
+        clang = row.get("clang_max")
+        clang = int(str(clang).split(".")[0]) if clang is not None else None
+        return {"gcc_max": row.get("gcc_max"), "clang_max": clang, "source": "compat table"}
+    return {"gcc_max": None, "clang_max": None, "source": "unknown"}
+
+
+def parse_arch_list(text: str, prefix: str) -> list[int]:
+    """``sm_75 sm_80 ...`` -> ``[75, 80, ...]`` (variants like 90a are folded)."""
+    out: list[int] = []
+    for word in text.split():
+        if word.startswith(prefix):
+            digits = "".join(c for c in word[len(prefix) :] if c.isdigit())
+            if digits and int(digits) not in out:
+                out.append(int(digits))
+    return sorted(out)
+
+
+def gpu_archs(tk: dict, index: Index | None = None, timeout: float = 60) -> dict:
+    """Real architectures (``sm_XX`` as ints) the toolkit can build for.
+
+    Asks ``nvcc --list-gpu-code`` (cached in ``index``); falls back to the
+    table's range.
+
+    Returns:
+        ``{"sm": [..], "source": ...}``; ``sm`` is empty when unknown.
+    """
+    root = tk["root"]
+
+    def compute() -> dict:
+        from ..run import run
+
+        res = run([os.path.join(root, "bin", "nvcc"), "--list-gpu-code"], timeout=timeout)
+        sms = parse_arch_list(res.stdout, "sm_") if res.returncode == 0 else []
+        if sms:
+            return {"sm": sms, "source": "nvcc --list-gpu-code"}
+        row = compat.toolkit_row(tk["version"])
+        if row and row.get("sm_min") and row.get("sm_max"):
+            return {"sm": [], "range": [row["sm_min"], row["sm_max"]], "source": "compat table"}
+        return {"sm": [], "source": "unknown"}
+
+    if index is None:
+        return compute()
+    index.data.setdefault("archs", {})
+    return index.cached("archs", root, signature(root), compute)
