@@ -70,7 +70,7 @@ def stub_dir(ctx: Context, profile: dict, tk: dict) -> str | None:
     if not tk["components"].get("stubs") or profile["stubs"] == "never":
         return None
     base = os.path.join(ctx.cache_dir, "stubs")
-    if profile["stubs"] == "auto" and driver_present(ctx.env):
+    if profile["stubs"] == "auto" and driver_present(ctx.env, proc_root=ctx.env.get("CUDAENV_PROC_ROOT", "/proc")):
         return None
     d = os.path.join(base, tk["stub_key"])
     link = os.path.join(d, "libcuda.so.1")

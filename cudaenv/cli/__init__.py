@@ -5,6 +5,9 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .check_cmd import check_cmd
+from .doctor_cmd import doctor_cmd
+from .explain_cmd import explain_cmd
 from .list_cmd import list_cmd
 from .profile_cmd import profile_group
 from .show_cmd import show_cmd
@@ -30,6 +33,9 @@ cli.add_command(show_cmd)
 cli.add_command(use_cmd)
 cli.add_command(off_cmd)
 cli.add_command(profile_group)
+cli.add_command(check_cmd)
+cli.add_command(doctor_cmd)
+cli.add_command(explain_cmd)
 
 
 def main(args: list[str], standalone: bool = True) -> int:

@@ -1,0 +1,108 @@
+"""Gather the facts the rules need for one profile (this is where I/O happens)."""
+
+from __future__ import annotations
+
+import shutil
+
+from ..env.ops import apply_changes
+from ..env.plan import plan_use
+from ..profile import profile_ops
+from ..switch import host_compiler, stub_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+
+__all__ = ["install_hint", "profile_env", "gather", "driver"]
+
+_INSTALL = {
+    "apt": "sudo apt-get install g++-{gcc}",
+    "dnf": "sudo dnf install gcc-toolset-{gcc}-gcc-c++ (then `scl enable gcc-toolset-{gcc} bash`)",
+    "yum": "sudo yum install devtoolset-{gcc}-gcc-c++",
+    "zypper": "sudo zypper install gcc{gcc}-c++",
+    "pacman": "install gcc{gcc} from the AUR (e.g. `yay -S gcc{gcc}`)",
+    "conda": "conda install -c conda-forge gxx_linux-64={gcc}",
+}
+
+
+def install_hint(distro_id: str | None = None, like: str | None = None) -> str:
+    """The command that installs g++-N on this distro (``{gcc}`` stands for N)."""
+    if distro_id is None:
+        try:
+            import distro
+
+            distro_id, like = distro.id(), distro.like()
+        except Exception:  # noqa: BLE001 - no distro info is not an error
+            distro_id, like = "", ""
+    ids = [distro_id or ""] + (like or "").split()
+    for i in ids:
+        if i in ("debian", "ubuntu", "linuxmint", "pop"):
+            return _INSTALL["apt"]
+        if i in ("fedora", "rhel", "centos", "rocky", "almalinux"):
+            return _INSTALL["dnf"] if i != "centos" else _INSTALL["yum"]
+        if i in ("opensuse", "suse", "sles", "opensuse-leap", "opensuse-tumbleweed"):
+            return _INSTALL["zypper"]
+        if i in ("arch", "manjaro"):
+            return _INSTALL["pacman"]
+    return "install g++ {gcc} with your package manager (or from conda-forge: gxx_linux-64={gcc})"
+
+
+def profile_env(ctx: Context, profile: dict, tk: dict) -> dict:
+    """The environment a shell would have after ``use`` of this profile."""
+    cxx, _ = host_compiler(ctx, profile, tk)
+    ops = profile_ops(profile, stub_dir(ctx, profile, tk), cxx)
+    return apply_changes(ctx.env, plan_use(ctx.env, ops, profile["name"]).changes)
+
+
+_DRIVER: dict | None = None
+
+
+def driver(ctx: Context) -> dict:
+    """Driver and GPU facts (gathered once per command)."""
+    global _DRIVER
+    if _DRIVER is None:
+        from ..host.driver import driver_facts
+
+        _DRIVER = driver_facts(ctx.env, proc_root=ctx.env.get("CUDAENV_PROC_ROOT", "/proc"))
+    return _DRIVER
+
+
+def gather(ctx: Context, profile: dict, tk: dict, python: str | None = None, torch: bool = True) -> dict:
+    """All facts for one profile.
+
+    Args:
+        ctx: The command's context.
+        profile, tk: What to check.
+        python: Interpreter to probe for torch (default: the ``python3`` the
+            profile's PATH resolves).
+        torch: False skips the torch probe.
+    """
+    from ..host.compilers import default_compiler, find_compilers
+    from ..toolkit.facts import gpu_archs, host_limits
+
+    env = profile_env(ctx, profile, tk)
+    facts = {
+        "tk": tk,
+        "profile": profile,
+        "limits": host_limits(tk),
+        "archs": gpu_archs(tk, ctx.index),
+        "driver": driver(ctx),
+        "default_cxx": default_compiler(ctx.env, ctx.index),
+        "selected_cxx": host_compiler(ctx, profile, tk),
+        "compilers": find_compilers(ctx.env, ctx.index),
+        "install_hint": install_hint(),
+        "ld_library_path": [d for d in env.get("LD_LIBRARY_PATH", "").split(":") if d],
+        "python": None,
+    }
+    if torch:
+        from ..host.python_probe import probe_python
+
+        py = python or shutil.which("python3", path=env.get("PATH")) or shutil.which("python", path=env.get("PATH"))
+        if py:
+            facts["python"] = probe_python(py, env, ctx.index)
+            facts["python"].setdefault("python", py)
+        else:
+            facts["python"] = {"error": "no python3 on the profile's PATH", "python": "python3"}
+    return facts
+
+

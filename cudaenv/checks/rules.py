@@ -1,0 +1,229 @@
+"""Compatibility rules: facts in, findings out. Pure: no I/O, no subprocesses.
+
+``facts`` is a dict gathered by :mod:`cudaenv.checks.gather`:
+
+- ``tk``: the toolkit (discovery record); ``limits``: accepted gcc/clang majors;
+  ``archs``: ``{"sm": [..]}`` the toolkit can build for;
+- ``driver``: :func:`cudaenv.host.driver.driver_facts` output (``present``,
+  ``version``, ``cuda``, ``gpus``, ``reasons``);
+- ``default_cxx``, ``selected_cxx`` (path, reason), ``compilers``;
+- ``install_hint``: the distro's command to install a compiler (``{gcc}``
+  stands for the major wanted);
+- ``python``: the torch probe of the target interpreter (or None);
+- ``ld_library_path``: the loader path the profile produces.
+"""
+
+from __future__ import annotations
+
+from .. import compat
+from ..toolkit import version_key
+from . import Finding
+
+__all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules"]
+
+
+def _vk(v: str) -> tuple:
+    return version_key(v)
+
+
+def _major(v: str) -> str:
+    return v.split(".")[0]
+
+
+def driver_rules(facts: dict) -> list[Finding]:
+    tk, drv = facts["tk"], facts.get("driver") or {}
+    if not drv.get("present"):
+        why = "; ".join(drv.get("reasons") or []) or "no NVIDIA driver found"
+        return [Finding("driver.present", "skip", "no NVIDIA driver on this host: build checks only",
+                        detail=why, fix="nothing to do on a build host; on a GPU machine install the NVIDIA driver")]
+    out = [Finding("driver.present", "ok", f"NVIDIA driver {drv.get('version') or '?'}"
+                   + (f" (supports CUDA {drv['cuda']})" if drv.get("cuda") else ""))]
+    ver = drv.get("version")
+    dcuda = drv.get("cuda") or (compat.driver_max_cuda(ver) if ver else None)
+    need = compat.min_driver(tk["full_version"])
+    floor = compat.minor_compat_min_driver(tk["full_version"])
+    tkv = tk["version"]
+    if dcuda and _vk(dcuda) >= _vk(tkv):
+        out.append(Finding("driver.version", "ok", f"driver supports CUDA {dcuda} >= toolkit {tkv}"))
+    elif ver and need and _vk(ver) >= _vk(need):
+        out.append(Finding("driver.version", "ok", f"driver {ver} >= {need}, the minimum for CUDA {tk['full_version']}"))
+    elif dcuda and _major(dcuda) == _major(tkv) and (floor is None or not ver or _vk(ver) >= _vk(floor)):
+        out.append(Finding(
+            "driver.version", "warn",
+            f"driver supports CUDA {dcuda}, older than the toolkit's {tkv}: minor-version compatibility only",
+            detail=("programs built with this toolkit run with a limited feature set; PTX built by it cannot be "
+                    "JIT-compiled by this driver ('PTX was compiled with an unsupported toolchain')"
+                    + (f"; full support needs driver >= {need}" if need else "")),
+            fix=f"update the driver{f' to >= {need}' if need else ''}, or build SASS for your GPU (not only PTX)",
+        ))
+    elif dcuda or ver:
+        out.append(Finding(
+            "driver.version", "fail",
+            f"driver {ver or '?'} (CUDA {dcuda or '?'}) is too old for CUDA {tkv}",
+            detail="programs fail with 'CUDA driver version is insufficient for CUDA runtime version' (error 35)",
+            fix=(f"install driver >= {need}" if need else "update the NVIDIA driver")
+            + (f", or switch to a toolkit <= {dcuda}" if dcuda else ""),
+        ))
+    else:
+        out.append(Finding("driver.version", "skip", "driver version unknown", detail=str(drv.get("sources", ""))))
+    compat_dirs = [d for d in facts.get("ld_library_path", []) if "/compat" in d]
+    if compat_dirs:
+        gpus = drv.get("gpus") or []
+        datacenter = all(_datacenter(g.get("name", "")) for g in gpus) if gpus else None
+        if datacenter is not True:
+            out.append(Finding(
+                "driver.forward_compat", "warn",
+                f"forward-compatibility libraries on the loader path: {compat_dirs[0]}",
+                detail="they work only on data-center GPUs; elsewhere every CUDA call fails with error 804 "
+                       "('forward compatibility was attempted on non supported HW')",
+                fix="remove the compat directory from LD_LIBRARY_PATH, or update the driver instead",
+            ))
+    return out
+
+
+def _datacenter(name: str) -> bool:
+    n = name.upper()
+    return any(k in n for k in ("TESLA", "A100", "A30", "A40", "A10", "A16", "A2 ", "H100", "H200", "H20", "L40",
+                                "L4", "B100", "B200", "GB200", "GH200", "V100", "T4", "P100", "DGX"))
+
+
+def compiler_rules(facts: dict) -> list[Finding]:
+    tk, lim = facts["tk"], facts["limits"]
+    d = facts.get("default_cxx")
+    sel, why = facts.get("selected_cxx") or (None, None)
+    pinned = facts.get("profile", {}).get("host_compiler")
+    if d is None:
+        return [Finding("compiler.host", "fail", "no C++ compiler on PATH",
+                        fix=facts.get("install_hint", "install g++").format(gcc=lim.get("gcc_max") or ""))]
+    limit = lim.get("clang_max" if d["family"] == "clang" else "gcc_max")
+    desc = f"{d['family']} {d['version']} ({d.get('why', d['path'])})"
+    if limit is None:
+        return [Finding("compiler.host", "warn", f"unknown {d['family']} limit for CUDA {tk['version']}; assuming {desc} works",
+                        detail=f"limits source: {lim.get('source')}")]
+    if pinned and pinned not in ("auto", "none"):
+        return [Finding("compiler.host", "ok", f"profile pins the host compiler {pinned}")]
+    if d["major"] <= int(limit):
+        return [Finding("compiler.host", "ok", f"{desc} is accepted by CUDA {tk['version']} ({d['family']} <= {limit})",
+                        detail=f"from {lim.get('source')}")]
+    if sel and pinned != "none":
+        return [Finding("compiler.host", "ok", f"{desc} is too new for CUDA {tk['version']}; the profile uses {sel}",
+                        detail=f"{why}; exported as NVCC_PREPEND_FLAGS='-ccbin {sel}' and CUDAHOSTCXX")]
+    fix = facts.get("install_hint", "install g++-{gcc}").format(gcc=lim.get("gcc_max"))
+    if pinned == "none":
+        fix = f"set host_compiler: auto in the profile, or {fix}"
+    return [Finding(
+        "compiler.host", "fail",
+        f"{desc} is newer than CUDA {tk['version']} accepts ({d['family']} <= {limit}) and no accepted compiler is selected",
+        detail="nvcc stops with '#error -- unsupported GNU version! gcc versions later than "
+               f"{lim.get('gcc_max')} are not supported!'",
+        fix=f"{fix}; then `cudaenv profile build --force {tk['full_version']}` (or just use it: selection is automatic)",
+    )]
+
+
+def torch_rules(facts: dict) -> list[Finding]:
+    tk, py = facts["tk"], facts.get("python")
+    if py is None:
+        return []
+    if py.get("error"):
+        return [Finding("torch.cuda_build", "skip", f"could not probe {py.get('python', 'python')}: {py['error']}")]
+    t = py.get("torch") or {}
+    if not t.get("installed"):
+        return [Finding("torch.cuda_build", "skip", f"no torch in {py.get('python')}")]
+    if t.get("error"):
+        return [Finding("torch.cuda_build", "skip", f"torch in {py.get('python')} does not import: {t['error']}")]
+    tv, tc = t.get("version", "?"), t.get("cuda")
+    if not tc:
+        return [Finding("torch.cuda_build", "info", f"torch {tv} is a CPU-only build",
+                        detail="it cannot build or run CUDA extensions ('CUDA_HOME environment variable is not set' "
+                               "even when it is)",
+                        fix="install a CUDA build of torch matching the toolkit if you need CUDA")]
+    out = [Finding("torch.cuda_build", "ok", f"torch {tv} is built for CUDA {tc}")]
+    if _major(tc) != _major(tk["version"]):
+        out.append(Finding(
+            "torch.cuda_version", "fail",
+            f"torch {tv} was built for CUDA {tc}, the toolkit is {tk['version']} (major versions differ)",
+            detail="BuildExtension refuses ('The detected CUDA version ... mismatches'); JIT load() builds, "
+                   f"then fails at import (libcudart.so.{_major(tk['version'])} for the wrong runtime)",
+            fix=f"use a CUDA {_major(tc)}.x toolkit (`cudaenv use {tc}`) or a torch built for CUDA {_major(tk['version'])}",
+        ))
+    elif _vk(tc) != _vk(tk["version"]):
+        out.append(Finding("torch.cuda_version", "warn",
+                           f"torch built for CUDA {tc}, toolkit {tk['version']}: minor versions differ",
+                           detail="BuildExtension warns and builds; usually fine",
+                           fix=f"`cudaenv use {tc}` to match exactly"))
+    else:
+        out.append(Finding("torch.cuda_version", "ok", f"torch and toolkit agree on CUDA {tc}"))
+    std = compat.torch_cxx_std(tv)
+    nv = compat.nvcc_max_cxx_std(tk["version"])
+    if std and nv and int(std[3:]) > int(nv[3:]):
+        out.append(Finding(
+            "toolkit.cxx_std", "fail",
+            f"torch {tv} builds extensions with -std={std}; nvcc {tk['version']} supports up to -std={nv}",
+            detail=f"nvcc fatal : Value '{std}' is not defined for option 'std'",
+            fix="use a newer toolkit (`cudaenv use 12` or later)",
+        ))
+    return out
+
+
+def arch_rules(facts: dict) -> list[Finding]:
+    tk = facts["tk"]
+    gpus = (facts.get("driver") or {}).get("gpus") or []
+    caps = sorted({g["compute_cap"] for g in gpus if g.get("compute_cap")})
+    if not caps:
+        return [Finding("gpu.arch", "skip", "no GPU visible: architecture checks skipped")]
+    sms = (facts.get("archs") or {}).get("sm") or []
+    rng = (facts.get("archs") or {}).get("range")
+    out = []
+    for cap in caps:
+        sm = int(cap.replace(".", ""))
+        if sms:
+            ok = sm in sms or any(s // 10 == sm // 10 and s <= sm for s in sms)
+        elif rng:
+            ok = rng[0] <= sm <= rng[1]
+        else:
+            out.append(Finding("gpu.arch", "warn", f"unknown architectures for CUDA {tk['version']}; assuming sm_{sm} works"))
+            continue
+        if ok:
+            out.append(Finding("gpu.arch", "ok", f"CUDA {tk['version']} builds for sm_{sm}"))
+        else:
+            lo, hi = (min(sms), max(sms)) if sms else tuple(rng)
+            why = "too old for" if sm < lo else "too new for"
+            out.append(Finding(
+                "gpu.arch", "fail", f"the GPU (sm_{sm}) is {why} CUDA {tk['version']} (sm_{lo}..sm_{hi})",
+                detail=f"nvcc fatal : Unsupported gpu architecture 'compute_{sm}'",
+                fix="use a toolkit that supports it: sm_100+ needs >= 12.8; sm_50..72 need <= 12.x; sm_35/37 need <= 11.x",
+            ))
+    py = facts.get("python") or {}
+    t = py.get("torch") or {}
+    arch_list = t.get("arch_list") or []
+    if t.get("cuda") and arch_list:
+        have = {int("".join(c for c in a.split("_")[1] if c.isdigit())) for a in arch_list if a.startswith("sm_")}
+        for cap in caps:
+            sm = int(cap.replace(".", ""))
+            if sm in have or any(h // 10 == sm // 10 and h <= sm for h in have):
+                out.append(Finding("torch.arch", "ok", f"torch {t.get('version')} has kernels for sm_{sm}"))
+            else:
+                out.append(Finding("torch.arch", "fail", f"torch {t.get('version')} has no kernels for sm_{sm}",
+                                   detail="'no kernel image is available for execution on the device'",
+                                   fix="install a torch build whose arch list includes your GPU"))
+    return out
+
+
+def stub_rules(facts: dict) -> list[Finding]:
+    tk = facts["tk"]
+    if tk["components"].get("stubs"):
+        return [Finding("toolkit.stubs", "ok", "lib64/stubs/libcuda.so present: -lcuda links through LIBRARY_PATH")]
+    return [Finding(
+        "toolkit.stubs", "warn", f"CUDA {tk['full_version']} at {tk['root']} has no lib64/stubs/libcuda.so",
+        detail="`-lcuda` links only on a host whose loader knows the real libcuda.so (a driver install); "
+               "toolkits assembled from pip wheels ship no stub",
+        fix="link against the driver on a GPU host, or load libcuda at run time (cudaGetDriverEntryPoint / dlopen)",
+    )]
+
+
+def check_toolkit(facts: dict) -> list[Finding]:
+    """Every rule for one profile's facts, in a stable order."""
+    out: list[Finding] = []
+    for rule in (driver_rules, compiler_rules, stub_rules, torch_rules, arch_rules):
+        out.extend(rule(facts))
+    return out

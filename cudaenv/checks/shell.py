@@ -1,0 +1,299 @@
+"""``doctor``: what is wrong with the shell you are in.
+
+Gathering (:func:`gather_shell`) reads the environment, the filesystem and
+``/proc``; the rules (:func:`shell_rules`) are pure.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from . import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+    from ..context import Context
+
+__all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks", "parse_ld_cache",
+           "cudart_providers", "visible_devices_problem"]
+
+LOCK_AGE = 300  # seconds: a lock older than this that nobody holds is stale
+
+
+def extension_dirs(env: Mapping[str, str]) -> list[str]:
+    """Where torch builds JIT extensions: $TORCH_EXTENSIONS_DIR, else the XDG cache."""
+    if env.get("TORCH_EXTENSIONS_DIR"):
+        return [env["TORCH_EXTENSIONS_DIR"]]
+    xdg = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
+    return [os.path.join(xdg, "torch_extensions")]
+
+
+def _open_files(proc_root: str) -> set[str]:
+    held: set[str] = set()
+    try:
+        pids = [p for p in os.listdir(proc_root) if p.isdigit()]
+    except OSError:
+        return held
+    for pid in pids:
+        fd_dir = os.path.join(proc_root, pid, "fd")
+        try:
+            fds = os.listdir(fd_dir)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                held.add(os.readlink(os.path.join(fd_dir, fd)))
+            except OSError:
+                pass
+    return held
+
+
+def stale_locks(dirs: list[str], proc_root: str = "/proc", now: float | None = None, age: float = LOCK_AGE) -> list[str]:
+    """torch_extensions ``lock`` files older than ``age`` that no live process holds open.
+
+    torch's FileBaton keeps the lock open while it builds and deletes it when
+    done; one left behind by a killed build makes every later build wait
+    forever in ``baton.wait()``.
+    """
+    now = time.time() if now is None else now
+    found = []
+    for base in dirs:
+        for root, subdirs, files in os.walk(base):
+            if root[len(base):].count(os.sep) >= 3:
+                subdirs[:] = []
+            if "lock" in files:
+                path = os.path.join(root, "lock")
+                try:
+                    if now - os.stat(path).st_mtime >= age:
+                        found.append(path)
+                except OSError:
+                    pass
+    if not found:
+        return []
+    held = _open_files(proc_root)
+    return [p for p in found if os.path.realpath(p) not in held]
+
+
+def parse_ld_cache(data: bytes) -> list[tuple[str, str]]:
+    """(soname, path) pairs for libcudart in ``/etc/ld.so.cache``'s string table."""
+    out = []
+    for chunk in data.split(b"\0"):
+        if chunk.startswith(b"/") and b"/libcudart.so" in chunk:
+            path = chunk.decode("utf-8", "replace")
+            out.append((os.path.basename(path), path))
+    return out
+
+
+def cudart_providers(ld_path: list[str], ld_cache: str = "/etc/ld.so.cache") -> dict[str, list[str]]:
+    """soname -> real files providing it, in loader order (LD_LIBRARY_PATH, then the cache)."""
+    prov: dict[str, list[str]] = {}
+    for d in ld_path:
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for n in names:
+            if n.startswith("libcudart.so.") and n.count(".") == 2:
+                real = os.path.realpath(os.path.join(d, n))
+                if real not in prov.setdefault(n, []):
+                    prov[n].append(real)
+    try:
+        with open(ld_cache, "rb") as f:
+            for soname, path in parse_ld_cache(f.read()):
+                if soname.count(".") == 2:
+                    real = os.path.realpath(path)
+                    if real not in prov.setdefault(soname, []):
+                        prov[soname].append(real)
+    except OSError:
+        pass
+    return prov
+
+
+def visible_devices_problem(value: str, gpu_count: int | None) -> str | None:
+    """Why CUDA_VISIBLE_DEVICES is wrong, or None."""
+    if value.strip() == "":
+        return "it is empty: no GPU is visible to CUDA programs"
+    seen = []
+    for tok in value.split(","):
+        t = tok.strip()
+        if t.isdigit():
+            if gpu_count is not None and int(t) >= gpu_count:
+                return f"index {t} but only {gpu_count} GPU(s) exist; CUDA ignores it and everything after it"
+            if t in seen:
+                return f"index {t} is listed twice"
+            seen.append(t)
+        elif t.startswith(("GPU-", "MIG-")) and len(t) > 4:
+            seen.append(t)
+        elif t.startswith("-") and t[1:].isdigit():
+            return f"{t}: a negative index hides this and every later device"
+        else:
+            return f"{t!r} is neither an index nor a GPU-/MIG- UUID"
+    return None
+
+
+def _nvcc_root(env: Mapping[str, str]) -> str | None:
+    for d in env.get("PATH", "").split(":"):
+        p = os.path.join(d, "nvcc") if d else ""
+        if d and os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return None
+
+
+def gather_shell(ctx: Context, driver: dict | None) -> dict:
+    """Facts about the current shell's environment."""
+    from ..run import run
+    from ..switch import active_profile
+    from ..toolkit.probe import Skip, probe
+    from ..toolkit.version import parse_nvcc_version
+
+    env = ctx.env
+    facts: dict = {"env": env, "driver": driver or {}}
+    act = active_profile(ctx)
+    facts["active"] = {"name": act["name"], "root": os.path.realpath(act["root"])} if act else (
+        {"name": env["CUDAENV_ACTIVE"], "root": None} if env.get("CUDAENV_ACTIVE") else None)
+
+    def version_of_root(path: str) -> str | None:
+        try:
+            return probe(os.path.realpath(path))["full_version"]
+        except (Skip, OSError):
+            return None
+
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        v = env.get(var)
+        facts[var] = None if v is None else {"value": v, "version": version_of_root(v) if v else None}
+    nvcc = _nvcc_root(env)
+    facts["nvcc"] = None
+    if nvcc:
+        root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+        ver = version_of_root(root) if os.path.exists(os.path.join(root, "include", "cuda_runtime.h")) else None
+        if ver is None:  # a wrapper script: ask it
+            res = run([nvcc, "--version"], env=env, timeout=20)
+            parsed = parse_nvcc_version(res.stdout) if res.returncode == 0 else None
+            ver = parsed[1] if parsed else None
+            root = None
+        facts["nvcc"] = {"path": nvcc, "root": root, "version": ver}
+    default = ctx.layout.default_link
+    facts["default"] = os.path.realpath(default) if os.path.exists(default) else None
+    facts["lists"] = {v: env.get(v) for v in ("PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH")}
+    ld = [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d]
+    facts["stub_dirs"] = [d for d in ld if d.rstrip("/").endswith("/stubs") or (
+        os.path.islink(os.path.join(d, "libcuda.so.1"))
+        and "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1")))]
+    facts["cudart"] = cudart_providers(ld)
+    proc = env.get("CUDAENV_PROC_ROOT", "/proc")
+    ext = extension_dirs(env)
+    facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}
+    facts["visible"] = env.get("CUDA_VISIBLE_DEVICES")
+    return facts
+
+
+def _short(v: str | None) -> str:
+    return ".".join(v.split(".")[:2]) if v else "?"
+
+
+def shell_rules(f: dict) -> list[Finding]:
+    out: list[Finding] = []
+
+    # CUDA_HOME itself.
+    ch = f.get("CUDA_HOME")
+    if ch is None:
+        out.append(Finding("env.cuda_home", "warn", "CUDA_HOME is not set",
+                           detail="torch then guesses (CUDA_PATH, the nvcc on PATH, /usr/local/cuda), "
+                                  "so builds may use a toolkit you did not mean",
+                           fix='eval "$(cudaenv use <version>)"'))
+    elif ch["value"] == "":
+        out.append(Finding("env.cuda_home", "fail", "CUDA_HOME is set but empty",
+                           detail="torch and CMake treat it as unset or as the current directory",
+                           fix='unset CUDA_HOME, or eval "$(cudaenv use <version>)"'))
+    elif ch["version"] is None:
+        out.append(Finding("env.cuda_home", "fail", f"CUDA_HOME={ch['value']} is not a CUDA toolkit",
+                           fix='eval "$(cudaenv use <version>)"; `cudaenv list` shows what is installed'))
+    else:
+        out.append(Finding("env.cuda_home", "ok", f"CUDA_HOME={ch['value']} (CUDA {ch['version']})"))
+    # Agreement.
+    seen = []
+    act = f.get("active")
+    if act and act.get("root"):
+        seen.append(("active profile " + act["name"], act["root"]))
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if f.get(var) and f[var]["value"]:
+            seen.append((var, os.path.realpath(f[var]["value"])))
+    nv = f.get("nvcc")
+    roots = {r for _, r in seen}
+    problems = []
+    if len(roots) > 1:
+        problems.append(", ".join(f"{n}={r}" for n, r in seen))
+    if nv and nv.get("version") and ch and ch.get("version") and _short(nv["version"]) != _short(ch["version"]):
+        problems.append(f"nvcc on PATH ({nv['path']}) is CUDA {nv['version']} but CUDA_HOME is CUDA {ch['version']}")
+    elif nv and nv.get("root") and roots and nv["root"] not in roots and ch and ch.get("version"):
+        problems.append(f"nvcc on PATH comes from {nv['root']}, not {sorted(roots)[0]}")
+    if problems:
+        out.append(Finding("env.consistency", "fail", "the toolkit settings disagree: " + "; ".join(problems),
+                           detail="builds mix toolkits: the classic 'nvcc says one version but I set another'",
+                           fix='eval "$(cudaenv use <version>)" sets CUDA_HOME, CUDA_PATH and PATH together'))
+    elif seen or nv:
+        what = nv["version"] if nv and nv.get("version") else (ch or {}).get("version")
+        out.append(Finding("env.consistency", "ok", f"CUDA_HOME, CUDA_PATH, nvcc agree (CUDA {what or '?'})"
+                           + (f"; /usr/local/cuda is {f['default']}" if f.get("default") else "")))
+    # Empty entries.
+    bad = []
+    for var, val in f["lists"].items():
+        if val is None or val == "":
+            continue
+        parts = val.split(":")
+        if "" in parts:
+            where = "leading" if parts[0] == "" else "trailing" if parts[-1] == "" else "inner"
+            bad.append(f"{var} ({where} ':')")
+    if bad:
+        out.append(Finding("env.empty_entries", "warn", "empty entries mean the current directory: " + ", ".join(bad),
+                           detail="commands and libraries are then looked up in whatever directory you are in",
+                           fix="remove the stray ':' (e.g. from `export X=$X:/new` when X was unset); cudaenv never adds one"))
+    else:
+        out.append(Finding("env.empty_entries", "ok", "no empty entries in PATH, LD_LIBRARY_PATH, LIBRARY_PATH"))
+    # Stubs on the loader path.
+    drv = f.get("driver") or {}
+    if f["stub_dirs"]:
+        if drv.get("present"):
+            out.append(Finding("env.stubs_on_loader_path", "fail",
+                               f"driver stub on LD_LIBRARY_PATH with a real driver present: {f['stub_dirs'][0]}",
+                               detail="every CUDA call fails with error 34 'CUDA driver is a stub library'",
+                               fix="remove it from LD_LIBRARY_PATH (stubs belong on LIBRARY_PATH); "
+                                   "cudaenv profiles with stubs: auto do this for you"))
+        else:
+            out.append(Finding("env.stubs_on_loader_path", "ok",
+                               "driver stub on the loader path, and no driver here (a build host): fine"))
+    # libcudart versions.
+    dup = {s: p for s, p in f["cudart"].items() if len(p) > 1}
+    if dup:
+        s, paths = sorted(dup.items())[0]
+        out.append(Finding("env.cudart_versions", "warn",
+                           f"{len(paths)} different {s} are reachable; the loader takes {paths[0]}",
+                           detail="; ".join(paths),
+                           fix="set LD_LIBRARY_PATH to the toolkit you build with (cudaenv use) or link with an rpath"))
+    elif f["cudart"]:
+        out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
+    # CUDA_VISIBLE_DEVICES.
+    if f.get("visible") is not None:
+        gpus = drv.get("gpus")
+        why = visible_devices_problem(f["visible"], len(gpus) if gpus else None)
+        if why:
+            out.append(Finding("env.cuda_visible_devices", "warn" if f["visible"].strip() == "" else "fail",
+                               f"CUDA_VISIBLE_DEVICES={f['visible']!r}: {why}",
+                               fix="unset CUDA_VISIBLE_DEVICES, or list valid indices/UUIDs from `nvidia-smi -L`"))
+        else:
+            out.append(Finding("env.cuda_visible_devices", "ok", f"CUDA_VISIBLE_DEVICES={f['visible']}"))
+    # torch_extensions locks.
+    stale = f["locks"]["stale"]
+    if stale:
+        from ..shells.posix import quote
+
+        out.append(Finding("torch.extension_lock", "warn",
+                           f"{len(stale)} stale torch_extensions lock(s): builds will hang in baton.wait()",
+                           detail="; ".join(stale),
+                           fix="rm " + " ".join(quote(p) for p in stale)))
+    else:
+        out.append(Finding("torch.extension_lock", "ok", "no stale torch_extensions locks in " + ", ".join(f["locks"]["dirs"])))
+    return out

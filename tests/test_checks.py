@@ -1,0 +1,212 @@
+"""Compatibility rules over facts (pure), then check/doctor end to end."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cudaenv.checks import CHECKS, Finding
+from cudaenv.checks.rules import arch_rules, compiler_rules, driver_rules, stub_rules, torch_rules
+from cudaenv.checks.shell import parse_ld_cache, shell_rules, stale_locks, visible_devices_problem
+
+
+def tk(version="12.4.1", stubs=True):
+    short = ".".join(version.split(".")[:2])
+    return {"root": f"/opt/cuda-{short}", "version": short, "full_version": version, "components": {"stubs": stubs}}
+
+
+def drv(version="550.54.15", cuda="12.4", gpus=None):
+    return {"present": True, "version": version, "cuda": cuda, "gpus": gpus or [], "reasons": []}
+
+
+def status(findings, check_id):
+    return [f.status for f in findings if f.id == check_id]
+
+
+@pytest.mark.parametrize("toolkit,driver,expect", [
+    ("12.4.1", drv(), "ok"),
+    ("12.2.0", drv(), "ok"),
+    ("12.6.3", drv(), "warn"),           # newer minor: minor-version compatibility only
+    ("13.0.2", drv(), "fail"),           # newer major: insufficient driver
+    ("11.8.0", drv("520.61.05", "11.8"), "ok"),
+    ("12.0.0", drv("470.82.01", "11.4"), "fail"),
+    ("13.9.0", drv("580.95.05", "13.0"), "warn"),  # unknown future toolkit: same major -> warn
+])
+def test_driver_rules(toolkit, driver, expect):
+    assert status(driver_rules({"tk": tk(toolkit), "driver": driver}), "driver.version") == [expect]
+
+
+def test_no_driver_skips_and_says_why():
+    f = driver_rules({"tk": tk(), "driver": {"present": False, "reasons": ["no /proc/driver/nvidia/version"]}})
+    assert [(x.id, x.status) for x in f] == [("driver.present", "skip")]
+    assert "no /proc/driver/nvidia/version" in f[0].detail
+
+
+def test_driver_version_from_the_table_when_cuda_is_unknown():
+    f = driver_rules({"tk": tk("12.4.1"), "driver": drv("550.54.15", None)})
+    assert status(f, "driver.version") == ["ok"]
+    f = driver_rules({"tk": tk("12.8.1"), "driver": drv("550.54.15", None)})
+    assert status(f, "driver.version") == ["warn"]
+
+
+def test_forward_compat_on_a_consumer_gpu():
+    gpus = [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "compute_cap": "8.9"}]
+    f = driver_rules({"tk": tk(), "driver": drv(gpus=gpus), "ld_library_path": ["/usr/local/cuda-12.8/compat"]})
+    assert status(f, "driver.forward_compat") == ["warn"]
+    gpus = [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "compute_cap": "9.0"}]
+    f = driver_rules({"tk": tk(), "driver": drv(gpus=gpus), "ld_library_path": ["/usr/local/cuda-12.8/compat"]})
+    assert status(f, "driver.forward_compat") == []
+
+
+G12 = {"family": "gcc", "version": "12.2.0", "major": 12, "path": "/usr/bin/g++", "why": "g++ on PATH"}
+
+
+@pytest.mark.parametrize("limits,selected,pin,expect", [
+    ({"gcc_max": 13, "clang_max": 17}, (None, None), "auto", "ok"),
+    ({"gcc_max": 11, "clang_max": 14}, ("/usr/bin/g++-11", "too new"), "auto", "ok"),
+    ({"gcc_max": 11, "clang_max": 14}, (None, "none installed"), "auto", "fail"),
+    ({"gcc_max": 11, "clang_max": 14}, (None, None), "none", "fail"),
+    ({"gcc_max": None, "clang_max": None, "source": "unknown"}, (None, None), "auto", "warn"),
+])
+def test_compiler_rules(limits, selected, pin, expect):
+    facts = {"tk": tk("11.8.0"), "limits": limits, "default_cxx": G12, "selected_cxx": selected,
+             "profile": {"host_compiler": pin}, "install_hint": "sudo apt-get install g++-{gcc}"}
+    f = compiler_rules(facts)
+    assert status(f, "compiler.host") == [expect]
+    if expect == "fail":
+        assert "sudo apt-get install g++-11" in f[0].fix
+
+
+def probe(version, cuda, arch=None):
+    return {"python": "/venv/bin/python", "torch": {"installed": True, "version": version, "cuda": cuda,
+                                                    "arch_list": arch or []}}
+
+
+@pytest.mark.parametrize("toolkit,torch_cuda,expect", [
+    ("13.0.2", "13.0", "ok"), ("13.5.0", "13.0", "warn"), ("12.4.1", "13.0", "fail"), ("11.8.0", "13.0", "fail")])
+def test_torch_versions(toolkit, torch_cuda, expect):
+    f = torch_rules({"tk": tk(toolkit), "python": probe("2.14.1+cu130", torch_cuda)})
+    assert status(f, "torch.cuda_version") == [expect]
+
+
+def test_cpu_torch_is_info_and_old_nvcc_cannot_do_cxx20():
+    f = torch_rules({"tk": tk("13.0.2"), "python": probe("2.13.0+cpu", None)})
+    assert [(x.id, x.status) for x in f] == [("torch.cuda_build", "info")]
+    f = torch_rules({"tk": tk("11.8.0"), "python": probe("2.14.1+cu130", "13.0")})
+    assert status(f, "toolkit.cxx_std") == ["fail"]
+    assert status(torch_rules({"tk": tk("12.4.1"), "python": probe("2.14.1+cu130", "13.0")}), "toolkit.cxx_std") == []
+    assert status(torch_rules({"tk": tk(), "python": {"error": "timed out", "python": "p"}}), "torch.cuda_build") == ["skip"]
+    assert torch_rules({"tk": tk(), "python": None}) == []
+
+
+SM_124 = [50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90]
+SM_135 = [75, 80, 86, 87, 88, 89, 90, 100, 103, 107, 110, 120, 121]
+
+
+@pytest.mark.parametrize("sms,cap,expect", [(SM_124, "8.6", "ok"), (SM_124, "12.0", "fail"), (SM_135, "7.0", "fail"),
+                                            (SM_135, "8.9", "ok"), (SM_124, "8.6", "ok")])
+def test_gpu_arch(sms, cap, expect):
+    gpus = [{"index": 0, "name": "GPU", "compute_cap": cap}]
+    f = arch_rules({"tk": tk(), "archs": {"sm": sms}, "driver": drv(gpus=gpus)})
+    assert status(f, "gpu.arch") == [expect]
+
+
+def test_torch_arch_list_and_no_gpu():
+    gpus = [{"index": 0, "name": "GPU", "compute_cap": "12.0"}]
+    facts = {"tk": tk("13.0.2"), "archs": {"sm": SM_135}, "driver": drv(gpus=gpus),
+             "python": probe("2.14.1", "13.0", ["sm_80", "sm_90", "sm_100"])}
+    assert status(arch_rules(facts), "torch.arch") == ["fail"]
+    facts["python"]["torch"]["arch_list"].append("sm_120")
+    assert status(arch_rules(facts), "torch.arch") == ["ok"]
+    assert status(arch_rules({"tk": tk(), "archs": {"sm": SM_124}, "driver": {"present": False}}), "gpu.arch") == ["skip"]
+
+
+def test_stub_rules():
+    assert status(stub_rules({"tk": tk(stubs=True)}), "toolkit.stubs") == ["ok"]
+    assert status(stub_rules({"tk": tk(stubs=False)}), "toolkit.stubs") == ["warn"]
+
+
+def test_findings_validate_ids_and_statuses():
+    with pytest.raises(ValueError):
+        Finding("no.such.check", "ok", "x")
+    with pytest.raises(ValueError):
+        Finding("env.cuda_home", "great", "x")
+    assert all(isinstance(v, str) and v for v in CHECKS.values())
+
+
+def shell_facts(**kw):
+    base = {"env": {}, "driver": {}, "active": None, "CUDA_HOME": {"value": "/c", "version": "12.4.1"},
+            "CUDA_PATH": {"value": "/c", "version": "12.4.1"}, "nvcc": {"path": "/c/bin/nvcc", "root": "/c", "version": "12.4.131"},
+            "default": "/usr/local/cuda-13.0", "lists": {"PATH": "/c/bin:/usr/bin", "LD_LIBRARY_PATH": None, "LIBRARY_PATH": ""},
+            "stub_dirs": [], "cudart": {}, "locks": {"dirs": ["/x"], "stale": []}, "visible": None}
+    base.update(kw)
+    return base
+
+
+def test_shell_rules_consistency():
+    assert status(shell_rules(shell_facts()), "env.consistency") == ["ok"]
+    f = shell_rules(shell_facts(nvcc={"path": "/d/bin/nvcc", "root": "/d", "version": "11.7.99"}))
+    assert status(f, "env.consistency") == ["fail"]
+    assert "nvcc on PATH (/d/bin/nvcc) is CUDA 11.7.99 but CUDA_HOME is CUDA 12.4.1" in f[1].summary
+    f = shell_rules(shell_facts(CUDA_PATH={"value": "/e", "version": "12.4.1"}))
+    assert status(f, "env.consistency") == ["fail"]
+
+
+def test_shell_rules_cuda_home_states():
+    assert status(shell_rules(shell_facts(CUDA_HOME=None)), "env.cuda_home") == ["warn"]
+    assert status(shell_rules(shell_facts(CUDA_HOME={"value": "", "version": None})), "env.cuda_home") == ["fail"]
+    assert status(shell_rules(shell_facts(CUDA_HOME={"value": "/tmp", "version": None})), "env.cuda_home") == ["fail"]
+
+
+@pytest.mark.parametrize("value,where", [(":/c/lib", "leading"), ("/c/lib:", "trailing"), ("/a::/b", "inner")])
+def test_shell_rules_empty_entries(value, where):
+    f = shell_rules(shell_facts(lists={"PATH": "/usr/bin", "LD_LIBRARY_PATH": value, "LIBRARY_PATH": None}))
+    bad = [x for x in f if x.id == "env.empty_entries"][0]
+    assert bad.status == "warn" and f"LD_LIBRARY_PATH ({where} ':')" in bad.summary
+
+
+def test_shell_rules_stubs_and_cudart():
+    f = shell_rules(shell_facts(stub_dirs=["/c/lib64/stubs"], driver={"present": True}))
+    assert status(f, "env.stubs_on_loader_path") == ["fail"]
+    f = shell_rules(shell_facts(stub_dirs=["/c/lib64/stubs"], driver={"present": False}))
+    assert status(f, "env.stubs_on_loader_path") == ["ok"]
+    f = shell_rules(shell_facts(cudart={"libcudart.so.12": ["/a/libcudart.so.12.4.127", "/b/libcudart.so.12.8.90"]}))
+    assert status(f, "env.cudart_versions") == ["warn"]
+
+
+@pytest.mark.parametrize("value,count,bad", [("0,1", 2, False), ("", None, True), ("0,2", 2, True), ("0,0", None, True),
+                                             ("GPU-8a3b", None, False), ("abc", None, True), ("-1", None, True)])
+def test_visible_devices(value, count, bad):
+    assert (visible_devices_problem(value, count) is not None) == bad
+
+
+def test_ld_cache_parser():
+    data = b"glibc-ld.so.cache1.1\0libcudart.so.13\0/usr/local/cuda-13.0/lib/libcudart.so.13\0libc.so.6\0/lib/libc.so.6\0"
+    assert parse_ld_cache(data) == [("libcudart.so.13", "/usr/local/cuda-13.0/lib/libcudart.so.13")]
+
+
+def test_stale_lock_detection_with_a_live_holder(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    ext = tmp_path / "torch_extensions" / "py311_cu130" / "myext"
+    ext.mkdir(parents=True)
+    lock = ext / "lock"
+    lock.touch()
+    old = time.time() - 3600
+    os.utime(lock, (old, old))
+    fresh = tmp_path / "torch_extensions" / "py311_cu130" / "other"
+    fresh.mkdir()
+    (fresh / "lock").touch()
+    assert stale_locks([str(tmp_path / "torch_extensions")]) == [str(lock)]
+    # A live build holds its lock open (torch's FileBaton): then it is not stale.
+    holder = subprocess.Popen([sys.executable, "-c", "import os,sys,time; fd=os.open(sys.argv[1], os.O_RDONLY); "
+                               "print('held', flush=True); time.sleep(60)", str(lock)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert stale_locks([str(tmp_path / "torch_extensions")]) == []
+    finally:
+        holder.kill()
+        holder.wait()
