@@ -1,0 +1,151 @@
+"""check and doctor end to end, on the real toolkits, with the driver faked from real outputs.
+
+This machine has no NVIDIA driver: a fake /proc root (CUDAENV_PROC_ROOT) holding a
+real /proc/driver/nvidia/version and the fake nvidia-smi replaying a real 2-GPU
+machine (TITAN V sm_70, RTX 5880 Ada sm_89, driver 570.86.15, CUDA 12.8) stand in.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from helpers import REPO, run_cudaenv, write_wrapper
+
+
+@pytest.fixture
+def env(tmp_path, testbed):
+    return dict(os.environ, CUDAENV_ROOTS=":".join(testbed.values()))
+
+
+@pytest.fixture
+def gpu_env(env, tmp_path):
+    proc = tmp_path / "proc" / "driver" / "nvidia"
+    proc.mkdir(parents=True)
+    shutil.copy(os.path.join(REPO, "tests/fixtures/nvidia/proc/proprietary-580.159.04.version"), proc / "version")
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    os.symlink(os.path.join(REPO, "tests", "fake_nvidia_smi"), fake / "nvidia-smi")
+    return dict(env, CUDAENV_PROC_ROOT=str(tmp_path / "proc"), FAKE_NVIDIA_SMI_SCENARIO="r570-2gpu",
+                PATH=f"{fake}:{env['PATH']}")
+
+
+def check(args, env):
+    res = run_cudaenv(["check", "--json", "--no-torch", *args], env)
+    doc = json.loads(res.stdout)
+    found = {r["version"]: {(f["id"], f["status"]) for f in r["findings"]} for r in doc["results"]}
+    return res.returncode, doc, found
+
+
+def test_check_all_without_a_driver(env):
+    rc, doc, found = check(["--all"], env)
+    assert rc == 0 and doc["ok"] is True
+    assert ("driver.present", "skip") in found["12.4.1"]
+    assert ("compiler.host", "ok") in found["11.8.0"]  # thanks to g++-11 selection
+    assert ("toolkit.stubs", "warn") in found["13.0.88"]  # wheel-built: no stub
+
+
+def test_check_with_a_driver_and_two_gpus(gpu_env):
+    rc, doc, found = check(["12.4", "13.5"], gpu_env)
+    assert rc == 1 and doc["ok"] is False
+    assert ("driver.present", "ok") in found["12.4.1"]
+    assert ("driver.version", "ok") in found["12.4.1"]
+    assert ("gpu.arch", "ok") in found["12.4.1"]
+    assert ("driver.version", "fail") in found["13.5.0"]  # CUDA 12.8 driver, 13.5 toolkit
+    assert ("gpu.arch", "fail") in found["13.5.0"]  # TITAN V (sm_70) dropped in 13.0
+    human = run_cudaenv(["check", "13.5", "--no-torch"], gpu_env)
+    assert human.returncode == 1
+    assert "FAIL  driver.version" in human.stdout and "fix:" in human.stdout
+
+
+def test_check_without_a_compiler_the_toolkit_accepts(env, tmp_path):
+    only = tmp_path / "only"
+    only.mkdir()
+    os.symlink("/usr/bin/g++-12", only / "g++")
+    bindir = tmp_path / "bin"
+    write_wrapper(str(bindir))
+    e = dict(env, PATH=f"{bindir}:{only}")
+    rc, doc, found = check(["11.8"], e)
+    assert rc == 1 and ("compiler.host", "fail") in found["11.8.0"]
+    fix = [f for f in doc["results"][0]["findings"] if f["id"] == "compiler.host"][0]["fix"]
+    assert "apt-get install g++-11" in fix
+
+
+def test_torch_findings_with_real_torch(env, venv_cu, venv_cpu):
+    res = run_cudaenv(["check", "--json", "--python", venv_cu, "12.4", "13.5", "/usr/local/cuda-13.0"], env)
+    doc = json.loads(res.stdout)
+    found = {r["version"]: {(f["id"], f["status"]) for f in r["findings"]} for r in doc["results"]}
+    assert ("torch.cuda_version", "fail") in found["12.4.1"]
+    assert ("torch.cuda_version", "warn") in found["13.5.0"]
+    assert ("torch.cuda_version", "ok") in found["13.0.88"]
+    res = run_cudaenv(["check", "--json", "--python", venv_cpu, "13.0"], env)
+    found = {(f["id"], f["status"]) for f in json.loads(res.stdout)["results"][0]["findings"]}
+    assert ("torch.cuda_build", "info") in found
+
+
+def bash(script, env, cwd):
+    return subprocess.run(["bash", "--norc", "-c", script], env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def shell_env(env, tmp_path):
+    bindir = tmp_path / "bin"
+    write_wrapper(str(bindir))
+    return dict(env, PATH=f"{bindir}:/usr/bin:/bin", HOME=str(tmp_path)), tmp_path
+
+
+def doctor_json(script, env, cwd):
+    res = bash(script + "\ncudaenv doctor --no-torch --json", env, cwd)
+    doc = json.loads(res.stdout)
+    return res.returncode, {(f["id"], f["status"]) for f in doc["shell"]}, doc
+
+
+def test_doctor_after_use_is_clean(shell_env):
+    env, cwd = shell_env
+    rc, found, doc = doctor_json('eval "$(cudaenv use 12.4)"', env, cwd)
+    assert rc == 0, doc
+    assert ("env.consistency", "ok") in found and ("env.cuda_home", "ok") in found
+    assert ("env.stubs_on_loader_path", "ok") in found  # no driver here: a build host
+    assert doc["profile"] == "cuda-12.4.1" and doc["checks"]
+
+
+def test_doctor_catches_the_classic_mismatch(shell_env, testbed):
+    env, cwd = shell_env
+    rc, found, doc = doctor_json(f'eval "$(cudaenv use 12.4)"; export CUDA_HOME={testbed["11.8"]}', env, cwd)
+    assert rc == 1 and ("env.consistency", "fail") in found
+    rc, found, _ = doctor_json('export CUDA_HOME=""', env, cwd)
+    assert ("env.cuda_home", "fail") in found
+    rc, found, _ = doctor_json('export LD_LIBRARY_PATH=":/opt/x"', env, cwd)
+    assert ("env.empty_entries", "warn") in found
+
+
+def test_doctor_stub_on_loader_path_with_a_driver(shell_env, gpu_env):
+    env, cwd = shell_env
+    e = dict(env, CUDAENV_PROC_ROOT=gpu_env["CUDAENV_PROC_ROOT"], FAKE_NVIDIA_SMI_SCENARIO="r570-2gpu",
+             PATH=gpu_env["PATH"].split(":")[0] + ":" + env["PATH"])
+    # With a driver, `use` keeps the stub off the loader path ...
+    res = bash('eval "$(cudaenv use 12.4)"; echo "LD=$LD_LIBRARY_PATH"', e, cwd)
+    assert "stubs" not in res.stdout.split("LD=")[1]
+    # ... and doctor flags one put there by hand.
+    rc, found, _ = doctor_json(f'eval "$(cudaenv use 12.4)"; export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$CUDA_HOME/lib64/stubs"', e, cwd)
+    assert rc == 1 and ("env.stubs_on_loader_path", "fail") in found
+    rc, found, _ = doctor_json("export CUDA_VISIBLE_DEVICES=0,5", e, cwd)
+    assert ("env.cuda_visible_devices", "fail") in found
+
+
+def test_doctor_stale_lock_and_its_fix(shell_env):
+    env, cwd = shell_env
+    lock = cwd / "ext" / "py311_cu130" / "myext" / "lock"
+    lock.parent.mkdir(parents=True)
+    lock.touch()
+    os.utime(lock, (1_000_000_000, 1_000_000_000))
+    e = dict(env, TORCH_EXTENSIONS_DIR=str(cwd / "ext"))
+    res = bash("cudaenv doctor --no-torch --json", e, cwd)
+    f = [x for x in json.loads(res.stdout)["shell"] if x["id"] == "torch.extension_lock"][0]
+    assert f["status"] == "warn" and f["fix"] == f"rm '{lock}'"
+    bash(f["fix"], e, cwd)
+    assert not lock.exists()
