@@ -1,0 +1,628 @@
+"""`cudaenv explain`: the knowledge base, the matcher and the command.
+
+Every entry is tested with a real message: produced here by the real tool (nvcc of
+/usr/local/cuda-13.0 and of the test bed, gcc, ld, clang, the dynamic loader,
+libcudart's own error strings, bash and dash), or quoted verbatim from
+shared/reference (compat.md, testbed.md: measured with real torch on a machine of
+this kind), or, for torch messages that need a GPU or a torch install this machine
+does not have, verbatim from torch's source or from public logs (source noted).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cudaenv.checks import CHECKS
+from cudaenv.errors import CudaenvError
+from cudaenv.explain import explain, render_text, required_literal
+from cudaenv.knowledge import KB_PATH, OPTIONAL, REQUIRED, load_entries, read_document, validate
+from helpers import IN_CI, need, run_cudaenv
+
+ENTRIES = load_entries()
+IDS = [e["id"] for e in ENTRIES]
+SYSTEM_NVCC = "/usr/local/cuda-13.0/bin/nvcc"
+# Real tools run in the C locale (English messages) with a bare PATH.
+TOOL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": os.environ.get("HOME", "/root")}
+
+
+def ids(text: str) -> list[str]:
+    return [m.id for m in explain(text)]
+
+
+def run(cmd: list[str], cwd=None, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, cwd=cwd, env=env or TOOL_ENV, capture_output=True, text=True, timeout=300, **kw)
+
+
+def system_nvcc() -> str:
+    if not os.access(SYSTEM_NVCC, os.X_OK):
+        if IN_CI:
+            pytest.fail(f"{SYSTEM_NVCC} is part of this machine kind but is missing")
+        pytest.skip(f"{SYSTEM_NVCC} missing")
+    return SYSTEM_NVCC
+
+
+def only(text: str, entry_id: str):
+    """The single match of ``text``, which must be ``entry_id``."""
+    found = explain(text)
+    assert [m.id for m in found] == [entry_id], (text, found)
+    return found[0]
+
+
+# --- the knowledge base as data --------------------------------------------------------------
+
+def test_knowledge_base_validates():
+    doc = read_document(KB_PATH)
+    assert validate(doc) == []
+    assert doc["schema"] == 1 and len(doc["entries"]) >= 20
+    for e in doc["entries"]:
+        assert set(REQUIRED) <= set(e) <= set(REQUIRED) | set(OPTIONAL), e["id"]
+        assert e["check"] in CHECKS, e["id"]
+        assert e["title"].strip() and e["cause"].strip() and e["fix"].strip()
+        if e["check"] != "runtime.out_of_memory":  # the one problem no cudaenv command helps with
+            assert "cudaenv " in e["fix"], f"{e['id']}: the fix should name the cudaenv command that helps"
+    assert len(set(IDS)) == len(IDS)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+def test_every_example_is_recognised_as_its_entry(entry):
+    for example in entry["examples"]:
+        found = explain(example)
+        assert found and found[0].id == entry["id"], (example, found)
+        assert "{" not in found[0].title + found[0].cause + found[0].fix.replace("${", ""), found[0].to_dict()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+def test_needles_are_in_everything_their_pattern_matches(entry):
+    """The literal pre-filter may only skip lines a pattern could not match."""
+    for p in entry["patterns"]:
+        needle = required_literal(p)
+        for example in entry["examples"] + [line for msgs in REAL.values() for line in msgs]:
+            if re.search(p, example):
+                assert needle is None or needle in example, (p, needle, example)
+
+
+@pytest.mark.parametrize("pattern,needle", [
+    (r"cannot find -lcuda\b", "cannot find -lcuda"),
+    (r"compile ?PyTorch \((?P<v>\d+)\)", "PyTorch ("),
+    (r"to compile ?it", "to compile"),
+    (r"a|b", None),
+    (r"(?:x|y)abcd[ef]?gh", "abcd"),
+    (r"\bab\.c?d", "ab."),
+    (r"x\d+yz", None),
+    (r"Value ['\"](?P<a>\w+)['\"] is not", " is not"),
+    (r"abc{2}def", "def"),
+    (r"abc+", "abc"),
+])
+def test_required_literal(pattern, needle):
+    assert required_literal(pattern) == needle
+
+
+def test_validate_reports_problems():
+    good = read_document(KB_PATH)
+    entry = dict(good["entries"][0])
+    cases = [
+        ({**entry, "check": "no.such_check"}, "not in cudaenv.checks.CHECKS"),
+        ({k: v for k, v in entry.items() if k != "fix"}, "missing 'fix'"),
+        ({**entry, "patterns": ["(unclosed"]}, "does not compile"),
+        ({**entry, "patterns": ["(?i)cannot find"]}, "scoped flag"),
+        ({**entry, "cause": "needs {nothing}"}, "captures no nothing"),
+        ({**entry, "colour": "red"}, "unknown field 'colour'"),
+        ({**entry, "id": "NoDots"}, "dotted"),
+    ]
+    for bad, message in cases:
+        problems = validate({"schema": 1, "entries": [bad]})
+        assert any(message in p for p in problems), (message, problems)
+    assert any("duplicate id" in p for p in validate({"schema": 1, "entries": [entry, entry]}))
+    assert validate({"entries": []})
+
+
+def test_invalid_knowledge_base_is_one_clear_error(tmp_path):
+    bad = tmp_path / "errors.yaml"
+    bad.write_text("schema: 1\nentries:\n  - id: x.y\n    title: t\n    check: nope\n")
+    with pytest.raises(CudaenvError, match=r"invalid error knowledge base .*errors\.yaml"):
+        load_entries(str(bad))
+    bad.write_text("schema: [1\n")
+    with pytest.raises(CudaenvError, match="not valid YAML"):
+        load_entries(str(bad))
+
+
+def test_knowledge_base_loads_lazily():
+    """Importing the matcher or the command reads no YAML and compiles nothing."""
+    code = ("import sys, cudaenv.explain, cudaenv.knowledge;"
+            "print('yaml' in sys.modules, cudaenv.explain._default is None)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split() == ["False", "True"]
+    code = "import sys, cudaenv.cli.explain_cmd; print('cudaenv.explain' in sys.modules)"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert res.returncode == 0 and res.stdout.strip() == "False", res.stderr
+
+
+# --- real messages ---------------------------------------------------------------------------
+#
+# Messages that cannot be produced on this machine (no GPU, no torch), quoted verbatim.
+# Keys are entry ids; test_every_entry_has_a_real_message makes sure none is left out.
+
+REAL: dict[str, list[str]] = {
+    # reference/compat.md §5 and testbed.md §7 (torch 2.14.1, setup.py build against 12.5 / 11.8)
+    "torch.cuda_major_mismatch": [
+        "RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used to compilePyTorch (%s)."
+        " Please make sure to use the same CUDA versions.', '12.5', '13.0')",
+    ],
+    # testbed.md §7 (torch 2.14.1 + CUDA 13.5)
+    "torch.cuda_minor_mismatch": [
+        "The detected CUDA version (13.5) has a minor version mismatch with the version that was used to compile"
+        " PyTorch (13.0). Most likely this shouldn't be a problem.",
+    ],
+    # testbed.md §7 (CPU torch 2.13.0)
+    "torch.cuda_home_not_set": [
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+    ],
+    "torch.cpu_build": [
+        "/usr/bin/ld: cannot find -lc10_cuda: No such file or directory",
+        "/usr/bin/ld: cannot find -ltorch_cuda: No such file or directory",
+        # torch/cuda/__init__.py (_lazy_init) on a CPU build
+        'AssertionError: Torch not compiled with CUDA enabled',
+    ],
+    # compat.md §5: FileNotFoundError("nvcc not found at '...'. Ensure CUDA path '...' is correct."), filled in
+    "torch.nvcc_not_found": [
+        "FileNotFoundError: nvcc not found at '/usr/local/cuda-12.9/bin/nvcc'. Ensure CUDA path"
+        " '/usr/local/cuda-12.9' is correct.",
+    ],
+    # testbed.md §7 (JIT load() against 12.5 under a cu130 torch) and §4
+    "runtime.libcudart_not_found": [
+        "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory",
+        "error while loading shared libraries: libcudart.so.12: cannot open shared object file: No such file or directory",
+    ],
+    # testbed.md §5 (a -lcuda program without a driver)
+    "runtime.libcuda_not_found": [
+        "error while loading shared libraries: libcuda.so.1: cannot open shared object file",
+    ],
+    # testbed.md §4 (nvcc 11.8, 13.0)
+    "nvcc.cxx_std_unsupported": ["nvcc fatal   : Value 'c++20' is not defined for option 'std'"],
+    "nvcc.unsupported_arch": [
+        "nvcc fatal   : Value 'sm_100' is not defined for option 'gpu-architecture'",
+        "nvcc fatal   : Unsupported gpu architecture 'sm_70'",
+    ],
+    "nvcc.gcc_too_new": [
+        "$TKROOT/cuda-11.8/bin/../targets/x86_64-linux/include/crt/host_config.h:132:2: error: #error -- unsupported"
+        " GNU version! gcc versions later than 11 are not supported! The nvcc flag '-allow-unsupported-compiler' can"
+        " be used to override this version check; however, using an unsupported host compiler may cause compilation"
+        " failure or incorrect run time execution. Use at your own risk.",
+    ],
+    "link.lcuda_not_found": ["/usr/bin/ld: cannot find -lcuda: No such file or directory"],
+    # testbed.md §4: a static-cudart program run without a driver
+    "runtime.insufficient_driver": ["cudaMalloc: CUDA driver version is insufficient for CUDA runtime version"],
+    # torch c10/cuda/CUDAFunctions.cpp (device_count_impl), the message torch raises with no driver
+    "torch.no_driver": [
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed"
+        " a driver from http://www.nvidia.com/Download/index.aspx",
+    ],
+    # public logs: a stale torch_extensions lock (pytorch/pytorch#190674, PASSIONLab/OpenEquivariance#156,
+    # NVlabs/nvdiffrast#190)
+    "torch.extension_lock": [
+        ".../torch/utils/file_baton.py:50: KeyboardInterrupt",
+        'File "/opt/venv/lib/python3.12/site-packages/torch/utils/file_baton.py", line 50 in wait',
+        "Lock file exists in build directory: '/home/jovyan/.cache/torch_extensions/py38_cu118/nvdiffrast_plugin/lock'",
+    ],
+    # TensorFlow's and torch's wording (public logs)
+    "cudnn.not_initialized": [
+        "2022-12-15 08:51:50.579432: E tensorflow/stream_executor/cuda/cuda_dnn.cc:389] Could not create cudnn handle:"
+        " CUDNN_STATUS_NOT_INITIALIZED",
+        "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED",
+    ],
+    # torch's caching allocator (public log)
+    "runtime.out_of_memory": [
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 146.00 MiB.",
+    ],
+    # torch.utils.cpp_extension._run_ninja_build, as pip shows it (public log of a flash-attn build)
+    "torch.extension_build_failed": [
+        "      RuntimeError: Error compiling objects for extension",
+    ],
+}
+
+# Entries whose real message is produced by a tool in the tests below.
+PRODUCED = {
+    "link.lcuda_not_found": "test_real_ld_cannot_find_lcuda",
+    "nvcc.gcc_too_new": "test_real_gcc_too_new_for_nvcc_11_8",
+    "nvcc.clang_too_new": "test_real_clang_too_new",
+    "nvcc.unsupported_arch": "test_real_nvcc_13_unsupported_arch",
+    "nvcc.cxx_std_unsupported": "test_real_nvcc_std",
+    "runtime.out_of_memory": "test_real_cudart_error_strings",
+    "runtime.stub_library": "test_real_cudart_error_strings",
+    "runtime.insufficient_driver": "test_real_cudart_error_strings",
+    "runtime.no_kernel_image": "test_real_cudart_error_strings",
+    "runtime.unsupported_ptx": "test_real_cudart_error_strings",
+    "runtime.forward_compat_unsupported": "test_real_cudart_error_strings",
+    "runtime.no_device": "test_real_cudart_error_strings",
+    "runtime.libcudart_not_found": "test_real_libcudart_missing",
+    "runtime.libcuda_not_found": "test_real_libcuda_missing_and_old_driver_symbol",
+    "runtime.driver_symbol_missing": "test_real_libcuda_missing_and_old_driver_symbol",
+    "shell.nvcc_not_found": "test_real_nvcc_not_on_path",
+    "torch.extension_build_failed": "test_real_build_failure_points_at_first_compiler_error",
+}
+
+
+def test_every_entry_has_a_real_message():
+    assert set(IDS) == set(REAL) | set(PRODUCED), set(IDS) ^ (set(REAL) | set(PRODUCED))
+    assert all(name in globals() for name in PRODUCED.values())
+
+
+@pytest.mark.parametrize("entry_id", sorted(REAL))
+def test_real_quoted_messages(entry_id):
+    for message in REAL[entry_id]:
+        only(message, entry_id)
+
+
+def test_major_mismatch_fills_in_versions_from_the_unformatted_tuple():
+    m = only(REAL["torch.cuda_major_mismatch"][0], "torch.cuda_major_mismatch")
+    assert "(12.5)" in m.title and "(13.0)" in m.title
+    assert 'eval "$(cudaenv use 13.0)"' in m.fix
+    assert "load()" in m.cause and "libcudart.so.N" in m.cause  # the JIT path fails later, at import
+    m = only("RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used to compilePyTorch"
+             " (%s). Please make sure to use the same CUDA versions.', '11.8', '13.0')", "torch.cuda_major_mismatch")
+    assert "(11.8)" in m.title
+    # Formatted, with a space (older torch), and cut short before the versions.
+    assert "(10.2)" in only("The detected CUDA version (11.3) mismatches the version that was used to compile"
+                            " PyTorch (10.2). Please make sure to use the same CUDA versions.",
+                            "torch.cuda_major_mismatch").title
+    m = only("RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used to compilePyTorch",
+             "torch.cuda_major_mismatch")
+    assert "cudaenv use torch.version.cuda" in m.fix
+
+
+def test_minor_mismatch_is_only_a_warning():
+    m = only(REAL["torch.cuda_minor_mismatch"][0], "torch.cuda_minor_mismatch")
+    assert "(13.5)" in m.title and "(13.0)" in m.title and "Nothing is required" in m.fix
+
+
+def test_lcuda_advice_is_library_path_not_loader_path():
+    m = only(REAL["link.lcuda_not_found"][0], "link.lcuda_not_found")
+    assert "LIBRARY_PATH" in m.fix and "Never put the stubs directory on LD_LIBRARY_PATH" in m.fix
+    assert m.check == "toolkit.stubs"
+
+
+def test_out_of_memory_says_it_is_not_the_environment():
+    m = only(REAL["runtime.out_of_memory"][0], "runtime.out_of_memory")
+    assert "NOT an environment problem" in m.cause and m.check == "runtime.out_of_memory"
+    assert "checked by: nothing, it is not an environment problem (runtime.out_of_memory)" in render_text([m])
+
+
+def test_ld_variants():
+    assert ids("ld: cannot find -lcuda") == ["link.lcuda_not_found"]
+    assert ids("ld.lld: error: unable to find library -lcuda") == ["link.lcuda_not_found"]
+    assert ids("/usr/bin/ld: cannot find -lcudart: No such file or directory") == []
+
+
+def test_real_ld_cannot_find_lcuda(tmp_path):
+    need("gcc")
+    (tmp_path / "drv.c").write_text("int cuInit(unsigned int);\nint main(void) { return cuInit(0); }\n")
+    res = run(["gcc", "drv.c", "-lcuda", "-o", "drv"], cwd=tmp_path)
+    assert res.returncode != 0
+    m = only(res.stderr, "link.lcuda_not_found")
+    assert "cannot find -lcuda" in m.matched and m.line == 1
+
+
+def test_real_nvcc_13_unsupported_arch(tmp_path):
+    nvcc = system_nvcc()
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    for arch, flag in (("sm_50", "-arch=sm_50"), ("compute_70", "-gencode=arch=compute_70,code=sm_70")):
+        res = run([nvcc, flag, "-c", "k.cu", "-o", "k.o"], cwd=tmp_path)
+        assert res.returncode != 0
+        m = only(res.stderr, "nvcc.unsupported_arch")
+        assert m.title == f"this nvcc cannot compile for {arch}" and m.check == "gpu.arch"
+
+
+def test_real_nvcc_std(tmp_path):
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    res = run([system_nvcc(), "-std=c++23", "-c", "k.cu", "-o", "k.o"], cwd=tmp_path)
+    assert res.returncode != 0
+    m = only(res.stderr, "nvcc.cxx_std_unsupported")
+    assert m.title == "this nvcc does not accept -std=c++23" and m.check == "toolkit.cxx_std"
+
+
+def test_real_nvcc_11_8_rejects_cxx20_and_blackwell(tmp_path, testbed):
+    nvcc = os.path.join(testbed["11.8"], "bin", "nvcc")
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    res = run([nvcc, "-std=c++20", "-allow-unsupported-compiler", "-c", "k.cu", "-o", "k.o"], cwd=tmp_path)
+    assert res.returncode != 0
+    assert "-std=c++20" in only(res.stderr, "nvcc.cxx_std_unsupported").title
+    res = run([nvcc, "-arch=sm_100", "-c", "k.cu", "-o", "k.o"], cwd=tmp_path)
+    assert res.returncode != 0
+    assert only(res.stderr, "nvcc.unsupported_arch").title.endswith("sm_100")
+
+
+def test_real_gcc_too_new_for_nvcc_11_8(tmp_path, testbed):
+    need("gcc")
+    gcc_major = int(run(["gcc", "-dumpversion"]).stdout.split(".")[0])
+    if gcc_major <= 11:
+        pytest.skip(f"the default gcc ({gcc_major}) is one CUDA 11.8 accepts")
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\nint main() { k<<<1, 1>>>(); return 0; }\n")
+    res = run([os.path.join(testbed["11.8"], "bin", "nvcc"), "-o", "k", "k.cu"], cwd=tmp_path)
+    assert res.returncode != 0
+    m = only(res.stderr, "nvcc.gcc_too_new")
+    assert "gcc 11" in m.title and m.line > 1  # the "In file included from" lines come first
+    assert "NVCC_PREPEND_FLAGS='-ccbin g++-11'" in m.fix and "NVCC_CCBIN is ignored before CUDA 12.5" in m.fix
+    assert m.check == "compiler.host"
+
+
+def test_real_clang_too_new(tmp_path):
+    """nvcc 13.0 with clang, told it is clang 21 (one past what 13.0 accepts), in colour."""
+    nvcc = system_nvcc()
+    need("clang++")
+    (tmp_path / "k.cu").write_text("__global__ void k() {}\n")
+    res = run([nvcc, "-ccbin", "clang++", "-Xcompiler", "-U__clang_major__,-D__clang_major__=21,-fcolor-diagnostics",
+               "-c", "k.cu", "-o", "k.o"], cwd=tmp_path)
+    assert res.returncode != 0 and "\x1b[" in res.stderr
+    m = only(res.stderr, "nvcc.clang_too_new")
+    assert "older than clang 21" in m.title and "\x1b" not in m.matched
+    assert m.matched.startswith("/usr/local/cuda-13.0/") and "host_config.h" in m.matched
+
+
+ERRS_CU = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+int main() {
+  cudaError_t codes[] = {cudaErrorMemoryAllocation, cudaErrorInsufficientDriver, cudaErrorStubLibrary,
+                         cudaErrorNoKernelImageForDevice, cudaErrorUnsupportedPtxVersion,
+                         cudaErrorCompatNotSupportedOnDevice, cudaErrorNoDevice};
+  for (cudaError_t e : codes) printf("%d\t%s\t%s\n", (int)e, cudaGetErrorName(e), cudaGetErrorString(e));
+  void *p;
+  printf("cudaMalloc: %s\n", cudaGetErrorString(cudaMalloc(&p, 16)));
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def errs_program(tmp_path_factory):
+    """A static-cudart program (nvcc 13.0) printing libcudart's own error names and strings."""
+    nvcc = system_nvcc()
+    d = tmp_path_factory.mktemp("errs")
+    (d / "errs.cu").write_text(ERRS_CU)
+    res = run([nvcc, "-o", "errs", "errs.cu"], cwd=d)
+    assert res.returncode == 0, res.stderr
+    return d / "errs"
+
+
+def test_real_cudart_error_strings(errs_program):
+    res = run([str(errs_program)])
+    assert res.returncode == 0, res.stderr
+    rows = [line.split("\t") for line in res.stdout.splitlines() if "\t" in line]
+    expect = {2: "runtime.out_of_memory", 35: "runtime.insufficient_driver", 34: "runtime.stub_library",
+              209: "runtime.no_kernel_image", 222: "runtime.unsupported_ptx",
+              804: "runtime.forward_compat_unsupported", 100: "runtime.no_device"}
+    assert sorted(int(r[0]) for r in rows) == sorted(expect)
+    for code, name, text in rows:
+        want = expect[int(code)]
+        only(f"RuntimeError: CUDA error: {text}", want)      # torch's C10_CUDA_CHECK wording
+        if want != "runtime.out_of_memory":  # a bare "out of memory" could be the host's
+            only(f"Error {code}: {text}", want)               # torch's cudaGetDeviceCount warning
+        only(f"{name}: {text}", want)
+    # No driver on this machine: the real outcome of a cudaMalloc.
+    last = res.stdout.splitlines()[-1]
+    if "insufficient" in last:
+        only(last, "runtime.insufficient_driver")
+
+
+def test_real_stub_on_the_loader_path(errs_program, testbed, tmp_path):
+    """NVIDIA's 12.4 stub reached as libcuda.so.1 through LD_LIBRARY_PATH: error 34."""
+    stub = os.path.join(testbed["12.4"], "lib64", "stubs", "libcuda.so")
+    (tmp_path / "libcuda.so.1").symlink_to(stub)
+    res = run([str(errs_program)], env={**TOOL_ENV, "LD_LIBRARY_PATH": str(tmp_path)})
+    last = res.stdout.splitlines()[-1]
+    assert last == "cudaMalloc: CUDA driver is a stub library"
+    m = only(last, "runtime.stub_library")
+    assert m.check == "env.stubs_on_loader_path" and "LIBRARY_PATH only" in m.fix
+
+
+def test_real_libcudart_missing(tmp_path, testbed):
+    (tmp_path / "p.cu").write_text("#include <cuda_runtime.h>\nint main() { void *p; return cudaMalloc(&p, 4); }\n")
+    nvcc = os.path.join(testbed["12.4"], "bin", "nvcc")
+    res = run([nvcc, "-cudart", "shared", "-o", "p", "p.cu"], cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    res = run(["./p"], cwd=tmp_path)
+    if "libcudart.so.12" not in res.stderr:
+        pytest.skip("a libcudart.so.12 is reachable without LD_LIBRARY_PATH on this machine")
+    m = only(res.stderr, "runtime.libcudart_not_found")
+    assert "CUDA 12 runtime (libcudart.so.12)" in m.title and 'eval "$(cudaenv use 12)"' in m.fix
+
+
+def test_real_libcuda_missing_and_old_driver_symbol(tmp_path, system_toolkit):
+    """The real loader's messages for a missing libcuda.so.1 and for one older than the headers.
+
+    Two tiny libraries named libcuda.so.1 stand in for a new and an old driver: the
+    program is linked against the new one (cuda.h maps cuDevicePrimaryCtxRelease to
+    its _v2 symbol) and run against the old one, which lacks it.
+    """
+    need("gcc")
+    (tmp_path / "new").mkdir()
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new.c").write_text("int cuInit(unsigned f) { return 0; }\nint cuDevicePrimaryCtxRelease_v2(int d) { return 0; }\n")
+    (tmp_path / "old.c").write_text("int cuInit(unsigned f) { return 0; }\n")
+    for src, out in (("new.c", "new/libcuda.so"), ("old.c", "old/libcuda.so.1")):
+        res = run(["gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", src, "-o", out], cwd=tmp_path)
+        assert res.returncode == 0, res.stderr
+    (tmp_path / "ext.c").write_text("#include <cuda.h>\nint f(void) { return cuDevicePrimaryCtxRelease(0); }\n")
+    res = run(["gcc", "-shared", "-fPIC", f"-I{system_toolkit}/include", "ext.c", "-Lnew", "-lcuda", "-o", "ext.so"],
+              cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+
+    load = [sys.executable, "-c", "import ctypes, sys; ctypes.CDLL(sys.argv[1])", str(tmp_path / "ext.so")]
+    res = run(load)
+    if res.returncode == 0:
+        pytest.skip("this machine has a libcuda.so.1 (a driver)")
+    m = only(res.stderr, "runtime.libcuda_not_found")
+    assert m.check == "driver.present"
+
+    res = run(load, env={**TOOL_ENV, "LD_LIBRARY_PATH": str(tmp_path / "old")})
+    assert "undefined symbol: cuDevicePrimaryCtxRelease_v2" in res.stderr
+    m = only(res.stderr, "runtime.driver_symbol_missing")
+    assert "cuDevicePrimaryCtxRelease_v2" in m.title and m.check == "driver.version"
+
+
+def test_real_nvcc_not_on_path(tmp_path):
+    for shell in ("bash", "dash"):
+        exe = need(shell)
+        res = run([exe, "-c", "nvcc --version"], env={**TOOL_ENV, "PATH": str(tmp_path)})
+        assert res.returncode == 127
+        only(res.stderr, "shell.nvcc_not_found")
+
+
+def test_real_build_failure_points_at_first_compiler_error(tmp_path):
+    """A real nvcc error, then torch's summary line: no known cause, so the generic entry
+    explains it and points at the compiler's line."""
+    (tmp_path / "x.cu").write_text("__global__ void k(float *x) { x[0] = undefined_thing; }\n")
+    res = run([system_nvcc(), "-c", "x.cu", "-o", "x.o"], cwd=tmp_path)
+    assert res.returncode != 0 and "error" in res.stderr
+    log = ("[1/2] /usr/local/cuda-13.0/bin/nvcc -c x.cu -o x.cuda.o\nFAILED: x.cuda.o\n" + res.stderr +
+           "ninja: build stopped: subcommand failed.\n"
+           "Traceback (most recent call last):\n"
+           "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.\n"
+           + REAL["torch.extension_build_failed"][0] + "\n")
+    m = only(log, "torch.extension_build_failed")
+    assert m.first_error is not None
+    line_no, text = m.first_error
+    assert "undefined_thing" in text and "error" in text
+    assert log.splitlines()[line_no - 1].strip() == text
+    assert "first compiler error (line" in render_text([m])
+
+
+def test_build_failure_without_compiler_output():
+    m = only(REAL["torch.extension_build_failed"][0], "torch.extension_build_failed")
+    assert m.first_error is None
+
+
+def test_build_failure_with_a_known_cause_is_explained_by_the_cause():
+    """c++20 with an old nvcc: the specific entry, not the generic one."""
+    log = "\n".join(["[1/2] nvcc ... -std=c++20 -c x.cu", REAL["nvcc.cxx_std_unsupported"][0],
+                     "ninja: build stopped: subcommand failed.", "RuntimeError: Error compiling objects for extension"])
+    assert ids(log) == ["nvcc.cxx_std_unsupported"]
+
+
+# --- input handling --------------------------------------------------------------------------
+
+def test_colour_codes_and_crlf_are_ignored():
+    text = ("first\r\n\x1b[01m\x1b[K/usr/bin/ld:\x1b[m\x1b[K cannot find -lcuda\r\n"
+            "\x1b]8;;file:///x\x07link\x1b]8;;\x07 nvcc fatal   : Unsupported gpu architecture 'compute_35'\r\n")
+    found = explain(text)
+    assert [(m.id, m.line) for m in found] == [("link.lcuda_not_found", 2), ("nvcc.unsupported_arch", 3)]
+    assert found[0].matched == "/usr/bin/ld: cannot find -lcuda"
+    assert found[1].title.endswith("compute_35")
+
+
+def test_a_large_log_is_fast():
+    noise = [f"[{i}/900] /usr/local/cuda/bin/nvcc -I/usr/include -O3 -std=c++17 -c /src/x{i}.cu -o x{i}.cuda.o"
+             for i in range(50_000)]
+    noise[30_000] = "RuntimeError: CUDA error: out of memory"
+    explain("warm up")
+    t = time.monotonic()
+    found = explain("\n".join(noise))
+    assert time.monotonic() - t < 5
+    assert [(m.id, m.line) for m in found] == [("runtime.out_of_memory", 30_001)]
+
+
+# --- the command ------------------------------------------------------------------------------
+
+MULTI_LOG = "\n".join([
+    "running build_ext",
+    REAL["nvcc.gcc_too_new"][0],
+    "nvcc fatal   : Unsupported gpu architecture 'sm_50'",
+    REAL["nvcc.gcc_too_new"][0],                                  # duplicate: collapsed
+    "/usr/bin/ld: cannot find -lcuda: No such file or directory",
+    "collect2: error: ld returned 1 exit status",
+    REAL["torch.cuda_major_mismatch"][0],
+    "nvcc fatal   : Unsupported gpu architecture 'sm_52'",        # same entry again: collapsed
+    REAL["runtime.out_of_memory"][0],
+    "RuntimeError: Error compiling objects for extension",        # known causes above: not repeated
+    "",
+])
+MULTI_ORDER = [("nvcc.gcc_too_new", 2, 2), ("nvcc.unsupported_arch", 3, 2), ("link.lcuda_not_found", 5, 1),
+               ("torch.cuda_major_mismatch", 7, 1), ("runtime.out_of_memory", 9, 1)]
+
+
+def test_cli_whole_log_in_order_each_once():
+    res = run_cudaenv(["explain", "--json", "-"], dict(os.environ), input=MULTI_LOG)
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert [(d["id"], d["line"], d["count"]) for d in doc] == MULTI_ORDER
+    assert doc[1]["matched"] == "nvcc fatal   : Unsupported gpu architecture 'sm_50'"
+
+    res = run_cudaenv(["explain", "-"], dict(os.environ), input=MULTI_LOG)
+    assert res.returncode == 0 and res.stderr == ""
+    out = res.stdout
+    positions = [out.index(f"[{i}]") for i, _, _ in MULTI_ORDER]
+    assert positions == sorted(positions)
+    assert out.count("checked by: ") == len(MULTI_ORDER)
+    assert "checked by: cudaenv check (compiler.host)" in out
+    assert "line 2, and 1 more: " in out and "line 5: /usr/bin/ld: cannot find -lcuda" in out
+    assert "cause: " in out and "fix:   " in out
+
+
+def test_cli_reads_stdin_without_dash_when_it_is_not_a_terminal():
+    res = run_cudaenv(["explain"], dict(os.environ), input=MULTI_LOG)
+    assert res.returncode == 0, res.stderr
+    assert "[nvcc.gcc_too_new]" in res.stdout
+
+
+def test_cli_json_schema():
+    res = run_cudaenv(["explain", "--json", "-"], dict(os.environ), input=MULTI_LOG)
+    doc = json.loads(res.stdout)
+    assert isinstance(doc, list) and doc
+    keys = {"id", "title", "check", "checked_by", "line", "matched", "count", "cause", "fix", "first_error"}
+    for d in doc:
+        assert set(d) == keys
+        assert d["id"] in IDS and d["check"] in CHECKS
+        assert d["checked_by"] in ("cudaenv check", "cudaenv doctor", None)
+        assert (d["checked_by"] is None) == (d["check"] == "runtime.out_of_memory")
+        assert isinstance(d["line"], int) and isinstance(d["count"], int) and d["count"] >= 1
+        assert all(isinstance(d[k], str) and d[k] for k in ("title", "matched", "cause", "fix"))
+        assert d["first_error"] is None
+    res = run_cudaenv(["explain", "--json", "RuntimeError:", "Error", "compiling", "objects", "for", "extension"],
+                      dict(os.environ))
+    (d,) = json.loads(res.stdout)
+    assert d["id"] == "torch.extension_build_failed" and d["first_error"] is None
+
+
+def test_cli_one_message_as_arguments():
+    # Unquoted, so `-lcuda` arrives as its own argument: it must not be taken for an option.
+    res = run_cudaenv(["explain", "/usr/bin/ld:", "cannot", "find", "-lcuda:", "No", "such", "file"], dict(os.environ))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("1. the linker cannot find libcuda (-lcuda)  [link.lcuda_not_found]\n")
+    assert "   matched: /usr/bin/ld: cannot find -lcuda: No such file\n" in res.stdout
+    assert "checked by: cudaenv check (toolkit.stubs)" in res.stdout
+    res = run_cudaenv(["explain", "CUDA_ERROR_STUB_LIBRARY"], dict(os.environ))
+    assert "checked by: cudaenv doctor (env.stubs_on_loader_path)" in res.stdout
+
+
+@pytest.mark.parametrize("args,stdin", [
+    (["explain", "everything is fine"], None),
+    (["explain", "--json", "everything is fine"], None),
+    (["explain", "-"], "a\nb\nwarning: nothing to see here\n"),
+    (["explain", "-"], ""),
+])
+def test_cli_unknown_text(args, stdin):
+    res = run_cudaenv(args, dict(os.environ), input=stdin)
+    assert res.returncode == 1
+    assert res.stdout == ""
+    assert res.stderr.startswith("cudaenv: ") and ("no known error" in res.stderr or "empty" in res.stderr)
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_cli_undecodable_bytes_do_not_hide_errors():
+    data = b"\xff\xfe garbage \x80\n/usr/bin/ld: cannot find -lcuda\n"
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    res = subprocess.run([sys.executable, "-m", "cudaenv", "explain", "--json", "-"], input=data, env=e,
+                         capture_output=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert [(d["id"], d["line"]) for d in json.loads(res.stdout)] == [("link.lcuda_not_found", 2)]
