@@ -1,0 +1,658 @@
+"""Lmod (Lua) and Tcl modulefiles that set what ``cudaenv use`` sets.
+
+``cudaenv modulefiles --format lmod|tcl [--all | TARGET...] --output DIR``
+writes ``DIR/cuda/<name>.lua`` (Lmod) or ``DIR/cuda/<name>`` (Tcl: Environment
+Modules, and Lmod too). Each file is rendered from the same data as ``use``:
+the toolkit's governing profile (or the profile TARGET names) turned into
+``Ops`` by ``profile_ops``, with the host compiler ``use`` would choose. Sets
+become ``pushenv`` (Lua; Tcl on Environment Modules >= 5.1) or ``setenv``;
+prepends become ``prepend_path`` in reverse (each one goes in front, so the
+result has the profile's order); appends become ``append_path``.
+
+Decisions (also in ``cudaenv modulefiles --help``):
+
+* **Names.** ``cuda/<full version>`` for a toolkit's generated profile
+  (``cuda-12.4.1`` -> ``cuda/12.4.1``; ``profile build``'s ``cuda-12.4.1-2`` ->
+  ``cuda/12.4.1-2``); any other profile gets ``cuda/<full version>-<profile>``.
+  A file belongs to one (toolkit root, profile) pair, recorded in a marker
+  comment: a name held by another pair (in DIR already, or earlier in the
+  same run) gets ``-2``, ``-3``..., and a re-run gives each pair the name it
+  already has. So two toolkits never overwrite each other's file.
+* **Short names.** A ``.modulerc.lua`` (Lmod) or ``.modulerc`` (Tcl) makes
+  ``cuda/12.4`` and ``cuda/12`` the newest 12.4.x / 12.x and ``default`` the
+  newest of all, as ``use 12.4`` resolves a prefix; a module whose name *is*
+  ``12.4`` wins, as an exact version does for ``use``. Where two toolkits tie,
+  the un-suffixed name wins and a note says so (``use`` would refuse).
+* **Ownership.** ``DIR/cuda`` is cudaenv's: a file there that cudaenv did not
+  write, or one in the other format, is an error, never overwritten.
+* **Stubs.** Per the profile's ``stubs``: ``never`` (or a toolkit without
+  ``lib64/stubs/libcuda.so``) adds nothing; ``always`` appends the stub
+  directory last to ``LD_LIBRARY_PATH``; ``auto`` decides at *load* time, on
+  the node loading the module: only when ``/proc/driver/nvidia/version`` does
+  not exist. The directory (``libcuda.so.1`` -> the toolkit's stub) is
+  ``DIR/.cudaenv-stubs/<key>``, beside the modulefiles rather than in the
+  user's cache, so other nodes and users see it.
+* **Quoting.** Lua values are double-quoted with every byte outside printable
+  ASCII (and ``"``, ``\\``) as a ``\\ddd`` escape; Tcl values are double-quoted
+  with ``\\ " $ [ ] { }`` backslash-escaped (escaped braces keep the brace
+  count of an enclosing ``if {...}`` body balanced). Values holding a control
+  character or bytes that are not UTF-8 are refused, as are path entries
+  holding ``:`` (no path list can express them).
+* **Writes.** Everything is rendered and checked first; then all files are
+  written to hidden temporary files and renamed into place, so an error
+  leaves DIR as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ..env.ops import Ops
+from ..env.pathlist import dedupe, separator
+from ..errors import CudaenvError
+from ..toolkit import version_key
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterator
+
+    from ..context import Context
+
+__all__ = [
+    "FORMATS", "MODULE", "DRIVER_FILE", "STUBS_DIR", "Module", "Written", "lua_quote", "tcl_quote",
+    "module_name", "lmod_unsafe", "render_lua", "render_tcl", "render_rc", "plan_modulefiles", "write_modulefiles",
+]
+
+FORMATS = ("lmod", "tcl")
+MODULE = "cuda"
+# Checked when the module is loaded, on the node loading it: present only with a
+# loaded NVIDIA kernel driver (a stub on the loader path there breaks every CUDA call).
+DRIVER_FILE = "/proc/driver/nvidia/version"
+STUBS_DIR = ".cudaenv-stubs"
+_MARK = "cudaenv-modulefile "
+_TMP_PREFIX = ".tmp-cudaenv-"
+_RC = {"lmod": ".modulerc.lua", "tcl": ".modulerc"}
+_LABEL = {"lmod": "Lmod (Lua)", "tcl": "Tcl"}
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
+
+
+class Module:
+    """One modulefile to write: ``cuda/<name>`` for one (toolkit, profile).
+
+    Attributes:
+        name: The module version (file name without ``.lua``).
+        full_version: The toolkit's full version.
+        root: The toolkit root (real path).
+        profile: The profile's name.
+        ops: What ``use`` would do, without the loader-path stub.
+        stub_dir: Directory holding ``libcuda.so.1`` (None: no stub on the loader path).
+        stub_target: The toolkit's ``lib64/stubs/libcuda.so``.
+        stubs: The profile's policy: ``auto`` (decided at load time) or ``always``.
+    """
+
+    __slots__ = ("name", "full_version", "root", "profile", "ops", "stub_dir", "stub_target", "stubs")
+
+    def __init__(self, name: str, full_version: str, root: str, profile: str, ops: Ops,
+                 stub_dir: str | None = None, stub_target: str | None = None, stubs: str = "auto") -> None:
+        self.name = name
+        self.full_version = full_version
+        self.root = root
+        self.profile = profile
+        self.ops = ops
+        self.stub_dir = stub_dir
+        self.stub_target = stub_target
+        self.stubs = stubs
+
+    def marker(self, fmt: str) -> dict:
+        return {"format": fmt, "root": self.root, "profile": self.profile, "version": self.full_version}
+
+
+class Written:
+    """What ``write_modulefiles`` did: files written and notes for stderr."""
+
+    __slots__ = ("modules", "paths", "rc_path", "notes", "output")
+
+    def __init__(self, modules: list[Module], paths: list[str], rc_path: str, notes: list[str], output: str) -> None:
+        self.modules = modules
+        self.paths = paths
+        self.rc_path = rc_path
+        self.notes = notes
+        self.output = output
+
+
+# ---------------------------------------------------------------- quoting
+
+
+def lua_quote(value: str) -> str:
+    """A Lua string literal for ``value``: printable ASCII as is, every other byte ``\\ddd``.
+
+    Three-digit decimal escapes are valid in every Lua version and never
+    swallow a following digit; the file stays ASCII whatever the value holds.
+    """
+    out = ['"']
+    for b in value.encode("utf-8", "surrogateescape"):
+        if 0x20 <= b < 0x7F and b not in (0x22, 0x5C):
+            out.append(chr(b))
+        else:
+            out.append("\\%03d" % b)
+    out.append('"')
+    return "".join(out)
+
+
+_TCL_ESCAPE = frozenset('\\"$[]{}')
+
+
+def tcl_quote(value: str) -> str:
+    """A Tcl double-quoted word for ``value``.
+
+    ``\\ " $ [ ]`` are escaped so nothing is substituted; ``{ }`` too, so the
+    word can sit inside a braced ``if`` body without unbalancing it. Control
+    characters become ``\\ooo``; other characters (UTF-8 in the file) pass as is.
+
+    Raises:
+        CudaenvError: ``value`` holds bytes that are not UTF-8 (Tcl decodes the file).
+    """
+    out = ['"']
+    for ch in value:
+        o = ord(ch)
+        if 0xD800 <= o <= 0xDFFF:
+            raise CudaenvError(f"cannot write {value!r} to a Tcl modulefile: it is not valid UTF-8", exit_code=2)
+        if ch in _TCL_ESCAPE:
+            out.append("\\" + ch)
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\%03o" % o)
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _check_text(what: str, value: str) -> None:
+    """Refuse a value a module system could not pass on intact.
+
+    The quoting above could express control characters, but the module
+    systems' own shell output and Lmod's Tcl bridge do not quote them all.
+    """
+    for ch in value:
+        o = ord(ch)
+        if o < 0x20 or o == 0x7F or 0xD800 <= o <= 0xDFFF:
+            raise CudaenvError(
+                f"cannot write {what} {value!r} to a modulefile: "
+                "it holds a control character or bytes that are not UTF-8",
+                hint="move or symlink the toolkit to a plainer path",
+                exit_code=2,
+            )
+
+
+# ---------------------------------------------------------------- names
+
+
+def module_name(profile: str, full_version: str) -> str:
+    """The module version a (profile, toolkit version) pair asks for, before de-duplication."""
+    gen = f"cuda-{full_version}"
+    if profile == gen or profile.startswith(gen + "-"):
+        # The generated profile, or one `profile build` numbered (cuda-12.4.1-2).
+        return profile[len("cuda-"):]
+    return f"{full_version}-{profile}"
+
+
+def _valid_module_name(name: str) -> bool:
+    return bool(name) and name[0] not in ".-" and name != "default" and all(c in _NAME_CHARS for c in name)
+
+
+def _aliases(mods: dict[str, tuple[str, str]], notes: list[str]) -> dict[str, list[str]]:
+    """Short names: {module name: [aliases]} over ``mods`` = {name: (full version, root)}.
+
+    ``12.4``/``12`` go to the newest 12.4.x/12.x and ``default`` to the newest
+    overall; among equal versions the un-suffixed name wins. A module named
+    exactly like an alias keeps its name (an exact version wins for ``use`` too).
+    """
+    groups: dict[str, list[str]] = {}
+    for name, (full, _root) in sorted(mods.items()):
+        parts = full.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            groups.setdefault(".".join(parts[:i]), []).append(name)
+        groups.setdefault("default", []).append(name)
+    out: dict[str, list[str]] = {}
+    for alias in sorted(groups, key=lambda a: (a == "default", version_key(a))):
+        names = groups[alias]
+        if alias in mods:
+            continue
+        best = max(version_key(mods[n][0]) for n in names)
+        top = sorted((n for n in names if version_key(mods[n][0]) == best), key=lambda n: (n != mods[n][0], n))
+        out.setdefault(top[0], []).append(alias)
+        others = [n for n in top[1:] if mods[n][1] != mods[top[0]][1]]
+        if others and alias != "default":
+            notes.append(
+                f"{MODULE}/{alias} loads {MODULE}/{top[0]}; {', '.join(MODULE + '/' + n for n in others)} "
+                f"has the same version (`cudaenv use {alias}` would call this ambiguous)"
+            )
+    return out
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _lists(ops: Ops) -> Iterator[tuple[str, list[str], list[str]]]:
+    """(variable, prepends, appends) exactly as the planner applies them (deduplicated)."""
+    for var in ops.names():
+        if var in ops.set:
+            continue
+        pre = dedupe(ops.prepend.get(var, []))
+        app = [e for e in dedupe(ops.append.get(var, [])) if e not in pre]
+        if pre or app:
+            yield var, pre, app
+
+
+def _help(m: Module) -> str:
+    text = (f"NVIDIA CUDA {m.full_version} at {m.root}\n"
+            f"Written by cudaenv from profile {m.profile}; sets what `cudaenv use {m.profile}` sets:\n"
+            f"{', '.join(m.ops.names())}.")
+    if m.stub_dir:
+        where = "On a node without an NVIDIA driver, t" if m.stubs == "auto" else "T"
+        text += f"\n{where}he driver stub (libcuda.so.1) goes last on LD_LIBRARY_PATH."
+    return text
+
+
+def _whatis(m: Module) -> list[str]:
+    return [f"Name: {MODULE}", f"Version: {m.full_version}",
+            f"Description: NVIDIA CUDA toolkit {m.full_version} at {m.root} (cudaenv profile {m.profile})"]
+
+
+def _header(m: Module, fmt: str, comment: str) -> list[str]:
+    # No toolkit path in a comment: the marker carries it JSON-escaped.
+    return [
+        f"{comment} {MODULE}/{m.name}: written by `cudaenv modulefiles --format {fmt}`; regenerate rather than edit.",
+        f"{comment} {_MARK}{json.dumps(m.marker(fmt), ensure_ascii=True, sort_keys=True)}",
+        "",
+    ]
+
+
+def _lua_path(fn: str, var: str, entry: str) -> str:
+    sep = separator(var)
+    if sep == ":":
+        return f"{fn}({lua_quote(var)}, {lua_quote(entry)})"
+    return f"{fn}{{{lua_quote(var)}, {lua_quote(entry)}, delim={lua_quote(sep)}}}"
+
+
+def render_lua(m: Module, driver_file: str = DRIVER_FILE) -> str:
+    """The Lmod modulefile for ``m``."""
+    q = lua_quote
+    lines = _header(m, "lmod", "--")
+    lines.append(f"help({q(_help(m))})")
+    lines += [f"whatis({q(w)})" for w in _whatis(m)]
+    lines.append(f"family({q(MODULE)})")
+    if m.ops.set:
+        lines += ["", "-- pushenv: unload restores the value a variable had before load, as `cudaenv off` does."]
+        lines += [f"pushenv({q(var)}, {q(val)})" for var, val in m.ops.set.items()]
+    lists = list(_lists(m.ops))
+    if lists:
+        lines += ["", "-- Each prepend_path puts its entry in front: they come in reverse to keep the profile's order."]
+    for var, pre, app in lists:
+        lines += [_lua_path("prepend_path", var, e) for e in reversed(pre)]
+        lines += [_lua_path("append_path", var, e) for e in app]
+    if m.stub_dir:
+        stub = _lua_path("append_path", "LD_LIBRARY_PATH", m.stub_dir)
+        lines.append("")
+        if m.stubs == "always":
+            lines += ["-- The driver stub, last on the loader path (profile: stubs: always).", stub]
+        else:
+            lines += [
+                "-- The driver stub goes last on the loader path only where no NVIDIA driver is loaded",
+                "-- (decided on the node loading this module; with a driver it would break every CUDA call).",
+                f"if not isFile({q(driver_file)}) then",
+                f"    {stub}",
+                "end",
+            ]
+    return "\n".join(lines) + "\n"
+
+
+def _tcl_path(cmd: str, var: str, entry: str) -> str:
+    sep = separator(var)
+    delim = "" if sep == ":" else f"-d {tcl_quote(sep)} "
+    return f"{cmd} {delim}{var} {tcl_quote(entry)}"
+
+
+def lmod_unsafe(m: Module) -> bool:
+    """True when Lmod's Tcl bridge would garble ``m``'s Tcl modulefile.
+
+    Lmod (8.6) reads a Tcl modulefile through tcl2lua, which writes path
+    entries into Lua strings without escaping ``"`` or ``\\``, the whatis
+    text inside ``[===[ ]===]``, strips trailing spaces from set values, and
+    (its default in-process Tcl) decodes the file as Latin-1 but hands the
+    text on as UTF-8, so every non-ASCII character comes out double-encoded.
+    Environment Modules has none of these problems; Lmod reads the Lua
+    format safely.
+    """
+    paths = [m.root] + [e for _var, pre, app in _lists(m.ops) for e in pre + app]
+    if m.stub_dir:
+        paths.append(m.stub_dir)
+    values = list(m.ops.set.values())
+    return (any('"' in t or "\\" in t for t in paths) or "]" in m.root
+            or any(v != v.rstrip(" ") for v in values)
+            or not all(t.isascii() for t in paths + values))
+
+
+def render_tcl(m: Module, driver_file: str = DRIVER_FILE) -> str:
+    """The Tcl modulefile for ``m`` (Environment Modules 3.2 to 5.x, and Lmod)."""
+    q = tcl_quote
+    lines = ["#%Module1.0"] + _header(m, "tcl", "#")
+    if lmod_unsafe(m):
+        why = (f"{MODULE}/{m.name}: Lmod cannot read this Tcl modulefile safely (its values hold a quote, "
+               "backslash, bracket or non-ASCII character); for Lmod: cudaenv modulefiles --format lmod")
+        lines += [
+            "# Lmod's Tcl bridge (tcl2lua) would garble this toolkit's values: refuse clearly there.",
+            'if {[info exists ModuleTool] && $ModuleTool eq "Lmod"} {',
+            f"    error {q(why)}",
+            "}",
+            "",
+        ]
+    lines += ["proc ModulesHelp {} {", f"    puts stderr {q(_help(m))}", "}"]
+    lines += [f"module-whatis {q(w)}" for w in _whatis(m)]
+    lines.append(f"conflict {MODULE}")
+    if m.ops.set:
+        lines += [
+            "",
+            "# pushenv restores on unload the value a variable had before load, as `cudaenv off` does",
+            "# (Environment Modules >= 5.1). Lmod's Tcl bridge loses that value on unload and older",
+            "# versions have no pushenv: setenv there (unload unsets).",
+            'if {[info exists ModuleTool] && $ModuleTool eq "Modules" && [info commands pushenv] ne ""} {',
+            "    set cudaenv_setenv pushenv",
+            "} else {",
+            "    set cudaenv_setenv setenv",
+            "}",
+        ]
+        # valid_name() guarantees the names need no quoting.
+        lines += [f"$cudaenv_setenv {var} {q(val)}" for var, val in m.ops.set.items()]
+    lists = list(_lists(m.ops))
+    if lists:
+        lines += ["", "# Each prepend-path puts its entry in front: they come in reverse to keep the profile's order."]
+    for var, pre, app in lists:
+        lines += [_tcl_path("prepend-path", var, e) for e in reversed(pre)]
+        lines += [_tcl_path("append-path", var, e) for e in app]
+    if m.stub_dir:
+        stub = _tcl_path("append-path", "LD_LIBRARY_PATH", m.stub_dir)
+        lines.append("")
+        if m.stubs == "always":
+            lines += ["# The driver stub, last on the loader path (profile: stubs: always).", stub]
+        else:
+            lines += [
+                "# The driver stub goes last on the loader path only where no NVIDIA driver is loaded",
+                "# (decided on the node loading this module; with a driver it would break every CUDA call).",
+                f"if {{![file exists {q(driver_file)}]}} {{",
+                f"    {stub}",
+                "}",
+            ]
+    return "\n".join(lines) + "\n"
+
+
+def render_rc(fmt: str, aliases: dict[str, list[str]]) -> str:
+    """The ``.modulerc.lua``/``.modulerc`` giving the short names."""
+    head = "written by `cudaenv modulefiles`: cuda/12.4 and cuda/12 name the newest 12.4.x and 12.x."
+    mark = json.dumps({"format": fmt, "rc": True}, sort_keys=True)
+    if fmt == "lmod":
+        lines = [f"-- {head}", f"-- {_MARK}{mark}"]
+        for target, names in aliases.items():
+            args = ", ".join(lua_quote(a) for a in [f"{MODULE}/{target}"] + names)
+            lines.append(f"module_version({args})")
+    else:
+        lines = ["#%Module1.0", f"# {head}", f"# {_MARK}{mark}"]
+        for target, names in aliases.items():
+            lines.append(" ".join(["module-version", tcl_quote(f"{MODULE}/{target}")] + [tcl_quote(a) for a in names]))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- planning
+
+
+def _read_marker(path: str) -> dict | None:
+    """The marker of a file cudaenv wrote, or None (not ours)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            head = f.read(8192)
+    except IsADirectoryError:
+        return None
+    except OSError as exc:
+        raise CudaenvError(f"cannot read {path}: {exc.strerror}") from None
+    for line in head.splitlines()[:5]:
+        for lead in ("-- ", "# "):
+            if line.startswith(lead + _MARK):
+                try:
+                    data = json.loads(line[len(lead) + len(_MARK):])
+                except ValueError:
+                    return None
+                return data if isinstance(data, dict) and data.get("format") in FORMATS else None
+    return None
+
+
+def _existing(cuda_dir: str, fmt: str) -> dict[str, dict]:
+    """{module name: marker} of the modulefiles cudaenv wrote in ``cuda_dir`` before.
+
+    Raises:
+        CudaenvError: a file there is not cudaenv's, or is in the other format.
+    """
+    try:
+        entries = sorted(os.listdir(cuda_dir))
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        raise CudaenvError(f"cannot read {cuda_dir}: {exc.strerror}") from None
+    found: dict[str, dict] = {}
+    for entry in entries:
+        if entry.startswith(_TMP_PREFIX):
+            continue  # left by an interrupted run; never a module name
+        path = os.path.join(cuda_dir, entry)
+        is_rc = entry in _RC.values()
+        if entry.startswith(".") and not is_rc and entry != ".version":
+            continue
+        info = _read_marker(path)
+        if info is None:
+            raise CudaenvError(
+                f"{path} was not written by cudaenv; refusing to write modulefiles beside it",
+                hint="use another --output directory, or move that file",
+                exit_code=2,
+            )
+        if info["format"] != fmt:
+            raise CudaenvError(
+                f"{cuda_dir} holds {_LABEL[info['format']]} modulefiles from cudaenv; not mixing in {_LABEL[fmt]} ones",
+                hint=f"use another --output directory, or --format {info['format']}",
+                exit_code=2,
+            )
+        if is_rc:
+            continue
+        name = entry[:-4] if fmt == "lmod" and entry.endswith(".lua") else entry
+        if all(isinstance(info.get(k), str) for k in ("root", "profile", "version")):
+            found[name] = info
+    return found
+
+
+def _chosen(ctx: Context, targets: list[str], all_: bool, notes: list[str]) -> list[tuple[dict, dict]]:
+    """(profile, toolkit) pairs to write, in claim order, without repeats."""
+    from ..resolve import profile_for
+    from ..switch import resolve_target
+
+    if all_ and targets:
+        raise CudaenvError("give TARGETs or --all, not both", exit_code=2)
+    if all_:
+        profiles, bad = ctx.profiles()
+        for path, err in bad:
+            notes.append(f"ignoring {err}")
+        toolkits, _ = ctx.scan()
+        if not toolkits:
+            raise CudaenvError("no CUDA toolkit found; nothing to write", hint="`cudaenv list` shows what was skipped")
+        # The default toolkit (/usr/local/cuda) claims its name first.
+        pairs = [(profile_for(tk, profiles), tk) for tk in sorted(toolkits, key=lambda t: (not t["default"], t["root"]))]
+    elif targets:
+        pairs = [resolve_target(ctx, t, notes) for t in targets]
+    else:
+        raise CudaenvError("name toolkits (versions, profiles or paths) or pass --all", exit_code=2)
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for prof, tk in pairs:
+        key = (tk["root"], prof["name"])
+        if key not in seen:
+            seen.add(key)
+            out.append((prof, tk))
+    return out
+
+
+def _module_for(ctx: Context, prof: dict, tk: dict, name: str, output: str, notes: list[str]) -> Module:
+    from ..env.plan import apply
+    from ..profile import profile_ops
+    from ..switch import host_compiler
+
+    # The host compiler `use` would pick, chosen here (like `profile build` records it).
+    cxx, why = host_compiler(ctx, prof, tk)
+    if not cxx and why and prof.get("host_compiler") in (None, "auto"):
+        notes.append(f"warning: {MODULE}/{name}: {why}")
+    stub_dir = stub_target = None
+    if tk["components"].get("stubs") and prof["stubs"] != "never":
+        stub_dir = os.path.join(output, STUBS_DIR, tk["stub_key"])
+        stub_target = os.path.join(tk["root"], tk["libdir"], "stubs", "libcuda.so")
+    # The planner's own checks (reserved names, set-and-extend, ':' or newline
+    # in an entry, empty entries) on exactly what `use` would apply here.
+    apply({}, profile_ops(prof, stub_dir, cxx), prof["name"])
+    ops = profile_ops(prof, None, cxx)
+    _check_text("toolkit path", tk["root"])
+    for var, val in ops.set.items():
+        _check_text(f"the value of {var}", val)
+    for var, pre, app in _lists(ops):
+        for e in pre + app:
+            _check_text(f"the {var} entry", e)
+    if stub_dir:
+        _check_text("stub directory", stub_dir)
+    return Module(name, tk["full_version"], tk["root"], prof["name"], ops, stub_dir, stub_target, prof["stubs"])
+
+
+def plan_modulefiles(
+    ctx: Context, targets: list[str], all_: bool, fmt: str | None, output: str | None
+) -> tuple[list[Module], dict[str, tuple[str, str]], list[str], str]:
+    """Resolve, name and check everything; write nothing.
+
+    Returns:
+        (modules to write, every module in DIR afterwards as {name: (full
+        version, root)}, notes, absolute output directory).
+
+    Raises:
+        CudaenvError: bad arguments, a target that does not resolve, a value
+            that cannot be written, or a DIR/cuda that is not cudaenv's.
+    """
+    if fmt not in FORMATS:
+        raise CudaenvError(f"--format must be lmod or tcl (got {fmt!r})" if fmt else "--format lmod|tcl is required",
+                           exit_code=2)
+    if not output:
+        raise CudaenvError("--output DIR is required (the directory to put on MODULEPATH)", exit_code=2)
+    output = os.path.abspath(output)
+    if os.path.exists(output) and not os.path.isdir(output):
+        raise CudaenvError(f"--output {output} is not a directory", exit_code=2)
+    notes: list[str] = []
+    pairs = _chosen(ctx, list(targets), all_, notes)
+    existing = _existing(os.path.join(output, MODULE), fmt)
+    holder = {(v["root"], v["profile"]): n for n, v in existing.items()}
+    final = {n: (v["version"], v["root"]) for n, v in existing.items()}
+    taken = set(existing)
+    modules: list[Module] = []
+    for prof, tk in pairs:
+        name = holder.get((tk["root"], prof["name"]))
+        if name is None:
+            base = module_name(prof["name"], tk["full_version"])
+            if not _valid_module_name(base):
+                raise CudaenvError(f"cannot name a module after {base!r}: use letters, digits and ._+-", exit_code=2)
+            name, n = base, 2
+            while name in taken:
+                name, n = f"{base}-{n}", n + 1
+        taken.add(name)
+        mod = _module_for(ctx, prof, tk, name, output, notes)
+        if fmt == "tcl" and lmod_unsafe(mod):
+            notes.append(f"{MODULE}/{name}: Lmod cannot read this Tcl file safely (a quote, backslash, bracket or "
+                         "non-ASCII character in its values) and refuses to load it; for Lmod write --format lmod")
+        modules.append(mod)
+        final[name] = (tk["full_version"], tk["root"])
+    return modules, final, notes, output
+
+
+def _stage_file(path: str, text: str, mode: int) -> str:
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fchmod(f.fileno(), mode)  # mkstemp makes 0600: others load these files
+            os.fsync(f.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def write_modulefiles(
+    ctx: Context,
+    targets: list[str],
+    all_: bool,
+    fmt: str | None,
+    output: str | None,
+    driver_file: str = DRIVER_FILE,
+) -> Written:
+    """Write the modulefiles, the short-name rc file and the stub links.
+
+    Args:
+        ctx: What to read (profiles, discovery).
+        targets: Versions, profile names or toolkit paths (as ``use`` takes them).
+        all_: Every discovered toolkit, each with its governing profile.
+        fmt: ``lmod`` or ``tcl``.
+        output: The directory to put on ``MODULEPATH``.
+        driver_file: The file whose existence means "a driver is loaded" (tests).
+
+    Raises:
+        CudaenvError: as ``plan_modulefiles``, or a write failed (nothing renamed into place).
+    """
+    modules, final, notes, output = plan_modulefiles(ctx, targets, all_, fmt, output)
+    assert fmt is not None
+    cuda_dir = os.path.join(output, MODULE)
+    render = render_lua if fmt == "lmod" else render_tcl
+    files = [(os.path.join(cuda_dir, m.name + (".lua" if fmt == "lmod" else "")), render(m, driver_file))
+             for m in modules]
+    rc_path = os.path.join(cuda_dir, _RC[fmt])
+    files.append((rc_path, render_rc(fmt, _aliases(final, notes))))
+    umask = os.umask(0o022)
+    os.umask(umask)
+    staged: list[tuple[str, str]] = []
+    current = output
+    try:
+        os.makedirs(cuda_dir, exist_ok=True)
+        for path, text in files:
+            current = path
+            staged.append((_stage_file(path, text, 0o666 & ~umask), path))
+        # One stub directory per toolkit root, however many profiles of it are written.
+        links = {m.stub_dir: m.stub_target for m in modules if m.stub_dir}
+        for d, target in links.items():
+            link = os.path.join(d, "libcuda.so.1")
+            current = link
+            try:
+                if os.readlink(link) == target:
+                    continue
+            except OSError:
+                pass
+            os.makedirs(d, exist_ok=True)
+            tmp = os.path.join(d, f"{_TMP_PREFIX}{os.getpid()}")
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            os.symlink(target, tmp)
+            staged.append((tmp, link))
+        # Only renames are left: each is atomic, and all follow a successful staging.
+        while staged:
+            tmp, path = staged[0]
+            current = path
+            os.replace(tmp, path)
+            staged.pop(0)
+    except OSError as exc:
+        for tmp, _path in staged:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        raise CudaenvError(f"cannot write {current}: {exc.strerror or exc}") from None
+    return Written(modules, [p for p, _t in files[:-1]], rc_path, notes, output)

@@ -1,0 +1,594 @@
+"""`cudaenv modulefiles` in the real module systems, against `cudaenv use`.
+
+Lmod (its Lua files, and its reading of Tcl files) and Environment Modules
+(Tcl, unpacked by tests/run.sh into the test bed: the two Debian packages
+conflict) each load the generated modules in real bash. The environment after
+`module load cuda/12.4` must equal what `eval "$(cudaenv use 12.4)"` gives from
+the same start, apart from the module systems' and cudaenv's own bookkeeping
+variables and the stub directory's location (beside the modulefiles instead of
+the user's cache); `module unload` must give back the start. A missing module
+system skips locally and fails under CI=true.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import stat
+import subprocess
+
+import pytest
+import yaml
+
+from helpers import HOSTILE, IN_CI, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
+
+pytestmark = pytest.mark.shells  # real bash with real module systems
+
+TESTBED = os.environ.get("CUDAENV_TESTBED") or os.path.expanduser("~/.cache/cudaenv-testbed")
+LMOD_INIT = "/usr/share/lmod/lmod/init/bash"
+DRIVER = "/proc/driver/nvidia/version"
+NVCC = {"11.8": "release 11.8, V11.8.89", "12.4": "release 12.4, V12.4.131", "13.5": "release 13.5, V13.5.37"}
+
+# (module system, --format): Lmod loads both formats, Environment Modules only Tcl.
+# The hostile name without what Lmod's Tcl bridge cannot carry ('"', '\\', non-ASCII).
+ASCII_HOSTILE = "';&&e-$ -j $(touch PWNED) `touch PWNED2` a!b {x} [y"
+
+SYSTEMS = {"lmod-lua": ("lmod", "lmod"), "lmod-tcl": ("lmod", "tcl"), "envmodules-tcl": ("envmodules", "tcl")}
+
+
+def _missing(what: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{what} is required under CI but is not installed (bash tests/run.sh installs it)")
+    pytest.skip(f"{what} not installed")
+
+
+def _modulecmd() -> str:
+    for path in (os.path.join(TESTBED, "envmodules", "usr", "lib", "modulecmd.tcl"),
+                 "/usr/share/modules/libexec/modulecmd.tcl", "/usr/lib/modulecmd.tcl"):
+        if os.path.isfile(path):
+            return path
+    _missing("Environment Modules (modulecmd.tcl)")
+    raise AssertionError  # unreachable
+
+
+def prelude(kind: str) -> str:
+    """Bash code that defines `module` for ``kind``, the real way."""
+    need("bash")
+    if kind == "lmod":
+        if not os.path.isfile(LMOD_INIT):
+            _missing("Lmod")
+        return f"source {shlex.quote(LMOD_INIT)}\n"
+    tclsh = need("tclsh")
+    # What Environment Modules' own init/bash defines, with the unpacked modulecmd.tcl.
+    return f'module() {{ eval "$({shlex.quote(tclsh)} {shlex.quote(_modulecmd())} bash "$@")"; }}\n'
+
+
+@pytest.fixture(params=list(SYSTEMS))
+def system(request) -> tuple[str, str, str]:
+    """(id, module system, format)."""
+    kind, fmt = SYSTEMS[request.param]
+    prelude(kind)  # skip early when missing
+    return request.param, kind, fmt
+
+
+def _own(name: bytes) -> bool:
+    """Bookkeeping of the module systems and of cudaenv: not part of the comparison."""
+    n = name.decode("utf-8", "surrogateescape")
+    return n in {"_LMFILES_", "LOADEDMODULES", "CUDAENV_ACTIVE", "_CUDAENV_STATE", "_",
+                 "LMOD_FAMILY_CUDA", "LMOD_FAMILY_CUDA_VERSION"} or n.startswith(
+        ("__LMOD_", "_ModuleTable", "__MODULES_", "BASH_FUNC_"))
+
+
+def _user(env: dict[bytes, bytes]) -> dict[bytes, bytes]:
+    return {k: v for k, v in env.items() if not _own(k)}
+
+
+def _drop_stub(env: dict[bytes, bytes]) -> tuple[dict[bytes, bytes], list[bytes]]:
+    """``env`` without stub directories on LD_LIBRARY_PATH, and those it had."""
+    out = dict(env)
+    ld = out.get(b"LD_LIBRARY_PATH")
+    if ld is None:
+        return out, []
+    parts = ld.split(b":")
+    stubs = [p for p in parts if os.path.lexists(os.path.join(p, b"libcuda.so.1")) and
+             (b"/.cudaenv-stubs/" in p or b"/cudaenv/stubs/" in p)]
+    out[b"LD_LIBRARY_PATH"] = b":".join(p for p in parts if p not in stubs)
+    return out, stubs
+
+
+def assert_same_as_use(loaded: dict, used: dict, moddir: str, root: str) -> None:
+    """The module's environment is `use`'s; the stub is checked on its own."""
+    mod, mod_stubs = _drop_stub(_user(loaded))
+    use, use_stubs = _drop_stub(_user(used))
+    assert mod == use
+    if not os.path.exists(DRIVER):
+        # Driverless host (this one): last on the loader path, pointing at the toolkit's stub.
+        assert len(mod_stubs) == 1 and loaded[b"LD_LIBRARY_PATH"].endswith(b":" + mod_stubs[0])
+        assert mod_stubs[0].startswith(os.path.join(moddir, ".cudaenv-stubs").encode() + b"/")
+        assert os.readlink(os.path.join(mod_stubs[0], b"libcuda.so.1")) == os.path.join(
+            os.fsencode(root), b"lib64/stubs/libcuda.so")
+        assert [os.path.basename(s) for s in use_stubs] == [os.path.basename(s) for s in mod_stubs]
+    else:
+        assert mod_stubs == []
+
+
+def bash(script: str, env: dict, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([need("bash"), "--norc", "--noprofile"], input=script, env=env, cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def snap(out, name: str) -> dict[bytes, bytes]:
+    return parse_env0((out / name).read_bytes())
+
+
+def generate(env: dict, fmt: str, moddir, *targets: str, cwd=None) -> subprocess.CompletedProcess:
+    res = run_cudaenv(["modulefiles", "--format", fmt, *(targets or ["--all"]), "--output", str(moddir)], env, cwd=cwd)
+    assert res.returncode == 0, res.stderr
+    return res
+
+
+@pytest.fixture
+def base(tmp_path):
+    """A clean shell environment running this checkout's cudaenv."""
+    bindir = tmp_path / "bin"
+    write_wrapper(str(bindir))
+    out = tmp_path / "out"
+    out.mkdir()
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": f"{bindir}:/usr/bin:/bin",
+        "LC_ALL": "C.UTF-8",
+        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "OUT": str(out),
+        "MODDIR": str(tmp_path / "modules"),
+        # A user's own loader path: module and `use` both keep it, in the same place.
+        "LD_LIBRARY_PATH": "/opt/user lib",
+    }
+    return env, tmp_path, out
+
+
+def write_profile(env: dict, profile: dict) -> None:
+    d = os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "profiles")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, profile["name"] + ".yaml"), "w", encoding="utf-8") as f:
+        yaml.safe_dump(profile, f, allow_unicode=True)
+
+
+# ---------------------------------------------------------------- the real module systems
+
+COMPARE = """export MODULEPATH="$MODDIR"
+env -0 > "$OUT/start"
+module load cuda/{short} || exit 11
+env -0 > "$OUT/loaded"
+{during}
+module unload cuda || exit 13
+env -0 > "$OUT/unloaded"
+eval "$(cudaenv use {short})" || exit 14
+env -0 > "$OUT/used"
+eval "$(cudaenv off)" || exit 15
+"""
+
+
+@pytest.mark.parametrize("locale", ["C.UTF-8", "C"])
+@pytest.mark.parametrize("name", [HOSTILE, ASCII_HOSTILE], ids=["hostile", "ascii-hostile"])
+def test_hostile_toolkit_matches_use(system, base, locale, name):
+    """A toolkit root full of quotes, $, ;, backticks and Unicode, plus a profile's own variables.
+
+    Lmod reading a *Tcl* file garbles '"', '\\' and non-ASCII (its tcl2lua bridge does not
+    escape path entries and double-encodes UTF-8): such a module refuses to load under Lmod
+    with a clear message, and loads everywhere else.
+    """
+    sid, kind, fmt = system
+    env, tmp, out = base
+    env["LC_ALL"] = locale
+    hostile = make_toolkit(str(tmp / name), "12.4.1")
+    odd = "br{ace} [x] $y \\z \"q\" 'a' ;&" + (" 中" if name == HOSTILE else "")
+    older = make_toolkit(str(tmp / "cuda-12.4.0"), "12.4.0")
+    other = make_toolkit(str(tmp / "cuda-11.8"), "11.8.0")
+    env["CUDAENV_ROOTS"] = ":".join([hostile, older, other])
+    # The governing profile of the hostile toolkit, with variables of its own.
+    write_profile(env, {
+        "name": "cuda-12.4.1", "root": hostile, "stubs": "auto", "host_compiler": "none",
+        "set": {"CUDA_HOME": "{root}", "CUDA_PATH": "{root}", "CUDA_ROOT": "{root}",
+                "ODD": odd},
+        "prepend": {"PATH": ["{root}/bin"], "LD_LIBRARY_PATH": ["{root}/lib64"],
+                    "LIBRARY_PATH": ["{root}/lib64", "{root}/lib64/stubs"], "CPATH": ["{root}/include"]},
+        "append": {"NVCC_APPEND_FLAGS": ["-lineinfo", "-Xptxas=-v"]},
+    })
+    gen = generate(env, fmt, env["MODDIR"], "--all")
+    res = bash(prelude(kind) + COMPARE.format(short="12.4", during='printf %s "$CUDA_HOME" > "$OUT/home"'), env, tmp)
+    assert not list(tmp.glob("PWNED*")), "a toolkit path was executed"
+    if sid == "lmod-tcl" and name == HOSTILE:
+        assert "Lmod cannot read this Tcl file safely" in gen.stderr
+        assert res.returncode == 11 and "Lmod cannot read this Tcl modulefile safely" in res.stderr, res.stderr
+        return
+    assert res.returncode == 0, res.stderr
+    assert (out / "home").read_bytes() == os.fsencode(hostile)
+    start, loaded, unloaded, used = (snap(out, n) for n in ("start", "loaded", "unloaded", "used"))
+    assert loaded[b"ODD"] == odd.encode()
+    assert loaded[b"NVCC_APPEND_FLAGS"] == b"-lineinfo -Xptxas=-v"
+    assert_same_as_use(loaded, used, env["MODDIR"], hostile)
+    assert _user(unloaded) == _user(start)
+
+
+@pytest.fixture
+def bed(base, testbed):
+    env, tmp, out = base
+    env["CUDAENV_ROOTS"] = ":".join(testbed.values())
+    return env, tmp, out, testbed
+
+
+@pytest.mark.testbed
+@pytest.mark.parametrize("short", ["11.8", "12.4", "13.5"])
+def test_testbed_toolkit_matches_use(system, bed, short):
+    """Real toolkits: same environment as `use` (11.8 also gets the host compiler), and the right nvcc."""
+    _id, kind, fmt = system
+    env, tmp, out, testbed = bed
+    generate(env, fmt, env["MODDIR"], "--all")
+    res = bash(prelude(kind) + COMPARE.format(short=short, during='nvcc --version > "$OUT/nvcc" || exit 12'), env, tmp)
+    assert res.returncode == 0, res.stderr
+    assert NVCC[short] in (out / "nvcc").read_text()
+    start, loaded, unloaded, used = (snap(out, n) for n in ("start", "loaded", "unloaded", "used"))
+    assert loaded[b"CUDA_HOME"] == loaded[b"CUDA_PATH"] == os.fsencode(os.path.realpath(testbed[short]))
+    assert_same_as_use(loaded, used, env["MODDIR"], os.path.realpath(testbed[short]))
+    assert _user(unloaded) == _user(start)
+
+
+SWITCH = """export MODULEPATH="$MODDIR"
+env -0 > "$OUT/start"
+module load cuda/12.4.1 || exit 11
+env -0 > "$OUT/first"
+module load cuda/11.8; echo "second=$?" > "$OUT/rc"
+env -0 > "$OUT/second"
+module switch cuda cuda/11.8 || exit 12
+env -0 > "$OUT/switched"
+module list 2> "$OUT/list"
+module unload cuda || exit 13
+env -0 > "$OUT/unloaded"
+eval "$(cudaenv use 11.8)"; env -0 > "$OUT/use118"; eval "$(cudaenv off)"
+eval "$(cudaenv use 12.4.1)"; env -0 > "$OUT/use124"; eval "$(cudaenv off)"
+"""
+
+
+@pytest.mark.testbed
+def test_loading_another_version_swaps_or_refuses(system, bed):
+    """Lmod swaps cuda/12.4.1 for cuda/11.8 (one module per name; family "cuda");
+    Environment Modules refuses (conflict cuda) and `module switch` does it."""
+    sid, kind, fmt = system
+    env, tmp, out, testbed = bed
+    generate(env, fmt, env["MODDIR"], "--all")
+    res = bash(prelude(kind) + SWITCH, env, tmp)
+    assert res.returncode == 0, res.stderr
+    snaps = {n: snap(out, n) for n in ("start", "first", "second", "switched", "unloaded", "use118", "use124")}
+    assert_same_as_use(snaps["first"], snaps["use124"], env["MODDIR"], os.path.realpath(testbed["12.4"]))
+    rc = (out / "rc").read_text().strip()
+    if kind == "lmod":
+        assert rc == "second=0"
+        assert_same_as_use(snaps["second"], snaps["use118"], env["MODDIR"], os.path.realpath(testbed["11.8"]))
+    else:
+        assert rc != "second=0"
+        assert "Conflicting cuda is loaded" in res.stderr
+        assert _user(snaps["second"]) == _user(snaps["first"])  # refused: nothing changed
+    assert_same_as_use(snaps["switched"], snaps["use118"], env["MODDIR"], os.path.realpath(testbed["11.8"]))
+    listed = (out / "list").read_text()
+    assert "cuda/11.8.0" in listed and "cuda/12.4.1" not in listed
+    assert _user(snaps["unloaded"]) == _user(snaps["start"])
+
+
+PRIOR = """export MODULEPATH="$MODDIR"
+export CUDA_HOME="/prior 'home'"
+module load cuda/12.4 || exit 11
+printf %s "$CUDA_HOME" > "$OUT/loaded"
+module unload cuda || exit 12
+printf %s "${CUDA_HOME-<unset>}" > "$OUT/unloaded"
+"""
+
+
+def test_unload_restores_a_prior_value(system, base):
+    """pushenv gives back the value CUDA_HOME had before load, as `off` does (Lmod's Lua, Environment
+    Modules >= 5.1). Lmod 8.6 reading a Tcl file loses the prior value of a pushenv, so the Tcl file uses
+    setenv under Lmod: unload unsets."""
+    sid, kind, fmt = system
+    env, tmp, out = base
+    root = make_toolkit(str(tmp / "cuda-12.4"), "12.4.1")
+    env["CUDAENV_ROOTS"] = root
+    generate(env, fmt, env["MODDIR"], "12.4")
+    res = bash(prelude(kind) + PRIOR, env, tmp)
+    assert res.returncode == 0, res.stderr
+    assert (out / "loaded").read_text() == root
+    expected = "<unset>" if sid == "lmod-tcl" else "/prior 'home'"
+    assert (out / "unloaded").read_text() == expected
+
+
+NAMES = """export MODULEPATH="$MODDIR"
+for m in cuda/12.4.1 cuda/12.4.1-2 cuda/12.4.1-mine cuda/12.4 cuda/12 cuda/12.4.0 cuda/11; do
+    module load "$m" || exit 11
+    printf '%s=%s\\n' "$m" "$CUDA_HOME" >> "$OUT/homes"
+    module unload cuda || exit 12
+done
+"""
+
+
+def test_same_version_at_two_roots_gets_two_names(system, base):
+    """Nobody overwrites anybody: cuda/12.4.1 and cuda/12.4.1-2, stable across runs and argument order."""
+    _id, kind, fmt = system
+    env, tmp, out = base
+    a = make_toolkit(str(tmp / "a" / "cuda-12.4"), "12.4.1")
+    b = make_toolkit(str(tmp / "b" / "cuda-12.4"), "12.4.1")
+    c = make_toolkit(str(tmp / "cuda-12.4.0"), "12.4.0")
+    d = make_toolkit(str(tmp / "cuda-11.8"), "11.8.0")
+    env["CUDAENV_ROOTS"] = ":".join([a, b, c, d])
+    # Toolkit a has its generated profile and a named one ("mine"), which gets a module of its own.
+    for pname in ("cuda-12.4.1", "mine"):
+        write_profile(env, {"name": pname, "root": a, "host_compiler": "none",
+                            "set": {"CUDA_HOME": "{root}", "MINE": pname}, "prepend": {"PATH": ["{root}/bin"]}})
+    moddir = env["MODDIR"]
+    first = run_cudaenv(["modulefiles", "--format", fmt, a, b, "mine", c, d, "--output", moddir], env)
+    assert first.returncode == 0, first.stderr
+    # The tie for cuda/12.4 is said on stderr (`use 12.4` would refuse it).
+    assert "cuda/12.4 loads cuda/12.4.1; cuda/12.4.1-2 has the same version" in first.stderr
+    ext = ".lua" if fmt == "lmod" else ""
+    files = {n: open(os.path.join(moddir, "cuda", n + ext), encoding="utf-8").read()
+             for n in ("12.4.1", "12.4.1-2", "12.4.1-mine", "12.4.0", "11.8.0")}
+    assert a in files["12.4.1"] and b in files["12.4.1-2"] and a in files["12.4.1-mine"]
+    # Again, in the other order and through --all: every toolkit keeps its name.
+    for args in ([b, "mine", a], ["--all"]):
+        res = run_cudaenv(["modulefiles", "--format", fmt, *args, "--output", moddir], env)
+        assert res.returncode == 0, res.stderr
+        for n, text in files.items():
+            assert open(os.path.join(moddir, "cuda", n + ext), encoding="utf-8").read() == text, n
+    listing = set(os.listdir(os.path.join(moddir, "cuda")))
+    ours = {n + ext for n in files} | {".modulerc.lua" if fmt == "lmod" else ".modulerc"}
+    assert ours <= listing
+    for extra in listing - ours:  # --all also found this machine's own toolkits
+        assert str(tmp) not in open(os.path.join(moddir, "cuda", extra), encoding="utf-8").read()
+    res = bash(prelude(kind) + NAMES, env, tmp)
+    assert res.returncode == 0, res.stderr
+    homes = dict(line.split("=", 1) for line in (out / "homes").read_text().splitlines())
+    assert homes == {"cuda/12.4.1": a, "cuda/12.4.1-2": b, "cuda/12.4.1-mine": a, "cuda/12.4": a, "cuda/12": a,
+                     "cuda/12.4.0": c, "cuda/11": d}
+
+
+STUBS = """export MODULEPATH="$MODDIR"
+module load cuda/12.4.1 || exit 11
+printf '%s' "$LD_LIBRARY_PATH" > "$OUT/ld-$1"
+module unload cuda || exit 12
+printf '%s' "${LD_LIBRARY_PATH-<unset>}" > "$OUT/after-$1"
+"""
+
+
+@pytest.mark.parametrize("policy", ["auto", "always", "never"])
+def test_stub_policy_is_decided_when_loading(system, base, policy):
+    """auto: the stub goes last on LD_LIBRARY_PATH only while the driver file is absent, checked at load."""
+    from cudaenv.context import Context
+    from cudaenv.outputs.modulefiles import write_modulefiles
+
+    _id, kind, fmt = system
+    env, tmp, out = base
+    root = make_toolkit(str(tmp / "cuda-12.4"), "12.4.1")
+    env["CUDAENV_ROOTS"] = root
+    write_profile(env, {"name": "cuda-12.4.1", "root": root, "stubs": policy, "host_compiler": "none",
+                        "set": {"CUDA_HOME": "{root}"}, "prepend": {"LD_LIBRARY_PATH": ["{root}/lib64"]}})
+    # A stand-in for /proc/driver/nvidia/version that the test can create (generated in-process).
+    driver = tmp / "driver" / "version"
+    write_modulefiles(Context(env=env), [root], False, fmt, env["MODDIR"], driver_file=str(driver))
+    stub = os.path.join(env["MODDIR"], ".cudaenv-stubs")
+    script = prelude(kind) + STUBS
+    for when in ("nodriver", "driver"):
+        if when == "driver":
+            driver.parent.mkdir()
+            driver.write_text("NVRM version: fake\n")
+        res = subprocess.run([need("bash"), "--norc", "--noprofile", "-s", when], input=script, env=env,
+                             cwd=tmp, capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stderr
+    lib = f"{root}/lib64:/opt/user lib"
+    if policy == "never":
+        assert not os.path.exists(stub)
+        assert (out / "ld-nodriver").read_text() == (out / "ld-driver").read_text() == lib
+    else:
+        (key,) = os.listdir(stub)
+        d = os.path.join(stub, key)
+        assert os.readlink(os.path.join(d, "libcuda.so.1")) == f"{root}/lib64/stubs/libcuda.so"
+        assert (out / "ld-nodriver").read_text() == f"{lib}:{d}"
+        assert (out / "ld-driver").read_text() == (f"{lib}:{d}" if policy == "always" else lib)
+    assert (out / "after-nodriver").read_text() == (out / "after-driver").read_text() == "/opt/user lib"
+
+
+# ---------------------------------------------------------------- quoting, text, errors
+
+
+def test_quoting_round_trips_through_lua_and_tcl(tmp_path):
+    """Each quoting function's output, read by the language itself, gives the value back byte for byte."""
+    from cudaenv.outputs.modulefiles import lua_quote, tcl_quote
+
+    values = [HOSTILE, "}{", "{", "\\", "a\\", '"', "$x", "[exit 3]", "]]", "[[", "a]=]b", "tab\there", "é\x7f"]
+    lua = shutil.which("lua5.3") or shutil.which("lua5.4") or need("lua")  # Lmod's own interpreter
+    tclsh = need("tclsh")
+    for i, v in enumerate(values):
+        (tmp_path / f"{i}.lua").write_text(f"io.write({lua_quote(v)})\n", encoding="ascii")
+        # Inside a braced body too: the escaped braces must keep it balanced.
+        (tmp_path / f"{i}.tcl").write_text(
+            "fconfigure stdout -translation binary -encoding utf-8\n"
+            f"if {{1}} {{\n    puts -nonewline {tcl_quote(v)}\n}}\n", encoding="utf-8")
+        got = subprocess.run([lua, str(tmp_path / f"{i}.lua")], capture_output=True, timeout=30)
+        assert got.stdout == v.encode(), (v, got.stderr)
+        got = subprocess.run([tclsh, str(tmp_path / f"{i}.tcl")], capture_output=True, timeout=30,
+                             env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+        assert got.stdout == v.encode(), (v, got.stderr)
+
+
+def test_rendered_text():
+    """The exact files, for review: order, quoting, delimiters, the load-time stub test."""
+    from cudaenv.env.ops import Ops
+    from cudaenv.outputs.modulefiles import Module, render_lua, render_tcl
+
+    ops = Ops(set={"CUDA_HOME": "/opt/c$a", "CUDA_PATH": "/opt/c$a"},
+              prepend={"PATH": ["/opt/c$a/bin"], "LIBRARY_PATH": ["/opt/c$a/lib64", "/opt/c$a/lib64/stubs"],
+                       "NVCC_PREPEND_FLAGS": ["-ccbin", "/usr/bin/g++-11"]},
+              append={"CPATH": ["/x{y}"]})
+    m = Module("12.4.1", "12.4.1", "/opt/c$a", "cuda-12.4.1", ops, "/m/.cudaenv-stubs/k", "/opt/c$a/lib64/stubs/libcuda.so")
+    marker = '{"format": "%s", "profile": "cuda-12.4.1", "root": "/opt/c$a", "version": "12.4.1"}'
+    help_text = ("NVIDIA CUDA 12.4.1 at /opt/c$a{nl}Written by cudaenv from profile cuda-12.4.1; sets what "
+                 "`cudaenv use cuda-12.4.1` sets:{nl}CUDA_HOME, CUDA_PATH, PATH, LIBRARY_PATH, NVCC_PREPEND_FLAGS, "
+                 "CPATH.{nl}On a node without an NVIDIA driver, the driver stub (libcuda.so.1) goes last on LD_LIBRARY_PATH.")
+    help_lua = help_text.format(nl="\\010")
+    help_tcl = help_text.replace("$", "\\$").format(nl="\\012")
+    assert render_lua(m) == f"""\
+-- cuda/12.4.1: written by `cudaenv modulefiles --format lmod`; regenerate rather than edit.
+-- cudaenv-modulefile {marker % "lmod"}
+
+help("{help_lua}")
+whatis("Name: cuda")
+whatis("Version: 12.4.1")
+whatis("Description: NVIDIA CUDA toolkit 12.4.1 at /opt/c$a (cudaenv profile cuda-12.4.1)")
+family("cuda")
+
+-- pushenv: unload restores the value a variable had before load, as `cudaenv off` does.
+pushenv("CUDA_HOME", "/opt/c$a")
+pushenv("CUDA_PATH", "/opt/c$a")
+
+-- Each prepend_path puts its entry in front: they come in reverse to keep the profile's order.
+prepend_path("PATH", "/opt/c$a/bin")
+prepend_path("LIBRARY_PATH", "/opt/c$a/lib64/stubs")
+prepend_path("LIBRARY_PATH", "/opt/c$a/lib64")
+prepend_path{{"NVCC_PREPEND_FLAGS", "/usr/bin/g++-11", delim=" "}}
+prepend_path{{"NVCC_PREPEND_FLAGS", "-ccbin", delim=" "}}
+append_path("CPATH", "/x{{y}}")
+
+-- The driver stub goes last on the loader path only where no NVIDIA driver is loaded
+-- (decided on the node loading this module; with a driver it would break every CUDA call).
+if not isFile("/proc/driver/nvidia/version") then
+    append_path("LD_LIBRARY_PATH", "/m/.cudaenv-stubs/k")
+end
+"""
+    assert render_tcl(m) == f"""\
+#%Module1.0
+# cuda/12.4.1: written by `cudaenv modulefiles --format tcl`; regenerate rather than edit.
+# cudaenv-modulefile {marker % "tcl"}
+
+proc ModulesHelp {{}} {{
+    puts stderr "{help_tcl}"
+}}
+module-whatis "Name: cuda"
+module-whatis "Version: 12.4.1"
+module-whatis "Description: NVIDIA CUDA toolkit 12.4.1 at /opt/c\\$a (cudaenv profile cuda-12.4.1)"
+conflict cuda
+
+# pushenv restores on unload the value a variable had before load, as `cudaenv off` does
+# (Environment Modules >= 5.1). Lmod's Tcl bridge loses that value on unload and older
+# versions have no pushenv: setenv there (unload unsets).
+if {{[info exists ModuleTool] && $ModuleTool eq "Modules" && [info commands pushenv] ne ""}} {{
+    set cudaenv_setenv pushenv
+}} else {{
+    set cudaenv_setenv setenv
+}}
+$cudaenv_setenv CUDA_HOME "/opt/c\\$a"
+$cudaenv_setenv CUDA_PATH "/opt/c\\$a"
+
+# Each prepend-path puts its entry in front: they come in reverse to keep the profile's order.
+prepend-path PATH "/opt/c\\$a/bin"
+prepend-path LIBRARY_PATH "/opt/c\\$a/lib64/stubs"
+prepend-path LIBRARY_PATH "/opt/c\\$a/lib64"
+prepend-path -d " " NVCC_PREPEND_FLAGS "/usr/bin/g++-11"
+prepend-path -d " " NVCC_PREPEND_FLAGS "-ccbin"
+append-path CPATH "/x\\{{y\\}}"
+
+# The driver stub goes last on the loader path only where no NVIDIA driver is loaded
+# (decided on the node loading this module; with a driver it would break every CUDA call).
+if {{![file exists "/proc/driver/nvidia/version"]}} {{
+    append-path LD_LIBRARY_PATH "/m/.cudaenv-stubs/k"
+}}
+"""
+
+
+def _one_line_error(res: subprocess.CompletedProcess) -> str:
+    assert res.returncode != 0
+    assert res.stdout == ""
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cudaenv: "), res.stderr
+    return lines[0]
+
+
+def _tree(path) -> list[str]:
+    out = []
+    for d, dirs, files in os.walk(path):
+        out += [os.path.relpath(os.path.join(d, n), path) for n in dirs + files]
+    return sorted(out)
+
+
+def test_errors_are_one_line_and_write_nothing(base):
+    env, tmp, _out = base
+    good = make_toolkit(str(tmp / "cuda-12.4"), "12.4.1")
+    colon = make_toolkit(str(tmp / "odd:name" / "cuda"), "12.3.0")
+    tab = make_toolkit(str(tmp / "tab\there" / "cuda"), "12.2.0")
+    env["CUDAENV_ROOTS"] = good
+    moddir = tmp / "modules"
+    cases = {
+        "nothing named": ["--format", "lmod", "--output", str(moddir)],
+        "both": ["--format", "lmod", "--all", "12.4", "--output", str(moddir)],
+        "no format": ["12.4", "--output", str(moddir)],
+        "bad format": ["--format", "yaml", "12.4", "--output", str(moddir)],
+        "no output": ["--format", "tcl", "12.4"],
+        "unknown": ["--format", "tcl", "12.4", "99.1", "--output", str(moddir)],
+        "colon": ["--format", "tcl", good, colon, "--output", str(moddir)],
+        "tab": ["--format", "lmod", good, tab, "--output", str(moddir)],
+    }
+    for what, args in cases.items():
+        line = _one_line_error(run_cudaenv(["modulefiles", *args], env))
+        assert not moddir.exists(), what
+        if what == "colon":
+            assert "odd:name" in line
+    # A file cudaenv did not write, or files in the other format, stop it before anything is written.
+    generate(env, "lmod", moddir, good)
+    before = {p: (moddir / p).read_bytes() if (moddir / p).is_file() else None for p in _tree(moddir)}
+    line = _one_line_error(run_cudaenv(["modulefiles", "--format", "tcl", good, "--output", str(moddir)], env))
+    assert "Lmod (Lua) modulefiles" in line
+    (moddir / "cuda" / "11.0").write_text("#%Module1.0\nsetenv SITE 1\n")
+    line = _one_line_error(run_cudaenv(["modulefiles", "--format", "lmod", good, "--output", str(moddir)], env))
+    assert "was not written by cudaenv" in line
+    assert (moddir / "cuda" / "11.0").read_text() == "#%Module1.0\nsetenv SITE 1\n"
+    after = {p: (moddir / p).read_bytes() if (moddir / p).is_file() else None for p in _tree(moddir)}
+    del after["cuda/11.0"]
+    assert after == before
+
+
+def test_files_are_readable_by_everyone_and_no_temporaries_remain(base):
+    """Other users on other nodes load these: the umask decides, not mkstemp's 0600."""
+    env, tmp, _out = base
+    env["CUDAENV_ROOTS"] = make_toolkit(str(tmp / "cuda-12.4"), "12.4.1")
+    moddir = tmp / "modules"
+    old = os.umask(0o022)
+    try:
+        res = run_cudaenv(["modulefiles", "--format", "lmod", "12.4", "--output", str(moddir)], env)
+    finally:
+        os.umask(old)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[0] == f"wrote    {moddir}/cuda/12.4.1.lua  (CUDA 12.4.1 at {tmp}/cuda-12.4, profile cuda-12.4.1)"
+    names = os.listdir(moddir / "cuda")
+    assert sorted(names) == [".modulerc.lua", "12.4.1.lua"]
+    for n in names:
+        assert stat.S_IMODE(os.stat(moddir / "cuda" / n).st_mode) == 0o644
+    marker = (moddir / "cuda" / "12.4.1.lua").read_text().splitlines()[1]
+    assert json.loads(marker.split(" ", 2)[2])["root"] == f"{tmp}/cuda-12.4"
+
+
+def test_short_names():
+    """cuda/12.4 = newest 12.4.x, cuda/12 = newest 12.x, default = newest; an exact name wins; ties are said."""
+    from cudaenv.outputs.modulefiles import _aliases, render_rc
+
+    mods = {"12.4.1": ("12.4.1", "/a"), "12.4.1-2": ("12.4.1", "/b"), "12.4.1-mine": ("12.4.1", "/a"),
+            "12.4.0": ("12.4.0", "/c"), "12.3": ("12.3", "/d"), "12.3.2": ("12.3.2", "/e"), "11.8.0": ("11.8.0", "/f")}
+    notes: list[str] = []
+    aliases = _aliases(mods, notes)
+    assert aliases == {"11.8.0": ["11", "11.8"], "12.4.1": ["12", "12.4", "default"]}
+    assert notes == [
+        "cuda/12 loads cuda/12.4.1; cuda/12.4.1-2 has the same version (`cudaenv use 12` would call this ambiguous)",
+        "cuda/12.4 loads cuda/12.4.1; cuda/12.4.1-2 has the same version (`cudaenv use 12.4` would call this ambiguous)",
+    ]
+    assert render_rc("lmod", aliases).splitlines()[2:] == [
+        'module_version("cuda/11.8.0", "11", "11.8")', 'module_version("cuda/12.4.1", "12", "12.4", "default")']
+    assert render_rc("tcl", aliases).splitlines()[3:] == [
+        'module-version "cuda/11.8.0" "11" "11.8"', 'module-version "cuda/12.4.1" "12" "12.4" "default"']
