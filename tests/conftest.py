@@ -47,3 +47,27 @@ def system_toolkit() -> str:
             pytest.fail(f"{SYSTEM_TOOLKIT} is part of this machine kind but is missing")
         pytest.skip(f"{SYSTEM_TOOLKIT} missing")
     return SYSTEM_TOOLKIT
+
+
+# PyTorch virtual environments built by tests/venvs.sh (cached beside the test bed).
+def _venv_python(kind: str) -> str:
+    venv = os.path.join(TESTBED, f"venv-{kind}")
+    python = os.path.join(venv, "bin", "python")
+    if not (os.path.isfile(os.path.join(venv, ".cudaenv-complete")) and os.access(python, os.X_OK)):
+        msg = f"torch venv {venv} missing or incomplete: run bash tests/venvs.sh"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return python
+
+
+@pytest.fixture(scope="session")
+def venv_cpu() -> str:
+    """``bin/python`` of a venv with CPU torch 2.13.0 (torch.version.cuda is None)."""
+    return _venv_python("cpu")
+
+
+@pytest.fixture(scope="session")
+def venv_cu() -> str:
+    """``bin/python`` of a venv with torch 2.14.1 built for CUDA 13.0 (and its NVIDIA wheels)."""
+    return _venv_python("cu")

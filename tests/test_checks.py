@@ -98,6 +98,8 @@ def test_cpu_torch_is_info_and_old_nvcc_cannot_do_cxx20():
     assert status(torch_rules({"tk": tk("12.4.1"), "python": probe("2.14.1+cu130", "13.0")}), "toolkit.cxx_std") == []
     assert status(torch_rules({"tk": tk(), "python": {"error": "timed out", "python": "p"}}), "torch.cuda_build") == ["skip"]
     assert torch_rules({"tk": tk(), "python": None}) == []
+    broken = {"python": "p", "torch": {"installed": True, "import_error": "ImportError: libc10.so: cannot open"}}
+    assert status(torch_rules({"tk": tk(), "python": broken}), "torch.cuda_build") == ["fail"]
 
 
 SM_124 = [50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90]

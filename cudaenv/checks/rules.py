@@ -129,8 +129,9 @@ def torch_rules(facts: dict) -> list[Finding]:
     t = py.get("torch") or {}
     if not t.get("installed"):
         return [Finding("torch.cuda_build", "skip", f"no torch in {py.get('python')}")]
-    if t.get("error"):
-        return [Finding("torch.cuda_build", "skip", f"torch in {py.get('python')} does not import: {t['error']}")]
+    if t.get("import_error"):
+        return [Finding("torch.cuda_build", "fail", f"torch in {py.get('python')} does not import: {t['import_error']}",
+                        fix="reinstall torch in that environment")]
     tv, tc = t.get("version", "?"), t.get("cuda")
     if not tc:
         return [Finding("torch.cuda_build", "info", f"torch {tv} is a CPU-only build",
