@@ -1,0 +1,279 @@
+"""GitHub Actions: ``cudaenv use X --format github`` for the following steps of a job.
+
+A step cannot change the environment of the steps after it; the runner reads
+two files instead, after the step ends:
+
+* ``$GITHUB_ENV``: ``NAME=value`` lines or heredoc entries. The runner reads
+  ``NAME<<DELIM``, then every line up to a line equal to ``DELIM``; the value
+  is those lines joined with ``\\n``, without the newline before ``DELIM``.
+  We always write the heredoc form, with a random delimiter that occurs
+  nowhere in the value, so any value (``=``, ``<<``, newlines, quotes) round-trips.
+* ``$GITHUB_PATH``: one directory per line. The runner keeps a job-wide list;
+  each line is removed from it and appended again, and every later step
+  starts with ``PATH = reversed(list) + ':' + PATH``, so a later line ends up
+  *in front of* an earlier one. To put ``[a, b]`` in front (``a`` first), we
+  write ``b`` then ``a``.
+
+Decisions (also in docs/ci.md):
+
+* **PATH goes through $GITHUB_PATH only**, never ``$GITHUB_ENV``: a ``PATH``
+  there would freeze the runner's base PATH at this step's value (the
+  runner's own prepends still go in front of it) and would fight every other
+  action that adds to PATH. The directories ``use`` puts in front of PATH come
+  from the plan's recorded state (``_CUDAENV_STATE``), which says exactly what
+  was inserted.
+* **What the runner cannot do is said, not faked.** It cannot take a directory
+  off PATH (switching 11.8 -> 12.4 in one job leaves ``…/11.8/bin`` *behind*
+  ``…/12.4/bin``, so 12.4's nvcc wins), cannot append to PATH (a profile's
+  PATH appends are left out) and cannot unset a variable (``use`` writes an
+  empty value instead). Each case is a note on stderr.
+* **off is refused**: ``cudaenv off --format github`` exits 2 with one line
+  and writes nothing. Undoing needs unset and PATH removal, neither of which
+  the runner offers; a zero exit would let a workflow believe it had undone
+  the switch.
+* Nothing goes to stdout. Errors are one stderr line, non-zero exit and
+  nothing written (both files are opened before either is written).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..env.pathlist import split
+from ..env.state import STATE_VAR, decode
+from ..errors import CudaenvError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Mapping
+
+    from ..context import Context
+    from ..env.plan import Plan
+
+__all__ = ["ENV_FILE", "PATH_FILE", "Output", "delimiter", "env_entry", "path_lines", "render", "write",
+           "do_use", "do_off"]
+
+ENV_FILE = "GITHUB_ENV"
+PATH_FILE = "GITHUB_PATH"
+_DELIM_PREFIX = "CUDAENV_EOF_"
+
+
+class Output:
+    """What one ``use`` appends to the runner's files.
+
+    Attributes:
+        env_text: Entries for ``$GITHUB_ENV`` (heredoc form).
+        path_text: Lines for ``$GITHUB_PATH``, in the order the runner needs.
+        variables: Names written to ``$GITHUB_ENV``, in order.
+        directories: Directories that end up in front of PATH, first first.
+        notes: What the runner cannot express (stderr).
+    """
+
+    __slots__ = ("env_text", "path_text", "variables", "directories", "notes")
+
+    def __init__(self, env_text: str, path_text: str, variables: list[str], directories: list[str],
+                 notes: list[str]) -> None:
+        self.env_text = env_text
+        self.path_text = path_text
+        self.variables = variables
+        self.directories = directories
+        self.notes = notes
+
+
+def _random_hex() -> str:
+    import secrets
+
+    return secrets.token_hex(16)
+
+
+def delimiter(value: str, rand: Callable[[], str] = _random_hex) -> str:
+    """A heredoc delimiter that does not occur anywhere in ``value``."""
+    while True:
+        delim = _DELIM_PREFIX + rand()
+        if delim not in value:
+            return delim
+
+
+def _utf8(name: str, value: str, where: str) -> None:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise CudaenvError(
+            f"cannot write {name} to {where}: its value holds bytes that are not UTF-8, which the runner "
+            "would replace", exit_code=2) from None
+
+
+def env_entry(name: str, value: str, rand: Callable[[], str] = _random_hex) -> str:
+    """One ``$GITHUB_ENV`` entry: ``NAME<<DELIM``, the value, ``DELIM``.
+
+    The value is followed by one newline, which the runner drops, so a value
+    that itself ends in a newline keeps it.
+    """
+    _utf8(name, value, f"${ENV_FILE}")
+    delim = delimiter(value, rand)
+    return f"{name}<<{delim}\n{value}\n{delim}\n"
+
+
+def _recorded_state(plan: Plan):
+    for ch in plan.changes:
+        if ch[0] == "set" and ch[1] == STATE_VAR:
+            return decode(ch[2])
+    return None
+
+
+def path_lines(plan: Plan, env: Mapping[str, str]) -> tuple[list[str], list[str], list[str]]:
+    """What ``use``'s PATH change becomes on a runner.
+
+    Args:
+        plan: The planned switch.
+        env: The environment it was planned against (this step's).
+
+    Returns:
+        (lines for ``$GITHUB_PATH`` in file order, the directories they put in
+        front of PATH in PATH order, notes about what the runner cannot do).
+
+    Raises:
+        CudaenvError: the profile sets PATH outright, or a directory holds a
+        carriage return (the runner splits lines on it too).
+    """
+    new = None
+    changed = False
+    for ch in plan.changes:
+        if ch[1] == "PATH":
+            changed = True
+            new = ch[2] if ch[0] == "set" else None
+    if not changed:
+        return [], [], []
+    state = _recorded_state(plan)
+    if state is not None and "PATH" in state.scalars:
+        raise CudaenvError(
+            f"profile {state.name} sets PATH outright; on GitHub Actions PATH can only be prepended to "
+            f"through ${PATH_FILE}", hint="prepend the directories in the profile instead", exit_code=2)
+    pre: list[str] = []
+    app: list[str] = []
+    if state is not None and "PATH" in state.lists:
+        _, pre, app = state.lists["PATH"]
+    for e in pre:
+        _utf8("PATH", e, f"${PATH_FILE}")
+        if "\r" in e or "\n" in e:
+            raise CudaenvError(f"cannot write {e!r} to ${PATH_FILE}: it holds a line break", exit_code=2)
+    notes: list[str] = []
+    cur = split(env.get("PATH", ""))
+    want = split(new or "")
+    left = [e for e in dict.fromkeys(cur) if e not in want]
+    if left:
+        where = f"behind {pre[0]}" if pre else "on PATH"
+        notes.append(f"the runner cannot take directories off PATH: {':'.join(left)} stays {where}")
+    if app:
+        notes.append(f"${PATH_FILE} can only prepend: not adding {':'.join(app)} to the end of PATH")
+    return list(reversed(pre)), list(pre), notes
+
+
+def render(plan: Plan, env: Mapping[str, str], rand: Callable[[], str] = _random_hex) -> Output:
+    """Turn ``plan`` into the runner's file entries (pure but for the random delimiters).
+
+    Args:
+        plan: The planned switch (from ``plan_for_use``).
+        env: The environment the plan was made against.
+        rand: Source of delimiter randomness (tests pin it).
+    """
+    lines, dirs, notes = path_lines(plan, env)
+    entries: list[str] = []
+    names: list[str] = []
+    for ch in plan.changes:
+        name = ch[1]
+        if name == "PATH":
+            continue
+        if ch[0] == "set":
+            value = ch[2]
+        else:
+            value = ""
+            notes.append(f"the runner cannot unset {name}; setting it to an empty value for the following steps")
+        entries.append(env_entry(name, value, rand))
+        names.append(name)
+    path_text = "".join(line + "\n" for line in lines)
+    return Output("".join(entries), path_text, names, dirs, notes)
+
+
+def files(env: Mapping[str, str], need_path: bool) -> tuple[str, str | None]:
+    """The runner's file paths from ``env``.
+
+    Raises:
+        CudaenvError: ``GITHUB_ENV`` (or, when needed, ``GITHUB_PATH``) is not set.
+    """
+    env_file = env.get(ENV_FILE, "")
+    if not env_file:
+        raise CudaenvError(
+            f"--format github needs ${ENV_FILE}, which is not set (it is set only inside a GitHub Actions step)",
+            hint="outside Actions use eval \"$(cudaenv use X)\" or --format json/dotenv", exit_code=2)
+    path_file = env.get(PATH_FILE, "")
+    if need_path and not path_file:
+        raise CudaenvError(f"--format github needs ${PATH_FILE} to change PATH, and it is not set", exit_code=2)
+    return env_file, path_file or None
+
+
+def write(out: Output, env_file: str, path_file: str | None) -> None:
+    """Append ``out`` to the runner's files; either both are written or neither.
+
+    Raises:
+        CudaenvError: a file cannot be opened (nothing is written then).
+    """
+    todo = [(env_file, out.env_text)]
+    if out.path_text:
+        if path_file is None:
+            raise CudaenvError(f"${PATH_FILE} is not set", exit_code=2)
+        todo.append((path_file, out.path_text))
+    handles = []
+    try:
+        for path, _ in todo:
+            try:
+                handles.append(open(path, "ab"))
+            except OSError as exc:
+                raise CudaenvError(f"cannot open {path} for appending: {exc.strerror}") from None
+        for fh, (_, text) in zip(handles, todo):
+            fh.write(text.encode("utf-8"))
+    finally:
+        for fh in handles:
+            fh.close()
+
+
+def do_use(target: str | None, ctx: Context | None = None) -> int:
+    """``cudaenv use [TARGET] --format github``: append to the runner's files; stdout stays empty."""
+    from ..context import Context
+    from ..main import note, report_error
+    from ..switch import plan_for_use
+
+    ctx = ctx or Context()
+    try:
+        files(ctx.env, need_path=False)  # before any work: the common mistake is running it outside Actions
+        plan, profile, tk = plan_for_use(ctx, target)
+        out = render(plan, ctx.env)
+        env_file, path_file = files(ctx.env, need_path=bool(out.path_text))
+        write(out, env_file, path_file)
+    except CudaenvError as exc:
+        return report_error(exc)
+    finally:
+        ctx.save()
+    for n in plan.notes + out.notes:
+        note(n)
+    if not out.variables and not out.directories:
+        note(f"{profile['name']}: nothing to write, the environment already matches")
+        return 0
+    dirs = f", {len(out.directories)} {'directory' if len(out.directories) == 1 else 'directories'} in front " \
+           f"of PATH (${PATH_FILE})" if out.directories else ""
+    nv = len(out.variables)
+    note(f"{profile['name']} (CUDA {tk['full_version']}, {tk['root']}) for the following steps: "
+         f"{nv} {'variable' if nv == 1 else 'variables'} (${ENV_FILE}){dirs}")
+    return 0
+
+
+def do_off(ctx: Context | None = None) -> int:
+    """``cudaenv off --format github``: refused, see the module docstring."""
+    from ..main import report_error
+
+    return report_error(CudaenvError(
+        "GitHub Actions cannot unset variables or take directories off PATH for the following steps, "
+        "so `off --format github` cannot undo `use`",
+        hint="switch with `cudaenv use OTHER --format github`, or keep a toolkit to one step with "
+             "eval \"$(cudaenv use X)\"",
+        exit_code=2))
