@@ -1,0 +1,99 @@
+# cudaenv shell integration for bash. Load it from ~/.bashrc with
+#
+#     eval "$(cudaenv init bash)"          # or: eval "$(cudaenv init bash --auto)"
+#
+# Then `cudaenv use X` and `cudaenv off` change this shell (no eval to type);
+# every other subcommand runs as usual, and `command cudaenv ...` bypasses the
+# function. With --auto, entering a directory under a `.cuda-version` switches
+# to it and leaving switches back.
+#
+# Rules: never exit or break the shell; when cudaenv fails (bad name, not on
+# PATH) its error is shown, nothing changes and its status is returned; the
+# prompt hook keeps the user's $?. CUDAENV_SHELL tells cudaenv exactly which
+# shell it writes for, for this one call (a child fish or tcsh must not inherit it).
+# This file ships inside the package (cudaenv/shell/); `cudaenv init bash` prints it.
+
+cudaenv() {
+    local __cudaenv_arg __cudaenv_out __cudaenv_rc=0
+    case "${1-}" in
+    use | off)
+        for __cudaenv_arg in "$@"; do
+            case "$__cudaenv_arg" in
+            # Help, code for a shell named explicitly and other formats are for reading: print them.
+            -h | --help | -s | --shell | --shell=* | --format | --format=*)
+                CUDAENV_SHELL=bash command cudaenv "$@"
+                return
+                ;;
+            esac
+        done
+        __cudaenv_out=$(CUDAENV_SHELL=bash command cudaenv "$@") || __cudaenv_rc=$?
+        # On failure cudaenv has printed its error and nothing else: change nothing.
+        if [ "$__cudaenv_rc" -ne 0 ]; then
+            return "$__cudaenv_rc"
+        fi
+        eval "$__cudaenv_out"
+        ;;
+    *)
+        CUDAENV_SHELL=bash command cudaenv "$@"
+        ;;
+    esac
+}
+
+# --auto. PROMPT_COMMAND runs this before every prompt, so the usual case (same
+# directory as last time) is one comparison and no process. A new directory
+# costs a walk up looking for .cuda-version (one stat per level, still no
+# process); cudaenv itself runs only when the nearest pin file is another one.
+_cudaenv_hook() {
+    local __cudaenv_status=$?    # the last command's status, for the prompt and later hooks
+    if [ "$PWD" != "${_cudaenv_hook_pwd-}" ]; then
+        _cudaenv_hook_pwd=$PWD
+        _cudaenv_auto
+    fi
+    return "$__cudaenv_status"
+}
+
+_cudaenv_auto() {
+    local __cudaenv_dir="$PWD" __cudaenv_pin= __cudaenv_out
+    while :; do
+        if [ -f "${__cudaenv_dir%/}/.cuda-version" ]; then
+            __cudaenv_pin="${__cudaenv_dir%/}/.cuda-version"
+            break
+        fi
+        [ -n "$__cudaenv_dir" ] || break
+        __cudaenv_dir="${__cudaenv_dir%/*}"
+    done
+    # _CUDAENV_AUTO_PIN: the pin file cudaenv last acted on (exported, so a
+    # subshell in the same project does not switch again).
+    if [ "$__cudaenv_pin" = "${_CUDAENV_AUTO_PIN-}" ]; then
+        return 0
+    fi
+    __cudaenv_out=$(CUDAENV_SHELL=bash command cudaenv _auto "$__cudaenv_pin") && eval "$__cudaenv_out"
+}
+
+_cudaenv_enable_auto() {
+    case ";${PROMPT_COMMAND-};" in
+    *";_cudaenv_hook;"*) ;;
+    # First, so that hooks after it still see the user's $?. (With PROMPT_COMMAND
+    # as an array, bash 5.1+, this prefixes its first element.)
+    *) PROMPT_COMMAND="_cudaenv_hook${PROMPT_COMMAND:+;$PROMPT_COMMAND}" ;;
+    esac
+}
+
+# Completion: click's machinery in cudaenv answers (_CUDAENV_COMPLETE=bash_complete;
+# lines of "type,value"), this function hands the answer to bash.
+_cudaenv_completion() {
+    local __cudaenv_resp __cudaenv_item
+    __cudaenv_resp=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD="$COMP_CWORD" \
+        _CUDAENV_COMPLETE=bash_complete cudaenv 2>/dev/null) || return 0
+    COMPREPLY=()
+    while IFS= read -r __cudaenv_item; do
+        case "$__cudaenv_item" in
+        dir,*) COMPREPLY=(); compopt -o dirnames 2>/dev/null; return 0 ;;
+        file,*) COMPREPLY=(); compopt -o default 2>/dev/null; return 0 ;;
+        plain,*) COMPREPLY+=("${__cudaenv_item#plain,}") ;;
+        esac
+    done <<< "$__cudaenv_resp"
+    return 0
+}
+complete -o nosort -F _cudaenv_completion cudaenv 2>/dev/null ||
+    complete -F _cudaenv_completion cudaenv

@@ -1,0 +1,1 @@
+../cudaenv/shell/cudaenv-hook.tcsh
