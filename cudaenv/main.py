@@ -3,7 +3,9 @@
 ``use`` and ``off`` run in every tmux pane and conda activation, so their
 plain forms are parsed here by hand and never import click, yaml, json or
 re. Anything unusual (help, other options) falls through to the click CLI,
-which has the full parser and calls the same functions.
+which has the full parser and calls the same functions. ``init`` (every shell
+start), the ``--auto`` hook's ``_auto`` and ``use <TAB>`` completion take the
+same road through :mod:`cudaenv.shellinit`.
 
 stdout carries only code; notes and errors go to stderr. On error: one
 line, non-zero exit, nothing on stdout, so ``eval "$(cudaenv use bogus)"``
@@ -138,6 +140,33 @@ def main(argv: list[str] | None = None) -> int:
             code = do_list(shell == "json")
         else:
             code = do_use(target, shell) if cmd == "use" else do_off(shell)
+        if argv is None:
+            sys.exit(code)
+        return code
+    if not args or args[:1] in (["init"], ["_auto"]):
+        # Shell startup, the --auto hook and `use <TAB>` (no args, _CUDAENV_COMPLETE
+        # set): no click either. None: a form only click handles.
+        from .shellinit import fast_main
+
+        code = fast_main(args)
+        if code is not None:
+            if argv is None:
+                sys.exit(code)
+            return code
+    if args[:1] == ["verify"]:
+        # A cache hit is answered without click (which costs more than Python's start).
+        from .verify.fast import fast_verify
+
+        code = fast_verify(args[1:])
+        if code is not None:
+            if argv is None:
+                sys.exit(code)
+            return code
+    if args[:2] in (["conda-hook", "_activate"], ["conda-hook", "_deactivate"]):
+        # conda runs this at every activation: no click.
+        from .outputs.conda_hooks import hook_main
+
+        code = hook_main(args[1:])
         if argv is None:
             sys.exit(code)
         return code

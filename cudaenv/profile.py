@@ -100,7 +100,8 @@ def default_profile(tk: dict) -> dict:
     }
 
 
-def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None = None) -> Ops:
+def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None = None,
+                link_stub_dir: str | None = None) -> Ops:
     """Concrete environment operations for ``profile``.
 
     Args:
@@ -112,6 +113,10 @@ def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None
             must use: ``-ccbin`` in front of ``NVCC_PREPEND_FLAGS`` (honoured
             from CUDA 11; ``NVCC_CCBIN`` is ignored before 12.5) and
             ``CUDAHOSTCXX`` (CMake).
+        link_stub_dir: When given, a directory holding a generated link-time
+            ``libcuda.so`` for a toolkit that ships none; it goes on
+            ``LIBRARY_PATH`` after the profile's own entries, where ``ld``
+            looks for ``-lcuda``.
     """
     root = profile["root"]
     ops = Ops(
@@ -121,6 +126,10 @@ def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None
     )
     if stub_dir:
         ops.append.setdefault("LD_LIBRARY_PATH", []).append(stub_dir)
+    if link_stub_dir and "LIBRARY_PATH" not in ops.set:
+        link = ops.prepend.setdefault("LIBRARY_PATH", [])
+        if link_stub_dir not in link:
+            link.append(link_stub_dir)
     if host_cxx:
         if "CUDAHOSTCXX" not in ops.prepend and "CUDAHOSTCXX" not in ops.append:
             ops.set.setdefault("CUDAHOSTCXX", host_cxx)

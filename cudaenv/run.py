@@ -1,4 +1,12 @@
-"""The one place that starts subprocesses: explicit env, timeout, captured output."""
+"""The one place that starts subprocesses: explicit env, timeout, captured output.
+
+Every command runs in its own session (and process group), so a timeout,
+Ctrl-C or :func:`stop_all` ends it together with everything it started
+(nvcc's cicc/ptxas, and ninja's compilers, which ninja puts in process groups
+of their own: the whole session is killed). A terminal's Ctrl-C does not reach those
+groups by itself: whoever catches it (the main thread) calls :func:`stop_all`,
+which also covers commands other threads are running.
+"""
 
 from __future__ import annotations
 
@@ -10,20 +18,98 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping, Sequence
 
-__all__ = ["Result", "run"]
+__all__ = ["Result", "run", "stop_all", "resume_all", "stopping"]
+
+# Commands running right now (any thread). set.add/discard and list(set) are atomic
+# under the GIL, which is all the sharing needed here.
+_LIVE: set = set()
+# While true (between stop_all and resume_all), no new command starts.
+_STOP = [False]
 
 
 class Result:
-    """What a finished (or failed-to-start) command gave back."""
+    """What a finished (or failed-to-start) command gave back.
 
-    __slots__ = ("args", "returncode", "stdout", "stderr", "timed_out")
+    ``timed_out``: killed at the timeout; ``cancelled``: killed (or never
+    started) by :func:`stop_all`.
+    """
 
-    def __init__(self, args: list[str], returncode: int, stdout: str, stderr: str, timed_out: bool = False) -> None:
+    __slots__ = ("args", "returncode", "stdout", "stderr", "timed_out", "cancelled")
+
+    def __init__(self, args: list[str], returncode: int, stdout: str, stderr: str, timed_out: bool = False,
+                 cancelled: bool = False) -> None:
         self.args = args
         self.returncode = returncode
         self.stdout = stdout
         self.stderr = stderr
         self.timed_out = timed_out
+        self.cancelled = cancelled
+
+
+def _session_members(sid: int, proc_root: str = "/proc") -> list[int]:
+    """Processes of session ``sid`` (Linux ``/proc``; empty elsewhere)."""
+    out = []
+    try:
+        names = os.listdir(proc_root)
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"{proc_root}/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # after the command name: state, ppid, pgrp, session
+        if len(fields) > 3 and fields[3] == str(sid).encode() and fields[0] != b"Z":
+            out.append(int(name))
+    return out
+
+
+def _killpg(proc: subprocess.Popen) -> None:
+    """Kill the command's process group, then whatever else is left in its session.
+
+    Its own session is what start_new_session gave it; some tools move their
+    children into process groups of their own inside it (ninja runs every job
+    in a new group), and a group kill alone would leave those compilers running.
+    """
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for _ in range(5):
+        left = _session_members(proc.pid)
+        if not left:
+            break
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
+def stop_all() -> int:
+    """Kill the process group of every running command, in every thread; refuse new ones.
+
+    Returns:
+        How many commands were killed. :func:`resume_all` lets commands start again.
+    """
+    _STOP[0] = True
+    live = list(_LIVE)
+    for proc in live:
+        _killpg(proc)
+    return len(live)
+
+
+def resume_all() -> None:
+    """Undo :func:`stop_all`: commands may start again."""
+    _STOP[0] = False
+
+
+def stopping() -> bool:
+    """True between :func:`stop_all` and :func:`resume_all`."""
+    return _STOP[0]
 
 
 def run(
@@ -32,13 +118,21 @@ def run(
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
     timeout: float = 60,
+    merge_stderr: bool = False,
 ) -> Result:
     """Run ``args`` in its own process group; kill the whole group on timeout.
 
     A command that cannot be started gives returncode 127 and the reason in
-    ``stderr`` instead of raising.
+    ``stderr`` instead of raising. Any exception while waiting (Ctrl-C's
+    KeyboardInterrupt included) kills the group before it propagates.
+
+    Args:
+        merge_stderr: Send stderr into stdout (one interleaved log, as in a
+            terminal); ``stderr`` is then empty.
     """
     argv = list(args)
+    if _STOP[0]:
+        return Result(argv, -9, "", "cancelled", cancelled=True)
     try:
         proc = subprocess.Popen(
             argv,
@@ -46,25 +140,25 @@ def run(
             cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE,
             start_new_session=True,
         )
     except OSError as exc:
         return Result(argv, 127, "", f"{argv[0]}: {exc.strerror}")
+    _LIVE.add(proc)
     try:
+        if _STOP[0]:  # stop_all ran between the check above and the registration
+            _killpg(proc)
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        _killpg(proc)
         out, err = proc.communicate()
-        return Result(argv, -9, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), True)
+        return Result(argv, -9, out.decode("utf-8", "replace"), (err or b"").decode("utf-8", "replace"), True)
     except BaseException:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        _killpg(proc)
         proc.wait()
         raise
-    return Result(argv, proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
+    finally:
+        _LIVE.discard(proc)
+    return Result(argv, proc.returncode, out.decode("utf-8", "replace"), (err or b"").decode("utf-8", "replace"),
+                  cancelled=_STOP[0] and proc.returncode < 0)

@@ -16,10 +16,11 @@ from .resolve import resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .env.ops import Ops
     from .context import Context
 
-__all__ = ["target_from_pin", "resolve_target", "stub_dir", "host_compiler", "user_ccbin",
-           "plan_for_use", "plan_for_off", "active_profile"]
+__all__ = ["target_from_pin", "resolve_target", "stub_dir", "generated_stub_dir", "link_stub_dir", "host_compiler",
+           "user_ccbin", "use_ops", "plan_for_use", "plan_for_off", "active_profile"]
 
 
 def target_from_pin(ctx: Context, target: str | None) -> tuple[str, str | None]:
@@ -59,22 +60,47 @@ def resolve_target(ctx: Context, target: str, notes: list[str] | None = None) ->
     return profile, tk
 
 
+def generated_stub_dir(cache_dir: str, tk: dict) -> str:
+    """Where ``cudaenv verify`` (and ``profile build``) put the ``libcuda.so`` they
+    generate for a toolkit that ships no ``lib64/stubs`` (see ``verify/stubgen.py``)."""
+    return os.path.join(cache_dir, "libcuda-stub", tk["stub_key"])
+
+
+def link_stub_dir(ctx: Context, tk: dict) -> str | None:
+    """The generated stub directory for LIBRARY_PATH, or None.
+
+    Only for a toolkit without its own stub, and only once it has been
+    generated: ``use`` stays fast by doing one stat here, never generating.
+    """
+    if tk["components"].get("stubs"):
+        return None
+    d = generated_stub_dir(ctx.cache_dir, tk)
+    return d if os.path.isfile(os.path.join(d, "libcuda.so")) else None
+
+
 def stub_dir(ctx: Context, profile: dict, tk: dict) -> str | None:
     """The loader-path stub directory for this switch, or None.
 
     Only a driverless host (or a profile saying ``stubs: always``) gets one:
     with a real driver, a stub on LD_LIBRARY_PATH breaks every CUDA program
-    (error 34). The directory holds ``libcuda.so.1`` -> the toolkit's stub,
-    the name programs are linked against.
+    (error 34). The directory holds ``libcuda.so.1`` -> the toolkit's stub
+    (or the one cudaenv generated for a toolkit that has none), the name
+    programs are linked against.
     """
-    if not tk["components"].get("stubs") or profile["stubs"] == "never":
+    if profile["stubs"] == "never":
         return None
+    if tk["components"].get("stubs"):
+        want = os.path.join(tk["root"], tk["libdir"], "stubs", "libcuda.so")
+    else:
+        gen = link_stub_dir(ctx, tk)
+        if gen is None:
+            return None
+        want = os.path.join(gen, "libcuda.so")
     base = os.path.join(ctx.cache_dir, "stubs")
     if profile["stubs"] == "auto" and driver_present(ctx.env, proc_root=ctx.env.get("CUDAENV_PROC_ROOT", "/proc")):
         return None
     d = os.path.join(base, tk["stub_key"])
     link = os.path.join(d, "libcuda.so.1")
-    want = os.path.join(tk["root"], tk["libdir"], "stubs", "libcuda.so")
     try:
         if os.readlink(link) == want:
             return d
@@ -151,11 +177,13 @@ def user_ccbin(env: dict) -> str | None:
     return None
 
 
-def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, dict, dict]:
-    """Plan ``use``: (plan, profile, toolkit)."""
-    target, _pin = target_from_pin(ctx, target)
-    notes: list[str] = []
-    profile, tk = resolve_target(ctx, target, notes)
+def use_ops(ctx: Context, profile: dict, tk: dict, notes: list[str] | None = None) -> Ops:
+    """Everything ``use`` applies for ``profile``: its ops, the stub directories and the host compiler.
+
+    ``use``, ``show`` and the checks all go through here, so what they
+    describe is what ``use`` does.
+    """
+    notes = [] if notes is None else notes
     cxx, why = host_compiler(ctx, profile, tk)
     if cxx:
         mine = user_ccbin(ctx.env)
@@ -166,7 +194,15 @@ def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, dict, dict]:
             notes.append(f"CC={ctx.env['CC']}: torch extension builds add -ccbin $CC, which overrides {cxx}")
     elif why and profile.get("host_compiler") in (None, "auto"):
         notes.append(f"warning: {why}; `cudaenv check` says what to install")
-    ops = profile_ops(profile, stub_dir(ctx, profile, tk), cxx)
+    return profile_ops(profile, stub_dir(ctx, profile, tk), cxx, link_stub_dir(ctx, tk))
+
+
+def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, dict, dict]:
+    """Plan ``use``: (plan, profile, toolkit)."""
+    target, _pin = target_from_pin(ctx, target)
+    notes: list[str] = []
+    profile, tk = resolve_target(ctx, target, notes)
+    ops = use_ops(ctx, profile, tk, notes)
     plan = plan_use(ctx.env, ops, profile["name"])
     plan.notes[:0] = notes
     if not plan.changes and ctx.env.get(ACTIVE_VAR) == profile["name"]:

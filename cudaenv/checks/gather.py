@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import shutil
-
 from ..env.ops import apply_changes
 from ..env.plan import plan_use
-from ..profile import profile_ops
-from ..switch import host_compiler, stub_dir
+from ..switch import host_compiler, link_stub_dir, use_ops
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,8 +46,7 @@ def install_hint(distro_id: str | None = None, like: str | None = None) -> str:
 
 def profile_env(ctx: Context, profile: dict, tk: dict) -> dict:
     """The environment a shell would have after ``use`` of this profile."""
-    cxx, _ = host_compiler(ctx, profile, tk)
-    ops = profile_ops(profile, stub_dir(ctx, profile, tk), cxx)
+    ops = use_ops(ctx, profile, tk)
     return apply_changes(ctx.env, plan_use(ctx.env, ops, profile["name"]).changes)
 
 
@@ -89,12 +85,15 @@ def gather(ctx: Context, profile: dict, tk: dict, python: str | None = None, tor
         "driver": driver(ctx),
         "default_cxx": default_compiler(ctx.env, ctx.index),
         "selected_cxx": host_compiler(ctx, profile, tk),
+        "link_stub": link_stub_dir(ctx, tk),
         "compilers": find_compilers(ctx.env, ctx.index),
         "install_hint": install_hint(),
         "ld_library_path": [d for d in env.get("LD_LIBRARY_PATH", "").split(":") if d],
         "python": None,
     }
     if torch:
+        import shutil  # here, not at the top: profile_env is on verify's cache-hit path, shutil imports re
+
         from ..host.python_probe import probe_python
 
         py = python or shutil.which("python3", path=env.get("PATH")) or shutil.which("python", path=env.get("PATH"))

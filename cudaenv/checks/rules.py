@@ -214,11 +214,15 @@ def stub_rules(facts: dict) -> list[Finding]:
     tk = facts["tk"]
     if tk["components"].get("stubs"):
         return [Finding("toolkit.stubs", "ok", "lib64/stubs/libcuda.so present: -lcuda links through LIBRARY_PATH")]
+    if facts.get("link_stub"):
+        return [Finding("toolkit.stubs", "ok", "no stub in the toolkit; cudaenv's stub generated from its cuda.h "
+                        "is on LIBRARY_PATH", detail=facts["link_stub"])]
     return [Finding(
         "toolkit.stubs", "warn", f"CUDA {tk['full_version']} at {tk['root']} has no lib64/stubs/libcuda.so",
         detail="`-lcuda` links only on a host whose loader knows the real libcuda.so (a driver install); "
                "toolkits assembled from pip wheels ship no stub",
-        fix="link against the driver on a GPU host, or load libcuda at run time (cudaGetDriverEntryPoint / dlopen)",
+        fix=f"`cudaenv verify {tk['full_version']}` (or `cudaenv profile build`) generates a link-time stub "
+            "from the toolkit's cuda.h, which `use` then puts on LIBRARY_PATH",
     )]
 
 

@@ -6,12 +6,17 @@ import click
 
 from .. import __version__
 from .check_cmd import check_cmd
+from .conda_hook_cmd import conda_hook_group
 from .doctor_cmd import doctor_cmd
 from .explain_cmd import explain_cmd
+from .init_cmd import init_cmd
 from .list_cmd import list_cmd
+from .matrix_cmd import matrix_cmd
+from .modulefiles_cmd import modulefiles_cmd
 from .profile_cmd import profile_group
 from .show_cmd import show_cmd
 from .switch_cmds import off_cmd, use_cmd
+from .verify_cmd import verify_cmd
 
 __all__ = ["cli", "main"]
 
@@ -25,6 +30,7 @@ def cli() -> None:
     Switch this shell:   eval "$(cudaenv use 12.4)"     (fish: cudaenv use 12.4 | source)
     Undo exactly:        eval "$(cudaenv off)"
     See what is here:    cudaenv list
+    Shell integration:   eval "$(cudaenv init bash)"    (then: cudaenv use 12.4; TAB completes)
     """
 
 
@@ -36,6 +42,11 @@ cli.add_command(profile_group)
 cli.add_command(check_cmd)
 cli.add_command(doctor_cmd)
 cli.add_command(explain_cmd)
+cli.add_command(init_cmd)
+cli.add_command(verify_cmd)
+cli.add_command(matrix_cmd)
+cli.add_command(modulefiles_cmd)
+cli.add_command(conda_hook_group)
 
 
 def main(args: list[str], standalone: bool = True) -> int:

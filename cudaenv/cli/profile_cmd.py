@@ -57,6 +57,8 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
             prof["name"] = name
             path = os.path.join(ctx.profiles_dir, f"{name}.yaml")
         taken.add(name)
+        if not tk["components"].get("stubs"):
+            _generate_stub(ctx, tk)
         if os.path.exists(path) and not force:
             click.echo(f"kept     {path} (exists; --force overwrites)")
             continue
@@ -69,6 +71,20 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
         if why and not cxx:
             note(f"warning: {why}")
     ctx.save()
+
+
+def _generate_stub(ctx: Context, tk: dict) -> None:
+    """A toolkit without lib64/stubs gets a generated libcuda.so, which `use` puts on LIBRARY_PATH."""
+    from ..verify.stubgen import StubError, ensure_stub
+
+    try:
+        info = ensure_stub(ctx.cache_dir, tk, ctx.env)
+    except StubError as exc:
+        note(f"warning: CUDA {tk['full_version']} has no libcuda stub and generating one failed: {exc.message}")
+        return
+    if info["generated"]:
+        click.echo(f"stub     {info['path']} (for -lcuda: {info['symbols']} driver entry points from "
+                   f"{tk['root']}'s cuda.h)")
 
 
 @profile_group.command("list")

@@ -6,15 +6,16 @@ import click
 
 from ..context import Context
 from ..errors import CudaenvError
-from ..profile import find_pin, profile_ops
-from ..switch import active_profile, resolve_target, stub_dir
+from ..profile import find_pin
+from ..switch import active_profile, resolve_target, stub_dir, use_ops
 from .common import echo_json, handles_errors, json_option
+from .completion import complete_targets
 
 __all__ = ["show_cmd"]
 
 
 @click.command("show")
-@click.argument("target", required=False)
+@click.argument("target", required=False, shell_complete=complete_targets)
 @json_option
 @handles_errors
 def show_cmd(target: str | None, as_json: bool) -> None:
@@ -31,7 +32,7 @@ def show_cmd(target: str | None, as_json: bool) -> None:
             target = act["name"]
     profile, tk = resolve_target(ctx, target)
     sdir = stub_dir(ctx, profile, tk)
-    ops = profile_ops(profile, sdir)
+    ops = use_ops(ctx, profile, tk)
     ctx.save()
     if as_json:
         echo_json({

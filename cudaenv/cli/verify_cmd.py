@@ -1,0 +1,63 @@
+"""``cudaenv verify``: build and run tiny CUDA programs with a profile's environment.
+
+The plain forms never reach click (``verify/fast.py`` parses them by hand and
+calls the same :func:`~cudaenv.verify.runner.run_command`); this command
+gives ``--help``, and the messages for unusual or wrong arguments.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..context import Context
+from ..verify.prep import DEFAULT_TIMEOUT
+from .common import handles_errors, json_option
+
+__all__ = ["verify_cmd"]
+
+
+@click.command("verify")
+@click.argument("targets", nargs=-1)
+@click.option("--all", "all_", is_flag=True, help="Verify every discovered toolkit (in parallel).")
+@click.option("--python", "python", metavar="PY",
+              help="Interpreter whose torch builds the extension (default: the profile's python3).")
+@click.option("--no-torch", is_flag=True, help="Skip the torch extension steps.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Targets verified at once (default: the number of cores).")
+@json_option
+@click.option("--no-cache", is_flag=True, help="Run every step even if a cached pass matches.")
+@click.option("--keep", is_flag=True, help="Keep the private build directory and print its path.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
+              metavar="SECONDS", help="Limit for each command; its whole process group is killed then.")
+@handles_errors
+def verify_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torch: bool, jobs: int | None,
+               as_json: bool, no_cache: bool, keep: bool, timeout: float) -> None:
+    """Prove PROFILEs build (and, with a GPU, run) CUDA code.
+
+    \b
+    With each profile's computed environment (what `cudaenv use` gives a shell),
+    in a private directory under $TMPDIR:
+      nvcc-shared, nvcc-static   a kernel program, nvcc -cudart shared / static
+      link-lcuda                 a driver API program linked with -lcuda by the
+                                 host compiler through LIBRARY_PATH (a stub is
+                                 generated from cuda.h for toolkits without one)
+      torch-build, torch-import  a torch CUDA extension (BuildExtension), when
+                                 the interpreter has a CUDA build of torch
+      run-*, torch-call          run them and check the values the kernel wrote
+                                 (only with a GPU)
+
+    Without PROFILEs: the active profile, else .cuda-version, else the default
+    toolkit. Passing results are cached (keyed on the files they depend on); a
+    failed verify is recorded, and `cudaenv use --verify` refuses that profile.
+    Exit status 0 when no step failed, 1 otherwise, 130 when interrupted.
+    """
+    from ..verify.fast import select_targets
+    from ..verify.prep import Options
+    from ..verify.runner import run_command
+
+    if all_ and targets:
+        raise click.UsageError("name profiles or pass --all, not both")
+    ctx = Context()
+    pairs = select_targets(ctx, targets, all_)
+    opts = Options(python=python, torch=not no_torch, timeout=timeout, keep=keep, no_cache=no_cache, jobs=jobs)
+    raise click.exceptions.Exit(run_command(ctx, pairs, opts, as_json))

@@ -1,0 +1,89 @@
+"""Just enough ELF reading to check what a link produced.
+
+A zero exit status from a compiler is not proof: ``verify`` also checks that a
+binary needs the libraries it should (``libcudart.so.N`` for ``-cudart shared``,
+``libcuda.so.1`` for ``-lcuda``), that a generated stub carries the soname
+``libcuda.so.1``, and that device code was embedded (``.nv_fatbin``). Reading
+the section headers is enough for all of that; no ``readelf`` needed.
+"""
+
+from __future__ import annotations
+
+import struct
+
+__all__ = ["ElfInfo", "read_elf"]
+
+_SHT_DYNAMIC = 6
+_DT_NEEDED = 1
+_DT_SONAME = 14
+
+
+class ElfInfo:
+    """What :func:`read_elf` found.
+
+    Attributes:
+        sections: Section names in file order.
+        needed: ``DT_NEEDED`` entries (shared libraries the file needs).
+        soname: ``DT_SONAME``, or None.
+    """
+
+    __slots__ = ("sections", "needed", "soname")
+
+    def __init__(self, sections: list[str], needed: list[str], soname: str | None) -> None:
+        self.sections = sections
+        self.needed = needed
+        self.soname = soname
+
+
+def _cstr(blob: bytes, off: int) -> str:
+    end = blob.find(b"\0", off)
+    return blob[off:end if end >= 0 else len(blob)].decode("utf-8", "replace")
+
+
+def read_elf(path: str) -> ElfInfo:
+    """Section names, needed libraries and soname of an ELF file (32 or 64 bit).
+
+    Raises:
+        ValueError: not an ELF file, or a malformed one.
+        OSError: it cannot be read.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"\x7fELF" or len(data) < 52:
+        raise ValueError(f"{path} is not an ELF file")
+    is64 = data[4] == 2
+    end = "<" if data[5] == 1 else ">"
+    try:
+        if is64:
+            shoff, = struct.unpack_from(end + "Q", data, 0x28)
+            shentsize, shnum, shstrndx = struct.unpack_from(end + "HHH", data, 0x3A)
+            shdr, dyn = end + "IIQQQQIIQQ", end + "qQ"
+        else:
+            shoff, = struct.unpack_from(end + "I", data, 0x20)
+            shentsize, shnum, shstrndx = struct.unpack_from(end + "HHH", data, 0x2E)
+            shdr, dyn = end + "IIIIIIIIII", end + "iI"
+        heads = [struct.unpack_from(shdr, data, shoff + i * shentsize) for i in range(shnum)]
+        # (name, type, flags, addr, offset, size, link, info, align, entsize)
+        strtab = heads[shstrndx] if shstrndx < len(heads) else None
+        names = []
+        for h in heads:
+            names.append(_cstr(data, strtab[4] + h[0]) if strtab is not None else "")
+        needed: list[str] = []
+        soname = None
+        for h in heads:
+            if h[1] != _SHT_DYNAMIC:
+                continue
+            strs = heads[h[6]]
+            blob = data[strs[4]:strs[4] + strs[5]]
+            step = struct.calcsize(dyn)
+            for off in range(h[4], h[4] + h[5], step):
+                tag, val = struct.unpack_from(dyn, data, off)
+                if tag == 0:
+                    break
+                if tag == _DT_NEEDED:
+                    needed.append(_cstr(blob, val))
+                elif tag == _DT_SONAME:
+                    soname = _cstr(blob, val)
+    except (struct.error, IndexError) as exc:
+        raise ValueError(f"{path}: malformed ELF file ({exc})") from None
+    return ElfInfo(names, needed, soname)
