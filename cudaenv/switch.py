@@ -166,15 +166,9 @@ def user_ccbin(env: dict) -> str | None:
             base = undo(env, decode(env[STATE_VAR]))
         except CudaenvError:
             pass
-    for var in ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"):
-        words = base.get(var, "").split()
-        for i, w in enumerate(words):
-            if w in ("-ccbin", "--compiler-bindir") and i + 1 < len(words):
-                return words[i + 1]
-            for p in ("-ccbin=", "--compiler-bindir="):
-                if w.startswith(p):
-                    return w[len(p):]
-    return None
+    from .host.compilers import ccbin_of
+
+    return ccbin_of(base)
 
 
 def use_ops(ctx: Context, profile: dict, tk: dict, notes: list[str] | None = None) -> Ops:

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
     from ..index import Index
 
-__all__ = ["find_compilers", "default_compiler", "accepts", "select", "compiler_info", "path_fingerprint"]
+__all__ = ["find_compilers", "default_compiler", "accepts", "select", "compiler_info", "path_fingerprint", "ccbin_of"]
 
 # C++ drivers only: nvcc's -ccbin, CUDAHOSTCXX and torch all want the C++ driver.
 _PREFIXES = ("g++", "clang++", "c++")
@@ -145,3 +145,16 @@ def path_fingerprint(env: Mapping[str, str]) -> tuple:
         except OSError:
             mt.append(None)
     return (env.get("PATH", ""), env.get("CXX", ""), tuple(mt))
+
+
+def ccbin_of(env: Mapping[str, str]) -> str | None:
+    """The ``-ccbin`` NVCC_PREPEND_FLAGS / NVCC_APPEND_FLAGS give nvcc, if any."""
+    for var in ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"):
+        words = env.get(var, "").split()
+        for i, w in enumerate(words):
+            if w in ("-ccbin", "--compiler-bindir") and i + 1 < len(words):
+                return words[i + 1]
+            for p in ("-ccbin=", "--compiler-bindir="):
+                if w.startswith(p):
+                    return w[len(p):]
+    return None

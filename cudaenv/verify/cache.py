@@ -31,6 +31,7 @@ import os
 import time
 
 from ..errors import CudaenvError
+from ..host.compilers import ccbin_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -144,19 +145,6 @@ def _stat(path: str | None) -> tuple | None:
     except OSError:
         return None
     return (st.st_mtime_ns, st.st_size, st.st_ino)
-
-
-def ccbin_of(env: Mapping[str, str]) -> str | None:
-    """The ``-ccbin`` NVCC_PREPEND_FLAGS / NVCC_APPEND_FLAGS give nvcc, if any."""
-    for var in ("NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"):
-        words = env.get(var, "").split()
-        for i, w in enumerate(words):
-            if w in ("-ccbin", "--compiler-bindir") and i + 1 < len(words):
-                return words[i + 1]
-            for p in ("-ccbin=", "--compiler-bindir="):
-                if w.startswith(p):
-                    return w[len(p):]
-    return None
 
 
 def _tools_sig(env: Mapping[str, str]) -> tuple:
