@@ -117,3 +117,24 @@ def need(program: str) -> str:
             pytest.fail(f"{program} is required under CI but is not installed")
         pytest.skip(f"{program} not installed")
     return path
+
+
+def clean_shell_env(tmp_path, path_tail: str = "/usr/local/bin:/usr/bin:/bin", **extra: str) -> dict:
+    """A minimal environment for real shells, with this checkout's ``cudaenv`` first on PATH.
+
+    Also creates ``tmp_path/out`` (exported as OUT) for the shells' env dumps.
+    """
+    bindir = os.path.join(str(tmp_path), "bin")
+    write_wrapper(bindir)
+    out = os.path.join(str(tmp_path), "out")
+    os.makedirs(out, exist_ok=True)
+    env = {
+        "HOME": str(tmp_path),
+        "PATH": f"{bindir}:{path_tail}",
+        "LC_ALL": "C.UTF-8",
+        "XDG_CONFIG_HOME": os.path.join(str(tmp_path), "cfg"),
+        "XDG_CACHE_HOME": os.path.join(str(tmp_path), "cache"),
+        "OUT": out,
+    }
+    env.update(extra)
+    return env

@@ -22,7 +22,7 @@ import subprocess
 import pytest
 import yaml
 
-from helpers import HOSTILE, IN_CI, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
+from helpers import HOSTILE, IN_CI, clean_shell_env, make_toolkit, need, parse_env0, run_cudaenv
 
 pytestmark = pytest.mark.shells  # real bash with real module systems
 
@@ -132,22 +132,9 @@ def generate(env: dict, fmt: str, moddir, *targets: str, cwd=None) -> subprocess
 @pytest.fixture
 def base(tmp_path):
     """A clean shell environment running this checkout's cudaenv."""
-    bindir = tmp_path / "bin"
-    write_wrapper(str(bindir))
-    out = tmp_path / "out"
-    out.mkdir()
-    env = {
-        "HOME": str(tmp_path),
-        "PATH": f"{bindir}:/usr/bin:/bin",
-        "LC_ALL": "C.UTF-8",
-        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "OUT": str(out),
-        "MODDIR": str(tmp_path / "modules"),
-        # A user's own loader path: module and `use` both keep it, in the same place.
-        "LD_LIBRARY_PATH": "/opt/user lib",
-    }
-    return env, tmp_path, out
+    # A user's own loader path: module and `use` both keep it, in the same place.
+    env = clean_shell_env(tmp_path, "/usr/bin:/bin", MODDIR=str(tmp_path / "modules"), LD_LIBRARY_PATH="/opt/user lib")
+    return env, tmp_path, tmp_path / "out"
 
 
 def write_profile(env: dict, profile: dict) -> None:

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from helpers import HOSTILE, make_toolkit, need, parse_env0, write_wrapper
+from helpers import HOSTILE, clean_shell_env, make_toolkit, need, parse_env0
 
 pytestmark = pytest.mark.shells
 
@@ -53,22 +53,9 @@ SCRIPTS = {"bash": POSIX, "dash": POSIX, "zsh": POSIX, "fish": FISH, "tcsh": TCS
 @pytest.fixture
 def bed(tmp_path):
     root = make_toolkit(str(tmp_path / HOSTILE), VERSION)
-    bindir = tmp_path / "bin"
-    write_wrapper(str(bindir))
+    # Prior states to restore: a scalar with a value, an empty list, an unset list.
+    env = clean_shell_env(tmp_path, CUDAENV_ROOTS=root, CUDA_HOME="/prior/value with 'quotes'", LIBRARY_PATH="")
     out = tmp_path / "out"
-    out.mkdir()
-    env = {
-        "HOME": str(tmp_path),
-        "PATH": f"{bindir}:/usr/local/bin:/usr/bin:/bin",
-        "LC_ALL": "C.UTF-8",
-        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "CUDAENV_ROOTS": root,
-        "OUT": str(out),
-        # Prior states to restore: a scalar with a value, an empty list, an unset list.
-        "CUDA_HOME": "/prior/value with 'quotes'",
-        "LIBRARY_PATH": "",
-    }
     return root, env, out, tmp_path
 
 
