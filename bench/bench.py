@@ -115,6 +115,9 @@ def main() -> int:
              paired(["bash", "-c", f'eval "$({cudaenv} use {target} --shell bash)"'],
                     ["bash", "-c", "export CUDA_HOME=/usr/local/cuda"], env, args.runs)),
         ]
+        # doctor has an absolute budget (<= 0.5 s without torch); pair it with the floor too.
+        rows.append(("cudaenv doctor --no-torch (active profile) vs python -c pass",
+                     paired([cudaenv, "doctor", "--no-torch"], bare, active, max(5, args.runs // 4))))
         lmod = "/usr/share/lmod/lmod/libexec/lmod"
         if os.path.exists(lmod):
             mp = os.path.join(work, "modules", "cuda")
