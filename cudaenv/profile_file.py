@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from .atomic import write_atomic
 from .env.ops import valid_name
 from .errors import CudaenvError
 
@@ -131,24 +132,3 @@ def dump(profile: dict) -> str:
         data[k] = profile.get(k) or {}
     body = yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1000)
     return _HEADER + body
-
-
-def write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` so readers see the old file or the new, never a torn one."""
-    import tempfile
-
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".yaml", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -47,6 +47,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..atomic import commit, discard, stage_text
 from ..env.ops import Ops
 from ..env.plan import Plan, apply, diff, undo
 from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode
@@ -438,22 +439,6 @@ def _foreign(paths: list[str]) -> list[str]:
     return [p for p in paths if os.path.lexists(p) and not is_ours(p)]
 
 
-def _stage(path: str, text: str, mode: int) -> str:
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, suffix=".tmp", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(text)
-            f.flush()
-            os.fchmod(f.fileno(), mode)  # mkstemp makes 0600; everyone activating the env reads it
-            os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
-
-
 def _check_exe(exe: str, key: str, env: Mapping[str, str]) -> None:
     """Run the recorded cudaenv as a deactivate hook would (with nothing saved, it prints nothing).
 
@@ -508,19 +493,11 @@ def install_hooks(ctx: Context, target: str, prefix: str | None, exe: str | None
         for p, text in sorted(files, key=lambda f: _is_activate(f[0])):  # deactivate.d first
             current = p
             os.makedirs(os.path.dirname(p), exist_ok=True)
-            staged.append((_stage(p, text, 0o666 & ~umask), p))
-        while staged:
-            tmp, p = staged[0]
-            current = p
-            os.replace(tmp, p)
-            staged.pop(0)
+            staged.append((stage_text(p, text, 0o666 & ~umask, prefix=_TMP_PREFIX), p))
     except OSError as exc:
-        for tmp, _p in staged:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        discard(staged)
         raise CudaenvError(f"cannot write {current}: {exc.strerror or exc}") from None
+    commit(staged)
     if ctx.env.get("CONDA_PREFIX") and os.path.abspath(ctx.env["CONDA_PREFIX"]) == path:
         notes.append("this environment is active: the hooks take effect at its next activation")
     written = sorted((p for p, _ in files), key=_is_activate)

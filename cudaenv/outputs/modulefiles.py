@@ -48,6 +48,7 @@ from __future__ import annotations
 import json
 import os
 
+from ..atomic import commit, discard, stage_text
 from ..env.ops import Ops
 from ..env.pathlist import dedupe, separator
 from ..errors import CudaenvError
@@ -572,22 +573,6 @@ def plan_modulefiles(
     return modules, final, notes, output
 
 
-def _stage_file(path: str, text: str, mode: int) -> str:
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=_TMP_PREFIX, dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fchmod(f.fileno(), mode)  # mkstemp makes 0600: others load these files
-            os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
-
-
 def write_modulefiles(
     ctx: Context,
     targets: list[str],
@@ -625,7 +610,7 @@ def write_modulefiles(
         os.makedirs(cuda_dir, exist_ok=True)
         for path, text in files:
             current = path
-            staged.append((_stage_file(path, text, 0o666 & ~umask), path))
+            staged.append((stage_text(path, text, 0o666 & ~umask, prefix=_TMP_PREFIX, suffix=""), path))
         # One stub directory per toolkit root, however many profiles of it are written.
         links = {m.stub_dir: m.stub_target for m in modules if m.stub_dir}
         for d, target in links.items():
@@ -642,17 +627,9 @@ def write_modulefiles(
                 os.unlink(tmp)
             os.symlink(target, tmp)
             staged.append((tmp, link))
-        # Only renames are left: each is atomic, and all follow a successful staging.
-        while staged:
-            tmp, path = staged[0]
-            current = path
-            os.replace(tmp, path)
-            staged.pop(0)
     except OSError as exc:
-        for tmp, _path in staged:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        discard(staged)
         raise CudaenvError(f"cannot write {current}: {exc.strerror or exc}") from None
+    # Only renames are left: each is atomic, and all follow a successful staging.
+    commit(staged)
     return Written(modules, [p for p, _t in files[:-1]], rc_path, notes, output)
