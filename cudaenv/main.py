@@ -23,7 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .context import Context
 
-__all__ = ["main", "write_out", "note", "report_error", "eval_hint", "do_use", "do_off"]
+__all__ = ["main", "write_out", "note", "report_error", "eval_hint", "emit_plan", "do_use", "do_off"]
 
 
 def write_out(text: str) -> None:
@@ -61,25 +61,45 @@ def eval_hint(family: str, words: str) -> str:
     return f'eval "$(cudaenv {words})"'
 
 
-def _finish(ctx: Context, shell: str | None, plan_fn, words: str) -> int:
-    from .shells import detect, family_of, renderer
+def emit_plan(ctx: Context, plan_fn, render, tty_hint: str | None = None) -> int:
+    """Plan, render and print: notes to stderr, code to stdout, errors as one line.
 
+    Every command that prints a plan (use/off for any shell or format, the
+    --auto hook, tmux) ends here, so they fail and report alike.
+
+    Args:
+        plan_fn: Returns the Plan (may raise CudaenvError).
+        render: Plan -> text (may raise CudaenvError).
+        tty_hint: Said on stderr when there is output and stdout is a terminal.
+    """
     try:
-        name = shell or detect(ctx.env)
-        mod = renderer(name)
         plan = plan_fn()
-        text = mod.render(plan)
+        text = render(plan)
     except CudaenvError as exc:
         return report_error(exc)
     finally:
         ctx.save()
     for n in plan.notes:
         note(n)
-    fam = family_of(name)
-    if fam != "json" and sys.stdout.isatty():
-        note(f"this prints shell code; to apply it here run: {eval_hint(fam, words)}")
+    if tty_hint and text and sys.stdout.isatty():
+        note(tty_hint)
     write_out(text)
     return 0
+
+
+def _finish(ctx: Context, shell: str | None, plan_fn, words: str) -> int:
+    """:func:`emit_plan` for the shell named by ``shell`` (default: detected)."""
+    from .shells import detect, family_of, renderer
+
+    try:
+        name = shell or detect(ctx.env)
+        mod = renderer(name)
+    except CudaenvError as exc:
+        ctx.save()
+        return report_error(exc)
+    fam = family_of(name)
+    hint = None if fam == "json" else f"this prints shell code; to apply it here run: {eval_hint(fam, words)}"
+    return emit_plan(ctx, plan_fn, mod.render, hint)
 
 
 def do_use(target: str | None, shell: str | None, ctx: Context | None = None) -> int:

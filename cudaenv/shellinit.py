@@ -194,21 +194,11 @@ def plan_auto(ctx: Context, pin: str) -> Plan:
 def do_auto(pin: str) -> int:
     """``cudaenv _auto PIN``: the code the ``--auto`` hook evaluates (notes on stderr)."""
     from .context import Context
-    from .main import note, report_error, write_out
+    from .main import emit_plan
     from .shells import detect, renderer
 
     ctx = Context()
-    try:
-        plan = plan_auto(ctx, pin)
-        text = renderer(detect(ctx.env)).render(plan)
-    except CudaenvError as exc:
-        return report_error(exc)
-    finally:
-        ctx.save()
-    for n in plan.notes:
-        note(n)
-    write_out(text)
-    return 0
+    return emit_plan(ctx, lambda: plan_auto(ctx, pin), renderer(detect(ctx.env)).render)
 
 
 def target_candidates(incomplete: str) -> list[tuple[str, str]]:

@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-__all__ = ["Plan", "apply", "undo", "plan_use", "plan_off", "diff"]
+__all__ = ["Plan", "apply", "undo", "plan_use", "plan_off", "diff", "recorded"]
 
 _RESERVED = (STATE_VAR, ACTIVE_VAR)
 
@@ -145,7 +145,8 @@ def diff(before: Mapping[str, str], after: Mapping[str, str], order: list[str]) 
     return changes
 
 
-def _recorded(env: Mapping[str, str], notes: list[str], strict: bool) -> State | None:
+def recorded(env: Mapping[str, str], notes: list[str], strict: bool) -> State | None:
+    """The state ``use`` recorded in ``env`` (None if none); a corrupt one raises if ``strict``, else is noted."""
     text = env.get(STATE_VAR)
     if text is None:
         return None
@@ -161,7 +162,7 @@ def _recorded(env: Mapping[str, str], notes: list[str], strict: bool) -> State |
 def plan_use(env: Mapping[str, str], ops: Ops, name: str) -> Plan:
     """Plan switching to the profile ``name`` whose needs are ``ops``."""
     notes: list[str] = []
-    state = _recorded(env, notes, strict=False)
+    state = recorded(env, notes, strict=False)
     base: Mapping[str, str] = env
     order = ops.names()
     if state is not None:
@@ -176,7 +177,7 @@ def plan_use(env: Mapping[str, str], ops: Ops, name: str) -> Plan:
 def plan_off(env: Mapping[str, str]) -> Plan:
     """Plan undoing the active profile; a no-op when none is active."""
     notes: list[str] = []
-    state = _recorded(env, notes, strict=True)
+    state = recorded(env, notes, strict=True)
     if state is None:
         return Plan([], ["no cudaenv profile is active"])
     final = undo(env, state, notes)

@@ -49,7 +49,7 @@ import sys
 
 from ..atomic import commit, discard, stage_text
 from ..env.ops import Ops
-from ..env.plan import Plan, apply, diff, undo
+from ..env.plan import Plan, apply, diff, recorded, undo
 from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode
 from ..errors import CudaenvError
 
@@ -118,17 +118,6 @@ def reapply(env: Mapping[str, str], state: State) -> dict[str, str]:
     return apply(env, ops, state.name)
 
 
-def _current(env: Mapping[str, str], notes: list[str]) -> State | None:
-    text = env.get(STATE_VAR)
-    if text is None:
-        return None
-    try:
-        return decode(text)
-    except CudaenvError as exc:
-        notes.append(f"ignoring {STATE_VAR}: {exc.message}")
-        return State("?")
-
-
 def plan_activate(env: Mapping[str, str], key: str, plan_use_fn) -> Plan:
     """What the activate hook does: save what is active, switch with ``plan_use_fn()``.
 
@@ -147,7 +136,7 @@ def plan_activate(env: Mapping[str, str], key: str, plan_use_fn) -> Plan:
         return Plan([], [])
     notes: list[str] = []
     token = NONE_TOKEN
-    if _current(env, notes) is not None and not notes:
+    if recorded(env, notes, strict=False) is not None and not notes:
         token = env[STATE_VAR]
     plan = plan_use_fn()
     active = env.get(ACTIVE_VAR)
@@ -167,7 +156,7 @@ def plan_deactivate(env: Mapping[str, str], key: str) -> Plan:
     if token is None:
         return Plan([], [])
     notes: list[str] = []
-    cur = _current(env, notes)
+    cur = recorded(env, notes, strict=False)
     base = undo(env, cur, notes) if cur is not None else dict(env)
     order = []
     if cur is not None:

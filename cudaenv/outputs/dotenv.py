@@ -85,23 +85,10 @@ def render(plan: Plan) -> str:
 
 
 def _finish(ctx: Context, plan_fn, words: str) -> int:
-    import sys
+    from ..main import emit_plan
 
-    from ..main import note, report_error, write_out
-
-    try:
-        plan = plan_fn()
-        text = render(plan)
-    except CudaenvError as exc:
-        return report_error(exc)
-    finally:
-        ctx.save()
-    for n in plan.notes:
-        note(n)
-    if text and sys.stdout.isatty():
-        note(f"this prints a dotenv file; save it with: cudaenv {words} --format dotenv > cuda.env")
-    write_out(text)
-    return 0
+    return emit_plan(ctx, plan_fn, render,
+                     f"this prints a dotenv file; save it with: cudaenv {words} --format dotenv > cuda.env")
 
 
 def do_use(target: str | None, ctx: Context | None = None) -> int:

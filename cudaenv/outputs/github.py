@@ -37,7 +37,6 @@ Decisions (also in docs/ci.md):
 
 from __future__ import annotations
 
-import os
 
 from ..env.pathlist import split
 from ..env.state import STATE_VAR, decode
