@@ -26,13 +26,13 @@ All tmux calls go through :mod:`cudaenv.run`: two reads (``show-environment
 
 from __future__ import annotations
 
+from .env.ops import apply_changes
 from .env.state import ACTIVE_VAR, STATE_VAR, decode
 from .errors import CudaenvError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .context import Context
-    from .env.plan import Plan
 
 __all__ = ["SAVED_VAR", "parse_show_environment", "encode_saved", "decode_saved", "tmux_arg",
            "session_use", "session_off", "do_use_tmux", "do_off_tmux"]
@@ -232,16 +232,6 @@ def session_off(ctx: Context) -> bool:
     return True
 
 
-def _applied(env: dict[str, str], plan: Plan) -> dict[str, str]:
-    out = dict(env)
-    for ch in plan.changes:
-        if ch[0] == "set":
-            out[ch[1]] = ch[2]
-        else:
-            out.pop(ch[1], None)
-    return out
-
-
 def do_use_tmux(target: str | None, shell: str | None) -> int:
     """``cudaenv use [TARGET] --tmux``: switch the pane, and the session for new panes."""
     from .context import Context
@@ -259,7 +249,7 @@ def do_use_tmux(target: str | None, shell: str | None) -> int:
     def plan_fn():
         plan, profile, _tk = plan_for_use(ctx, target)
         renderer(shell or detect(ctx.env)).render(plan)  # fail before touching tmux
-        session_use(ctx, _applied(ctx.env, plan))
+        session_use(ctx, apply_changes(ctx.env, plan.changes))
         done.append(profile["name"])
         return plan
 

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from cudaenv.context import Context
+from cudaenv.env.ops import apply_changes
 from cudaenv.env.state import ACTIVE_VAR, STATE_VAR
 from cudaenv.shellinit import AUTO_VAR, INIT_SHELLS, PIN_VAR, init_text, plan_auto, shell_file
 from helpers import HOSTILE, REPO, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
@@ -124,25 +125,15 @@ def two(tmp_path):
     return env, str(p1 / ".cuda-version"), str(p2 / ".cuda-version")
 
 
-def applied(env: dict, plan) -> dict:
-    out = dict(env)
-    for ch in plan.changes:
-        if ch[0] == "set":
-            out[ch[1]] = ch[2]
-        else:
-            out.pop(ch[1], None)
-    return out
-
-
 def auto(env: dict, pin: str) -> tuple[dict, list[str]]:
     plan = plan_auto(Context(env=env), pin)
-    return applied(env, plan), plan.notes
+    return apply_changes(env, plan.changes), plan.notes
 
 
 def use(env: dict, target: str) -> dict:
     from cudaenv.switch import plan_for_use
 
-    return applied(env, plan_for_use(Context(env=env), target)[0])
+    return apply_changes(env, plan_for_use(Context(env=env), target)[0].changes)
 
 
 def test_auto_enter_switch_leave(two):
