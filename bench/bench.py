@@ -26,20 +26,24 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def make_toolkit(root: str, version: str) -> None:
+    """A minimal toolkit tree: what discovery reads, nothing that runs."""
+    for d in ("bin", "include", "lib64/stubs"):
+        os.makedirs(os.path.join(root, d), exist_ok=True)
+    with open(os.path.join(root, "bin", "nvcc"), "w") as f:
+        f.write("#!/bin/sh\nexit 0\n")
+    os.chmod(os.path.join(root, "bin", "nvcc"), 0o755)
+    open(os.path.join(root, "include", "cuda_runtime.h"), "w").close()
+    open(os.path.join(root, "lib64", "libcudart.so"), "w").close()
+    open(os.path.join(root, "lib64", "stubs", "libcuda.so"), "w").close()
+    with open(os.path.join(root, "version.json"), "w") as f:
+        json.dump({"cuda": {"name": "CUDA SDK", "version": version}}, f)
+
+
 def make_roots(base: str, n: int) -> None:
     for i in range(n):
         major, minor = 10 + i % 4, i // 4
-        root = os.path.join(base, f"cuda-{major}.{minor}")
-        for d in ("bin", "include", "lib64/stubs"):
-            os.makedirs(os.path.join(root, d), exist_ok=True)
-        with open(os.path.join(root, "bin", "nvcc"), "w") as f:
-            f.write("#!/bin/sh\nexit 0\n")
-        os.chmod(os.path.join(root, "bin", "nvcc"), 0o755)
-        open(os.path.join(root, "include", "cuda_runtime.h"), "w").close()
-        open(os.path.join(root, "lib64", "libcudart.so"), "w").close()
-        open(os.path.join(root, "lib64", "stubs", "libcuda.so"), "w").close()
-        with open(os.path.join(root, "version.json"), "w") as f:
-            json.dump({"cuda": {"name": "CUDA SDK", "version": f"{major}.{minor}.0"}}, f)
+        make_toolkit(os.path.join(base, f"cuda-{major}.{minor}"), f"{major}.{minor}.0")
 
 
 def timed(argv: list[str], env: dict) -> float:

@@ -26,7 +26,6 @@ bench.py. Quote medians; the machine should be idle.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pty
 import select
@@ -36,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from bench import make_toolkit  # bench/bench.py, beside this file
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARK = "@@cudaenv-bench@@"
@@ -52,19 +53,6 @@ SETUP = {  # prompt = MARK, then (optionally) the integration
              "{cudaenv} init fish --auto | source"),
     "tcsh": (["tcsh", "-f", "-i"], f"set prompt={_M}; unset rprompt", 'eval "`{cudaenv} init tcsh --auto`"'),
 }
-
-
-def make_toolkit(root: str, version: str) -> None:
-    for d in ("bin", "include", "lib64/stubs"):
-        os.makedirs(os.path.join(root, d), exist_ok=True)
-    with open(os.path.join(root, "bin", "nvcc"), "w") as f:
-        f.write("#!/bin/sh\nexit 0\n")
-    os.chmod(os.path.join(root, "bin", "nvcc"), 0o755)
-    open(os.path.join(root, "include", "cuda_runtime.h"), "w").close()
-    open(os.path.join(root, "lib64", "libcudart.so"), "w").close()
-    open(os.path.join(root, "lib64", "stubs", "libcuda.so"), "w").close()
-    with open(os.path.join(root, "version.json"), "w") as f:
-        json.dump({"cuda": {"name": "CUDA SDK", "version": version}}, f)
 
 
 def _controlling_tty() -> None:

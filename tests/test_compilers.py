@@ -11,7 +11,7 @@ from cudaenv.host.compilers import accepts, default_compiler, find_compilers, se
 from cudaenv.index import Index
 from cudaenv.toolkit.facts import gpu_archs, host_limits, parse_arch_list, parse_host_config
 from cudaenv.toolkit.probe import probe
-from helpers import need, run_cudaenv, write_wrapper
+from helpers import clean_shell_env, need, run_cudaenv
 
 KERNEL = "__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }\nint main() { return 0; }\n"
 
@@ -81,14 +81,8 @@ def test_selection_rules():
 
 @pytest.fixture
 def bash_env(tmp_path, testbed):
-    bindir = tmp_path / "bin"
-    write_wrapper(str(bindir))
     (tmp_path / "k.cu").write_text(KERNEL)
-    return {
-        "HOME": str(tmp_path), "PATH": f"{bindir}:/usr/bin:/bin", "LC_ALL": "C.UTF-8",
-        "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "CUDAENV_ROOTS": ":".join(testbed.values()),
-    }, tmp_path
+    return clean_shell_env(tmp_path, "/usr/bin:/bin", CUDAENV_ROOTS=":".join(testbed.values())), tmp_path
 
 
 def bash(script, env, cwd):

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from helpers import need, write_wrapper
+from helpers import clean_shell_env, need
 
 pytestmark = pytest.mark.testbed
 
@@ -19,16 +19,7 @@ int main(void) { int v = 0; cuInit(0); cuDriverGetVersion(&v); return v > 0 ? 0 
 
 @pytest.fixture
 def shell_env(tmp_path, testbed):
-    bindir = tmp_path / "bin"
-    write_wrapper(str(bindir))
-    env = {
-        "HOME": str(tmp_path),
-        "PATH": f"{bindir}:/usr/bin:/bin",
-        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "CUDAENV_ROOTS": ":".join(testbed.values()),
-        "LC_ALL": "C.UTF-8",
-    }
+    env = clean_shell_env(tmp_path, "/usr/bin:/bin", CUDAENV_ROOTS=":".join(testbed.values()))
     (tmp_path / "drv.c").write_text(DRV)
     return env, tmp_path
 
