@@ -82,8 +82,8 @@ def test_use_off_round_trip_with_hostile_root(shell, bed):
     assert during[b"CUDA_HOME"] == r and during[b"CUDA_PATH"] == r
     assert during[b"PATH"].split(b":")[0] == r + b"/bin"
     ld = during[b"LD_LIBRARY_PATH"].split(b":")
-    assert ld[0] == r + b"/lib64" and ld[-1].endswith(b"libcuda.so.1"[:0]) and len(ld) == 2  # lib64, stub dir
-    assert os.path.islink(os.path.join(ld[-1].decode(), "libcuda.so.1"))
+    assert ld[0] == r + b"/lib64" and len(ld) == 2  # lib64, then the stub link dir (no driver here)
+    assert os.path.realpath(os.path.join(ld[-1].decode(), "libcuda.so.1")) == root + "/lib64/stubs/libcuda.so"
     assert during[b"LIBRARY_PATH"] == r + b"/lib64:" + r + b"/lib64/stubs"
     for var in (b"PATH", b"LD_LIBRARY_PATH", b"LIBRARY_PATH"):
         assert b"" not in during[var].split(b":")
