@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from .errors import CudaenvError
-from .index import Index
+from .infra.index import Index
 from .profile import load_all
 from .toolkit.discover import Layout, candidates, scan
 from .toolkit.probe import Skip, probe, signature

@@ -81,7 +81,7 @@ def render_table(doc: dict) -> str:
 def do_list(as_json: bool, ctx: Context | None = None) -> int:
     """``cudaenv list [--json]``: skipped candidates on stderr, the list on stdout."""
     from .context import Context
-    from .main import note, report_error, write_out
+    from .infra.console import note, report_error, write_out
     from .errors import CudaenvError
 
     ctx = ctx or Context()
@@ -94,7 +94,7 @@ def do_list(as_json: bool, ctx: Context | None = None) -> int:
     for s in doc["skipped"]:
         note(f"skipped {s['path']} ({s['found_by']}): {s['reason']}")
     if as_json:
-        from .jsonout import dumps
+        from .infra.jsonout import dumps
 
         write_out(dumps(doc) + "\n")
     elif not doc["toolkits"]:

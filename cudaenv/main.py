@@ -18,38 +18,13 @@ from __future__ import annotations
 import sys
 
 from .errors import CudaenvError
+from .infra.console import note, report_error, write_out
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .context import Context
 
-__all__ = ["main", "write_out", "note", "report_error", "eval_hint", "emit_plan", "do_use", "do_off"]
-
-
-def write_out(text: str) -> None:
-    """Write to stdout as bytes: values from the environment may not be UTF-8."""
-    out = sys.stdout
-    data = text.encode("utf-8", "surrogateescape")
-    buf = getattr(out, "buffer", None)
-    if buf is not None:
-        out.flush()
-        buf.write(data)
-        buf.flush()
-    else:
-        out.write(text)
-        out.flush()
-
-
-def note(message: str) -> None:
-    """One line on stderr."""
-    sys.stderr.write(f"cudaenv: {message}\n")
-    sys.stderr.flush()
-
-
-def report_error(exc: CudaenvError) -> int:
-    """Print ``exc`` as one stderr line and return its exit code."""
-    note(f"{exc.message}; hint: {exc.hint}" if exc.hint else exc.message)
-    return exc.exit_code
+__all__ = ["main", "eval_hint", "emit_plan", "do_use", "do_off"]
 
 
 def eval_hint(family: str, words: str) -> str:

@@ -163,7 +163,7 @@ def render(doc: dict, pretty: bool = False) -> str:
     line is safe in any file or log whatever the toolkit paths hold.
     """
     if pretty:
-        from .jsonout import dumps
+        from .infra.jsonout import dumps
 
         return dumps(doc) + "\n"
     import json

@@ -17,7 +17,7 @@ from .toolkit.probe import SYSTEM_DIRS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .index import Index
+    from .infra.index import Index
 
 __all__ = ["load_all", "default_profile", "profile_ops", "find_pin", "generated_name"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .atomic import write_atomic
+from .infra.atomic import write_atomic
 from .env.ops import valid_name
 from .errors import CudaenvError
 

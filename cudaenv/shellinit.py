@@ -101,7 +101,7 @@ def _rc_hint(shell: str, auto: bool) -> str:
 
 def do_init(shell: str | None, auto: bool) -> int:
     """``cudaenv init [SHELL] [--auto]``: print the integration code."""
-    from .main import note, report_error, write_out
+    from .infra.console import note, report_error, write_out
 
     try:
         if not shell:
@@ -286,7 +286,7 @@ def fast_complete(env: dict) -> int | None:
     inc = _use_incomplete(env, instruction)
     if inc is None:
         return None
-    from .main import write_out
+    from .infra.console import write_out
 
     shell = instruction[: -len("_complete")]
     out = []
@@ -315,7 +315,7 @@ def fast_main(args: list[str]) -> int | None:
         return fast_complete(os.environ)
     if args[:1] == ["_auto"]:
         if len(args) > 2:
-            from .main import note
+            from .infra.console import note
 
             note("usage: cudaenv _auto [PIN_FILE] (the --auto hook's own command)")
             return 2

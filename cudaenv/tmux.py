@@ -63,7 +63,7 @@ def tmux_arg(value: str) -> str:
 
 
 def _tmux(ctx: Context, args: list[str]) -> str:
-    from .run import run
+    from .infra.run import run
 
     res = run(["tmux", *args], env=ctx.env, timeout=15)
     if res.returncode != 0:
@@ -235,7 +235,8 @@ def session_off(ctx: Context) -> bool:
 def do_use_tmux(target: str | None, shell: str | None) -> int:
     """``cudaenv use [TARGET] --tmux``: switch the pane, and the session for new panes."""
     from .context import Context
-    from .main import _finish, note, report_error
+    from .main import _finish
+    from .infra.console import note, report_error
     from .shells import detect, renderer
     from .switch import plan_for_use
 
@@ -263,7 +264,8 @@ def do_use_tmux(target: str | None, shell: str | None) -> int:
 def do_off_tmux(shell: str | None) -> int:
     """``cudaenv off --tmux``: undo in the pane, and give the session environment back."""
     from .context import Context
-    from .main import _finish, note, report_error
+    from .main import _finish
+    from .infra.console import note, report_error
     from .shells import detect, renderer
     from .switch import plan_for_off
 

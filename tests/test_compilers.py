@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from cudaenv.host.compilers import accepts, default_compiler, find_compilers, select
-from cudaenv.index import Index
+from cudaenv.infra.index import Index
 from cudaenv.toolkit.facts import gpu_archs, host_limits, parse_arch_list, parse_host_config
 from cudaenv.toolkit.probe import probe
 from helpers import clean_shell_env, need, run_cudaenv

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from cudaenv.context import Context
-from cudaenv.index import Index
+from cudaenv.infra.index import Index
 from cudaenv.toolkit.discover import Layout, candidates, scan
 from cudaenv.toolkit.probe import Skip, probe
 from cudaenv.toolkit.version import parse_nvcc_version, read_version
@@ -63,7 +63,7 @@ def test_testbed_versions(testbed):
 
 
 def test_testbed_nvcc_agrees_with_version_files(testbed):
-    from cudaenv.run import run
+    from cudaenv.infra.run import run
 
     for short, root in testbed.items():
         res = run([os.path.join(root, "bin", "nvcc"), "--version"], timeout=60)

@@ -28,7 +28,7 @@ from cudaenv.host.driver import (
     parse_smi_failure,
     parse_smi_query,
 )
-from cudaenv.run import run
+from cudaenv.infra.run import run
 from helpers import IN_CI, REPO
 
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "nvidia")

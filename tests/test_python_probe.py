@@ -21,7 +21,7 @@ import pytest
 from cudaenv.host import python_probe
 from cudaenv.host.loader import driver_present
 from cudaenv.host.python_probe import TABLE, default_python, probe_python
-from cudaenv.index import Index
+from cudaenv.infra.index import Index
 
 PY_MM = "%d.%d" % sys.version_info[:2]
 
@@ -443,7 +443,7 @@ def test_venvs_script_skips_complete_venvs_fast(venv_cpu, venv_cu):
 
 
 def test_cancelled_probe_is_an_error_not_a_fact(base_python, home):
-    from cudaenv import run as run_mod
+    from cudaenv.infra import run as run_mod
 
     if not hasattr(run_mod, "stop_all"):
         pytest.skip("cudaenv.run has no stop_all")

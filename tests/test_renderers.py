@@ -92,7 +92,7 @@ def test_json_writer_matches_the_json_module():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from cudaenv.jsonout import dumps
+    from cudaenv.infra.jsonout import dumps
 
     text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=8)
     leaf = st.none() | st.booleans() | st.integers() | text

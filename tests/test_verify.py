@@ -312,7 +312,7 @@ def test_use_verify_gate(tmp_path):
 
 def test_stop_all_kills_process_groups_of_other_threads(tmp_path):
     """Ctrl-C lands in the main thread; commands other threads run must die with their children."""
-    from cudaenv import run as runmod
+    from cudaenv.infra import run as runmod
 
     marker = f"sleep-{os.getpid()}-{time.time()}"
     results = []
@@ -338,7 +338,7 @@ def test_stop_all_kills_process_groups_of_other_threads(tmp_path):
 
 
 def test_timeout_kills_the_whole_group():
-    from cudaenv.run import run
+    from cudaenv.infra.run import run
 
     marker = f"tmo-{os.getpid()}-{time.time()}"
     t0 = time.monotonic()

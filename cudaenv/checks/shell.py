@@ -144,7 +144,7 @@ def _nvcc_root(env: Mapping[str, str]) -> str | None:
 
 def gather_shell(ctx: Context, driver: dict | None) -> dict:
     """Facts about the current shell's environment."""
-    from ..run import run
+    from ..infra.run import run
     from ..switch import active_profile
     from ..toolkit.probe import Skip, probe
     from ..toolkit.version import parse_nvcc_version

@@ -9,7 +9,7 @@ from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
 from ..context import Context
 from ..errors import CudaenvError
-from ..main import write_out
+from ..infra.console import write_out
 from ..profile import find_pin
 from ..resolve import profile_for
 from ..switch import active_profile, resolve_target

@@ -6,7 +6,7 @@ import functools
 
 import click
 
-from ..main import report_error
+from ..infra.console import report_error
 from ..errors import CudaenvError
 
 __all__ = ["json_option", "shell_option", "handles_errors", "echo_json"]
@@ -33,7 +33,7 @@ def handles_errors(fn):
 
 def echo_json(doc: object) -> None:
     """Print ``doc`` as indented JSON on stdout."""
-    from ..main import write_out
-    from ..jsonout import dumps
+    from ..infra.console import write_out
+    from ..infra.jsonout import dumps
 
     write_out(dumps(doc) + "\n")

@@ -47,7 +47,7 @@ def install_cmd(target: str, prefix: str | None) -> None:
     write is never overwritten. Each write is atomic.
     """
     from ..context import Context
-    from ..main import note
+    from ..infra.console import note
     from ..outputs.conda_hooks import install_hooks
 
     ctx = Context()
@@ -69,7 +69,7 @@ def install_cmd(target: str, prefix: str | None) -> None:
 def remove_cmd(prefix: str | None) -> None:
     """Delete the hooks `conda-hook install` wrote (only files that carry its header)."""
     from ..context import Context
-    from ..main import note
+    from ..infra.console import note
     from ..outputs.conda_hooks import remove_hooks
 
     done = remove_hooks(Context(), prefix)

@@ -10,7 +10,7 @@ from ..checks.rules import check_toolkit
 from ..checks.shell import gather_shell, shell_rules
 from ..context import Context
 from ..errors import CudaenvError
-from ..main import note, write_out
+from ..infra.console import note, write_out
 from ..switch import active_profile, resolve_target
 from .common import echo_json, handles_errors, json_option
 

@@ -37,7 +37,7 @@ def explain_cmd(text: tuple[str, ...], as_json: bool) -> None:
     appearance. Exit status 1, with nothing on stdout, when nothing is recognised.
     """
     from ..explain import explain, render_text
-    from ..main import note, write_out
+    from ..infra.console import note, write_out
 
     if text == ("-",) or (not text and not sys.stdin.isatty()):
         source = _read_stdin()

@@ -32,7 +32,7 @@ def matrix_cmd(pretty: bool, lo: str | None, hi: str | None, torch: tuple[str, .
     # later: strategy: {matrix: ${{ fromJSON(needs.<job>.outputs.matrix) }}}
     """
     from ..context import Context
-    from ..main import note, write_out
+    from ..infra.console import note, write_out
     from ..matrix import matrix, render
 
     ctx = Context()

@@ -36,7 +36,7 @@ def modulefiles_cmd(targets: tuple[str, ...], fmt: str | None, all_: bool, outpu
               (Lmod with lmod files; Environment Modules >= 5.1), else unset.
     """
     from ..context import Context
-    from ..main import note
+    from ..infra.console import note
     from ..outputs.modulefiles import MODULE, write_modulefiles
 
     ctx = Context()

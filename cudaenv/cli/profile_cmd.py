@@ -7,7 +7,7 @@ import os
 import click
 
 from ..context import Context
-from ..main import note
+from ..infra.console import note
 from ..errors import CudaenvError
 from ..profile import default_profile, generated_name
 from ..profile_file import dump, write_atomic

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..main import do_off, do_use, note
+from ..main import do_off, do_use
+from ..infra.console import note
 from .common import shell_option
 from .completion import complete_targets
 
@@ -84,7 +85,7 @@ def _require_verified(target: str | None) -> None:
     """``use --verify``: stop here, with one stderr line, when the last verify failed."""
     from ..context import Context
     from ..errors import CudaenvError
-    from ..main import report_error
+    from ..infra.console import report_error
     from ..verify.cache import require_verified
 
     ctx = Context()

@@ -8,7 +8,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-    from ..index import Index
+    from ..infra.index import Index
 
 __all__ = ["find_compilers", "default_compiler", "accepts", "select", "compiler_info", "path_fingerprint", "ccbin_of"]
 
@@ -45,7 +45,7 @@ def compiler_info(path: str, index: Index | None = None) -> dict | None:
         return None
 
     def compute() -> dict | None:
-        from ..run import run
+        from ..infra.run import run
 
         res = run([real, "--version"], timeout=20, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
         parsed = _parse_version(res.stdout) if res.returncode == 0 else None

@@ -403,7 +403,7 @@ def probe_libraries(env: Mapping[str, str], timeout: float = 10) -> dict:
     """
     import json
 
-    from cudaenv.run import run
+    from ..infra.run import run
 
     res = run([sys.executable, "-I", "-S", os.path.abspath(__file__), "--probe-libraries"],
               env=env, timeout=timeout)
@@ -462,7 +462,7 @@ def _which(name: str, env: Mapping[str, str]) -> str | None:
 
 
 def _smi_source(smi: str, env: Mapping[str, str], deadline: float) -> tuple[dict, list[dict] | None]:
-    from cudaenv.run import run
+    from ..infra.run import run
 
     src: dict[str, Any] = {"path": smi, "version": None, "cuda": None, "smi_version": None, "format": None,
                            "reason": None}

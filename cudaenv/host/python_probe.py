@@ -36,13 +36,13 @@ import os
 import shutil
 import time
 
-from ..run import run
+from ..infra.run import run
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-    from ..index import Index
+    from ..infra.index import Index
 
 __all__ = ["probe_python", "default_python", "CHILD", "MARKER", "TABLE", "DEFAULT_TIMEOUT"]
 

@@ -47,7 +47,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..atomic import commit, discard, stage_text
+from ..infra.atomic import commit, discard, stage_text
 from ..env.ops import Ops
 from ..env.plan import Plan, apply, diff, recorded, undo
 from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode
@@ -207,7 +207,7 @@ def hook_main(args: list[str]) -> int:
     activation. Notes and errors go to stderr; on error nothing is printed on
     stdout and the exit status is non-zero, and the hook changes nothing.
     """
-    from ..main import note, report_error, write_out
+    from ..infra.console import note, report_error, write_out
 
     ctx = None
     try:
@@ -433,7 +433,7 @@ def _check_exe(exe: str, key: str, env: Mapping[str, str]) -> None:
 
     Catches an older or broken cudaenv now rather than at every activation.
     """
-    from ..run import run
+    from ..infra.run import run
 
     probe_env = {k: v for k, v in env.items() if not k.startswith(SAVED_PREFIX)}
     res = run([exe, "conda-hook", "_deactivate", "--shell", "sh", "--", key], env=probe_env, timeout=60)

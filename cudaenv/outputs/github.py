@@ -239,7 +239,7 @@ def write(out: Output, env_file: str, path_file: str | None) -> None:
 def do_use(target: str | None, ctx: Context | None = None) -> int:
     """``cudaenv use [TARGET] --format github``: append to the runner's files; stdout stays empty."""
     from ..context import Context
-    from ..main import note, report_error
+    from ..infra.console import note, report_error
     from ..switch import plan_for_use
 
     ctx = ctx or Context()
@@ -268,7 +268,7 @@ def do_use(target: str | None, ctx: Context | None = None) -> int:
 
 def do_off(ctx: Context | None = None) -> int:
     """``cudaenv off --format github``: refused, see the module docstring."""
-    from ..main import report_error
+    from ..infra.console import report_error
 
     return report_error(CudaenvError(
         "GitHub Actions cannot unset variables or take directories off PATH for the following steps, "

@@ -48,7 +48,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..atomic import commit, discard, stage_text
+from ..infra.atomic import commit, discard, stage_text
 from ..env.ops import Ops
 from ..env.pathlist import dedupe, separator
 from ..errors import CudaenvError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..jsonout import dumps
+from ..infra.jsonout import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable, Mapping
 
-    from ..index import Index
+    from ..infra.index import Index
 
 __all__ = ["Layout", "candidates", "scan", "expand_roots"]
 

@@ -15,7 +15,7 @@ from .version import _include_dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..index import Index
+    from ..infra.index import Index
 
 __all__ = ["host_limits", "parse_host_config", "gpu_archs", "parse_arch_list"]
 
@@ -100,7 +100,7 @@ def gpu_archs(tk: dict, index: Index | None = None, timeout: float = 60) -> dict
     root = tk["root"]
 
     def compute() -> dict:
-        from ..run import run
+        from ..infra.run import run
 
         res = run([os.path.join(root, "bin", "nvcc"), "--list-gpu-code"], timeout=timeout)
         sms = parse_arch_list(res.stdout, "sm_") if res.returncode == 0 else []

@@ -128,7 +128,7 @@ def parse_nvcc_version(text: str) -> tuple[str, str] | None:
 
 
 def _from_nvcc(root: str) -> dict | None:
-    from ..run import run
+    from ..infra.run import run
 
     res = run([os.path.join(root, "bin", "nvcc"), "--version"], timeout=30)
     parsed = parse_nvcc_version(res.stdout) if res.returncode == 0 else None

@@ -114,7 +114,7 @@ def fast_verify(argv: list[str]) -> int | None:
         The exit status, or None when the arguments need click's parser.
     """
     from ..context import Context
-    from ..main import report_error, write_out
+    from ..infra.console import report_error, write_out
     from .prep import DEFAULT_TIMEOUT, Options, cached_result, prepare
 
     args = parse_args(argv)
@@ -143,7 +143,7 @@ def fast_verify(argv: list[str]) -> int | None:
     from .report import json_document, render_record
 
     if args["json"]:
-        from ..jsonout import dumps
+        from ..infra.jsonout import dumps
 
         write_out(dumps(json_document(records)) + "\n")
     else:

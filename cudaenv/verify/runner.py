@@ -512,7 +512,7 @@ def verify_targets(ctx: Context, pairs: list[tuple[dict, dict]], opts: Options, 
     """
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
-    from ..run import resume_all, stop_all
+    from ..infra.run import resume_all, stop_all
 
     resume_all()
     sweep_stale(ctx.env)
@@ -560,7 +560,7 @@ def run_command(ctx: Context, pairs: list[tuple[dict, dict]], opts: Options, as_
     """
     import signal
 
-    from ..main import note, report_error, write_out
+    from ..infra.console import note, report_error, write_out
     from .report import json_document, render_record
 
     progress = Progress(sys.stderr)
@@ -591,7 +591,7 @@ def run_command(ctx: Context, pairs: list[tuple[dict, dict]], opts: Options, as_
             signal.signal(signal.SIGTERM, old)
         ctx.save()
     if as_json:
-        from ..jsonout import dumps
+        from ..infra.jsonout import dumps
 
         write_out(dumps(json_document(records)) + "\n")
     return 1 if any(r["status"] == "fail" for r in records) else 0

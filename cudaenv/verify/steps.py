@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..run import run
+from ..infra.run import run
 from . import programs
 
 TYPE_CHECKING = False

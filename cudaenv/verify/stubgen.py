@@ -161,7 +161,7 @@ def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: flo
         StubError: no compiler, a compiler failure, too few entry points, or a
             result without the soname ``libcuda.so.1``.
     """
-    from ..run import run
+    from ..infra.run import run
     from .elf import read_elf
 
     t0 = time.monotonic()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import CudaenvError
+from ..errors import CudaenvError
 
 __all__ = ["stage_text", "discard", "commit", "write_atomic"]
 

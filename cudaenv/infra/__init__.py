@@ -1,0 +1,10 @@
+"""Infrastructure every layer may use; it imports nothing else of cudaenv but ``errors``.
+
+* ``run``      the one place that starts subprocesses (timeout, explicit env, group kill);
+* ``index``    the stat-keyed cache of probed toolkits, parsed profiles and facts;
+* ``atomic``   files written whole or not at all;
+* ``jsonout``  a JSON writer that does not import ``re`` (for the fast paths);
+* ``console``  stdout for code, stderr for one-line messages;
+* ``argv``     the one small hand parser of the click-free fast paths;
+* ``elf``      just enough ELF reading to check what a link produced.
+"""
