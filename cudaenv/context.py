@@ -11,7 +11,7 @@ import os
 
 from .errors import CudaenvError
 from .infra.index import Index
-from .profile import load_all
+from .profiles.model import load_all
 from .toolkit.discover import Layout, candidates, scan
 from .toolkit.probe import Skip, probe, signature
 

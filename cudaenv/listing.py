@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from .resolve import profile_for
+from .profiles.resolve import profile_for
 from .switch import active_profile
 
 TYPE_CHECKING = False

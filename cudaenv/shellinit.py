@@ -130,7 +130,7 @@ def _split_auto(value: str) -> tuple[str, str]:
 
 def _pin_target(pin: str) -> tuple[str, str] | None:
     """(pin file, target) for the pin file the shell found, or None if it is gone."""
-    from .profile import find_pin
+    from .profiles.pin import find_pin
 
     return find_pin(os.path.dirname(pin) or "/")
 
@@ -210,7 +210,7 @@ def target_candidates(incomplete: str) -> list[tuple[str, str]]:
     ``use``; any error gives no candidates (completion never prints one).
     """
     from .context import Context
-    from .profile import generated_name
+    from .profiles.model import generated_name
     from .toolkit import version_key
 
     try:

@@ -11,8 +11,9 @@ from .env.plan import Plan, plan_off, plan_use
 from .env.state import ACTIVE_VAR
 from .errors import CudaenvError
 from .host.loader import driver_present
-from .profile import find_pin, profile_ops
-from .resolve import resolve
+from .profiles.pin import find_pin
+from .profiles.model import profile_ops
+from .profiles.resolve import resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -211,7 +212,7 @@ def plan_for_off(ctx: Context) -> Plan:
 
 def active_profile(ctx: Context) -> dict | None:
     """The profile named by ``CUDAENV_ACTIVE``, if it still resolves."""
-    from .profile import default_profile
+    from .profiles.model import default_profile
 
     name = ctx.env.get(ACTIVE_VAR)
     if not name:

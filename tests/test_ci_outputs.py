@@ -29,7 +29,7 @@ import threading
 
 import pytest
 
-from cudaenv import compat
+from cudaenv.knowledge import compat
 from cudaenv.env.plan import Plan
 from cudaenv.errors import CudaenvError
 from cudaenv.main import _fast_args

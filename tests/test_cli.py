@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from cudaenv.context import Context
-from cudaenv.profile_file import load_file, validate
+from cudaenv.profiles.files import load_file, validate
 from cudaenv.errors import CudaenvError
 from helpers import REPO, make_toolkit, run_cudaenv
 
@@ -240,7 +240,7 @@ def test_profile_writes_are_atomic_under_concurrency(tmp_path):
     path = tmp_path / "p.yaml"
     writer = (
         "import sys; sys.path.insert(0, sys.argv[1])\n"
-        "from cudaenv.profile_file import write_atomic\n"
+        "from cudaenv.infra.atomic import write_atomic\n"
         "n = int(sys.argv[3])\n"
         "for i in range(150):\n"
         "    body = f'name: w{n}\\nroot: /r\\nset:\\n' + ''.join(f'  V{j}: \"{n}-{i}\"\\n' for j in range(300))\n"

@@ -181,7 +181,7 @@ def test_conda_prefix_and_debian_layout(tmp_path, layout):
 
 
 def test_debian_profile_never_puts_system_dirs_in_front():
-    from cudaenv.profile import default_profile
+    from cudaenv.profiles.model import default_profile
 
     tk = {"root": "/usr", "full_version": "12.4.131", "libdir": "lib", "cupti_dir": None,
           "components": {"stubs": False}}

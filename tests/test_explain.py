@@ -21,8 +21,8 @@ import pytest
 
 from cudaenv.checks import CHECKS
 from cudaenv.errors import CudaenvError
-from cudaenv.explain import explain, render_text, required_literal
-from cudaenv.knowledge import KB_PATH, OPTIONAL, REQUIRED, load_entries, read_document, validate
+from cudaenv.knowledge.explain import explain, render_text, required_literal
+from cudaenv.knowledge.kb import KB_PATH, OPTIONAL, REQUIRED, load_entries, read_document, validate
 from helpers import IN_CI, need, run_cudaenv
 
 ENTRIES = load_entries()
@@ -135,13 +135,13 @@ def test_invalid_knowledge_base_is_one_clear_error(tmp_path):
 
 def test_knowledge_base_loads_lazily():
     """Importing the matcher or the command reads no YAML and compiles nothing."""
-    code = ("import sys, cudaenv.explain, cudaenv.knowledge;"
-            "print('yaml' in sys.modules, cudaenv.explain._default is None)")
+    code = ("import sys, cudaenv.knowledge.explain, cudaenv.knowledge.kb;"
+            "print('yaml' in sys.modules, cudaenv.knowledge.explain._default is None)")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert res.returncode == 0, res.stderr
     assert res.stdout.split() == ["False", "True"]
-    code = "import sys, cudaenv.cli.explain_cmd; print('cudaenv.explain' in sys.modules)"
+    code = "import sys, cudaenv.cli.explain_cmd; print('cudaenv.knowledge.explain' in sys.modules)"
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert res.returncode == 0 and res.stdout.strip() == "False", res.stderr

@@ -28,12 +28,12 @@ from helpers import REPO, make_toolkit
 from cudaenv.errors import CudaenvError
 from cudaenv.verify import cache as vcache
 from cudaenv.verify import programs
-from cudaenv.verify.elf import read_elf
+from cudaenv.infra.elf import read_elf
 from cudaenv.verify.fast import parse_args
 from cudaenv.verify.report import render_record
 from cudaenv.verify.runner import choose_arch, sweep_stale
 from cudaenv.verify.steps import Step, step_run_program
-from cudaenv.verify.stubgen import entry_points
+from cudaenv.toolkit.stubgen import entry_points
 
 SYSTEM_TOOLKIT = "/usr/local/cuda-13.0"
 COMPILE_STEPS = ("nvcc-shared", "nvcc-static", "link-lcuda")
@@ -707,12 +707,14 @@ base = sys.argv[2]
 import concurrent.futures, concurrent.futures.thread, fcntl, hashlib, marshal, re, shlex, shutil, struct
 import tempfile, textwrap, threading
 from cudaenv.context import Context
-from cudaenv.explain import explain
-from cudaenv.verify import elf, programs, report, runner, steps, stubgen
+from cudaenv.knowledge.explain import explain
+from cudaenv.verify import programs, report, runner, steps
+from cudaenv.infra import elf
+from cudaenv.toolkit import stubgen
 from cudaenv.verify.fast import select_targets
 from cudaenv.verify.prep import Options
 import cudaenv.checks.gather, cudaenv.host.compilers, cudaenv.host.loader, cudaenv.toolkit.facts
-import cudaenv.profile_file, cudaenv.knowledge, yaml
+import cudaenv.profiles.files, cudaenv.knowledge.kb, yaml
 explain("warm up the knowledge base")
 env = {"PATH": "/usr/bin:/bin", "HOME": base, "XDG_CONFIG_HOME": base + "/cfg", "XDG_CACHE_HOME": base + "/cache",
        "TMPDIR": base + "/tmp", "LC_ALL": "C.UTF-8"}

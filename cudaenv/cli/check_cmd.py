@@ -10,8 +10,8 @@ from ..checks.rules import check_toolkit
 from ..context import Context
 from ..errors import CudaenvError
 from ..infra.console import write_out
-from ..profile import find_pin
-from ..resolve import profile_for
+from ..profiles.pin import find_pin
+from ..profiles.resolve import profile_for
 from ..switch import active_profile, resolve_target
 from .common import echo_json, handles_errors, json_option
 

@@ -36,7 +36,7 @@ def explain_cmd(text: tuple[str, ...], as_json: bool) -> None:
     Every known error in the input is explained once, in order of first
     appearance. Exit status 1, with nothing on stdout, when nothing is recognised.
     """
-    from ..explain import explain, render_text
+    from ..knowledge.explain import explain, render_text
     from ..infra.console import note, write_out
 
     if text == ("-",) or (not text and not sys.stdin.isatty()):

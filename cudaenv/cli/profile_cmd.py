@@ -9,8 +9,8 @@ import click
 from ..context import Context
 from ..infra.console import note
 from ..errors import CudaenvError
-from ..profile import default_profile, generated_name
-from ..profile_file import dump, write_atomic
+from ..profiles.model import default_profile, generated_name
+from ..profiles.files import dump, write_atomic
 from ..switch import host_compiler, resolve_target
 from .common import echo_json, handles_errors, json_option
 
@@ -75,7 +75,7 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
 
 def _generate_stub(ctx: Context, tk: dict) -> None:
     """A toolkit without lib64/stubs gets a generated libcuda.so, which `use` puts on LIBRARY_PATH."""
-    from ..verify.stubgen import StubError, ensure_stub
+    from ..toolkit.stubgen import StubError, ensure_stub
 
     try:
         info = ensure_stub(ctx.cache_dir, tk, ctx.env)

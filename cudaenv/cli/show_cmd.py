@@ -6,7 +6,7 @@ import click
 
 from ..context import Context
 from ..errors import CudaenvError
-from ..profile import find_pin
+from ..profiles.pin import find_pin
 from ..switch import active_profile, resolve_target, stub_dir, use_ops
 from .common import echo_json, handles_errors, json_option
 from .completion import complete_targets

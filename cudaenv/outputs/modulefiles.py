@@ -470,7 +470,7 @@ def _existing(cuda_dir: str, fmt: str) -> dict[str, dict]:
 
 def _chosen(ctx: Context, targets: list[str], all_: bool, notes: list[str]) -> list[tuple[dict, dict]]:
     """(profile, toolkit) pairs to write, in claim order, without repeats."""
-    from ..resolve import profile_for
+    from ..profiles.resolve import profile_for
     from ..switch import resolve_target
 
     if all_ and targets:
@@ -500,7 +500,7 @@ def _chosen(ctx: Context, targets: list[str], all_: bool, notes: list[str]) -> l
 
 def _module_for(ctx: Context, prof: dict, tk: dict, name: str, output: str, notes: list[str]) -> Module:
     from ..env.plan import apply
-    from ..profile import profile_ops
+    from ..profiles.model import profile_ops
     from ..switch import host_compiler
 
     # The host compiler `use` would pick, chosen here (like `profile build` records it).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from .. import compat
+from ..knowledge import compat
 from .probe import signature
 from .version import _include_dirs
 

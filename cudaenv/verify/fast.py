@@ -26,8 +26,8 @@ def select_targets(ctx: Context, names: tuple[str, ...] | list[str], all_: bool)
 
     A profile named twice (``verify 12.4 cuda-12.4.1``) is verified once.
     """
-    from ..profile import find_pin
-    from ..resolve import profile_for
+    from ..profiles.pin import find_pin
+    from ..profiles.resolve import profile_for
     from ..switch import active_profile, resolve_target
 
     if all_:

@@ -69,7 +69,7 @@ def prepare(ctx: Context, profile: dict, tk: dict, opts: Options, reuse_python: 
     that builds must probe).
     """
     from ..checks.gather import profile_env
-    from .stubgen import stub_state
+    from ..toolkit.stubgen import stub_state
 
     env = profile_env(ctx, profile, tk)
     stub = None

@@ -220,7 +220,7 @@ class Job:
 
     def __init__(self, ctx: Context, prep: Prep, opts: Options, work: str, arch: dict, progress: Progress,
                  cancel: threading.Event, driverless: bool = False) -> None:
-        from .stubgen import include_dir
+        from ..toolkit.stubgen import include_dir
 
         self.ctx = ctx
         self.cache_dir = ctx.cache_dir

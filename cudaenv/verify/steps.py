@@ -88,7 +88,7 @@ def tail(text: str, n: int = _TAIL_LINES) -> list[str]:
 
 def explain_dicts(text: str) -> list[dict]:
     """What ``cudaenv explain`` recognises in ``text``, as plain dicts."""
-    from ..explain import explain
+    from ..knowledge.explain import explain
 
     out = []
     for m in explain(text):
@@ -152,7 +152,7 @@ def _why_failed(res, tool: str, timeout: float) -> str:
 
 def step_stub(job: Job) -> Step:
     """Generate (or reuse) the libcuda stub of a toolkit that ships none."""
-    from .stubgen import StubError, ensure_stub
+    from ..toolkit.stubgen import StubError, ensure_stub
 
     t0 = time.monotonic()
     if job.cancelled():
@@ -178,7 +178,7 @@ def step_stub(job: Job) -> Step:
 
 def step_nvcc(job: Job, mode: str) -> Step:
     """Compile and link the runtime program with ``nvcc -cudart <mode>``."""
-    from .elf import read_elf
+    from ..infra.elf import read_elf
 
     sid = f"nvcc-{mode}"
     t0 = time.monotonic()
@@ -227,7 +227,7 @@ def step_link(job: Job) -> Step:
     No ``-L``: nvcc's own nvcc.profile adds the stubs directory, which would hide
     a missing LIBRARY_PATH; setup.py and CMake builds link with the host compiler.
     """
-    from .elf import read_elf
+    from ..infra.elf import read_elf
 
     t0 = time.monotonic()
     cxx = job.cxx

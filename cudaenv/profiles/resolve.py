@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
-from .errors import CudaenvError
-from .profile import default_profile, generated_name
-from .toolkit import version_key
+from ..errors import CudaenvError
+from .model import default_profile, generated_name
+from ..toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .toolkit import version_key
+from ..toolkit import version_key
 
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
            "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "newest_known_toolkit"]
@@ -24,7 +24,7 @@ def table() -> dict:
     if _TABLE is None:
         import yaml
 
-        with open(os.path.join(os.path.dirname(__file__), "data", "compat.yaml"), encoding="utf-8") as f:
+        with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "compat.yaml"), encoding="utf-8") as f:
             _TABLE = yaml.safe_load(f)
     return _TABLE
 

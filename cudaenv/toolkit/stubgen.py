@@ -34,7 +34,7 @@ import time
 
 from ..errors import CudaenvError
 from ..switch import generated_stub_dir
-from ..toolkit.version import _include_dirs
+from .version import _include_dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -162,7 +162,7 @@ def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: flo
             result without the soname ``libcuda.so.1``.
     """
     from ..infra.run import run
-    from .elf import read_elf
+    from ..infra.elf import read_elf
 
     t0 = time.monotonic()
     cc = c_compiler(env)

@@ -109,7 +109,7 @@ def _knowledge(entries: list[dict] | None) -> _Compiled:
     if entries is not None:
         return _Compiled(entries)
     if _default is None:
-        from .knowledge import load_entries
+        from .kb import load_entries
 
         _default = _Compiled(load_entries())
     return _default

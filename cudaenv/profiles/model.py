@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import os
 
-from .env.ops import Ops
-from .errors import CudaenvError
-from .toolkit.probe import SYSTEM_DIRS
+from ..env.ops import Ops
+from ..errors import CudaenvError
+from ..toolkit.probe import SYSTEM_DIRS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .infra.index import Index
+    from ..infra.index import Index
 
-__all__ = ["load_all", "default_profile", "profile_ops", "find_pin", "generated_name"]
+__all__ = ["load_all", "default_profile", "profile_ops", "generated_name"]
 
 def generated_name(tk: dict) -> str:
     """The name ``profile build`` gives a toolkit's profile: ``cuda-<full version>``."""
@@ -49,7 +49,7 @@ def load_all(directory: str, index: Index) -> tuple[list[dict], list[tuple[str, 
         sig = (st.st_mtime_ns, st.st_size, st.st_ino)
 
         def compute(path: str = path) -> tuple:
-            from .profile_file import load_file
+            from .files import load_file
 
             try:
                 return (load_file(path), None)
@@ -136,31 +136,3 @@ def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None
         if "NVCC_PREPEND_FLAGS" not in ops.set:
             ops.prepend["NVCC_PREPEND_FLAGS"] = ["-ccbin", host_cxx] + ops.prepend.get("NVCC_PREPEND_FLAGS", [])
     return ops
-
-
-def find_pin(cwd: str) -> tuple[str, str] | None:
-    """Find the nearest ``.cuda-version`` walking up from ``cwd``.
-
-    Returns:
-        (file path, the first non-comment word in it), or None.
-
-    Raises:
-        CudaenvError: the nearest file is unreadable or empty.
-    """
-    d = os.path.abspath(cwd)
-    while True:
-        path = os.path.join(d, ".cuda-version")
-        if os.path.isfile(path):
-            try:
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for line in f:
-                        word = line.split("#", 1)[0].strip()
-                        if word:
-                            return path, word
-            except OSError as exc:
-                raise CudaenvError(f"cannot read {path}: {exc.strerror}") from None
-            raise CudaenvError(f"{path} names no version or profile", exit_code=2)
-        parent = os.path.dirname(d)
-        if parent == d:
-            return None
-        d = parent

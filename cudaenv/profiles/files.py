@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from .infra.atomic import write_atomic
-from .env.ops import valid_name
-from .errors import CudaenvError
+from ..infra.atomic import write_atomic
+from ..env.ops import valid_name
+from ..errors import CudaenvError
 
 __all__ = ["KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump", "write_atomic"]
 
