@@ -67,6 +67,10 @@ class Context:
         self.cache_dir = cache_dir(self.env)
         self.profiles_dir = profiles_dir(self.env)
         self.index = Index(os.path.join(self.cache_dir, "index.marshal"))
+        # Where the kernel driver's files are (tests point it at a tree made from real outputs).
+        self.proc_root = self.env.get("CUDAENV_PROC_ROOT", "/proc")
+        # Facts gathered once per command (the driver), keyed by what they are.
+        self.memo: dict[str, object] = {}
         self._profiles: tuple[list[dict], list[tuple[str, str]]] | None = None
         self._scan: tuple[list[dict], list[tuple[str, str, str]]] | None = None
 

@@ -32,7 +32,7 @@ import pytest
 from cudaenv.knowledge import compat
 from cudaenv.env.plan import Plan
 from cudaenv.errors import CudaenvError
-from cudaenv.main import _fast_args
+from cudaenv.main import fast_form
 from cudaenv.outputs import dotenv as dotenv_out
 from cudaenv.outputs import github as gh
 from helpers import HOSTILE, REPO, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
@@ -442,10 +442,10 @@ def test_format_json_is_shell_json(three_fake):
 
 
 def test_fast_path_leaves_format_to_click():
-    assert _fast_args(["use", "12.4", "--format", "github"]) is None
-    assert _fast_args(["use", "--format=dotenv", "12.4"]) is None
-    assert _fast_args(["off", "--format", "github"]) is None
-    assert _fast_args(["use", "12.4", "--shell", "bash"]) == ("use", "12.4", "bash")
+    assert fast_form(["use", "12.4", "--format", "github"]) is None
+    assert fast_form(["use", "--format=dotenv", "12.4"]) is None
+    assert fast_form(["off", "--format", "github"]) is None
+    assert fast_form(["use", "12.4", "--shell", "bash"]) == ("use", {"shell": "bash"}, ["12.4"])
 
 
 # ---------------------------------------------------------------------------

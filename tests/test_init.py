@@ -18,7 +18,14 @@ import pytest
 from cudaenv.context import Context
 from cudaenv.env.ops import apply_changes
 from cudaenv.env.state import ACTIVE_VAR, STATE_VAR
-from cudaenv.shellinit import AUTO_VAR, INIT_SHELLS, PIN_VAR, init_text, plan_auto, shell_file
+from cudaenv.commands.auto import AUTO_VAR, PIN_VAR, plan_auto
+from cudaenv.shells import INIT_SHELLS
+from cudaenv.commands.init import init_text
+from cudaenv.shells import shell as _shell
+
+
+def shell_file(name: str) -> str:
+    return _shell(name).init_file(name)
 from helpers import HOSTILE, REPO, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
 
 NEW = "12.3.7"  # under the HOSTILE root
@@ -131,7 +138,7 @@ def auto(env: dict, pin: str) -> tuple[dict, list[str]]:
 
 
 def use(env: dict, target: str) -> dict:
-    from cudaenv.switch import plan_for_use
+    from cudaenv.commands.switch import plan_for_use
 
     return apply_changes(env, plan_for_use(Context(env=env), target)[0].changes)
 

@@ -9,7 +9,7 @@ import pytest
 
 from cudaenv.env.plan import Plan
 from cudaenv.errors import CudaenvError
-from cudaenv.shells import detect, family_of, renderer
+from cudaenv.shells import detect, family_of, get as renderer
 
 PLAN = Plan(
     [

@@ -19,7 +19,7 @@ import uuid
 
 import pytest
 
-from cudaenv.tmux import (SAVED_VAR, decode_saved, encode_saved, parse_show_environment, tmux_arg)
+from cudaenv.outputs.tmux import SAVED_VAR, decode_saved, encode_saved, parse_show_environment, tmux_arg
 from helpers import HOSTILE, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
 
 NEW = "12.3.7"

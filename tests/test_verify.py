@@ -29,7 +29,7 @@ from cudaenv.errors import CudaenvError
 from cudaenv.verify import cache as vcache
 from cudaenv.verify import programs
 from cudaenv.infra.elf import read_elf
-from cudaenv.verify.fast import parse_args
+from cudaenv.commands.verify import parse_args
 from cudaenv.verify.report import render_record
 from cudaenv.verify.runner import choose_arch, sweep_stale
 from cudaenv.verify.steps import Step, step_run_program
@@ -558,6 +558,13 @@ def test_profile_edit_invalidates_the_cached_result(tmp_path, testbed):
 @pytest.mark.testbed
 def test_timeout_fails_the_step_and_kills_the_compiler(tmp_path, testbed):
     env = world_env(str(tmp_path), list(testbed.values()))
+    # A host compiler that is slow by construction (the real g++, after a long sleep), so the
+    # 1 s limit is hit on any machine: a real nvcc alone may compile the tiny program in time.
+    slow = tmp_path / "slowbin" / "g++"
+    slow.parent.mkdir()
+    slow.write_text(f"#!/bin/sh\nsleep 300\nexec {shutil.which('g++')} \"$@\"\n")
+    slow.chmod(0o755)
+    env["NVCC_PREPEND_FLAGS"] = f"-ccbin {slow}"
     t0 = time.monotonic()
     res, doc = verify_json(env, "12.4", "--no-torch", "--timeout", "1")
     assert time.monotonic() - t0 < 60
@@ -711,7 +718,7 @@ from cudaenv.knowledge.explain import explain
 from cudaenv.verify import programs, report, runner, steps
 from cudaenv.infra import elf
 from cudaenv.toolkit import stubgen
-from cudaenv.verify.fast import select_targets
+from cudaenv.profiles.resolve import select_targets
 from cudaenv.verify.prep import Options
 import cudaenv.checks.gather, cudaenv.host.compilers, cudaenv.host.loader, cudaenv.toolkit.facts
 import cudaenv.profiles.files, cudaenv.knowledge.kb, yaml

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..env.ops import apply_changes
 from ..env.plan import plan_use
-from ..switch import host_compiler, link_stub_dir, use_ops
+from ..profiles.ops import host_compiler, use_ops
+from ..toolkit.stubs import link_stub_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,23 +45,25 @@ def install_hint(distro_id: str | None = None, like: str | None = None) -> str:
     return "install g++ {gcc} with your package manager (or from conda-forge: gxx_linux-64={gcc})"
 
 
-def profile_env(ctx: Context, profile: dict, tk: dict) -> dict:
-    """The environment a shell would have after ``use`` of this profile."""
-    ops = use_ops(ctx, profile, tk)
+def profile_env(ctx: Context, profile: dict, tk: dict, links: bool = False) -> dict:
+    """The environment a shell would have after ``use`` of this profile.
+
+    Args:
+        links: Make the loader-path stub link the environment names (``verify``
+            runs programs with it); the checks only read.
+    """
+    ops = use_ops(ctx, profile, tk, links=links)
     return apply_changes(ctx.env, plan_use(ctx.env, ops, profile["name"]).changes)
 
 
-_DRIVER: dict | None = None
-
-
 def driver(ctx: Context) -> dict:
-    """Driver and GPU facts (gathered once per command)."""
-    global _DRIVER
-    if _DRIVER is None:
+    """Driver and GPU facts, gathered once per command (kept on the context)."""
+    facts = ctx.memo.get("driver")
+    if facts is None:
         from ..host.driver import driver_facts
 
-        _DRIVER = driver_facts(ctx.env, proc_root=ctx.env.get("CUDAENV_PROC_ROOT", "/proc"))
-    return _DRIVER
+        facts = ctx.memo["driver"] = driver_facts(ctx.env, proc_root=ctx.proc_root)
+    return facts  # type: ignore[return-value]
 
 
 def gather(ctx: Context, profile: dict, tk: dict, python: str | None = None, torch: bool = True) -> dict:
@@ -85,7 +88,7 @@ def gather(ctx: Context, profile: dict, tk: dict, python: str | None = None, tor
         "driver": driver(ctx),
         "default_cxx": default_compiler(ctx.env, ctx.index),
         "selected_cxx": host_compiler(ctx, profile, tk),
-        "link_stub": link_stub_dir(ctx, tk),
+        "link_stub": link_stub_dir(ctx.cache_dir, tk),
         "compilers": find_compilers(ctx.env, ctx.index),
         "install_hint": install_hint(),
         "ld_library_path": [d for d in env.get("LD_LIBRARY_PATH", "").split(":") if d],

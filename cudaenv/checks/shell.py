@@ -145,7 +145,7 @@ def _nvcc_root(env: Mapping[str, str]) -> str | None:
 def gather_shell(ctx: Context, driver: dict | None) -> dict:
     """Facts about the current shell's environment."""
     from ..infra.run import run
-    from ..switch import active_profile
+    from ..profiles.resolve import active_profile
     from ..toolkit.probe import Skip, probe
     from ..toolkit.version import parse_nvcc_version
 
@@ -183,7 +183,7 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
         os.path.islink(os.path.join(d, "libcuda.so.1"))
         and "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1")))]
     facts["cudart"] = cudart_providers(ld)
-    proc = env.get("CUDAENV_PROC_ROOT", "/proc")
+    proc = ctx.proc_root
     ext = extension_dirs(env)
     facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}
     facts["visible"] = env.get("CUDA_VISIBLE_DEVICES")

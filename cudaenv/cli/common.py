@@ -1,4 +1,4 @@
-"""Options and error handling shared by the commands (defined once)."""
+"""Options and error handling shared by the click commands (defined once)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import functools
 
 import click
 
-from ..infra.console import report_error
 from ..errors import CudaenvError
+from ..infra.console import report_error
 
-__all__ = ["json_option", "shell_option", "handles_errors", "echo_json"]
+__all__ = ["json_option", "shell_option", "handles_errors", "exits"]
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (stable schema).")
 shell_option = click.option(
@@ -31,9 +31,6 @@ def handles_errors(fn):
     return wrapper
 
 
-def echo_json(doc: object) -> None:
-    """Print ``doc`` as indented JSON on stdout."""
-    from ..infra.console import write_out
-    from ..infra.jsonout import dumps
-
-    write_out(dumps(doc) + "\n")
+def exits(code: int) -> None:
+    """End the click command with a driver's exit status."""
+    raise click.exceptions.Exit(code)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import handles_errors
+from .common import exits, handles_errors
 
 __all__ = ["conda_hook_group"]
 
@@ -46,21 +46,9 @@ def install_cmd(target: str, prefix: str | None) -> None:
     one is gone. Existing cudaenv hooks are replaced; a file cudaenv did not
     write is never overwritten. Each write is atomic.
     """
-    from ..context import Context
-    from ..infra.console import note
-    from ..outputs.conda_hooks import install_hooks
+    from ..commands.conda_hook import install
 
-    ctx = Context()
-    try:
-        done = install_hooks(ctx, target, prefix)
-    finally:
-        ctx.save()
-    for n in done.notes:
-        note(n)
-    for path in done.paths:
-        click.echo(f"wrote    {path}")
-    click.echo(f"activating {done.prefix} now switches to {done.profile} ({done.root})"
-               + (f"; hooks run {done.exe}" if done.exe else ""))
+    exits(install(target, prefix))
 
 
 @conda_hook_group.command("remove")
@@ -68,15 +56,9 @@ def install_cmd(target: str, prefix: str | None) -> None:
 @handles_errors
 def remove_cmd(prefix: str | None) -> None:
     """Delete the hooks `conda-hook install` wrote (only files that carry its header)."""
-    from ..context import Context
-    from ..infra.console import note
-    from ..outputs.conda_hooks import remove_hooks
+    from ..commands.conda_hook import remove
 
-    done = remove_hooks(Context(), prefix)
-    for n in done.notes:
-        note(n)
-    for path in done.paths:
-        click.echo(f"deleted  {path}")
+    exits(remove(prefix))
 
 
 def _hidden(name: str):
@@ -85,9 +67,9 @@ def _hidden(name: str):
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     def cmd(args: tuple[str, ...]) -> None:
         # What the hook files run; the same function answers without click from cudaenv.main.
-        from ..outputs.conda_hooks import hook_main
+        from ..commands.conda_hook import hook_main
 
-        raise click.exceptions.Exit(hook_main([name, *args]))
+        exits(hook_main([name, *args]))
 
     return cmd
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..shellinit import INIT_SHELLS, do_init
+from ..shells import INIT_SHELLS
+from ..commands.init import do_init
 
 __all__ = ["init_cmd"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..listing import do_list
+from ..commands.listing import do_list
 from .common import json_option
 
 __all__ = ["list_cmd"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import handles_errors
+from .common import exits, handles_errors
 
 __all__ = ["matrix_cmd"]
 
@@ -31,16 +31,6 @@ def matrix_cmd(pretty: bool, lo: str | None, hi: str | None, torch: tuple[str, .
         echo "matrix=$matrix" >> "$GITHUB_OUTPUT"
     # later: strategy: {matrix: ${{ fromJSON(needs.<job>.outputs.matrix) }}}
     """
-    from ..context import Context
-    from ..infra.console import note, write_out
-    from ..matrix import matrix, render
+    from ..commands.matrix import print_matrix
 
-    ctx = Context()
-    notes: list[str] = []
-    try:
-        doc = matrix(ctx, lo, hi, torch, notes)
-    finally:
-        ctx.save()
-    for n in notes:
-        note(n)
-    write_out(render(doc, pretty))
+    exits(print_matrix(lo, hi, torch, pretty))

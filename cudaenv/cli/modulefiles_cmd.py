@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import handles_errors
+from .common import exits, handles_errors
 
 __all__ = ["modulefiles_cmd"]
 
@@ -35,21 +35,6 @@ def modulefiles_cmd(targets: tuple[str, ...], fmt: str | None, all_: bool, outpu
     Unload    takes the entries out; variables set get back their prior value
               (Lmod with lmod files; Environment Modules >= 5.1), else unset.
     """
-    from ..context import Context
-    from ..infra.console import note
-    from ..outputs.modulefiles import MODULE, write_modulefiles
+    from ..commands.modulefiles import modulefiles
 
-    ctx = Context()
-    try:
-        done = write_modulefiles(ctx, list(targets), all_, fmt, output)
-    finally:
-        ctx.save()
-    for n in done.notes:
-        note(n)
-    for m, path in zip(done.modules, done.paths):
-        click.echo(f"wrote    {path}  (CUDA {m.full_version} at {m.root}, profile {m.profile})")
-    click.echo(f"wrote    {done.rc_path}  (short names)")
-    import shlex
-
-    first = done.modules[0].name if done.modules else "<version>"
-    note(f"to use them: module use {shlex.quote(done.output)}; module load {MODULE}/{first}")
+    exits(modulefiles(targets, all_, fmt, output))

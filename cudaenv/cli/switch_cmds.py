@@ -4,47 +4,23 @@ from __future__ import annotations
 
 import click
 
-from ..main import do_off, do_use
-from ..infra.console import note
-from .common import shell_option
+from ..commands.switch import FORMATS
+from .common import exits, handles_errors, shell_option
 from .completion import complete_targets
 
 __all__ = ["use_cmd", "off_cmd"]
 
-FORMATS = ("shell", "json", "github", "dotenv")
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="shell", show_default=True,
     help="shell: code for --shell/the detected shell; json: same as --shell json; github: append to "
          "$GITHUB_ENV/$GITHUB_PATH for the following Actions steps; dotenv: NAME=value lines "
          "(docker --env-file, GitLab dotenv). See docs/ci.md.",
 )
-
-
-def _formatted(fmt: str, shell: str | None, shell_fn, github_fn, dotenv_fn) -> int:
-    """Run the command for ``fmt``; --shell goes only with the shell formats."""
-    if fmt == "shell":
-        return shell_fn(shell)
-    if fmt == "json":
-        if shell not in (None, "json"):
-            note(f"--shell {shell} and --format json exclude each other")
-            return 2
-        return shell_fn("json")
-    if shell is not None:
-        note(f"--shell and --format {fmt} exclude each other")
-        return 2
-    return github_fn() if fmt == "github" else dotenv_fn()
-
-
 tmux_option = click.option(
     "--tmux", is_flag=True,
     help="Also set the tmux session environment, so new windows and panes start this way "
          "(off --tmux gives it back exactly as it was).",
 )
-
-
-def _tmux_only_shell(fmt: str) -> int:
-    note(f"--tmux and --format {fmt} exclude each other")
-    return 2
 
 
 @click.command("use")
@@ -54,6 +30,7 @@ def _tmux_only_shell(fmt: str) -> int:
 @tmux_option
 @click.option("--verify", "verify", is_flag=True,
               help="Refuse (exit 1, nothing on stdout) if the profile's last `cudaenv verify` failed.")
+@handles_errors
 def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify: bool = False) -> None:
     """Print shell code that switches to TARGET.
 
@@ -68,41 +45,23 @@ def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify:
     GitHub:       cudaenv use 12.4 --format github   (following steps)
     tmux:         cudaenv use 12.4 --tmux   (new panes too; after cudaenv init)
     """
-    from ..outputs import dotenv, github
+    from ..commands.switch import do_use, output_name, require_verified
 
     if verify:
-        _require_verified(target)
+        require_verified(target)
+    name = output_name(shell, fmt, tmux)
     if tmux:
-        from ..tmux import do_use_tmux
+        from ..commands.tmux import do_use_tmux
 
-        raise click.exceptions.Exit(_formatted(
-            fmt, shell, lambda sh: do_use_tmux(target, sh), lambda: _tmux_only_shell(fmt), lambda: _tmux_only_shell(fmt)))
-    raise click.exceptions.Exit(_formatted(
-        fmt, shell, lambda sh: do_use(target, sh), lambda: github.do_use(target), lambda: dotenv.do_use(target)))
-
-
-def _require_verified(target: str | None) -> None:
-    """``use --verify``: stop here, with one stderr line, when the last verify failed."""
-    from ..context import Context
-    from ..errors import CudaenvError
-    from ..infra.console import report_error
-    from ..verify.cache import require_verified
-
-    ctx = Context()
-    try:
-        msg = require_verified(ctx, target)
-    except CudaenvError as exc:
-        raise click.exceptions.Exit(report_error(exc)) from None
-    finally:
-        ctx.save()
-    if msg:
-        note(msg)
+        exits(do_use_tmux(target, name))
+    exits(do_use(target, name))
 
 
 @click.command("off")
 @shell_option
 @format_option
 @tmux_option
+@handles_errors
 def off_cmd(shell: str | None, fmt: str, tmux: bool) -> None:
     """Print shell code that undoes the active profile exactly.
 
@@ -112,12 +71,11 @@ def off_cmd(shell: str | None, fmt: str, tmux: bool) -> None:
     variable or take a directory off PATH. --tmux also gives the tmux session
     environment back as it was before `use --tmux`.
     """
-    from ..outputs import dotenv, github
+    from ..commands.switch import do_off, output_name
 
+    name = output_name(shell, fmt, tmux)
     if tmux:
-        from ..tmux import do_off_tmux
+        from ..commands.tmux import do_off_tmux
 
-        raise click.exceptions.Exit(_formatted(
-            fmt, shell, do_off_tmux, lambda: _tmux_only_shell(fmt), lambda: _tmux_only_shell(fmt)))
-    raise click.exceptions.Exit(_formatted(
-        fmt, shell, do_off, lambda: github.do_off(), lambda: dotenv.do_off()))
+        exits(do_off_tmux(name))
+    exits(do_off(name))

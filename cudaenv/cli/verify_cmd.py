@@ -1,17 +1,16 @@
 """``cudaenv verify``: build and run tiny CUDA programs with a profile's environment.
 
-The plain forms never reach click (``verify/fast.py`` parses them by hand and
-calls the same :func:`~cudaenv.verify.runner.run_command`); this command
-gives ``--help``, and the messages for unusual or wrong arguments.
+The plain forms never reach click (``commands/verify.py`` parses them by
+hand and calls the same driver); this command gives ``--help``, and the
+messages for unusual or wrong arguments.
 """
 
 from __future__ import annotations
 
 import click
 
-from ..context import Context
 from ..verify.prep import DEFAULT_TIMEOUT
-from .common import handles_errors, json_option
+from .common import exits, handles_errors, json_option
 
 __all__ = ["verify_cmd"]
 
@@ -46,18 +45,15 @@ def verify_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torc
       run-*, torch-call          run them and check the values the kernel wrote
                                  (only with a GPU)
 
-    Without PROFILEs: the active profile, else .cuda-version, else the default
-    toolkit. Passing results are cached (keyed on the files they depend on); a
+    Without PROFILEs: the active profile, else the toolkit $CUDA_HOME points
+    at, else .cuda-version, else the default toolkit. Passing results are cached (keyed on the files they depend on); a
     failed verify is recorded, and `cudaenv use --verify` refuses that profile.
     Exit status 0 when no step failed, 1 otherwise, 130 when interrupted.
     """
-    from ..verify.fast import select_targets
+    from ..commands.verify import run_verify
     from ..verify.prep import Options
-    from ..verify.runner import run_command
 
     if all_ and targets:
         raise click.UsageError("name profiles or pass --all, not both")
-    ctx = Context()
-    pairs = select_targets(ctx, targets, all_)
     opts = Options(python=python, torch=not no_torch, timeout=timeout, keep=keep, no_cache=no_cache, jobs=jobs)
-    raise click.exceptions.Exit(run_command(ctx, pairs, opts, as_json))
+    exits(run_verify(targets, all_, opts, as_json, use_cache=False))

@@ -1,8 +1,8 @@
 """What a profile asks of the environment, with concrete values.
 
-``Ops`` is the input of the planner; the output is a list of changes, each
-``("set", NAME, VALUE)`` or ``("unset", NAME)``, which renderers turn into
-shell code and :func:`apply_changes` applies to a mapping.
+``Ops`` is the input of the planner; the output is a list of :class:`Change`
+records, which renderers turn into shell code and :func:`apply_changes`
+applies to a mapping.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-__all__ = ["Ops", "apply_changes", "valid_name"]
+__all__ = ["Ops", "Change", "apply_changes", "valid_name"]
 
 
 def valid_name(name: str) -> bool:
@@ -61,12 +61,41 @@ class Ops:
         return f"Ops({self.to_dict()!r})"
 
 
-def apply_changes(env: Mapping[str, str], changes: list[tuple]) -> dict[str, str]:
+class Change(tuple):
+    """One change to the environment: ``Change("set", NAME, VALUE)`` or ``Change("unset", NAME)``.
+
+    A tuple (``("set", NAME, VALUE)`` / ``("unset", NAME)``, equal to the plain
+    tuples), so it costs no more than one and needs no import; read it by
+    field: ``op``, ``name``, ``value`` (None for an unset).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, op: str, name: str, value: str | None = None) -> Change:
+        return tuple.__new__(cls, (op, name, value) if op == "set" else (op, name))
+
+    @property
+    def op(self) -> str:
+        """``set`` or ``unset``."""
+        return self[0]
+
+    @property
+    def name(self) -> str:
+        """The variable."""
+        return self[1]
+
+    @property
+    def value(self) -> str | None:
+        """The new value (None for an unset)."""
+        return self[2] if len(self) > 2 else None
+
+
+def apply_changes(env: Mapping[str, str], changes: list[Change]) -> dict[str, str]:
     """Return a copy of ``env`` with ``changes`` applied (as a shell would)."""
     out = dict(env)
-    for ch in changes:
-        if ch[0] == "set":
-            out[ch[1]] = ch[2]
+    for op, name, *value in changes:
+        if op == "set":
+            out[name] = value[0]
         else:
-            out.pop(ch[1], None)
+            out.pop(name, None)
     return out

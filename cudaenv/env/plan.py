@@ -10,7 +10,7 @@ the user had, with entries they added since kept.
 from __future__ import annotations
 
 from ..errors import CudaenvError
-from .ops import Ops, valid_name
+from .ops import Change, Ops, valid_name
 from .pathlist import check_entry, dedupe, join, separator, split
 from .state import ACTIVE_VAR, STATE_VAR, State, decode, encode
 
@@ -27,17 +27,21 @@ class Plan:
     """The result of planning: changes to emit and notes for stderr.
 
     Attributes:
-        changes: ``("set", NAME, VALUE)`` / ``("unset", NAME)`` tuples in order.
+        changes: :class:`~cudaenv.env.ops.Change` records in order (plain
+            ``("set", NAME, VALUE)`` / ``("unset", NAME)`` tuples are converted).
         notes: Human messages (stderr only).
         path_changed: True when PATH changes (shells must forget hashed commands).
+        subject: What the plan switches to, for messages: (profile name, CUDA
+            version, toolkit root), or None.
     """
 
-    __slots__ = ("changes", "notes", "path_changed")
+    __slots__ = ("changes", "notes", "path_changed", "subject")
 
-    def __init__(self, changes: list[tuple], notes: list[str]) -> None:
-        self.changes = changes
+    def __init__(self, changes: list, notes: list[str], subject: tuple[str, str, str] | None = None) -> None:
+        self.changes = [c if type(c) is Change else Change(*c) for c in changes]
         self.notes = notes
-        self.path_changed = any(c[1] == "PATH" for c in changes)
+        self.path_changed = any(c.name == "PATH" for c in self.changes)
+        self.subject = subject
 
 
 def _check_ops(ops: Ops) -> None:
@@ -131,17 +135,17 @@ def undo(env: Mapping[str, str], state: State, notes: list[str] | None = None) -
     return out
 
 
-def diff(before: Mapping[str, str], after: Mapping[str, str], order: list[str]) -> list[tuple]:
+def diff(before: Mapping[str, str], after: Mapping[str, str], order: list[str]) -> list[Change]:
     """Changes that turn ``before`` into ``after``; ``order`` names come first."""
     names = list(order)
     for k in sorted(set(before) | set(after)):
         if k not in names:
             names.append(k)
-    changes: list[tuple] = []
+    changes: list[Change] = []
     for k in names:
         a, b = before.get(k), after.get(k)
         if a != b:
-            changes.append(("unset", k) if b is None else ("set", k, b))
+            changes.append(Change("unset", k) if b is None else Change("set", k, b))
     return changes
 
 

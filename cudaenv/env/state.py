@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import CudaenvError
 
-__all__ = ["State", "STATE_VAR", "ACTIVE_VAR", "encode", "decode"]
+__all__ = ["State", "STATE_VAR", "ACTIVE_VAR", "encode", "decode", "encode_value", "decode_value"]
 
 STATE_VAR = "_CUDAENV_STATE"
 ACTIVE_VAR = "CUDAENV_ACTIVE"
@@ -21,14 +21,16 @@ _FORMAT = "c1"
 _SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+@^~")
 
 
-def _enc(text: str) -> str:
+def encode_value(text: str) -> str:
+    """``text`` as printable ASCII: safe bytes kept, every other byte as ``%XX``."""
     out = []
     for b in text.encode("utf-8", "surrogateescape"):
         out.append(chr(b) if b in _SAFE else "%%%02X" % b)
     return "".join(out)
 
 
-def _dec(text: str) -> str:
+def decode_value(text: str) -> str:
+    """Inverse of :func:`encode_value`."""
     if "%" not in text:
         return text
     buf = bytearray()
@@ -78,13 +80,13 @@ class State:
 
 def encode(state: State) -> str:
     """Encode ``state`` for ``_CUDAENV_STATE``."""
-    parts = [_FORMAT, "n," + _enc(state.name)]
+    parts = [_FORMAT, "n," + encode_value(state.name)]
     for var, (prior, ours) in state.scalars.items():
-        p = "-" if prior is None else "=" + _enc(prior)
-        parts.append(f"s,{var},{p},{_enc(ours)}")
+        p = "-" if prior is None else "=" + encode_value(prior)
+        parts.append(f"s,{var},{p},{encode_value(ours)}")
     for var, (kind, pre, app) in state.lists.items():
         parts.append(
-            f"l,{var},{kind},{'|'.join(_enc(e) for e in pre)},{'|'.join(_enc(e) for e in app)}"
+            f"l,{var},{kind},{'|'.join(encode_value(e) for e in pre)},{'|'.join(encode_value(e) for e in app)}"
         )
     return ";".join(parts)
 
@@ -103,15 +105,15 @@ def decode(text: str) -> State:
         for part in parts[1:]:
             f = part.split(",")
             if f[0] == "n" and len(f) == 2:
-                state.name = _dec(f[1])
+                state.name = decode_value(f[1])
             elif f[0] == "s" and len(f) == 4:
-                prior = None if f[2] == "-" else _dec(f[2][1:])
+                prior = None if f[2] == "-" else decode_value(f[2][1:])
                 if f[2] != "-" and not f[2].startswith("="):
                     raise ValueError("bad scalar")
-                state.scalars[f[1]] = (prior, _dec(f[3]))
+                state.scalars[f[1]] = (prior, decode_value(f[3]))
             elif f[0] == "l" and len(f) == 5 and f[2] in ("u", "e", "v"):
-                pre = [_dec(e) for e in f[3].split("|")] if f[3] else []
-                app = [_dec(e) for e in f[4].split("|")] if f[4] else []
+                pre = [decode_value(e) for e in f[3].split("|")] if f[3] else []
+                app = [decode_value(e) for e in f[4].split("|")] if f[4] else []
                 state.lists[f[1]] = (f[2], pre, app)
             else:
                 raise ValueError("bad record")

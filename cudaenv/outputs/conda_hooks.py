@@ -48,10 +48,11 @@ import os
 import sys
 
 from ..infra.atomic import commit, discard, stage_text
-from ..env.ops import Ops
+from ..env.ops import Change, Ops
 from ..env.plan import Plan, apply, diff, recorded, undo
 from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode
 from ..errors import CudaenvError
+from ..shells import shell
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MARK", "HOOK_NAME", "EXTENSIONS", "SAVED_PREFIX", "NONE_TOKEN", "prefix_key", "saved_var",
-    "hook_paths", "render_hook", "reapply", "plan_activate", "plan_deactivate", "hook_main",
+    "hook_paths", "render_hook", "reapply", "plan_activate", "plan_deactivate", "valid_key",
     "find_prefix", "find_exe", "is_ours", "Installed", "install_hooks", "remove_hooks",
 ]
 
@@ -97,7 +98,8 @@ def saved_var(key: str, env: Mapping[str, str]) -> str:
     return f"{SAVED_PREFIX}{key}_{_level(env)}"
 
 
-def _valid_key(key: str) -> bool:
+def valid_key(key: str) -> bool:
+    """True for a key :func:`prefix_key` could have made (it becomes part of a variable name)."""
     return bool(key) and all(c.isascii() and (c.isalnum() or c == "_") for c in key)
 
 
@@ -141,7 +143,7 @@ def plan_activate(env: Mapping[str, str], key: str, plan_use_fn) -> Plan:
     plan = plan_use_fn()
     active = env.get(ACTIVE_VAR)
     kept = [n for n in plan.notes if not (active and n == f"{active} is already active")]
-    return Plan(plan.changes + [("set", var, token)], kept)
+    return Plan(plan.changes + [Change("set", var, token)], kept)
 
 
 def plan_deactivate(env: Mapping[str, str], key: str) -> Plan:
@@ -172,74 +174,6 @@ def plan_deactivate(env: Mapping[str, str], key: str) -> Plan:
             order += [v for v in list(prev.scalars) + list(prev.lists) if v not in order]
     final.pop(var, None)
     return Plan(diff(env, final, order + [ACTIVE_VAR, STATE_VAR, var]), notes)
-
-
-# --------------------------------------------------------------------------- the hidden commands
-
-
-def _parse_hook_args(args: list[str]) -> tuple[str, str, list[str]]:
-    """(shell, key, rest) from ``--shell S -- KEY [TARGET]``."""
-    shell = None
-    i = 0
-    # Options stop at `--` or at the first other word (click hands these on without the `--`).
-    while i < len(args) and args[i] != "--":
-        if args[i] in ("--shell", "-s") and i + 1 < len(args):
-            shell = args[i + 1]
-            i += 2
-        elif args[i].startswith("--shell="):
-            shell = args[i][8:]
-            i += 1
-        elif args[i].startswith("-"):
-            raise CudaenvError(f"unexpected option {args[i]!r}", exit_code=2)
-        else:
-            break
-    rest = args[i + 1:] if i < len(args) and args[i] == "--" else args[i:]
-    if not shell or not rest or not _valid_key(rest[0]):
-        raise CudaenvError("usage: cudaenv conda-hook _activate|_deactivate --shell SHELL -- KEY [TARGET]",
-                           exit_code=2)
-    return shell, rest[0], rest[1:]
-
-
-def hook_main(args: list[str]) -> int:
-    """``cudaenv conda-hook _activate|_deactivate ...``: the code a hook evaluates.
-
-    Runs without click, like ``use``: conda sources the hooks at every
-    activation. Notes and errors go to stderr; on error nothing is printed on
-    stdout and the exit status is non-zero, and the hook changes nothing.
-    """
-    from ..infra.console import note, report_error, write_out
-
-    ctx = None
-    try:
-        if not args or args[0] not in ("_activate", "_deactivate"):
-            raise CudaenvError("usage: cudaenv conda-hook _activate|_deactivate --shell SHELL -- KEY [TARGET]",
-                               exit_code=2)
-        shell, key, rest = _parse_hook_args(args[1:])
-        from ..shells import renderer
-
-        mod = renderer(shell)
-        if args[0] == "_activate":
-            if len(rest) != 1:
-                raise CudaenvError("_activate takes KEY and TARGET", exit_code=2)
-            from ..context import Context
-            from ..switch import plan_for_use
-
-            ctx = Context()
-            plan = plan_activate(ctx.env, key, lambda: plan_for_use(ctx, rest[0])[0])
-        else:
-            if rest:
-                raise CudaenvError("_deactivate takes only KEY", exit_code=2)
-            plan = plan_deactivate(os.environ, key)
-        text = mod.render(plan)
-    except CudaenvError as exc:
-        return report_error(exc)
-    finally:
-        if ctx is not None:
-            ctx.save()
-    for n in plan.notes:
-        note(n)
-    write_out(text)
-    return 0
 
 
 # --------------------------------------------------------------------------- the files
@@ -288,13 +222,7 @@ def render_hook(kind: str, ext: str, prefix: str, key: str, exe: str | None, tar
     Raises:
         CudaenvError: a value holds a newline (no shell here can take it).
     """
-    from ..shells import csh, fish, posix
-
-    def quoter(quote):
-        # Our own words need no quotes; anything else (exe, target) is quoted for the shell.
-        return lambda w: w if w and all(c.isascii() and (c.isalnum() or c in "_-./") for c in w) else quote(w)
-
-    if not _valid_key(key):
+    if not valid_key(key):
         raise CudaenvError(f"invalid hook key {key!r}", exit_code=2)
     for value in (exe or "", target or "", prefix):
         if "\n" in value or "\r" in value:
@@ -305,57 +233,7 @@ def render_hook(kind: str, ext: str, prefix: str, key: str, exe: str | None, tar
         words.append(target)
     # Plain ASCII, no quote, '!' or backslash: it goes into sh, fish and csh alike.
     msg = f"cudaenv: conda {kind} hook of {_env_label(prefix)} failed; CUDA environment left as it was"
-    head = _header(kind, ext, prefix)
-    if ext == "sh":
-        q = quoter(posix.quote)
-        args = " ".join(q(w) for w in words)
-        pick = (f"if [ -x {q(exe)} ]; then _cudaenv_ch_exe={q(exe)}; else _cudaenv_ch_exe=cudaenv; fi\n"
-                if exe else "_cudaenv_ch_exe=cudaenv\n")
-        return head + pick + (
-            "# `command`: a shell function named cudaenv (cudaenv init) must not run here.\n"
-            f'if _cudaenv_ch_out=$(command "$_cudaenv_ch_exe" {args}); then\n'
-            '    eval "$_cudaenv_ch_out"\n'
-            "else\n"
-            f"    echo {q(msg)} >&2\n"
-            "fi\n"
-            "unset _cudaenv_ch_exe _cudaenv_ch_out\n"
-        )
-    if ext == "fish":
-        q = quoter(fish.quote)
-        args = " ".join(q(w) for w in words)
-        pick = f"    if test -x {q(exe)}\n        set _cudaenv_ch_exe {q(exe)}\n    end\n" if exe else ""
-        return head + (
-            "begin  # a block: the set -l variables end with it\n"
-            "    set -l _cudaenv_ch_exe cudaenv\n"
-            + pick +
-            f"    set -l _cudaenv_ch_out (command $_cudaenv_ch_exe {args})\n"
-            "    if test $status -eq 0\n"
-            "        printf '%s\\n' $_cudaenv_ch_out | source\n"
-            "    else\n"
-            f"        echo {q(msg)} >&2\n"
-            "    end\n"
-            "end\n"
-        )
-    q = quoter(csh.quote)
-    args = " ".join(q(w) for w in words)
-    pick = f"if ( -x {q(exe)} ) set _cudaenv_ch_exe = {q(exe)}\n" if exe else ""
-    return head + (
-        "# csh has no functions and `$status` is fragile; sh runs cudaenv and always succeeds\n"
-        "# (so tcsh -e survives a failure), leaving the code in a file: backquotes would\n"
-        "# expand the captured text again.\n"
-        "set _cudaenv_ch_exe = cudaenv\n"
-        + pick +
-        'set _cudaenv_ch_tmp = "`mktemp`"\n'
-        'if ( "$_cudaenv_ch_tmp" != "" ) then\n'
-        f"    sh -c 'if \"$@\" >\"$0\"; then :; else : >\"$0\"; echo \"{msg}\" >&2; fi' "
-        f'"$_cudaenv_ch_tmp" "$_cudaenv_ch_exe" {args}\n'
-        '    source "$_cudaenv_ch_tmp"\n'
-        '    rm -f "$_cudaenv_ch_tmp"\n'
-        "else\n"
-        f"    echo {q(msg)} > /dev/stderr\n"
-        "endif\n"
-        "unset _cudaenv_ch_exe _cudaenv_ch_tmp\n"
-    )
+    return _header(kind, ext, prefix) + shell(EXTENSIONS[ext]).conda_hook(words, exe, msg)
 
 
 def is_ours(path: str) -> bool:
@@ -455,7 +333,7 @@ def install_hooks(ctx: Context, target: str, prefix: str | None, exe: str | None
         CudaenvError: no or bad prefix, a foreign file in the way, the target
             does not resolve, or a write failed (then nothing was replaced).
     """
-    from ..switch import resolve_target
+    from ..profiles.resolve import resolve_target
 
     path = find_prefix(prefix, ctx.env)
     if "/" in target:

@@ -30,13 +30,13 @@ in (PATH included), like every renderer: run it where the file will be used
 from __future__ import annotations
 
 from ..errors import CudaenvError
+from ..shells.base import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..context import Context
     from ..env.plan import Plan
 
-__all__ = ["check_value", "render", "do_use", "do_off"]
+__all__ = ["check_value", "render", "Dotenv", "SHELL"]
 
 # Ruby's String#strip set (GitLab), less the line breaks refused separately.
 _EDGE_SPACE = " \t\v\f"
@@ -75,35 +75,25 @@ def render(plan: Plan) -> str:
     """
     lines = []
     for ch in plan.changes:
-        if ch[0] != "set":
+        if ch.op != "set":
             raise CudaenvError(
-                f"a dotenv file cannot unset {ch[1]}",
+                f"a dotenv file cannot unset {ch.name}",
                 hint="run `eval \"$(cudaenv off)\"` first so that `use` only sets variables", exit_code=2)
-        check_value(ch[1], ch[2])
-        lines.append(f"{ch[1]}={ch[2]}\n")
+        check_value(ch.name, ch.value)
+        lines.append(f"{ch.name}={ch.value}\n")
     return "".join(lines)
 
 
-def _finish(ctx: Context, plan_fn, words: str) -> int:
-    from ..main import emit_plan
+class Dotenv(Output):
+    """``--format dotenv``."""
 
-    return emit_plan(ctx, plan_fn, render,
-                     f"this prints a dotenv file; save it with: cudaenv {words} --format dotenv > cuda.env")
+    name = "dotenv"
 
+    def render(self, plan: Plan) -> str:
+        return render(plan)
 
-def do_use(target: str | None, ctx: Context | None = None) -> int:
-    """``cudaenv use [TARGET] --format dotenv``."""
-    from ..context import Context
-    from ..switch import plan_for_use
-
-    ctx = ctx or Context()
-    return _finish(ctx, lambda: plan_for_use(ctx, target)[0], "use" + (f" {target}" if target else ""))
+    def tty_hint(self, words: str) -> str | None:
+        return f"this prints a dotenv file; save it with: cudaenv {words} --format dotenv > cuda.env"
 
 
-def do_off(ctx: Context | None = None) -> int:
-    """``cudaenv off --format dotenv`` (only an inactive environment gives a result: nothing)."""
-    from ..context import Context
-    from ..switch import plan_for_off
-
-    ctx = ctx or Context()
-    return _finish(ctx, lambda: plan_for_off(ctx), "off")
+SHELL = Dotenv()

@@ -41,23 +41,23 @@ from __future__ import annotations
 from ..env.pathlist import split
 from ..env.state import STATE_VAR, decode
 from ..errors import CudaenvError
+from ..shells.base import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Mapping
 
-    from ..context import Context
     from ..env.plan import Plan
 
-__all__ = ["ENV_FILE", "PATH_FILE", "Output", "delimiter", "env_entry", "path_lines", "render", "write",
-           "do_use", "do_off"]
+__all__ = ["ENV_FILE", "PATH_FILE", "Entries", "delimiter", "env_entry", "path_lines", "render", "files", "write",
+           "Github", "SHELL"]
 
 ENV_FILE = "GITHUB_ENV"
 PATH_FILE = "GITHUB_PATH"
 _DELIM_PREFIX = "CUDAENV_EOF_"
 
 
-class Output:
+class Entries:
     """What one ``use`` appends to the runner's files.
 
     Attributes:
@@ -115,8 +115,8 @@ def env_entry(name: str, value: str, rand: Callable[[], str] = _random_hex) -> s
 
 def _recorded_state(plan: Plan):
     for ch in plan.changes:
-        if ch[0] == "set" and ch[1] == STATE_VAR:
-            return decode(ch[2])
+        if ch.op == "set" and ch.name == STATE_VAR:
+            return decode(ch.value)
     return None
 
 
@@ -138,9 +138,9 @@ def path_lines(plan: Plan, env: Mapping[str, str]) -> tuple[list[str], list[str]
     new = None
     changed = False
     for ch in plan.changes:
-        if ch[1] == "PATH":
+        if ch.name == "PATH":
             changed = True
-            new = ch[2] if ch[0] == "set" else None
+            new = ch.value
     if not changed:
         return [], [], []
     state = _recorded_state(plan)
@@ -168,7 +168,7 @@ def path_lines(plan: Plan, env: Mapping[str, str]) -> tuple[list[str], list[str]
     return list(reversed(pre)), list(pre), notes
 
 
-def render(plan: Plan, env: Mapping[str, str], rand: Callable[[], str] = _random_hex) -> Output:
+def render(plan: Plan, env: Mapping[str, str], rand: Callable[[], str] = _random_hex) -> Entries:
     """Turn ``plan`` into the runner's file entries (pure but for the random delimiters).
 
     Args:
@@ -180,18 +180,18 @@ def render(plan: Plan, env: Mapping[str, str], rand: Callable[[], str] = _random
     entries: list[str] = []
     names: list[str] = []
     for ch in plan.changes:
-        name = ch[1]
+        name = ch.name
         if name == "PATH":
             continue
-        if ch[0] == "set":
-            value = ch[2]
+        if ch.op == "set":
+            value = ch.value
         else:
             value = ""
             notes.append(f"the runner cannot unset {name}; setting it to an empty value for the following steps")
         entries.append(env_entry(name, value, rand))
         names.append(name)
     path_text = "".join(line + "\n" for line in lines)
-    return Output("".join(entries), path_text, names, dirs, notes)
+    return Entries("".join(entries), path_text, names, dirs, notes)
 
 
 def files(env: Mapping[str, str], need_path: bool) -> tuple[str, str | None]:
@@ -211,7 +211,7 @@ def files(env: Mapping[str, str], need_path: bool) -> tuple[str, str | None]:
     return env_file, path_file or None
 
 
-def write(out: Output, env_file: str, path_file: str | None) -> None:
+def write(out: Entries, env_file: str, path_file: str | None) -> None:
     """Append ``out`` to the runner's files; either both are written or neither.
 
     Raises:
@@ -236,43 +236,41 @@ def write(out: Output, env_file: str, path_file: str | None) -> None:
             fh.close()
 
 
-def do_use(target: str | None, ctx: Context | None = None) -> int:
-    """``cudaenv use [TARGET] --format github``: append to the runner's files; stdout stays empty."""
-    from ..context import Context
-    from ..infra.console import note, report_error
-    from ..switch import plan_for_use
+class Github(Output):
+    """``--format github``: appends to the runner's files; stdout stays empty."""
 
-    ctx = ctx or Context()
-    try:
-        files(ctx.env, need_path=False)  # before any work: the common mistake is running it outside Actions
-        plan, profile, tk = plan_for_use(ctx, target)
-        out = render(plan, ctx.env)
-        env_file, path_file = files(ctx.env, need_path=bool(out.path_text))
+    name = "github"
+
+    def precheck(self, env: Mapping[str, str]) -> None:
+        # Before any work: the common mistake is running it outside Actions.
+        files(env, need_path=False)
+
+    def check_off(self) -> None:
+        raise CudaenvError(
+            "GitHub Actions cannot unset variables or take directories off PATH for the following steps, "
+            "so `off --format github` cannot undo `use`",
+            hint="switch with `cudaenv use OTHER --format github`, or keep a toolkit to one step with "
+                 "eval \"$(cudaenv use X)\"",
+            exit_code=2)
+
+    def render(self, plan: Plan) -> str:
+        raise CudaenvError("--format github writes the runner's files; it has no text form", exit_code=2)
+
+    def deliver(self, plan: Plan, env: Mapping[str, str]) -> tuple[str, list[str]]:
+        out = render(plan, env)
+        env_file, path_file = files(env, need_path=bool(out.path_text))
         write(out, env_file, path_file)
-    except CudaenvError as exc:
-        return report_error(exc)
-    finally:
-        ctx.save()
-    for n in plan.notes + out.notes:
-        note(n)
-    if not out.variables and not out.directories:
-        note(f"{profile['name']}: nothing to write, the environment already matches")
-        return 0
-    dirs = f", {len(out.directories)} {'directory' if len(out.directories) == 1 else 'directories'} in front " \
-           f"of PATH (${PATH_FILE})" if out.directories else ""
-    nv = len(out.variables)
-    note(f"{profile['name']} (CUDA {tk['full_version']}, {tk['root']}) for the following steps: "
-         f"{nv} {'variable' if nv == 1 else 'variables'} (${ENV_FILE}){dirs}")
-    return 0
+        notes = list(out.notes)
+        name, version, root = plan.subject or ("the profile", "?", "?")
+        if not out.variables and not out.directories:
+            notes.append(f"{name}: nothing to write, the environment already matches")
+            return "", notes
+        nd = len(out.directories)
+        dirs = f", {nd} {'directory' if nd == 1 else 'directories'} in front of PATH (${PATH_FILE})" if nd else ""
+        nv = len(out.variables)
+        notes.append(f"{name} (CUDA {version}, {root}) for the following steps: "
+                     f"{nv} {'variable' if nv == 1 else 'variables'} (${ENV_FILE}){dirs}")
+        return "", notes
 
 
-def do_off(ctx: Context | None = None) -> int:
-    """``cudaenv off --format github``: refused, see the module docstring."""
-    from ..infra.console import report_error
-
-    return report_error(CudaenvError(
-        "GitHub Actions cannot unset variables or take directories off PATH for the following steps, "
-        "so `off --format github` cannot undo `use`",
-        hint="switch with `cudaenv use OTHER --format github`, or keep a toolkit to one step with "
-             "eval \"$(cudaenv use X)\"",
-        exit_code=2))
+SHELL = Github()

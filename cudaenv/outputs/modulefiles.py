@@ -53,6 +53,7 @@ from ..env.ops import Ops
 from ..env.pathlist import dedupe, separator
 from ..errors import CudaenvError
 from ..toolkit import version_key
+from ..profiles.resolve import select_targets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -468,40 +469,10 @@ def _existing(cuda_dir: str, fmt: str) -> dict[str, dict]:
     return found
 
 
-def _chosen(ctx: Context, targets: list[str], all_: bool, notes: list[str]) -> list[tuple[dict, dict]]:
-    """(profile, toolkit) pairs to write, in claim order, without repeats."""
-    from ..profiles.resolve import profile_for
-    from ..switch import resolve_target
-
-    if all_ and targets:
-        raise CudaenvError("give TARGETs or --all, not both", exit_code=2)
-    if all_:
-        profiles, bad = ctx.profiles()
-        for path, err in bad:
-            notes.append(f"ignoring {err}")
-        toolkits, _ = ctx.scan()
-        if not toolkits:
-            raise CudaenvError("no CUDA toolkit found; nothing to write", hint="`cudaenv list` shows what was skipped")
-        # The default toolkit (/usr/local/cuda) claims its name first.
-        pairs = [(profile_for(tk, profiles), tk) for tk in sorted(toolkits, key=lambda t: (not t["default"], t["root"]))]
-    elif targets:
-        pairs = [resolve_target(ctx, t, notes) for t in targets]
-    else:
-        raise CudaenvError("name toolkits (versions, profiles or paths) or pass --all", exit_code=2)
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for prof, tk in pairs:
-        key = (tk["root"], prof["name"])
-        if key not in seen:
-            seen.add(key)
-            out.append((prof, tk))
-    return out
-
-
 def _module_for(ctx: Context, prof: dict, tk: dict, name: str, output: str, notes: list[str]) -> Module:
     from ..env.plan import apply
     from ..profiles.model import profile_ops
-    from ..switch import host_compiler
+    from ..profiles.ops import host_compiler
 
     # The host compiler `use` would pick, chosen here (like `profile build` records it).
     cxx, why = host_compiler(ctx, prof, tk)
@@ -548,7 +519,7 @@ def plan_modulefiles(
     if os.path.exists(output) and not os.path.isdir(output):
         raise CudaenvError(f"--output {output} is not a directory", exit_code=2)
     notes: list[str] = []
-    pairs = _chosen(ctx, list(targets), all_, notes)
+    pairs = select_targets(ctx, list(targets), all_, verb="write", defaults=(), notes=notes)
     existing = _existing(os.path.join(output, MODULE), fmt)
     holder = {(v["root"], v["profile"]): n for n, v in existing.items()}
     final = {n: (v["version"], v["root"]) for n, v in existing.items()}

@@ -6,7 +6,11 @@ import os
 
 from ..errors import CudaenvError
 
-__all__ = ["find_pin"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+
+__all__ = ["find_pin", "target_from_pin"]
 
 
 def find_pin(cwd: str) -> tuple[str, str] | None:
@@ -35,3 +39,24 @@ def find_pin(cwd: str) -> tuple[str, str] | None:
         if parent == d:
             return None
         d = parent
+
+
+def target_from_pin(ctx: Context, target: str | None) -> tuple[str, str | None]:
+    """What ``use`` switches to: the argument, else the word in the nearest ``.cuda-version``.
+
+    Returns:
+        (target, pin file or None).
+
+    Raises:
+        CudaenvError: no argument and no pin file here or above.
+    """
+    if target:
+        return target, None
+    pin = find_pin(ctx.cwd)
+    if pin is None:
+        raise CudaenvError(
+            "name a profile, version or toolkit path (no .cuda-version found here or above)",
+            hint="`cudaenv list` shows what is installed",
+            exit_code=2,
+        )
+    return pin[1], pin[0]

@@ -4,17 +4,25 @@
 Inside single quotes csh still expands history (``!``), so ``!`` leaves the
 quotes as ``'\\!'``; ``'`` becomes ``'\\''``. A newline cannot be quoted in a
 way that survives the backquote, so it is refused.
+
+tcsh has no functions and its aliases cannot branch, so ``init tcsh`` prints
+one line that sources the shipped tcsh file; that file defines an alias
+which sources it again with the words typed (and, with ``--auto``, a
+``cwdcmd`` alias that sources the short ``cudaenv-hook.tcsh``: tcsh pays for
+every line it sources).
 """
 
 from __future__ import annotations
 
+import os
+
 from ..errors import CudaenvError
+from .base import SHELL_DIR, Shell
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..env.plan import Plan
+__all__ = ["Csh", "SHELL", "quote", "TCSH_HOOK"]
 
-__all__ = ["quote", "render"]
+#: tcsh's --auto hook (cwdcmd), a file of its own.
+TCSH_HOOK = os.path.join(SHELL_DIR, "cudaenv-hook.tcsh")
 
 
 def quote(value: str) -> str:
@@ -28,14 +36,60 @@ def quote(value: str) -> str:
     return "'" + value.replace("'", "'\\''").replace("!", "'\\!'") + "'"
 
 
-def render(plan: Plan) -> str:
-    """csh code for ``plan``."""
-    lines = []
-    for ch in plan.changes:
-        if ch[0] == "set":
-            lines.append(f"setenv {ch[1]} {quote(ch[2])};")
-        else:
-            lines.append(f"unsetenv {ch[1]};")
-    if plan.path_changed:
-        lines.append("rehash;")
-    return "".join(line + "\n" for line in lines)
+class Csh(Shell):
+    """csh and tcsh."""
+
+    name = "csh"
+    rehash = "rehash;"
+
+    def quote(self, value: str) -> str:
+        return quote(value)
+
+    def set_line(self, name: str, value: str) -> str:
+        return f"setenv {name} {quote(value)};"
+
+    def unset_line(self, name: str) -> str:
+        return f"unsetenv {name};"
+
+    def eval_hint(self, words: str) -> str:
+        return f'eval "`cudaenv {words}`"'
+
+    def init_text(self, shell: str, auto: bool = False) -> str:
+        path = self.init_file(shell)
+        for p in (path, TCSH_HOOK):
+            if not os.path.isfile(p):
+                raise CudaenvError(f"{p} is missing: reinstall cudaenv")
+        q = quote(path)
+        text = f"source {q} _cudaenv_init {q}{' auto' if auto else ''};\n"
+        if auto:  # the hook once, for the directory the shell starts in
+            text += f"source {quote(TCSH_HOOK)};\n"
+        return text
+
+    def completion(self, shell: str, kind: str, value: str, help: str) -> str:
+        # tcsh's `complete ... 'p/*/`...`/'` takes the words, one a line, and filters them itself.
+        return value if kind == "plain" else ""
+
+    def conda_hook(self, words: list[str], exe: str | None, msg: str) -> str:
+        q = self.word
+        args = " ".join(q(w) for w in words)
+        pick = f"if ( -x {q(exe)} ) set _cudaenv_ch_exe = {q(exe)}\n" if exe else ""
+        return (
+            "# csh has no functions and `$status` is fragile; sh runs cudaenv and always succeeds\n"
+            "# (so tcsh -e survives a failure), leaving the code in a file: backquotes would\n"
+            "# expand the captured text again.\n"
+            "set _cudaenv_ch_exe = cudaenv\n"
+            + pick +
+            'set _cudaenv_ch_tmp = "`mktemp`"\n'
+            'if ( "$_cudaenv_ch_tmp" != "" ) then\n'
+            f"    sh -c 'if \"$@\" >\"$0\"; then :; else : >\"$0\"; echo \"{msg}\" >&2; fi' "
+            f'"$_cudaenv_ch_tmp" "$_cudaenv_ch_exe" {args}\n'
+            '    source "$_cudaenv_ch_tmp"\n'
+            '    rm -f "$_cudaenv_ch_tmp"\n'
+            "else\n"
+            f"    echo {q(msg)} > /dev/stderr\n"
+            "endif\n"
+            "unset _cudaenv_ch_exe _cudaenv_ch_tmp\n"
+        )
+
+
+SHELL = Csh()

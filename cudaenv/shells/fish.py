@@ -9,12 +9,9 @@ Values are single-quoted with ``\\`` and ``'`` escaped: fish 3.4+ expands
 from __future__ import annotations
 
 from ..env.pathlist import split
+from .base import Shell
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..env.plan import Plan
-
-__all__ = ["quote", "render"]
+__all__ = ["Fish", "SHELL", "quote"]
 
 
 def quote(value: str) -> str:
@@ -22,15 +19,48 @@ def quote(value: str) -> str:
     return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def render(plan: Plan) -> str:
-    """Fish code for ``plan``."""
-    lines = []
-    for ch in plan.changes:
-        if ch[0] == "unset":
-            lines.append(f"set -e -g {ch[1]};")
-        elif ch[1].endswith("PATH") and ch[2]:
+class Fish(Shell):
+    """fish."""
+
+    name = "fish"
+
+    def quote(self, value: str) -> str:
+        return quote(value)
+
+    def set_line(self, name: str, value: str) -> str:
+        if name.endswith("PATH") and value:
             # fish keeps *PATH variables as lists and joins them with ':' on export.
-            lines.append(f"set -gx {ch[1]} " + " ".join(quote(e) for e in split(ch[2])) + ";")
-        else:
-            lines.append(f"set -gx {ch[1]} {quote(ch[2])};")
-    return "".join(line + "\n" for line in lines)
+            return f"set -gx {name} " + " ".join(quote(e) for e in split(value)) + ";"
+        return f"set -gx {name} {quote(value)};"
+
+    def unset_line(self, name: str) -> str:
+        return f"set -e -g {name};"
+
+    def eval_hint(self, words: str) -> str:
+        return f"cudaenv {words} | source"
+
+    def rc_file(self, shell: str) -> str:
+        return "~/.config/fish/config.fish"
+
+    def completion(self, shell: str, kind: str, value: str, help: str) -> str:
+        return f"{kind},{value}" + (f"\t{help}" if help else "")
+
+    def conda_hook(self, words: list[str], exe: str | None, msg: str) -> str:
+        q = self.word
+        args = " ".join(q(w) for w in words)
+        pick = f"    if test -x {q(exe)}\n        set _cudaenv_ch_exe {q(exe)}\n    end\n" if exe else ""
+        return (
+            "begin  # a block: the set -l variables end with it\n"
+            "    set -l _cudaenv_ch_exe cudaenv\n"
+            + pick +
+            f"    set -l _cudaenv_ch_out (command $_cudaenv_ch_exe {args})\n"
+            "    if test $status -eq 0\n"
+            "        printf '%s\\n' $_cudaenv_ch_out | source\n"
+            "    else\n"
+            f"        echo {q(msg)} >&2\n"
+            "    end\n"
+            "end\n"
+        )
+
+
+SHELL = Fish()

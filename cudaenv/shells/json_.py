@@ -1,14 +1,15 @@
-"""JSON: the changes as data, for tools and CI scripts."""
+"""JSON: the changes as data, for tools and CI scripts (``--shell json``, ``--format json``)."""
 
 from __future__ import annotations
 
 from ..infra.jsonout import dumps
+from .base import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..env.plan import Plan
 
-__all__ = ["quote", "render"]
+__all__ = ["Json", "SHELL", "quote"]
 
 
 def quote(value: str) -> str:
@@ -16,11 +17,21 @@ def quote(value: str) -> str:
     return dumps(value)
 
 
-def render(plan: Plan) -> str:
+class Json(Output):
     """``{"set": {NAME: VALUE}, "unset": [NAME], "notes": [...]}``."""
-    doc = {
-        "set": {c[1]: c[2] for c in plan.changes if c[0] == "set"},
-        "unset": [c[1] for c in plan.changes if c[0] == "unset"],
-        "notes": list(plan.notes),
-    }
-    return dumps(doc) + "\n"
+
+    name = "json"
+
+    def quote(self, value: str) -> str:
+        return quote(value)
+
+    def render(self, plan: Plan) -> str:
+        doc = {
+            "set": {c.name: c.value for c in plan.changes if c.op == "set"},
+            "unset": [c.name for c in plan.changes if c.op == "unset"],
+            "notes": list(plan.notes),
+        }
+        return dumps(doc) + "\n"
+
+
+SHELL = Json()

@@ -11,7 +11,7 @@ import os
 
 from ..knowledge import compat
 from .probe import signature
-from .version import _include_dirs
+from .version import include_dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def host_limits(tk: dict) -> dict:
         ``{"gcc_max", "clang_max", "source"}``; limits may be None when
         neither the header nor the table knows.
     """
-    for inc in _include_dirs(tk["root"]):
+    for inc in include_dirs(tk["root"]):
         try:
             with open(os.path.join(inc, "crt", "host_config.h"), encoding="utf-8", errors="replace") as f:
                 got = parse_host_config(f.read())

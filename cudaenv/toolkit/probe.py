@@ -48,9 +48,9 @@ def signature(root: str) -> tuple:
 
 
 def _cudnn_version(root: str) -> str | None:
-    from .version import _include_dirs
+    from .version import include_dirs
 
-    for inc in _include_dirs(root):
+    for inc in include_dirs(root):
         for name in ("cudnn_version.h", "cudnn.h"):
             try:
                 with open(os.path.join(inc, name), encoding="utf-8", errors="replace") as f:
@@ -77,7 +77,7 @@ def probe(root: str) -> dict:
     Raises:
         Skip: ``root`` is not a usable toolkit.
     """
-    from .version import VersionError, _include_dirs, read_version
+    from .version import VersionError, include_dirs, read_version
 
     if not os.path.isdir(root):
         raise Skip("not a directory")
@@ -86,7 +86,7 @@ def probe(root: str) -> dict:
     nvcc = os.path.join(root, "bin", "nvcc")
     if not os.path.isfile(nvcc):
         raise Skip("no bin/nvcc")
-    if not any(os.path.exists(os.path.join(d, "cuda_runtime.h")) for d in _include_dirs(root)):
+    if not any(os.path.exists(os.path.join(d, "cuda_runtime.h")) for d in include_dirs(root)):
         raise Skip("no include/cuda_runtime.h")
     try:
         ver = read_version(root)

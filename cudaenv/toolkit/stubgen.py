@@ -20,7 +20,7 @@ NVIDIA's own 12.4 stub: every symbol but the internal ``cudbg*`` hooks):
    ``cuProfiler*`` names from ``cudaProfilerTypedefs.h``;
 3. ``cc -shared -fPIC -Wl,-soname,libcuda.so.1``.
 
-The result lives in cudaenv's cache (``switch.generated_stub_dir``: one
+The result lives in cudaenv's cache (``toolkit/stubs.generated_stub_dir``: one
 directory per toolkit, named by its ``stub_key``) with a small record of the
 headers it came from; it is regenerated when they change. ``use`` only checks
 that it exists.
@@ -33,8 +33,8 @@ import os
 import time
 
 from ..errors import CudaenvError
-from ..switch import generated_stub_dir
-from .version import _include_dirs
+from .stubs import generated_stub_dir
+from .version import include_dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ class StubError(CudaenvError):
 
 def include_dir(root: str) -> str | None:
     """The toolkit's include directory holding ``cuda.h`` (``include/`` or ``targets/*/include``)."""
-    for inc in _include_dirs(root):
+    for inc in include_dirs(root):
         if os.path.isfile(os.path.join(inc, "cuda.h")):
             return inc
     return None

@@ -12,7 +12,7 @@ import os
 
 from . import version_key
 
-__all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version"]
+__all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version", "include_dirs"]
 
 
 class VersionError(Exception):
@@ -69,7 +69,7 @@ def _from_version_txt(path: str) -> dict:
 
 
 def _header_version(root: str) -> str | None:
-    for inc in _include_dirs(root):
+    for inc in include_dirs(root):
         path = os.path.join(inc, "cuda.h")
         try:
             with open(path, "rb") as f:
@@ -86,7 +86,8 @@ def _header_version(root: str) -> str | None:
     return None
 
 
-def _include_dirs(root: str) -> list[str]:
+def include_dirs(root: str) -> list[str]:
+    """The toolkit's header directories: ``include`` and each ``targets/*/include`` (wheel and Debian layouts)."""
     dirs = [os.path.join(root, "include")]
     tdir = os.path.join(root, "targets")
     try:

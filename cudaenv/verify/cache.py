@@ -301,7 +301,8 @@ def require_verified(ctx: Context, target: str | None) -> str | None:
     Raises:
         CudaenvError: the last ``cudaenv verify`` of the profile failed.
     """
-    from ..switch import resolve_target, target_from_pin
+    from ..profiles.resolve import resolve_target
+    from ..profiles.pin import target_from_pin
 
     target, _ = target_from_pin(ctx, target)
     profile, _tk = resolve_target(ctx, target)

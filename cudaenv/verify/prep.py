@@ -14,7 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..context import Context
 
-__all__ = ["DEFAULT_TIMEOUT", "Options", "Prep", "prepare", "probe_target", "cached_result", "proc_root"]
+__all__ = ["DEFAULT_TIMEOUT", "Options", "Prep", "prepare", "probe_target", "cached_result"]
 
 #: Seconds any one command may run (a torch extension build takes 2-3 minutes on 2 cores).
 DEFAULT_TIMEOUT = 1200.0
@@ -52,10 +52,6 @@ class Prep:
         self.stub_needed = stub_needed
 
 
-def proc_root(ctx: Context) -> str:
-    return ctx.env.get("CUDAENV_PROC_ROOT", "/proc")
-
-
 def prepare(ctx: Context, profile: dict, tk: dict, opts: Options, reuse_python: bool = True) -> Prep:
     """Compute the profile's environment, the target Python and the cache key (no builds).
 
@@ -71,7 +67,7 @@ def prepare(ctx: Context, profile: dict, tk: dict, opts: Options, reuse_python: 
     from ..checks.gather import profile_env
     from ..toolkit.stubgen import stub_state
 
-    env = profile_env(ctx, profile, tk)
+    env = profile_env(ctx, profile, tk, links=True)
     stub = None
     if not tk["components"].get("stubs"):
         state = stub_state(ctx.cache_dir, tk)
@@ -85,11 +81,11 @@ def prepare(ctx: Context, profile: dict, tk: dict, opts: Options, reuse_python: 
         path = vcache.resolve_python(py, env) if py else None
         sig = vcache.stored_python_sig(ctx.cache_dir, profile["name"], path) if path else None
         if sig is not None:
-            key = vcache.make_key(tk, env, None, torch=True, proc_root=proc_root(ctx), stub=stub, py_sig=sig)
+            key = vcache.make_key(tk, env, None, torch=True, proc_root=ctx.proc_root, stub=stub, py_sig=sig)
             if vcache.lookup(ctx.cache_dir, profile["name"], key) is not None:
                 return Prep(profile, tk, env, path, None, key, stub, False)
     python, info = probe_target(ctx, env, opts)
-    key = vcache.make_key(tk, env, info, torch=opts.torch, proc_root=proc_root(ctx), stub=stub)
+    key = vcache.make_key(tk, env, info, torch=opts.torch, proc_root=ctx.proc_root, stub=stub)
     return Prep(profile, tk, env, python, info, key, stub, False)
 
 

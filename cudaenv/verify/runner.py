@@ -20,7 +20,7 @@ import time
 
 from ..errors import CudaenvError
 from . import cache as vcache
-from .prep import DEFAULT_TIMEOUT, Options, Prep, cached_result, prepare, probe_target, proc_root
+from .prep import DEFAULT_TIMEOUT, Options, Prep, cached_result, prepare, probe_target
 from .steps import STEP_TITLES, Cancelled, Step
 
 TYPE_CHECKING = False
@@ -54,7 +54,7 @@ def host_facts(ctx: Context) -> dict:
             return _HOST
         from ..host.loader import driver_present
 
-        if not driver_present(ctx.env, proc_root=proc_root(ctx)):
+        if not driver_present(ctx.env, proc_root=ctx.proc_root):
             _HOST.update(gpu=False, gpus=[], driver=False, reason="no NVIDIA driver on this host (no kernel module, "
                          "no libcuda.so.1 known to the loader)")
             return _HOST

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import os
 
-from .profiles.resolve import profile_for
-from .switch import active_profile
+from ..errors import CudaenvError
+from ..infra.console import note, report_error, write_out
+from ..profiles.resolve import active_profile, profile_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .context import Context
+    from ..context import Context
 
 __all__ = ["SCHEMA", "list_document", "parts_text", "render_table", "do_list"]
 
@@ -80,9 +81,7 @@ def render_table(doc: dict) -> str:
 
 def do_list(as_json: bool, ctx: Context | None = None) -> int:
     """``cudaenv list [--json]``: skipped candidates on stderr, the list on stdout."""
-    from .context import Context
-    from .infra.console import note, report_error, write_out
-    from .errors import CudaenvError
+    from ..context import Context
 
     ctx = ctx or Context()
     try:
@@ -94,7 +93,7 @@ def do_list(as_json: bool, ctx: Context | None = None) -> int:
     for s in doc["skipped"]:
         note(f"skipped {s['path']} ({s['found_by']}): {s['reason']}")
     if as_json:
-        from .infra.jsonout import dumps
+        from ..infra.jsonout import dumps
 
         write_out(dumps(doc) + "\n")
     elif not doc["toolkits"]:

@@ -1,4 +1,4 @@
-"""``use --tmux`` / ``off --tmux``: the tmux session environment as well as the pane.
+"""The tmux session environment, for ``use --tmux`` / ``off --tmux`` (``commands/tmux.py``).
 
 ``eval "$(cudaenv use X)"`` already works per pane. ``use X --tmux`` also puts
 X's variables, with cudaenv's state, into the tmux *session* environment, so
@@ -19,29 +19,29 @@ What the session held is kept in the session itself, in the hidden variable
 recorded the first time a variable is touched: ``use A --tmux`` then
 ``use B --tmux`` then ``off --tmux`` restores what was there before A.
 
-All tmux calls go through :mod:`cudaenv.run`: two reads (``show-environment
+All tmux calls go through :mod:`cudaenv.infra.run`: two reads (``show-environment
 -s``, whose quoting is exact even for newlines) and one write (every
 ``set-environment`` of a switch in one invocation, separated by ``;``).
 """
 
 from __future__ import annotations
 
-from .env.ops import apply_changes
-from .env.state import ACTIVE_VAR, STATE_VAR, decode
-from .errors import CudaenvError
+from ..env.state import ACTIVE_VAR, STATE_VAR, decode, decode_value, encode_value
+from ..errors import CudaenvError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .context import Context
+    from ..context import Context
 
-__all__ = ["SAVED_VAR", "parse_show_environment", "encode_saved", "decode_saved", "tmux_arg",
-           "session_use", "session_off", "do_use_tmux", "do_off_tmux"]
+__all__ = ["SAVED_VAR", "require_tmux", "parse_show_environment", "encode_saved", "decode_saved", "tmux_arg",
+           "session_use", "session_off"]
 
 SAVED_VAR = "_CUDAENV_TMUX"
 _FORMAT = "t1"
 
 
-def _require(env: dict) -> None:
+def require_tmux(env: dict) -> None:
+    """Raise unless this process runs inside tmux."""
     if not env.get("TMUX"):
         raise CudaenvError("--tmux works only inside tmux ($TMUX is not set)", exit_code=2)
 
@@ -63,7 +63,7 @@ def tmux_arg(value: str) -> str:
 
 
 def _tmux(ctx: Context, args: list[str]) -> str:
-    from .infra.run import run
+    from ..infra.run import run
 
     res = run(["tmux", *args], env=ctx.env, timeout=15)
     if res.returncode != 0:
@@ -108,11 +108,9 @@ def parse_show_environment(text: str) -> dict[str, str | None]:
 
 def encode_saved(saved: dict[str, tuple]) -> str:
     """Encode NAME -> ("v", value) | ("h", value) | ("r",) | ("u",) as printable ASCII."""
-    from .env.state import _enc
-
     parts = [_FORMAT]
     for name, entry in saved.items():
-        parts.append(f"{name},{entry[0]}" + (f",{_enc(entry[1])}" if len(entry) > 1 else ""))
+        parts.append(f"{name},{entry[0]}" + (f",{encode_value(entry[1])}" if len(entry) > 1 else ""))
     return "|".join(parts)
 
 
@@ -122,8 +120,6 @@ def decode_saved(text: str) -> dict[str, tuple]:
     Raises:
         CudaenvError: the text was not written by this cudaenv.
     """
-    from .env.state import _dec
-
     parts = text.split("|")
     if parts[0] != _FORMAT:
         raise CudaenvError(f"the tmux session variable {SAVED_VAR} was not written by this cudaenv",
@@ -132,7 +128,7 @@ def decode_saved(text: str) -> dict[str, tuple]:
     for p in parts[1:]:
         f = p.split(",")
         if len(f) == 3 and f[1] in ("v", "h"):
-            saved[f[0]] = (f[1], _dec(f[2]))
+            saved[f[0]] = (f[1], decode_value(f[2]))
         elif len(f) == 2 and f[1] in ("r", "u"):
             saved[f[0]] = (f[1],)
         else:
@@ -230,59 +226,3 @@ def session_off(ctx: Context) -> bool:
     cmds.append(["set-environment", "-u", *t, SAVED_VAR])
     _write(ctx, cmds)
     return True
-
-
-def do_use_tmux(target: str | None, shell: str | None) -> int:
-    """``cudaenv use [TARGET] --tmux``: switch the pane, and the session for new panes."""
-    from .context import Context
-    from .main import _finish
-    from .infra.console import note, report_error
-    from .shells import detect, renderer
-    from .switch import plan_for_use
-
-    ctx = Context()
-    try:
-        _require(ctx.env)
-    except CudaenvError as exc:
-        return report_error(exc)
-    done: list[str] = []
-
-    def plan_fn():
-        plan, profile, _tk = plan_for_use(ctx, target)
-        renderer(shell or detect(ctx.env)).render(plan)  # fail before touching tmux
-        session_use(ctx, apply_changes(ctx.env, plan.changes))
-        done.append(profile["name"])
-        return plan
-
-    words = "use" + (f" {target}" if target else "") + " --tmux"
-    code = _finish(ctx, shell, plan_fn, words)
-    if done:
-        note(f"tmux: new windows and panes of this session start with {done[0]}")
-    return code
-
-
-def do_off_tmux(shell: str | None) -> int:
-    """``cudaenv off --tmux``: undo in the pane, and give the session environment back."""
-    from .context import Context
-    from .main import _finish
-    from .infra.console import note, report_error
-    from .shells import detect, renderer
-    from .switch import plan_for_off
-
-    ctx = Context()
-    try:
-        _require(ctx.env)
-    except CudaenvError as exc:
-        return report_error(exc)
-    restored: list[bool] = []
-
-    def plan_fn():
-        plan = plan_for_off(ctx)
-        renderer(shell or detect(ctx.env)).render(plan)
-        restored.append(session_off(ctx))
-        return plan
-
-    code = _finish(ctx, shell, plan_fn, "off --tmux")
-    if restored and not restored[0]:
-        note("the tmux session environment holds nothing from `use --tmux`; left as it is")
-    return code

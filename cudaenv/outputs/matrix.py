@@ -25,13 +25,13 @@ dimension. One entry per installed toolkit (one job each), oldest first::
 
 from __future__ import annotations
 
-from .knowledge import compat
-from .errors import CudaenvError
-from .toolkit import version_key
+from ..knowledge import compat
+from ..errors import CudaenvError
+from ..toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .context import Context
+    from ..context import Context
 
 __all__ = ["matrix", "entry", "torch_builds", "choose_compiler", "in_range", "render"]
 
@@ -71,7 +71,7 @@ def torch_builds() -> dict[str, list[str]]:
 
 def choose_compiler(limits: dict, default: dict | None, compilers: list[dict]) -> dict | None:
     """The default compiler if the toolkit accepts it, else the newest accepted; None if none is."""
-    from .host.compilers import accepts, select
+    from ..host.compilers import accepts, select
 
     if default is not None and accepts(limits, default) is not False:
         chosen = default
@@ -116,8 +116,8 @@ def matrix(ctx: Context, lo: str | None = None, hi: str | None = None, torch: tu
     Raises:
         CudaenvError: a bad bound or unknown torch version, or nothing matches.
     """
-    from .host.compilers import default_compiler, find_compilers
-    from .toolkit.facts import host_limits
+    from ..host.compilers import default_compiler, find_compilers
+    from ..toolkit.facts import host_limits
 
     for v, what in ((lo, "--min"), (hi, "--max")):
         if v is not None:
@@ -163,7 +163,7 @@ def render(doc: dict, pretty: bool = False) -> str:
     line is safe in any file or log whatever the toolkit paths hold.
     """
     if pretty:
-        from .infra.jsonout import dumps
+        from ..infra.jsonout import dumps
 
         return dumps(doc) + "\n"
     import json

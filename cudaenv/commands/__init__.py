@@ -1,0 +1,16 @@
+"""One driver per command, called by both the fast entry (``main.py``) and the click CLI.
+
+A driver takes the command's arguments as plain values, does the work
+through the layers below (``profiles``, ``env``, ``shells``, ``checks``,
+``verify``, ``outputs``), prints (code on stdout, messages on stderr, see
+``infra/console.py``) and returns the exit status, or raises
+:class:`~cudaenv.errors.CudaenvError`. Nothing below this package imports
+from it.
+
+* ``emit``         plan -> output -> stdout, for every command that prints a plan
+* ``switch``       use, off (every shell and format)
+* ``tmux``         use/off --tmux
+* ``init``, ``auto``, ``complete``   the shell integration: init code, the --auto hook, use <TAB>
+* ``listing``, ``show``, ``check``, ``doctor``, ``explain``   queries (they write nothing but caches)
+* ``profile``, ``verify``, ``modulefiles``, ``matrix``, ``conda_hook``
+"""

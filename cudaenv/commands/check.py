@@ -1,0 +1,42 @@
+"""``cudaenv check``: will these profiles work here, and if not, why and what to do."""
+
+from __future__ import annotations
+
+from ..checks.gather import gather
+from ..checks.report import render_findings, worst
+from ..checks.rules import check_toolkit
+from ..infra.console import note, write_out
+from ..profiles.resolve import select_targets
+
+__all__ = ["check"]
+
+
+def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, torch: bool, verbose: bool,
+          as_json: bool) -> int:
+    """Check each target; exit status 1 when any check fails."""
+    from ..context import Context
+
+    ctx = Context()
+    notes: list[str] = []
+    results = []
+    for profile, tk in select_targets(ctx, targets, all_, verb="check", notes=notes):
+        findings = check_toolkit(gather(ctx, profile, tk, python=python, torch=torch))
+        results.append((profile, tk, findings))
+    ctx.save()
+    for n in notes:
+        note(n)
+    failed = any(worst(f) == "fail" for _, _, f in results)
+    if as_json:
+        from ..infra.jsonout import dumps
+
+        write_out(dumps({
+            "schema": 1,
+            "ok": not failed,
+            "results": [{"profile": p["name"], "root": tk["root"], "version": tk["full_version"],
+                         "status": worst(f), "findings": [x.to_dict() for x in f]} for p, tk, f in results],
+        }) + "\n")
+    else:
+        for p, tk, f in results:
+            write_out(f"{p['name']}: CUDA {tk['full_version']} at {tk['root']}\n")
+            write_out(render_findings(f, verbose))
+    return 1 if failed else 0

@@ -1,0 +1,52 @@
+"""``cudaenv doctor``: diagnose the shell you are in, then check the toolkit it uses."""
+
+from __future__ import annotations
+
+from ..checks.gather import driver, gather
+from ..checks.report import render_findings, worst
+from ..checks.rules import check_toolkit
+from ..checks.shell import gather_shell, shell_rules
+from ..errors import CudaenvError
+from ..infra.console import note, write_out
+from ..profiles.resolve import select_targets
+
+__all__ = ["doctor"]
+
+
+def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int:
+    """Shell findings, then the ``check`` findings for the toolkit this shell uses.
+
+    That toolkit is the shell's part of the one default order
+    (:func:`~cudaenv.profiles.resolve.select_targets`): the active profile, else
+    the toolkit ``$CUDA_HOME`` points at. Exit status 1 when anything fails.
+    """
+    from ..context import Context
+
+    ctx = Context()
+    findings = shell_rules(gather_shell(ctx, driver(ctx)))
+    target = None
+    profile_findings = []
+    notes: list[str] = []
+    try:
+        pairs = select_targets(ctx, verb="diagnose", defaults=("active", "cuda_home"), notes=notes)
+    except CudaenvError as exc:
+        pairs = []
+        notes.append(f"no profile checks: {exc.message}")
+    for profile, tk in pairs:
+        target = profile["name"] if ctx.env.get("CUDAENV_ACTIVE") == profile["name"] else ctx.env.get("CUDA_HOME")
+        profile_findings = check_toolkit(gather(ctx, profile, tk, python=python, torch=torch))
+    ctx.save()
+    for n in notes:
+        note(n)
+    allf = findings + profile_findings
+    failed = worst(allf) == "fail"
+    if as_json:
+        from ..infra.jsonout import dumps
+
+        write_out(dumps({"schema": 1, "ok": not failed, "shell": [f.to_dict() for f in findings],
+                         "profile": target, "checks": [f.to_dict() for f in profile_findings]}) + "\n")
+    else:
+        write_out("this shell:\n" + render_findings(findings, verbose))
+        if profile_findings:
+            write_out(f"active toolkit ({target}):\n" + render_findings(profile_findings, verbose))
+    return 1 if failed else 0

@@ -1,0 +1,127 @@
+"""``cudaenv profile build|list|show|path``: the editable per-toolkit profiles."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import CudaenvError
+from ..infra.console import note, write_out
+from ..profiles.resolve import select_targets
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+    from ..toolkit.types import Toolkit
+
+__all__ = ["build", "list_profiles", "show_profile", "profiles_path"]
+
+
+def _generate_stub(ctx: Context, tk: Toolkit) -> None:
+    """A toolkit without lib64/stubs gets a generated libcuda.so, which `use` puts on LIBRARY_PATH."""
+    from ..toolkit.stubgen import StubError, ensure_stub
+
+    try:
+        info = ensure_stub(ctx.cache_dir, tk, ctx.env)
+    except StubError as exc:
+        note(f"warning: CUDA {tk['full_version']} has no libcuda stub and generating one failed: {exc.message}")
+        return
+    if info["generated"]:
+        write_out(f"stub     {info['path']} (for -lcuda: {info['symbols']} driver entry points from "
+                  f"{tk['root']}'s cuda.h)\n")
+
+
+def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
+    """Write a profile file per toolkit chosen by :func:`~cudaenv.profiles.resolve.select_targets`.
+
+    Each gets the toolkit's default profile, named ``cuda-<version>`` (``-2``,
+    ``-3`` for the same version at another root), with the host compiler
+    ``use`` would choose recorded. An existing file is kept unless ``force``.
+    """
+    from ..context import Context
+    from ..infra.atomic import write_atomic
+    from ..profiles.files import dump
+    from ..profiles.model import default_profile, generated_name
+    from ..profiles.ops import host_compiler
+
+    ctx = Context()
+    notes: list[str] = []
+    chosen = [tk for _p, tk in select_targets(ctx, targets, all_, verb="build", notes=notes)]
+    profiles, _ = ctx.profiles()
+    taken = {p["name"] for p in profiles}
+    seen: set[str] = set()
+    for tk in chosen:
+        if tk["root"] in seen:
+            continue
+        seen.add(tk["root"])
+        prof = default_profile(tk)
+        name = generated_name(tk)
+        path = os.path.join(ctx.profiles_dir, f"{name}.yaml")
+        owner = next((p for p in profiles if p["name"] == name), None)
+        if owner is not None and os.path.realpath(owner["root"]) != tk["root"]:
+            # Same version at another root: keep both, numbered.
+            n = 2
+            while f"{name}-{n}" in taken:
+                n += 1
+            name = f"{name}-{n}"
+            prof["name"] = name
+            path = os.path.join(ctx.profiles_dir, f"{name}.yaml")
+        taken.add(name)
+        if not tk["components"].get("stubs"):
+            _generate_stub(ctx, tk)
+        if os.path.exists(path) and not force:
+            write_out(f"kept     {path} (exists; --force overwrites)\n")
+            continue
+        cxx, why = host_compiler(ctx, prof, tk)
+        if cxx:
+            # Record the choice so the user sees it and can change it.
+            prof["host_compiler"] = cxx
+        write_atomic(path, dump(prof))
+        write_out(f"wrote    {path}" + (f"  (host compiler {cxx}: {why})" if cxx else "") + "\n")
+        if why and not cxx:
+            note(f"warning: {why}")
+    ctx.save()
+    return 0
+
+
+def list_profiles(as_json: bool) -> int:
+    """``profile list``: the profile files (invalid ones reported on stderr)."""
+    from ..context import Context
+
+    ctx = Context()
+    profiles, bad = ctx.profiles()
+    ctx.save()
+    for _path, err in bad:
+        note(err)
+    if as_json:
+        from ..infra.jsonout import dumps
+
+        write_out(dumps({
+            "profiles": [{k: p.get(k) for k in ("name", "root", "version", "stubs", "file")} for p in profiles],
+            "invalid": [{"file": f, "error": e} for f, e in bad],
+        }) + "\n")
+        return 0
+    if not profiles:
+        note(f"no profiles in {ctx.profiles_dir} (`cudaenv profile build --all` writes them)")
+    write_out("".join(f"{p['name']}  {p['root']}  ({p['file']})\n" for p in profiles))
+    return 0
+
+
+def show_profile(target: str) -> int:
+    """``profile show TARGET``: the YAML of the profile that governs it (the built-in default if none is written)."""
+    from ..context import Context
+    from ..profiles.files import dump
+    from ..profiles.resolve import resolve_target
+
+    ctx = Context()
+    profile, _tk = resolve_target(ctx, target)
+    ctx.save()
+    write_out(dump(profile))
+    return 0
+
+
+def profiles_path() -> int:
+    """``profile path``: the directory holding profile files."""
+    from ..context import profiles_dir
+
+    write_out(profiles_dir() + "\n")
+    return 0

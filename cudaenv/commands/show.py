@@ -1,0 +1,51 @@
+"""``cudaenv show``: what ``use`` would set, for people (or as JSON). Writes nothing."""
+
+from __future__ import annotations
+
+from ..infra.console import note, write_out
+from ..profiles.ops import loader_stub, use_ops
+from ..profiles.resolve import select_targets
+
+__all__ = ["show"]
+
+
+def show(target: str | None, as_json: bool) -> int:
+    """``cudaenv show [TARGET] [--json]`` (no TARGET: :func:`~cudaenv.profiles.resolve.select_targets`)."""
+    from ..context import Context
+
+    ctx = Context()
+    notes: list[str] = []
+    (profile, tk), = select_targets(ctx, [target] if target else [], verb="show", notes=notes)
+    stub = loader_stub(ctx, profile, tk)
+    ops = use_ops(ctx, profile, tk)
+    ctx.save()
+    for n in notes:
+        note(n)
+    if as_json:
+        from ..infra.jsonout import dumps
+
+        write_out(dumps({
+            "profile": profile["name"],
+            "file": profile.get("file"),
+            "root": tk["root"],
+            "version": tk["full_version"],
+            "stubs": profile["stubs"],
+            "stubs_on_loader_path": stub is not None,
+            **ops.to_dict(),
+        }) + "\n")
+        return 0
+    src = profile.get("file") or "built-in default (no profile file; `cudaenv profile build` writes one)"
+    lines = [f"profile  {profile['name']}  ({src})",
+             f"toolkit  CUDA {tk['full_version']} at {tk['root']}  (version from {tk['version_source']})"]
+    lines += [f"  set      {var}={val}" for var, val in ops.set.items()]
+    lines += [f"  prepend  {var} <- {e}" for var, entries in ops.prepend.items() for e in entries]
+    lines += [f"  append   {var} <- {e}" for var, entries in ops.append.items() for e in entries]
+    if not tk["components"].get("stubs"):
+        lines.append("stubs    none: the toolkit has no lib64/stubs/libcuda.so (`-lcuda` cannot link through it)")
+    else:
+        why = {"auto": "no NVIDIA driver found on this host" if stub else "an NVIDIA driver is present",
+               "always": "the profile says always", "never": "the profile says never"}[profile["stubs"]]
+        where = "LIBRARY_PATH, and last on LD_LIBRARY_PATH" if stub else "LIBRARY_PATH only"
+        lines.append(f"stubs    {profile['stubs']}: {where} ({why})")
+    write_out("".join(line + "\n" for line in lines))
+    return 0

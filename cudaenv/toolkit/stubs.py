@@ -1,0 +1,79 @@
+"""Where the driver stubs of a switch live, and the one function that makes the loader link.
+
+Two kinds of stub, both of ``libcuda``, the driver library:
+
+* the **link-time stub** ``ld -lcuda`` finds through LIBRARY_PATH: the
+  toolkit's own ``lib64/stubs/libcuda.so``, or, for a toolkit that ships none
+  (one assembled from wheels), the one ``toolkit/stubgen.py`` generates into
+  the cache from the toolkit's ``cuda.h``;
+* the **loader link** for driverless build hosts: a cache directory holding
+  ``libcuda.so.1`` -> that stub, put last on LD_LIBRARY_PATH so programs that
+  NEED ``libcuda.so.1`` load. Whether a switch gets one is the profile's
+  decision (:func:`cudaenv.profiles.ops.loader_stub`); only ``use`` (and
+  ``verify``, which runs what it builds) make the link.
+
+Everything here but :func:`make_loader_link` only computes paths and stats files.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import CudaenvError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .types import Toolkit
+
+__all__ = ["generated_stub_dir", "link_stub_dir", "stub_target", "loader_link_dir", "make_loader_link"]
+
+
+def generated_stub_dir(cache_dir: str, tk: Toolkit) -> str:
+    """Where ``profile build`` and ``verify`` put the ``libcuda.so`` they generate for ``tk``."""
+    return os.path.join(cache_dir, "libcuda-stub", tk["stub_key"])
+
+
+def link_stub_dir(cache_dir: str, tk: Toolkit) -> str | None:
+    """The generated stub directory for LIBRARY_PATH, or None.
+
+    Only for a toolkit without its own stub, and only once it has been
+    generated: ``use`` stays fast by doing one stat here, never generating.
+    """
+    if tk["components"].get("stubs"):
+        return None
+    d = generated_stub_dir(cache_dir, tk)
+    return d if os.path.isfile(os.path.join(d, "libcuda.so")) else None
+
+
+def stub_target(cache_dir: str, tk: Toolkit) -> str | None:
+    """The ``libcuda.so`` a loader link of ``tk`` points at (its own, else the generated one), or None."""
+    if tk["components"].get("stubs"):
+        return os.path.join(tk["root"], tk["libdir"], "stubs", "libcuda.so")
+    gen = link_stub_dir(cache_dir, tk)
+    return None if gen is None else os.path.join(gen, "libcuda.so")
+
+
+def loader_link_dir(cache_dir: str, tk: Toolkit) -> str:
+    """The directory holding ``libcuda.so.1`` for ``tk`` (made by :func:`make_loader_link`)."""
+    return os.path.join(cache_dir, "stubs", tk["stub_key"])
+
+
+def make_loader_link(directory: str, target: str) -> None:
+    """Make ``directory/libcuda.so.1`` point at ``target`` (atomically; nothing if it already does).
+
+    Raises:
+        CudaenvError: the link cannot be created.
+    """
+    link = os.path.join(directory, "libcuda.so.1")
+    try:
+        if os.readlink(link) == target:
+            return
+    except OSError:
+        pass
+    try:
+        os.makedirs(directory, exist_ok=True)
+        tmp = f"{link}.{os.getpid()}"
+        os.symlink(target, tmp)
+        os.replace(tmp, link)
+    except OSError as exc:
+        raise CudaenvError(f"cannot create the stub link in {directory}: {exc.strerror}") from None

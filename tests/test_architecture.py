@@ -1,0 +1,188 @@
+"""The package's shape, checked from its own source: the rules ARCHITECTURE.md states.
+
+Every import is read with ``ast`` (top-level and inside functions: a lazy
+import is still a run-time dependency); imports under ``if TYPE_CHECKING:``
+are for type checkers only and are left out. Nothing is imported, so these
+tests see the tree as it is on disk.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PKG = os.path.join(REPO, "cudaenv")
+
+# What the package top level may hold: entry points, the error type, the context.
+TOP_LEVEL = {"__init__", "__main__", "main", "errors", "context"}
+# The flow, lowest first; beside it, packages any layer at or above commands may use.
+UPPER = ("commands", "cli")
+
+
+def _module_name(path: str) -> str:
+    rel = os.path.relpath(path, REPO)[:-3].replace(os.sep, ".")
+    return rel[: -len(".__init__")] if rel.endswith(".__init__") else rel
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _runtime_imports(tree: ast.AST):
+    """Import nodes, skipping the bodies of ``if TYPE_CHECKING:``."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def modules() -> dict[str, str]:
+    """Module name -> file, for every module of the package."""
+    out = {}
+    for dp, _dn, fn in os.walk(PKG):
+        for f in fn:
+            if f.endswith(".py"):
+                p = os.path.join(dp, f)
+                out[_module_name(p)] = p
+    return out
+
+
+def import_graph() -> tuple[dict[str, set[str]], list[tuple[str, str, str]]]:
+    """(module -> modules it imports at run time, [(importer, module, private name)]).
+
+    ``from pkg import name`` is an edge to ``pkg.name`` when that is a module,
+    else to ``pkg`` itself (its ``__init__``).
+    """
+    mods = modules()
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    private: list[tuple[str, str, str]] = []
+    for m, path in mods.items():
+        pkg = m if path.endswith("__init__.py") else m.rsplit(".", 1)[0]
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in _runtime_imports(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name.split(".")[0] == "cudaenv":
+                        graph[m].add(a.name)
+                continue
+            if node.level:
+                parts = pkg.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base.split(".")[0] != "cudaenv":
+                continue
+            for a in node.names:
+                sub = f"{base}.{a.name}"
+                if sub in mods:
+                    graph[m].add(sub)
+                else:
+                    graph[m].add(base)
+                    if a.name.startswith("_") and not a.name.startswith("__") and base != m:
+                        private.append((m, base, a.name))
+    return graph, private
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (or a self-import)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on: set[str] = set()
+    stack: list[str] = []
+    out: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1 or v in graph.get(v, ()):
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def _layer(mod: str) -> str:
+    parts = mod.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_no_import_cycles():
+    graph, _ = import_graph()
+    found = cycles(graph)
+    assert not found, "import cycles (run-time imports):\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_checker_sees_a_cycle():
+    """The cycle finder itself can fail: a two-module circle and a lazy self-import are found."""
+    assert cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+    assert cycles({"a": {"a"}}) == [["a"]]
+    tree = ast.parse("TYPE_CHECKING = False\nif TYPE_CHECKING:\n    import x\nelse:\n    import y\n"
+                     "def f():\n    import z\n")
+    names = sorted(a.name for n in _runtime_imports(tree) for a in n.names)
+    assert names == ["y", "z"]
+
+
+def test_nothing_below_commands_imports_upward():
+    graph, _ = import_graph()
+    bad = []
+    for m, deps in graph.items():
+        if _layer(m) in UPPER or m in ("cudaenv.main", "cudaenv.__main__"):
+            continue
+        for d in deps:
+            if _layer(d) in UPPER or d == "cudaenv.main":
+                bad.append(f"{m} -> {d}")
+    assert not bad, "\n".join(sorted(bad))
+
+
+def test_commands_do_not_import_cli():
+    graph, _ = import_graph()
+    bad = [f"{m} -> {d}" for m, deps in graph.items() if _layer(m) == "commands" for d in deps
+           if _layer(d) == "cli" or d == "cudaenv.main"]
+    assert not bad, "\n".join(sorted(bad))
+
+
+def test_no_private_names_across_modules():
+    _, private = import_graph()
+    assert not private, "\n".join(f"{m} imports {name} from {src}" for m, src, name in private)
+
+
+def test_top_level_holds_only_entry_points_errors_and_context():
+    names = {os.path.splitext(n)[0] for n in os.listdir(PKG) if n.endswith(".py")}
+    assert names == TOP_LEVEL, sorted(names ^ TOP_LEVEL)
+
+
+@pytest.mark.parametrize("name", sorted(TOP_LEVEL - {"__main__"}))
+def test_top_level_modules_have_docstrings(name):
+    with open(os.path.join(PKG, f"{name}.py"), encoding="utf-8") as f:
+        assert ast.get_docstring(ast.parse(f.read())), name
