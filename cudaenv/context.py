@@ -15,8 +15,14 @@ from .profiles.model import load_all
 from .toolkit.discover import Layout, candidates, scan
 from .toolkit.probe import Skip, probe, signature
 
+# The idiom every module uses: importing ``typing`` costs what ``use`` (run in every
+# shell, pane and conda activation) must not pay, so TYPE_CHECKING is a plain False
+# when the program runs and the block is read by type checkers only; with ``from
+# __future__ import annotations`` no annotation is evaluated, so its names need not exist.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .profiles.model import Profile
+    from .toolkit.types import Toolkit
     from typing import Mapping
 
 __all__ = ["Context", "config_dir", "cache_dir", "profiles_dir", "config_file"]
@@ -71,8 +77,8 @@ class Context:
         self.proc_root = self.env.get("CUDAENV_PROC_ROOT", "/proc")
         # Facts gathered once per command (the driver), keyed by what they are.
         self.memo: dict[str, object] = {}
-        self._profiles: tuple[list[dict], list[tuple[str, str]]] | None = None
-        self._scan: tuple[list[dict], list[tuple[str, str, str]]] | None = None
+        self._profiles: tuple[list[Profile], list[tuple[str, str]]] | None = None
+        self._scan: tuple[list[Toolkit], list[tuple[str, str, str]]] | None = None
 
     @property
     def cwd(self) -> str:
@@ -120,13 +126,13 @@ class Context:
             raise CudaenvError(err, exit_code=2)
         return data
 
-    def profiles(self) -> tuple[list[dict], list[tuple[str, str]]]:
+    def profiles(self) -> tuple[list[Profile], list[tuple[str, str]]]:
         """(valid profiles, [(file, error)])."""
         if self._profiles is None:
             self._profiles = load_all(self.profiles_dir, self.index)
         return self._profiles
 
-    def scan(self) -> tuple[list[dict], list[tuple[str, str, str]]]:
+    def scan(self) -> tuple[list[Toolkit], list[tuple[str, str, str]]]:
         """(toolkits, skipped candidates)."""
         if self._scan is None:
             profs, _ = self.profiles()
@@ -139,7 +145,7 @@ class Context:
             self._scan = scan(cands, self.index, self.layout)
         return self._scan
 
-    def probe_path(self, path: str) -> dict:
+    def probe_path(self, path: str) -> Toolkit:
         """Probe a toolkit path given by the user (through the cache).
 
         Raises:

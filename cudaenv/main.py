@@ -3,7 +3,7 @@
 ``use``, ``off``, ``list``, ``init``, the ``--auto`` hook, ``use <TAB>``, a
 cached ``verify`` and the conda hooks run in every tmux pane, shell start or
 conda activation, so their plain forms are recognised here
-(:mod:`cudaenv.infra.argv`) and go straight to their drivers in
+(:func:`cudaenv.infra.console.parse`) and go straight to their drivers in
 ``commands/`` without importing click, yaml, json or re. Anything else
 (help, other options, other commands) goes to the click CLI, which calls
 the same drivers.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .infra.argv import parse
+from .infra.console import parse
 
 __all__ = ["main", "fast_form"]
 

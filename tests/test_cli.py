@@ -153,7 +153,7 @@ def test_stubs_policy(three, tmp_path):
 
 
 def test_driver_present_detection(tmp_path):
-    from cudaenv.host.loader import driver_present
+    from cudaenv.toolkit.stubs import driver_present
 
     proc = tmp_path / "proc"
     (proc / "driver" / "nvidia").mkdir(parents=True)

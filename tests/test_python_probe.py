@@ -19,7 +19,7 @@ import zipfile
 import pytest
 
 from cudaenv.host import python_probe
-from cudaenv.host.loader import driver_present
+from cudaenv.toolkit.stubs import driver_present
 from cudaenv.host.python_probe import TABLE, default_python, probe_python
 from cudaenv.infra.index import Index
 

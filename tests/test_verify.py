@@ -424,7 +424,7 @@ def test_system_13_0_links_lcuda_through_the_generated_stub(bed):
     assert res.returncode == 0, res.stderr
     values = json.loads(res.stdout)["set"]
     assert os.path.dirname(stub) in values["LIBRARY_PATH"].split(":")
-    from cudaenv.host.loader import driver_present
+    from cudaenv.toolkit.stubs import driver_present
 
     if not driver_present(bed.env):
         # A driverless host also gets the loader-path shim, pointing at the generated stub.
@@ -718,9 +718,9 @@ from cudaenv.knowledge.explain import explain
 from cudaenv.verify import programs, report, runner, steps
 from cudaenv.infra import elf
 from cudaenv.toolkit import stubgen
-from cudaenv.profiles.resolve import select_targets
+from cudaenv.profiles.select import select_targets
 from cudaenv.verify.prep import Options
-import cudaenv.checks.gather, cudaenv.host.compilers, cudaenv.host.loader, cudaenv.toolkit.facts
+import cudaenv.checks.gather, cudaenv.host.compilers, cudaenv.toolkit.stubs, cudaenv.toolkit.facts
 import cudaenv.profiles.files, cudaenv.knowledge.kb, yaml
 explain("warm up the knowledge base")
 env = {"PATH": "/usr/bin:/bin", "HOME": base, "XDG_CONFIG_HOME": base + "/cfg", "XDG_CACHE_HOME": base + "/cache",

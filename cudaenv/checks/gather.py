@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from ..env.ops import apply_changes
 from ..env.plan import plan_use
-from ..profiles.ops import host_compiler, use_ops
+from ..profiles.model import host_compiler, use_ops
 from ..toolkit.stubs import link_stub_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
+    from ..profiles.model import Profile
     from ..context import Context
 
 __all__ = ["install_hint", "profile_env", "gather", "driver"]
@@ -45,7 +47,7 @@ def install_hint(distro_id: str | None = None, like: str | None = None) -> str:
     return "install g++ {gcc} with your package manager (or from conda-forge: gxx_linux-64={gcc})"
 
 
-def profile_env(ctx: Context, profile: dict, tk: dict, links: bool = False) -> dict:
+def profile_env(ctx: Context, profile: Profile, tk: Toolkit, links: bool = False) -> dict:
     """The environment a shell would have after ``use`` of this profile.
 
     Args:
@@ -66,7 +68,7 @@ def driver(ctx: Context) -> dict:
     return facts  # type: ignore[return-value]
 
 
-def gather(ctx: Context, profile: dict, tk: dict, python: str | None = None, torch: bool = True) -> dict:
+def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = None, torch: bool = True) -> dict:
     """All facts for one profile.
 
     Args:

@@ -22,10 +22,6 @@ from . import Finding
 __all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules"]
 
 
-def _vk(v: str) -> tuple:
-    return version_key(v)
-
-
 def _major(v: str) -> str:
     return v.split(".")[0]
 
@@ -43,11 +39,11 @@ def driver_rules(facts: dict) -> list[Finding]:
     need = compat.min_driver(tk["full_version"])
     floor = compat.minor_compat_min_driver(tk["full_version"])
     tkv = tk["version"]
-    if dcuda and _vk(dcuda) >= _vk(tkv):
+    if dcuda and version_key(dcuda) >= version_key(tkv):
         out.append(Finding("driver.version", "ok", f"driver supports CUDA {dcuda} >= toolkit {tkv}"))
-    elif ver and need and _vk(ver) >= _vk(need):
+    elif ver and need and version_key(ver) >= version_key(need):
         out.append(Finding("driver.version", "ok", f"driver {ver} >= {need}, the minimum for CUDA {tk['full_version']}"))
-    elif dcuda and _major(dcuda) == _major(tkv) and (floor is None or not ver or _vk(ver) >= _vk(floor)):
+    elif dcuda and _major(dcuda) == _major(tkv) and (floor is None or not ver or version_key(ver) >= version_key(floor)):
         out.append(Finding(
             "driver.version", "warn",
             f"driver supports CUDA {dcuda}, older than the toolkit's {tkv}: minor-version compatibility only",
@@ -147,7 +143,7 @@ def torch_rules(facts: dict) -> list[Finding]:
                    f"then fails at import (libcudart.so.{_major(tk['version'])} for the wrong runtime)",
             fix=f"use a CUDA {_major(tc)}.x toolkit (`cudaenv use {tc}`) or a torch built for CUDA {_major(tk['version'])}",
         ))
-    elif _vk(tc) != _vk(tk["version"]):
+    elif version_key(tc) != version_key(tk["version"]):
         out.append(Finding("torch.cuda_version", "warn",
                            f"torch built for CUDA {tc}, toolkit {tk['version']}: minor versions differ",
                            detail="BuildExtension warns and builds; usually fine",

@@ -145,7 +145,7 @@ def _nvcc_root(env: Mapping[str, str]) -> str | None:
 def gather_shell(ctx: Context, driver: dict | None) -> dict:
     """Facts about the current shell's environment."""
     from ..infra.run import run
-    from ..profiles.resolve import active_profile
+    from ..profiles.select import active_profile
     from ..toolkit.probe import Skip, probe
     from ..toolkit.version import parse_nvcc_version
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import click
 
-from ..commands.switch import FORMATS
+from ..errors import CudaenvError
 from .common import exits, handles_errors, shell_option
 from .completion import complete_targets
 
 __all__ = ["use_cmd", "off_cmd"]
+
+#: ``--format`` values: shell = the --shell (or detected) shell's code.
+FORMATS = ("shell", "json", "github", "dotenv")
 
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="shell", show_default=True,
@@ -21,6 +24,25 @@ tmux_option = click.option(
     help="Also set the tmux session environment, so new windows and panes start this way "
          "(off --tmux gives it back exactly as it was).",
 )
+
+
+def output_name(shell: str | None, fmt: str = "shell", tmux: bool = False) -> str | None:
+    """The registry name for ``--shell``/``--format``/``--tmux`` (None: detect the shell).
+
+    Raises:
+        CudaenvError: options that exclude each other.
+    """
+    if fmt == "shell":
+        return shell
+    if fmt == "json":
+        if shell not in (None, "json"):
+            raise CudaenvError(f"--shell {shell} and --format json exclude each other", exit_code=2)
+        return "json"
+    if shell is not None:
+        raise CudaenvError(f"--shell and --format {fmt} exclude each other", exit_code=2)
+    if tmux:
+        raise CudaenvError(f"--tmux and --format {fmt} exclude each other", exit_code=2)
+    return fmt
 
 
 @click.command("use")
@@ -45,7 +67,8 @@ def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify:
     GitHub:       cudaenv use 12.4 --format github   (following steps)
     tmux:         cudaenv use 12.4 --tmux   (new panes too; after cudaenv init)
     """
-    from ..commands.switch import do_use, output_name, require_verified
+    from ..commands.switch import do_use
+    from ..commands.verify import require_verified
 
     if verify:
         require_verified(target)
@@ -71,7 +94,7 @@ def off_cmd(shell: str | None, fmt: str, tmux: bool) -> None:
     variable or take a directory off PATH. --tmux also gives the tmux session
     environment back as it was before `use --tmux`.
     """
-    from ..commands.switch import do_off, output_name
+    from ..commands.switch import do_off
 
     name = output_name(shell, fmt, tmux)
     if tmux:

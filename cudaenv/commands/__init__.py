@@ -7,8 +7,8 @@ through the layers below (``profiles``, ``env``, ``shells``, ``checks``,
 :class:`~cudaenv.errors.CudaenvError`. Nothing below this package imports
 from it.
 
-* ``emit``         plan -> output -> stdout, for every command that prints a plan
-* ``switch``       use, off (every shell and format)
+* ``switch``       use, off (every shell and format), and ``emit_plan``: plan -> output ->
+  stdout, the end of every command that prints a plan
 * ``tmux``         use/off --tmux
 * ``init``, ``auto``, ``complete``   the shell integration: init code, the --auto hook, use <TAB>
 * ``listing``, ``show``, ``check``, ``doctor``, ``explain``   queries (they write nothing but caches)

@@ -16,9 +16,8 @@ from ..env.ops import Change
 from ..env.plan import Plan, plan_off
 from ..env.state import ACTIVE_VAR
 from ..errors import CudaenvError
-from ..profiles.pin import find_pin
-from .emit import emit_plan
-from .switch import plan_for_use
+from ..profiles.resolve import find_pin
+from .switch import emit_plan, plan_for_use
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from ..checks.gather import gather
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
 from ..infra.console import note, write_out
-from ..profiles.resolve import select_targets
+from ..profiles.select import select_targets
 
 __all__ = ["check"]
 

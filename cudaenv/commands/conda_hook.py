@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..infra.argv import parse
+from ..infra.console import parse
 from ..infra.console import note
 from ..outputs.conda_hooks import install_hooks, plan_activate, plan_deactivate, remove_hooks, valid_key
-from .emit import emit_plan
+from .switch import emit_plan
 
 __all__ = ["hook_main", "install", "remove"]
 

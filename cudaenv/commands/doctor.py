@@ -8,7 +8,7 @@ from ..checks.rules import check_toolkit
 from ..checks.shell import gather_shell, shell_rules
 from ..errors import CudaenvError
 from ..infra.console import note, write_out
-from ..profiles.resolve import select_targets
+from ..profiles.select import select_targets
 
 __all__ = ["doctor"]
 
@@ -17,7 +17,7 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
     """Shell findings, then the ``check`` findings for the toolkit this shell uses.
 
     That toolkit is the shell's part of the one default order
-    (:func:`~cudaenv.profiles.resolve.select_targets`): the active profile, else
+    (:func:`~cudaenv.profiles.select.select_targets`): the active profile, else
     the toolkit ``$CUDA_HOME`` points at. Exit status 1 when anything fails.
     """
     from ..context import Context

@@ -9,7 +9,8 @@ import os
 
 from ..errors import CudaenvError
 from ..infra.console import note, report_error, write_out
-from ..profiles.resolve import active_profile, profile_for
+from ..profiles.resolve import profile_for
+from ..profiles.select import active_profile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

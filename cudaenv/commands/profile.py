@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 
-from ..errors import CudaenvError
 from ..infra.console import note, write_out
-from ..profiles.resolve import select_targets
+from ..profiles.select import select_targets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +30,7 @@ def _generate_stub(ctx: Context, tk: Toolkit) -> None:
 
 
 def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
-    """Write a profile file per toolkit chosen by :func:`~cudaenv.profiles.resolve.select_targets`.
+    """Write a profile file per toolkit chosen by :func:`~cudaenv.profiles.select.select_targets`.
 
     Each gets the toolkit's default profile, named ``cuda-<version>`` (``-2``,
     ``-3`` for the same version at another root), with the host compiler
@@ -40,8 +39,7 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     from ..context import Context
     from ..infra.atomic import write_atomic
     from ..profiles.files import dump
-    from ..profiles.model import default_profile, generated_name
-    from ..profiles.ops import host_compiler
+    from ..profiles.model import default_profile, generated_name, host_compiler
 
     ctx = Context()
     notes: list[str] = []

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from ..infra.console import note, write_out
-from ..profiles.ops import loader_stub, use_ops
-from ..profiles.resolve import select_targets
+from ..profiles.model import loader_stub, use_ops
+from ..profiles.select import select_targets
 
 __all__ = ["show"]
 
 
 def show(target: str | None, as_json: bool) -> int:
-    """``cudaenv show [TARGET] [--json]`` (no TARGET: :func:`~cudaenv.profiles.resolve.select_targets`)."""
+    """``cudaenv show [TARGET] [--json]`` (no TARGET: :func:`~cudaenv.profiles.select.select_targets`)."""
     from ..context import Context
 
     ctx = Context()

@@ -2,52 +2,43 @@
 
 The plain forms arrive from the fast entry (``main.py``) without click; the
 click commands call the same functions for everything else.
+
+:func:`emit_plan` is the end of every command that prints a plan (use/off for
+any shell or format, the ``--auto`` hook, the conda hooks, tmux), so they
+fail and report alike: one stderr line and a non-zero exit on error, with
+nothing on stdout. It lives here, beside ``use``, to keep ``use`` to as few
+module loads as possible.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
 from ..env.plan import Plan, plan_off, plan_use
 from ..env.state import ACTIVE_VAR
 from ..errors import CudaenvError
-from ..profiles.ops import use_ops
-from ..profiles.pin import target_from_pin
-from ..profiles.resolve import resolve_target
-from .emit import emit_plan
+from ..infra.console import note, report_error, write_out
+from ..shells import detect, get
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Callable
+
     from ..context import Context
     from ..profiles.model import Profile
     from ..shells.base import Output
     from ..toolkit.types import Toolkit
 
-__all__ = ["FORMATS", "output_name", "plan_for_use", "plan_for_off", "do_use", "do_off", "require_verified"]
-
-#: ``--format`` values: shell = the --shell (or detected) shell's code.
-FORMATS = ("shell", "json", "github", "dotenv")
-
-
-def output_name(shell: str | None, fmt: str = "shell", tmux: bool = False) -> str | None:
-    """The registry name for ``--shell``/``--format``/``--tmux`` (None: detect the shell).
-
-    Raises:
-        CudaenvError: options that exclude each other.
-    """
-    if fmt == "shell":
-        return shell
-    if fmt == "json":
-        if shell not in (None, "json"):
-            raise CudaenvError(f"--shell {shell} and --format json exclude each other", exit_code=2)
-        return "json"
-    if shell is not None:
-        raise CudaenvError(f"--shell and --format {fmt} exclude each other", exit_code=2)
-    if tmux:
-        raise CudaenvError(f"--tmux and --format {fmt} exclude each other", exit_code=2)
-    return fmt
+__all__ = ["plan_for_use", "plan_for_off", "emit_plan", "do_use", "do_off"]
 
 
 def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, Profile, Toolkit]:
     """Plan ``use`` (making the loader-path stub link the plan names): (plan, profile, toolkit)."""
+    # Here, not at the top: `off` needs neither profiles nor discovery.
+    from ..profiles.model import use_ops
+    from ..profiles.resolve import resolve_target, target_from_pin
+
     target, _pin = target_from_pin(ctx, target)
     notes: list[str] = []
     profile, tk = resolve_target(ctx, target, notes)
@@ -60,9 +51,41 @@ def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, Profile, Toolk
     return plan, profile, tk
 
 
-def plan_for_off(ctx: Context) -> Plan:
-    """Plan ``off``."""
-    return plan_off(ctx.env)
+def plan_for_off(ctx: Context | None) -> Plan:
+    """Plan ``off``: it reads only the recorded state in the environment (``ctx`` None: the process's)."""
+    return plan_off(os.environ if ctx is None else ctx.env)
+
+
+def emit_plan(ctx: Context | None, plan_fn: Callable[[Output], Plan], name: str | None, words: str) -> int:
+    """Find the output ``name`` names, plan with ``plan_fn(output)``, deliver, and report.
+
+    Args:
+        ctx: The command's context (saved at the end), or None for a command
+            that reads only the process environment (`off`, the conda deactivate hook).
+        plan_fn: Returns the Plan for the output (may raise CudaenvError).
+        name: A ``--shell`` or format name (None: the detected shell).
+        words: The command as typed (``use 12.4``), for the terminal hint.
+
+    Returns:
+        The exit status.
+    """
+    env = os.environ if ctx is None else ctx.env
+    try:
+        out = get(name or detect(env))
+        plan = plan_fn(out)
+        text, more = out.deliver(plan, env)
+    except CudaenvError as exc:
+        return report_error(exc)
+    finally:
+        if ctx is not None:
+            ctx.save()
+    for n in plan.notes + more:
+        note(n)
+    hint = out.tty_hint(words) if text else None
+    if hint and sys.stdout.isatty():
+        note(hint)
+    write_out(text)
+    return 0
 
 
 def do_use(target: str | None, shell: str | None = None, ctx: Context | None = None) -> int:
@@ -79,32 +102,13 @@ def do_use(target: str | None, shell: str | None = None, ctx: Context | None = N
 
 
 def do_off(shell: str | None = None, ctx: Context | None = None) -> int:
-    """``cudaenv off`` for a ``--shell`` or format name (None: the detected shell)."""
-    from ..context import Context
+    """``cudaenv off`` for a ``--shell`` or format name (None: the detected shell).
 
-    ctx = ctx or Context()
+    Without ``ctx`` it reads only the process environment: no discovery, no cache.
+    """
 
     def plan_fn(out: Output) -> Plan:
         out.check_off()
         return plan_for_off(ctx)
 
     return emit_plan(ctx, plan_fn, shell, "off")
-
-
-def require_verified(target: str | None) -> None:
-    """``use --verify``: raise when the target's last ``cudaenv verify`` failed; a note when it never ran.
-
-    Raises:
-        CudaenvError: the last verify failed.
-    """
-    from ..context import Context
-    from ..infra.console import note
-    from ..verify.cache import require_verified as gate
-
-    ctx = Context()
-    try:
-        msg = gate(ctx, target)
-    finally:
-        ctx.save()
-    if msg:
-        note(msg)

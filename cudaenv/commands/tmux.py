@@ -6,8 +6,7 @@ from ..env.ops import apply_changes
 from ..errors import CudaenvError
 from ..infra.console import note, report_error
 from ..outputs.tmux import require_tmux, session_off, session_use
-from .emit import emit_plan
-from .switch import plan_for_off, plan_for_use
+from .switch import emit_plan, plan_for_off, plan_for_use
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

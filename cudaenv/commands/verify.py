@@ -2,7 +2,7 @@
 
 A cache hit should cost about as much as starting Python, and click alone
 costs more than that, so ``main.py`` hands ``verify`` here first. The
-arguments are parsed by :mod:`cudaenv.infra.argv`; anything unusual
+arguments are parsed by :func:`cudaenv.infra.console.parse`; anything unusual
 (``--help``, an unknown option, a bad value) returns None and the click
 command (``cli/verify_cmd.py``), which has the full parser and its
 messages, calls :func:`run_verify` instead. When every target has a cached
@@ -13,14 +13,14 @@ otherwise :func:`cudaenv.verify.runner.run_command` runs the steps.
 from __future__ import annotations
 
 from ..errors import CudaenvError
-from ..infra.argv import parse
+from ..infra.console import parse
 from ..infra.console import report_error, write_out
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..verify.prep import Options
 
-__all__ = ["parse_args", "run_verify", "fast_verify"]
+__all__ = ["parse_args", "run_verify", "fast_verify", "require_verified"]
 
 _FLAGS = {"--all": "all", "--no-torch": "no_torch", "--json": "json", "--no-cache": "no_cache", "--keep": "keep"}
 _VALUES = {"--python": "python", "--jobs": "jobs", "-j": "jobs", "--timeout": "timeout"}
@@ -60,13 +60,13 @@ def parse_args(argv: list[str]) -> dict | None:
 
 def run_verify(targets: list[str] | tuple[str, ...], all_: bool, opts: Options, as_json: bool,
                use_cache: bool = True) -> int:
-    """Verify the targets (:func:`~cudaenv.profiles.resolve.select_targets`); return the exit status.
+    """Verify the targets (:func:`~cudaenv.profiles.select.select_targets`); return the exit status.
 
     Args:
         use_cache: Answer from cached passes without importing the runner when every target has one.
     """
     from ..context import Context
-    from ..profiles.resolve import select_targets
+    from ..profiles.select import select_targets
     from ..verify.prep import cached_result, prepare
 
     ctx = Context()
@@ -112,3 +112,22 @@ def fast_verify(argv: list[str]) -> int | None:
     opts = Options(python=args["python"], torch=not args["no_torch"], timeout=args["timeout"] or DEFAULT_TIMEOUT,
                    keep=args["keep"], no_cache=args["no_cache"], jobs=args["jobs"])
     return run_verify(args["targets"], args["all"], opts, args["json"])
+
+
+def require_verified(target: str | None) -> None:
+    """``use --verify``: raise when the target's last ``cudaenv verify`` failed; a note when it never ran.
+
+    Raises:
+        CudaenvError: the last verify failed.
+    """
+    from ..context import Context
+    from ..infra.console import note
+    from ..verify.cache import require_verified as gate
+
+    ctx = Context()
+    try:
+        msg = gate(ctx, target)
+    finally:
+        ctx.save()
+    if msg:
+        note(msg)

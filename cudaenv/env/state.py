@@ -18,11 +18,16 @@ _FORMAT = "c1"
 
 # Bytes kept as they are; everything else becomes %XX (of UTF-8 with
 # surrogateescape, so undecodable bytes from the environment round-trip).
-_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+@^~")
+_SAFE_TEXT = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+@^~"
+_SAFE = frozenset(_SAFE_TEXT.encode())
+# str.translate with this table deletes every safe character (in C): what is left needs escaping.
+_DROP_SAFE = dict.fromkeys(map(ord, _SAFE_TEXT))
 
 
 def encode_value(text: str) -> str:
     """``text`` as printable ASCII: safe bytes kept, every other byte as ``%XX``."""
+    if not text.translate(_DROP_SAFE):
+        return text  # the usual case (a path): nothing to escape, no per-byte loop
     out = []
     for b in text.encode("utf-8", "surrogateescape"):
         out.append(chr(b) if b in _SAFE else "%%%02X" % b)

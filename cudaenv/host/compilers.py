@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
     from ..infra.index import Index
 
-__all__ = ["find_compilers", "default_compiler", "accepts", "select", "compiler_info", "path_fingerprint", "ccbin_of"]
+__all__ = ["find_compilers", "default_compiler", "accepts", "select", "compiler_info", "ccbin_of"]
 
 # C++ drivers only: nvcc's -ccbin, CUDAHOSTCXX and torch all want the C++ driver.
 _PREFIXES = ("g++", "clang++", "c++")
@@ -130,21 +130,6 @@ def select(limits: dict, compilers: list[dict], default: dict | None) -> dict | 
     fam = default["family"] if default else "gcc"
     ok.sort(key=lambda c: (c["family"] == fam, c["major"], c["version"]), reverse=True)
     return ok[0]
-
-
-def path_fingerprint(env: Mapping[str, str]) -> tuple:
-    """What compiler discovery depends on: PATH, CXX and each PATH directory's mtime.
-
-    Installing or removing a compiler changes its directory's mtime, so a
-    cached selection is redone; otherwise ``use`` only pays these stats.
-    """
-    mt = []
-    for d in env.get("PATH", "").split(":"):
-        try:
-            mt.append(os.stat(d).st_mtime_ns if d else None)
-        except OSError:
-            mt.append(None)
-    return (env.get("PATH", ""), env.get("CXX", ""), tuple(mt))
 
 
 def ccbin_of(env: Mapping[str, str]) -> str | None:

@@ -4,7 +4,7 @@
 * ``index``    the stat-keyed cache of probed toolkits, parsed profiles and facts;
 * ``atomic``   files written whole or not at all;
 * ``jsonout``  a JSON writer that does not import ``re`` (for the fast paths);
-* ``console``  stdout for code, stderr for one-line messages;
-* ``argv``     the one small hand parser of the click-free fast paths;
+* ``console``  stdout for code, stderr for one-line messages, and the one small
+  argument parser of the click-free fast paths;
 * ``elf``      just enough ELF reading to check what a link produced.
 """

@@ -1,8 +1,16 @@
-"""What cudaenv writes to the terminal: code on stdout, one-line messages on stderr.
+"""The command line, in and out: code on stdout, one-line messages on stderr, and argv.
 
 stdout carries only what the caller asked for (shell code, JSON, a table);
 everything for people goes to stderr as ``cudaenv: <message>``, so
 ``eval "$(cudaenv use X)"`` never evaluates a message.
+
+:func:`parse` is the one hand-written argument parser, for the commands that
+run without click: ``use``, ``off``, ``list``, ``init``, ``verify`` and the
+conda hooks' hidden commands run where click's import would cost more than
+Python's start (every tmux pane, every conda activation, every shell start).
+They accept only their plain forms here; anything else (``--help``, an
+unknown option, a missing value, a repeated option) gives None and the click
+CLI, which has the full parser and its messages, handles the whole command.
 """
 
 from __future__ import annotations
@@ -11,9 +19,11 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Mapping
+
     from ..errors import CudaenvError
 
-__all__ = ["write_out", "note", "report_error"]
+__all__ = ["write_out", "note", "report_error", "parse"]
 
 
 def write_out(text: str) -> None:
@@ -40,3 +50,49 @@ def report_error(exc: CudaenvError) -> int:
     """Print ``exc`` as one stderr line and return its exit code."""
     note(f"{exc.message}; hint: {exc.hint}" if exc.hint else exc.message)
     return exc.exit_code
+
+
+def parse(argv: list[str], flags: Mapping[str, str] = {}, values: Mapping[str, str] = {},  # noqa: B006 - read only
+          max_words: int | None = None, dashdash: bool = False) -> tuple[dict, list[str]] | None:
+    """Split ``argv`` into options and words.
+
+    Args:
+        argv: The arguments after the command name.
+        flags: Option -> key of a flag (``{"--json": "json"}``); a flag's value is True.
+        values: Option -> key of an option taking a value, as ``--opt V`` or ``--opt=V``.
+        max_words: At most this many words (None: any number).
+        dashdash: ``--`` ends the options (every later argument is a word).
+
+    Returns:
+        (options given, by key; words), or None when anything is not a plain form.
+    """
+    opts: dict = {}
+    words: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        i += 1
+        if a == "--" and dashdash:
+            words.extend(argv[i:])
+            break
+        if a.startswith("-"):
+            name, eq, value = a.partition("=")
+            if a in flags:
+                key, value = flags[a], True
+            elif name in values:
+                if not eq:
+                    if i >= len(argv):
+                        return None
+                    value = argv[i]
+                    i += 1
+                key = values[name]
+            else:
+                return None
+            if key in opts:
+                return None
+            opts[key] = value
+            continue
+        words.append(a)
+    if max_words is not None and len(words) > max_words:
+        return None
+    return opts, words

@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping, Sequence
 
-__all__ = ["Result", "run", "stop_all", "resume_all", "stopping"]
+__all__ = ["Result", "run", "stop_all", "resume_all"]
 
 # Commands running right now (any thread). set.add/discard and list(set) are atomic
 # under the GIL, which is all the sharing needed here.
@@ -105,11 +105,6 @@ def stop_all() -> int:
 def resume_all() -> None:
     """Undo :func:`stop_all`: commands may start again."""
     _STOP[0] = False
-
-
-def stopping() -> bool:
-    """True between :func:`stop_all` and :func:`resume_all`."""
-    return _STOP[0]
 
 
 def run(

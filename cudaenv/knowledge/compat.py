@@ -13,7 +13,7 @@ import os
 from ..toolkit import version_key
 
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
-           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "newest_known_toolkit"]
+           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std"]
 
 _TABLE: dict | None = None
 
@@ -88,7 +88,3 @@ def nvcc_max_cxx_std(cuda_version: str) -> str | None:
             best = ent["std"]
     return best
 
-
-def newest_known_toolkit() -> str:
-    """The newest toolkit release in the table."""
-    return max((v for v, r in table()["toolkits"].items() if r), key=version_key)

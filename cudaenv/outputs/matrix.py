@@ -31,6 +31,7 @@ from ..toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
     from ..context import Context
 
 __all__ = ["matrix", "entry", "torch_builds", "choose_compiler", "in_range", "render"]
@@ -86,7 +87,7 @@ def choose_compiler(limits: dict, default: dict | None, compilers: list[dict]) -
     return chosen
 
 
-def entry(tk: dict, compiler: dict | None, torch: list[str]) -> dict:
+def entry(tk: Toolkit, compiler: dict | None, torch: list[str]) -> dict:
     """One matrix entry for toolkit ``tk``."""
     short = tk["version"]
     return {

@@ -53,10 +53,12 @@ from ..env.ops import Ops
 from ..env.pathlist import dedupe, separator
 from ..errors import CudaenvError
 from ..toolkit import version_key
-from ..profiles.resolve import select_targets
+from ..profiles.select import select_targets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
+    from ..profiles.model import Profile
     from typing import Iterator
 
     from ..context import Context
@@ -469,10 +471,9 @@ def _existing(cuda_dir: str, fmt: str) -> dict[str, dict]:
     return found
 
 
-def _module_for(ctx: Context, prof: dict, tk: dict, name: str, output: str, notes: list[str]) -> Module:
+def _module_for(ctx: Context, prof: Profile, tk: Toolkit, name: str, output: str, notes: list[str]) -> Module:
     from ..env.plan import apply
-    from ..profiles.model import profile_ops
-    from ..profiles.ops import host_compiler
+    from ..profiles.model import host_compiler, profile_ops
 
     # The host compiler `use` would pick, chosen here (like `profile build` records it).
     cxx, why = host_compiler(ctx, prof, tk)

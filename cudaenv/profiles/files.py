@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 
-from ..infra.atomic import write_atomic
 from ..env.ops import valid_name
 from ..errors import CudaenvError
 
-__all__ = ["KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump", "write_atomic"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .model import Profile
+
+__all__ = ["KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump"]
 
 KEYS = ("name", "description", "root", "version", "stubs", "host_compiler", "set", "prepend", "append")
 STUBS_POLICIES = ("auto", "always", "never")
@@ -123,7 +126,7 @@ _HEADER = """\
 """
 
 
-def dump(profile: dict) -> str:
+def dump(profile: Profile) -> str:
     """Profile as commented YAML."""
     import yaml
 

@@ -1,10 +1,17 @@
-"""Profiles: what a toolkit needs of the environment, as editable YAML.
+"""Profiles: what a toolkit needs of the environment, and what ``use`` applies for one.
 
 A profile is plain data. ``{root}`` in any value stands for the profile's
 ``root``, so moving a toolkit means editing one line. Generated profiles go
 to ``$XDG_CONFIG_HOME/cudaenv/profiles/<name>.yaml``; users edit them or add
-their own. Parsing happens only when a file changes (see ``index.py``); the
-YAML side lives in ``profile_file.py`` so ``use`` never loads it.
+their own. Parsing happens only when a file changes (see ``infra/index.py``);
+the YAML side lives in ``files.py`` so ``use`` never loads it.
+
+:func:`profile_ops` turns a profile into ``Ops``; :func:`use_ops` adds what
+the host decides: the loader-path stub (only without a driver) and the host
+compiler selected for the toolkit. ``use``, ``show``, the checks, ``verify``
+and the modulefiles all go through :func:`use_ops`, so what they describe is
+what ``use`` does. Computing never writes: only ``use`` and ``verify`` pass
+``links=True`` and get the loader-path stub link made.
 """
 
 from __future__ import annotations
@@ -14,19 +21,39 @@ import os
 from ..env.ops import Ops
 from ..errors import CudaenvError
 from ..toolkit.probe import SYSTEM_DIRS
+from ..toolkit.stubs import driver_present, link_stub_dir, loader_link_dir, make_loader_link, stub_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Mapping, TypedDict
+
+    from ..context import Context
     from ..infra.index import Index
+    from ..toolkit.types import Toolkit
 
-__all__ = ["load_all", "default_profile", "profile_ops", "generated_name"]
+    class Profile(TypedDict, total=False):
+        """A validated profile (plain dict at run time; see ``profiles/files.py`` for the rules)."""
 
-def generated_name(tk: dict) -> str:
+        name: str
+        description: str | None
+        root: str
+        version: str | None
+        stubs: str  # auto | always | never
+        host_compiler: str | None  # auto | none | an absolute path
+        set: dict[str, str]
+        prepend: dict[str, list[str]]
+        append: dict[str, list[str]]
+        file: str | None  # the YAML file it came from (None: the built-in default)
+
+__all__ = ["Profile", "load_all", "default_profile", "profile_ops", "generated_name", "loader_stub", "path_fingerprint",
+           "host_compiler", "user_ccbin", "use_ops"]
+
+def generated_name(tk: Toolkit) -> str:
     """The name ``profile build`` gives a toolkit's profile: ``cuda-<full version>``."""
     return f"cuda-{tk['full_version']}"
 
 
-def load_all(directory: str, index: Index) -> tuple[list[dict], list[tuple[str, str]]]:
+def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[str, str]]]:
     """Load every ``*.yaml``/``*.yml`` in ``directory`` through the cache.
 
     Returns:
@@ -36,7 +63,7 @@ def load_all(directory: str, index: Index) -> tuple[list[dict], list[tuple[str, 
         names = sorted(os.listdir(directory))
     except OSError:
         return [], []
-    profiles: list[dict] = []
+    profiles: list[Profile] = []
     errors: list[tuple[str, str]] = []
     for n in names:
         if not (n.endswith(".yaml") or n.endswith(".yml")) or n.startswith("."):
@@ -69,7 +96,7 @@ def _sub(value: str, root: str) -> str:
     return value.replace("{root}", root)
 
 
-def default_profile(tk: dict) -> dict:
+def default_profile(tk: Toolkit) -> dict:
     """The profile a toolkit gets when the user has written none."""
     root = tk["root"]
     lib = "{root}/" + tk["libdir"]
@@ -100,7 +127,7 @@ def default_profile(tk: dict) -> dict:
     }
 
 
-def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None = None,
+def profile_ops(profile: Profile, stub_dir: str | None = None, host_cxx: str | None = None,
                 link_stub_dir: str | None = None) -> Ops:
     """Concrete environment operations for ``profile``.
 
@@ -136,3 +163,121 @@ def profile_ops(profile: dict, stub_dir: str | None = None, host_cxx: str | None
         if "NVCC_PREPEND_FLAGS" not in ops.set:
             ops.prepend["NVCC_PREPEND_FLAGS"] = ["-ccbin", host_cxx] + ops.prepend.get("NVCC_PREPEND_FLAGS", [])
     return ops
+
+
+def loader_stub(ctx: Context, profile: Profile, tk: Toolkit) -> tuple[str, str] | None:
+    """(directory, the stub its ``libcuda.so.1`` points at) for LD_LIBRARY_PATH, or None.
+
+    Only a driverless host (or a profile saying ``stubs: always``) gets one:
+    with a real driver, a stub on LD_LIBRARY_PATH breaks every CUDA program
+    (error 34). The stub is the toolkit's own, else the one cudaenv generated
+    for a toolkit that has none (none generated yet: no link).
+    """
+    if profile["stubs"] == "never":
+        return None
+    want = stub_target(ctx.cache_dir, tk)
+    if want is None:
+        return None
+    if profile["stubs"] == "auto" and driver_present(ctx.env, proc_root=ctx.proc_root):
+        return None
+    return loader_link_dir(ctx.cache_dir, tk), want
+
+
+def _select_host_compiler(ctx: Context, tk: Toolkit) -> tuple:
+    """(path or None, reason): the compiler to force for ``tk``, None when the default is fine."""
+    from ..host.compilers import accepts, default_compiler, find_compilers, select
+    from ..toolkit.facts import host_limits
+
+    limits = host_limits(tk)
+    default = default_compiler(ctx.env, ctx.index)
+    if default is None:
+        return (None, "no C++ compiler found on PATH")
+    if accepts(limits, default) is not False:
+        return (None, None)
+    chosen = select(limits, find_compilers(ctx.env, ctx.index), default)
+    if chosen is None:
+        return (None, f"{default['family']} {default['version']} is newer than CUDA {tk['version']} accepts "
+                      "and no accepted compiler is installed")
+    return (chosen["path"], f"{default['family']} {default['version']} ({default['why']}) is newer than "
+                            f"CUDA {tk['version']} accepts")
+
+
+def path_fingerprint(env: Mapping[str, str]) -> tuple:
+    """What compiler discovery depends on: PATH, CXX and each PATH directory's mtime.
+
+    Installing or removing a compiler changes its directory's mtime, so a
+    cached selection is redone; otherwise ``use`` only pays these stats (and
+    does not load ``host/compilers.py``).
+    """
+    mt = []
+    for d in env.get("PATH", "").split(":"):
+        try:
+            mt.append(os.stat(d).st_mtime_ns if d else None)
+        except OSError:
+            mt.append(None)
+    return (env.get("PATH", ""), env.get("CXX", ""), tuple(mt))
+
+
+def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
+    """(compiler path or None, reason) for a switch to ``profile``.
+
+    ``host_compiler`` in the profile: a path pins one, ``none`` turns
+    selection off, ``auto`` (or null) selects the newest installed compiler
+    the toolkit accepts when the default one is too new. Auto selection is
+    cached against the toolkit's and PATH's fingerprints, so ``use`` only pays
+    a few stats unless compilers or the toolkit changed.
+    """
+    hc = profile.get("host_compiler")
+    if hc == "none":
+        return (None, None)
+    if hc and hc != "auto":
+        return (hc, "pinned by the profile")
+    from ..toolkit.probe import signature
+
+    ctx.index.data.setdefault("hostcxx", {})
+    sig = (signature(tk["root"]), path_fingerprint(ctx.env))
+    return tuple(ctx.index.cached("hostcxx", tk["root"], sig, lambda: _select_host_compiler(ctx, tk)))
+
+
+def user_ccbin(env: dict) -> str | None:
+    """The ``-ccbin`` the user's own NVCC_PREPEND/APPEND_FLAGS name (ours excluded), if any."""
+    from ..env.plan import undo
+    from ..env.state import STATE_VAR, decode
+    from ..host.compilers import ccbin_of
+
+    base = env
+    if env.get(STATE_VAR):
+        try:
+            base = undo(env, decode(env[STATE_VAR]))
+        except CudaenvError:
+            pass
+    return ccbin_of(base)
+
+
+def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None,
+            links: bool = False) -> Ops:
+    """What ``use`` applies for ``profile``: its ops, the stub directories and the host compiler.
+
+    Args:
+        notes: Collects messages for stderr (the host compiler's story).
+        links: Make the loader-path stub link if the switch has one (``use``
+            and ``verify``; a query only describes it).
+
+    Raises:
+        CudaenvError: the link cannot be made.
+    """
+    notes = [] if notes is None else notes
+    cxx, why = host_compiler(ctx, profile, tk)
+    if cxx:
+        mine = user_ccbin(ctx.env)
+        if mine:
+            notes.append(f"your NVCC flags already choose the host compiler (-ccbin {mine}); keeping it instead of {cxx}")
+            cxx = None
+        elif ctx.env.get("CC") and os.path.basename(ctx.env["CC"].split()[0]) != os.path.basename(cxx):
+            notes.append(f"CC={ctx.env['CC']}: torch extension builds add -ccbin $CC, which overrides {cxx}")
+    elif why and profile.get("host_compiler") in (None, "auto"):
+        notes.append(f"warning: {why}; `cudaenv check` says what to install")
+    stub = loader_stub(ctx, profile, tk)
+    if stub is not None and links:
+        make_loader_link(*stub)
+    return profile_ops(profile, stub[0] if stub else None, cxx, link_stub_dir(ctx.cache_dir, tk))

@@ -15,6 +15,7 @@ from .version import include_dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .types import Toolkit
     from ..infra.index import Index
 
 __all__ = ["host_limits", "parse_host_config", "gpu_archs", "parse_arch_list"]
@@ -53,7 +54,7 @@ def parse_host_config(text: str) -> dict:
     return {"gcc_max": gcc, "clang_max": clang}
 
 
-def host_limits(tk: dict) -> dict:
+def host_limits(tk: Toolkit) -> dict:
     """Newest gcc and clang majors ``tk`` accepts, and where that came from.
 
     Returns:
@@ -88,7 +89,7 @@ def parse_arch_list(text: str, prefix: str) -> list[int]:
     return sorted(out)
 
 
-def gpu_archs(tk: dict, index: Index | None = None, timeout: float = 60) -> dict:
+def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = 60) -> dict:
     """Real architectures (``sm_XX`` as ints) the toolkit can build for.
 
     Asks ``nvcc --list-gpu-code`` (cached in ``index``); falls back to the

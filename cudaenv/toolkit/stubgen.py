@@ -38,6 +38,7 @@ from .version import include_dirs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .types import Toolkit
     from typing import Mapping
 
 __all__ = ["StubError", "HEADERS", "STUB_RESULT", "include_dir", "stub_path", "stub_state", "generate",
@@ -85,12 +86,12 @@ def _source_sig(inc: str) -> tuple:
     return tuple(out)
 
 
-def stub_path(cache_dir: str, tk: dict) -> str:
+def stub_path(cache_dir: str, tk: Toolkit) -> str:
     """Where the generated ``libcuda.so`` for ``tk`` lives (whether or not it exists)."""
     return os.path.join(generated_stub_dir(cache_dir, tk), "libcuda.so")
 
 
-def stub_state(cache_dir: str, tk: dict) -> dict | None:
+def stub_state(cache_dir: str, tk: Toolkit) -> dict | None:
     """The record of ``tk``'s generated stub if it exists and matches the headers, else None."""
     path = stub_path(cache_dir, tk)
     inc = include_dir(tk["root"])
@@ -223,7 +224,7 @@ def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: flo
     return {"symbols": len(names), "compiler": cc, "headers": headers, "seconds": time.monotonic() - t0}
 
 
-def ensure_stub(cache_dir: str, tk: dict, env: Mapping[str, str], work: str | None = None,
+def ensure_stub(cache_dir: str, tk: Toolkit, env: Mapping[str, str], work: str | None = None,
                 timeout: float = 120, force: bool = False) -> dict:
     """Make sure ``tk`` (a toolkit without ``lib64/stubs``) has an up-to-date generated stub.
 

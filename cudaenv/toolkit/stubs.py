@@ -8,9 +8,10 @@ Two kinds of stub, both of ``libcuda``, the driver library:
   the cache from the toolkit's ``cuda.h``;
 * the **loader link** for driverless build hosts: a cache directory holding
   ``libcuda.so.1`` -> that stub, put last on LD_LIBRARY_PATH so programs that
-  NEED ``libcuda.so.1`` load. Whether a switch gets one is the profile's
-  decision (:func:`cudaenv.profiles.ops.loader_stub`); only ``use`` (and
-  ``verify``, which runs what it builds) make the link.
+  NEED ``libcuda.so.1`` load. Never with a real driver: a stub on the loader
+  path makes every CUDA call fail with error 34. :func:`driver_present` tells;
+  the profile's ``stubs`` policy decides (:func:`cudaenv.profiles.model.loader_stub`);
+  only ``use`` (and ``verify``, which runs what it builds) make the link.
 
 Everything here but :func:`make_loader_link` only computes paths and stats files.
 """
@@ -23,9 +24,11 @@ from ..errors import CudaenvError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Mapping
+
     from .types import Toolkit
 
-__all__ = ["generated_stub_dir", "link_stub_dir", "stub_target", "loader_link_dir", "make_loader_link"]
+__all__ = ["driver_present", "generated_stub_dir", "link_stub_dir", "stub_target", "loader_link_dir", "make_loader_link"]
 
 
 def generated_stub_dir(cache_dir: str, tk: Toolkit) -> str:
@@ -77,3 +80,31 @@ def make_loader_link(directory: str, target: str) -> None:
         os.replace(tmp, link)
     except OSError as exc:
         raise CudaenvError(f"cannot create the stub link in {directory}: {exc.strerror}") from None
+
+
+def driver_present(
+    env: Mapping[str, str],
+    proc_root: str = "/proc",
+    ld_cache: str = "/etc/ld.so.cache",
+    ignore_dirs: tuple[str, ...] = (),
+) -> bool:
+    """True when the kernel driver is loaded or a real ``libcuda.so.1`` is known to the loader.
+
+    Args:
+        env: The environment whose ``LD_LIBRARY_PATH`` the loader would use.
+        proc_root: Where ``driver/nvidia/version`` lives (tests use a fake tree).
+        ld_cache: The loader's cache file (``ldconfig`` output).
+        ignore_dirs: Directories whose ``libcuda.so.1`` is a stub of ours.
+    """
+    if os.path.exists(os.path.join(proc_root, "driver", "nvidia", "version")):
+        return True
+    try:
+        with open(ld_cache, "rb") as f:
+            if b"libcuda.so.1\0" in f.read():
+                return True
+    except OSError:
+        pass
+    for d in env.get("LD_LIBRARY_PATH", "").split(":"):
+        if d and d not in ignore_dirs and "/stubs" not in d and os.path.exists(os.path.join(d, "libcuda.so.1")):
+            return True
+    return False

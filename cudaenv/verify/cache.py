@@ -35,6 +35,7 @@ from ..host.compilers import ccbin_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
     from typing import Mapping
 
     from ..context import Context
@@ -250,7 +251,7 @@ def python_sig(info: dict | None) -> tuple | None:
             t.get("version"), t.get("cuda"), t.get("location"), t.get("import_error"))
 
 
-def make_key(tk: dict, env: Mapping[str, str], python_info: dict | None, *, torch: bool,
+def make_key(tk: Toolkit, env: Mapping[str, str], python_info: dict | None, *, torch: bool,
              proc_root: str = "/proc", stub: str | None = None, py_sig: tuple | None = None) -> tuple:
     """The cache key of one verify (see the module docstring for what it covers).
 
@@ -302,7 +303,7 @@ def require_verified(ctx: Context, target: str | None) -> str | None:
         CudaenvError: the last ``cudaenv verify`` of the profile failed.
     """
     from ..profiles.resolve import resolve_target
-    from ..profiles.pin import target_from_pin
+    from ..profiles.resolve import target_from_pin
 
     target, _ = target_from_pin(ctx, target)
     profile, _tk = resolve_target(ctx, target)

@@ -12,6 +12,8 @@ from . import cache as vcache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
+    from ..profiles.model import Profile
     from ..context import Context
 
 __all__ = ["DEFAULT_TIMEOUT", "Options", "Prep", "prepare", "probe_target", "cached_result"]
@@ -40,7 +42,7 @@ class Prep:
 
     __slots__ = ("profile", "tk", "env", "python", "python_info", "key", "stub", "stub_needed")
 
-    def __init__(self, profile: dict, tk: dict, env: dict, python: str | None, python_info: dict | None,
+    def __init__(self, profile: Profile, tk: Toolkit, env: dict, python: str | None, python_info: dict | None,
                  key: tuple | None, stub: str | None, stub_needed: bool) -> None:
         self.profile = profile
         self.tk = tk
@@ -52,7 +54,7 @@ class Prep:
         self.stub_needed = stub_needed
 
 
-def prepare(ctx: Context, profile: dict, tk: dict, opts: Options, reuse_python: bool = True) -> Prep:
+def prepare(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, reuse_python: bool = True) -> Prep:
     """Compute the profile's environment, the target Python and the cache key (no builds).
 
     A toolkit without ``lib64/stubs`` whose generated stub is missing or stale

@@ -25,6 +25,8 @@ from .steps import STEP_TITLES, Cancelled, Step
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
+    from ..profiles.model import Profile
     from typing import Callable, Mapping, TextIO
 
     from ..context import Context
@@ -52,7 +54,7 @@ def host_facts(ctx: Context) -> dict:
     with _HOST_LOCK:
         if "gpu" in _HOST:
             return _HOST
-        from ..host.loader import driver_present
+        from ..toolkit.stubs import driver_present
 
         if not driver_present(ctx.env, proc_root=ctx.proc_root):
             _HOST.update(gpu=False, gpus=[], driver=False, reason="no NVIDIA driver on this host (no kernel module, "
@@ -73,7 +75,7 @@ def host_facts(ctx: Context) -> dict:
         return _HOST
 
 
-def choose_arch(tk: dict, index, gpus: list[dict]) -> dict:
+def choose_arch(tk: Toolkit, index, gpus: list[dict]) -> dict:
     """The one architecture to build for: the GPU's when known, else one the toolkit supports.
 
     Returns:
@@ -376,13 +378,13 @@ def sweep_stale(env: Mapping[str, str]) -> int:
     return removed
 
 
-def _error_record(ctx: Context, profile: dict, tk: dict, message: str) -> dict:
+def _error_record(ctx: Context, profile: Profile, tk: Toolkit, message: str) -> dict:
     rec = _record(profile, tk, [Step("setup", "fail", message)], 0.0, None, None, None, None)
     vcache.store(ctx.cache_dir, profile["name"], None, rec)
     return rec
 
 
-def _record(profile: dict, tk: dict, steps: list[Step], seconds: float, arch: dict | None, host: str | None,
+def _record(profile: Profile, tk: Toolkit, steps: list[Step], seconds: float, arch: dict | None, host: str | None,
             python: str | None, torch: str | None, work: str | None = None) -> dict:
     failed = any(s.status == "fail" for s in steps)
     return {
@@ -405,7 +407,7 @@ def _record(profile: dict, tk: dict, steps: list[Step], seconds: float, arch: di
     }
 
 
-def verify_one(ctx: Context, profile: dict, tk: dict, opts: Options, progress: Progress,
+def verify_one(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, progress: Progress,
                cancel: threading.Event) -> dict:
     """Verify one target: a cached pass if there is one (and ``--no-cache`` is not given), else the steps.
 
@@ -502,7 +504,7 @@ def _finish(ctx: Context, prep: Prep, steps: list[Step], t0: float, arch: dict, 
 
 # --------------------------------------------------------------------------- many targets
 
-def verify_targets(ctx: Context, pairs: list[tuple[dict, dict]], opts: Options, progress: Progress,
+def verify_targets(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Options, progress: Progress,
                    emit: Callable[[dict], None]) -> list[dict]:
     """Verify every (profile, toolkit) pair, ``opts.jobs`` at a time; ``emit`` each result in order.
 
@@ -552,7 +554,7 @@ def _sigterm(signum, frame):  # noqa: ARG001 - the signal handler signature
     raise KeyboardInterrupt()
 
 
-def run_command(ctx: Context, pairs: list[tuple[dict, dict]], opts: Options, as_json: bool) -> int:
+def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Options, as_json: bool) -> int:
     """``cudaenv verify`` for resolved targets: results on stdout, progress on stderr; the exit status.
 
     0 when no step failed, 1 otherwise, 130 when interrupted (Ctrl-C or SIGTERM:
