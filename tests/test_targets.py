@@ -1,0 +1,126 @@
+"""Which toolkit a command acts on when none is named (one rule), and query commands that write nothing.
+
+Toolkit trees here are the small fake ones from ``helpers.make_toolkit`` under
+a fake ``/usr/local`` (so the default symlink is the test's, not this
+machine's); the real toolkits are exercised by test_testbed_real.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cudaenv.context import Context
+from cudaenv.errors import CudaenvError
+from cudaenv.profiles.select import DEFAULTS, select_targets
+from cudaenv.toolkit.discover import Layout
+from helpers import make_toolkit, run_cudaenv
+
+
+@pytest.fixture
+def world(tmp_path):
+    """11.8, 12.4 and 12.5 under a fake /usr/local whose cuda -> cuda-12.5; a project dir pinned to 11.8."""
+    usr = tmp_path / "usr-local"
+    for v in ("11.8.0", "12.4.1", "12.5.0"):
+        make_toolkit(str(usr / f"cuda-{v[:4]}"), v)
+    os.symlink(str(usr / "cuda-12.5"), str(usr / "cuda"))
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / ".cuda-version").write_text("11.8\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "CUDAENV_PROC_ROOT": str(tmp_path / "no-proc")}
+    layout = Layout(usr_local=str(usr), opt=str(tmp_path / "opt"), debian_nvcc=str(tmp_path / "none"),
+                    debian_lib=str(tmp_path / "none"), debian_root=str(tmp_path / "none"))
+    return usr, proj, elsewhere, env, layout
+
+
+def chosen(world, cwd, defaults=DEFAULTS, **env):
+    usr, proj, elsewhere, base, layout = world
+    ctx = Context(env={**base, **env}, cwd=str(cwd), layout=layout)
+    return [tk["full_version"] for _p, tk in select_targets(ctx, defaults=defaults)]
+
+
+def test_default_order_active_then_cuda_home_then_pin_then_default(world):
+    usr, proj, elsewhere, _env, _layout = world
+    # Nothing in use, no pin: the default toolkit (/usr/local/cuda).
+    assert chosen(world, elsewhere) == ["12.5.0"]
+    # A pin wins over the default.
+    assert chosen(world, proj) == ["11.8.0"]
+    # CUDA_HOME (set by hand or another tool) wins over the pin: it is what this shell uses.
+    assert chosen(world, proj, CUDA_HOME=str(usr / "cuda-12.4")) == ["12.4.1"]
+    # The active profile wins over everything.
+    assert chosen(world, proj, CUDA_HOME=str(usr / "cuda-12.4"), CUDAENV_ACTIVE="cuda-12.5.0") == ["12.5.0"]
+
+
+def test_a_cuda_home_that_is_no_toolkit_is_noted_and_skipped(world, tmp_path):
+    usr, proj, _e, base, layout = world
+    notes: list[str] = []
+    ctx = Context(env={**base, "CUDA_HOME": str(tmp_path)}, cwd=str(proj), layout=layout)
+    pairs = select_targets(ctx, notes=notes)
+    assert [tk["full_version"] for _p, tk in pairs] == ["11.8.0"]
+    assert any("not using CUDA_HOME=" in n for n in notes), notes
+
+
+def test_shell_defaults_stop_after_cuda_home(world):
+    usr, proj, elsewhere, _env, _layout = world
+    # doctor looks at what the shell uses: nothing here (the pin and default are not in use).
+    assert chosen(world, proj, defaults=("active", "cuda_home")) == []
+    assert chosen(world, proj, defaults=("active", "cuda_home"), CUDA_HOME=str(usr / "cuda-12.4")) == ["12.4.1"]
+
+
+def test_no_defaults_needs_names_or_all(world):
+    with pytest.raises(CudaenvError, match="or pass --all"):
+        chosen(world, world[1], defaults=())
+
+
+def test_names_all_and_repeats(world):
+    usr, proj, _e, base, layout = world
+    ctx = Context(env=base, cwd=str(proj), layout=layout)
+    # --all: every toolkit, the default one first.
+    assert [tk["full_version"] for _p, tk in select_targets(ctx, all_=True)] == ["12.5.0", "11.8.0", "12.4.1"]
+    # The same profile named twice is acted on once.
+    assert [p["name"] for p, _tk in select_targets(ctx, ["12.4", "cuda-12.4.1"])] == ["cuda-12.4.1"]
+    with pytest.raises(CudaenvError, match="not both"):
+        select_targets(ctx, ["12.4"], all_=True)
+
+
+def test_nothing_found_is_one_clear_error(tmp_path):
+    ctx = Context(env={"PATH": "/nonexistent", "HOME": str(tmp_path)}, cwd=str(tmp_path),
+                  layout=Layout(usr_local=str(tmp_path / "u"), opt=str(tmp_path / "o"),
+                                debian_nvcc=str(tmp_path / "n"), debian_lib=str(tmp_path / "n"),
+                                debian_root=str(tmp_path / "n")))
+    with pytest.raises(CudaenvError, match="nothing to check"):
+        select_targets(ctx)
+
+
+def _tree(path: str) -> list[str]:
+    out = []
+    for dp, dn, fn in os.walk(path):
+        out += [os.path.relpath(os.path.join(dp, n), path) for n in dn + fn]
+    return sorted(out)
+
+
+def test_query_commands_write_nothing_but_their_caches(tmp_path):
+    """list, show, check, doctor and explain on a driverless host leave no stub link behind.
+
+    Before the restructuring ``show`` and ``check`` created the loader-path
+    stub link; only ``use`` (and ``verify``) may.
+    """
+    root = make_toolkit(str(tmp_path / "tk" / "cuda-12.4"), "12.4.1")
+    env = dict(os.environ, CUDAENV_ROOTS=root, CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"))
+    cache = os.path.join(env["XDG_CACHE_HOME"], "cudaenv")
+    for args in (["list"], ["list", "--json"], ["show", "12.4"], ["show", "12.4", "--json"],
+                 ["check", "12.4", "--no-torch"], ["doctor", "--no-torch"], ["explain", "ld: cannot find -lcuda"]):
+        res = run_cudaenv(args, env)
+        assert res.returncode in (0, 1), (args, res.stderr)
+    assert json.loads(run_cudaenv(["show", "12.4", "--json"], env).stdout)["stubs_on_loader_path"] is True
+    assert _tree(cache) == ["index.marshal"], _tree(cache)
+    assert not os.path.exists(env["XDG_CONFIG_HOME"]) or _tree(env["XDG_CONFIG_HOME"]) == []
+    # use does make the link it names.
+    doc = json.loads(run_cudaenv(["use", "12.4", "--shell", "json"], env).stdout)
+    stub = [d for d in doc["set"]["LD_LIBRARY_PATH"].split(":") if d.startswith(cache)]
+    assert stub and os.path.islink(os.path.join(stub[0], "libcuda.so.1"))
