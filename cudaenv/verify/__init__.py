@@ -5,15 +5,16 @@ Each step compiles, links or runs a tiny program with the profile's
 in a private temporary directory:
 
 * ``programs.py``  the tiny sources and the checks of what they print;
-* ``stubgen.py``   a link-time ``libcuda.so`` generated from a toolkit's own
-  ``cuda.h`` for toolkits that ship no ``lib64/stubs``;
+* ``prep.py``      what a result depends on, computed without building (the cache-hit path);
 * ``steps.py``     one function per step, each returning a :class:`~cudaenv.verify.steps.Step`;
 * ``runner.py``    one target end to end, ``--all`` in parallel, progress, Ctrl-C;
 * ``cache.py``     results keyed on file metadata, the record ``use --verify`` reads;
-* ``report.py``    text and JSON output; ``fast.py`` the click-free cache-hit path;
-* ``elf.py``       just enough ELF reading to check what was linked.
+* ``report.py``    text and JSON output.
 
-This package's ``__init__`` imports nothing: the cache-hit path stays light.
+The command's driver (and its click-free cache-hit form) is ``commands/verify.py``;
+the link-time stub generator is ``toolkit/stubgen.py``; ELF reading is
+``infra/elf.py``. This package's ``__init__`` imports nothing: the cache-hit
+path stays light.
 """
 
 from __future__ import annotations
