@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from ..env.ops import apply_changes
-from ..errors import CudaenvError
-from ..infra.console import note, report_error
+from ..infra.console import note
 from ..outputs.tmux import require_tmux, session_off, session_use
 from .switch import emit_plan, plan_for_off, plan_for_use
 
@@ -21,13 +20,10 @@ def do_use_tmux(target: str | None, shell: str | None) -> int:
     from ..context import Context
 
     ctx = Context()
-    try:
-        require_tmux(ctx.env)
-    except CudaenvError as exc:
-        return report_error(exc)
     done: list[str] = []
 
     def plan_fn(out: Output) -> Plan:
+        require_tmux(ctx.env)
         plan, profile, _tk = plan_for_use(ctx, target)
         out.render(plan)  # fail before touching tmux
         session_use(ctx, apply_changes(ctx.env, plan.changes))
@@ -45,13 +41,10 @@ def do_off_tmux(shell: str | None) -> int:
     from ..context import Context
 
     ctx = Context()
-    try:
-        require_tmux(ctx.env)
-    except CudaenvError as exc:
-        return report_error(exc)
     restored: list[bool] = []
 
     def plan_fn(out: Output) -> Plan:
+        require_tmux(ctx.env)
         plan = plan_for_off(ctx)
         out.render(plan)
         restored.append(session_off(ctx))
