@@ -3,15 +3,16 @@
 The shell-side completion functions (``cudaenv/shell/``) call ``cudaenv``
 with ``_CUDAENV_COMPLETE=<shell>_complete``. The common case, completing the
 target of ``use``, is answered here from the discovery cache in the format
-of the shell object (``Shell.completion``); anything else goes to click's
-machinery (``cli/completion.py``), which formats through the same objects.
+of the shell object (``Shell.completion``), and so is ``<shell>_source``;
+anything else goes to click's machinery (``cli/completion.py``), which
+formats through the same objects.
 """
 
 from __future__ import annotations
 
 from ..errors import CudaenvError
 from ..infra.console import write_out
-from ..shells import shell
+from ..shells import INIT_SHELLS, shell
 
 __all__ = ["target_candidates", "use_incomplete", "fast_complete"]
 
@@ -91,11 +92,25 @@ def use_incomplete(env: dict, instruction: str) -> str | None:
 
 
 def fast_complete(env: dict) -> int | None:
-    """Answer ``cudaenv use <TAB>`` without click, in the shell's completion format (as click does).
+    """Answer ``cudaenv use <TAB>`` and ``<shell>_source`` without click.
 
-    Returns None (click answers) for anything else, including ``*_source``.
+    ``use`` targets come in the shell's completion format (as click's would);
+    ``<shell>_source`` is ``cudaenv init <shell>``, byte for byte (click's own
+    answer gained or lost a trailing newline between 8.4 and 8.5). Returns
+    None (click answers) for anything else.
     """
     instruction = env.get("_CUDAENV_COMPLETE", "")
+    if instruction.endswith("_source") and instruction[: -len("_source")] in INIT_SHELLS:
+        from .init import init_text
+
+        try:
+            text = init_text(instruction[: -len("_source")])
+        except CudaenvError as exc:
+            from ..infra.console import report_error
+
+            return report_error(exc)
+        write_out(text)
+        return 0
     if not instruction.endswith("_complete"):
         return None
     inc = use_incomplete(env, instruction)
