@@ -191,6 +191,89 @@ def test_profile_build_edit_and_use(three):
     assert "MY_FLAG" not in use_json("12.4", env)["set"]
 
 
+@pytest.fixture
+def twins(tmp_path):
+    """Two toolkits of one full version (12.4.1) at different roots."""
+    roots = [make_toolkit(str(tmp_path / side / "cuda-12.4.1"), "12.4.1") for side in ("a", "b")]
+    env = dict(os.environ, CUDAENV_ROOTS=f"{tmp_path}/a/cuda-*:{tmp_path}/b/cuda-*")
+    return [os.path.realpath(r) for r in roots], env
+
+
+def generated_12_4_1():
+    """{file name: (profile name, realpath of its root)} for the cuda-12.4.1* profile files."""
+    pdir = os.path.join(os.environ["XDG_CONFIG_HOME"], "cudaenv", "profiles")
+    out = {}
+    for path in sorted(glob.glob(f"{pdir}/cuda-12.4.1*.y*ml")):
+        prof = load_file(path)
+        out[os.path.basename(path)] = (prof["name"], os.path.realpath(prof["root"]))
+    return out
+
+
+def assert_one_profile_per_root(files, roots):
+    assert sorted(root for _name, root in files.values()) == sorted(roots), files
+    for fname, (name, _root) in files.items():
+        assert fname == f"{name}.yaml"
+
+
+def test_profile_build_all_same_version_twice_is_idempotent(twins):
+    roots, env = twins
+    first = run_cudaenv(["profile", "build", "--all"], env)
+    assert first.returncode == 0, first.stderr
+    files = generated_12_4_1()
+    assert set(files) == {"cuda-12.4.1.yaml", "cuda-12.4.1-2.yaml"}
+    assert_one_profile_per_root(files, roots)
+    for _ in range(2):
+        again = run_cudaenv(["profile", "build", "--all"], env)
+        assert again.returncode == 0, again.stderr
+        assert "wrote" not in again.stdout
+        assert again.stdout.count("kept     ") >= 2
+        assert generated_12_4_1() == files
+    for _ in range(2):
+        forced = run_cudaenv(["profile", "build", "--all", "--force"], env)
+        assert forced.returncode == 0, forced.stderr
+        assert "kept" not in forced.stdout
+        assert generated_12_4_1() == files
+
+
+def test_profile_build_all_force_same_version_from_empty(twins):
+    roots, env = twins
+    res = run_cudaenv(["profile", "build", "--all", "--force"], env)
+    assert res.returncode == 0, res.stderr
+    wrote = [line.split(None, 1)[1].split("  (")[0] for line in res.stdout.splitlines()
+             if line.startswith("wrote")]
+    assert len(wrote) == len(set(wrote)), res.stdout
+    files = generated_12_4_1()
+    assert set(files) == {"cuda-12.4.1.yaml", "cuda-12.4.1-2.yaml"}
+    assert_one_profile_per_root(files, roots)
+    for args in (["--all", "--force"], ["--all"], ["--all", "--force"]):
+        assert run_cudaenv(["profile", "build", *args], env).returncode == 0
+        assert generated_12_4_1() == files
+
+
+def test_profile_build_keeps_numbered_name_and_skips_taken_names(twins, tmp_path):
+    roots, env = twins
+    pdir = os.path.join(os.environ["XDG_CONFIG_HOME"], "cudaenv", "profiles")
+    os.makedirs(pdir)
+    # The second root already owns -3; the base name belongs to a hand-written
+    # profile of another root, and -2 is a file that does not even load.
+    other = make_toolkit(str(tmp_path / "elsewhere"), "12.4.1")
+    open(f"{pdir}/cuda-12.4.1.yaml", "w").write(f"name: cuda-12.4.1\nroot: {other}\n")
+    open(f"{pdir}/cuda-12.4.1-2.yaml", "w").write("name: [not, valid\n")
+    open(f"{pdir}/cuda-12.4.1-3.yaml", "w").write(f"name: cuda-12.4.1-3\nroot: {roots[1]}\n")
+    res = run_cudaenv(["profile", "build", "--all"], env)
+    assert res.returncode == 0, res.stderr
+    assert f"kept     {pdir}/cuda-12.4.1-3.yaml" in res.stdout
+    assert f"wrote    {pdir}/cuda-12.4.1-4.yaml" in res.stdout
+    assert os.path.realpath(load_file(f"{pdir}/cuda-12.4.1-4.yaml")["root"]) == roots[0]
+    assert os.path.realpath(load_file(f"{pdir}/cuda-12.4.1.yaml")["root"]) == os.path.realpath(other)
+    before = sorted(os.listdir(pdir))
+    for args in (["--all"], ["--all", "--force"]):
+        assert run_cudaenv(["profile", "build", *args], env).returncode == 0
+        assert sorted(os.listdir(pdir)) == before
+    assert os.path.realpath(load_file(f"{pdir}/cuda-12.4.1-3.yaml")["root"]) == roots[1]
+    assert os.path.realpath(load_file(f"{pdir}/cuda-12.4.1-4.yaml")["root"]) == roots[0]
+
+
 def test_named_profile(three):
     base, env = three
     pdir = os.path.join(os.environ["XDG_CONFIG_HOME"], "cudaenv", "profiles")

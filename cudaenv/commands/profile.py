@@ -29,12 +29,34 @@ def _generate_stub(ctx: Context, tk: Toolkit) -> None:
                   f"{tk['root']}'s cuda.h)\n")
 
 
+def _number(name: str, base: str) -> int | None:
+    """1 for ``base``, N for ``base-N`` (N >= 2, no leading zero), else None."""
+    if name == base:
+        return 1
+    head, _, tail = name.rpartition("-")
+    if head == base and tail.isdigit() and tail == str(int(tail)) and int(tail) >= 2:
+        return int(tail)
+    return None
+
+
+def _existing_names(directory: str) -> set[str]:
+    """The names of the profile files in ``directory``, valid or not (``x.yaml`` and ``x.yml`` are ``x``)."""
+    try:
+        files = os.listdir(directory)
+    except OSError:
+        return set()
+    return {f.rsplit(".", 1)[0] for f in files if f.endswith((".yaml", ".yml")) and not f.startswith(".")}
+
+
 def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     """Write a profile file per toolkit chosen by :func:`~cudaenv.profiles.select.select_targets`.
 
-    Each gets the toolkit's default profile, named ``cuda-<version>`` (``-2``,
-    ``-3`` for the same version at another root), with the host compiler
-    ``use`` would choose recorded. An existing file is kept unless ``force``.
+    Each gets the toolkit's default profile, with the host compiler ``use``
+    would choose recorded. Idempotent: a toolkit that already has a generated
+    profile (its root, named ``cuda-<version>`` or ``cuda-<version>-<N>``)
+    keeps that name and file (kept unless ``force``, rewritten with it);
+    any other gets ``cuda-<version>`` if no profile file has that name and no
+    toolkit took it earlier in this run, else the lowest free ``-2``, ``-3``...
     """
     from ..context import Context
     from ..infra.atomic import write_atomic
@@ -45,25 +67,31 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     notes: list[str] = []
     chosen = [tk for _p, tk in select_targets(ctx, targets, all_, verb="build", notes=notes)]
     profiles, _ = ctx.profiles()
-    taken = {p["name"] for p in profiles}
+    # Names no new profile may take: every profile's name and every file's, even invalid ones.
+    taken = {p["name"] for p in profiles} | _existing_names(ctx.profiles_dir)
     seen: set[str] = set()
     for tk in chosen:
-        if tk["root"] in seen:
+        root = os.path.realpath(tk["root"])
+        if root in seen:
             continue
-        seen.add(tk["root"])
+        seen.add(root)
         prof = default_profile(tk)
-        name = generated_name(tk)
-        path = os.path.join(ctx.profiles_dir, f"{name}.yaml")
-        owner = next((p for p in profiles if p["name"] == name), None)
-        if owner is not None and os.path.realpath(owner["root"]) != tk["root"]:
-            # Same version at another root: keep both, numbered.
-            n = 2
-            while f"{name}-{n}" in taken:
+        base = generated_name(tk)
+        # This root's own generated profile, if an earlier run wrote one (the lowest number wins).
+        own = sorted(
+            (_number(p["name"], base), p["name"], p["file"]) for p in profiles
+            if _number(p["name"], base) is not None and os.path.realpath(p["root"]) == root
+        )
+        if own:
+            _n, name, path = own[0]
+        else:
+            name, n = base, 2
+            while name in taken:
+                name = f"{base}-{n}"
                 n += 1
-            name = f"{name}-{n}"
-            prof["name"] = name
             path = os.path.join(ctx.profiles_dir, f"{name}.yaml")
         taken.add(name)
+        prof["name"] = name
         if not tk["components"].get("stubs"):
             _generate_stub(ctx, tk)
         if os.path.exists(path) and not force:
