@@ -123,6 +123,33 @@ def test_failed_use_changes_nothing(shell, bed):
         assert "rc=0" in res.stdout  # eval of empty output succeeds; cudaenv's own status is non-zero
 
 
+OFF = {
+    "posix": 'env -0 > "$OUT/before"\neval "$(cudaenv off)"\nenv -0 > "$OUT/after"\n',
+    "fish": "env -0 > $OUT/before\ncudaenv off | source\nenv -0 > $OUT/after\n",
+    "tcsh": 'env -0 > "$OUT/before"\neval "`cudaenv off`"\nenv -0 > "$OUT/after"\n',
+}
+# A crafted state naming variables with shell syntax: before the fix, `off` printed
+# `unset A$(touch PWNED)` and the shell ran it.
+CRAFTED = [
+    "c1;n,x;s,A$(touch PWNED1),-,v",
+    "c1;n,x;l,B`touch PWNED2`,u,/x,",
+    "c1;n,x;s,HOME PATH,-,v",  # `unset HOME PATH` would take two of the user's variables
+]
+
+
+@pytest.mark.parametrize("state", CRAFTED)
+@pytest.mark.parametrize("shell", list(SCRIPTS))
+def test_a_crafted_state_cannot_run_code(shell, state, bed):
+    root, env, out, cwd = bed
+    env = dict(env, _CUDAENV_STATE=state, CUDAENV_ACTIVE="x")
+    script = OFF["fish" if shell == "fish" else "tcsh" if shell == "tcsh" else "posix"]
+    res = run_shell(shell, script, env, cwd)
+    assert not list(cwd.glob("PWNED*")), "a name from _CUDAENV_STATE was executed"
+    assert dump(out, "after") == dump(out, "before")
+    assert "_CUDAENV_STATE is unreadable (invalid variable name" in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1
+
+
 def test_non_utf8_bytes_in_the_environment_come_back_exactly(bed):
     root, env, out, cwd = bed
     script = "PATH=\"$(printf '/tmp/\\377dir'):$PATH\"; export PATH\n" + POSIX.format(target=VERSION)

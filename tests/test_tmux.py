@@ -19,6 +19,7 @@ import uuid
 
 import pytest
 
+from cudaenv.errors import CudaenvError
 from cudaenv.outputs.tmux import SAVED_VAR, decode_saved, encode_saved, parse_show_environment, tmux_arg
 from helpers import HOSTILE, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
 
@@ -48,6 +49,12 @@ def test_saved_record_round_trips():
     text = encode_saved(saved)
     assert text.isascii() and not text.endswith(";") and " " not in text
     assert decode_saved(text) == saved
+
+
+@pytest.mark.parametrize("text", ["t1|A$(touch x),u", "t1|HOME PATH,r", "t1|,u"])
+def test_saved_record_with_an_invalid_name_is_refused(text):
+    with pytest.raises(CudaenvError, match="invalid variable"):
+        decode_saved(text)
 
 
 def test_tmux_flag_outside_tmux_is_one_clear_error(tmp_path):

@@ -39,6 +39,10 @@ class Plan:
 
     def __init__(self, changes: list, notes: list[str], subject: tuple[str, str, str] | None = None) -> None:
         self.changes = [c if type(c) is Change else Change(*c) for c in changes]
+        for c in self.changes:
+            # Every output writes names unquoted (`export NAME=...`): the last line of defence.
+            if not valid_name(c.name):
+                raise CudaenvError(f"refusing to change the variable {c.name!r}: not a valid name", exit_code=2)
         self.notes = notes
         self.path_changed = any(c.name == "PATH" for c in self.changes)
         self.subject = subject

@@ -9,6 +9,7 @@ shell metacharacters) without json/re so that decoding costs next to nothing.
 from __future__ import annotations
 
 from ..errors import CudaenvError
+from .ops import valid_name
 
 __all__ = ["State", "STATE_VAR", "ACTIVE_VAR", "encode", "decode", "encode_value", "decode_value"]
 
@@ -96,11 +97,21 @@ def encode(state: State) -> str:
     return ";".join(parts)
 
 
+def _variable(name: str) -> str:
+    # Names go into shell code (`unset NAME`): anything but a portable name is refused,
+    # so a crafted state such as `s,A$(touch x),...` cannot reach a shell.
+    if not valid_name(name) or name in (STATE_VAR, ACTIVE_VAR):
+        raise ValueError(f"invalid variable name {name!r}")
+    return name
+
+
 def decode(text: str) -> State:
     """Decode a ``_CUDAENV_STATE`` value.
 
     Raises:
-        CudaenvError: the value was not written by this version of cudaenv.
+        CudaenvError: the value was not written by this version of cudaenv
+            (a variable name that is not a portable name, such as one holding
+            shell syntax, is refused like any other corruption).
     """
     try:
         parts = text.split(";")
@@ -115,11 +126,11 @@ def decode(text: str) -> State:
                 prior = None if f[2] == "-" else decode_value(f[2][1:])
                 if f[2] != "-" and not f[2].startswith("="):
                     raise ValueError("bad scalar")
-                state.scalars[f[1]] = (prior, decode_value(f[3]))
+                state.scalars[_variable(f[1])] = (prior, decode_value(f[3]))
             elif f[0] == "l" and len(f) == 5 and f[2] in ("u", "e", "v"):
                 pre = [decode_value(e) for e in f[3].split("|")] if f[3] else []
                 app = [decode_value(e) for e in f[4].split("|")] if f[4] else []
-                state.lists[f[1]] = (f[2], pre, app)
+                state.lists[_variable(f[1])] = (f[2], pre, app)
             else:
                 raise ValueError("bad record")
         if not state.name:

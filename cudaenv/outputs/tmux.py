@@ -26,6 +26,7 @@ All tmux calls go through :mod:`cudaenv.infra.run`: two reads (``show-environmen
 
 from __future__ import annotations
 
+from ..env.ops import valid_name
 from ..env.state import ACTIVE_VAR, STATE_VAR, decode, decode_value, encode_value
 from ..errors import CudaenvError
 
@@ -127,6 +128,9 @@ def decode_saved(text: str) -> dict[str, tuple]:
     saved: dict[str, tuple] = {}
     for p in parts[1:]:
         f = p.split(",")
+        if not valid_name(f[0]):
+            raise CudaenvError(f"the tmux session variable {SAVED_VAR} names an invalid variable {f[0]!r}",
+                               hint=f"tmux set-environment -u -h {SAVED_VAR} forgets it")
         if len(f) == 3 and f[1] in ("v", "h"):
             saved[f[0]] = (f[1], decode_value(f[2]))
         elif len(f) == 2 and f[1] in ("r", "u"):
