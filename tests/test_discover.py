@@ -237,3 +237,61 @@ def test_cudnn_version_from_its_header(tmp_path):
     with open(os.path.join(root, "include", "cudnn_version.h"), "w") as f:
         f.write("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n")
     assert probe(root)["components"]["cudnn"] == "9.1.0"
+
+
+def _cached_scan(layout, root):
+    """One discovery through the on-disk cache, as `list` and `use` run it; root's record and the context."""
+    ctx = Context(env=dict(os.environ, CUDAENV_ROOTS=root), layout=layout)
+    toolkits, _ = ctx.scan()
+    ctx.save()
+    return next(t for t in toolkits if t["root"] == root), ctx
+
+
+def _bump_mtime(path, before):
+    """Move ``path``'s mtime past ``before``: a coarse clock may not have moved when an entry was added."""
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 10**9))
+
+
+@pytest.mark.parametrize("stubs_dir_before", [False, True], ids=["new-stubs-dir", "empty-stubs-dir"])
+def test_cache_sees_a_stub_added_to_a_lib_layout_toolkit(tmp_path, layout, stubs_dir_before):
+    root = make_toolkit(os.path.realpath(tmp_path / "tk" / "cuda-12.4"), "12.4.1", libdir="lib", stubs=False)
+    stubs = os.path.join(root, "lib", "stubs")
+    if stubs_dir_before:
+        os.mkdir(stubs)
+    tk, _ = _cached_scan(layout, root)
+    assert tk["libdir"] == "lib" and tk["components"]["stubs"] is False
+    tk, ctx = _cached_scan(layout, root)
+    assert not ctx.index.dirty  # unchanged tree: answered from the cache
+    before = os.stat(stubs) if stubs_dir_before else None
+    os.makedirs(stubs, exist_ok=True)
+    open(os.path.join(stubs, "libcuda.so"), "w").close()
+    if before is not None:
+        _bump_mtime(stubs, before)
+    tk, _ = _cached_scan(layout, root)
+    assert tk["components"]["stubs"] is True
+
+
+def test_cache_sees_cudnn_headers_copied_into_include(tmp_path, layout):
+    root = make_toolkit(os.path.realpath(tmp_path / "tk" / "cuda-12.4"), "12.4.1")
+    assert os.path.isfile(os.path.join(root, "version.json"))  # the version does not come from include/
+    tk, _ = _cached_scan(layout, root)
+    assert tk["components"]["cudnn"] is None
+    inc = os.path.join(root, "include")
+    before = os.stat(inc)
+    with open(os.path.join(inc, "cudnn_version.h"), "w") as f:
+        f.write("#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n")
+    _bump_mtime(inc, before)
+    tk, _ = _cached_scan(layout, root)
+    assert tk["components"]["cudnn"] == "9.1.0"
+
+
+def test_cache_sees_cupti_added_under_extras(tmp_path, layout):
+    root = make_toolkit(os.path.realpath(tmp_path / "tk" / "cuda-12.4"), "12.4.1")
+    # extras/ already there (as in real toolkits): adding CUPTI leaves the root's mtime alone.
+    os.makedirs(os.path.join(root, "extras", "compute-sanitizer"))
+    tk, _ = _cached_scan(layout, root)
+    assert tk["cupti_dir"] is None and tk["components"]["cupti"] is False
+    cupti = os.path.join(root, "extras", "CUPTI", "lib64")
+    os.makedirs(cupti)
+    tk, _ = _cached_scan(layout, root)
+    assert tk["cupti_dir"] == cupti and tk["components"]["cupti"] is True

@@ -24,26 +24,44 @@ def _stat(path: str) -> tuple | None:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
+    # The mode too: probe() asks os.access of the root and of nvcc.
+    return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
 
 
 def signature(root: str) -> tuple:
     """Cheap fingerprint of what probing ``root`` reads: stat of the key paths.
 
-    Adding, removing or renaming a version file changes the root's mtime;
-    editing one changes its own stat; replacing nvcc or libraries (stubs
-    included) changes ``bin/nvcc`` or the library directory. Without a
-    version.json the headers decide the version, so ``include`` counts too.
-    It runs for every candidate on every ``use``: a handful of stats only.
+    A directory's mtime moves when an entry is added to or removed from it, so
+    each path below is the directory that gains the file probe() looks for (a
+    path that appears or disappears changes from None to a stat, or back):
+
+    * the root: version.json/version.txt, ``lib64``, ``extras``, ``targets``,
+      ``dist-info`` and ``conda-meta`` appearing or going;
+    * ``version.json`` (edited or replaced) and ``bin/nvcc`` (its version,
+      whether it is executable);
+    * the library directory probe() uses, ``lib64`` or else ``lib`` (cudart,
+      libcupti listed there), and its ``stubs`` (the libcuda.so stub);
+    * ``include``, always: cuda_runtime.h, cuda.h (the version when there is
+      no version.json) and the cuDNN headers (cudnn_version.h, cudnn.h);
+    * ``extras/CUPTI/lib64``, which appears when CUPTI is added.
+
+    It runs for every candidate on every ``use``: 7 stats per root (8 with the
+    ``lib`` layout), nothing else.
     """
     vj = _stat(root + "/version.json")
+    lib = root + "/lib64"
+    libst = _stat(lib)
+    if libst is None:
+        lib = root + "/lib"
+        libst = _stat(lib)
     return (
         _stat(root),
         vj,
         _stat(root + "/bin/nvcc"),
-        _stat(root + "/lib64"),
-        _stat(root + "/lib64/stubs"),
-        _stat(root + "/include") if vj is None else None,
+        libst,
+        _stat(lib + "/stubs"),
+        _stat(root + "/include"),
+        _stat(root + "/extras/CUPTI/lib64"),
     )
 
 
