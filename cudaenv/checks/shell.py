@@ -234,6 +234,14 @@ def shell_rules(f: dict) -> list[Finding]:
         out.append(Finding("env.consistency", "fail", "the toolkit settings disagree: " + "; ".join(problems),
                            detail="builds mix toolkits: the classic 'nvcc says one version but I set another'",
                            fix='eval "$(cudaenv use <version>)" sets CUDA_HOME, CUDA_PATH and PATH together'))
+    elif nv and not seen:
+        v = f" (CUDA {nv['version']})" if nv.get("version") else ""
+        out.append(Finding("env.consistency", "warn",
+                           f"only PATH chooses a toolkit: nvcc{v} from {nv.get('root') or nv['path']}; "
+                           "CUDA_HOME and CUDA_PATH are unset",
+                           detail="tools that read CUDA_HOME or CUDA_PATH (torch, CMake, cuda-pathfinder) guess "
+                                  "on their own and may pick another toolkit",
+                           fix='eval "$(cudaenv use <version>)" sets CUDA_HOME, CUDA_PATH and PATH together'))
     elif seen or nv:
         what = nv["version"] if nv and nv.get("version") else (ch or {}).get("version")
         out.append(Finding("env.consistency", "ok", f"CUDA_HOME, CUDA_PATH, nvcc agree (CUDA {what or '?'})"

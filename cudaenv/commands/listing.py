@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..infra.console import note, report_error, write_out
+from ..infra.console import note, printable, report_error, write_out
 from ..profiles.resolve import profile_for
 from ..profiles.select import active_profile
 
@@ -74,6 +74,7 @@ def render_table(doc: dict) -> str:
         marks = ("*" if t["active"] else " ") + ("d" if t["default"] else " ")
         rows.append((marks, t["full_version"], t["root"], t["profile"], parts_text(t["components"]),
                      ", ".join(t["found_by"])))
+    rows = [tuple(printable(c) for c in r) for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
     lines.append("(* active, d default: /usr/local/cuda)")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..infra.console import note, write_out
+from ..infra.console import note, printable, write_out
 from ..profiles.model import loader_stub, use_ops
 from ..profiles.select import select_targets
 
@@ -47,5 +47,5 @@ def show(target: str | None, as_json: bool) -> int:
                "always": "the profile says always", "never": "the profile says never"}[profile["stubs"]]
         where = "LIBRARY_PATH, and last on LD_LIBRARY_PATH" if stub else "LIBRARY_PATH only"
         lines.append(f"stubs    {profile['stubs']}: {where} ({why})")
-    write_out("".join(line + "\n" for line in lines))
+    write_out("".join(printable(line) + "\n" for line in lines))
     return 0

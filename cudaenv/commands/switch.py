@@ -71,7 +71,7 @@ def emit_plan(ctx: Context | None, plan_fn: Callable[[Output], Plan], name: str 
     """
     env = os.environ if ctx is None else ctx.env
     try:
-        out = get(name or detect(env))
+        out = get(detect(env) if name is None else name)
         plan = plan_fn(out)
         text, more = out.deliver(plan, env)
     except CudaenvError as exc:

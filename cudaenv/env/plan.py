@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 __all__ = ["Plan", "apply", "undo", "plan_use", "plan_off", "diff", "recorded"]
 
 _RESERVED = (STATE_VAR, ACTIVE_VAR)
+# Linux's MAX_ARG_STRLEN: one "NAME=value" string of the environment, NUL included. A longer
+# one makes every later exec of the shell fail ("Argument list too long").
+MAX_VAR_BYTES = 131072
 
 
 class Plan:
@@ -43,6 +46,15 @@ class Plan:
             # Every output writes names unquoted (`export NAME=...`): the last line of defence.
             if not valid_name(c.name):
                 raise CudaenvError(f"refusing to change the variable {c.name!r}: not a valid name", exit_code=2)
+            if c.op == "set" and (len(c.name) + 2 + 4 * len(c.value) > MAX_VAR_BYTES  # cheap test first
+                                  and len(c.name) + 2 + len(c.value.encode("utf-8", "surrogateescape"))
+                                  > MAX_VAR_BYTES):
+                raise CudaenvError(
+                    f"refusing to set {c.name}: {len(c.value.encode('utf-8', 'surrogateescape'))} bytes is over the "
+                    f"kernel's limit for one variable ({MAX_VAR_BYTES}); every later command would fail "
+                    "with 'Argument list too long'",
+                    hint=f"shorten {c.name}" + (" (`cudaenv off` first)" if c.name == STATE_VAR else ""),
+                    exit_code=2)
         self.notes = notes
         self.path_changed = any(c.name == "PATH" for c in self.changes)
         self.subject = subject

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from ..errors import CudaenvError
 
-__all__ = ["write_out", "note", "report_error", "parse"]
+__all__ = ["write_out", "printable", "note", "report_error", "parse"]
 
 
 def write_out(text: str) -> None:
@@ -40,9 +40,20 @@ def write_out(text: str) -> None:
         out.flush()
 
 
+def printable(text: str) -> str:
+    """``text`` for a terminal: control characters (ESC, newline, ...) written as escapes.
+
+    A toolkit path or a value from the environment must not move the cursor,
+    recolour the terminal or split a one-line message.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
 def note(message: str) -> None:
-    """One line on stderr."""
-    sys.stderr.write(f"cudaenv: {message}\n")
+    """One line on stderr (control characters escaped)."""
+    sys.stderr.write(f"cudaenv: {printable(message)}\n")
     sys.stderr.flush()
 
 

@@ -261,10 +261,8 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
     Args:
         notes: Collects messages for stderr (the host compiler's story).
         links: Make the loader-path stub link if the switch has one (``use``
-            and ``verify``; a query only describes it).
-
-    Raises:
-        CudaenvError: the link cannot be made.
+            and ``verify``; a query only describes it). A link that cannot be
+            made (an unwritable cache) leaves the stub off, with a note.
     """
     notes = [] if notes is None else notes
     cxx, why = host_compiler(ctx, profile, tk)
@@ -279,5 +277,10 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
         notes.append(f"warning: {why}; `cudaenv check` says what to install")
     stub = loader_stub(ctx, profile, tk)
     if stub is not None and links:
-        make_loader_link(*stub)
+        try:
+            make_loader_link(*stub)
+        except CudaenvError as exc:
+            # The link lives in the cache, and a cache may only cost speed, never the switch.
+            notes.append(f"warning: {exc.message}; switching without the driver stub on the loader path")
+            stub = None
     return profile_ops(profile, stub[0] if stub else None, cxx, link_stub_dir(ctx.cache_dir, tk))

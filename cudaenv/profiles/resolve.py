@@ -38,23 +38,31 @@ def find_pin(cwd: str) -> tuple[str, str] | None:
     """Find the nearest ``.cuda-version`` walking up from ``cwd``.
 
     Returns:
-        (file path, the first non-comment word in it), or None.
+        (file path, the first word in it that is not in a ``#`` comment), or None.
+        Words end at any whitespace, a non-breaking space included: ``11.8
+        trailing words`` names ``11.8``.
 
     Raises:
-        CudaenvError: the nearest file is unreadable or empty.
+        CudaenvError: the nearest file is unreadable, not UTF-8 text, or names nothing.
     """
     d = os.path.abspath(cwd)
     while True:
         path = os.path.join(d, ".cuda-version")
         if os.path.isfile(path):
             try:
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    for line in f:
-                        word = line.split("#", 1)[0].strip()
-                        if word:
-                            return path, word
+                with open(path, "rb") as f:
+                    data = f.read(65536)  # a pin is one line; a huge file (or a device) is not read whole
             except OSError as exc:
                 raise CudaenvError(f"cannot read {path}: {exc.strerror}") from None
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise CudaenvError(f"{path} is not UTF-8 text", hint="write the version in it, e.g. 12.4",
+                                   exit_code=2) from None
+            for line in text.splitlines():
+                words = line.split("#", 1)[0].split()
+                if words:
+                    return path, words[0]
             raise CudaenvError(f"{path} names no version or profile", exit_code=2)
         parent = os.path.dirname(d)
         if parent == d:

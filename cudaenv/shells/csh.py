@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import os
 
+from ..env.state import STATE_VAR, decode
 from ..errors import CudaenvError
 from .base import SHELL_DIR, Shell
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..env.plan import Plan
 
 __all__ = ["Csh", "SHELL", "quote", "TCSH_HOOK"]
 
@@ -44,6 +49,23 @@ class Csh(Shell):
 
     def quote(self, value: str) -> str:
         return quote(value)
+
+    def render(self, plan: Plan) -> str:
+        """csh code for ``plan``; refuses a switch whose ``off`` could not be written for csh.
+
+        A variable ``use`` overwrites (CUDA_HOME, CUDA_PATH, CUDAHOSTCXX) that
+        held a newline cannot be set back by csh, so the switch is refused up
+        front rather than leaving a profile that ``off`` cannot undo.
+        """
+        for ch in plan.changes:
+            if ch.op == "set" and ch.name == STATE_VAR:
+                for var, (prior, _ours) in decode(ch.value).scalars.items():
+                    if prior is not None and ("\n" in prior or "\r" in prior):
+                        raise CudaenvError(
+                            f"{var} holds a newline, which csh/tcsh cannot set back when you switch off; "
+                            "not switching", hint=f"unsetenv {var} (or give it a one-line value) first",
+                            exit_code=2)
+        return super().render(plan)
 
     def set_line(self, name: str, value: str) -> str:
         return f"setenv {name} {quote(value)};"
