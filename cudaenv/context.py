@@ -104,11 +104,14 @@ class Context:
         def compute() -> tuple:
             import yaml
 
+            from .infra.files import read_limited
+
             try:
-                with open(path, encoding="utf-8") as f:
-                    data = yaml.safe_load(f) or {}
-            except (OSError, yaml.YAMLError) as exc:
-                return (None, f"cannot read {path}: {exc.__class__.__name__}")
+                data = yaml.safe_load(read_limited(path).decode("utf-8")) or {}
+            except OSError as exc:
+                return (None, f"cannot read {path}: {exc.strerror or exc.__class__.__name__}")
+            except (yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
+                return (None, f"invalid config {path}: not valid YAML ({exc.__class__.__name__})")
             if not isinstance(data, dict):
                 return (None, f"invalid config {path}: expected a mapping")
             roots = data.get("roots", [])

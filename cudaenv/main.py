@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
+from .errors import CudaenvError
 from .infra.console import parse
 
 __all__ = ["main", "fast_form"]
@@ -86,11 +87,16 @@ def main(argv: list[str] | None = None) -> int:
     Called without ``argv`` (the console script), it exits the process instead.
     """
     args = sys.argv[1:] if argv is None else list(argv)
-    code = _fast(args)
+    try:
+        code = _fast(args)
+    except CudaenvError as exc:  # raised while printing (stdout closed or full): one line, no traceback
+        from .infra.console import report_error
+
+        code = report_error(exc)
     if code is None:
         from .cli import main as cli_main
 
-        return cli_main(args, standalone=argv is None)
+        code = cli_main(args)
     if argv is None:
         sys.exit(code)
     return code

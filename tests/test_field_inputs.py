@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
 from cudaenv.env.plan import MAX_VAR_BYTES, Plan
 from cudaenv.errors import CudaenvError
-from helpers import make_toolkit, run_cudaenv
+from helpers import REPO, make_toolkit, run_cudaenv
 
 
 @pytest.fixture
@@ -106,3 +108,114 @@ def test_doctor_does_not_say_agree_when_only_path_chooses(two):
     doc = json.loads(res.stdout)
     cons = [f for f in doc["shell"] if f["id"] == "env.consistency"]
     assert cons and cons[0]["status"] == "warn" and "only PATH chooses" in cons[0]["summary"], cons
+
+
+def _kill_marked(marker: str) -> None:
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        os.kill(int(pid), 9)
+            except OSError:
+                pass
+
+
+def test_an_nvcc_that_leaves_a_daemon_holding_its_output_does_not_hang_discovery(tmp_path):
+    """nvcc (read only when no version file says the version) starts a daemon that keeps stdout open."""
+    root = make_toolkit(str(tmp_path / "cuda-12.2"), "12.2.140", version_json=False, cuda_h=False)
+    nvcc = os.path.join(root, "bin", "nvcc")
+    with open(nvcc) as f:
+        body = f.read()
+    marker = "297.123"  # a sleep nobody else runs, so the test can find and end it
+    with open(nvcc, "w") as f:
+        f.write(body.replace("#!/bin/sh\n", f"#!/bin/sh\nsetsid sleep {marker} &\n", 1))
+    env = dict(os.environ, CUDAENV_ROOTS=root)
+    try:
+        res = subprocess.run([sys.executable, "-m", "cudaenv", "list", "--json"], env=env, cwd=REPO,
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        _kill_marked(f"sleep {marker}")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["toolkits"][0]["full_version"] == "12.2.140"
+
+
+def _one_line_or_ok(res):
+    assert "Traceback" not in res.stderr, res.stderr
+    for line in res.stderr.splitlines():
+        assert line.startswith("cudaenv: "), res.stderr
+
+
+@pytest.mark.parametrize("content", [
+    '{"cuda": {"version": "\uff11\uff12.\uff14.1"}}',  # fullwidth digits: int() takes them
+    '{"cuda": {"version": "12.4.\u00b9"}}',  # a superscript: isdigit() says yes, int() says no
+    "[" * 200000,  # nested past the JSON parser's depth
+    b"\xff\xfe\x00bin\x01",
+], ids=["fullwidth", "superscript", "deep", "binary"])
+def test_odd_version_json_is_a_skip_reason_not_a_traceback(tmp_path, content):
+    root = make_toolkit(str(tmp_path / "cuda-12.4"), "12.4.1")
+    path = os.path.join(root, "version.json")
+    with open(path, "wb") as f:
+        f.write(content if isinstance(content, bytes) else content.encode())
+    res = run_cudaenv(["list", "--json"], dict(os.environ, CUDAENV_ROOTS=root))
+    _one_line_or_ok(res)
+    assert res.returncode == 0
+    assert root not in [t["root"] for t in json.loads(res.stdout)["toolkits"]]
+    assert "unreadable version.json" in res.stderr or "names no valid CUDA version" in res.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_fifo_or_device_in_place_of_a_file_does_not_hang(tmp_path, kind):
+    root = make_toolkit(str(tmp_path / "cuda-12.4"), "12.4.1")
+    prof = tmp_path / "cfg" / "cudaenv" / "profiles"
+    prof.mkdir(parents=True)
+    for path in (os.path.join(root, "version.json"), str(prof / "odd.yaml")):
+        os.unlink(path) if os.path.exists(path) else None
+        if kind == "fifo":
+            os.mkfifo(path)
+        else:
+            os.symlink("/dev/zero", path)
+    env = dict(os.environ, CUDAENV_ROOTS=root, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    res = subprocess.run([sys.executable, "-m", "cudaenv", "list", "--json"], env=env, cwd=REPO,
+                         capture_output=True, text=True, timeout=60)
+    _one_line_or_ok(res)
+    # The toolkit is skipped with the reason, and the odd profile is only noted: nothing hangs.
+    assert f"skipped {root}" in res.stderr and "unreadable version.json (not a regular file)" in res.stderr
+    assert root not in [t["root"] for t in json.loads(res.stdout)["toolkits"]]
+    res = subprocess.run([sys.executable, "-m", "cudaenv", "profile", "list"], env=env, cwd=REPO,
+                         capture_output=True, text=True, timeout=60)
+    _one_line_or_ok(res)
+    assert "cannot read profile" in res.stderr and "odd.yaml: not a regular file" in res.stderr
+
+
+def test_a_binary_profile_unrelated_to_the_target_is_a_note(two, tmp_path):
+    base, env = two
+    prof = tmp_path / "cfg" / "cudaenv" / "profiles"
+    prof.mkdir(parents=True)
+    (prof / "junk.yaml").write_bytes(b"\xff\xfe\x00\x01binary")
+    env = dict(env, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    res, doc = use_json(["12.4"], env)
+    _one_line_or_ok(res)
+    assert res.returncode == 0 and "not UTF-8 text" in res.stderr
+
+
+def test_profile_build_into_an_unwritable_config_is_one_line(two):
+    base, env = two
+    res = run_cudaenv(["profile", "build", "--all"], dict(env, XDG_CONFIG_HOME="/dev/null"))
+    _one_line_or_ok(res)
+    assert res.returncode != 0 and "cannot write /dev/null/cudaenv/profiles/" in res.stderr
+
+
+@pytest.mark.parametrize("how", ["closed", "full"])
+@pytest.mark.parametrize("args", [["list"], ["use", "12.4", "--shell", "bash"], ["show", "12.4"]])
+def test_stdout_closed_or_full_is_one_line(two, how, args):
+    base, env = two
+    cmd = [sys.executable, "-m", "cudaenv", *args]
+    if how == "closed":
+        res = subprocess.run(cmd, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             timeout=60, preexec_fn=lambda: os.close(1))
+    else:
+        with open("/dev/full", "w") as full:
+            res = subprocess.run(cmd, env=env, cwd=REPO, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    _one_line_or_ok(res)
+    assert res.returncode != 0 and "cannot write to stdout" in res.stderr

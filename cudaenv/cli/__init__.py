@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from ..errors import CudaenvError
+from ..infra.console import report_error
 from .check_cmd import check_cmd
 from .conda_hook_cmd import conda_hook_group
 from .doctor_cmd import doctor_cmd
@@ -49,12 +51,14 @@ cli.add_command(modulefiles_cmd)
 cli.add_command(conda_hook_group)
 
 
-def main(args: list[str], standalone: bool = True) -> int:
-    """Run the click CLI; return its exit code when not standalone."""
+def main(args: list[str]) -> int:
+    """Run the click CLI; return its exit code (the caller exits)."""
     try:
-        rv = cli.main(args=args, prog_name="cudaenv", standalone_mode=standalone)
+        rv = cli.main(args=args, prog_name="cudaenv", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    except CudaenvError as exc:  # from a command without its own handler, or while printing
+        return report_error(exc)
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code

@@ -82,7 +82,7 @@ def emit_plan(ctx: Context | None, plan_fn: Callable[[Output], Plan], name: str 
     for n in plan.notes + more:
         note(n)
     hint = out.tty_hint(words) if text else None
-    if hint and sys.stdout.isatty():
+    if hint and sys.stdout is not None and sys.stdout.isatty():
         note(hint)
     write_out(text)
     return 0

@@ -66,7 +66,15 @@ def commit(staged: list[tuple[str, str]]) -> None:
 
 
 def write_atomic(path: str, text: str, mode: int | None = None) -> None:
-    """Write one file atomically (creating its directory)."""
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    staged = [(stage_text(path, text, mode, suffix=os.path.splitext(path)[1] or ".tmp"), path)]
+    """Write one file atomically (creating its directory).
+
+    Raises:
+        CudaenvError: the directory or the file cannot be written (read-only,
+            a file where a directory should be, a full disk); nothing is left behind.
+    """
+    try:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        staged = [(stage_text(path, text, mode, suffix=os.path.splitext(path)[1] or ".tmp"), path)]
+    except OSError as exc:
+        raise CudaenvError(f"cannot write {path}: {exc.strerror or exc}") from None
     commit(staged)

@@ -15,6 +15,7 @@ CLI, which has the full parser and its messages, handles the whole command.
 
 from __future__ import annotations
 
+import os
 import sys
 
 TYPE_CHECKING = False
@@ -27,17 +28,37 @@ __all__ = ["write_out", "printable", "note", "report_error", "parse"]
 
 
 def write_out(text: str) -> None:
-    """Write to stdout as bytes: values from the environment may not be UTF-8."""
+    """Write to stdout as bytes: values from the environment may not be UTF-8.
+
+    Raises:
+        CudaenvError: stdout is closed or cannot take the text (a full disk,
+            a closed pipe); stdout is then pointed at /dev/null so that
+            Python's exit does not print a traceback while flushing it.
+    """
     out = sys.stdout
-    data = text.encode("utf-8", "surrogateescape")
-    buf = getattr(out, "buffer", None)
-    if buf is not None:
-        out.flush()
-        buf.write(data)
-        buf.flush()
-    else:
-        out.write(text)
-        out.flush()
+    try:
+        if out is None:  # started with fd 1 closed
+            raise OSError(9, "stdout is closed")
+        data = text.encode("utf-8", "surrogateescape")
+        buf = getattr(out, "buffer", None)
+        if buf is not None:
+            out.flush()
+            buf.write(data)
+            buf.flush()
+        else:
+            out.write(text)
+            out.flush()
+    except (OSError, ValueError) as exc:  # ValueError: the file object was closed
+        from ..errors import CudaenvError
+
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
+        except OSError:
+            pass
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise CudaenvError(f"cannot write to stdout: {why}") from None
 
 
 def printable(text: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -144,16 +145,51 @@ def run(
     try:
         if _STOP[0]:  # stop_all ran between the check above and the registration
             _killpg(proc)
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _killpg(proc)
-        out, err = proc.communicate()
-        return Result(argv, -9, out.decode("utf-8", "replace"), (err or b"").decode("utf-8", "replace"), True)
+        out, err, timed_out = _collect(proc, time.monotonic() + timeout)
     except BaseException:
         _killpg(proc)
         proc.wait()
         raise
     finally:
         _LIVE.discard(proc)
-    return Result(argv, proc.returncode, out.decode("utf-8", "replace"), (err or b"").decode("utf-8", "replace"),
-                  cancelled=_STOP[0] and proc.returncode < 0)
+    return Result(argv, -9 if timed_out else proc.returncode, out.decode("utf-8", "replace"),
+                  err.decode("utf-8", "replace"), timed_out,
+                  cancelled=not timed_out and _STOP[0] and proc.returncode < 0)
+
+
+#: How long the pipes may stay open once the command itself has exited: a process it left
+#: behind (a daemon, in a session of its own) may hold them for ever.
+PIPE_GRACE = 1.0
+_SLICE = 0.25
+
+
+def _collect(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, bool]:
+    """(stdout, stderr, timed out): read until EOF, the deadline, or the grace after the command exits.
+
+    Waiting in slices lets a command that exited be told from one that runs:
+    past the deadline the group is killed; once the command has exited, its
+    pipes get :data:`PIPE_GRACE` seconds to close and are then abandoned with
+    what they delivered, so a left-behind process cannot hang cudaenv.
+    """
+    exited_at = None
+    timed_out = False
+    while True:
+        now = time.monotonic()
+        if not timed_out and now >= deadline:
+            _killpg(proc)
+            timed_out = True
+            exited_at = now  # after the kill, the same grace
+        wait = max(0.0, deadline - now) if not timed_out else PIPE_GRACE
+        try:
+            out, err = proc.communicate(timeout=min(wait, _SLICE) if wait else 0.01)
+            return out or b"", err or b"", timed_out
+        except subprocess.TimeoutExpired as exc:
+            if proc.poll() is None:
+                continue
+            exited_at = exited_at if exited_at is not None else time.monotonic()
+            if time.monotonic() - exited_at < PIPE_GRACE:
+                continue
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            return exc.output or b"", exc.stderr or b"", timed_out

@@ -99,11 +99,17 @@ def load_file(path: str) -> dict:
     """Read and validate one profile file (parses YAML: not for the hot path)."""
     import yaml
 
+    from ..infra.files import read_limited
+
     try:
-        with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+        text = read_limited(path).decode("utf-8")
+        data = yaml.safe_load(text)
     except OSError as exc:
-        raise CudaenvError(f"cannot read profile {path}: {exc.strerror}") from None
+        raise CudaenvError(f"cannot read profile {path}: {exc.strerror}", exit_code=2) from None
+    except UnicodeDecodeError:
+        raise CudaenvError(f"invalid profile {path}: not UTF-8 text", exit_code=2) from None
+    except RecursionError:
+        raise CudaenvError(f"invalid profile {path}: nested too deeply", exit_code=2) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from ..infra.files import read_limited
 from ..knowledge import compat
 from .probe import signature
 from .version import include_dirs
@@ -63,8 +64,8 @@ def host_limits(tk: Toolkit) -> dict:
     """
     for inc in include_dirs(tk["root"]):
         try:
-            with open(os.path.join(inc, "crt", "host_config.h"), encoding="utf-8", errors="replace") as f:
-                got = parse_host_config(f.read())
+            got = parse_host_config(read_limited(os.path.join(inc, "crt", "host_config.h"), 4 << 20)
+                                    .decode("utf-8", "replace"))
         except OSError:
             continue
         if got["gcc_max"] is not None or got["clang_max"] is not None:

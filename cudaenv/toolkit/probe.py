@@ -66,13 +66,13 @@ def signature(root: str) -> tuple:
 
 
 def _cudnn_version(root: str) -> str | None:
+    from ..infra.files import read_limited
     from .version import include_dirs
 
     for inc in include_dirs(root):
         for name in ("cudnn_version.h", "cudnn.h"):
             try:
-                with open(os.path.join(inc, name), encoding="utf-8", errors="replace") as f:
-                    text = f.read(200000)
+                text = read_limited(os.path.join(inc, name), 200000).decode("utf-8", "replace")
             except OSError:
                 continue
             vals = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from ..infra.files import read_limited
 from . import version_key
 
 __all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version", "include_dirs"]
@@ -28,17 +29,19 @@ def _valid(v: object) -> bool:
     if not isinstance(v, str):
         return False
     parts = v.split(".")
-    return len(parts) >= 2 and all(p.isdigit() for p in parts)
+    # ASCII digits only: int() also takes "１２" (fullwidth) and str.isdigit() "²".
+    return len(parts) >= 2 and all(p.isascii() and p.isdigit() for p in parts)
 
 
 def _from_version_json(path: str) -> dict:
     import json
 
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as exc:
-        raise VersionError(f"unreadable version.json ({exc.__class__.__name__}: {exc})") from None
+        data = json.loads(read_limited(path).decode("utf-8"))
+    except OSError as exc:
+        raise VersionError(f"unreadable version.json ({exc.strerror or exc})") from None
+    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, or nested past the parser's depth
+        raise VersionError(f"unreadable version.json ({exc.__class__.__name__})") from None
     if not isinstance(data, dict):
         raise VersionError("version.json is not an object")
 
@@ -57,8 +60,7 @@ def _from_version_json(path: str) -> dict:
 
 def _from_version_txt(path: str) -> dict:
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(4096)
+        text = read_limited(path, 4096).decode("utf-8", "replace")
     except OSError as exc:
         raise VersionError(f"unreadable version.txt ({exc.strerror})") from None
     words = text.split()
@@ -72,8 +74,7 @@ def _header_version(root: str) -> str | None:
     for inc in include_dirs(root):
         path = os.path.join(inc, "cuda.h")
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            data = read_limited(path, 4 << 20)
         except OSError:
             continue
         i = data.find(b"#define CUDA_VERSION ")
