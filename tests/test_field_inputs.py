@@ -219,3 +219,40 @@ def test_stdout_closed_or_full_is_one_line(two, how, args):
             res = subprocess.run(cmd, env=env, cwd=REPO, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     _one_line_or_ok(res)
     assert res.returncode != 0 and "cannot write to stdout" in res.stderr
+
+
+def _nvcc_that_hangs_on_list_gpu_code(root: str, marker: str) -> None:
+    nvcc = os.path.join(root, "bin", "nvcc")
+    with open(nvcc) as f:
+        body = f.read()
+    with open(nvcc, "w") as f:
+        f.write(body.replace("#!/bin/sh\n", f'#!/bin/sh\nif [ "$1" = --list-gpu-code ]; then touch "{marker}"; '
+                                            'exec sleep 296.5; fi\n', 1))
+
+
+def test_check_without_a_gpu_never_asks_nvcc_for_architectures(tmp_path):
+    root = make_toolkit(str(tmp_path / "cuda-12.4"), "12.4.1")
+    marker = str(tmp_path / "asked")
+    _nvcc_that_hangs_on_list_gpu_code(root, marker)
+    env = dict(os.environ, CUDAENV_ROOTS=root, CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"))
+    res = run_cudaenv(["check", root, "--no-torch", "--json"], env)
+    _one_line_or_ok(res)
+    assert not os.path.exists(marker), "nvcc --list-gpu-code ran although no GPU is visible"
+
+
+def test_a_hanging_list_gpu_code_is_bounded_and_named(tmp_path):
+    from cudaenv.checks.rules import arch_rules
+    from cudaenv.toolkit.facts import gpu_archs
+    from cudaenv.toolkit.probe import probe
+
+    root = make_toolkit(str(tmp_path / "cuda-12.4"), "12.4.1")
+    _nvcc_that_hangs_on_list_gpu_code(root, str(tmp_path / "asked"))
+    tk = probe(os.path.realpath(root))
+    try:
+        archs = gpu_archs(tk, None, timeout=1)
+    finally:
+        _kill_marked("sleep 296.5")
+    assert "did not finish within 1 s" in archs["slow"] and archs["range"]  # the table's range instead
+    found = arch_rules({"tk": tk, "archs": archs, "driver": {"gpus": [{"compute_cap": "8.9"}]}})
+    slow = [f for f in found if f.status == "warn"]
+    assert slow and os.path.realpath(root) in slow[0].summary

@@ -599,9 +599,11 @@ def interrupt_when(env: dict, args: list[str], ready: str, sig: int, within: flo
 
 
 @pytest.mark.testbed
-def test_sigterm_during_nvcc_stops_cleanly(tmp_path, testbed):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_sigterm_during_nvcc_stops_cleanly(tmp_path, testbed, sig):
+    """SIGTERM, and SIGHUP (the terminal closed): no orphan compiler, no temporary directory."""
     env = world_env(str(tmp_path), list(testbed.values()))
-    rc, out, err, took = interrupt_when(env, ["13.5", "--no-torch", "--no-cache"], "cicc", signal.SIGTERM)
+    rc, out, err, took = interrupt_when(env, ["13.5", "--no-torch", "--no-cache"], "cicc", sig)
     assert rc == 130 and "verify interrupted" in err and took < 20
     assert out == ""
     time.sleep(0.3)

@@ -86,7 +86,8 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
         "tk": tk,
         "profile": profile,
         "limits": host_limits(tk),
-        "archs": gpu_archs(tk, ctx.index),
+        # Only a GPU makes the architectures matter (arch_rules skips without one): no nvcc run otherwise.
+        "archs": gpu_archs(tk, ctx.index) if (driver(ctx).get("gpus") or []) else {"sm": [], "source": "no GPU"},
         "driver": driver(ctx),
         "default_cxx": default_compiler(ctx.env, ctx.index),
         "selected_cxx": host_compiler(ctx, profile, tk),

@@ -171,6 +171,11 @@ def arch_rules(facts: dict) -> list[Finding]:
     sms = (facts.get("archs") or {}).get("sm") or []
     rng = (facts.get("archs") or {}).get("range")
     out = []
+    slow = (facts.get("archs") or {}).get("slow")
+    if slow:
+        out.append(Finding("gpu.arch", "warn", f"CUDA {tk['version']} at {tk['root']}: {slow}",
+                           detail="the architectures come from the compatibility table instead",
+                           fix=f"check that {tk['root']}/bin/nvcc runs (`nvcc --list-gpu-code`)"))
     for cap in caps:
         sm = int(cap.replace(".", ""))
         if sms:

@@ -90,28 +90,39 @@ def parse_arch_list(text: str, prefix: str) -> list[int]:
     return sorted(out)
 
 
-def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = 60) -> dict:
+#: How long ``nvcc --list-gpu-code`` may take (it answers in well under a second when healthy).
+ARCH_TIMEOUT = 15.0
+
+
+def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = ARCH_TIMEOUT) -> dict:
     """Real architectures (``sm_XX`` as ints) the toolkit can build for.
 
     Asks ``nvcc --list-gpu-code`` (cached in ``index``); falls back to the
-    table's range.
+    table's range. An nvcc that does not answer within ``timeout`` is
+    recorded as ``slow`` (and cached like any answer, so one hanging
+    toolkit costs that time once, not at every command).
 
     Returns:
-        ``{"sm": [..], "source": ...}``; ``sm`` is empty when unknown.
+        ``{"sm": [..], "source": ..., "slow": why (only when it timed out)}``;
+        ``sm`` is empty when unknown.
     """
     root = tk["root"]
 
     def compute() -> dict:
         from ..infra.run import run
 
-        res = run([os.path.join(root, "bin", "nvcc"), "--list-gpu-code"], timeout=timeout)
+        nvcc = os.path.join(root, "bin", "nvcc")
+        res = run([nvcc, "--list-gpu-code"], timeout=timeout)
         sms = parse_arch_list(res.stdout, "sm_") if res.returncode == 0 else []
         if sms:
             return {"sm": sms, "source": "nvcc --list-gpu-code"}
+        out: dict = {"sm": [], "source": "unknown"}
+        if res.timed_out:
+            out["slow"] = f"{nvcc} --list-gpu-code did not finish within {timeout:g} s"
         row = compat.toolkit_row(tk["version"])
         if row and row.get("sm_min") and row.get("sm_max"):
-            return {"sm": [], "range": [row["sm_min"], row["sm_max"]], "source": "compat table"}
-        return {"sm": [], "source": "unknown"}
+            out.update(range=[row["sm_min"], row["sm_max"]], source="compat table")
+        return out
 
     if index is None:
         return compute()

@@ -75,7 +75,7 @@ def host_facts(ctx: Context) -> dict:
         return _HOST
 
 
-def choose_arch(tk: Toolkit, index, gpus: list[dict]) -> dict:
+def choose_arch(tk: Toolkit, index, gpus: list[dict], timeout: float | None = None) -> dict:
     """The one architecture to build for: the GPU's when known, else one the toolkit supports.
 
     Returns:
@@ -83,7 +83,7 @@ def choose_arch(tk: Toolkit, index, gpus: list[dict]) -> dict:
     """
     from ..toolkit.facts import gpu_archs
 
-    known = gpu_archs(tk, index)
+    known = gpu_archs(tk, index) if timeout is None else gpu_archs(tk, index, timeout=timeout)
     sms = list(known.get("sm") or [])
     if not sms and known.get("range"):
         lo, hi = known["range"]
@@ -434,7 +434,9 @@ def verify_one(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, progr
         # prepare() answered the key from a stored fingerprint; the steps need the probe itself.
         prep.python, prep.python_info = probe_target(ctx, prep.env, opts)
     host = host_facts(ctx)
-    arch = choose_arch(tk, ctx.index, host["gpus"])
+    from ..toolkit.facts import ARCH_TIMEOUT
+
+    arch = choose_arch(tk, ctx.index, host["gpus"], timeout=min(opts.timeout, ARCH_TIMEOUT))
     work = make_workdir(ctx.env)
     keep = opts.keep
     try:
@@ -557,7 +559,7 @@ def _sigterm(signum, frame):  # noqa: ARG001 - the signal handler signature
 def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Options, as_json: bool) -> int:
     """``cudaenv verify`` for resolved targets: results on stdout, progress on stderr; the exit status.
 
-    0 when no step failed, 1 otherwise, 130 when interrupted (Ctrl-C or SIGTERM:
+    0 when no step failed, 1 otherwise, 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP:
     every running command is killed and every private directory removed).
     """
     import signal
@@ -575,7 +577,8 @@ def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Option
 
     old = None
     try:
-        old = signal.signal(signal.SIGTERM, _sigterm)
+        # SIGHUP too: a closed terminal must not leave compilers and temporary directories behind.
+        old = {sig: signal.signal(sig, _sigterm) for sig in (signal.SIGTERM, signal.SIGHUP)}
     except ValueError:  # not the main thread (an embedding caller)
         pass
     try:
@@ -589,8 +592,8 @@ def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Option
         return report_error(exc)
     finally:
         progress.close()
-        if old is not None:
-            signal.signal(signal.SIGTERM, old)
+        for sig, handler in (old or {}).items():
+            signal.signal(sig, handler)
         ctx.save()
     if as_json:
         from ..infra.jsonout import dumps
