@@ -295,6 +295,8 @@ def test_named_profile(three):
     ("name: x\nroot: /r\nset:\n  1BAD: v\n", "invalid variable '1BAD'"),
     ("name: 'a b'\nroot: /r\n", "'name' must be a word"),
     ("- just\n- a list\n", "expected a mapping"),
+    ('name: x\nroot: "/opt/a\\nb"\n', "'root' cannot hold ':', a newline"),
+    ("name: x\nroot: /opt/a:b\n", "'root' cannot hold ':', a newline"),
 ])
 def test_invalid_profiles_name_file_and_problem(three, text, problem):
     base, env = three

@@ -49,6 +49,9 @@ def validate(data: object, source: str) -> dict:
     root = data.get("root")
     if not isinstance(root, str) or not os.path.isabs(root):
         raise bad(f"'root' must be an absolute path (got {root!r})")
+    if any(c in root for c in ":\n\r\0"):
+        # The same rule as a path typed on the command line: no path list can hold it.
+        raise bad(f"'root' cannot hold ':', a newline or NUL, which PATH-like lists cannot express (got {root!r})")
     version = data.get("version")
     if version is not None and not isinstance(version, (str, int, float)):
         raise bad("'version' must be a string")
