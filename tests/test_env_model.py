@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -108,7 +110,8 @@ def test_user_additions_after_use_survive_off(env, prof, mine, theirs):
     during["LD_LIBRARY_PATH"] = join(split(during["LD_LIBRARY_PATH"]) + [theirs])
     after = off(during)
     expect = dict(env)
-    expect["PATH"] = join([mine] + split(env.get("PATH", "")))
+    # An unset PATH was the default search path: the user's addition goes in front of it.
+    expect["PATH"] = join([mine] + split(env["PATH"] if "PATH" in env else os.defpath))
     expect["LD_LIBRARY_PATH"] = join(split(env.get("LD_LIBRARY_PATH", "")) + [theirs])
     assert after == expect
 
@@ -184,3 +187,15 @@ def test_state_decode_rejects_foreign_text():
         with pytest.raises(CudaenvError):
             decode(text)
     assert decode(encode(State("x", {"A": (None, "v")}, {"P": ("u", ["/a"], [])}))).scalars == {"A": (None, "v")}
+
+
+def test_unset_path_means_the_default_search_path_and_comes_back_unset():
+    """With PATH unset a shell still finds /bin/ls (execvp's default): use must not take that away."""
+    ops = Ops(set={"CUDA_HOME": "/c"}, prepend={"PATH": ["/c/bin"]})
+    during = use({"HOME": "/h"}, ops)
+    assert during["PATH"] == "/c/bin:" + os.defpath
+    assert off(during) == {"HOME": "/h"}
+    # Switching keeps the default too, and off still gives back unset.
+    other = Ops(set={"CUDA_HOME": "/d"}, prepend={"PATH": ["/d/bin"]})
+    assert use(during, other, "q")["PATH"] == "/d/bin:" + os.defpath
+    assert off(use(during, other, "q")) == {"HOME": "/h"}

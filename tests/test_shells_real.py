@@ -150,6 +150,25 @@ def test_a_crafted_state_cannot_run_code(shell, state, bed):
     assert res.stderr.count("\n") == 1
 
 
+def test_use_with_path_unset_keeps_the_default_search_path_in_bash(bed):
+    """A shell with PATH unset finds ls through the default search path: use keeps it; off unsets again."""
+    root, env, out, cwd = bed
+    exe = os.path.join(str(cwd), "bin", "cudaenv")
+    script = f"""unset PATH
+eval "$('{exe}' use {VERSION})"
+ls / >/dev/null && echo "ls=ok"
+echo "during=$PATH"
+eval "$('{exe}' off)"
+echo "after=${{PATH-unset}}"
+"""
+    res = run_shell("bash", script, env, cwd)
+    assert res.returncode == 0, res.stderr
+    lines = dict(line.split("=", 1) for line in res.stdout.splitlines())
+    assert lines["ls"] == "ok"
+    assert lines["during"] == f"{root}/bin:{os.defpath}"
+    assert lines["after"] == "unset"
+
+
 def test_non_utf8_bytes_in_the_environment_come_back_exactly(bed):
     root, env, out, cwd = bed
     script = "PATH=\"$(printf '/tmp/\\377dir'):$PATH\"; export PATH\n" + POSIX.format(target=VERSION)

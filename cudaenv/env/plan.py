@@ -9,6 +9,8 @@ the user had, with entries they added since kept.
 
 from __future__ import annotations
 
+from os import defpath
+
 from ..errors import CudaenvError
 from .ops import Change, Ops, valid_name
 from .pathlist import check_entry, dedupe, join, separator, split
@@ -92,6 +94,10 @@ def apply(env: Mapping[str, str], ops: Ops, name: str) -> dict[str, str]:
         sep = separator(var)
         cur = env.get(var)
         kind = "u" if cur is None else ("e" if cur == "" else "v")
+        if var == "PATH" and cur is None:
+            # An unset PATH means the system's default search path (execvp's, os.defpath), not
+            # "nothing": start from it, so the shell still finds ls; "d" gives back unset on off.
+            kind, cur = "d", defpath
         out[var] = join(pre + split(cur or "", sep) + app, sep)
         st.lists[var] = (kind, pre, app)
     out[ACTIVE_VAR] = name
@@ -140,9 +146,11 @@ def undo(env: Mapping[str, str], state: State, notes: list[str] | None = None) -
             _remove_first(entries, e)
         for e in app:
             _remove_last(entries, e)
-        if entries:
+        if kind == "d" and entries == split(defpath, sep):
+            out.pop(var, None)  # only the default we started from is left: it was unset
+        elif entries:
             out[var] = join(entries, sep)
-        elif kind == "u":
+        elif kind in ("u", "d"):
             out.pop(var, None)
         else:
             out[var] = ""

@@ -59,7 +59,8 @@ class State:
         name: The active profile's name.
         scalars: NAME -> (prior value or None if it was unset, value we set).
         lists: NAME -> (prior kind, entries we prepended, entries we appended);
-            prior kind is ``"u"`` (unset), ``"e"`` (set but empty) or ``"v"``.
+            prior kind is ``"u"`` (unset), ``"e"`` (set but empty), ``"v"``, or
+            ``"d"`` (PATH unset: extended from the default search path).
     """
 
     __slots__ = ("name", "scalars", "lists")
@@ -127,7 +128,7 @@ def decode(text: str) -> State:
                 if f[2] != "-" and not f[2].startswith("="):
                     raise ValueError("bad scalar")
                 state.scalars[_variable(f[1])] = (prior, decode_value(f[3]))
-            elif f[0] == "l" and len(f) == 5 and f[2] in ("u", "e", "v"):
+            elif f[0] == "l" and len(f) == 5 and f[2] in ("u", "e", "v", "d"):
                 pre = [decode_value(e) for e in f[3].split("|")] if f[3] else []
                 app = [decode_value(e) for e in f[4].split("|")] if f[4] else []
                 state.lists[_variable(f[1])] = (f[2], pre, app)
