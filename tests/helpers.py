@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -88,11 +87,16 @@ def run_cudaenv(args: list[str], env: dict, cwd: str | None = None, input: str |
 
 
 def write_wrapper(bindir: str) -> str:
-    """Put a ``cudaenv`` command running this checkout into ``bindir``."""
+    """Put a ``cudaenv`` command running this checkout into ``bindir``.
+
+    A Python script, as pip's console script is: the process then knows it
+    was started as that ``cudaenv`` (``cudaenv init`` relies on it).
+    """
     os.makedirs(bindir, exist_ok=True)
     path = os.path.join(bindir, "cudaenv")
     with open(path, "w") as f:
-        f.write(f'#!/bin/sh\nPYTHONPATH={shlex.quote(REPO)} exec {shlex.quote(sys.executable)} -m cudaenv "$@"\n')
+        f.write(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {REPO!r})\n"
+                "from cudaenv.main import main\nsys.exit(main())\n")
     os.chmod(path, 0o755)
     return path
 

@@ -20,7 +20,7 @@ from cudaenv.env.ops import apply_changes
 from cudaenv.env.state import ACTIVE_VAR, STATE_VAR
 from cudaenv.commands.auto import AUTO_VAR, PIN_VAR, plan_auto
 from cudaenv.shells import INIT_SHELLS
-from cudaenv.commands.init import init_text
+from cudaenv.commands.init import RUN_FROM, init_text
 from cudaenv.shells import shell as _shell
 
 
@@ -41,9 +41,11 @@ def test_init_prints_the_shipped_file(shell):
         text = f.read()
     assert init_text(shell) == text
     assert init_text(shell, auto=True) == text + "_cudaenv_enable_auto\n"
+    # Started as `python -m cudaenv` with this checkout on PYTHONPATH: the functions run that, not PATH's.
+    override = _shell(shell).runner_override([sys.executable, "-c", RUN_FROM, REPO])
     res = run_cudaenv(["init", shell], dict(os.environ))
-    assert res.returncode == 0 and res.stdout == text and res.stderr == ""
-    assert run_cudaenv(["init", "--auto", shell], dict(os.environ)).stdout == text + "_cudaenv_enable_auto\n"
+    assert res.returncode == 0 and res.stdout == text + override and res.stderr == ""
+    assert run_cudaenv(["init", "--auto", shell], dict(os.environ)).stdout == text + override + "_cudaenv_enable_auto\n"
 
 
 def test_init_tcsh_sources_the_shipped_file():
@@ -56,7 +58,7 @@ def test_init_tcsh_sources_the_shipped_file():
 
 def test_init_detects_the_shell_and_refuses_others():
     env = dict(os.environ, CUDAENV_SHELL="fish")
-    assert run_cudaenv(["init"], env).stdout == init_text("fish")
+    assert run_cudaenv(["init"], env).stdout == init_text("fish", runner=[sys.executable, "-c", RUN_FROM, REPO])
     res = run_cudaenv(["init", "dash"], dict(os.environ))
     assert res.returncode == 2 and res.stdout == ""
     assert "supports bash, zsh, fish, tcsh, not 'dash'" in res.stderr
@@ -562,3 +564,34 @@ def test_completion_sources_are_the_init_scripts(bed):
         e = dict(env, _CUDAENV_COMPLETE=f"{shell}_source")
         # Exactly `cudaenv init SHELL`, whatever click's version (8.5 dropped the newline 8.4 added).
         assert run_cudaenv([], e).stdout == init_text(shell)
+
+
+# `init` run as `python -m cudaenv` (no cudaenv command anywhere), or as a cudaenv that PATH does not
+# find: the function must call that, not `command cudaenv` (exit 127).
+MODULE_INIT = {
+    "bash": 'eval "$(PYTHONPATH="$REPO" "$PY" -m cudaenv init bash)"',
+    "zsh": 'eval "$(PYTHONPATH="$REPO" "$PY" -m cudaenv init zsh)"',
+    "fish": "env PYTHONPATH=$REPO $PY -m cudaenv init fish | source",
+    "tcsh": 'eval "`env PYTHONPATH=$REPO:q $PY:q -m cudaenv init tcsh`"',
+}
+
+
+@pytest.mark.parametrize("how", ["module", "path"])
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish", "tcsh"])
+def test_init_calls_what_it_was_started_as(shell, how, bed):
+    root, env, out, tmp = bed
+    env = dict(env, PATH="/usr/local/bin:/usr/bin:/bin", REPO=REPO, PY=sys.executable)  # no cudaenv on PATH
+    if how == "module":
+        init = MODULE_INIT[shell]
+    else:
+        exe = str(tmp / "bin" / "cudaenv")  # written by the fixture; not on PATH now
+        init = INIT[shell].format(auto="").replace("cudaenv init", f"{exe} init", 1)
+    lines = [f"cudaenv use {NEW}", "STATUS st_use", "DUMP during", "cudaenv off", "STATUS st_off", "DUMP after"]
+    text = script(shell, lines).split("\n", 2 if shell in ("bash", "zsh") else 1)
+    body = text[-1]
+    res = run_shell(shell, ("set -u\n" if shell in ("bash", "zsh") else "") + init + "\n" + body, env, tmp)
+    assert res.stdout.rstrip().endswith("END"), res.stderr
+    st = statuses(res)
+    assert st["st_use"] == "0" and st["st_off"] == "0", res.stderr
+    assert dump(out, "during")[b"CUDA_HOME"] == root.encode()
+    assert dump(out, "after")[b"CUDA_HOME"] == b"/prior/value with 'quotes'"

@@ -14,7 +14,7 @@ from ..errors import CudaenvError
 from ..infra.console import note, report_error, write_out
 from ..shells import INIT_SHELLS, detect, shell
 
-__all__ = ["init_text", "do_init"]
+__all__ = ["RUN_FROM", "runner_words", "init_text", "do_init"]
 
 
 def _check_shell(name: str) -> str:
@@ -27,13 +27,55 @@ def _check_shell(name: str) -> str:
     return name
 
 
-def init_text(name: str, auto: bool = False) -> str:
+#: ``python -c`` code running the cudaenv package found in the directory given as its first argument.
+RUN_FROM = "import sys; sys.path.insert(0, sys.argv.pop(1)); from cudaenv.main import main; main()"
+
+
+def _on_path(name: str) -> str | None:
+    for d in os.environ.get("PATH", "").split(":"):
+        p = os.path.join(d, name)
+        if d and os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return None
+
+
+def runner_words(argv0: str | None = None) -> list[str] | None:
+    """How the shell functions must run this cudaenv: None for ``cudaenv`` from PATH, else the words.
+
+    Started as the ``cudaenv`` that PATH finds: None (the functions look it up
+    at each call, so an upgrade or a venv switch is followed). Started by
+    another path to a ``cudaenv`` script: that path. Started as ``python -m
+    cudaenv``: that interpreter; when the package was found only through
+    PYTHONPATH or the current directory, through ``-c`` with the package's
+    directory put first on ``sys.path`` (PYTHONPATH itself is left alone: it
+    is the user's, and cudaenv passes it on to the interpreters it probes).
+    """
+    argv0 = (sys.argv[0] if sys.argv else "") if argv0 is None else argv0
+    if os.path.basename(argv0) == "cudaenv" and os.path.isfile(argv0):
+        exe = os.path.abspath(argv0)
+        found = _on_path("cudaenv")
+        return None if found and os.path.realpath(found) == os.path.realpath(exe) else [exe]
+    parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds cudaenv/
+    extra = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(":") if p]
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = ""
+    if parent in extra or parent == cwd:
+        return [sys.executable, "-c", RUN_FROM, parent]
+    return [sys.executable, "-m", "cudaenv"]
+
+
+def init_text(name: str, auto: bool = False, runner: list[str] | None = None) -> str:
     """The code ``cudaenv init SHELL [--auto]`` prints.
+
+    Args:
+        runner: See :func:`runner_words` (None: ``cudaenv`` from PATH).
 
     Raises:
         CudaenvError: an unsupported shell, or the shipped file is missing.
     """
-    return shell(_check_shell(name)).init_text(name, auto)
+    return shell(_check_shell(name)).init_text(name, auto, runner)
 
 
 def do_init(name: str | None, auto: bool) -> int:
@@ -47,7 +89,7 @@ def do_init(name: str | None, auto: bool) -> int:
                     hint="name it: cudaenv init bash|zsh|fish|tcsh",
                     exit_code=2,
                 )
-        text = init_text(name, auto)
+        text = init_text(name, auto, runner_words())
     except CudaenvError as exc:
         return report_error(exc)
     if sys.stdout.isatty():

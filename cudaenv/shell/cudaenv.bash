@@ -13,6 +13,12 @@
 # shell it writes for, for this one call (a child fish or tcsh must not inherit it).
 # This file ships inside the package (cudaenv/shell/); `cudaenv init bash` prints it.
 
+# How to run cudaenv itself. `cudaenv init` redefines it below when it was not
+# started as the `cudaenv` found on PATH (e.g. `python -m cudaenv init bash`).
+__cudaenv_cmd() {
+    command cudaenv "$@"
+}
+
 cudaenv() {
     local __cudaenv_arg __cudaenv_out __cudaenv_rc=0
     case "${1-}" in
@@ -21,12 +27,12 @@ cudaenv() {
             case "$__cudaenv_arg" in
             # Help, code for a shell named explicitly and other formats are for reading: print them.
             -h | --help | -s | --shell | --shell=* | --format | --format=*)
-                CUDAENV_SHELL=bash command cudaenv "$@"
+                CUDAENV_SHELL=bash __cudaenv_cmd "$@"
                 return
                 ;;
             esac
         done
-        __cudaenv_out=$(CUDAENV_SHELL=bash command cudaenv "$@") || __cudaenv_rc=$?
+        __cudaenv_out=$(CUDAENV_SHELL=bash __cudaenv_cmd "$@") || __cudaenv_rc=$?
         # On failure cudaenv has printed its error and nothing else: change nothing.
         if [ "$__cudaenv_rc" -ne 0 ]; then
             return "$__cudaenv_rc"
@@ -34,7 +40,7 @@ cudaenv() {
         eval "$__cudaenv_out"
         ;;
     *)
-        CUDAENV_SHELL=bash command cudaenv "$@"
+        CUDAENV_SHELL=bash __cudaenv_cmd "$@"
         ;;
     esac
 }
@@ -67,7 +73,7 @@ _cudaenv_auto() {
     if [ "$__cudaenv_pin" = "${_CUDAENV_AUTO_PIN-}" ]; then
         return 0
     fi
-    __cudaenv_out=$(CUDAENV_SHELL=bash command cudaenv _auto "$__cudaenv_pin") && eval "$__cudaenv_out"
+    __cudaenv_out=$(CUDAENV_SHELL=bash __cudaenv_cmd _auto "$__cudaenv_pin") && eval "$__cudaenv_out"
 }
 
 _cudaenv_enable_auto() {

@@ -14,6 +14,12 @@
 # writes for, for this one call (a child bash or tcsh must not inherit it).
 # This file ships inside the package (cudaenv/shell/); `cudaenv init fish` prints it.
 
+# How to run cudaenv itself. `cudaenv init` redefines it below when it was not
+# started as the `cudaenv` found on PATH (e.g. `python -m cudaenv init fish`).
+function __cudaenv_cmd
+    command cudaenv $argv
+end
+
 function cudaenv --description 'Switch CUDA toolkits: use/off change this shell'
     switch "$argv[1]"
         case use off
@@ -21,11 +27,11 @@ function cudaenv --description 'Switch CUDA toolkits: use/off change this shell'
                 switch "$__cudaenv_arg"
                     # Help, code for a shell named explicitly and other formats are for reading: print them.
                     case -h --help -s --shell '--shell=*' --format '--format=*'
-                        CUDAENV_SHELL=fish command cudaenv $argv
+                        CUDAENV_SHELL=fish __cudaenv_cmd $argv
                         return
                 end
             end
-            set -l __cudaenv_out (CUDAENV_SHELL=fish command cudaenv $argv)
+            set -l __cudaenv_out (CUDAENV_SHELL=fish __cudaenv_cmd $argv)
             set -l __cudaenv_rc $status
             # On failure cudaenv has printed its error and nothing else: change nothing.
             if test $__cudaenv_rc -ne 0
@@ -33,7 +39,7 @@ function cudaenv --description 'Switch CUDA toolkits: use/off change this shell'
             end
             printf '%s\n' $__cudaenv_out | source
         case '*'
-            CUDAENV_SHELL=fish command cudaenv $argv
+            CUDAENV_SHELL=fish __cudaenv_cmd $argv
     end
 end
 
@@ -57,7 +63,7 @@ function _cudaenv_auto --description 'cudaenv --auto: follow .cuda-version'
     # _CUDAENV_AUTO_PIN: the pin file cudaenv last acted on (exported, so a
     # child shell in the same project does not switch again).
     if test "$__cudaenv_pin" != "$_CUDAENV_AUTO_PIN"
-        set -l __cudaenv_out (CUDAENV_SHELL=fish command cudaenv _auto "$__cudaenv_pin")
+        set -l __cudaenv_out (CUDAENV_SHELL=fish __cudaenv_cmd _auto "$__cudaenv_pin")
         and printf '%s\n' $__cudaenv_out | source
     end
     return $__cudaenv_status

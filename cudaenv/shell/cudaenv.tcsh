@@ -63,7 +63,7 @@ if ( "$_cudaenv_mode" == "_cudaenv_call" ) then
         unset _cudaenv_arg
     endif
     if ( ! $_cudaenv_run ) then
-        env CUDAENV_SHELL=tcsh cudaenv $argv:q
+        env CUDAENV_SHELL=tcsh $_cudaenv_cmd:q $argv:q
         set _cudaenv_rc = $status
     endif
 
@@ -72,10 +72,13 @@ else if ( "$_cudaenv_mode" == "_cudaenv_auto" ) then
 
 else if ( "$_cudaenv_mode" == "_cudaenv_init" ) then
     set _cudaenv_src = "$argv[1]"
+    # How to run cudaenv itself: `cudaenv init tcsh` sets it first when it was not
+    # started as the `cudaenv` found on PATH (e.g. `python -m cudaenv init tcsh`).
+    if ( ! $?_cudaenv_cmd ) set _cudaenv_cmd = ( cudaenv )
     alias cudaenv 'source "$_cudaenv_src" _cudaenv_call \!*'
     # Completion: click's machinery in cudaenv reads tcsh's $COMMAND_LINE
     # (_CUDAENV_COMPLETE=tcsh_complete) and prints the candidate words.
-    complete cudaenv 'p/*/`env _CUDAENV_COMPLETE=tcsh_complete cudaenv`/'
+    complete cudaenv 'p/*/`env _CUDAENV_COMPLETE=tcsh_complete $_cudaenv_cmd:q`/'
     if ( $#argv > 1 ) then
         if ( "$argv[2]" == "auto" ) then
             set _cudaenv_cwdcmd = "`alias cwdcmd`"
@@ -102,10 +105,10 @@ if ( $_cudaenv_run ) then
         # >! : the file exists (mktemp made it) and the user may have set noclobber.
         # $status must be read right away: `else` and `endif` reset it to 0.
         if ( $_cudaenv_run == 1 ) then
-            env CUDAENV_SHELL=tcsh cudaenv $argv:q >! "$_cudaenv_tmp"
+            env CUDAENV_SHELL=tcsh $_cudaenv_cmd:q $argv:q >! "$_cudaenv_tmp"
             set _cudaenv_rc = $status
         else
-            env CUDAENV_SHELL=tcsh cudaenv _auto $argv:q >! "$_cudaenv_tmp"
+            env CUDAENV_SHELL=tcsh $_cudaenv_cmd:q _auto $argv:q >! "$_cudaenv_tmp"
             set _cudaenv_rc = $status
         endif
         # On failure cudaenv has printed its error and nothing else: change nothing.

@@ -15,6 +15,12 @@
 # `emulate -L zsh` gives each function zsh's defaults whatever the user set.
 # This file ships inside the package (cudaenv/shell/); `cudaenv init zsh` prints it.
 
+# How to run cudaenv itself. `cudaenv init` redefines it below when it was not
+# started as the `cudaenv` found on PATH (e.g. `python -m cudaenv init bash`).
+__cudaenv_cmd() {
+    command cudaenv "$@"
+}
+
 cudaenv() {
     emulate -L zsh
     local __cudaenv_arg __cudaenv_out __cudaenv_rc=0
@@ -24,12 +30,12 @@ cudaenv() {
             case "$__cudaenv_arg" in
             # Help, code for a shell named explicitly and other formats are for reading: print them.
             -h | --help | -s | --shell | --shell=* | --format | --format=*)
-                CUDAENV_SHELL=zsh command cudaenv "$@"
+                CUDAENV_SHELL=zsh __cudaenv_cmd "$@"
                 return
                 ;;
             esac
         done
-        __cudaenv_out=$(CUDAENV_SHELL=zsh command cudaenv "$@") || __cudaenv_rc=$?
+        __cudaenv_out=$(CUDAENV_SHELL=zsh __cudaenv_cmd "$@") || __cudaenv_rc=$?
         # On failure cudaenv has printed its error and nothing else: change nothing.
         if (( __cudaenv_rc != 0 )); then
             return $__cudaenv_rc
@@ -37,7 +43,7 @@ cudaenv() {
         eval "$__cudaenv_out"
         ;;
     *)
-        CUDAENV_SHELL=zsh command cudaenv "$@"
+        CUDAENV_SHELL=zsh __cudaenv_cmd "$@"
         ;;
     esac
 }
@@ -62,7 +68,7 @@ _cudaenv_auto() {
     # _CUDAENV_AUTO_PIN: the pin file cudaenv last acted on (exported, so a
     # subshell in the same project does not switch again).
     if [[ "$__cudaenv_pin" != "${_CUDAENV_AUTO_PIN-}" ]]; then
-        __cudaenv_out=$(CUDAENV_SHELL=zsh command cudaenv _auto "$__cudaenv_pin") && eval "$__cudaenv_out"
+        __cudaenv_out=$(CUDAENV_SHELL=zsh __cudaenv_cmd _auto "$__cudaenv_pin") && eval "$__cudaenv_out"
     fi
     return $__cudaenv_status
 }

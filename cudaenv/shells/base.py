@@ -125,8 +125,12 @@ class Shell(Output):
         """The shipped integration file for ``shell``."""
         return os.path.join(SHELL_DIR, f"cudaenv.{shell}")
 
-    def init_text(self, shell: str, auto: bool = False) -> str:
+    def init_text(self, shell: str, auto: bool = False, runner: list[str] | None = None) -> str:
         """The code ``cudaenv init SHELL [--auto]`` prints: the shipped file, then the hook's switch.
+
+        Args:
+            runner: The command words that run this cudaenv, when the functions
+                must not call the ``cudaenv`` on PATH (see ``commands/init.py``).
 
         Raises:
             CudaenvError: the shipped file is missing.
@@ -137,7 +141,13 @@ class Shell(Output):
                 text = f.read()
         except OSError as exc:
             raise CudaenvError(f"cannot read {path}: {exc.strerror}; reinstall cudaenv") from None
+        if runner:
+            text += self.runner_override(runner)
         return text + ("_cudaenv_enable_auto\n" if auto else "")
+
+    def runner_override(self, words: list[str]) -> str:
+        """Code that makes the shipped functions run ``words`` instead of ``cudaenv`` from PATH."""
+        raise NotImplementedError
 
     # -- completion ------------------------------------------------------------------------
     def completion(self, shell: str, kind: str, value: str, help: str) -> str:

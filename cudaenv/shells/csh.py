@@ -76,16 +76,21 @@ class Csh(Shell):
     def eval_hint(self, words: str) -> str:
         return f'eval "`cudaenv {words}`"'
 
-    def init_text(self, shell: str, auto: bool = False) -> str:
+    def init_text(self, shell: str, auto: bool = False, runner: list[str] | None = None) -> str:
         path = self.init_file(shell)
         for p in (path, TCSH_HOOK):
             if not os.path.isfile(p):
                 raise CudaenvError(f"{p} is missing: reinstall cudaenv")
         q = quote(path)
-        text = f"source {q} _cudaenv_init {q}{' auto' if auto else ''};\n"
+        text = self.runner_override(runner) if runner else ""
+        text += f"source {q} _cudaenv_init {q}{' auto' if auto else ''};\n"
         if auto:  # the hook once, for the directory the shell starts in
             text += f"source {quote(TCSH_HOOK)};\n"
         return text
+
+    def runner_override(self, words: list[str]) -> str:
+        # Read by the shipped file's init section (it keeps a value that is already set).
+        return "set _cudaenv_cmd = ( " + " ".join(quote(w) for w in words) + " );\n"
 
     def completion(self, shell: str, kind: str, value: str, help: str) -> str:
         # tcsh's `complete ... 'p/*/`...`/'` takes the words, one a line, and filters them itself.

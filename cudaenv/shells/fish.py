@@ -42,6 +42,9 @@ class Fish(Shell):
     def rc_file(self, shell: str) -> str:
         return "~/.config/fish/config.fish"
 
+    def runner_override(self, words: list[str]) -> str:
+        return "function __cudaenv_cmd\n    command " + " ".join(self.word(w) for w in words) + " $argv\nend\n"
+
     def completion(self, shell: str, kind: str, value: str, help: str) -> str:
         return f"{kind},{value}" + (f"\t{help}" if help else "")
 

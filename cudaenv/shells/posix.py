@@ -30,6 +30,9 @@ class Posix(Shell):
     def eval_hint(self, words: str) -> str:
         return f'eval "$(cudaenv {words})"'
 
+    def runner_override(self, words: list[str]) -> str:
+        return "__cudaenv_cmd() {\n    command " + " ".join(self.word(w) for w in words) + ' "$@"\n}\n'
+
     def completion(self, shell: str, kind: str, value: str, help: str) -> str:
         if shell == "zsh":
             # Three lines: type, value, help ('_' for none); _describe splits at ':'.
