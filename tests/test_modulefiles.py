@@ -78,7 +78,12 @@ def _own(name: bytes) -> bool:
     n = name.decode("utf-8", "surrogateescape")
     return n in {"_LMFILES_", "LOADEDMODULES", "CUDAENV_ACTIVE", "_CUDAENV_STATE", "_",
                  "LMOD_FAMILY_CUDA", "LMOD_FAMILY_CUDA_VERSION"} or n.startswith(
-        ("__LMOD_", "_ModuleTable", "__MODULES_", "BASH_FUNC_"))
+        ("__LMOD_", "_ModuleTable", "__MODULES_", "BASH_FUNC_", "__CUDAENV_MODULE_"))
+
+
+def _leftovers(env: dict[bytes, bytes]) -> list[bytes]:
+    """Bookkeeping a module must not leave behind after unload (Lmod's stacks, cudaenv's records)."""
+    return sorted(k for k in env if k.startswith((b"__LMOD_STACK_", b"__CUDAENV_MODULE_")))
 
 
 def _user(env: dict[bytes, bytes]) -> dict[bytes, bytes]:
@@ -275,9 +280,7 @@ printf %s "${CUDA_HOME-<unset>}" > "$OUT/unloaded"
 
 
 def test_unload_restores_a_prior_value(system, base):
-    """pushenv gives back the value CUDA_HOME had before load, as `off` does (Lmod's Lua, Environment
-    Modules >= 5.1). Lmod 8.6 reading a Tcl file loses the prior value of a pushenv, so the Tcl file uses
-    setenv under Lmod: unload unsets."""
+    """Unload gives back the value CUDA_HOME had before load, as `off` does, in every module system."""
     sid, kind, fmt = system
     env, tmp, out = base
     root = make_toolkit(str(tmp / "cuda-12.4"), "12.4.1")
@@ -286,8 +289,7 @@ def test_unload_restores_a_prior_value(system, base):
     res = bash(prelude(kind) + PRIOR, env, tmp)
     assert res.returncode == 0, res.stderr
     assert (out / "loaded").read_text() == root
-    expected = "<unset>" if sid == "lmod-tcl" else "/prior 'home'"
-    assert (out / "unloaded").read_text() == expected
+    assert (out / "unloaded").read_text() == "/prior 'home'"
 
 
 NAMES = """export MODULEPATH="$MODDIR"
@@ -408,87 +410,69 @@ def test_quoting_round_trips_through_lua_and_tcl(tmp_path):
 
 
 def test_rendered_text():
-    """The exact files, for review: order, quoting, delimiters, the load-time stub test."""
+    """The files, for review: the variables in the profile's order, quoting, the host compiler decided
+    at load, the load-time stub test; helpers only where used."""
     from cudaenv.env.ops import Ops
     from cudaenv.outputs.modulefiles import Module, render_lua, render_tcl
 
-    ops = Ops(set={"CUDA_HOME": "/opt/c$a", "CUDA_PATH": "/opt/c$a"},
-              prepend={"PATH": ["/opt/c$a/bin"], "LIBRARY_PATH": ["/opt/c$a/lib64", "/opt/c$a/lib64/stubs"],
-                       "NVCC_PREPEND_FLAGS": ["-ccbin", "/usr/bin/g++-11"]},
-              append={"CPATH": ["/x{y}"]})
-    m = Module("12.4.1", "12.4.1", "/opt/c$a", "cuda-12.4.1", ops, "/m/.cudaenv-stubs/k", "/opt/c$a/lib64/stubs/libcuda.so")
+    base = Ops(set={"CUDA_HOME": "/opt/c$a", "CUDA_PATH": "/opt/c$a"},
+               prepend={"PATH": ["/opt/c$a/bin"], "LIBRARY_PATH": ["/opt/c$a/lib64", "/opt/c$a/lib64/stubs"]},
+               append={"CPATH": ["/x{y}"], "NVCC_APPEND_FLAGS": ["-lineinfo"]})
+    ops = Ops(set={**base.set, "CUDAHOSTCXX": "/usr/bin/g++-11"},
+              prepend={**base.prepend, "NVCC_PREPEND_FLAGS": ["-ccbin", "/usr/bin/g++-11"]}, append=base.append)
+    m = Module("12.4.1", "12.4.1", "/opt/c$a", "cuda-12.4.1", ops, "/m/.cudaenv-stubs/k",
+               "/opt/c$a/lib64/stubs/libcuda.so", base=base, cxx="/usr/bin/g++-11")
+    lua, tcl = render_lua(m), render_tcl(m)
     marker = '{"format": "%s", "profile": "cuda-12.4.1", "root": "/opt/c$a", "version": "12.4.1"}'
-    help_text = ("NVIDIA CUDA 12.4.1 at /opt/c$a{nl}Written by cudaenv from profile cuda-12.4.1; sets what "
-                 "`cudaenv use cuda-12.4.1` sets:{nl}CUDA_HOME, CUDA_PATH, PATH, LIBRARY_PATH, NVCC_PREPEND_FLAGS, "
-                 "CPATH.{nl}On a node without an NVIDIA driver, the driver stub (libcuda.so.1) goes last on LD_LIBRARY_PATH.")
-    help_lua = help_text.format(nl="\\010")
-    help_tcl = help_text.replace("$", "\\$").format(nl="\\012")
-    assert render_lua(m) == f"""\
--- cuda/12.4.1: written by `cudaenv modulefiles --format lmod`; regenerate rather than edit.
--- cudaenv-modulefile {marker % "lmod"}
-
-help("{help_lua}")
-whatis("Name: cuda")
-whatis("Version: 12.4.1")
-whatis("Description: NVIDIA CUDA toolkit 12.4.1 at /opt/c$a (cudaenv profile cuda-12.4.1)")
-family("cuda")
-
--- pushenv: unload restores the value a variable had before load, as `cudaenv off` does.
-pushenv("CUDA_HOME", "/opt/c$a")
-pushenv("CUDA_PATH", "/opt/c$a")
-
--- Each prepend_path puts its entry in front: they come in reverse to keep the profile's order.
-prepend_path("PATH", "/opt/c$a/bin")
-prepend_path("LIBRARY_PATH", "/opt/c$a/lib64/stubs")
-prepend_path("LIBRARY_PATH", "/opt/c$a/lib64")
-prepend_path{{"NVCC_PREPEND_FLAGS", "/usr/bin/g++-11", delim=" "}}
-prepend_path{{"NVCC_PREPEND_FLAGS", "-ccbin", delim=" "}}
-append_path("CPATH", "/x{{y}}")
-
+    assert lua.splitlines()[:2] == [
+        "-- cuda/12.4.1: written by `cudaenv modulefiles --format lmod`; regenerate rather than edit.",
+        "-- cudaenv-modulefile " + marker % "lmod"]
+    assert tcl.splitlines()[:3] == [
+        "#%Module1.0", "# cuda/12.4.1: written by `cudaenv modulefiles --format tcl`; regenerate rather than edit.",
+        "# cudaenv-modulefile " + marker % "tcl"]
+    assert lua.endswith("""
 -- The driver stub goes last on the loader path only where no NVIDIA driver is loaded
 -- (decided on the node loading this module; with a driver it would break every CUDA call).
-if not isFile("/proc/driver/nvidia/version") then
-    append_path("LD_LIBRARY_PATH", "/m/.cudaenv-stubs/k")
-end
-"""
-    assert render_tcl(m) == f"""\
-#%Module1.0
-# cuda/12.4.1: written by `cudaenv modulefiles --format tcl`; regenerate rather than edit.
-# cudaenv-modulefile {marker % "tcl"}
+local stub = (unloading or not isFile("/proc/driver/nvidia/version")) and "/m/.cudaenv-stubs/k" or nil
 
-proc ModulesHelp {{}} {{
-    puts stderr "{help_tcl}"
-}}
-module-whatis "Name: cuda"
-module-whatis "Version: 12.4.1"
-module-whatis "Description: NVIDIA CUDA toolkit 12.4.1 at /opt/c\\$a (cudaenv profile cuda-12.4.1)"
-conflict cuda
-
-# pushenv restores on unload the value a variable had before load, as `cudaenv off` does
-# (Environment Modules >= 5.1). Lmod's Tcl bridge loses that value on unload and older
-# versions have no pushenv: setenv there (unload unsets).
-if {{[info exists ModuleTool] && $ModuleTool eq "Modules" && [info commands pushenv] ne ""}} {{
-    set cudaenv_setenv pushenv
-}} else {{
-    set cudaenv_setenv setenv
-}}
-$cudaenv_setenv CUDA_HOME "/opt/c\\$a"
-$cudaenv_setenv CUDA_PATH "/opt/c\\$a"
-
-# Each prepend-path puts its entry in front: they come in reverse to keep the profile's order.
-prepend-path PATH "/opt/c\\$a/bin"
-prepend-path LIBRARY_PATH "/opt/c\\$a/lib64/stubs"
-prepend-path LIBRARY_PATH "/opt/c\\$a/lib64"
-prepend-path -d " " NVCC_PREPEND_FLAGS "/usr/bin/g++-11"
-prepend-path -d " " NVCC_PREPEND_FLAGS "-ccbin"
-append-path CPATH "/x\\{{y\\}}"
-
+set_var("CUDA_HOME", "/opt/c$a")
+set_var("CUDA_PATH", "/opt/c$a")
+if own_ccbin then set_var("CUDAHOSTCXX", "/usr/bin/g++-11") end
+path("PATH", {"/opt/c$a/bin"}, {})
+path("LIBRARY_PATH", {"/opt/c$a/lib64", "/opt/c$a/lib64/stubs"}, {})
+if own_ccbin then flags("NVCC_PREPEND_FLAGS", {"-ccbin", "/usr/bin/g++-11"}, {}) end
+path("CPATH", {}, {"/x{y}"})
+flags("NVCC_APPEND_FLAGS", {}, {"-lineinfo"})
+path("LD_LIBRARY_PATH", {}, {stub})
+""")
+    assert tcl.endswith("""
 # The driver stub goes last on the loader path only where no NVIDIA driver is loaded
 # (decided on the node loading this module; with a driver it would break every CUDA call).
-if {{![file exists "/proc/driver/nvidia/version"]}} {{
-    append-path LD_LIBRARY_PATH "/m/.cudaenv-stubs/k"
-}}
-"""
+set cudaenv_stub [expr {$cudaenv_unloading || ![file exists "/proc/driver/nvidia/version"] ? [list "/m/.cudaenv-stubs/k"] : {}}]
+
+cudaenv_set CUDA_HOME "/opt/c\\$a"
+cudaenv_set CUDA_PATH "/opt/c\\$a"
+if {$cudaenv_own_ccbin} {
+    cudaenv_set CUDAHOSTCXX "/usr/bin/g++-11"
+}
+cudaenv_path PATH [list "/opt/c\\$a/bin"] [list]
+cudaenv_path LIBRARY_PATH [list "/opt/c\\$a/lib64" "/opt/c\\$a/lib64/stubs"] [list]
+if {$cudaenv_own_ccbin} {
+    cudaenv_flags NVCC_PREPEND_FLAGS [list "-ccbin" "/usr/bin/g++-11"] [list]
+}
+cudaenv_path CPATH [list] [list "/x\\{y\\}"]
+cudaenv_flags NVCC_APPEND_FLAGS [list] [list "-lineinfo"]
+cudaenv_path LD_LIBRARY_PATH [list] $cudaenv_stub
+""")
+    for text, helpers in ((lua, ("local function set_var(", "local function flags(", "local function path(",
+                                 "local function user_ccbin(")),
+                          (tcl, ("proc cudaenv_set ", "proc cudaenv_flags ", "proc cudaenv_path ",
+                                 "proc cudaenv_user_ccbin "))):
+        assert all(h in text for h in helpers)
+    # Without a host compiler, flag lists or path lists: neither the ccbin nor the list helpers.
+    plain = Module("1.0", "1.0", "/r", "p", Ops(set={"CUDA_HOME": "/r"}))
+    assert "user_ccbin" not in render_lua(plain) and "local function path(" not in render_lua(plain)
+    assert "cudaenv_user_ccbin" not in render_tcl(plain) and "proc cudaenv_flags" not in render_tcl(plain)
 
 
 def _one_line_error(res: subprocess.CompletedProcess) -> str:
@@ -579,3 +563,151 @@ def test_short_names():
         'module_version("cuda/11.8.0", "11", "11.8")', 'module_version("cuda/12.4.1", "12", "12.4", "default")']
     assert render_rc("tcl", aliases).splitlines()[3:] == [
         'module-version "cuda/11.8.0" "11" "11.8"', 'module-version "cuda/12.4.1" "12" "12.4" "default"']
+
+
+# ---------------------------------------------------------------- the issue: names, flags, priors, mixing
+
+SHORT = """export MODULEPATH="$MODDIR"
+env -0 > "$OUT/start"
+module load cuda/12.4 || exit 11
+module unload cuda/12.4 || exit 12
+printf '%s' "$LOADEDMODULES" > "$OUT/after-unload"
+env -0 > "$OUT/unloaded"
+module load cuda/11.8 || exit 13
+module swap cuda/11.8 cuda/13.5 || exit 14
+printf '%s' "$CUDA_HOME" > "$OUT/home-swap"
+module switch cuda/13.5 cuda/12 || exit 15
+printf '%s' "$CUDA_HOME" > "$OUT/home-switch"
+module unload cuda/12 || exit 16
+printf '%s' "$LOADEDMODULES" > "$OUT/after-all"
+env -0 > "$OUT/end"
+"""
+
+
+@pytest.mark.testbed
+def test_short_names_unload_and_swap(system, bed):
+    """The names the README tells people to type: load, unload, swap and switch by cuda/12.4, cuda/12."""
+    sid, kind, fmt = system
+    env, tmp, out, testbed = bed
+    generate(env, fmt, env["MODDIR"], "--all")
+    res = bash(prelude(kind) + SHORT, env, tmp)
+    assert res.returncode == 0, res.stderr
+    assert "cuda" not in (out / "after-unload").read_text()
+    assert (out / "home-swap").read_text() == os.path.realpath(testbed["13.5"])
+    assert (out / "home-switch").read_text() == os.path.realpath(testbed["12.4"])
+    assert "cuda" not in (out / "after-all").read_text()
+    start = snap(out, "start")
+    for name in ("unloaded", "end"):
+        assert _user(snap(out, name)) == _user(start), name
+        assert _leftovers(snap(out, name)) == []
+
+
+FLAGS = """export MODULEPATH="$MODDIR"
+env -0 > "$OUT/start"
+module load cuda/11.8 || exit 11
+env -0 > "$OUT/loaded"
+printf 'int main() { return 0; }\\n' > t.cu
+nvcc -c t.cu -o t.o 2> "$OUT/nvcc-module" || exit 12
+module unload cuda || exit 13
+env -0 > "$OUT/unloaded"
+eval "$(cudaenv use 11.8)" || exit 14
+env -0 > "$OUT/used"
+eval "$(cudaenv off)" || exit 15
+"""
+
+
+@pytest.mark.testbed
+@pytest.mark.parametrize("var,flags", [
+    ("NVCC_PREPEND_FLAGS", "-Xcompiler -fPIC -Xcompiler -Wall"),
+    ("NVCC_PREPEND_FLAGS", "-ccbin clang++-14"),
+    ("NVCC_APPEND_FLAGS", "-ccbin=/usr/bin/g++-11 -Xcompiler -Wall"),
+    ("NVCC_PREPEND_FLAGS", ""),
+], ids=["repeated-words", "user-ccbin", "user-ccbin-append", "empty"])
+def test_nvcc_flags_match_use(system, bed, var, flags):
+    """CUDA 11.8 with g++-11 installed gets -ccbin g++-11 in front of the user's own flags, which stay
+    word for word (repeats too); a user's own -ccbin wins and none is added, as with `cudaenv use`.
+    Unload gives back exactly what was there."""
+    _id, kind, fmt = system
+    env, tmp, out, testbed = bed
+    if not shutil.which("g++-11") or not shutil.which("clang++-14"):
+        _missing("g++-11 and clang++-14")
+    env[var] = flags
+    generate(env, fmt, env["MODDIR"], "11.8")
+    res = bash(prelude(kind) + FLAGS, env, tmp)
+    assert res.returncode == 0, res.stderr + (out / "nvcc-module").read_text()
+    start, loaded, unloaded, used = (snap(out, n) for n in ("start", "loaded", "unloaded", "used"))
+    assert_same_as_use(loaded, used, env["MODDIR"], os.path.realpath(testbed["11.8"]))
+    if var == "NVCC_PREPEND_FLAGS" and "-ccbin" not in flags:
+        assert loaded[b"NVCC_PREPEND_FLAGS"] == (b"-ccbin /usr/bin/g++-11 " + flags.encode()).rstrip(b" ")
+        assert loaded[b"CUDAHOSTCXX"] == b"/usr/bin/g++-11"
+    else:
+        assert loaded[var.encode()] == flags.encode() and b"CUDAHOSTCXX" not in loaded
+    if _id == "lmod-tcl" and not flags:
+        # Lmod reading Tcl has no way to set a variable empty while unloading (documented).
+        assert var.encode() not in unloaded
+        start = {k: v for k, v in start.items() if k != var.encode()}
+    assert _user(unloaded) == _user(start)
+    assert _leftovers(unloaded) == []
+
+
+PRIORS = """export MODULEPATH="$MODDIR"
+export CUDA_HOME="/prior 'home'" LIBRARY_PATH=""
+env -0 > "$OUT/start"
+module load cuda/12.4.1 || exit 11
+{switch} || exit 12
+env -0 > "$OUT/switched"
+module unload cuda || exit 13
+env -0 > "$OUT/unloaded"
+export CUDA_HOME=/later
+module load cuda/12.4.1 || exit 14
+module unload cuda || exit 15
+printf '%s' "$CUDA_HOME" > "$OUT/later"
+eval "$(cudaenv use 11.8)" || exit 16
+env -0 > "$OUT/used"
+"""
+
+
+@pytest.mark.testbed
+def test_prior_values_survive_swap_and_reload(system, bed):
+    """A prior CUDA_HOME and an empty LIBRARY_PATH come back after a swap (Lmod's load of another
+    version, Environment Modules' switch) and unload; nothing is left on Lmod's stacks, so a value set
+    later is the one a later unload gives back."""
+    sid, kind, fmt = system
+    env, tmp, out, testbed = bed
+    generate(env, fmt, env["MODDIR"], "--all")
+    switch = "module load cuda/11.8.0" if kind == "lmod" else "module switch cuda cuda/11.8.0"
+    res = bash(prelude(kind) + PRIORS.format(switch=switch), env, tmp)
+    assert res.returncode == 0, res.stderr
+    start, switched, unloaded, used = (snap(out, n) for n in ("start", "switched", "unloaded", "used"))
+    assert_same_as_use(switched, used, env["MODDIR"], os.path.realpath(testbed["11.8"]))
+    if sid == "lmod-tcl":
+        # Lmod reading Tcl has no way to set a variable empty while unloading (documented).
+        assert b"LIBRARY_PATH" not in unloaded
+        start = {k: v for k, v in start.items() if k != b"LIBRARY_PATH"}
+    assert _user(unloaded) == _user(start)
+    assert _leftovers(unloaded) == []
+    assert (out / "later").read_text() == "/later"
+
+
+MIXED = """export MODULEPATH="$MODDIR"
+eval "$(cudaenv use 12.4)" || exit 11
+env -0 > "$OUT/used"
+module load cuda/11.8 2> "$OUT/err"; echo "rc=$?" > "$OUT/rc"
+env -0 > "$OUT/after"
+"""
+
+
+@pytest.mark.testbed
+def test_module_refuses_to_load_over_a_cudaenv_profile(system, bed):
+    """`cudaenv use` then `module load`: the module refuses with a clear message and changes nothing
+    (otherwise `cudaenv off` and `module unload` would each give back the other's values)."""
+    _id, kind, fmt = system
+    env, tmp, out, testbed = bed
+    generate(env, fmt, env["MODDIR"], "--all")
+    res = bash(prelude(kind) + MIXED, env, tmp)
+    assert res.returncode == 0, res.stderr
+    assert (out / "rc").read_text().strip() != "rc=0"
+    err = " ".join((out / "err").read_text().split())  # Lmod wraps its messages
+    assert "cuda/11.8.0: a cudaenv profile is active; run `cudaenv off` before `module load`" in err
+    assert "while executing" not in err  # Environment Modules: the message, not a Tcl stack trace
+    assert _user(snap(out, "after")) == _user(snap(out, "used"))

@@ -90,20 +90,26 @@ class Module:
         root: The toolkit root (real path).
         profile: The profile's name.
         ops: What ``use`` would do, without the loader-path stub.
+        base: The same without the host compiler (``use`` when the user's own
+            nvcc flags already name one with ``-ccbin``).
+        cxx: The host compiler ``use`` would force (None: the default is fine).
         stub_dir: Directory holding ``libcuda.so.1`` (None: no stub on the loader path).
         stub_target: The toolkit's ``lib64/stubs/libcuda.so``.
         stubs: The profile's policy: ``auto`` (decided at load time) or ``always``.
     """
 
-    __slots__ = ("name", "full_version", "root", "profile", "ops", "stub_dir", "stub_target", "stubs")
+    __slots__ = ("name", "full_version", "root", "profile", "ops", "base", "cxx", "stub_dir", "stub_target", "stubs")
 
     def __init__(self, name: str, full_version: str, root: str, profile: str, ops: Ops,
-                 stub_dir: str | None = None, stub_target: str | None = None, stubs: str = "auto") -> None:
+                 stub_dir: str | None = None, stub_target: str | None = None, stubs: str = "auto",
+                 base: Ops | None = None, cxx: str | None = None) -> None:
         self.name = name
         self.full_version = full_version
         self.root = root
         self.profile = profile
         self.ops = ops
+        self.base = ops if base is None else base
+        self.cxx = cxx if base is not None else None
         self.stub_dir = stub_dir
         self.stub_target = stub_target
         self.stubs = stubs
@@ -273,51 +279,6 @@ def _header(m: Module, fmt: str, comment: str) -> list[str]:
     ]
 
 
-def _lua_path(fn: str, var: str, entry: str) -> str:
-    sep = separator(var)
-    if sep == ":":
-        return f"{fn}({lua_quote(var)}, {lua_quote(entry)})"
-    return f"{fn}{{{lua_quote(var)}, {lua_quote(entry)}, delim={lua_quote(sep)}}}"
-
-
-def render_lua(m: Module, driver_file: str = DRIVER_FILE) -> str:
-    """The Lmod modulefile for ``m``."""
-    q = lua_quote
-    lines = _header(m, "lmod", "--")
-    lines.append(f"help({q(_help(m))})")
-    lines += [f"whatis({q(w)})" for w in _whatis(m)]
-    lines.append(f"family({q(MODULE)})")
-    if m.ops.set:
-        lines += ["", "-- pushenv: unload restores the value a variable had before load, as `cudaenv off` does."]
-        lines += [f"pushenv({q(var)}, {q(val)})" for var, val in m.ops.set.items()]
-    lists = list(_lists(m.ops))
-    if lists:
-        lines += ["", "-- Each prepend_path puts its entry in front: they come in reverse to keep the profile's order."]
-    for var, pre, app in lists:
-        lines += [_lua_path("prepend_path", var, e) for e in reversed(pre)]
-        lines += [_lua_path("append_path", var, e) for e in app]
-    if m.stub_dir:
-        stub = _lua_path("append_path", "LD_LIBRARY_PATH", m.stub_dir)
-        lines.append("")
-        if m.stubs == "always":
-            lines += ["-- The driver stub, last on the loader path (profile: stubs: always).", stub]
-        else:
-            lines += [
-                "-- The driver stub goes last on the loader path only where no NVIDIA driver is loaded",
-                "-- (decided on the node loading this module; with a driver it would break every CUDA call).",
-                f"if not isFile({q(driver_file)}) then",
-                f"    {stub}",
-                "end",
-            ]
-    return "\n".join(lines) + "\n"
-
-
-def _tcl_path(cmd: str, var: str, entry: str) -> str:
-    sep = separator(var)
-    delim = "" if sep == ":" else f"-d {tcl_quote(sep)} "
-    return f"{cmd} {delim}{var} {tcl_quote(entry)}"
-
-
 def lmod_unsafe(m: Module) -> bool:
     """True when Lmod's Tcl bridge would garble ``m``'s Tcl modulefile.
 
@@ -338,9 +299,365 @@ def lmod_unsafe(m: Module) -> bool:
             or not all(t.isascii() for t in paths + values))
 
 
+def _actions(m: Module) -> list[tuple]:
+    """What the module does, variable by variable, as ``use`` applies it.
+
+    Each item is one of:
+    ``("set", VAR, value, ccbin)``: a set variable (``ccbin``: only when the
+    host compiler goes in); ``("flags", VAR, (pre, app), (pre, app) | None)``:
+    an nvcc flag list with, and without, the host compiler (None: the same
+    both ways; ``((), ())``: nothing to add); ``("path", VAR, pre, app)``: a
+    ``:`` list (the loader-path stub is added by the renderers).
+    """
+    out: list[tuple] = []
+    own = {var: (pre, app) for var, pre, app in _lists(m.base)}
+    for var in m.ops.names():
+        if var in m.ops.set:
+            out.append(("set", var, m.ops.set[var], var not in m.base.set))
+            continue
+        pre = dedupe(m.ops.prepend.get(var, []))
+        app = [e for e in dedupe(m.ops.append.get(var, [])) if e not in pre]
+        if not pre and not app:
+            continue
+        if separator(var) == ":":
+            out.append(("path", var, pre, app))
+        else:
+            without = own.get(var, ([], []))
+            out.append(("flags", var, (pre, app), None if without == (pre, app) else without))
+    return out
+
+
+_LUA_HELPERS = r'''
+-- How this module keeps `cudaenv use`'s rules (`cudaenv modulefiles --help`):
+-- * set_var: unload gives back exactly the value from before load (unset, empty or
+--   not), or leaves a value changed since. The prior value waits on Lmod's own stack
+--   (pushenv), which is emptied on unload; __CUDAENV_MODULE_<VAR> says what it was.
+-- * flags: nvcc's flag lists are words split on single spaces, ours in front (or at
+--   the end), the user's kept as they were, repeats included; then as set_var.
+-- * path: Lmod's own prepend_path/append_path; a list that was empty (not unset)
+--   before load is empty again after unload.
+local REC = "__CUDAENV_MODULE_"
+local unloading = (mode() == "unload")
+
+-- A module loaded next by the same command (a swap) must see a variable emptied here as empty,
+-- not unset: module globals last for one Lmod command, and cudaenv_emptied names those.
+cudaenv_emptied = cudaenv_emptied or {}
+local function getenv(var)
+    local v = os.getenv(var)
+    if v == nil and cudaenv_emptied[var] then return "" end
+    return v
+end
+
+-- No Lmod function sets a variable while unloading but pushenv (pop): the shell is told directly,
+-- after Lmod's own changes, and only if the variable is still unset then (a module loaded by the
+-- same command, as in a swap, may have set it).
+local function set_empty_on_unload(var)
+    cudaenv_emptied[var] = true
+    local cmd = ({sh = '[ -n "${%s+x}" ] || export %s=', csh = "if (! $?%s) setenv %s ''",
+                  fish = "set -q %s; or set -gx %s ''"})[myShellType()]
+    if cmd then execute{cmd = cmd:format(var, var), modeA = {"unload"}} end
+end
+
+local function set_var(var, value)  -- value: a string, or function(prior value or nil) -> string
+    local function ours(prior) return type(value) == "function" and value(prior) or value end
+    if not unloading then
+        local prior = getenv(var)
+        cudaenv_emptied[var] = nil
+        setenv(REC .. var, prior and ("=" .. prior) or "-")
+        unsetenv(var)  -- drops any __LMOD_STACK_<VAR> too: the stack holds only what we push
+        if prior and prior ~= "" then pushenv(var, prior) end
+        pushenv(var, ours(prior))
+        return
+    end
+    local rec = os.getenv(REC .. var)
+    if rec == nil then pushenv(var, "-") return end  -- loaded by an older file: pop
+    local prior = rec:sub(1, 1) == "=" and rec:sub(2) or nil
+    if os.getenv(var) ~= ours(prior) then
+        LmodMessage(var .. " was changed after the cuda module was loaded; leaving it as it is")
+    elseif prior and prior ~= "" then
+        pushenv(var, "-")  -- unloading: pops back to the prior value
+    else
+        setenv(var, "-")   -- unloading: unsets
+        if prior then set_empty_on_unload(var) end
+    end
+    setenv("__LMOD_STACK_" .. var, "-")  -- unloading: unsets, nothing left behind
+    setenv(REC .. var, "-")
+end
+'''
+
+_LUA_FLAGS = r'''
+local function words(s)  -- split on each single space, as `cudaenv use` does ("" has none)
+    local w, i = {}, 1
+    if s == nil or s == "" then return w end
+    while true do
+        local j = s:find(" ", i, true)
+        if not j then w[#w + 1] = s:sub(i) return w end
+        w[#w + 1] = s:sub(i, j - 1)
+        i = j + 1
+    end
+end
+
+local function flags(var, pre, app)
+    set_var(var, function(prior)
+        local w = {}
+        for _, list in ipairs({pre, words(prior), app}) do
+            for _, x in ipairs(list) do w[#w + 1] = x end
+        end
+        return table.concat(w, " ")
+    end)
+end
+'''
+
+_LUA_PATH = r'''
+local function path(var, pre, app)
+    if not unloading and getenv(var) == "" then setenv(REC .. var, "empty") end
+    if not unloading then cudaenv_emptied[var] = nil end
+    for i = #pre, 1, -1 do prepend_path(var, pre[i]) end  -- each goes in front: reverse order
+    for _, e in ipairs(app) do append_path(var, e) end
+    if unloading and os.getenv(REC .. var) then
+        if (os.getenv(var) or "") == "" then set_empty_on_unload(var) end
+        setenv(REC .. var, "-")
+    end
+end
+'''
+
+_LUA_CCBIN = r'''
+-- The host compiler goes in only when the user's own nvcc flags name none (-ccbin), as
+-- with `cudaenv use`; decided at load, remembered for unload.
+local function user_ccbin()
+    for _, var in ipairs({"NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS"}) do
+        local w = {}
+        for x in (os.getenv(var) or ""):gmatch("%S+") do w[#w + 1] = x end
+        for i, x in ipairs(w) do
+            if ((x == "-ccbin" or x == "--compiler-bindir") and w[i + 1])
+                    or x:find("^%-ccbin=") or x:find("^%-%-compiler%-bindir=") then
+                return true
+            end
+        end
+    end
+    return false
+end
+local own_ccbin
+if unloading then own_ccbin = os.getenv(REC .. "CCBIN") == "1" else own_ccbin = not user_ccbin() end
+setenv(REC .. "CCBIN", own_ccbin and "1" or "0")  -- unloading: unsets
+'''
+
+
+def _lua_list(entries) -> str:
+    return "{" + ", ".join(lua_quote(e) for e in entries) + "}"
+
+
+def _active_message(m: Module) -> str:
+    return (f"{MODULE}/{m.name}: a cudaenv profile is active; run `cudaenv off` before `module load` "
+            "(the module and cudaenv would each give back the other's values)")
+
+
+def render_lua(m: Module, driver_file: str = DRIVER_FILE) -> str:
+    """The Lmod modulefile for ``m``."""
+    q = lua_quote
+    acts = _actions(m)
+    lines = _header(m, "lmod", "--")
+    lines.append(f"help({q(_help(m))})")
+    lines += [f"whatis({q(w)})" for w in _whatis(m)]
+    lines.append(f"family({q(MODULE)})")
+    lines += [
+        "",
+        "-- One switch at a time: a module loaded over `cudaenv use` (or under it) would give back the wrong values.",
+        'if mode() == "load" and os.getenv("_CUDAENV_STATE") then',
+        f"    LmodError({q(_active_message(m))})",
+        "end",
+    ]
+    lines += _LUA_HELPERS.rstrip("\n").split("\n")
+    if any(a[0] == "flags" for a in acts):
+        lines += _LUA_FLAGS.rstrip("\n").split("\n")
+    has_stub = bool(m.stub_dir)
+    if has_stub or any(a[0] == "path" for a in acts):
+        lines += _LUA_PATH.rstrip("\n").split("\n")
+    if m.cxx and any((a[0] == "set" and a[3]) or (a[0] == "flags" and a[3] is not None) for a in acts):
+        lines += _LUA_CCBIN.rstrip("\n").split("\n")
+    if has_stub:
+        lines.append("")
+        if m.stubs == "always":
+            lines += ["-- The driver stub, last on the loader path (profile: stubs: always).",
+                      f"local stub = {q(m.stub_dir)}"]
+        else:
+            lines += [
+                "-- The driver stub goes last on the loader path only where no NVIDIA driver is loaded",
+                "-- (decided on the node loading this module; with a driver it would break every CUDA call).",
+                f"local stub = (unloading or not isFile({q(driver_file)})) and {q(m.stub_dir)} or nil",
+            ]
+    lines.append("")
+    for act in acts:
+        kind, var = act[0], act[1]
+        if kind == "set":
+            call = f"set_var({q(var)}, {q(act[2])})"
+            lines.append(f"if own_ccbin then {call} end" if act[3] else call)
+        elif kind == "flags":
+            (pre, app), other = act[2], act[3]
+            call = f"flags({q(var)}, {_lua_list(pre)}, {_lua_list(app)})"
+            if other is None:
+                lines.append(call)
+            elif other == ([], []):
+                lines.append(f"if own_ccbin then {call} end")
+            else:
+                lines += [f"if own_ccbin then {call}",
+                          f"else flags({q(var)}, {_lua_list(other[0])}, {_lua_list(other[1])}) end"]
+        else:
+            app = _lua_list(act[3])
+            if has_stub and var == "LD_LIBRARY_PATH":
+                app = app[:-1] + (", stub}" if act[3] else "stub}")
+                has_stub = False
+            lines.append(f"path({q(var)}, {_lua_list(act[2])}, {app})")
+    if has_stub:
+        lines.append('path("LD_LIBRARY_PATH", {}, {stub})')
+    return "\n".join(lines) + "\n"
+
+
+_TCL_HELPERS = r'''
+# How this module keeps `cudaenv use`'s rules (`cudaenv modulefiles --help`):
+# * cudaenv_set: unload gives back exactly the value from before load (unset, empty or
+#   not), or leaves a value changed since; __CUDAENV_MODULE_<VAR> holds the prior value.
+#   (Lmod reading this file: the prior value waits on Lmod's stack, pushenv, emptied on
+#   unload; an empty prior value comes back unset there.)
+# * cudaenv_flags: nvcc's flag lists are words split on single spaces, ours in front (or
+#   at the end), the user's kept as they were, repeats included; then as cudaenv_set.
+# * cudaenv_path: the module system's own prepend-path/append-path; a list that was
+#   empty (not unset) before load is empty again after unload (Environment Modules).
+set cudaenv_unloading [expr {[module-info mode] in {unload remove}}]
+set cudaenv_lmod [expr {[info exists ModuleTool] && $ModuleTool eq "Lmod"}]
+
+# {1 value} for a set variable, {0 ""} for an unset one. Environment Modules keeps a variable
+# unset earlier in the same command (a switch) in env() as "": its getenv tells them apart.
+proc cudaenv_get {var} {
+    global env cudaenv_lmod
+    if {$cudaenv_lmod} {
+        return [expr {[info exists env($var)] ? [list 1 $env($var)] : [list 0 ""]}]
+    }
+    set v [getenv $var \001]
+    return [expr {$v eq "\001" ? [list 0 ""] : [list 1 $v]}]
+}
+
+proc cudaenv_const {value prior} {
+    return $value
+}
+
+proc cudaenv_set {var value {compute cudaenv_const}} {
+    global env cudaenv_unloading cudaenv_lmod
+    set rec __CUDAENV_MODULE_$var
+    if {!$cudaenv_unloading} {
+        lassign [cudaenv_get $var] had prior
+        setenv $rec [expr {$had ? "=$prior" : "-"}]
+        set ours [$compute $value $prior]
+        if {$cudaenv_lmod} {
+            unsetenv $var
+            if {$prior ne ""} {
+                pushenv $var $prior
+            }
+            pushenv $var $ours
+        } else {
+            setenv $var $ours
+        }
+        return
+    }
+    lassign [cudaenv_get $rec] loaded rec
+    if {!$loaded} {
+        return
+    }
+    set had [string match =* $rec]
+    set prior [string range $rec 1 end]
+    lassign [cudaenv_get $var] set cur
+    if {!$set || $cur ne [$compute $value $prior]} {
+        puts stderr "$var was changed after the cuda module was loaded; leaving it as it is"
+    } elseif {$cudaenv_lmod} {
+        # Unloading: pushenv pops back to the prior value, setenv unsets.
+        if {$prior ne ""} {
+            pushenv $var ""
+        } else {
+            setenv $var ""
+        }
+    } elseif {$had} {
+        # Unloading: unsetenv with a value sets that value, setenv unsets.
+        unsetenv $var $prior
+    } else {
+        setenv $var ""
+    }
+    if {$cudaenv_lmod} {
+        setenv __LMOD_STACK_$var ""
+    }
+    setenv __CUDAENV_MODULE_$var ""
+}
+'''
+
+_TCL_FLAGS = r'''
+proc cudaenv_words {lists prior} {
+    lassign $lists pre app
+    # split on each single space, as `cudaenv use` does ("" has none)
+    set words [expr {$prior eq "" ? {} : [split $prior " "]}]
+    return [join [concat $pre $words $app] " "]
+}
+
+proc cudaenv_flags {var pre app} {
+    cudaenv_set $var [list $pre $app] cudaenv_words
+}
+'''
+
+_TCL_PATH = r'''
+proc cudaenv_path {var pre app} {
+    global cudaenv_unloading
+    set rec __CUDAENV_MODULE_$var
+    if {!$cudaenv_unloading && [cudaenv_get $var] eq [list 1 ""]} {
+        setenv $rec empty
+    }
+    foreach e [lreverse $pre] {
+        prepend-path $var $e
+    }
+    foreach e $app {
+        append-path $var $e
+    }
+    if {$cudaenv_unloading && [lindex [cudaenv_get $rec] 0]} {
+        if {[lindex [cudaenv_get $var] 1] eq ""} {
+            # Unloading: unsetenv with a value sets that value (Environment Modules).
+            unsetenv $var ""
+        }
+        setenv $rec ""
+    }
+}
+'''
+
+_TCL_CCBIN = r'''
+# The host compiler goes in only when the user's own nvcc flags name none (-ccbin), as
+# with `cudaenv use`; decided at load, remembered for unload.
+proc cudaenv_user_ccbin {} {
+    foreach var {NVCC_PREPEND_FLAGS NVCC_APPEND_FLAGS} {
+        set w [regexp -all -inline {\S+} [lindex [cudaenv_get $var] 1]]
+        for {set i 0} {$i < [llength $w]} {incr i} {
+            set x [lindex $w $i]
+            if {($x in {-ccbin --compiler-bindir} && $i + 1 < [llength $w])
+                    || [string match -ccbin=* $x] || [string match --compiler-bindir=* $x]} {
+                return 1
+            }
+        }
+    }
+    return 0
+}
+if {$cudaenv_unloading} {
+    set cudaenv_own_ccbin [expr {[cudaenv_get __CUDAENV_MODULE_CCBIN] eq [list 1 1]}]
+    setenv __CUDAENV_MODULE_CCBIN ""
+} else {
+    set cudaenv_own_ccbin [expr {![cudaenv_user_ccbin]}]
+    setenv __CUDAENV_MODULE_CCBIN $cudaenv_own_ccbin
+}
+'''
+
+
+def _tcl_list(entries) -> str:
+    return "[list" + "".join(" " + tcl_quote(e) for e in entries) + "]"
+
+
 def render_tcl(m: Module, driver_file: str = DRIVER_FILE) -> str:
-    """The Tcl modulefile for ``m`` (Environment Modules 3.2 to 5.x, and Lmod)."""
+    """The Tcl modulefile for ``m`` (Environment Modules 4 and 5, and Lmod)."""
     q = tcl_quote
+    acts = _actions(m)
     lines = ["#%Module1.0"] + _header(m, "tcl", "#")
     if lmod_unsafe(m):
         why = (f"{MODULE}/{m.name}: Lmod cannot read this Tcl modulefile safely (its values hold a quote, "
@@ -355,40 +672,61 @@ def render_tcl(m: Module, driver_file: str = DRIVER_FILE) -> str:
     lines += ["proc ModulesHelp {} {", f"    puts stderr {q(_help(m))}", "}"]
     lines += [f"module-whatis {q(w)}" for w in _whatis(m)]
     lines.append(f"conflict {MODULE}")
-    if m.ops.set:
-        lines += [
-            "",
-            "# pushenv restores on unload the value a variable had before load, as `cudaenv off` does",
-            "# (Environment Modules >= 5.1). Lmod's Tcl bridge loses that value on unload and older",
-            "# versions have no pushenv: setenv there (unload unsets).",
-            'if {[info exists ModuleTool] && $ModuleTool eq "Modules" && [info commands pushenv] ne ""} {',
-            "    set cudaenv_setenv pushenv",
-            "} else {",
-            "    set cudaenv_setenv setenv",
-            "}",
-        ]
-        # valid_name() guarantees the names need no quoting.
-        lines += [f"$cudaenv_setenv {var} {q(val)}" for var, val in m.ops.set.items()]
-    lists = list(_lists(m.ops))
-    if lists:
-        lines += ["", "# Each prepend-path puts its entry in front: they come in reverse to keep the profile's order."]
-    for var, pre, app in lists:
-        lines += [_tcl_path("prepend-path", var, e) for e in reversed(pre)]
-        lines += [_tcl_path("append-path", var, e) for e in app]
-    if m.stub_dir:
-        stub = _tcl_path("append-path", "LD_LIBRARY_PATH", m.stub_dir)
+    lines += [
+        "",
+        "# One switch at a time: a module loaded over `cudaenv use` (or under it) would give back the wrong values.",
+        'if {[module-info mode] eq "load" && [info exists env(_CUDAENV_STATE)]} {',
+        '    if {[info exists ModuleTool] && $ModuleTool eq "Lmod"} {',
+        f"        error {q(_active_message(m))}",
+        "    }",
+        f"    puts stderr {q(_active_message(m))}",
+        "    break",
+        "}",
+    ]
+    lines += _TCL_HELPERS.rstrip("\n").split("\n")
+    if any(a[0] == "flags" for a in acts):
+        lines += _TCL_FLAGS.rstrip("\n").split("\n")
+    has_stub = bool(m.stub_dir)
+    if has_stub or any(a[0] == "path" for a in acts):
+        lines += _TCL_PATH.rstrip("\n").split("\n")
+    if m.cxx and any((a[0] == "set" and a[3]) or (a[0] == "flags" and a[3] is not None) for a in acts):
+        lines += _TCL_CCBIN.rstrip("\n").split("\n")
+    if has_stub:
         lines.append("")
         if m.stubs == "always":
-            lines += ["# The driver stub, last on the loader path (profile: stubs: always).", stub]
+            lines += ["# The driver stub, last on the loader path (profile: stubs: always).",
+                      f"set cudaenv_stub [list {q(m.stub_dir)}]"]
         else:
             lines += [
                 "# The driver stub goes last on the loader path only where no NVIDIA driver is loaded",
                 "# (decided on the node loading this module; with a driver it would break every CUDA call).",
-                f"if {{![file exists {q(driver_file)}]}} {{",
-                f"    {stub}",
-                "}",
+                f"set cudaenv_stub [expr {{$cudaenv_unloading || ![file exists {q(driver_file)}] ? [list {q(m.stub_dir)}] : {{}}}}]",
             ]
-    return "\n".join(lines) + "\n"
+    lines.append("")
+    for act in acts:
+        kind, var = act[0], act[1]
+        if kind == "set":
+            call = f"cudaenv_set {var} {q(act[2])}"  # valid_name() guarantees the names need no quoting
+            lines.append(f"if {{$cudaenv_own_ccbin}} {{\n    {call}\n}}" if act[3] else call)
+        elif kind == "flags":
+            (pre, app), other = act[2], act[3]
+            call = f"cudaenv_flags {var} {_tcl_list(pre)} {_tcl_list(app)}"
+            if other is None:
+                lines.append(call)
+            elif other == ([], []):
+                lines.append(f"if {{$cudaenv_own_ccbin}} {{\n    {call}\n}}")
+            else:
+                lines.append(f"if {{$cudaenv_own_ccbin}} {{\n    {call}\n}} else {{\n"
+                             f"    cudaenv_flags {var} {_tcl_list(other[0])} {_tcl_list(other[1])}\n}}")
+        else:
+            app = _tcl_list(act[3])
+            if has_stub and var == "LD_LIBRARY_PATH":
+                app = f"[concat {app} $cudaenv_stub]"
+                has_stub = False
+            lines.append(f"cudaenv_path {var} {_tcl_list(act[2])} {app}")
+    if has_stub:
+        lines.append("cudaenv_path LD_LIBRARY_PATH [list] $cudaenv_stub")
+    return "\n".join("\n".join(x.split("\n")) for x in lines) + "\n"
 
 
 def render_rc(fmt: str, aliases: dict[str, list[str]]) -> str:
@@ -495,7 +833,9 @@ def _module_for(ctx: Context, prof: Profile, tk: Toolkit, name: str, output: str
             _check_text(f"the {var} entry", e)
     if stub_dir:
         _check_text("stub directory", stub_dir)
-    return Module(name, tk["full_version"], tk["root"], prof["name"], ops, stub_dir, stub_target, prof["stubs"])
+    base = profile_ops(prof, None, None)
+    return Module(name, tk["full_version"], tk["root"], prof["name"], ops, stub_dir, stub_target, prof["stubs"],
+                  base, cxx)
 
 
 def plan_modulefiles(
