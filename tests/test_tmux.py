@@ -246,3 +246,27 @@ def test_auto_hook_in_an_interactive_pane(tmux):
     after = parse_env0(envfile.read_bytes())
     assert after[b"CUDA_HOME"] == b"/session/value;" and b"CUDAENV_ACTIVE" not in after
     assert not [p for p in out.parent.rglob("PWNED*")]
+
+
+def test_a_login_shell_pane_gets_the_toolkit_back_on_path(tmux, tmp_path):
+    """tmux's default: new panes are login shells, and Debian's /etc/profile resets PATH.
+
+    After `use --tmux`, such a pane inherits CUDA_HOME and the state but not the
+    toolkit's bin; `cudaenv init` in the login profile puts it back.
+    """
+    t, root, out = tmux
+    (tmp_path / ".bash_profile").write_text(f'eval "$({tmp_path / "bin" / "cudaenv"} init bash)"\n')
+    assert t.type(f"cudaenv use {NEW} --tmux") == "0"
+    dump = out / "login"
+    part = f"{dump}.part"
+    inner = f"env -0 > {shlex.quote(part)} && mv {shlex.quote(part)} {shlex.quote(str(dump))}"
+    t("new-window", "-d", "-t", "main", f"exec bash --login -c {shlex.quote(inner)}",
+      env={k: v for k, v in t.env.items() if k != "PATH"})
+    t.wait(dump)
+    env = parse_env0(dump.read_bytes())
+    r = root.encode()
+    assert env[b"CUDA_HOME"] == r
+    path = env[b"PATH"].split(b":")
+    assert path[0] == r + b"/bin", path
+    assert b"/usr/local/sbin" in path, "the login profile's PATH is kept behind it"
+    assert t.type("cudaenv off --tmux") == "0"

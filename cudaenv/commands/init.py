@@ -12,6 +12,7 @@ import sys
 
 from ..errors import CudaenvError
 from ..infra.console import note, report_error, write_out
+from ..env.state import STATE_VAR
 from ..shells import INIT_SHELLS, detect, shell
 
 __all__ = ["RUN_FROM", "runner_words", "init_text", "do_init"]
@@ -90,8 +91,20 @@ def do_init(name: str | None, auto: bool) -> int:
                     exit_code=2,
                 )
         text = init_text(name, auto, runner_words())
+        notes: list[str] = []
+        if STATE_VAR in os.environ:
+            # A new shell with an active profile whose entries its start-up took off (a login
+            # shell's /etc/profile resets PATH, e.g. every new tmux pane): put them back.
+            from ..env.plan import plan_repair
+
+            repair = plan_repair(os.environ)
+            if repair.changes:
+                text += shell(name).render(repair)
+                notes = repair.notes
     except CudaenvError as exc:
         return report_error(exc)
+    for n in notes:
+        note(n)
     if sys.stdout.isatty():
         note(f"this prints shell code; {shell(name).rc_line(name, auto)}")
     write_out(text)

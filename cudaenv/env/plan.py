@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-__all__ = ["Plan", "apply", "undo", "plan_use", "plan_off", "diff", "recorded"]
+__all__ = ["Plan", "apply", "undo", "reapply", "plan_use", "plan_off", "plan_repair", "diff", "recorded"]
 
 _RESERVED = (STATE_VAR, ACTIVE_VAR)
 # Linux's MAX_ARG_STRLEN: one "NAME=value" string of the environment, NUL included. A longer
@@ -211,3 +211,41 @@ def plan_off(env: Mapping[str, str]) -> Plan:
     final = undo(env, state, notes)
     order = list(state.scalars) + list(state.lists) + [ACTIVE_VAR, STATE_VAR]
     return Plan(diff(env, final, order), notes)
+
+
+def reapply(env: Mapping[str, str], state: State) -> dict[str, str]:
+    """Apply a recorded state's changes again onto ``env``: the same entries and values, no profile resolved.
+
+    Onto the environment the record was taken from (its ``off``), this gives
+    back the environment and the record exactly.
+    """
+    ops = Ops(
+        set={var: ours for var, (_prior, ours) in state.scalars.items()},
+        prepend={var: pre for var, (_kind, pre, _app) in state.lists.items() if pre},
+        append={var: app for var, (_kind, _pre, app) in state.lists.items() if app},
+    )
+    return apply(env, ops, state.name)
+
+
+def plan_repair(env: Mapping[str, str]) -> Plan:
+    """Put back the entries the active profile recorded that are missing now; no change otherwise.
+
+    A new shell inherits ``_CUDAENV_STATE`` (from its parent, or a tmux
+    session), but its start-up may rebuild a list: a login shell's
+    ``/etc/profile`` resets PATH, so the toolkit's ``bin`` is gone while
+    CUDA_HOME still names it. ``cudaenv init`` runs this at shell start.
+    """
+    notes: list[str] = []
+    state = recorded(env, notes, strict=False)
+    if state is None or notes:
+        return Plan([], [])
+    missing = []
+    for var, (_kind, pre, app) in state.lists.items():
+        have = split(env.get(var, ""), separator(var))
+        missing += [e for e in pre + app if e not in have]
+    if not missing:
+        return Plan([], [])
+    final = reapply(undo(env, state), state)
+    order = list(state.scalars) + list(state.lists) + [ACTIVE_VAR, STATE_VAR]
+    return Plan(diff(env, final, order),
+                [f"{state.name}: put back {', '.join(missing)} (this shell's start-up had taken it off)"])
