@@ -595,3 +595,17 @@ def test_init_calls_what_it_was_started_as(shell, how, bed):
     assert st["st_use"] == "0" and st["st_off"] == "0", res.stderr
     assert dump(out, "during")[b"CUDA_HOME"] == root.encode()
     assert dump(out, "after")[b"CUDA_HOME"] == b"/prior/value with 'quotes'"
+
+
+def test_tcsh_alias_works_with_a_broken_path(bed):
+    """The tcsh side needs env, mktemp and rm: found by absolute path at init, not on PATH at each call."""
+    root, env, out, tmp = bed
+    exe = str(tmp / "bin" / "cudaenv")
+    text = (f'eval "`{exe} init tcsh`"\nsetenv PATH /nonexistent\n'
+            f"cudaenv use {NEW}\necho \"st_use=$status\"\n/usr/bin/env -0 > \"$OUT/during\"\n"
+            "cudaenv off\necho \"st_off=$status\"\necho END\n")
+    res = run_shell("tcsh", text, dict(env, PATH="/usr/local/bin:/usr/bin:/bin"), tmp)
+    assert res.stdout.rstrip().endswith("END"), res.stderr
+    st = statuses(res)
+    assert st["st_use"] == "0" and st["st_off"] == "0", res.stderr
+    assert dump(out, "during")[b"CUDA_HOME"] == root.encode()

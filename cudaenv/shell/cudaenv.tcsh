@@ -16,8 +16,9 @@
 # The --auto hook itself, run by cwdcmd at every change of directory, is the
 # short cudaenv-hook.tcsh beside this file: tcsh reads a sourced file line by
 # line (and a `goto` rescans it), so sourcing this one would cost several times more.
-# Its variables are named _cudaenv_* and unset again, except _cudaenv_src and
-# _cudaenv_rc (the status it returns). It never sources itself: a nested run
+# Its variables are named _cudaenv_* and unset again, except _cudaenv_src,
+# _cudaenv_cmd and _cudaenv_tool (set once, by init) and _cudaenv_rc (the
+# status it returns). It never sources itself: a nested run
 # would share, and unset, this run's variables.
 #
 # cudaenv's code is written to a temporary file and sourced, not captured with
@@ -63,7 +64,7 @@ if ( "$_cudaenv_mode" == "_cudaenv_call" ) then
         unset _cudaenv_arg
     endif
     if ( ! $_cudaenv_run ) then
-        env CUDAENV_SHELL=tcsh $_cudaenv_cmd:q $argv:q
+        $_cudaenv_tool[1]:q CUDAENV_SHELL=tcsh $_cudaenv_cmd:q $argv:q
         set _cudaenv_rc = $status
     endif
 
@@ -75,10 +76,20 @@ else if ( "$_cudaenv_mode" == "_cudaenv_init" ) then
     # How to run cudaenv itself: `cudaenv init tcsh` sets it first when it was not
     # started as the `cudaenv` found on PATH (e.g. `python -m cudaenv init tcsh`).
     if ( ! $?_cudaenv_cmd ) set _cudaenv_cmd = ( cudaenv )
+    # env, mktemp and rm by absolute path where they are, so a PATH broken later cannot break us.
+    set _cudaenv_tool = ( env mktemp rm )
+    foreach _cudaenv_arg ( 1 2 3 )
+        if ( -x "/usr/bin/$_cudaenv_tool[$_cudaenv_arg]" ) then
+            set _cudaenv_tool[$_cudaenv_arg] = "/usr/bin/$_cudaenv_tool[$_cudaenv_arg]"
+        else if ( -x "/bin/$_cudaenv_tool[$_cudaenv_arg]" ) then
+            set _cudaenv_tool[$_cudaenv_arg] = "/bin/$_cudaenv_tool[$_cudaenv_arg]"
+        endif
+    end
+    unset _cudaenv_arg
     alias cudaenv 'source "$_cudaenv_src" _cudaenv_call \!*'
     # Completion: click's machinery in cudaenv reads tcsh's $COMMAND_LINE
     # (_CUDAENV_COMPLETE=tcsh_complete) and prints the candidate words.
-    complete cudaenv 'p/*/`env _CUDAENV_COMPLETE=tcsh_complete $_cudaenv_cmd:q`/'
+    complete cudaenv 'p/*/`$_cudaenv_tool[1]:q _CUDAENV_COMPLETE=tcsh_complete $_cudaenv_cmd:q`/'
     if ( $#argv > 1 ) then
         if ( "$argv[2]" == "auto" ) then
             set _cudaenv_cwdcmd = "`alias cwdcmd`"
@@ -98,17 +109,17 @@ else
 endif
 
 if ( $_cudaenv_run ) then
-    set _cudaenv_tmp = "`mktemp`"
+    set _cudaenv_tmp = "`$_cudaenv_tool[2]:q`"
     if ( $status != 0 ) then
         set _cudaenv_rc = 1
     else
         # >! : the file exists (mktemp made it) and the user may have set noclobber.
         # $status must be read right away: `else` and `endif` reset it to 0.
         if ( $_cudaenv_run == 1 ) then
-            env CUDAENV_SHELL=tcsh $_cudaenv_cmd:q $argv:q >! "$_cudaenv_tmp"
+            $_cudaenv_tool[1]:q CUDAENV_SHELL=tcsh $_cudaenv_cmd:q $argv:q >! "$_cudaenv_tmp"
             set _cudaenv_rc = $status
         else
-            env CUDAENV_SHELL=tcsh $_cudaenv_cmd:q _auto $argv:q >! "$_cudaenv_tmp"
+            $_cudaenv_tool[1]:q CUDAENV_SHELL=tcsh $_cudaenv_cmd:q _auto $argv:q >! "$_cudaenv_tmp"
             set _cudaenv_rc = $status
         endif
         # On failure cudaenv has printed its error and nothing else: change nothing.
@@ -116,7 +127,7 @@ if ( $_cudaenv_run ) then
             source "$_cudaenv_tmp"
             set _cudaenv_rc = $status
         endif
-        rm -f "$_cudaenv_tmp"
+        $_cudaenv_tool[3]:q -f "$_cudaenv_tmp"
     endif
     unset _cudaenv_tmp
 endif
