@@ -24,6 +24,7 @@ def modulefiles(targets: tuple[str, ...] | list[str], all_: bool, fmt: str | Non
     lines = [f"wrote    {path}  (CUDA {m.full_version} at {m.root}, profile {m.profile})"
              for m, path in zip(done.modules, done.paths)]
     lines.append(f"wrote    {done.rc_path}  (short names)")
+    lines += [f"wrote    {path}  (short name)" for path in done.alias_paths]
     write_out("".join(line + "\n" for line in lines))
     first = done.modules[0].name if done.modules else "<version>"
     note(f"to use them: module use {shlex.quote(done.output)}; module load {MODULE}/{first}")

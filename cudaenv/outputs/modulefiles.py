@@ -65,7 +65,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS", "MODULE", "DRIVER_FILE", "STUBS_DIR", "Module", "Written", "lua_quote", "tcl_quote",
-    "module_name", "lmod_unsafe", "render_lua", "render_tcl", "render_rc", "plan_modulefiles", "write_modulefiles",
+    "module_name", "lmod_unsafe", "render_lua", "render_tcl", "render_rc", "render_alias", "plan_modulefiles",
+    "write_modulefiles",
 ]
 
 FORMATS = ("lmod", "tcl")
@@ -121,14 +122,16 @@ class Module:
 class Written:
     """What ``write_modulefiles`` did: files written and notes for stderr."""
 
-    __slots__ = ("modules", "paths", "rc_path", "notes", "output")
+    __slots__ = ("modules", "paths", "rc_path", "notes", "output", "alias_paths")
 
-    def __init__(self, modules: list[Module], paths: list[str], rc_path: str, notes: list[str], output: str) -> None:
+    def __init__(self, modules: list[Module], paths: list[str], rc_path: str, notes: list[str], output: str,
+                 alias_paths: list[str] | None = None) -> None:
         self.modules = modules
         self.paths = paths
         self.rc_path = rc_path
         self.notes = notes
         self.output = output
+        self.alias_paths = alias_paths or []
 
 
 # ---------------------------------------------------------------- quoting
@@ -730,8 +733,13 @@ def render_tcl(m: Module, driver_file: str = DRIVER_FILE) -> str:
 
 
 def render_rc(fmt: str, aliases: dict[str, list[str]]) -> str:
-    """The ``.modulerc.lua``/``.modulerc`` giving the short names."""
-    head = "written by `cudaenv modulefiles`: cuda/12.4 and cuda/12 name the newest 12.4.x and 12.x."
+    """The ``.modulerc.lua``/``.modulerc`` giving the short names (Lmod: ``default`` only, see ``render_alias``)."""
+    if fmt == "lmod":
+        aliases = {t: [a for a in names if a == "default"] for t, names in aliases.items()}
+        aliases = {t: names for t, names in aliases.items() if names}
+        head = "written by `cudaenv modulefiles`: `module load cuda` loads the newest (cuda/12.4 and cuda/12 are files)."
+    else:
+        head = "written by `cudaenv modulefiles`: cuda/12.4 and cuda/12 name the newest 12.4.x and 12.x."
     mark = json.dumps({"format": fmt, "rc": True}, sort_keys=True)
     if fmt == "lmod":
         lines = [f"-- {head}", f"-- {_MARK}{mark}"]
@@ -743,6 +751,21 @@ def render_rc(fmt: str, aliases: dict[str, list[str]]) -> str:
         for target, names in aliases.items():
             lines.append(" ".join(["module-version", tcl_quote(f"{MODULE}/{target}")] + [tcl_quote(a) for a in names]))
     return "\n".join(lines) + "\n"
+
+
+def render_alias(alias: str, target: str, target_text: str) -> str:
+    """The Lmod file ``cuda/<alias>``: ``cuda/<target>``'s own text under its short name.
+
+    Lmod (8.6) resolves a ``module_version`` short name when loading but not when
+    unloading or swapping (``module unload cuda/12.4`` matched nothing and exited 0):
+    a module is found by the name it was loaded under. A file of its own under the
+    short name is loaded, listed, unloaded and swapped under that name.
+    """
+    mark = json.dumps({"alias_of": target, "format": "lmod"}, sort_keys=True)
+    body = target_text.split("\n", 2)[2]  # the target's two header lines go
+    return (f"-- {MODULE}/{alias}: the newest here of its versions, a copy of {MODULE}/{target} under the name "
+            f"people type (Lmod unloads and swaps a module by the name it was loaded under); "
+            f"written by `cudaenv modulefiles --format lmod`.\n-- {_MARK}{mark}\n" + body)
 
 
 # ---------------------------------------------------------------- planning
@@ -768,8 +791,10 @@ def _read_marker(path: str) -> dict | None:
     return None
 
 
-def _existing(cuda_dir: str, fmt: str) -> dict[str, dict]:
+def _existing(cuda_dir: str, fmt: str, alias_files: list[str] | None = None) -> dict[str, dict]:
     """{module name: marker} of the modulefiles cudaenv wrote in ``cuda_dir`` before.
+
+    Short-name files (Lmod) are not modules: their paths go to ``alias_files``.
 
     Raises:
         CudaenvError: a file there is not cudaenv's, or is in the other format.
@@ -802,6 +827,10 @@ def _existing(cuda_dir: str, fmt: str) -> dict[str, dict]:
                 exit_code=2,
             )
         if is_rc:
+            continue
+        if "alias_of" in info:
+            if alias_files is not None:
+                alias_files.append(path)
             continue
         name = entry[:-4] if fmt == "lmod" and entry.endswith(".lua") else entry
         if all(isinstance(info.get(k), str) for k in ("root", "profile", "version")):
@@ -913,7 +942,25 @@ def write_modulefiles(
     files = [(os.path.join(cuda_dir, m.name + (".lua" if fmt == "lmod" else "")), render(m, driver_file))
              for m in modules]
     rc_path = os.path.join(cuda_dir, _RC[fmt])
-    files.append((rc_path, render_rc(fmt, _aliases(final, notes))))
+    aliases = _aliases(final, notes)
+    files.append((rc_path, render_rc(fmt, aliases)))
+    old_aliases: list[str] = []
+    alias_paths: list[str] = []
+    if fmt == "lmod":
+        _existing(cuda_dir, fmt, old_aliases)
+        texts = {os.path.basename(p)[:-4]: t for p, t in files[:-1]}
+        for target, names in aliases.items():
+            text = texts.get(target)
+            if text is None:  # written by an earlier run: its file is the source
+                try:
+                    with open(os.path.join(cuda_dir, target + ".lua"), encoding="ascii") as f:
+                        text = f.read()
+                except (OSError, ValueError) as exc:
+                    raise CudaenvError(f"cannot read {os.path.join(cuda_dir, target + '.lua')}: {exc}") from None
+            for alias in names:
+                if alias != "default":
+                    alias_paths.append(os.path.join(cuda_dir, alias + ".lua"))
+                    files.append((alias_paths[-1], render_alias(alias, target, text)))
     umask = os.umask(0o022)
     os.umask(umask)
     staged: list[tuple[str, str]] = []
@@ -944,4 +991,10 @@ def write_modulefiles(
         raise CudaenvError(f"cannot write {current}: {exc.strerror or exc}") from None
     # Only renames are left: each is atomic, and all follow a successful staging.
     commit(staged)
-    return Written(modules, [p for p, _t in files[:-1]], rc_path, notes, output)
+    for path in old_aliases:  # a short name that now goes to no module (or is a module's own name)
+        if path not in alias_paths:
+            try:
+                os.unlink(path)
+            except OSError as exc:
+                notes.append(f"warning: cannot remove the old short-name file {path}: {exc.strerror}")
+    return Written(modules, [p for p, _t in files[:len(modules)]], rc_path, notes, output, alias_paths)
