@@ -26,14 +26,20 @@ def modulefiles_cmd(targets: tuple[str, ...], fmt: str | None, all_: bool, outpu
     Names     cuda/<full version>; another profile of the same toolkit is
               cuda/<version>-<profile>; a name held by another toolkit in DIR
               gets -2, -3 (re-runs keep each toolkit's name). cuda/12.4 and
-              cuda/12 are the newest 12.4.x / 12.x, default the newest.
+              cuda/12 are the newest 12.4.x / 12.x, default the newest. Lmod:
+              cuda/12.4 is a file of its own (unload/swap by the name typed).
     Switching Lmod swaps cuda/12.4 for cuda/11.8 on load (family "cuda");
               Environment Modules refuses (conflict cuda): module switch.
+              A module refuses to load while a cudaenv profile is active.
+    Flags     NVCC_PREPEND_FLAGS is computed at load as `use` does: split on
+              single spaces, ours in front, yours word for word; -ccbin (and
+              CUDAHOSTCXX) only when your flags name no -ccbin.
     Stubs     stubs: auto puts DIR/.cudaenv-stubs/<key> (libcuda.so.1) last on
               LD_LIBRARY_PATH only on a node without /proc/driver/nvidia/version,
               checked when the module is loaded; always/never as in the profile.
-    Unload    takes the entries out; variables set get back their prior value
-              (Lmod with lmod files; Environment Modules >= 5.1), else unset.
+    Unload    takes the entries out; each variable gets back exactly what it
+              held before load (unset, empty or a value; Lmod reading Tcl files
+              gives an empty one back unset); one you changed since stays.
     """
     from ..commands.modulefiles import modulefiles
 

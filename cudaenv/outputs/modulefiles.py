@@ -4,10 +4,20 @@
 writes ``DIR/cuda/<name>.lua`` (Lmod) or ``DIR/cuda/<name>`` (Tcl: Environment
 Modules, and Lmod too). Each file is rendered from the same data as ``use``:
 the toolkit's governing profile (or the profile TARGET names) turned into
-``Ops`` by ``profile_ops``, with the host compiler ``use`` would choose. Sets
-become ``pushenv`` (Lua; Tcl on Environment Modules >= 5.1) or ``setenv``;
-prepends become ``prepend_path`` in reverse (each one goes in front, so the
-result has the profile's order); appends become ``append_path``.
+``Ops`` by ``profile_ops``, with the host compiler ``use`` would choose.
+
+* **Exactly ``use``, exactly back.** Small helpers at the top of each file
+  (Lua functions, Tcl procs) apply ``use``'s rules at load: a set variable's
+  prior value (unset, empty or not) is recorded in ``__CUDAENV_MODULE_<VAR>``
+  and given back on unload unless changed since (Lmod: the value waits on its
+  own pushenv stack, emptied on unload; Environment Modules: ``unsetenv VAR
+  VALUE`` sets on unload); nvcc flag lists are computed word for word (split
+  on single spaces, ours in front or last) and treated as set variables,
+  because the module systems' space-delimited path functions de-duplicate
+  words; ``-ccbin``/``CUDAHOSTCXX`` go in only when the user's own flags name
+  no ``-ccbin``. ``:`` lists use the tool's prepend/append (in reverse, so the
+  result has the profile's order), and an empty list comes back empty. A
+  module refuses to load while a cudaenv profile is active.
 
 Decisions (also in ``cudaenv modulefiles --help``):
 
@@ -22,7 +32,10 @@ Decisions (also in ``cudaenv modulefiles --help``):
   ``cuda/12.4`` and ``cuda/12`` the newest 12.4.x / 12.x and ``default`` the
   newest of all, as ``use 12.4`` resolves a prefix; a module whose name *is*
   ``12.4`` wins, as an exact version does for ``use``. Where two toolkits tie,
-  the un-suffixed name wins and a note says so (``use`` would refuse).
+  the un-suffixed name wins and a note says so (``use`` would refuse). Lmod
+  resolves rc names only when loading (not to unload or swap), so for Lmod
+  ``cuda/12.4.lua`` is a copy of the target's file (marker ``alias_of``),
+  rewritten or removed on every run; the rc file keeps ``default``.
 * **Ownership.** ``DIR/cuda`` is cudaenv's: a file there that cudaenv did not
   write, or one in the other format, is an error, never overwritten.
 * **Stubs.** Per the profile's ``stubs``: ``never`` (or a toolkit without
