@@ -719,3 +719,24 @@ def test_module_refuses_to_load_over_a_cudaenv_profile(system, bed):
     assert "cuda/11.8.0: a cudaenv profile is active; run `cudaenv off` before `module load`" in err
     assert "while executing" not in err  # Environment Modules: the message, not a Tcl stack trace
     assert _user(snap(out, "after")) == _user(snap(out, "used"))
+
+
+MODULE_THEN_USE = """export MODULEPATH="$MODDIR"
+module load cuda/11.8 || exit 11
+env -0 > "$OUT/loaded"
+cudaenv use 12.4 > "$OUT/code" 2> "$OUT/err"; echo "rc=$?" > "$OUT/rc"
+"""
+
+
+@pytest.mark.testbed
+def test_use_refuses_to_switch_over_a_cudaenv_module(system, bed):
+    """`module load` then `cudaenv use`: use refuses with one line and prints no code."""
+    _id, kind, fmt = system
+    env, tmp, out, testbed = bed
+    generate(env, fmt, env["MODDIR"], "--all")
+    res = bash(prelude(kind) + MODULE_THEN_USE, env, tmp)
+    assert res.returncode == 0, res.stderr
+    assert (out / "rc").read_text().strip() == "rc=2"
+    assert (out / "code").read_text() == ""
+    err = (out / "err").read_text()
+    assert err.count("\n") == 1 and "run `module unload cuda` before `cudaenv use`" in err

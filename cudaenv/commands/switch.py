@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from ..shells.base import Output
     from ..toolkit.types import Toolkit
 
+#: Every modulefile cudaenv writes records what it overwrote in variables with this prefix.
+MODULE_MARK = "__CUDAENV_MODULE_"
+
 __all__ = ["plan_for_use", "plan_for_off", "emit_plan", "do_use", "do_off"]
 
 
@@ -39,6 +42,11 @@ def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, Profile, Toolk
     from ..profiles.model import use_ops
     from ..profiles.resolve import resolve_target, target_from_pin
 
+    if any(k.startswith(MODULE_MARK) for k in ctx.env):
+        # A cudaenv modulefile is loaded: switching over it would leave `module unload` and
+        # `cudaenv off` each giving back the other's values (the module refuses the reverse too).
+        raise CudaenvError("a cuda module written by `cudaenv modulefiles` is loaded; run `module unload cuda` "
+                           "before `cudaenv use`", exit_code=2)
     target, _pin = target_from_pin(ctx, target)
     notes: list[str] = []
     profile, tk = resolve_target(ctx, target, notes)
