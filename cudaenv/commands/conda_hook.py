@@ -15,6 +15,10 @@ from ..infra.console import note
 from ..outputs.conda_hooks import install_hooks, plan_activate, plan_deactivate, remove_hooks, valid_key
 from .switch import emit_plan
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..env.plan import Plan
+
 __all__ = ["hook_main", "install", "remove"]
 
 _USAGE = "usage: cudaenv conda-hook _activate|_deactivate --shell SHELL -- KEY [TARGET]"
@@ -58,8 +62,16 @@ def hook_main(args: list[str]) -> int:
     from .switch import plan_for_use
 
     ctx = Context()
-    return emit_plan(ctx, lambda out: plan_activate(ctx.env, key, lambda: plan_for_use(ctx, rest[0])[0]), shell,
-                     "conda-hook _activate")
+    env = ctx.env
+
+    def plan_use_fn(fixed: dict) -> Plan:
+        ctx.env = fixed  # PATH repaired (outputs/conda_hooks.replay_path_fix): plan from there
+        return plan_for_use(ctx, rest[0])[0]
+
+    try:
+        return emit_plan(ctx, lambda out: plan_activate(env, key, plan_use_fn), shell, "conda-hook _activate")
+    finally:
+        ctx.env = env
 
 
 def install(target: str, prefix: str | None) -> int:

@@ -30,6 +30,16 @@ itself (``--stack`` twice) gets one variable per level. conda exports the new
 ``CONDA_SHLVL`` before it sources activate scripts and after it sources
 deactivate scripts, so both hooks of one activation see the same level.
 
+conda's reactivation (after ``conda install`` in the environment, or ``conda
+activate`` of the active one) and a non-stacked switch source the deactivate
+scripts and then export a PATH computed before them. The deactivate hook sees
+that case (``$CONDA_PREFIX/bin`` is still on PATH; a plain deactivation
+exports its PATH first) and leaves what it did to PATH in
+:data:`PATH_FIX_VAR`; the next cudaenv hook does it again to the PATH it finds
+(:func:`replay_path_fix`) and unsets it. An outer environment's activate hook
+run again after a stacked deactivation puts back cudaenv's values that conda's
+own variables (``conda env config vars``) overwrote then (:func:`reassert`).
+
 The hooks never exit, return or define functions, read only their own
 variables (``set -u``), run nothing that can fail outside an ``if`` (``set
 -e``), and unset their variables. When cudaenv is missing or fails they say
@@ -48,9 +58,10 @@ import os
 import sys
 
 from ..infra.atomic import commit, discard, stage_text
-from ..env.ops import Change, Ops
+from ..env.ops import Change, Ops, apply_changes
+from ..env.pathlist import join, separator, split
 from ..env.plan import Plan, apply, diff, recorded, undo
-from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode
+from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode, decode_value, encode, encode_value
 from ..errors import CudaenvError
 from ..shells import shell
 
@@ -61,8 +72,8 @@ if TYPE_CHECKING:
     from ..context import Context
 
 __all__ = [
-    "MARK", "HOOK_NAME", "EXTENSIONS", "SAVED_PREFIX", "NONE_TOKEN", "prefix_key", "saved_var",
-    "hook_paths", "render_hook", "reapply", "plan_activate", "plan_deactivate", "valid_key",
+    "MARK", "HOOK_NAME", "EXTENSIONS", "SAVED_PREFIX", "NONE_TOKEN", "PATH_FIX_VAR", "prefix_key", "saved_var",
+    "hook_paths", "render_hook", "reapply", "reassert", "replay_path_fix", "plan_activate", "plan_deactivate", "valid_key",
     "find_prefix", "find_exe", "is_ours", "Installed", "install_hooks", "remove_hooks",
 ]
 
@@ -75,6 +86,10 @@ HOOK_NAME = "~~cudaenv"
 EXTENSIONS = {"sh": "sh", "csh": "tcsh", "fish": "fish"}
 SAVED_PREFIX = "_CUDAENV_CONDA_"
 NONE_TOKEN = "-"  # saved when no cudaenv profile was active
+# What a deactivate hook did to PATH, left for the next hook when conda is about to export a PATH
+# it computed before the deactivate hooks ran (reactivation, a non-stacked switch).
+PATH_FIX_VAR = SAVED_PREFIX + "PATH"
+_FIX_FORMAT = "p1"
 _TMP_PREFIX = ".cudaenv-hook-"
 
 
@@ -110,70 +125,207 @@ def reapply(env: Mapping[str, str], state: State) -> dict[str, str]:
     """Apply a recorded state's changes again onto ``env`` (the same entries and values).
 
     Onto the environment the record was taken from (its ``off``), this gives
-    back the environment and the record exactly.
+    back the environment and the record exactly. The record is kept as it was
+    saved in any case: what was there before it (a prior value, an unset list)
+    is what the record says, not what ``env`` holds now. conda may still have
+    the inner environment's own variables (``conda env config vars``) set when
+    the deactivate hook runs, and takes them back only after it.
     """
     ops = Ops(
         set={var: ours for var, (_prior, ours) in state.scalars.items()},
         prepend={var: pre for var, (_kind, pre, _app) in state.lists.items() if pre},
         append={var: app for var, (_kind, _pre, app) in state.lists.items() if app},
     )
-    return apply(env, ops, state.name)
+    out = apply(env, ops, state.name)
+    out[STATE_VAR] = encode(state)
+    return out
+
+
+def _entries(text: str) -> list[str]:
+    return [decode_value(e) for e in text.split("|")] if text else []
+
+
+def _fix_steps(text: str) -> list[list[list[str]]]:
+    """The steps of a :data:`PATH_FIX_VAR` value (ValueError if it is not one)."""
+    parts = text.split(";")
+    if parts[0] != _FIX_FORMAT:
+        raise ValueError("unknown format")
+    steps = []
+    for part in parts[1:]:
+        fields = part.split(",")
+        if len(fields) != 4:
+            raise ValueError("bad step")
+        steps.append([_entries(f) for f in fields])
+    return steps
+
+
+def replay_path_fix(env: Mapping[str, str], notes: list[str]) -> dict[str, str]:
+    """``env`` with what :data:`PATH_FIX_VAR` records done again to PATH, and the variable gone.
+
+    Each step is what one deactivate hook did to PATH: the entries it took out
+    (the first occurrence of each prepended one, the last of each appended
+    one, as ``undo`` takes them) and the entries it put back (in front and at
+    the end, as ``apply`` does). Replayed onto the PATH conda exports after the
+    deactivate hooks, which it computed before them, this gives the PATH the
+    hooks left, with conda's own change (its prefix's ``bin``) kept.
+    """
+    out = dict(env)
+    text = out.pop(PATH_FIX_VAR, None)
+    if text is None:
+        return out
+    try:
+        steps = _fix_steps(text)
+    except (ValueError, IndexError, UnicodeDecodeError):
+        notes.append(f"ignoring {PATH_FIX_VAR}: not written by this version of cudaenv")
+        return out
+    if "PATH" not in out:
+        return out
+    entries = split(out["PATH"])
+    for took_pre, took_app, put_pre, put_app in steps:
+        for e in took_pre:
+            if e in entries:
+                entries.remove(e)
+        for e in took_app:
+            for i in range(len(entries) - 1, -1, -1):
+                if entries[i] == e:
+                    del entries[i]
+                    break
+        entries = put_pre + entries + put_app
+    if entries:  # never an empty PATH (a single empty entry: the current directory)
+        out["PATH"] = join(entries)
+    return out
+
+
+def _fix_step(took: State | None, put: State | None) -> str | None:
+    """One step of :data:`PATH_FIX_VAR`: PATH entries of ``took`` taken out, of ``put`` put back."""
+    _k, tp, ta = took.lists.get("PATH", ("v", [], [])) if took is not None else ("v", [], [])
+    _k, pp, pa = put.lists.get("PATH", ("v", [], [])) if put is not None else ("v", [], [])
+    if not (tp or ta or pp or pa):
+        return None
+    return ",".join("|".join(encode_value(e) for e in lst) for lst in (tp, ta, pp, pa))
+
+
+def _path_reexported(env: Mapping[str, str]) -> bool:
+    """True when conda will export, after this deactivate hook, a PATH it computed before it.
+
+    conda's plain deactivation exports PATH *before* the deactivate scripts,
+    with the environment's ``bin`` taken out; its reactivation and a
+    non-stacked switch (``build_reactivate``, ``_build_activate_stack``; and
+    rattler's switch) source them while that ``bin`` is still on PATH and
+    export their PATH after them.
+    """
+    prefix = env.get("CONDA_PREFIX")
+    return bool(prefix) and os.path.join(prefix, "bin") in split(env.get("PATH", ""))
+
+
+def reassert(env: Mapping[str, str], state: State) -> dict[str, str]:
+    """``env`` with the values ``state`` records as cudaenv's put back where they are missing.
+
+    Between the deactivate hook of an environment stacked on this one and this
+    environment's activate hook, which conda runs again then, conda exports
+    this environment's own variables (``conda env config vars``) once more; one
+    of them may be a variable the record sets (``CUDA_HOME``) or extends. The
+    deactivate hook had left exactly the record's values: a scalar that differs
+    is set back, list entries that are gone are put back in front (prepended)
+    or at the end (appended). The record itself is unchanged.
+    """
+    out = dict(env)
+    for var, (_prior, ours) in state.scalars.items():
+        if out.get(var) != ours:
+            out[var] = ours
+    for var, (_kind, pre, app) in state.lists.items():
+        sep = separator(var)
+        entries = split(out.get(var) or "", sep)
+        lost_pre = [e for e in pre if e not in entries]
+        lost_app = [e for e in app if e not in entries]
+        if lost_pre or lost_app:
+            out[var] = join(lost_pre + entries + lost_app, sep)
+    return out
 
 
 def plan_activate(env: Mapping[str, str], key: str, plan_use_fn) -> Plan:
-    """What the activate hook does: save what is active, switch with ``plan_use_fn()``.
+    """What the activate hook does: save what is active, switch with ``plan_use_fn(env)``.
 
     Args:
         env: The environment the hook runs in.
         key: The environment's :func:`prefix_key`.
-        plan_use_fn: Returns the ``use`` plan for the hook's target (raises CudaenvError).
+        plan_use_fn: Returns the ``use`` plan for the hook's target in the
+            environment it is given (raises CudaenvError).
 
     Returns:
-        No change when this environment's activation at this level was already
-        done (conda sources the outer environment's activate scripts again when
-        an environment stacked on it is deactivated).
+        When this environment's activation at this level was already done
+        (conda sources the outer environment's activate scripts again when an
+        environment stacked on it is deactivated), only the PATH repair of
+        :func:`replay_path_fix` and :func:`reassert` of the active record.
     """
-    var = saved_var(key, env)
-    if var in env:
-        return Plan([], [])
     notes: list[str] = []
+    fixed = replay_path_fix(env, notes)
+    var = saved_var(key, fixed)
+    order = ["PATH", PATH_FIX_VAR]
+    if var in fixed:
+        cur = recorded(fixed, [], strict=False)
+        final = reassert(fixed, cur) if cur is not None else fixed
+        return Plan(diff(env, final, order), notes)
     token = NONE_TOKEN
-    if recorded(env, notes, strict=False) is not None and not notes:
-        token = env[STATE_VAR]
-    plan = plan_use_fn()
-    active = env.get(ACTIVE_VAR)
+    seen: list[str] = []
+    if recorded(fixed, seen, strict=False) is not None and not seen:
+        token = fixed[STATE_VAR]
+    plan = plan_use_fn(fixed)
+    active = fixed.get(ACTIVE_VAR)
     kept = [n for n in plan.notes if not (active and n == f"{active} is already active")]
-    return Plan(plan.changes + [Change("set", var, token)], kept)
+    if fixed == dict(env):
+        return Plan(plan.changes + [Change("set", var, token)], notes + kept)
+    final = apply_changes(fixed, plan.changes + [Change("set", var, token)])
+    names = [c.name for c in plan.changes]
+    return Plan(diff(env, final, names + [n for n in order if n not in names] + [var]), notes + kept)
 
 
 def plan_deactivate(env: Mapping[str, str], key: str) -> Plan:
     """What the deactivate hook does: undo what is active, re-apply what was saved.
 
+    When conda is about to export a PATH it computed before this hook
+    (:func:`_path_reexported`), what the hook did to PATH is left in
+    :data:`PATH_FIX_VAR` for the activate hook that follows.
+
     Returns:
-        No change when nothing was saved at this level (the activation did not
-        switch: cudaenv failed then, or the hook was installed after it).
+        Only the PATH repair of :func:`replay_path_fix` when nothing was saved
+        at this level (the activation did not switch: cudaenv failed then, or
+        the hook was installed after it).
     """
-    var = saved_var(key, env)
-    token = env.get(var)
-    if token is None:
-        return Plan([], [])
     notes: list[str] = []
-    cur = recorded(env, notes, strict=False)
-    base = undo(env, cur, notes) if cur is not None else dict(env)
-    order = []
-    if cur is not None:
-        order = list(cur.scalars) + list(cur.lists)
-    final = base
-    if token != NONE_TOKEN:
+    fixed = replay_path_fix(env, notes)
+    var = saved_var(key, fixed)
+    token = fixed.get(var)
+    final = fixed
+    order = ["PATH"]
+    cur = prev = None
+    if token is not None:
+        cur = recorded(fixed, notes, strict=False)
+        final = undo(fixed, cur, notes) if cur is not None else dict(fixed)
+        if cur is not None:
+            order = list(cur.scalars) + list(cur.lists)
+        if token != NONE_TOKEN:
+            try:
+                prev = decode(token)
+                final = reapply(final, prev)
+            except CudaenvError as exc:
+                prev = None
+                notes.append(f"cannot restore the CUDA setup saved in {var} ({exc.message}); leaving none active")
+            else:
+                order += [v for v in list(prev.scalars) + list(prev.lists) if v not in order]
+        final.pop(var, None)
+    if _path_reexported(env):
+        # conda then exports PATH as it was before this hook, the fixes still pending included:
+        # the next hook does again what was pending, then what this hook did.
+        pending = env.get(PATH_FIX_VAR, _FIX_FORMAT)
         try:
-            prev = decode(token)
-            final = reapply(base, prev)
-        except CudaenvError as exc:
-            notes.append(f"cannot restore the CUDA setup saved in {var} ({exc.message}); leaving none active")
-        else:
-            order += [v for v in list(prev.scalars) + list(prev.lists) if v not in order]
-    final.pop(var, None)
-    return Plan(diff(env, final, order + [ACTIVE_VAR, STATE_VAR, var]), notes)
+            _fix_steps(pending)
+        except (ValueError, IndexError, UnicodeDecodeError):
+            pending = _FIX_FORMAT  # not readable: noted, dropped
+        step = _fix_step(cur, prev)
+        if step or pending != _FIX_FORMAT:
+            final[PATH_FIX_VAR] = pending + (";" + step if step else "")
+    return Plan(diff(env, final, order + [ACTIVE_VAR, STATE_VAR, var, PATH_FIX_VAR]), notes)
 
 
 # --------------------------------------------------------------------------- the files
