@@ -37,6 +37,7 @@ python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore 
 echo "== real CUDA toolkits 11.8, 12.4, 13.5 (test bed)" >&2
 bash tests/testbed/build.sh
 bash tests/venvs.sh   # torch venvs: venv-cpu (2.13.0 CPU), venv-cu (2.14.1, CUDA 13.0); cold ~3 min, warm <0.1 s
+bash tests/conda.sh   # the real conda 26.7.1 (conda hook tests) from ../shared/wheels; cold ~15 s, warm instant
 
 echo "== test suite" >&2
 exec python3 -m pytest -q -p no:cacheprovider "$@"
