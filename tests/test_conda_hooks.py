@@ -1,14 +1,13 @@
 """conda activation hooks (``cudaenv conda-hook``): the planner, the files, and real shells.
 
-Conda cannot be installed here. Activation runs through a real conda-style
-activator, py-rattler (pixi's engine): its scripts source ``activate.d`` and,
-on a switch, the old environment's ``deactivate.d``. Rattler has no csh, no
-stacking and no deactivate; for those the test activator ``condact`` prints
-what conda's ``activate.py`` prints (its templates, and its order: on
-deactivate, PATH first, then the deactivate scripts in reverse order, then
-the variables, then the outer environment's activate scripts again). Every
-hook runs in real bash, zsh, dash, fish and tcsh, with a toolkit root named
-HOSTILE and prefixes whose paths hold spaces.
+Activation runs through the real conda (26.7.1, built by tests/conda.sh into
+the test bed): its shell functions in real bash, zsh, dash, fish and tcsh,
+for activate, deactivate, ``--stack``, a non-stacked switch, reactivation
+(``conda update --all``, ``conda activate`` of the active environment,
+``conda shell.<sh> reactivate``) and ``conda env config vars``. Each scenario
+also runs without the hooks: with them, the environment is conda's alone plus
+the toolkit, and after the last deactivation conda's alone, byte for byte.
+py-rattler (pixi's engine) is a second activator, with a HOSTILE toolkit name.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ def _use(env, ops, name):
 
 
 def _activate(env, key, ops, name):
-    return apply_changes(env, plan_activate(env, key, lambda: plan_use(env, ops, name)).changes)
+    return apply_changes(env, plan_activate(env, key, lambda e: plan_use(e, ops, name)).changes)
 
 
 def _deactivate(env, key):
@@ -67,7 +66,7 @@ def test_stacked_activation_and_deactivation_give_back_each_level_exactly(env, o
     back = dict(_deactivate(b, "b_2"), CONDA_SHLVL="1")
     assert back == a
     if rerun:  # conda sources the outer activate scripts again here: no change
-        assert plan_activate(back, "a_1", lambda: pytest.fail("must not plan a switch")).changes == []
+        assert plan_activate(back, "a_1", lambda e: pytest.fail("must not plan a switch")).changes == []
     assert dict(_deactivate(back, "a_1"), CONDA_SHLVL="0") == e0
 
 
@@ -140,7 +139,6 @@ def world(tmp_path):
     other_root = make_toolkit(str(tmp_path / "tk" / "cuda-12.6"), OTHER_V)
     bindir = tmp_path / "bin"
     write_wrapper(str(bindir))
-    _write_activator(bindir)
     prefixes = {}
     for name in ("outer env", "inner env"):
         p = tmp_path / "conda" / "envs" / name
@@ -255,127 +253,107 @@ def test_hidden_commands_refuse_bad_arguments(world):
         assert res.returncode == 2 and res.stdout == "", args
 
 
-# ---------------------------------------------------------------- real shells, real activator
+# ---------------------------------------------------------------- real shells, real conda
 
-
-ACTIVATOR = r'''
-"""condact SHELL activate|stack|deactivate [VAR]: the code a conda-style activator prints.
-
-VAR names the environment variable holding the prefix. `activate` in bash, zsh,
-dash and fish is py-rattler's real activator (a switch when CONDA_PREFIX is set);
-dash gets its bash script. tcsh (rattler has no csh), `stack` and `deactivate`
-(rattler has neither) follow conda's activate.py: its templates and its order.
-"""
-import os
-import sys
-from glob import escape, glob
-
-shell, cmd = sys.argv[1], sys.argv[2]
-prefix = os.environ[sys.argv[3]] if len(sys.argv) > 3 else None
-env = os.environ
-if cmd == "activate" and shell != "tcsh":
-    from pathlib import Path
-
-    from rattler.shell import ActivationVariables, PathModificationBehavior, Shell, activate
-
-    cur = env.get("CONDA_PREFIX")
-    av = ActivationVariables(Path(cur) if cur else None, env["PATH"].split(":"), PathModificationBehavior.Replace)
-    kind = {"bash": Shell.bash, "dash": Shell.bash, "zsh": Shell.zsh, "fish": Shell.fish}[shell]
-    sys.stdout.write(activate(Path(prefix), av, kind).script)
-    sys.exit(0)
-
-ext = {"bash": "sh", "dash": "sh", "zsh": "sh", "fish": "fish", "tcsh": "csh"}[shell]
-# conda's templates put values in quotes without escaping them (export %s='%s'): a PATH entry
-# holding a quote would break conda's own code. Here values are quoted properly, since the
-# PATH it re-exports holds the toolkit directory named HOSTILE.
-quote = {
-    "sh": lambda v: "'" + v.replace("'", "'\\''") + "'",
-    "fish": lambda v: "'" + v.replace("\\", "\\\\").replace("'", "\\'") + "'",
-    "csh": lambda v: "'" + v.replace("'", "'\\''").replace("!", "'\\!'") + "'",
-}[ext]
-export = {"sh": "export %s=%s", "fish": "set -gx %s %s", "csh": "setenv %s %s"}[ext]
-unset = {"sh": "unset %s", "fish": "set -e %s", "csh": "unsetenv %s"}[ext]
-run = {"sh": ". %s", "fish": "source %s", "csh": "source %s"}[ext]
-join = "\n" if ext == "sh" else ";\n"
-
-
-def pathjoin(entries):
-    return " ".join(quote(e) for e in entries) if ext == "fish" else quote(":".join(entries))
-
-
-def scripts(p, kind):
-    return sorted(glob(os.path.join(escape(p), "etc", "conda", kind + ".d", "*." + ext)),
-                  reverse=kind == "deactivate")
-
-
-path = env["PATH"].split(":")
-lvl = int(env.get("CONDA_SHLVL") or 0)
-old = env.get("CONDA_PREFIX")
-out = []
-if cmd in ("activate", "stack"):  # build_activate at level 0 (csh), build_stack
-    assert cmd == "stack" or lvl == 0
-    new = lvl + 1
-    out += [export % ("PATH", pathjoin([prefix + "/bin"] + path)), export % ("CONDA_PREFIX", quote(prefix)),
-            export % ("CONDA_SHLVL", new)]
-    if cmd == "stack" and lvl:
-        out += [export % ("CONDA_PREFIX_%d" % lvl, quote(old)), export % ("CONDA_STACKED_%d" % new, "true")]
-    out += [run % quote(s) for s in scripts(prefix, "activate")]
-elif cmd == "deactivate":  # build_deactivate: PATH, deactivate scripts, variables, outer activate scripts
-    if old + "/bin" in path:
-        path.remove(old + "/bin")
-    out.append(export % ("PATH", pathjoin(path)))
-    out += [run % quote(s) for s in scripts(old, "deactivate")]
-    if lvl == 1:
-        out += [unset % "CONDA_PREFIX", export % ("CONDA_SHLVL", 0)]
-    else:
-        assert "CONDA_STACKED_%d" % lvl in env, "only stacked environments here"
-        outer = env["CONDA_PREFIX_%d" % (lvl - 1)]
-        out += [unset % ("CONDA_PREFIX_%d" % (lvl - 1)), unset % ("CONDA_STACKED_%d" % lvl),
-                export % ("CONDA_PREFIX", quote(outer)), export % ("CONDA_SHLVL", lvl - 1)]
-        out += [run % quote(s) for s in scripts(outer, "activate")]
-sys.stdout.write(join.join(out + [""]))
-'''
-
-
-def _write_activator(bindir) -> None:
-    path = os.path.join(bindir, "condact")
-    with open(path, "w") as f:
-        f.write(f"#!{sys.executable}\n" + ACTIVATOR)
-    os.chmod(path, 0o755)
-
-
-def need_rattler() -> None:
-    try:
-        import rattler.shell  # noqa: F401
-    except ImportError:
-        if IN_CI:
-            pytest.fail("py-rattler is required under CI (pip install '.[test]')")
-        pytest.skip("py-rattler not installed")
-
-
-# The commands, per shell: activate (rattler, or conda's csh), stack, deactivate, dump.
-CMDS = {
-    "posix": {"act": 'eval "$(condact {sh} activate {v})"', "stack": 'eval "$(condact {sh} stack {v})"',
-              "deact": 'eval "$(condact {sh} deactivate)"', "dump": 'env -0 > "$OUT/{n}"',
-              "use": 'eval "$(cudaenv use {t})"', "echo": "echo {w}"},
-    "fish": {"act": "condact fish activate {v} | source", "stack": "condact fish stack {v} | source",
-             "deact": "condact fish deactivate | source", "dump": "env -0 > $OUT/{n}",
-             "use": "cudaenv use {t} | source", "echo": "echo {w}"},
-    # conda's csh: eval "`conda shell.csh activate ...`", lines joined by ";".
-    "tcsh": {"act": 'eval "`condact tcsh activate {v}`"', "stack": 'eval "`condact tcsh stack {v}`"',
-             "deact": 'eval "`condact tcsh deactivate`"', "dump": 'env -0 > "$OUT/{n}"',
-             "use": 'eval "`cudaenv use {t}`"', "echo": "echo {w}"},
-}
+# conda's templates quote values without escaping them, and refuse prefixes holding spaces: the
+# toolkit roots here hold a space and non-ASCII letters, not quotes or `$` (rattler's tests below
+# take HOSTILE).
+TK_OUTER = "tk/cuda 12.3 èр♞"
+TK_INNER = "tk/cuda 11.8 中片"
 SHELLS = ["bash", "zsh", "dash", "fish", "tcsh"]
+CONDA_SHELLS = SHELLS
 
 
-def script(shell: str, steps: list[tuple]) -> str:
-    fam = "posix" if shell in ("bash", "zsh", "dash") else shell
-    lines = ["set -eu"] if fam == "posix" else []
+@pytest.fixture(scope="session")
+def conda_exe() -> str:
+    """The real conda that tests/conda.sh builds into the test bed (conda's base prefix is a venv)."""
+    from conftest import TESTBED
+
+    exe = os.path.join(TESTBED, "conda", "bin", "conda")
+    if not (os.path.isfile(os.path.join(TESTBED, "conda", ".cudaenv-complete")) and os.access(exe, os.X_OK)):
+        msg = f"real conda missing at {exe}: run bash tests/conda.sh"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return exe
+
+
+def _condarc(home) -> None:
+    os.makedirs(home, exist_ok=True)
+    with open(os.path.join(home, ".condarc"), "w") as f:
+        f.write("solver: classic\noffline: true\nnotify_outdated_conda: false\nauto_activate: false\n")
+
+
+@pytest.fixture(scope="session")
+def conda_envs(conda_exe, tmp_path_factory) -> str:
+    """Two empty environments made by `conda create -y -p`, once; tests copy them."""
+    root = tmp_path_factory.mktemp("conda-envs")
+    home = str(root / "home")
+    _condarc(home)
+    env = {"HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    for name in ("outer", "inner"):
+        res = subprocess.run([conda_exe, "create", "-q", "-y", "-p", str(root / "envs" / name)], env=env,
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0, res.stdout + res.stderr
+    return str(root / "envs")
+
+
+@pytest.fixture
+def cworld(world, conda_exe, conda_envs):
+    """``world`` with real conda environments A and B, an isolated HOME with a .condarc, toolkits
+    whose roots hold a space and Unicode, and conda's shell functions not yet loaded."""
+    tmp = world["tmp"]
+    _condarc(str(tmp))
+    for name, key in (("outer", "A"), ("inner", "B")):
+        dest = tmp / "conda" / "envs" / name
+        shutil.copytree(os.path.join(conda_envs, name), str(dest))
+        world[key] = str(dest)
+    world["outer"] = make_toolkit(str(tmp / TK_OUTER), OUTER_V)
+    world["inner"] = make_toolkit(str(tmp / TK_INNER), INNER_V)
+    # conda's templates do not escape quotes: the prior CUDA_HOME conda saves must hold none.
+    env = dict(world["env"], A=world["A"], B=world["B"], TCONDA=conda_exe, CUDA_HOME="/prior/value with spaces",
+               CUDAENV_ROOTS=":".join((world["outer"], world["inner"], world["other"])))
+    env.pop("CONDA_SHLVL")  # conda's shell hook sets it (and puts condabin on PATH)
+    world["env"] = env
+    world["conda"] = conda_exe
+    return world
+
+
+# The commands, per shell family. `update` is `conda update --all` in the active environment:
+# conda's own shell function then runs `conda shell.<sh> reactivate` (as after `conda install`).
+CMDS = {
+    "posix": {"hook": 'eval "$("$TCONDA" shell.{sh} hook)"', "act": 'conda activate "${v}"',
+              "stack": 'conda activate --stack "${v}"', "deact": "conda deactivate",
+              "update": "conda update -q -y --all >/dev/null", "react": 'eval "$(conda shell.{sh} reactivate)"',
+              "dump": 'env -0 > "$OUT/{v}"', "use": 'eval "$(cudaenv use {v})"', "echo": "echo {v}",
+              "nvcc": "nvcc --version | grep release"},
+    "fish": {"hook": "$TCONDA shell.fish hook | source", "act": "conda activate ${v}",
+             "stack": "conda activate --stack ${v}", "deact": "conda deactivate",
+             "update": "conda update -q -y --all >/dev/null", "react": "conda shell.fish reactivate | source",
+             "dump": "env -0 > $OUT/{v}", "use": "cudaenv use {v} | source", "echo": "echo {v}",
+             "nvcc": "nvcc --version | grep release"},
+    # conda's csh: `conda` is an alias sourcing conda.csh, which evals what `conda shell.csh` prints.
+    "tcsh": {"hook": 'source "`dirname $TCONDA`/../etc/profile.d/conda.csh"', "act": 'conda activate "${v}"',
+             "stack": 'conda activate --stack "${v}"', "deact": "conda deactivate",
+             "update": "conda update -q -y --all", "react": 'eval "`conda shell.csh reactivate`"',
+             "dump": 'env -0 > "$OUT/{v}"', "use": 'eval "`cudaenv use {v}`"', "echo": "echo {v}",
+             "nvcc": "nvcc --version | grep release"},
+}
+HOOK_SH = {"bash": "bash", "zsh": "zsh", "dash": "posix"}
+
+
+def _fam(shell: str) -> str:
+    return "posix" if shell in ("bash", "zsh", "dash") else shell
+
+
+def script(shell: str, steps: list[tuple], strict: bool = True) -> str:
+    """Shell code for ``steps`` (``(op, arg)``), after loading conda's shell functions."""
+    fam = _fam(shell)
+    lines = ["set -eu"] if fam == "posix" and strict else []
+    lines.append(CMDS[fam]["hook"].format(sh=HOOK_SH.get(shell, shell)))
     for step in steps:
         op, arg = step[0], (step[1] if len(step) > 1 else "")
-        tmpl = CMDS[fam][op]
-        lines.append(tmpl.format(sh=shell, v=arg, n=arg, t=arg, w=arg))
+        lines.append(CMDS[fam][op].format(sh=HOOK_SH.get(shell, shell), v=arg))
     return "\n".join(lines) + "\n"
 
 
@@ -384,7 +362,7 @@ def run_shell(shell: str, text: str, env: dict, cwd, flags: tuple = ()) -> subpr
     args = {"bash": [exe, "--norc", "--noprofile"], "zsh": [exe, "-f"], "fish": [exe, "--no-config"],
             "tcsh": [exe, "-f"], "dash": [exe]}[shell]
     return subprocess.run(args + list(flags), input=text, env=env, cwd=cwd, capture_output=True, text=True,
-                          timeout=180)
+                          timeout=300)
 
 
 def dump(out, name) -> dict:
@@ -398,78 +376,124 @@ def _path(d) -> list[bytes]:
     return d[b"PATH"].split(b":")
 
 
+def _theirs(d: dict, tk_bin: bytes | None = None) -> dict:
+    """``d`` with what the active cudaenv record says it did taken back (``undo``), no saved records.
+
+    With ``tk_bin``: that toolkit's bin must be on PATH exactly once (no stale copy).
+    """
+    if tk_bin is not None:
+        assert _path(d).count(tk_bin) == 1, _path(d)
+    text = {k.decode("utf-8", "surrogateescape"): v.decode("utf-8", "surrogateescape") for k, v in d.items()}
+    if STATE_VAR in text:
+        text = undo(text, decode(text[STATE_VAR]))
+    # conda saves the values its environment variables overwrite (__CONDA_SHLVL_n_NAME): cudaenv's too.
+    return {k.encode("utf-8", "surrogateescape"): v.encode("utf-8", "surrogateescape") for k, v in text.items()
+            if not k.startswith(("_CUDAENV_CONDA_", "__CONDA_SHLVL_"))}
+
+
+def _not_condas(d: dict) -> dict:
+    return {k: v for k, v in d.items() if not k.startswith((b"CONDA_", b"_CE_", b"__CONDA_"))}
+
+
+# shell x scenario: conda commands, with each dump's active toolkit ("A", "B" or None).
+SCENARIOS = {
+    "activate": [("act", "A", "a", "A"), ("deact", "", "after", None)],
+    "reactivate": [("act", "A", "a", "A"), ("update", "", "r1", "A"), ("act", "A", "r2", "A"),
+                   ("react", "", "r3", "A"), ("deact", "", "after", None)],
+    "stack": [("act", "A", "a", "A"), ("stack", "B", "b", "B"), ("update", "", "b2", "B"),
+              ("deact", "", "a2", "A"), ("update", "", "a3", "A"), ("deact", "", "after", None)],
+    "switch": [("act", "A", "a", "A"), ("act", "B", "b", "B"), ("update", "", "b2", "B"),
+               ("deact", "", "a2", "A"), ("deact", "", "after", None)],
+    "env config vars": [("act", "A", "a", "A"), ("update", "", "r1", "A"), ("stack", "B", "b", "B"),
+                        ("deact", "", "a2", "A"), ("deact", "", "after", None)],
+}
+# Dumps that must equal an earlier one exactly, but for conda's own variables (conda leaves
+# CONDA_PREFIX_1='' behind in POSIX shells, for instance).
+SAME = {"r1": "a", "r2": "a", "r3": "a", "b2": "b", "a2": "a", "a3": "a"}
+
+
+def _run_scenario(shell, w, name, hooks: bool) -> dict:
+    steps = [("dump", "before")]
+    for op, arg, dname, _tk in SCENARIOS[name]:
+        steps += [(op, arg), ("dump", dname)]
+    steps.append(("echo", "ALIVE"))
+    res = run_shell(shell, script(shell, steps), w["env"], w["tmp"])
+    assert res.returncode == 0 and "ALIVE" in res.stdout, res.stdout + res.stderr
+    assert "cudaenv" not in res.stderr, res.stderr
+    names = ["before"] + [s[2] for s in SCENARIOS[name]]
+    return {n: dump(w["out"], n) for n in names}
+
+
 @pytest.mark.shells
-@pytest.mark.parametrize("shell", SHELLS)
-def test_activate_stack_deactivate_in_real_shells(shell, world):
-    need_rattler()
-    assert _install(world, world["outer"], world["A"]).returncode == 0
-    assert _install(world, "11.8", world["B"]).returncode == 0
-    steps = [("dump", "before"), ("act", "A"), ("dump", "a"), ("stack", "B"), ("dump", "b"),
-             ("deact",), ("dump", "a2"), ("deact",), ("dump", "after"), ("echo", "ALIVE")]
-    res = run_shell(shell, script(shell, steps), world["env"], world["tmp"])
+@pytest.mark.parametrize("name", list(SCENARIOS))
+@pytest.mark.parametrize("shell", CONDA_SHELLS)
+def test_real_conda_gives_back_exactly_what_was_there(shell, name, cworld):
+    """Each scenario runs twice in the same environments: without hooks (conda alone), then with.
+
+    Every dump with hooks is conda's alone plus the active toolkit (its bin once on PATH, in
+    front); every return to an earlier state is byte for byte that state; after the last
+    deactivation the environment is byte for byte what conda alone leaves.
+    """
+    w = cworld
+    if name == "env config vars":
+        for prefix, pairs in ((w["A"], ["MY_VAR=conda own value", "CUDA_HOME=/from/conda env vars"]),
+                              (w["B"], ["LD_LIBRARY_PATH=/from/conda/inner"])):
+            res = subprocess.run([w["conda"], "env", "config", "vars", "set", "-p", prefix, *pairs],
+                                 env=w["env"], capture_output=True, text=True, timeout=120)
+            assert res.returncode == 0, res.stderr
+    alone = _run_scenario(shell, w, name, hooks=False)
+    assert _install(w, w["outer"], w["A"]).returncode == 0
+    assert _install(w, "11.8", w["B"]).returncode == 0
+    hooked = _run_scenario(shell, w, name, hooks=True)
+    tk = {"A": (w["outer"] + "/bin").encode(), "B": (w["inner"] + "/bin").encode()}
+    home = {"A": w["outer"].encode(), "B": w["inner"].encode()}
+    assert hooked["before"] == alone["before"]
+    if name == "env config vars":
+        # Deactivating B, conda "unsets" B's LD_LIBRARY_PATH (POSIX: `export LD_LIBRARY_PATH=''`)
+        # when it was unset before B; with hooks it was set (A's toolkit) and conda restores that.
+        for dname, d in alone.items():
+            if d.get(b"LD_LIBRARY_PATH") == b"" and dname not in ("before", "b"):
+                del d[b"LD_LIBRARY_PATH"]
+    for _op, _arg, dname, active in SCENARIOS[name]:
+        d = hooked[dname]
+        if active is None:
+            if name == "env config vars":  # conda keeps what B's LD_LIBRARY_PATH overwrote (A's) for good
+                d = {k: v for k, v in d.items() if not k.startswith(b"__CONDA_SHLVL_1_LD_LIBRARY_PATH")}
+            assert d == alone[dname], dname
+            continue
+        assert d[b"CUDA_HOME"] == d[b"CUDA_PATH"] == home[active], dname
+        assert _path(d)[0] == tk[active], dname
+        other = tk["B" if active == "A" else "A"]
+        assert other not in _path(d), (dname, "a stale toolkit bin")
+        assert _theirs(d, tk[active]) == _theirs(alone[dname]), dname
+        if dname in SAME:
+            assert _not_condas(d) == _not_condas(hooked[SAME[dname]]), dname
+    # conda alone leaves condabin on PATH in tcsh (its csh hook does not put it there first), and in
+    # POSIX shells an environment's own variables set to '' (its `unset` is `export NAME=''`).
+    left = {k: v for k, v in alone["after"].items() if v == b"" and k not in alone["before"]}
+    assert _not_condas(hooked["after"]) == _not_condas({**hooked["before"], b"PATH": alone["after"][b"PATH"], **left})
+    if name == "env config vars":
+        a = hooked["a"]
+        assert a[b"MY_VAR"] == b"conda own value" and a[b"CUDA_HOME"] == home["A"]
+        assert b"CUDA_HOME" not in alone["after"] or alone["after"][b"CUDA_HOME"] == hooked["before"][b"CUDA_HOME"]
+
+
+@pytest.mark.shells
+@pytest.mark.parametrize("shell", ["bash", "fish", "tcsh"])
+def test_real_conda_gives_back_a_profile_switched_by_hand_across_a_reactivation(shell, cworld):
+    w = cworld
+    assert _install(w, w["outer"], w["A"]).returncode == 0
+    steps = [("use", OTHER_V), ("dump", "before"), ("act", "A"), ("dump", "a"), ("update",), ("dump", "r"),
+             ("use", INNER_V), ("deact",), ("dump", "after"), ("echo", "ALIVE")]
+    res = run_shell(shell, script(shell, steps), w["env"], w["tmp"])
     assert res.returncode == 0 and "ALIVE" in res.stdout, res.stderr
-    assert res.stderr == "", res.stderr
-    out = world["out"]
-    before, a, b, a2, after = (dump(out, n) for n in ("before", "a", "b", "a2", "after"))
-    outer, inner = world["outer"].encode(), world["inner"].encode()
-    A, B = world["A"].encode(), world["B"].encode()
-    ka, kb = prefix_key(world["A"]), prefix_key(world["B"])
-    # The outer environment: its own bin from the activator, the toolkit in front (the hook ran last).
-    assert a[b"CUDA_HOME"] == a[b"CUDA_PATH"] == outer and a[b"CUDAENV_ACTIVE"] == f"cuda-{OUTER_V}".encode()
-    assert _path(a)[:2] == [outer + b"/bin", A + b"/bin"]
-    assert a[f"_CUDAENV_CONDA_{ka}_1".encode()] == NONE_TOKEN.encode()
-    # Stacked: a switch to the inner toolkit; the outer record is saved for the inner deactivation.
-    assert b[b"CUDA_HOME"] == inner and b[b"CUDAENV_ACTIVE"] == f"cuda-{INNER_V}".encode()
-    assert _path(b)[:3] == [inner + b"/bin", B + b"/bin", A + b"/bin"] and outer + b"/bin" not in _path(b)
-    assert b[f"_CUDAENV_CONDA_{kb}_2".encode()] == a[b"_CUDAENV_STATE"]
-    # Deactivating the inner one gives back the outer one exactly (conda then re-ran A's activate hook).
-    assert a2 == a
-    assert after == before
-    assert not list(world["tmp"].glob("PWNED*")), "part of the toolkit name was executed"
-
-
-@pytest.mark.shells
-@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
-def test_rattler_switch_runs_the_old_deactivate_then_the_new_activate(shell, world):
-    """`activate B` while A is active (no --stack) is a switch, in rattler as in conda."""
-    need_rattler()
-    # Not the HOSTILE root here: rattler re-exports the current PATH in double quotes without
-    # escaping it (py-rattler 0.28), so a `$(...)` in a PATH entry would run. Documented.
-    assert _install(world, world["other"], world["A"]).returncode == 0
-    assert _install(world, "11.8", world["B"]).returncode == 0
-    res = run_shell(shell, script(shell, [("act", "A"), ("dump", "a"), ("act", "B"), ("dump", "b")]),
-                    world["env"], world["tmp"])
-    assert res.returncode == 0 and res.stderr == "", res.stderr
-    a, b = dump(world["out"], "a"), dump(world["out"], "b")
-    inner, outer = world["inner"].encode(), world["other"].encode()
-    assert a[b"CUDA_HOME"] == outer
-    assert b[b"CUDA_HOME"] == inner and b[b"CUDA_PATH"] == inner and b[b"CUDAENV_ACTIVE"] == f"cuda-{INNER_V}".encode()
-    assert b[b"LIBRARY_PATH"] == inner + b"/lib64:" + inner + b"/lib64/stubs"
-    assert not any(outer in e for e in b[b"LD_LIBRARY_PATH"].split(b":"))
-    # Saved: nothing was active before B (A's deactivate hook had switched off first).
-    assert b[f"_CUDAENV_CONDA_{prefix_key(world['B'])}_1".encode()] == NONE_TOKEN.encode()
-    assert f"_CUDAENV_CONDA_{prefix_key(world['A'])}_1".encode() not in b
-    assert _path(b)[0] == inner + b"/bin"
-    # The activator computed B's PATH before A's deactivate hook ran and exports it after
-    # (conda does the same on a switch): the outer toolkit's bin comes back as a plain entry,
-    # behind B's. Documented in docs/conda.md; --stack, or deactivate first, avoids it.
-    assert outer + b"/bin" in _path(b)[1:]
-    assert decode(b[b"_CUDAENV_STATE"].decode()).lists["PATH"][1] == [world["inner"] + "/bin"]
-
-
-@pytest.mark.shells
-def test_bash_gives_back_a_profile_switched_by_hand_before_and_after_a_hand_switch_inside(world):
-    need_rattler()
-    assert _install(world, world["outer"], world["A"]).returncode == 0
-    steps = [("use", OTHER_V), ("dump", "before"), ("act", "A"), ("dump", "a"), ("use", INNER_V), ("deact",),
-             ("dump", "after")]
-    res = run_shell("bash", script("bash", steps), world["env"], world["tmp"])
-    assert res.returncode == 0, res.stderr
-    before, a, after = (dump(world["out"], n) for n in ("before", "a", "after"))
+    before, a, r, after = (dump(w["out"], n) for n in ("before", "a", "r", "after"))
     assert before[b"CUDAENV_ACTIVE"] == f"cuda-{OTHER_V}".encode()
-    assert a[b"CUDAENV_ACTIVE"] == f"cuda-{OUTER_V}".encode()
-    assert a[f"_CUDAENV_CONDA_{prefix_key(world['A'])}_1".encode()] == before[b"_CUDAENV_STATE"]
-    assert after == before
+    assert a[b"CUDAENV_ACTIVE"] == f"cuda-{OUTER_V}".encode() and r == a
+    assert a[f"_CUDAENV_CONDA_{prefix_key(w['A'])}_1".encode()] == before[b"_CUDAENV_STATE"]
+    assert _not_condas(after) == _not_condas({**before, b"PATH": after[b"PATH"]})
+    assert [e for e in _path(after) if not e.endswith(b"/condabin")] == \
+        [e for e in _path(before) if not e.endswith(b"/condabin")]
 
 
 # What each shell runs to show that it is still alive and that nothing changed.
@@ -486,96 +510,176 @@ def _breakers(world, how: str):
 
 @pytest.mark.shells
 @pytest.mark.parametrize("how", ["toolkit gone", "cudaenv gone"])
-@pytest.mark.parametrize("shell", SHELLS)
-def test_a_failing_activate_hook_warns_changes_nothing_and_the_shell_goes_on(shell, how, world):
-    need_rattler()
-    assert _install(world, OUTER_V, world["A"]).returncode == 0  # a version, then uninstalled
-    _breakers(world, how)
-    assert how == "toolkit gone" or shutil.which("cudaenv", path=world["env"]["PATH"]) is None
-    steps = [("act", "A"), ("dump", "before_deact"), ("deact",)] + FAIL_TAIL
-    pre = script(shell, [("dump", "before")])
-    if shell == "tcsh":
-        res = run_shell(shell, pre + script(shell, steps), world["env"], world["tmp"], flags=("-e",))
-    else:
-        res = run_shell(shell, pre + script(shell, steps), world["env"], world["tmp"])
+@pytest.mark.parametrize("shell", CONDA_SHELLS)
+def test_a_failing_activate_hook_warns_changes_nothing_and_the_shell_goes_on(shell, how, cworld):
+    w = cworld
+    assert _install(w, OUTER_V, w["A"]).returncode == 0  # a version, then uninstalled
+    _breakers(w, how)
+    assert how == "toolkit gone" or shutil.which("cudaenv", path=w["env"]["PATH"]) is None
+    steps = [("dump", "before"), ("act", "A"), ("dump", "before_deact"), ("update",), ("deact",)] + FAIL_TAIL
+    res = run_shell(shell, script(shell, steps), w["env"], w["tmp"], flags=("-e",) if shell == "tcsh" else ())
     assert res.returncode == 0 and "ALIVE" in res.stdout, res.stderr
-    assert "conda activate hook of this environment failed; CUDA environment left as it was" in res.stderr
+    assert "conda activate hook of outer failed; CUDA environment left as it was" in res.stderr
     if how == "toolkit gone":
         assert f"cudaenv: no CUDA toolkit matches '{OUTER_V}'" in res.stderr
-    before, mid, after = (dump(world["out"], n) for n in ("before", "before_deact", "after"))
-    A = world["A"].encode()
-    assert {k: v for k, v in mid.items() if not k.startswith(b"CONDA_") and k != b"PATH"} == \
-        {k: v for k, v in before.items() if not k.startswith(b"CONDA_") and k != b"PATH"}
-    assert _path(mid) == [A + b"/bin"] + _path(before)
-    assert after == before
+    before, mid, after = (dump(w["out"], n) for n in ("before", "before_deact", "after"))
+    A = w["A"].encode()
+    assert _not_condas(mid) == _not_condas({**before, b"PATH": mid[b"PATH"]})
+    assert [e for e in _path(mid) if e != A + b"/bin" and not e.endswith(b"/condabin")] == \
+        [e for e in _path(before) if not e.endswith(b"/condabin")]
+    assert _not_condas(after) == _not_condas({**before, b"PATH": after[b"PATH"]})
+    assert [e for e in _path(after) if not e.endswith(b"/condabin")] == \
+        [e for e in _path(before) if not e.endswith(b"/condabin")]
     if how == "toolkit gone":  # nothing was saved at activation: the deactivate hook had nothing to do
         assert "deactivate hook" not in res.stderr
     else:
-        assert "conda deactivate hook of this environment failed" in res.stderr
+        assert "conda deactivate hook of outer failed" in res.stderr
 
 
 @pytest.mark.shells
-@pytest.mark.parametrize("shell", SHELLS)
-def test_a_failing_deactivate_hook_keeps_the_switch_and_the_shell(shell, world):
-    need_rattler()
-    assert _install(world, world["outer"], world["A"]).returncode == 0
-    steps = [("act", "A"), ("dump", "a")]
+@pytest.mark.parametrize("shell", CONDA_SHELLS)
+def test_a_failing_deactivate_hook_keeps_the_switch_and_the_shell(shell, cworld):
+    w = cworld
+    assert _install(w, w["outer"], w["A"]).returncode == 0
     rm = {"posix": 'rm "$CUDAENV_BIN/cudaenv"', "fish": "rm $CUDAENV_BIN/cudaenv", "tcsh": 'rm "$CUDAENV_BIN/cudaenv"'}
-    fam = "posix" if shell in ("bash", "zsh", "dash") else shell
-    text = script(shell, steps) + rm[fam] + "\n" + script(shell, [("deact",)] + FAIL_TAIL).replace("set -eu\n", "")
-    env = dict(world["env"], CUDAENV_BIN=str(world["bin"]))
-    res = run_shell(shell, text, env, world["tmp"])
+    text = script(shell, [("act", "A"), ("dump", "a")]) + rm[_fam(shell)] + "\n" + \
+        "\n".join(CMDS[_fam(shell)][op].format(sh=HOOK_SH.get(shell, shell), v=arg)
+                  for op, arg in [("deact", "")] + FAIL_TAIL) + "\n"
+    env = dict(w["env"], CUDAENV_BIN=str(w["bin"]))
+    res = run_shell(shell, text, env, w["tmp"])
     assert res.returncode == 0 and "ALIVE" in res.stdout, res.stderr
-    assert "conda deactivate hook of this environment failed; CUDA environment left as it was" in res.stderr
-    a, after = dump(world["out"], "a"), dump(world["out"], "after")
-    assert after[b"CUDA_HOME"] == a[b"CUDA_HOME"] == world["outer"].encode()
+    assert "conda deactivate hook of outer failed; CUDA environment left as it was" in res.stderr
+    a, after = dump(w["out"], "a"), dump(w["out"], "after")
+    assert after[b"CUDA_HOME"] == a[b"CUDA_HOME"] == w["outer"].encode()
     assert after[b"_CUDAENV_STATE"] == a[b"_CUDAENV_STATE"]
 
 
 @pytest.mark.shells
-def test_the_recorded_cudaenv_gone_falls_back_to_the_one_on_path(world):
-    need_rattler()
-    other_bin = world["tmp"] / "other-bin"
+def test_the_recorded_cudaenv_gone_falls_back_to_the_one_on_path(cworld):
+    w = cworld
+    other_bin = w["tmp"] / "other-bin"
     write_wrapper(str(other_bin))
-    assert _install(world, world["outer"], world["A"]).returncode == 0
-    os.unlink(world["bin"] / "cudaenv")
-    env = dict(world["env"], PATH=f"{world['bin']}:{other_bin}:/usr/bin:/bin")
-    res = run_shell("dash", script("dash", [("act", "A"), ("dump", "a")]), env, world["tmp"])
+    assert _install(w, w["outer"], w["A"]).returncode == 0
+    os.unlink(w["bin"] / "cudaenv")
+    env = dict(w["env"], PATH=f"{w['bin']}:{other_bin}:/usr/bin:/bin")
+    res = run_shell("dash", script("dash", [("act", "A"), ("dump", "a")]), env, w["tmp"])
     assert res.returncode == 0 and res.stderr == "", res.stderr
-    assert dump(world["out"], "a")[b"CUDA_HOME"] == world["outer"].encode()
+    assert dump(w["out"], "a")[b"CUDA_HOME"] == w["outer"].encode()
 
 
 @pytest.mark.shells
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
-def test_a_shell_function_named_cudaenv_is_not_called_by_the_hook(shell, world):
+def test_a_shell_function_named_cudaenv_is_not_called_by_the_hook(shell, cworld):
     """`cudaenv init` defines a cudaenv function; the PATH fallback must run the program."""
-    need_rattler()
-    other_bin = world["tmp"] / "other-bin"
+    w = cworld
+    other_bin = w["tmp"] / "other-bin"
     write_wrapper(str(other_bin))
-    assert _install(world, world["outer"], world["A"]).returncode == 0
-    os.unlink(world["bin"] / "cudaenv")
-    env = dict(world["env"], PATH=f"{world['bin']}:{other_bin}:/usr/bin:/bin")
+    assert _install(w, w["outer"], w["A"]).returncode == 0
+    os.unlink(w["bin"] / "cudaenv")
+    env = dict(w["env"], PATH=f"{w['bin']}:{other_bin}:/usr/bin:/bin")
     pre = "cudaenv() { echo CALLED >&2; return 1; }\n"
-    res = run_shell(shell, pre + script(shell, [("act", "A"), ("dump", "a")]), env, world["tmp"])
+    res = run_shell(shell, pre + script(shell, [("act", "A"), ("dump", "a")]), env, w["tmp"])
     assert res.returncode == 0 and "CALLED" not in res.stderr, res.stderr
-    assert dump(world["out"], "a")[b"CUDA_HOME"] == world["outer"].encode()
+    assert dump(w["out"], "a")[b"CUDA_HOME"] == w["outer"].encode()
 
 
 @pytest.mark.shells
 @pytest.mark.testbed
 @pytest.mark.parametrize("shell", ["bash", "fish", "tcsh"])
-def test_real_toolkits_follow_activation_and_stacking(shell, world, testbed):
-    need_rattler()
-    env = dict(world["env"], CUDAENV_ROOTS=":".join(testbed.values()))
-    assert _install(world, "12.4", world["A"], env).returncode == 0
-    assert _install(world, "11.8", world["B"], env).returncode == 0
-    fam = "posix" if shell in ("bash", "zsh", "dash") else shell
-    nv = {"posix": "nvcc --version | grep release", "fish": "nvcc --version | grep release",
-          "tcsh": "nvcc --version | grep release"}[fam]
-    text = script(shell, [("act", "A")]) + nv + "\n" + script(shell, [("stack", "B")]).replace("set -eu\n", "") + nv + \
-        "\n" + script(shell, [("deact",)]).replace("set -eu\n", "") + nv + "\n" + \
-        script(shell, [("deact",), ("echo", "ALIVE")]).replace("set -eu\n", "")
-    res = run_shell(shell, text, env, world["tmp"])
+def test_real_toolkits_follow_activation_stacking_switching_and_reactivation(shell, cworld, testbed):
+    w = cworld
+    env = dict(w["env"], CUDAENV_ROOTS=":".join(testbed.values()))
+    assert _install(w, "12.4", w["A"], env).returncode == 0
+    assert _install(w, "11.8", w["B"], env).returncode == 0
+    # The switch comes before the stack: in POSIX shells conda "unsets" CONDA_STACKED_2 as '' when the
+    # stacked B goes, then takes a later non-stacked B at level 2 for a stacked one (docs/conda.md).
+    steps = [("act", "A"), ("nvcc",), ("act", "B"), ("nvcc",), ("deact",), ("nvcc",), ("update",), ("nvcc",),
+             ("stack", "B"), ("nvcc",), ("update",), ("nvcc",), ("deact",), ("nvcc",), ("deact",),
+             ("echo", "which:"), ("dump", "after"), ("echo", "ALIVE")]
+    res = run_shell(shell, script(shell, steps, strict=False), env, w["tmp"])
     assert res.returncode == 0 and "ALIVE" in res.stdout, res.stderr
     releases = [line.split("release ")[1].split(",")[0] for line in res.stdout.splitlines() if "release" in line]
-    assert releases == ["12.4", "11.8", "12.4"]
+    assert releases == ["12.4", "11.8", "12.4", "12.4", "11.8", "11.8", "12.4"]
+    after = dump(w["out"], "after")
+    assert not any(r.encode() in e for r in testbed.values() for e in _path(after))
+    assert b"CUDA_HOME" in after and after[b"CUDA_HOME"] == w["env"]["CUDA_HOME"].encode()
+
+
+# ---------------------------------------------------------------- a second activator: py-rattler
+
+RATTLER = r'''
+"""rattler-act SHELL VAR: py-rattler's activation code (pixi's engine) for the prefix in $VAR.
+
+A switch when CONDA_PREFIX is set: rattler sources the old environment's deactivate scripts,
+exports the PATH it computed before them, then sources the new one's activate scripts.
+"""
+import os
+import sys
+from pathlib import Path
+
+from rattler.shell import ActivationVariables, PathModificationBehavior, Shell, activate
+
+shell, prefix = sys.argv[1], os.environ[sys.argv[2]]
+cur = os.environ.get("CONDA_PREFIX")
+av = ActivationVariables(Path(cur) if cur else None, os.environ["PATH"].split(":"), PathModificationBehavior.Replace)
+kind = {"bash": Shell.bash, "dash": Shell.bash, "zsh": Shell.zsh, "fish": Shell.fish}[shell]
+sys.stdout.write(activate(Path(prefix), av, kind).script)
+'''
+
+
+def need_rattler() -> None:
+    try:
+        import rattler.shell  # noqa: F401
+    except ImportError:
+        if IN_CI:
+            pytest.fail("py-rattler is required under CI (pip install '.[test]')")
+        pytest.skip("py-rattler not installed")
+
+
+def _rattler_script(shell: str, steps: list[tuple]) -> str:
+    act = {"posix": 'eval "$(rattler-act {sh} {v})"', "fish": "rattler-act fish {v} | source"}
+    dmp = {"posix": 'env -0 > "$OUT/{v}"', "fish": "env -0 > $OUT/{v}"}
+    fam = _fam(shell)
+    lines = ["set -eu"] if fam == "posix" else []
+    for op, arg in steps:
+        lines.append((act if op == "act" else dmp)[fam].format(sh=shell, v=arg))
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.shells
+@pytest.mark.parametrize("shell", ["bash", "zsh", "dash", "fish"])
+def test_rattler_activation_and_switch_with_a_hostile_toolkit_name(shell, world):
+    """rattler's activation, then `activate B` while A is active (a switch, as in conda)."""
+    need_rattler()
+    path = os.path.join(world["bin"], "rattler-act")
+    with open(path, "w") as f:
+        f.write(f"#!{sys.executable}\n" + RATTLER)
+    os.chmod(path, 0o755)
+    # rattler re-exports the current PATH in double quotes without escaping it (py-rattler
+    # 0.28): the HOSTILE root can be the target of the first activation, not of a switch.
+    assert _install(world, world["outer"], world["A"]).returncode == 0
+    assert _install(world, "11.8", world["B"]).returncode == 0
+    res = run_shell(shell, _rattler_script(shell, [("dump", "before"), ("act", "A"), ("dump", "a")]),
+                    world["env"], world["tmp"])
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    before, a = dump(world["out"], "before"), dump(world["out"], "a")
+    outer, A = world["outer"].encode(), world["A"].encode()
+    assert a[b"CUDA_HOME"] == a[b"CUDA_PATH"] == outer and a[b"CUDAENV_ACTIVE"] == f"cuda-{OUTER_V}".encode()
+    assert _path(a)[:2] == [outer + b"/bin", A + b"/bin"]
+    assert _not_condas(_theirs(a, outer + b"/bin")) == _not_condas({**before, b"PATH": b":".join([A + b"/bin"] + _path(before))})
+    assert not list(world["tmp"].glob("PWNED*")), "part of the toolkit name was executed"
+
+    assert _install(world, world["other"], world["A"]).returncode == 0
+    res = run_shell(shell, _rattler_script(shell, [("act", "A"), ("dump", "a"), ("act", "B"), ("dump", "b")]),
+                    world["env"], world["tmp"])
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    a, b = dump(world["out"], "a"), dump(world["out"], "b")
+    inner, other, B = world["inner"].encode(), world["other"].encode(), world["B"].encode()
+    assert b[b"CUDA_HOME"] == b[b"CUDA_PATH"] == inner and b[b"CUDAENV_ACTIVE"] == f"cuda-{INNER_V}".encode()
+    assert b[b"LIBRARY_PATH"] == inner + b"/lib64:" + inner + b"/lib64/stubs"
+    assert b[f"_CUDAENV_CONDA_{prefix_key(world['B'])}_1".encode()] == NONE_TOKEN.encode()
+    # rattler computed B's PATH before A's deactivate hook ran and exported it after: A's
+    # deactivate hook left what it did to PATH for B's activate hook, which did it again.
+    assert _path(b) == [inner + b"/bin", B + b"/bin"] + _path(before)
+    assert not any(other in e for k in (b"PATH", b"LD_LIBRARY_PATH") for e in b.get(k, b"").split(b":"))
+    assert not any(k.startswith(b"_CUDAENV_CONDA_PATH") for k in b)
