@@ -22,11 +22,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cudaenv.env.ops import apply_changes
-from cudaenv.env.plan import plan_use, undo
+from cudaenv.env.plan import plan_use, reapply, undo
 from cudaenv.env.state import ACTIVE_VAR, STATE_VAR, decode
 from cudaenv.errors import CudaenvError
 from cudaenv.outputs.conda_hooks import (
-    HOOK_NAME, MARK, NONE_TOKEN, hook_paths, is_ours, plan_activate, plan_deactivate, prefix_key, reapply,
+    HOOK_NAME, MARK, NONE_TOKEN, hook_paths, is_ours, plan_activate, plan_deactivate, prefix_key,
     render_hook, saved_var,
 )
 from helpers import HOSTILE, IN_CI, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper

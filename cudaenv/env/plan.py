@@ -217,14 +217,20 @@ def reapply(env: Mapping[str, str], state: State) -> dict[str, str]:
     """Apply a recorded state's changes again onto ``env``: the same entries and values, no profile resolved.
 
     Onto the environment the record was taken from (its ``off``), this gives
-    back the environment and the record exactly.
+    back the environment and the record exactly. The record is kept as it was
+    in any case: what was there before (a prior value, an unset list) is what
+    the record says, not what ``env`` holds now (a conda environment's own
+    variables may still be set when its deactivate hook runs; a login shell
+    may have rebuilt PATH).
     """
     ops = Ops(
         set={var: ours for var, (_prior, ours) in state.scalars.items()},
         prepend={var: pre for var, (_kind, pre, _app) in state.lists.items() if pre},
         append={var: app for var, (_kind, _pre, app) in state.lists.items() if app},
     )
-    return apply(env, ops, state.name)
+    out = apply(env, ops, state.name)
+    out[STATE_VAR] = encode(state)
+    return out
 
 
 def plan_repair(env: Mapping[str, str]) -> Plan:

@@ -58,10 +58,10 @@ import os
 import sys
 
 from ..infra.atomic import commit, discard, stage_text
-from ..env.ops import Change, Ops, apply_changes
+from ..env.ops import Change, apply_changes
 from ..env.pathlist import join, separator, split
-from ..env.plan import Plan, apply, diff, recorded, undo
-from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode, decode_value, encode, encode_value
+from ..env.plan import Plan, diff, reapply, recorded, undo
+from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode, decode_value, encode_value
 from ..errors import CudaenvError
 from ..shells import shell
 
@@ -73,7 +73,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MARK", "HOOK_NAME", "EXTENSIONS", "SAVED_PREFIX", "NONE_TOKEN", "PATH_FIX_VAR", "prefix_key", "saved_var",
-    "hook_paths", "render_hook", "reapply", "reassert", "replay_path_fix", "plan_activate", "plan_deactivate", "valid_key",
+    "hook_paths", "render_hook", "reassert", "replay_path_fix", "plan_activate", "plan_deactivate", "valid_key",
     "find_prefix", "find_exe", "is_ours", "Installed", "install_hooks", "remove_hooks",
 ]
 
@@ -119,26 +119,6 @@ def valid_key(key: str) -> bool:
 
 
 # --------------------------------------------------------------------------- planning (pure)
-
-
-def reapply(env: Mapping[str, str], state: State) -> dict[str, str]:
-    """Apply a recorded state's changes again onto ``env`` (the same entries and values).
-
-    Onto the environment the record was taken from (its ``off``), this gives
-    back the environment and the record exactly. The record is kept as it was
-    saved in any case: what was there before it (a prior value, an unset list)
-    is what the record says, not what ``env`` holds now. conda may still have
-    the inner environment's own variables (``conda env config vars``) set when
-    the deactivate hook runs, and takes them back only after it.
-    """
-    ops = Ops(
-        set={var: ours for var, (_prior, ours) in state.scalars.items()},
-        prepend={var: pre for var, (_kind, pre, _app) in state.lists.items() if pre},
-        append={var: app for var, (_kind, _pre, app) in state.lists.items() if app},
-    )
-    out = apply(env, ops, state.name)
-    out[STATE_VAR] = encode(state)
-    return out
 
 
 def _entries(text: str) -> list[str]:
