@@ -1,8 +1,8 @@
 """The knowledge base behind ``cudaenv explain``: error signatures → cause, fix, check id.
 
 The entries are data, in ``errors.yaml`` beside this file (its header documents the
-fields). This module only loads and validates them; matching is in
-:mod:`cudaenv.explain`. Nothing here is imported on the ``use``/``off`` path, and
+fields). This module only loads and validates them; matching, and the functions an
+entry's ``derive`` names, are in :mod:`cudaenv.knowledge.explain`. Nothing here is imported on the ``use``/``off`` path, and
 YAML is imported only when the knowledge base is first loaded.
 """
 
@@ -17,8 +17,10 @@ __all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml")
 
 # Field name -> type, for every entry.
-REQUIRED = {"id": str, "title": str, "check": str, "patterns": list, "cause": str, "fix": str, "examples": list}
-OPTIONAL = {"defaults": dict, "fallback": bool, "first_error": bool}
+REQUIRED = {"id": str, "title": str, "patterns": list, "cause": str, "fix": str, "examples": list}
+# `check` is required unless `environment: false` (a program bug: no check can see it).
+OPTIONAL = {"check": str, "defaults": dict, "fallback": bool, "first_error": bool, "derive": str, "derived": list,
+            "rank": int, "environment": bool}
 
 _cache: dict[str, list[dict]] = {}
 
@@ -91,8 +93,12 @@ def validate(doc: object) -> list[str]:
         seen.add(entry["id"])
         if not re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+", entry["id"]):
             problems.append(f"{where}: id must be dotted lower-case words")
-        if entry["check"] not in CHECKS:
+        if "check" in entry and entry["check"] not in CHECKS:
             problems.append(f"{where}: check {entry['check']!r} is not in cudaenv.checks.CHECKS")
+        if "check" not in entry and entry.get("environment", True):
+            problems.append(f"{where}: missing 'check' (only `environment: false` entries may have none)")
+        if ("derive" in entry) != ("derived" in entry):
+            problems.append(f"{where}: `derive` (the function) and `derived` (the names it adds) go together")
         defaults = entry.get("defaults", {})
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
             problems.append(f"{where}: defaults must map names to strings")
@@ -110,7 +116,7 @@ def validate(doc: object) -> list[str]:
                 problems.append(f"{where}: pattern {p!r}: use a scoped flag (?i:...) instead of a global one")
             if "(?P=" in p:
                 problems.append(f"{where}: pattern {p!r}: back-references are not allowed")
-            missing = wanted - set(rx.groupindex) - set(defaults)
+            missing = wanted - set(rx.groupindex) - set(defaults) - set(entry.get("derived", ()))
             if missing:
                 problems.append(f"{where}: pattern {p!r} captures no {', '.join(sorted(missing))} and has no default")
             joined.append(p)
