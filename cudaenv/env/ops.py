@@ -16,9 +16,8 @@ __all__ = ["Ops", "Change", "apply_changes", "valid_name"]
 
 def valid_name(name: str) -> bool:
     """Return True if ``name`` is a portable environment variable name."""
-    if not name or not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
-        return False
-    return all(c.isascii() and (c.isalnum() or c == "_") for c in name)
+    # For ASCII text, isidentifier() is exactly [A-Za-z_][A-Za-z0-9_]* (and runs in C).
+    return name.isascii() and name.isidentifier()
 
 
 class Ops:
