@@ -605,23 +605,23 @@ _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuB
 
 def _d_library(v: dict, t: _Text, m: re.Match) -> dict:
     name = v.get("name", "")
-    base = "cudnn" if name.startswith("cudnn") else ("nvinfer" if name.startswith("nvinfer") else name)
+    base = "cudnn" if name.startswith("cudnn") else ("nvinfer" if name.startswith("nvinfer") else name.split("-")[0])
     label, wheel = _LIBRARIES.get(base, (name, ""))
     major = v.get("major", "")
     if base == "cudnn":
         cudnn = "11" if major == "8" else "12"
-        what = f"cuDNN {major}"
+        what = f"cuDNN {major}" if major else "cuDNN"
         extra = (" cuDNN 9 renamed its libraries (libcudnn_ops.so.9 ...): a program built for cuDNN 8 needs "
                  "cuDNN 8 itself." if major == "8" and name != "cudnn" else "")
         wheel = wheel.format(cudnn=cudnn) + ("==8.*" if major == "8" else "")
     elif base in ("cublas", "cublasLt", "nvrtc", "cupti", "nvJitLink"):
-        what = f"{label} from CUDA {major}"
+        what = f"{label} from CUDA {major}" if major else label
         extra = ""
-        wheel = wheel.format(major=major)
+        wheel = wheel.format(major=major or "12")
     else:
         what = label
         extra = ""
-        wheel = wheel.format(major=major, cuda="12" if major and int(major) >= 11 else major, cudnn=major)
+        wheel = wheel.format(major=major or "12", cuda="12" if not major or int(major) >= 11 else major, cudnn=major)
     return {"library": label, "what": what, "extra": extra, "wheel": wheel}
 
 
@@ -634,7 +634,7 @@ def _d_shadowed(v: dict, t: _Text, m: re.Match) -> dict:
     found = re.search(r"(/[\w./+-]*?cuda[\w.+-]*/(?:lib64|lib|targets/[\w-]+/lib))\b", t.text)
     path = found.group(1) if found else ""
     where = (f" This log shows {path} (an older toolkit's libraries) on the loader path." if path else "")
-    need = f" it needs {lib.split('.so')[0]} {needed} or newer" if needed else " it needs a newer one"
+    need = f"; it needs {lib.split('.so')[0]} {needed} or newer" if needed else ""
     return {"needed": needed, "lib": lib, "path": path, "where": where, "need": need}
 
 
