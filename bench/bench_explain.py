@@ -1,0 +1,84 @@
+"""How long ``cudaenv explain`` takes on a large build log (the issue's figure: a 10 000-line log under 0.5 s).
+
+Times the matcher in-process (after a warm-up, so the knowledge base is
+loaded and compiled once, as in a long log's single run), on three logs:
+
+* a realistic 10 000-line ninja/nvcc build with one missing header and ninja's
+  closing line, the shape people paste;
+* the same size of plain compiler chatter with one out-of-memory line;
+* the whole real-log corpus of tests/data/explain_corpus, one log after another.
+
+    python3 bench/bench_explain.py [--runs N]
+
+Prints the median and the worst of N runs for each; the process start and
+YAML load are left out (``explain`` pays them once per command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from cudaenv.knowledge.explain import explain  # noqa: E402
+
+
+def build_log(n: int = 10_000) -> str:
+    lines = [f"[{i}/{n}] /usr/local/cuda-12.4/bin/nvcc -I/usr/include -isystem /opt/torch/include -O3 "
+             f"-gencode=arch=compute_80,code=sm_80 -std=c++17 -c /src/kernels/x{i}.cu -o x{i}.cuda.o" for i in range(n)]
+    lines[n // 2] = ("/usr/local/lib/python3.10/dist-packages/torch/include/ATen/cuda/CUDAContext.h:6:10: "
+                     "fatal error: cusparse.h: No such file or directory")
+    lines[-1] = "ninja: build stopped: subcommand failed."
+    return "\n".join(lines)
+
+
+def chatter_log(n: int = 10_000) -> str:
+    lines = [f"[{i}/{n}] g++ -O2 -fPIC -c src/file{i}.cpp -o build/file{i}.o" for i in range(n)]
+    lines[n * 3 // 4] = "RuntimeError: CUDA error: out of memory"
+    return "\n".join(lines)
+
+
+def corpus() -> list[str]:
+    d = os.path.join(REPO, "tests", "data", "explain_corpus")
+    out = []
+    for name in sorted(os.listdir(d)):
+        if name.endswith(".log"):
+            with open(os.path.join(d, name), encoding="utf-8", errors="replace") as f:
+                out.append(f.read())
+    return out
+
+
+def timed(fn, runs: int) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), max(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
+    explain("warm up")
+    logs = corpus()
+    rows = [
+        ("10 000-line ninja/nvcc build log, one missing header", lambda t=build_log(): explain(t)),
+        ("10 000 lines of compiler chatter, one OOM line", lambda t=chatter_log(): explain(t)),
+        (f"the real-log corpus ({len(logs)} logs, one after another)", lambda: [explain(t) for t in logs]),
+    ]
+    print(f"{'log':60} {'median s':>9} {'worst s':>8}")
+    for name, fn in rows:
+        med, worst = timed(fn, args.runs)
+        print(f"{name:60} {med:9.3f} {worst:8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
