@@ -793,7 +793,10 @@ def test_root_cause_first_consequences_after():
                      "ninja: build stopped: subcommand failed.",
                      "    arch_list[-1] += '+PTX'",
                      "IndexError: list index out of range"])
-    assert ids(log) == ["nvcc.gcc_too_new", "torch.arch_list_empty", "torch.no_cuda_runtime"]
+    # torch's "No CUDA runtime is found" is printed on every GPU-less build: beside causes it is noise,
+    # alone it is the answer.
+    assert ids(log) == ["nvcc.gcc_too_new", "torch.arch_list_empty"]
+    assert ids(log.split("\n")[0]) == ["torch.no_cuda_runtime"]
     m = only("\n".join(["[1/2] nvcc -c a.cu", "FAILED: a.cuda.o", "a.cu(3): error: identifier \"x\" is undefined",
                         "ninja: build stopped: subcommand failed."]), "torch.extension_build_failed")
     assert m.first_error == (3, 'a.cu(3): error: identifier "x" is undefined')
