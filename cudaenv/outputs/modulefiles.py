@@ -468,6 +468,15 @@ def _active_message(m: Module) -> str:
             "(the module and cudaenv would each give back the other's values)")
 
 
+def _helpers_needed(m: Module, acts: list) -> tuple[bool, bool, bool]:
+    """Which helper blocks a modulefile needs besides the common ones: (flag lists, path lists, -ccbin)."""
+    return (
+        any(a[0] == "flags" for a in acts),
+        bool(m.stub_dir) or any(a[0] == "path" for a in acts),
+        bool(m.cxx) and any((a[0] == "set" and a[3]) or (a[0] == "flags" and a[3] is not None) for a in acts),
+    )
+
+
 def render_lua(m: Module, driver_file: str = DRIVER_FILE) -> str:
     """The Lmod modulefile for ``m``."""
     q = lua_quote
@@ -483,14 +492,10 @@ def render_lua(m: Module, driver_file: str = DRIVER_FILE) -> str:
         f"    LmodError({q(_active_message(m))})",
         "end",
     ]
-    lines += _LUA_HELPERS.rstrip("\n").split("\n")
-    if any(a[0] == "flags" for a in acts):
-        lines += _LUA_FLAGS.rstrip("\n").split("\n")
+    for block in (_LUA_HELPERS, *(h for h, need in zip((_LUA_FLAGS, _LUA_PATH, _LUA_CCBIN),
+                                                        _helpers_needed(m, acts)) if need)):
+        lines += block.rstrip("\n").split("\n")
     has_stub = bool(m.stub_dir)
-    if has_stub or any(a[0] == "path" for a in acts):
-        lines += _LUA_PATH.rstrip("\n").split("\n")
-    if m.cxx and any((a[0] == "set" and a[3]) or (a[0] == "flags" and a[3] is not None) for a in acts):
-        lines += _LUA_CCBIN.rstrip("\n").split("\n")
     if has_stub:
         lines.append("")
         if m.stubs == "always":
@@ -699,14 +704,10 @@ def render_tcl(m: Module, driver_file: str = DRIVER_FILE) -> str:
         "    break",
         "}",
     ]
-    lines += _TCL_HELPERS.rstrip("\n").split("\n")
-    if any(a[0] == "flags" for a in acts):
-        lines += _TCL_FLAGS.rstrip("\n").split("\n")
+    for block in (_TCL_HELPERS, *(h for h, need in zip((_TCL_FLAGS, _TCL_PATH, _TCL_CCBIN),
+                                                        _helpers_needed(m, acts)) if need)):
+        lines += block.rstrip("\n").split("\n")
     has_stub = bool(m.stub_dir)
-    if has_stub or any(a[0] == "path" for a in acts):
-        lines += _TCL_PATH.rstrip("\n").split("\n")
-    if m.cxx and any((a[0] == "set" and a[3]) or (a[0] == "flags" and a[3] is not None) for a in acts):
-        lines += _TCL_CCBIN.rstrip("\n").split("\n")
     if has_stub:
         lines.append("")
         if m.stubs == "always":
