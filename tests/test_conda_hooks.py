@@ -683,3 +683,13 @@ def test_rattler_activation_and_switch_with_a_hostile_toolkit_name(shell, world)
     assert _path(b) == [inner + b"/bin", B + b"/bin"] + _path(before)
     assert not any(other in e for k in (b"PATH", b"LD_LIBRARY_PATH") for e in b.get(k, b"").split(b":"))
     assert not any(k.startswith(b"_CUDAENV_CONDA_PATH") for k in b)
+
+
+@pytest.mark.parametrize("record", ["p1;,,a||b,", "p1;,,/x:/y,", "p1;,,%0A,", "p1;bogus", "x9;,,/a,"])
+def test_a_corrupt_path_fix_record_is_ignored_and_never_puts_an_empty_entry_on_path(record):
+    from cudaenv.outputs.conda_hooks import PATH_FIX_VAR, replay_path_fix
+
+    notes: list[str] = []
+    out = replay_path_fix({"PATH": "/usr/bin:/bin", PATH_FIX_VAR: record}, notes)
+    assert out == {"PATH": "/usr/bin:/bin"}
+    assert notes and PATH_FIX_VAR in notes[0]

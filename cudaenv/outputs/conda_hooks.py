@@ -135,7 +135,12 @@ def _fix_steps(text: str) -> list[list[list[str]]]:
         fields = part.split(",")
         if len(fields) != 4:
             raise ValueError("bad step")
-        steps.append([_entries(f) for f in fields])
+        step = [_entries(f) for f in fields]
+        for e in (e for lst in step for e in lst):
+            # They go back into PATH: never an empty entry (the current directory) or one PATH cannot hold.
+            if not e or ":" in e or "\n" in e:
+                raise ValueError(f"bad entry {e!r}")
+        steps.append(step)
     return steps
 
 
