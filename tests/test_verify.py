@@ -323,7 +323,9 @@ def test_stop_all_kills_process_groups_of_other_threads(tmp_path):
         deadline = time.time() + 10
         while not procs_mentioning(marker) and time.time() < deadline:
             time.sleep(0.05)
-        assert runmod.stop_all() >= 1
+        # The command may be running before its thread has registered it (Popen has not
+        # returned yet): stop_all then counts 0 and the thread kills it itself on registering.
+        assert runmod.stop_all() in (0, 1)
         th.join(10)
         assert not th.is_alive() and results[0].cancelled
         # Refused while stopping, allowed again after resume_all.
