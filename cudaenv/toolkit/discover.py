@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from ..infra.index import Index
 
-__all__ = ["Layout", "candidates", "scan", "expand_roots"]
+__all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir"]
 
 
 class Layout:
@@ -41,6 +41,17 @@ class Layout:
     @property
     def default_link(self) -> str:
         return os.path.join(self.usr_local, "cuda")
+
+
+def installed_dir(env: Mapping[str, str]) -> str:
+    """Where ``cudaenv install`` puts toolkits: ``$XDG_DATA_HOME/cudaenv/toolkits``.
+
+    (default ``~/.local/share/cudaenv/toolkits``; a relative XDG value is ignored, as the spec says).
+    """
+    base = env.get("XDG_DATA_HOME", "")
+    if not base or not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "cudaenv", "toolkits")
 
 
 def _listdir(path: str) -> list[str]:
@@ -150,6 +161,11 @@ def candidates(
     for name in _listdir(lay.opt):
         if name.startswith("cuda"):
             out.append((os.path.join(lay.opt, name), f"{lay.opt}/cuda*"))
+    # Toolkits `cudaenv install` wrote (its staging directories are hidden: ".cuda-*").
+    inst = installed_dir(env)
+    for name in _listdir(inst):
+        if name.startswith("cuda-"):
+            out.append((os.path.join(inst, name), "cudaenv install"))
     for p in expand_roots(env.get("CUDAENV_ROOTS", "").split(":")):
         out.append((p, "CUDAENV_ROOTS"))
     for p in expand_roots(extra_roots):
