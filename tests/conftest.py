@@ -12,6 +12,7 @@ def isolated_dirs(tmp_path, monkeypatch):
     """Every test gets its own config and cache dirs and no inherited cudaenv state."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))  # where `cudaenv install` writes
     for var in ("CUDAENV_ACTIVE", "_CUDAENV_STATE", "CUDAENV_ROOTS", "CUDAENV_SHELL",
                 "CUDA_HOME", "CUDA_PATH", "CONDA_PREFIX"):
         monkeypatch.delenv(var, raising=False)

@@ -138,6 +138,7 @@ def clean_shell_env(tmp_path, path_tail: str = "/usr/local/bin:/usr/bin:/bin", *
         "LC_ALL": "C.UTF-8",
         "XDG_CONFIG_HOME": os.path.join(str(tmp_path), "cfg"),
         "XDG_CACHE_HOME": os.path.join(str(tmp_path), "cache"),
+        "XDG_DATA_HOME": os.path.join(str(tmp_path), "data"),
         "OUT": out,
     }
     env.update(extra)
