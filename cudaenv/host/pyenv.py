@@ -1,0 +1,236 @@
+"""The Python environment a switch lands in, read from files: never by running Python.
+
+``use`` runs in every pane and must stay fast, so nothing here starts a
+process or imports anything heavy. Two questions:
+
+* :func:`locate` — *which environment?* The ``python3`` that ``PATH`` finds,
+  which is what the user's next ``python`` and ``pip`` run: a virtualenv
+  (``pyvenv.cfg`` beside its ``bin``), a conda env (``conda-meta``), or a plain
+  interpreter's prefix (the system's, pyenv's). A pyenv shim is resolved the
+  way pyenv resolves it (``PYENV_VERSION``, the nearest ``.python-version``,
+  ``$PYENV_ROOT/version``), reading those files only. Its site-packages
+  directories are those of ``lib/python3.*`` under the prefix (Debian's
+  ``dist-packages`` too), plus the user site when the environment sees it.
+* :func:`wheel_inventory` — *which NVIDIA libraries do its wheels ship?* Every
+  ``nvidia_*`` distribution's ``RECORD`` lists its files: each shared library
+  under ``nvidia/`` gives a soname, the file, the distribution and its version
+  (the component's own version: ``nvidia-nvjitlink-cu12 12.4.127`` ships
+  ``libnvJitLink.so.12`` 12.4.127). Same for the compiler tools wheels put in
+  ``bin`` (``ptxas``, ``nvcc``). The result is cached in the index against the
+  site-packages directories' mtimes: installing, removing or upgrading a
+  distribution adds or removes a ``.dist-info`` there, which changes it.
+
+Records are plain dicts (marshal-able): an environment is
+``{"kind", "prefix", "python", "site", "user_site"}``; an inventory maps
+``"libs"``/``"tools"`` to ``{name: [path, distribution, version]}``.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+    from ..infra.index import Index
+
+__all__ = ["locate", "wheel_inventory", "version_tuple", "TABLE", "TOOLS"]
+
+#: Index table holding inventories.
+TABLE = "pywheels"
+#: Programs a wheel's ``bin`` may hold that a Python CUDA stack runs (JAX/XLA, Triton, numba).
+TOOLS = ("ptxas", "nvcc", "nvlink", "fatbinary", "nvdisasm", "cuobjdump")
+#: Bump when the inventory's layout changes: old cache entries are then ignored.
+_VERSION = 1
+
+
+def _first_python(path: str, skip_shims: bool = False) -> str | None:
+    for d in path.split(":"):
+        if not d or (skip_shims and os.path.basename(d) == "shims"):
+            continue
+        cand = os.path.join(d, "python3")
+        if os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def _read_first_word(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(4096)
+    except OSError:
+        return None
+    for line in data.decode("utf-8", "replace").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            return line.split()[0]
+    return None
+
+
+def _pyenv_prefix(shim: str, env: Mapping[str, str], cwd: str) -> str | None:
+    """The prefix a pyenv shim runs (None: 'system', or unknown), as pyenv itself decides."""
+    root = env.get("PYENV_ROOT") or os.path.dirname(os.path.dirname(shim))
+    name = env.get("PYENV_VERSION", "").replace(":", " ").split()
+    name = name[0] if name else None
+    d = cwd
+    while name is None:
+        name = _read_first_word(os.path.join(d, ".python-version"))
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    if name is None:
+        name = _read_first_word(os.path.join(root, "version"))
+    if not name or name == "system":
+        return None
+    prefix = os.path.join(root, "versions", name)
+    return prefix if os.path.isdir(prefix) else None
+
+
+def _site_dirs(prefix: str) -> list[str]:
+    lib = os.path.join(prefix, "lib")
+    try:
+        names = sorted(n for n in os.listdir(lib) if n.startswith("python3"))
+    except OSError:
+        return []
+    out = []
+    for n in names:
+        for leaf in ("site-packages", "dist-packages"):
+            d = os.path.join(lib, n, leaf)
+            if os.path.isdir(d):
+                out.append(d)
+    return out
+
+
+def _read_cfg(path: str) -> dict[str, str]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read(65536).splitlines()
+    except OSError:
+        return {}
+    out = {}
+    for line in lines:
+        key, sep, value = line.partition("=")
+        if sep:
+            out[key.strip().lower()] = value.strip()
+    return out
+
+
+def locate(env: Mapping[str, str], cwd: str | None = None) -> dict | None:
+    """The Python environment ``python3`` on ``env``'s PATH belongs to, or None.
+
+    Returns:
+        ``{"kind": "venv"|"conda"|"python", "prefix", "python", "site": [dirs],
+        "user_site": dir or None}``. ``site`` lists existing site-packages
+        directories, the environment's own first.
+    """
+    path = env.get("PATH", "")
+    py = _first_python(path)
+    if py is None:
+        return None
+    bindir = os.path.dirname(py)
+    prefix = os.path.dirname(bindir)
+    if os.path.basename(bindir) == "shims" and os.path.isdir(os.path.join(prefix, "versions")):
+        try:
+            here = cwd or os.getcwd()
+        except OSError:
+            here = "/"
+        prefix = _pyenv_prefix(py, env, here)
+        if prefix is None:  # 'system': the next python3 on PATH
+            py = _first_python(path, skip_shims=True)
+            if py is None:
+                return None
+            prefix = os.path.dirname(os.path.dirname(py))
+        else:
+            py = os.path.join(prefix, "bin", "python3")
+    kind = "python"
+    cfg = _read_cfg(os.path.join(prefix, "pyvenv.cfg"))
+    if cfg:
+        kind = "venv"
+    elif os.path.isdir(os.path.join(prefix, "conda-meta")):
+        kind = "conda"
+    site = _site_dirs(prefix)
+    if kind == "python" and prefix == "/usr":
+        site += [d for d in _site_dirs("/usr/local") if d not in site]
+    sees_user = env.get("PYTHONNOUSERSITE", "") == "" and (
+        kind != "venv" or cfg.get("include-system-site-packages", "").lower() == "true")
+    user_site = None
+    if sees_user and site:
+        base = env.get("PYTHONUSERBASE") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".local")
+        ver = os.path.basename(os.path.dirname(site[0]))  # python3.X
+        cand = os.path.join(base, "lib", ver, "site-packages")
+        if os.path.isdir(cand):
+            user_site = cand
+    if kind == "venv" and cfg.get("include-system-site-packages", "").lower() == "true" and cfg.get("home"):
+        site += [d for d in _site_dirs(os.path.dirname(cfg["home"])) if d not in site]
+    return {"kind": kind, "prefix": prefix, "python": py, "site": site, "user_site": user_site}
+
+
+def _scan_site(site: str, libs: dict, tools: dict) -> None:
+    try:
+        names = os.listdir(site)
+    except OSError:
+        return
+    for n in sorted(names):
+        if not (n.startswith("nvidia_") and n.endswith(".dist-info")):
+            continue
+        stem = n[: -len(".dist-info")]
+        dist, _, version = stem.partition("-")
+        dist = dist.replace("_", "-")
+        try:
+            with open(os.path.join(site, n, "RECORD"), encoding="utf-8", errors="replace") as f:
+                record = f.read(4 << 20)
+        except OSError:
+            continue
+        for line in record.splitlines():
+            rel = line.split(",", 1)[0]
+            if not rel.startswith("nvidia/"):
+                continue
+            base = rel.rsplit("/", 1)[-1]
+            full = os.path.join(site, rel)
+            if ".so." in base and "/lib" in rel:
+                # A wheel cannot hold symlinks: each library is shipped under its soname.
+                libs.setdefault(base, [full, dist, version])
+            elif base in TOOLS and "/bin/" in rel:
+                tools.setdefault(base, [full, dist, version])
+
+
+def wheel_inventory(pyenv: dict | None, index: Index | None = None) -> dict:
+    """The NVIDIA libraries and tools the environment's wheels ship (see the module doc).
+
+    Returns:
+        ``{"libs": {soname: [path, dist, version]}, "tools": {name: [path, dist, version]}}``;
+        empty maps without an environment or NVIDIA wheels.
+    """
+    if not pyenv:
+        return {"libs": {}, "tools": {}}
+    dirs = list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv.get("user_site") else [])
+    sig = [_VERSION]
+    for d in dirs:
+        try:
+            sig.append(os.stat(d).st_mtime_ns)
+        except OSError:
+            sig.append(None)
+
+    def compute() -> dict:
+        libs: dict = {}
+        tools: dict = {}
+        for d in dirs:
+            _scan_site(d, libs, tools)
+        return {"libs": libs, "tools": tools}
+
+    if index is None:
+        return compute()
+    index.data.setdefault(TABLE, {})
+    return index.cached(TABLE, "\0".join(dirs), tuple(sig), compute)
+
+
+def version_tuple(text: str | None) -> tuple:
+    """'12.4.127' -> (12, 4, 127): the leading numeric parts of ``text`` (``()`` when none)."""
+    out = []
+    for part in (text or "").split("."):
+        if not part.isdigit():
+            break
+        out.append(int(part))
+    return tuple(out)
