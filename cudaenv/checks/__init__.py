@@ -29,6 +29,7 @@ CHECKS = {
     "env.empty_entries": "no empty entries (the current directory) in PATH, LD_LIBRARY_PATH, LIBRARY_PATH",
     "env.stubs_on_loader_path": "no driver stub on the loader path while a real driver is present",
     "env.cudart_versions": "a single libcudart version is reachable on the loader path",
+    "env.wheel_shadowing": "no library directory on LD_LIBRARY_PATH shadows a newer copy the Python environment's nvidia wheels ship",
     "env.cuda_visible_devices": "CUDA_VISIBLE_DEVICES is valid",
     "torch.extension_lock": "no stale torch_extensions build lock (the baton.wait() hang)",
     "runtime.out_of_memory": "not an environment problem: the GPU ran out of memory",

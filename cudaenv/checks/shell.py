@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..context import Context
 
 __all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks", "parse_ld_cache",
-           "cudart_providers", "visible_devices_problem"]
+           "cudart_providers", "visible_devices_problem", "wheel_shadowing"]
 
 LOCK_AGE = 300  # seconds: a lock older than this that nobody holds is stale
 
@@ -183,11 +183,34 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
         os.path.islink(os.path.join(d, "libcuda.so.1"))
         and "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1")))]
     facts["cudart"] = cudart_providers(ld)
+    facts["shadow"] = wheel_shadowing(ctx, ld, [d for d in (env.get("PATH") or "").split(":") if d])
     proc = ctx.proc_root
     ext = extension_dirs(env)
     facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}
     facts["visible"] = env.get("CUDA_VISIBLE_DEVICES")
     return facts
+
+
+def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
+    """What on LD_LIBRARY_PATH (libraries) and PATH (ptxas, nvlink, …) shadows the environment's wheels."""
+    from ..profiles.loader import environment, shadowing, tool_shadowing
+
+    pyenv, inventory = environment(ctx)
+    libs = [s for s in shadowing(ld, inventory, ctx.index) if s["relation"] != "same"]
+    tools = []
+    for d in path:
+        ptxas = os.path.join(d, "ptxas")
+        if os.path.exists(ptxas):  # the first compiler bin on PATH is the one that runs
+            from ..toolkit.probe import Skip, probe
+
+            try:
+                tk = probe(os.path.dirname(os.path.realpath(d)))
+            except (Skip, OSError):
+                break
+            tools = [t for t in tool_shadowing([d], inventory, tk) if t["relation"] == "older"]
+            break
+    return {"env": pyenv["prefix"] if pyenv else None, "libs": libs, "tools": tools,
+            "wheels": len(inventory["libs"])}
 
 
 def _short(v: str | None) -> str:
@@ -283,6 +306,31 @@ def shell_rules(f: dict) -> list[Finding]:
                            fix="set LD_LIBRARY_PATH to the toolkit you build with (cudaenv use) or link with an rpath"))
     elif f["cudart"]:
         out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
+    # The Python environment's wheels, shadowed.
+    sh = f.get("shadow") or {}
+    older = [s for s in sh.get("libs", []) if s["relation"] == "older"]
+    for s in older:
+        out.append(Finding("env.wheel_shadowing", "fail",
+                           f"{s['file']} ({s['soname']} {s['version']}) on LD_LIBRARY_PATH shadows the newer "
+                           f"{s['wheel_file']} ({s['dist']} {s['wheel_version']})",
+                           detail="the loader searches LD_LIBRARY_PATH before the RUNPATH the wheels find each other "
+                                  "by, so Python code in " + str(sh.get("env")) + " loads the older copy and fails "
+                                  "with undefined symbols (e.g. __nvJitLinkComplete_12_4)",
+                           fix=f"remove {s['dir']} from LD_LIBRARY_PATH, or switch with cudaenv use "
+                               "(loader_path: auto leaves the older copy out)"))
+    for s in sh.get("tools", []):
+        out.append(Finding("env.wheel_shadowing", "warn",
+                           f"{s['file']} (CUDA {s['version']}) comes first on PATH, ahead of the newer "
+                           f"{s['wheel_file']} ({s['dist']} {s['wheel_version']})",
+                           detail="JAX/XLA and Triton look for ptxas on PATH first and then run the older one",
+                           fix="switch to a toolkit at least as new, or put the wheel's bin directory first on PATH"))
+    others = [s for s in sh.get("libs", []) if s["relation"] != "older"]
+    if not older and not sh.get("tools") and sh.get("wheels"):
+        extra = "; " + ", ".join(f"{s['soname']} {s['version'] or '?'} ({s['relation']} than the wheel's "
+                                 f"{s['wheel_version']})" for s in others[:3]) if others else ""
+        out.append(Finding("env.wheel_shadowing", "ok",
+                           f"nothing on LD_LIBRARY_PATH shadows the {sh['wheels']} NVIDIA wheel libraries of "
+                           f"{sh.get('env')}{extra}"))
     # CUDA_VISIBLE_DEVICES.
     if f.get("visible") is not None:
         gpus = drv.get("gpus")

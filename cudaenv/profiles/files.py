@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = ["KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump"]
 
-KEYS = ("name", "description", "root", "version", "stubs", "host_compiler", "set", "prepend", "append")
+KEYS = ("name", "description", "root", "version", "stubs", "loader_path", "host_compiler", "set", "prepend", "append")
 STUBS_POLICIES = ("auto", "always", "never")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
 
@@ -58,6 +58,9 @@ def validate(data: object, source: str) -> dict:
     stubs = data.get("stubs", "auto")
     if stubs not in STUBS_POLICIES:
         raise bad(f"'stubs' must be one of {', '.join(STUBS_POLICIES)} (got {stubs!r})")
+    loader_path = data.get("loader_path", "auto")
+    if loader_path not in STUBS_POLICIES:
+        raise bad(f"'loader_path' must be one of {', '.join(STUBS_POLICIES)} (got {loader_path!r})")
     hc = data.get("host_compiler")
     if hc is not None and not (isinstance(hc, str) and (hc in ("auto", "none") or os.path.isabs(hc))):
         raise bad(f"'host_compiler' must be auto, none or an absolute path (got {hc!r})")
@@ -70,6 +73,7 @@ def validate(data: object, source: str) -> dict:
         "root": root,
         "version": None if version is None else str(version),
         "stubs": stubs,
+        "loader_path": loader_path,
         "host_compiler": hc,
         "set": {},
         "prepend": {},
@@ -129,6 +133,10 @@ _HEADER = """\
 # stubs: auto | always | never -- whether the driver stub (libcuda.so.1 -> lib64/stubs/libcuda.so)
 #   goes last on LD_LIBRARY_PATH. auto: only on a host without an NVIDIA driver. LIBRARY_PATH
 #   (what `ld -lcuda` searches) gets the stubs directory either way, when the toolkit has one.
+# loader_path: auto | always | never -- the library directories the profile adds to LD_LIBRARY_PATH.
+#   auto: a directory holding an older copy of a library the active Python environment's nvidia-*
+#   wheels ship is replaced by a cache mirror without that library (so torch keeps its own);
+#   always: as written; never: none of them.
 # host_compiler: auto | none | /path/to/g++-N -- auto: when the default C++ compiler ($CXX, else g++)
 #   is newer than the toolkit accepts, use the newest installed one it accepts (exported as
 #   NVCC_PREPEND_FLAGS='-ccbin …' and CUDAHOSTCXX). A path pins one; none turns this off.

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         root: str
         version: str | None
         stubs: str  # auto | always | never
+        loader_path: str  # auto | always | never (profiles/loader.py)
         host_compiler: str | None  # auto | none | an absolute path
         set: dict[str, str]
         prepend: dict[str, list[str]]
@@ -119,6 +120,7 @@ def default_profile(tk: Toolkit) -> dict:
         "root": root,
         "version": tk["full_version"],
         "stubs": "auto",
+        "loader_path": "auto",
         "host_compiler": "auto",
         "set": {"CUDA_HOME": "{root}", "CUDA_PATH": "{root}"},
         "prepend": prepend,
@@ -256,7 +258,7 @@ def user_ccbin(env: dict) -> str | None:
 
 def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None,
             links: bool = False) -> Ops:
-    """What ``use`` applies for ``profile``: its ops, the stub directories and the host compiler.
+    """What ``use`` applies for ``profile``: its ops, the stub directories, the host compiler, ``loader_path``.
 
     Args:
         notes: Collects messages for stderr (the host compiler's story).
@@ -283,4 +285,9 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
             # The link lives in the cache, and a cache may only cost speed, never the switch.
             notes.append(f"warning: {exc.message}; switching without the driver stub on the loader path")
             stub = None
-    return profile_ops(profile, stub[0] if stub else None, cxx, link_stub_dir(ctx.cache_dir, tk))
+    ops = profile_ops(profile, stub[0] if stub else None, cxx, link_stub_dir(ctx.cache_dir, tk))
+    from .loader import apply_loader_path
+
+    apply_loader_path(ctx, profile.get("loader_path") or "auto", tk, ops, notes, links,
+                      keep=(stub[0],) if stub else ())
+    return ops

@@ -1,0 +1,257 @@
+"""``loader_path``: a switch never puts an older library in front of the Python environment's wheels.
+
+The loader searches LD_LIBRARY_PATH before the RUNPATH that pip wheels use to
+find each other (``nvidia/cusparse/lib`` reaches ``nvidia/nvjitlink/lib``
+through ``$ORIGIN``). So a toolkit's ``lib64`` on LD_LIBRARY_PATH that holds an
+*older* copy of a soname the environment's ``nvidia-*`` wheels also ship wins,
+and the wheels break: ``libcusparse.so.12: undefined symbol:
+__nvJitLinkComplete_12_4, version libnvJitLink.so.12``.
+
+What the profile's ``loader_path`` does with each library directory it adds
+to LD_LIBRARY_PATH (the toolkit's ``lib64``, CUPTI's, any the user listed):
+
+``always``
+    Adds it as written (cudaenv before 0.x did only this).
+``never``
+    Adds none of them (Spack's default): programs find the toolkit's shared
+    libraries through their own RPATH or ``ldconfig``; nvcc links ``cudart``
+    statically by default, so most builds run anyway. The driver stub
+    (``stubs``) is a separate setting and still applies.
+``auto`` (the default)
+    For every soname the directory holds that the environment's wheels also
+    ship (the Python environment of ``python3`` on PATH, see
+    ``host/pyenv.py``):
+
+    * the toolkit's copy is **older** (versions from the real file name,
+      ``libnvJitLink.so.12.1.105``, and the wheel's distribution,
+      ``nvidia-nvjitlink-cu12 12.4.127``): it is left out. The directory is
+      replaced by a mirror in cudaenv's cache that links every other file of
+      it, so the rest of the toolkit's libraries stay reachable; a one-line
+      note says what was left out and why;
+    * **same** version, **newer**, or a version that cannot be read: kept
+      (NVIDIA libraries are backward compatible within a soname, and a
+      version we cannot read is no evidence of a break); ``check`` lists it;
+    * no environment, no NVIDIA wheels, or no common soname: the directory
+      goes on as written, at the cost of a few stats (the inventory and the
+      directory listings are cached by mtime).
+
+PATH is different: switching ``nvcc`` is the point of ``use``, and nvcc runs
+the ``ptxas`` beside itself, not the one PATH finds, so ``bin`` is never
+filtered. When the environment's wheels ship a newer ``ptxas``/``nvlink``
+(JAX/XLA and Triton look on PATH first), ``use`` says so in a note and
+``check`` reports it with both versions.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import CudaenvError
+from ..host.pyenv import locate, version_tuple, wheel_inventory
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+    from ..env.ops import Ops
+    from ..toolkit.types import Toolkit
+
+__all__ = ["POLICIES", "dir_libraries", "shadowing", "tool_shadowing", "mirror_dir", "make_mirror", "apply_loader_path",
+           "environment"]
+
+POLICIES = ("auto", "always", "never")
+_TABLE = "libdirs"
+
+
+def environment(ctx: Context) -> tuple:
+    """(the Python environment, its wheel inventory) for ``ctx``, once per command."""
+    memo = ctx.memo.get("pyenv")
+    if memo is None:
+        pyenv = locate(ctx.env, ctx.cwd)
+        memo = ctx.memo["pyenv"] = (pyenv, wheel_inventory(pyenv, ctx.index))
+    return memo
+
+
+def _version_of(directory: str, name: str) -> str | None:
+    """'12.1.105' for libnvJitLink.so.12 -> libnvJitLink.so.12.1.105 (None when the name says no more)."""
+    real = os.path.basename(os.path.realpath(os.path.join(directory, name)))
+    stem = name.split(".so.", 1)[0] + ".so."
+    if not real.startswith(stem):
+        return None
+    rest = real[len(stem):]
+    return rest if rest.count(".") >= 2 else None
+
+
+def dir_libraries(directory: str, index=None) -> dict:
+    """{soname-like name: version or None} for the versioned libraries in ``directory`` (cached by mtime)."""
+    try:
+        st = os.stat(directory)
+    except OSError:
+        return {}
+
+    def compute() -> dict:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            return {}
+        return {n: _version_of(directory, n) for n in names if ".so." in n}
+
+    if index is None:
+        return compute()
+    index.data.setdefault(_TABLE, {})
+    return index.cached(_TABLE, directory, (st.st_mtime_ns, st.st_ino), compute)
+
+
+def _relation(mine: str | None, theirs: str | None) -> str:
+    a, b = version_tuple(mine), version_tuple(theirs)
+    if not a or not b:
+        return "unknown"
+    n = min(len(a), len(b), 3)
+    return "older" if a[:n] < b[:n] else "newer" if a[:n] > b[:n] else "same"
+
+
+def shadowing(dirs: list[str], inventory: dict, index=None) -> list[dict]:
+    """Sonames that ``dirs`` hold and the environment's wheels ship too, with both files and versions.
+
+    Returns:
+        ``[{"dir", "soname", "file", "version", "wheel_file", "dist", "wheel_version",
+        "relation": older|newer|same|unknown}]`` (relation: the directory's copy vs the wheel's).
+    """
+    libs = inventory.get("libs") or {}
+    if not libs:
+        return []
+    out = []
+    for d in dirs:
+        for name, version in sorted(dir_libraries(d, index).items()):
+            hit = libs.get(name)
+            if hit is None:
+                continue
+            out.append({"dir": d, "soname": name, "file": os.path.realpath(os.path.join(d, name)), "version": version,
+                        "wheel_file": hit[0], "dist": hit[1], "wheel_version": hit[2],
+                        "relation": _relation(version, hit[2])})
+    return out
+
+
+def tool_shadowing(bindirs: list[str], inventory: dict, tk: Toolkit) -> list[dict]:
+    """Compiler tools (ptxas, nvlink, …) in ``bindirs`` that the environment's wheels ship newer or older."""
+    tools = inventory.get("tools") or {}
+    out = []
+    for d in bindirs:
+        for name, (path, dist, version) in sorted(tools.items()):
+            mine = os.path.join(d, name)
+            if os.path.realpath(mine) == os.path.realpath(path) or not os.path.exists(mine):
+                continue
+            out.append({"dir": d, "tool": name, "file": mine, "version": tk["full_version"], "wheel_file": path,
+                        "dist": dist, "wheel_version": version,
+                        "relation": _relation(".".join(tk["full_version"].split(".")[:2]),
+                                              ".".join(version.split(".")[:2]))})
+    return out
+
+
+def _fnv(text: str) -> str:
+    h = 0xcbf29ce484222325
+    for b in text.encode("utf-8", "surrogateescape"):
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"
+
+
+def _left_out(name: str, excluded: list[str]) -> bool:
+    return any(name.startswith(s.split(".so.", 1)[0] + ".so") for s in excluded)
+
+
+def mirror_dir(cache_dir: str, directory: str, excluded: list[str]) -> str:
+    """The cache directory that links every file of ``directory`` but the ``excluded`` sonames' files."""
+    try:
+        stamp = os.stat(directory).st_mtime_ns
+    except OSError:
+        stamp = 0
+    key = _fnv("\0".join([directory, str(stamp)] + sorted(excluded)))
+    return os.path.join(cache_dir, "loader", f"{os.path.basename(directory.rstrip('/')) or 'lib'}-{key}")
+
+
+def make_mirror(mirror: str, directory: str, excluded: list[str]) -> None:
+    """Build ``mirror`` (atomically; nothing when it exists).
+
+    Raises:
+        CudaenvError: it cannot be made.
+    """
+    if os.path.isdir(mirror):
+        return
+    tmp = f"{mirror}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(tmp)
+        for name in os.listdir(directory):
+            if not _left_out(name, excluded):
+                os.symlink(os.path.join(directory, name), os.path.join(tmp, name))
+        try:
+            os.rename(tmp, mirror)
+        except OSError:
+            if not os.path.isdir(mirror):  # not a lost race with another `use`
+                raise
+    except OSError as exc:
+        raise CudaenvError(f"cannot create the loader-path mirror {mirror}: {exc.strerror}") from None
+    finally:
+        if os.path.isdir(tmp):
+            import shutil
+
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _added_dirs(ops: Ops) -> list[str]:
+    return list(ops.prepend.get("LD_LIBRARY_PATH", [])) + list(ops.append.get("LD_LIBRARY_PATH", []))
+
+
+def _replace(ops: Ops, old: str, new: str | None) -> None:
+    for part in (ops.prepend, ops.append):
+        entries = part.get("LD_LIBRARY_PATH")
+        if entries is None:
+            continue
+        entries = [new if e == old else e for e in entries if new is not None or e != old]
+        if entries:
+            part["LD_LIBRARY_PATH"] = entries
+        else:
+            del part["LD_LIBRARY_PATH"]
+
+
+def apply_loader_path(ctx: Context, policy: str, tk: Toolkit, ops: Ops, notes: list[str], links: bool,
+                      keep: tuple[str, ...] = ()) -> None:
+    """Apply the profile's ``loader_path`` to the LD_LIBRARY_PATH entries ``ops`` adds (see the module doc).
+
+    Args:
+        keep: Entries that are not the toolkit's (the driver-stub directory).
+    """
+    dirs = [d for d in _added_dirs(ops) if d not in keep]
+    if not dirs or policy == "always":
+        return
+    if policy == "never":
+        for d in dirs:
+            _replace(ops, d, None)
+        return
+    _pyenv, inventory = environment(ctx)
+    if not inventory["libs"] and not inventory["tools"]:
+        return
+    where = f"{_pyenv['prefix']}" if _pyenv else "the Python environment"
+    for d in dirs:
+        older = [s for s in shadowing([d], inventory, ctx.index) if s["relation"] == "older"]
+        if not older:
+            continue
+        excluded = [s["soname"] for s in older]
+        mirror = mirror_dir(ctx.cache_dir, d, excluded)
+        what = ", ".join(f"{s['soname']} {s['version']}" for s in older)
+        why = ", ".join(f"{s['dist']} {s['wheel_version']}" for s in older)
+        if links:
+            try:
+                make_mirror(mirror, d, excluded)
+            except CudaenvError as exc:
+                notes.append(f"loader_path auto: {exc.message}; leaving {d} off LD_LIBRARY_PATH: it holds {what}, "
+                             f"older than {where}'s {why}")
+                _replace(ops, d, None)
+                continue
+        _replace(ops, d, mirror)
+        notes.append(f"loader_path auto: left {what} of {d} off LD_LIBRARY_PATH: {where} has the newer {why} "
+                     "(the rest stays reachable; loader_path: always keeps it)")
+    bins = list(ops.prepend.get("PATH", []))
+    for s in tool_shadowing(bins, inventory, tk):
+        if s["relation"] == "older":
+            notes.append(f"note: {s['file']} (CUDA {tk['version']}) now comes first on PATH, ahead of {where}'s newer "
+                         f"{s['tool']} from {s['dist']} {s['wheel_version']}; tools that look on PATH first (JAX/XLA) "
+                         "will run the older one")

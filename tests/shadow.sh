@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Build the cached "shadowed wheels" bed for the loader_path tests (issue 11's defect, reproduced
+# with NVIDIA's own wheels from the registry):
+#
+#   bash tests/shadow.sh
+#
+# Output (outside the clone): ${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}/shadow
+#   venv/          a virtualenv holding nvidia-cusparse-cu12 12.3.1.170 and nvidia-nvjitlink-cu12
+#                  12.4.127, installed by its own pip (real RECORDs, real RUNPATH $ORIGIN/../../nvjitlink/lib)
+#   cuda-12.1/lib64/  an older toolkit's lib64 as NVIDIA lays it out: libnvJitLink.so -> .so.12 ->
+#                  .so.12.1.105, the real library from nvidia-nvjitlink-cu12 12.1.105 (the tests
+#                  link it into a toolkit tree of their own)
+#   wheels/        the three downloaded wheels (a warm rebuild is offline)
+#
+# libcusparse.so.12 12.3 needs __nvJitLinkComplete_12_4 from libnvJitLink.so.12; the 12.1 copy lacks
+# it, so with cuda-12.1/lib64 first on LD_LIBRARY_PATH loading cusparse fails with that undefined
+# symbol. Cold: about 250 MB of downloads; warm: pure shell tests.
+set -Eeuo pipefail
+
+TESTBED=${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}
+OUT=$TESTBED/shadow
+WANT=(nvidia-cusparse-cu12==12.3.1.170 nvidia-nvjitlink-cu12==12.4.127)
+OLD=nvidia-nvjitlink-cu12==12.1.105
+STAMP="rev=2 ${WANT[*]} $OLD"
+MARKER=.cudaenv-complete
+
+log() { printf '[shadow] %s\n' "$*" >&2; }
+
+if [ -f "$OUT/$MARKER" ] && [ "$(<"$OUT/$MARKER")" = "$STAMP" ]; then
+    log "complete, skipped ($OUT)"
+    exit 0
+fi
+mkdir -p "$OUT/wheels"
+py=$(python3 -c 'import sys; print(sys.executable)')
+for req in "${WANT[@]}" "$OLD"; do   # one call each: pip refuses two versions of one project in a call
+    name=${req%%==*}; ver=${req##*==}
+    ls "$OUT/wheels/${name//-/_}-$ver-"*.whl >/dev/null 2>&1 && continue
+    log "download $req"
+    "$py" -m pip download -q --disable-pip-version-check --no-deps -d "$OUT/wheels" "$req" 2>&1 \
+        | grep -v "is ignored: it is neither a file nor a directory" >&2 || true
+    ls "$OUT/wheels/${name//-/_}-$ver-"*.whl >/dev/null 2>&1 || { log "ERROR: could not download $req"; exit 1; }
+done
+
+rm -rf -- "$OUT/venv" "$OUT/cuda-12.1" "$OUT/tmp"
+log "venv with ${WANT[*]}"
+"$py" -m venv "$OUT/venv"
+new=()
+for req in "${WANT[@]}"; do name=${req%%==*}; ver=${req##*==}; new+=("$OUT/wheels/${name//-/_}-$ver-"*.whl); done
+"$OUT/venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-index "${new[@]}"
+
+log "cuda-12.1 lib64 with the real libnvJitLink 12.1.105"
+mkdir -p "$OUT/tmp" "$OUT/cuda-12.1/lib64"
+"$py" -m zipfile -e "$OUT/wheels/nvidia_nvjitlink_cu12-12.1.105-"*.whl "$OUT/tmp"
+cp "$OUT/tmp/nvidia/nvjitlink/lib/libnvJitLink.so.12" "$OUT/cuda-12.1/lib64/libnvJitLink.so.12.1.105"
+ln -s libnvJitLink.so.12.1.105 "$OUT/cuda-12.1/lib64/libnvJitLink.so.12"
+ln -s libnvJitLink.so.12 "$OUT/cuda-12.1/lib64/libnvJitLink.so"
+rm -rf -- "$OUT/tmp"
+printf '%s' "$STAMP" > "$OUT/$MARKER"
+log "done ($OUT)"
