@@ -1,7 +1,7 @@
 """The console entry point: dispatch only.
 
 ``use``, ``off``, ``list``, ``init``, the ``--auto`` hook, ``use <TAB>``, a
-cached ``verify`` and the conda hooks run in every tmux pane, shell start or
+cached ``verify``, ``exec`` and the conda hooks run in every tmux pane, shell start or
 conda activation, so their plain forms are recognised here
 (:func:`cudaenv.infra.console.parse`) and go straight to their drivers in
 ``commands/`` without importing click, yaml, json or re. Anything else
@@ -69,6 +69,11 @@ def _fast(args: list[str]) -> int | None:
             note("usage: cudaenv _auto [PIN_FILE] (the --auto hook's own command)")
             return 2
         return do_auto(rest[0] if rest else "")
+    if cmd == "exec":
+        # Paid on every command it wraps (a kernel start too): every form but --help, without click.
+        from .commands.exec_ import fast_exec
+
+        return fast_exec(rest)
     if cmd == "verify":
         # A cache hit is answered without click (which costs more than Python's start).
         from .commands.verify import fast_verify

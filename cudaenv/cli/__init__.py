@@ -10,6 +10,7 @@ from ..infra.console import report_error
 from .check_cmd import check_cmd
 from .conda_hook_cmd import conda_hook_group
 from .doctor_cmd import doctor_cmd
+from .exec_cmd import exec_cmd
 from .explain_cmd import explain_cmd
 from .init_cmd import init_cmd
 from .list_cmd import list_cmd
@@ -40,6 +41,7 @@ cli.add_command(list_cmd)
 cli.add_command(show_cmd)
 cli.add_command(use_cmd)
 cli.add_command(off_cmd)
+cli.add_command(exec_cmd)
 cli.add_command(profile_group)
 cli.add_command(check_cmd)
 cli.add_command(doctor_cmd)

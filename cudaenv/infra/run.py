@@ -6,20 +6,24 @@ Ctrl-C or :func:`stop_all` ends it together with everything it started
 of their own: the whole session is killed). A terminal's Ctrl-C does not reach those
 groups by itself: whoever catches it (the main thread) calls :func:`stop_all`,
 which also covers commands other threads are running.
+
+:func:`exec_command` is the other way cudaenv runs a program: it becomes it
+(``cudaenv exec``), so it needs none of the above and ``subprocess`` is
+imported only by the functions that start children (``exec`` pays nothing for it).
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping, Sequence
+    import subprocess
+    from typing import Mapping, NoReturn, Sequence
 
-__all__ = ["Result", "run", "stop_all", "resume_all"]
+__all__ = ["Result", "run", "stop_all", "resume_all", "exec_command"]
 
 # Commands running right now (any thread). set.add/discard and list(set) are atomic
 # under the GIL, which is all the sharing needed here.
@@ -126,6 +130,8 @@ def run(
         merge_stderr: Send stderr into stdout (one interleaved log, as in a
             terminal); ``stderr`` is then empty.
     """
+    import subprocess
+
     argv = list(args)
     if _STOP[0]:
         return Result(argv, -9, "", "cancelled", cancelled=True)
@@ -171,6 +177,8 @@ def _collect(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, boo
     pipes get :data:`PIPE_GRACE` seconds to close and are then abandoned with
     what they delivered, so a left-behind process cannot hang cudaenv.
     """
+    import subprocess
+
     exited_at = None
     timed_out = False
     while True:
@@ -193,3 +201,64 @@ def _collect(proc: subprocess.Popen, deadline: float) -> tuple[bytes, bytes, boo
                 if pipe is not None:
                     pipe.close()
             return exc.output or b"", exc.stderr or b"", timed_out
+
+
+#: Signals Python ignores for itself at start-up; an ignored signal stays ignored across exec,
+#: so a command started by `cudaenv exec` would not die of SIGPIPE at `| head` the way it does
+#: when a shell starts it.
+_PY_IGNORED = ("SIGPIPE", "SIGXFSZ")
+
+
+def _search(name: str, env: Mapping[str, str]) -> list[str]:
+    """Where execvp would look for ``name``, in order: PATH of ``env`` (unset: the system default)."""
+    if "/" in name:
+        return [name]
+    path = env.get("PATH")
+    dirs = (os.defpath if path is None else path).split(":")
+    return [os.path.join(d or ".", name) for d in dirs]  # an empty entry is the current directory
+
+
+def exec_command(argv: Sequence[str], env: Mapping[str, str]) -> NoReturn:
+    """Replace this process with ``argv`` run with exactly ``env``; return never.
+
+    The command is looked up on ``env``'s PATH as a shell would (a file
+    without a ``#!`` line is run by ``/bin/sh``, as execvp does); signals that
+    Python ignores are given back their default action first. Whatever the
+    command does with its exit status, signals, stdin and stdout is then its
+    own: cudaenv is no longer there.
+
+    Raises:
+        CudaenvError: the command cannot be run: exit code 127 when it is not
+            found, 126 when it is found but cannot be executed (a shell's codes).
+    """
+    import errno
+
+    from ..errors import CudaenvError
+
+    name = argv[0]
+    args = list(argv)
+    for sig in _PY_IGNORED:
+        signal.signal(getattr(signal, sig), signal.SIG_DFL)
+    denied: tuple[str, OSError] | None = None
+    for cand in _search(name, env):
+        try:
+            try:
+                os.execve(cand, args, env)
+            except OSError as exc:
+                if exc.errno != errno.ENOEXEC:
+                    raise
+                os.execve("/bin/sh", ["sh", cand, *args[1:]], env)  # no #! line: as execvp and shells do
+        except OSError as exc:
+            if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                continue
+            if exc.errno == errno.EACCES:  # execvp goes on looking; this is the answer if nothing else runs
+                denied = denied or (cand, exc)
+                continue
+            raise CudaenvError(f"{cand}: cannot execute: {exc.strerror}", exit_code=126) from None
+    if denied is not None:
+        cand, exc = denied
+        why = "is a directory" if os.path.isdir(cand) else exc.strerror
+        raise CudaenvError(f"{cand}: cannot execute: {why}", exit_code=126)
+    if "/" in name:
+        raise CudaenvError(f"{name}: no such file", exit_code=127)
+    raise CudaenvError(f"{name}: command not found on the profile's PATH", exit_code=127)
