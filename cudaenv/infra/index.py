@@ -13,7 +13,7 @@ import os
 
 __all__ = ["Index"]
 
-_FORMAT = 3
+_FORMAT = 4
 
 
 class Index:

@@ -21,7 +21,8 @@ import os
 from ..env.ops import Ops
 from ..errors import CudaenvError
 from ..toolkit.probe import SYSTEM_DIRS
-from ..toolkit.stubs import driver_present, link_stub_dir, loader_link_dir, make_loader_link, stub_target
+from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader_link_dir, make_dev_links,
+                             make_loader_link, stub_target)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -262,9 +263,10 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
 
     Args:
         notes: Collects messages for stderr (the host compiler's story).
-        links: Make the loader-path stub link if the switch has one (``use``
-            and ``verify``; a query only describes it). A link that cannot be
-            made (an unwritable cache) leaves the stub off, with a note.
+        links: Make the loader-path stub link if the switch has one, and a
+            wheel toolkit's development links (``use`` and ``verify``; a query
+            only describes them). A link that cannot be made (an unwritable
+            cache) leaves it off, with a note.
     """
     notes = [] if notes is None else notes
     cxx, why = host_compiler(ctx, profile, tk)
@@ -286,6 +288,17 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
             notes.append(f"warning: {exc.message}; switching without the driver stub on the loader path")
             stub = None
     ops = profile_ops(profile, stub[0] if stub else None, cxx, link_stub_dir(ctx.cache_dir, tk))
+    # A wheel toolkit's lib has libcudart.so.13 but no libcudart.so: links in the cache make -lcudart work.
+    dev = dev_link_dir(ctx.cache_dir, tk)
+    if dev is not None and "LIBRARY_PATH" not in ops.set:
+        if links:
+            try:
+                make_dev_links(dev, tk["dev_links"])
+            except CudaenvError as exc:
+                notes.append(f"warning: {exc.message}; -l of this toolkit's libraries may not link")
+                dev = None
+        if dev is not None and dev not in ops.prepend.get("LIBRARY_PATH", []):
+            ops.prepend.setdefault("LIBRARY_PATH", []).append(dev)
     from .loader import apply_loader_path
 
     apply_loader_path(ctx, profile.get("loader_path") or "auto", tk, ops, notes, links,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from .wheels import dev_links, origin, wheel_site
 
 __all__ = ["Skip", "probe", "signature", "SYSTEM_DIRS"]
 
@@ -45,9 +46,14 @@ def signature(root: str) -> tuple:
       no version.json) and the cuDNN headers (cudnn_version.h, cudnn.h);
     * ``extras/CUPTI/lib64``, which appears when CUPTI is added.
 
+    * for a wheel toolkit (``site-packages/nvidia/cuNN``), the site-packages
+      directory: its version comes from the ``.dist-info`` names there, and
+      installing, upgrading or removing a wheel adds or removes one.
+
     It runs for every candidate on every ``use``: 7 stats per root (8 with the
-    ``lib`` layout), nothing else.
+    ``lib`` layout, 9 for a wheel toolkit), nothing else.
     """
+    site = wheel_site(root)
     vj = _stat(root + "/version.json")
     lib = root + "/lib64"
     libst = _stat(lib)
@@ -62,7 +68,7 @@ def signature(root: str) -> tuple:
         _stat(lib + "/stubs"),
         _stat(root + "/include"),
         _stat(root + "/extras/CUPTI/lib64"),
-    )
+    ) + ((_stat(site),) if site is not None else ())
 
 
 def _cudnn_version(root: str) -> str | None:
@@ -90,7 +96,9 @@ def probe(root: str) -> dict:
 
     Returns:
         A plain dict (it is cached with marshal): root, version, full_version,
-        version_source, nvcc_version, libdir, components, cupti_dir, stub_key.
+        version_source, nvcc_version, libdir, components, cupti_dir, stub_key,
+        origin (None, or where a wheel toolkit's wheels are: ``toolkit/wheels.py``)
+        and dev_links (the ``[name, target]`` links a wheel toolkit lacks).
 
     Raises:
         Skip: ``root`` is not a usable toolkit.
@@ -139,4 +147,6 @@ def probe(root: str) -> dict:
         },
         # Names the per-toolkit cache directory (the loader-path stub shim).
         "stub_key": hashlib.sha1(root.encode("utf-8", "surrogateescape")).hexdigest()[:16],
+        "origin": origin(root),
+        "dev_links": dev_links(root, libdir, libs),
     }

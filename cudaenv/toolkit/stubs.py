@@ -13,7 +13,16 @@ Two kinds of stub, both of ``libcuda``, the driver library:
   the profile's ``stubs`` policy decides (:func:`cudaenv.profiles.model.loader_stub`);
   only ``use`` (and ``verify``, which runs what it builds) make the link.
 
-Everything here but :func:`make_loader_link` only computes paths and stats files.
+And one more kind of link, for wheel toolkits (``toolkit/wheels.py``): a
+wheel cannot ship symlinks, so ``site-packages/nvidia/cu13/lib`` has
+``libcudart.so.13`` but no ``libcudart.so``, and ``-lcudart`` (``nvcc -cudart
+shared``, torch's cpp_extension) fails. :func:`dev_link_dir` is a cache
+directory holding ``libcudart.so`` -> that file (and the same for every other
+versioned-only library), put on ``LIBRARY_PATH`` after the toolkit's own
+``lib``; nothing is ever written into the user's environment.
+
+Everything here but :func:`make_loader_link` and :func:`make_dev_links` only
+computes paths and stats files.
 """
 
 from __future__ import annotations
@@ -28,7 +37,8 @@ if TYPE_CHECKING:
 
     from .types import Toolkit
 
-__all__ = ["driver_present", "generated_stub_dir", "link_stub_dir", "stub_target", "loader_link_dir", "make_loader_link"]
+__all__ = ["driver_present", "generated_stub_dir", "link_stub_dir", "stub_target", "loader_link_dir", "make_loader_link",
+           "dev_link_dir", "make_dev_links"]
 
 
 def generated_stub_dir(cache_dir: str, tk: Toolkit) -> str:
@@ -61,13 +71,9 @@ def loader_link_dir(cache_dir: str, tk: Toolkit) -> str:
     return os.path.join(cache_dir, "stubs", tk["stub_key"])
 
 
-def make_loader_link(directory: str, target: str) -> None:
-    """Make ``directory/libcuda.so.1`` point at ``target`` (atomically; nothing if it already does).
-
-    Raises:
-        CudaenvError: the link cannot be created.
-    """
-    link = os.path.join(directory, "libcuda.so.1")
+def _link(directory: str, name: str, target: str, what: str) -> None:
+    """Make ``directory/name`` point at ``target`` (atomically; nothing if it already does)."""
+    link = os.path.join(directory, name)
     try:
         if os.readlink(link) == target:
             return
@@ -79,7 +85,59 @@ def make_loader_link(directory: str, target: str) -> None:
         os.symlink(target, tmp)
         os.replace(tmp, link)
     except OSError as exc:
-        raise CudaenvError(f"cannot create the stub link in {directory}: {exc.strerror}") from None
+        raise CudaenvError(f"cannot create the {what} link in {directory}: {exc.strerror}") from None
+
+
+def make_loader_link(directory: str, target: str) -> None:
+    """Make ``directory/libcuda.so.1`` point at ``target`` (atomically; nothing if it already does).
+
+    Raises:
+        CudaenvError: the link cannot be created.
+    """
+    _link(directory, "libcuda.so.1", target, "stub")
+
+
+def dev_link_dir(cache_dir: str, tk: Toolkit) -> str | None:
+    """The directory of ``tk``'s development links for LIBRARY_PATH, or None when it needs none.
+
+    Computing only: :func:`make_dev_links` makes them (``use``, ``verify``).
+    """
+    if not tk.get("dev_links"):
+        return None
+    return os.path.join(cache_dir, "devlinks", tk["stub_key"])
+
+
+def make_dev_links(directory: str, links: list[list[str]]) -> None:
+    """Make ``directory`` hold exactly ``links`` (``[name, target]``), e.g. ``libcudart.so`` -> ``…/libcudart.so.13``.
+
+    Costs one ``readlink`` per link when they are already right (every ``use``).
+    Links the toolkit no longer needs (a library removed) are removed.
+
+    Raises:
+        CudaenvError: a link cannot be created.
+    """
+    stale = False
+    for name, target in links:
+        try:
+            if os.readlink(os.path.join(directory, name)) == target:
+                continue
+        except OSError:
+            pass
+        stale = True
+        _link(directory, name, target, "library")
+    if not stale:
+        return
+    want = {name for name, _t in links}
+    try:
+        # Only finished links (``libX.so``): another process's ``libX.so.<pid>`` is in flight.
+        extra = [n for n in os.listdir(directory) if n.endswith(".so") and n not in want]
+    except OSError:
+        return
+    for n in extra:
+        try:
+            os.unlink(os.path.join(directory, n))
+        except OSError:
+            pass
 
 
 def driver_present(

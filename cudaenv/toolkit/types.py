@@ -37,5 +37,15 @@ if TYPE_CHECKING:
         aliases: list[str]  # other paths (symlinks) that lead to root
         found_by: list[str]
         default: bool  # /usr/local/cuda points here
+        origin: Origin | None  # a wheel toolkit's environment (None: an installed toolkit)
+        dev_links: list[list[str]]  # [link name, target]: unversioned libraries a wheel toolkit lacks
 
-__all__ = ["Toolkit", "Components"]
+    class Origin(TypedDict):
+        """Where a wheel toolkit (``site-packages/nvidia/cuNN``) came from (see ``toolkit/wheels.py``)."""
+
+        kind: str  # "wheels"
+        env: str  # the environment prefix (a venv, a conda env, a Python installation)
+        site: str  # the site-packages directory holding nvidia/cuNN
+        label: str  # a short name of the environment (profile names use it)
+
+__all__ = ["Toolkit", "Components", "Origin"]

@@ -1,7 +1,8 @@
 """Read a toolkit's version without running it where possible.
 
 Sources, in order: ``version.json`` (the release label, e.g. 12.4.1),
-``version.txt`` (old toolkits), ``CUDA_VERSION`` in ``cuda.h`` (major.minor)
+``version.txt`` (old toolkits), for a wheel toolkit (``site-packages/nvidia/cuNN``)
+the wheels' ``.dist-info`` names (``toolkit/wheels.py``), ``CUDA_VERSION`` in ``cuda.h`` (major.minor)
 refined by wheel ``dist-info`` or conda metadata, and ``nvcc --version``
 only as the last resort (callers cache the result).
 """
@@ -12,6 +13,7 @@ import os
 
 from ..infra.files import read_limited
 from . import version_key
+from .wheels import read_version as wheel_version, wheel_site
 
 __all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version", "include_dirs"]
 
@@ -150,6 +152,8 @@ def read_version(root: str) -> dict:
         info = _from_version_json(vj)
     elif os.path.exists(os.path.join(root, "version.txt")):
         info = _from_version_txt(os.path.join(root, "version.txt"))
+    elif wheel_site(root) is not None and (wheel := wheel_version(root)) is not None:
+        info = wheel  # site-packages/nvidia/cuNN: the wheels' dist-info names
     else:
         header = _header_version(root)
         meta = _metadata_nvcc(root)
