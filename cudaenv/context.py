@@ -119,10 +119,15 @@ class Context:
                 roots = [roots]
             if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
                 return (None, f"invalid config {path}: 'roots' must be a list of paths or globs")
-            unknown = [k for k in data if k != "roots"]
+            sources = data.get("sources", [])  # where `cudaenv install` looks, in order
+            if isinstance(sources, str):
+                sources = [sources]
+            if not isinstance(sources, list) or not all(isinstance(s, str) and s for s in sources):
+                return (None, f"invalid config {path}: 'sources' must be a list of nvidia, pypi, directories or URLs")
+            unknown = [k for k in data if k not in ("roots", "sources")]
             if unknown:
-                return (None, f"invalid config {path}: unknown key {unknown[0]!r} (known: roots)")
-            return ({"roots": roots}, None)
+                return (None, f"invalid config {path}: unknown key {unknown[0]!r} (known: roots, sources)")
+            return ({"roots": roots, "sources": sources}, None)
 
         data, err = self.index.cached("files", path, (st.st_mtime_ns, st.st_size, st.st_ino), compute)
         if err:
@@ -135,6 +140,14 @@ class Context:
             self._profiles = load_all(self.profiles_dir, self.index)
         return self._profiles
 
+    def python_env(self) -> dict | None:
+        """The Python environment ``python3`` on PATH belongs to (``host/pyenv.locate``), once per command."""
+        if "python_env" not in self.memo:
+            from .host.pyenv import locate
+
+            self.memo["python_env"] = locate(self.env, self.cwd)
+        return self.memo["python_env"]  # type: ignore[return-value]
+
     def scan(self) -> tuple[list[Toolkit], list[tuple[str, str, str]]]:
         """(toolkits, skipped candidates)."""
         if self._scan is None:
@@ -144,6 +157,7 @@ class Context:
                 self.layout,
                 extra_roots=self.config().get("roots", []),
                 profile_roots=[p["root"] for p in profs],
+                python_env=self.python_env(),
             )
             self._scan = scan(cands, self.index, self.layout)
         return self._scan

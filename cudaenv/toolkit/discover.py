@@ -1,4 +1,4 @@
-"""Find toolkits: standard prefixes, the environment, conda, Debian, extra roots.
+"""Find toolkits: standard prefixes, the environment, conda, Debian, extra roots, wheel toolkits.
 
 The same toolkit reached by several paths is listed once, under its real
 path, with every alias and every way it was found.
@@ -10,7 +10,7 @@ import os
 from stat import S_ISLNK
 
 from .probe import Skip, probe, signature
-from . import version_key
+from . import version_key, wheels
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,6 +52,10 @@ def installed_dir(env: Mapping[str, str]) -> str:
     if not base or not os.path.isabs(base):
         base = os.path.join(os.path.expanduser("~"), ".local", "share")
     return os.path.join(base, "cudaenv", "toolkits")
+
+
+# How a wheel toolkit of the active Python environment was found, by the environment's kind.
+_ACTIVE = {"venv": "active venv", "conda": "active conda env", "python": "python3 on PATH"}
 
 
 def _listdir(path: str) -> list[str]:
@@ -149,8 +153,14 @@ def candidates(
     layout: Layout | None = None,
     extra_roots: Iterable[str] = (),
     profile_roots: Iterable[str] = (),
+    python_env: Mapping | None = None,
 ) -> list[tuple[str, str]]:
-    """Every place a toolkit may be, as (path, how it was found), in priority order."""
+    """Every place a toolkit may be, as (path, how it was found), in priority order.
+
+    Args:
+        python_env: The active Python environment (``host/pyenv.locate``'s
+            record): its ``site-packages/nvidia/cuNN`` wheel toolkits are candidates.
+    """
     lay = layout or Layout()
     out: list[tuple[str, str]] = []
     if os.path.lexists(lay.default_link):
@@ -166,10 +176,12 @@ def candidates(
     for name in _listdir(inst):
         if name.startswith("cuda-"):
             out.append((os.path.join(inst, name), "cudaenv install"))
+    # A configured root may also be a Python environment, a site-packages
+    # directory or nvidia/cuNN itself: its wheel toolkits (toolkit/wheels.py).
     for p in expand_roots(env.get("CUDAENV_ROOTS", "").split(":")):
-        out.append((p, "CUDAENV_ROOTS"))
+        out.extend((r, "CUDAENV_ROOTS") for r in wheels.expand(p) or [p])
     for p in expand_roots(extra_roots):
-        out.append((p, "config"))
+        out.extend((r, "config") for r in wheels.expand(p) or [p])
     for p in profile_roots:
         out.append((p, "profile"))
     for var in ("CUDA_HOME", "CUDA_PATH"):
@@ -189,6 +201,14 @@ def candidates(
         out.append((conda, "CONDA_PREFIX"))
     if os.path.isfile(lay.debian_nvcc) and os.path.isdir(lay.debian_lib):
         out.append((lay.debian_root, "Debian package"))
+    if python_env:
+        # The wheel toolkits of the environment python3 on PATH belongs to (host/pyenv.locate).
+        how = _ACTIVE.get(python_env.get("kind", ""), "python3 on PATH")
+        sites = list(python_env.get("site") or [])
+        if python_env.get("user_site"):
+            sites.append(python_env["user_site"])
+        for site in sites:
+            out.extend((r, how) for r in wheels.in_site(site))
     return out
 
 
