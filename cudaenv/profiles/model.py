@@ -51,7 +51,15 @@ __all__ = ["Profile", "load_all", "default_profile", "profile_ops", "generated_n
            "host_compiler", "user_ccbin", "use_ops"]
 
 def generated_name(tk: Toolkit) -> str:
-    """The name ``profile build`` gives a toolkit's profile: ``cuda-<full version>``."""
+    """The name ``profile build`` gives a toolkit's profile: ``cuda-<full version>``.
+
+    A wheel toolkit (``site-packages/nvidia/cuNN``) adds its environment's
+    label, so it never takes the name of an installed toolkit of the same
+    version: ``cuda-13.0.2+proj`` for ``/work/proj/.venv`` (``toolkit/wheels.py``).
+    """
+    origin = tk.get("origin")
+    if origin:
+        return f"cuda-{tk['full_version']}+{origin['label']}"
     return f"cuda-{tk['full_version']}"
 
 
