@@ -55,37 +55,41 @@ def _first_python(path: str, skip_shims: bool = False) -> str | None:
     return None
 
 
-def _read_first_word(path: str) -> str | None:
+def _read_words(path: str) -> list[str] | None:
+    """The version names a ``.python-version``/``version`` file lists (None: no such file)."""
     try:
         with open(path, "rb") as f:
             data = f.read(4096)
     except OSError:
         return None
-    for line in data.decode("utf-8", "replace").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            return line.split()[0]
-    return None
+    return [w for line in data.decode("utf-8", "replace").splitlines() for w in line.split("#", 1)[0].split()]
 
 
 def _pyenv_prefix(shim: str, env: Mapping[str, str], cwd: str) -> str | None:
-    """The prefix a pyenv shim runs (None: 'system', or unknown), as pyenv itself decides."""
+    """The prefix a pyenv shim runs ``python3`` from (None: the system's), as pyenv itself decides.
+
+    The selected versions come from PYENV_VERSION, else the nearest ``.python-version``, else
+    ``$PYENV_ROOT/version``; the first of them that has a ``python3`` wins, and none means
+    the system's (pyenv then runs the next ``python3`` on PATH).
+    """
     root = env.get("PYENV_ROOT") or os.path.dirname(os.path.dirname(shim))
-    name = env.get("PYENV_VERSION", "").replace(":", " ").split()
-    name = name[0] if name else None
+    names = env.get("PYENV_VERSION", "").replace(":", " ").split() or None
     d = cwd
-    while name is None:
-        name = _read_first_word(os.path.join(d, ".python-version"))
+    while names is None:
+        names = _read_words(os.path.join(d, ".python-version"))
         parent = os.path.dirname(d)
         if parent == d:
             break
         d = parent
-    if name is None:
-        name = _read_first_word(os.path.join(root, "version"))
-    if not name or name == "system":
-        return None
-    prefix = os.path.join(root, "versions", name)
-    return prefix if os.path.isdir(prefix) else None
+    if names is None:
+        names = _read_words(os.path.join(root, "version")) or []
+    for name in names:
+        if name == "system":
+            return None
+        prefix = os.path.join(root, "versions", name)
+        if os.access(os.path.join(prefix, "bin", "python3"), os.X_OK):
+            return prefix
+    return None
 
 
 def _site_dirs(prefix: str) -> list[str]:

@@ -73,12 +73,17 @@ def environment(ctx: Context) -> tuple:
 
 def _version_of(directory: str, name: str) -> str | None:
     """'12.1.105' for libnvJitLink.so.12 -> libnvJitLink.so.12.1.105 (None when the name says no more)."""
-    real = os.path.basename(os.path.realpath(os.path.join(directory, name)))
     stem = name.split(".so.", 1)[0] + ".so."
-    if not real.startswith(stem):
-        return None
-    rest = real[len(stem):]
-    return rest if rest.count(".") >= 2 else None
+    path = os.path.join(directory, name)
+    for _ in range(16):  # the first link in the chain that names the full version
+        base = os.path.basename(path)
+        if base.startswith(stem) and base[len(stem):].count(".") >= 2:
+            return base[len(stem):]
+        try:
+            path = os.path.join(os.path.dirname(path), os.readlink(path))
+        except OSError:
+            return None
+    return None
 
 
 def dir_libraries(directory: str, index=None) -> dict:

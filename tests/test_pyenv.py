@@ -1,0 +1,240 @@
+"""The Python environment a switch lands in, and loader_path (issue 11), with real parts.
+
+The shadowing bed (tests/shadow.sh) is NVIDIA's own wheels from the registry: a venv holding
+nvidia-cusparse-cu12 12.3.1.170 + nvidia-nvjitlink-cu12 12.4.127, and an older toolkit lib64 with
+the real libnvJitLink 12.1.105. Loading the wheel's libcusparse with that lib64 first on
+LD_LIBRARY_PATH fails with `undefined symbol: __nvJitLinkComplete_12_4`, as users report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from cudaenv.host.pyenv import locate, version_tuple, wheel_inventory
+from cudaenv.infra.index import Index
+from conftest import TESTBED
+from helpers import IN_CI, clean_shell_env, make_toolkit, need, run_cudaenv
+
+SHADOW = os.path.join(TESTBED, "shadow")
+SITE = os.path.join(SHADOW, "venv", "lib", f"python{sys.version_info[0]}.{sys.version_info[1]}", "site-packages")
+CUSPARSE = os.path.join(SITE, "nvidia", "cusparse", "lib", "libcusparse.so.12")
+SYMBOL = "undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12"
+
+
+@pytest.fixture(scope="module")
+def shadow_bed() -> str:
+    if not os.path.isfile(os.path.join(SHADOW, ".cudaenv-complete")):
+        msg = f"{SHADOW} missing: run bash tests/shadow.sh"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return SHADOW
+
+
+def old_toolkit(tmp_path, lib_from: str, version: str = "12.1.1") -> str:
+    """A toolkit tree whose lib64 holds the real libnvJitLink files of ``lib_from`` (links)."""
+    root = make_toolkit(str(tmp_path / f"cuda-{version[:4]}"), version)
+    lib = os.path.join(root, "lib64")
+    for n in os.listdir(lib_from):
+        src = os.path.join(lib_from, n)
+        os.symlink(os.readlink(src) if os.path.islink(src) else src, os.path.join(lib, n))
+    return root
+
+
+def venv_env(base: dict, venv: str) -> dict:
+    env = dict(base)
+    env["VIRTUAL_ENV"] = venv
+    env["PATH"] = f"{venv}/bin:{env['PATH']}"
+    return env
+
+
+# --------------------------------------------------------------------------- locate
+
+
+def test_locate_a_virtualenv_by_the_python3_on_path(shadow_bed):
+    env = venv_env({"PATH": "/usr/bin:/bin", "HOME": "/nonexistent"}, os.path.join(shadow_bed, "venv"))
+    found = locate(env)
+    assert found["kind"] == "venv" and found["prefix"] == os.path.join(shadow_bed, "venv")
+    assert found["site"] == [SITE] and found["user_site"] is None  # a venv does not see the user site
+    # VIRTUAL_ENV alone (python3 elsewhere on PATH) is not where `python` runs.
+    assert locate({"PATH": "/usr/bin:/bin", "VIRTUAL_ENV": found["prefix"]})["prefix"] != found["prefix"]
+
+
+def test_locate_conda_prefix_and_user_site(tmp_path):
+    prefix = tmp_path / "env"
+    (prefix / "conda-meta").mkdir(parents=True)
+    (prefix / "bin").mkdir()
+    (prefix / "lib" / "python3.12" / "site-packages").mkdir(parents=True)
+    os.symlink(sys.executable, prefix / "bin" / "python3")
+    user = tmp_path / "home" / ".local" / "lib" / "python3.12" / "site-packages"
+    user.mkdir(parents=True)
+    found = locate({"PATH": f"{prefix}/bin:/usr/bin", "HOME": str(tmp_path / "home")})
+    assert found["kind"] == "conda" and found["site"] == [str(prefix / "lib" / "python3.12" / "site-packages")]
+    assert found["user_site"] == str(user)
+    assert locate({"PATH": f"{prefix}/bin", "HOME": str(tmp_path / "home"), "PYTHONNOUSERSITE": "1"})["user_site"] is None
+    assert locate({"PATH": str(tmp_path / "nowhere")}) is None
+
+
+def test_locate_follows_a_pyenv_shim_as_pyenv_does(tmp_path):
+    """The oracle is the real pyenv: `pyenv which python3` under the same settings."""
+    pyenv = shutil.which("pyenv") or os.path.expanduser("~/.pyenv/bin/pyenv")
+    if not os.access(pyenv, os.X_OK):
+        pytest.skip("pyenv not installed")
+    root = subprocess.run([pyenv, "root"], capture_output=True, text=True).stdout.strip()
+    versions = subprocess.run([pyenv, "versions", "--bare"], capture_output=True, text=True).stdout.split()
+    if not versions:
+        pytest.skip("pyenv has no versions")
+    base = {"PATH": f"{root}/shims:/usr/bin:/bin", "PYENV_ROOT": root, "HOME": os.environ.get("HOME", "/root")}
+    cases = [dict(base, PYENV_VERSION=versions[0]), dict(base, PYENV_VERSION="system")]
+    (tmp_path / "proj" / "sub").mkdir(parents=True)
+    (tmp_path / "proj" / ".python-version").write_text(versions[0] + "\n")
+    for env, cwd in [(c, str(tmp_path)) for c in cases] + [(base, str(tmp_path / "proj" / "sub"))]:
+        want = subprocess.run([pyenv, "which", "python3"], env=env, cwd=cwd, capture_output=True, text=True)
+        found = locate(env, cwd)
+        assert want.returncode == 0 and found is not None
+        assert os.path.realpath(found["python"]) == os.path.realpath(want.stdout.strip()), (env, cwd)
+
+
+# --------------------------------------------------------------------------- inventory
+
+
+def test_inventory_reads_the_wheels_records(shadow_bed, tmp_path):
+    env = venv_env({"PATH": "/usr/bin:/bin"}, os.path.join(shadow_bed, "venv"))
+    index = Index(None)
+    inv = wheel_inventory(locate(env), index)
+    assert inv["libs"]["libnvJitLink.so.12"] == [os.path.join(SITE, "nvidia/nvjitlink/lib/libnvJitLink.so.12"),
+                                                 "nvidia-nvjitlink-cu12", "12.4.127"]
+    assert inv["libs"]["libcusparse.so.12"][1:] == ["nvidia-cusparse-cu12", "12.3.1.170"]
+    index.dirty = False
+    assert wheel_inventory(locate(env), index) == inv and not index.dirty  # cached by mtime
+    assert wheel_inventory(None) == {"libs": {}, "tools": {}}
+    assert version_tuple("12.4.127") == (12, 4, 127) and version_tuple("13.0.2.post1") == (13, 0, 2)
+
+
+def test_inventory_follows_pip_install_and_uninstall(shadow_bed, tmp_path):
+    venv = str(tmp_path / "v")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+    env = venv_env({"PATH": "/usr/bin:/bin"}, venv)
+    index = Index(None)
+    assert wheel_inventory(locate(env), index)["libs"] == {}
+    whl = [os.path.join(shadow_bed, "wheels", n) for n in os.listdir(os.path.join(shadow_bed, "wheels"))
+           if n.startswith("nvidia_nvjitlink_cu12-12.1.105")]
+    pip = [sys.executable, "-m", "pip", "--python", os.path.join(venv, "bin", "python"), "-q",
+           "--disable-pip-version-check"]
+    subprocess.run(pip + ["install", "--no-deps", "--no-index", *whl], check=True)
+    assert wheel_inventory(locate(env), index)["libs"]["libnvJitLink.so.12"][1:] == ["nvidia-nvjitlink-cu12", "12.1.105"]
+    subprocess.run(pip + ["uninstall", "-y", "nvidia-nvjitlink-cu12"], check=True)
+    assert wheel_inventory(locate(env), index)["libs"] == {}
+
+
+# --------------------------------------------------------------------------- loader_path, for real
+
+
+def load_cusparse(tmp_path, shadow_bed, profile_extra: str = "") -> tuple[subprocess.CompletedProcess, dict]:
+    """bash: activate the wheel venv, eval `cudaenv use 12.1`, load the wheel's libcusparse with ctypes."""
+    need("bash")
+    root = old_toolkit(tmp_path, os.path.join(shadow_bed, "cuda-12.1", "lib64"))
+    env = clean_shell_env(tmp_path, CUDAENV_ROOTS=root)
+    if profile_extra:
+        prof = tmp_path / "cfg" / "cudaenv" / "profiles"
+        prof.mkdir(parents=True, exist_ok=True)
+        (prof / "old.yaml").write_text(f"name: old\nroot: {root}\nset: {{CUDA_HOME: '{{root}}'}}\n"
+                                       "prepend: {PATH: ['{root}/bin'], LD_LIBRARY_PATH: ['{root}/lib64']}\n"
+                                       + profile_extra)
+    target = "old" if profile_extra else "12.1"
+    script = f"""
+        . {shadow_bed}/venv/bin/activate
+        before=${{LD_LIBRARY_PATH-unset}}
+        eval "$(cudaenv use {target})" || exit 9
+        printf '%s\\n' "$LD_LIBRARY_PATH" > "$OUT/ld"
+        python -c 'import ctypes, sys; ctypes.CDLL(sys.argv[1]); print("loaded")' {CUSPARSE}
+        rc=$?
+        eval "$(cudaenv off)"
+        [ "${{LD_LIBRARY_PATH-unset}}" = "$before" ] || echo "off did not restore LD_LIBRARY_PATH" >&2
+        exit $rc
+    """
+    res = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    return res, {"root": root, "ld": (tmp_path / "out" / "ld").read_text().strip(), "env": env}
+
+
+def test_always_reproduces_the_undefined_symbol(shadow_bed, tmp_path):
+    res, _ = load_cusparse(tmp_path, shadow_bed, "loader_path: always\n")
+    assert res.returncode != 0 and SYMBOL in res.stderr, res.stderr
+
+
+def test_auto_leaves_the_older_copy_out_and_the_wheels_load(shadow_bed, tmp_path):
+    res, got = load_cusparse(tmp_path, shadow_bed)
+    assert res.returncode == 0 and "loaded" in res.stdout, res.stderr
+    assert "off did not restore" not in res.stderr
+    assert "left libnvJitLink.so.12 12.1.105 of" in res.stderr and "nvidia-nvjitlink-cu12 12.4.127" in res.stderr
+    mirror = got["ld"].split(":")[0]
+    assert mirror.startswith(str(tmp_path / "cache")) and "" not in got["ld"].split(":")
+    names = set(os.listdir(mirror))
+    assert "libcudart.so.12" in names and not any(n.startswith("libnvJitLink") for n in names)
+    assert os.path.realpath(os.path.join(mirror, "libcudart.so.12")) == os.path.join(got["root"], "lib64", "libcudart.so.12")
+
+
+def test_never_adds_no_library_directory(shadow_bed, tmp_path):
+    res, got = load_cusparse(tmp_path, shadow_bed, "loader_path: never\n")
+    assert res.returncode == 0, res.stderr
+    assert got["root"] not in got["ld"] and "/loader/" not in got["ld"]
+
+
+def test_same_version_is_kept_as_written(shadow_bed, tmp_path):
+    """A toolkit whose copy is the wheel's own version: nothing to protect, lib64 goes on as is."""
+    lib = tmp_path / "same"
+    lib.mkdir()
+    os.symlink(os.path.join(SITE, "nvidia", "nvjitlink", "lib", "libnvJitLink.so.12"), lib / "libnvJitLink.so.12.4.127")
+    os.symlink("libnvJitLink.so.12.4.127", lib / "libnvJitLink.so.12")
+    root = old_toolkit(tmp_path, str(lib), "12.4.1")
+    env = venv_env(dict(clean_shell_env(tmp_path), CUDAENV_ROOTS=root), os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["use", "12.4", "--shell", "json"], env)
+    assert res.returncode == 0, res.stderr
+    ld = json.loads(res.stdout)["set"]["LD_LIBRARY_PATH"]
+    assert ld.split(":")[0] == os.path.join(root, "lib64") and "loader_path" not in res.stderr
+
+
+def test_an_unusable_cache_leaves_the_directory_out(shadow_bed, tmp_path):
+    root = old_toolkit(tmp_path, os.path.join(shadow_bed, "cuda-12.1", "lib64"))
+    (tmp_path / "cachefile").write_text("")
+    env = venv_env(dict(clean_shell_env(tmp_path), CUDAENV_ROOTS=root, XDG_CACHE_HOME=str(tmp_path / "cachefile")),
+                   os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["use", "12.1", "--shell", "json"], env)
+    assert res.returncode == 0, res.stderr
+    ld = json.loads(res.stdout)["set"].get("LD_LIBRARY_PATH") or ""
+    assert os.path.join(root, "lib64") not in ld
+    assert "leaving" in res.stderr and "off LD_LIBRARY_PATH" in res.stderr
+
+
+def test_doctor_names_both_files_and_versions(shadow_bed, tmp_path):
+    root = old_toolkit(tmp_path, os.path.join(shadow_bed, "cuda-12.1", "lib64"))
+    env = venv_env(dict(clean_shell_env(tmp_path), LD_LIBRARY_PATH=os.path.join(root, "lib64")),
+                   os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["doctor", "--json"], env)
+    found = [f for f in json.loads(res.stdout)["shell"] if f["id"] == "env.wheel_shadowing"]
+    assert found and found[0]["status"] == "fail", res.stdout
+    s = found[0]["summary"]
+    assert os.path.join(shadow_bed, "cuda-12.1", "lib64", "libnvJitLink.so.12.1.105") in s and "12.1.105" in s
+    assert os.path.join(SITE, "nvidia", "nvjitlink", "lib", "libnvJitLink.so.12") in s and "12.4.127" in s
+    # After `use` (auto) the same shell is clean.
+    env2 = venv_env(clean_shell_env(tmp_path, CUDAENV_ROOTS=root), os.path.join(shadow_bed, "venv"))
+    res = subprocess.run(["bash", "-c", 'eval "$(cudaenv use 12.1 2>/dev/null)"; cudaenv doctor --json'],
+                         env=env2, capture_output=True, text=True, timeout=120)
+    found = [f for f in json.loads(res.stdout)["shell"] if f["id"] == "env.wheel_shadowing"]
+    assert found and found[0]["status"] == "ok", res.stdout
+
+
+def test_venv_cu_torch_wheels_are_not_shadowed_by_the_test_bed(venv_cu, testbed, tmp_path):
+    """torch 2.14.1 cu130 ships libnvJitLink.so.13 13.5.37 in its wheels; a 13.5 toolkit's lib holds the same major."""
+    venv = os.path.dirname(os.path.dirname(venv_cu))
+    env = venv_env(dict(clean_shell_env(tmp_path), CUDAENV_ROOTS=":".join(testbed.values())), venv)
+    res = run_cudaenv(["use", "13.5", "--shell", "json"], env)
+    assert res.returncode == 0, res.stderr
+    inv = wheel_inventory(locate(env))
+    assert inv["libs"]["libcudart.so.13"][1] == "nvidia-cuda-runtime"
