@@ -595,9 +595,10 @@ def test_cli_json_schema():
     doc = json.loads(res.stdout)
     assert isinstance(doc, list) and doc
     keys = {"id", "title", "check", "checked_by", "line", "matched", "count", "cause", "fix", "first_error", "values",
-            "environment"}
+            "environment", "here", "host"}
     for d in doc:
         assert set(d) == keys
+        assert isinstance(d["here"], list) and (d["host"] is None or isinstance(d["host"], dict))
         assert d["id"] in IDS and d["check"] in CHECKS
         assert d["checked_by"] in ("cudaenv check", "cudaenv doctor", None)
         assert (d["checked_by"] is None) == (d["check"] == "runtime.out_of_memory") == (not d["environment"])

@@ -14,18 +14,25 @@ __all__ = ["explain_cmd"]
 # taken for an option.
 @click.command("explain", context_settings={"ignore_unknown_options": True})
 @click.argument("text", nargs=-1, type=click.UNPROCESSED)
+@click.option("--no-host", is_flag=True,
+              help="Answer from the text alone: do not name this machine's toolkits, driver or torch.")
+@click.option("--python", "python", metavar="PY",
+              help="Interpreter whose torch the answers look at (default: python3 on PATH).")
 @json_option
 @handles_errors
-def explain_cmd(text: tuple[str, ...], as_json: bool) -> None:
+def explain_cmd(text: tuple[str, ...], no_host: bool, python: str | None, as_json: bool) -> None:
     """Explain CUDA build and runtime errors: cause, fix, and the check that catches it.
 
     \b
     One message:   cudaenv explain "nvcc fatal : Unsupported gpu architecture 'sm_50'"
     A whole log:   cudaenv explain - < build.log      (or: make 2>&1 | cudaenv explain)
 
-    Every known error in the input is explained once, in order of first
-    appearance. Exit status 1, with nothing on stdout, when nothing is recognised.
+    Every known error in the input is explained once, root causes first. Where
+    this machine has what answers it, a "here:" line names it: the installed
+    toolkit to use, the driver, your torch (looked at in a child process, cached;
+    the first look takes a few seconds). --no-host answers from the text alone.
+    Exit status 1, with nothing on stdout, when nothing is recognised.
     """
     from ..commands.explain import explain_command
 
-    exits(explain_command(text, as_json))
+    exits(explain_command(text, as_json, host=not no_host, python=python))

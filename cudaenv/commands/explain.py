@@ -17,8 +17,17 @@ def _read_stdin() -> str:
     return data.decode("utf-8", "replace")
 
 
-def explain_command(text: tuple[str, ...] | list[str], as_json: bool) -> int:
+def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool = True,
+                    python: str | None = None) -> int:
     """Explain the words given (one message), or stdin (``-``, or a pipe); exit 1 when nothing is known.
+
+    Args:
+        text: The message's words, or ``("-",)`` for stdin.
+        as_json: Print the matches as JSON.
+        host: Also name what this machine has that answers each message (installed
+            toolkits, the active profile, the driver, the user's torch); False answers
+            from the text alone, the same on every machine.
+        python: The interpreter whose torch the answers look at (default ``python3`` on PATH).
 
     Raises:
         CudaenvError: nothing to read.
@@ -47,6 +56,8 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool) -> int:
         lines = f" ({n} lines)" if n > 1 else ""
         note(f"no known error in {what}{lines}; `cudaenv check` looks at this machine instead")
         return 1
+    if host:
+        _tie_to_host(matches, python)
     if as_json:
         from ..infra.jsonout import dumps
 
@@ -55,3 +66,20 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool) -> int:
     multi = "\n" in source.strip("\n")
     write_out(render_text(matches, numbered_lines=multi))
     return 0
+
+
+def _tie_to_host(matches: list, python: str | None) -> None:
+    """Add the answers that name this machine's facts (see :mod:`cudaenv.knowledge.here`)."""
+    from ..context import Context
+    from ..knowledge.here import answer_here, gather_host, host_needs
+
+    needs = host_needs(matches)
+    if not needs:
+        return
+    ctx = Context()
+    notes: list[str] = []
+    facts = gather_host(ctx, needs, python=python, notes=notes)
+    ctx.save()
+    for n in notes:
+        note(n)
+    answer_here(matches, facts)

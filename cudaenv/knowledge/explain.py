@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["Match", "explain", "render_text", "split_lines", "checked_by", "required_literal", "demangle",
-           "DERIVE", "normalize_line"]
+           "DERIVE", "normalize_line", "toolkits_for_arch"]
 
 # CSI sequences (colours, cursor movement) and OSC sequences (titles, hyperlinks):
 # gcc, ninja and pip colour their output when they think they talk to a terminal.
@@ -73,10 +73,13 @@ class Match:
         values: What the message said (captured) and what follows from it (derived).
         environment: False for a verdict that the problem is in the program, not the
             environment (out of memory, a device-side assert, an illegal address).
+        here: Lines naming this machine's facts (installed toolkits, torch, driver) that
+            answer the message; empty when the host was not looked at (``--no-host``).
+        host: The host facts those lines used (None when the host was not looked at).
     """
 
     __slots__ = ("id", "title", "check", "line", "matched", "count", "cause", "fix", "first_error", "values",
-                 "environment")
+                 "environment", "here", "host")
 
     def __init__(self, id: str, title: str, check: str | None, line: int, matched: str, cause: str, fix: str,
                  count: int = 1, first_error: tuple[int, str] | None = None, values: dict | None = None,
@@ -92,6 +95,8 @@ class Match:
         self.first_error = first_error
         self.values = values or {}
         self.environment = environment
+        self.here: list[str] = []
+        self.host: dict | None = None
 
     def to_dict(self) -> dict:
         """The ``explain --json`` object (stable: keys are added, never removed or renamed)."""
@@ -109,6 +114,8 @@ class Match:
             "first_error": None if fe is None else {"line": fe[0], "text": fe[1]},
             "values": dict(self.values),
             "environment": self.environment,
+            "here": list(self.here),
+            "host": self.host,
         }
 
     def __repr__(self) -> str:
@@ -422,10 +429,12 @@ def _arch_number(arch: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _toolkits_for(sm: int | None) -> list[str]:
+def toolkits_for_arch(sm: int | None) -> list[str]:
+    """The toolkit versions (``major.minor``, oldest first) whose nvcc compiles for ``sm_<sm>``."""
     if sm is None:
         return []
     return [v for v, r in _toolkit_rows() if r.get("sm_min") is not None and r["sm_min"] <= sm <= r["sm_max"]]
+
 
 
 def _nvcc_seen(t: _Text) -> str:
@@ -437,7 +446,7 @@ def _nvcc_seen(t: _Text) -> str:
 def _d_arch(v: dict, t: _Text, m: re.Match) -> dict:
     arch = v.get("arch", "")
     sm = _arch_number(arch)
-    have = _toolkits_for(sm)
+    have = toolkits_for_arch(sm)
     seen = _nvcc_seen(t)
     newest = _toolkit_rows()[-1][0]
     note = f" The nvcc in this log is CUDA {seen}." if seen else ""
@@ -474,7 +483,7 @@ def _d_torch_arch(v: dict, t: _Text, m: re.Match) -> dict:
     if v.get("capability"):
         arch = "sm_" + v["capability"].replace(".", "")
     sm = _arch_number(arch)
-    have = _toolkits_for(sm)
+    have = toolkits_for_arch(sm)
     newest = _toolkit_rows()[-1][0]
     if v.get("capability"):  # "too old"
         if have:
@@ -922,6 +931,8 @@ def render_text(matches: list[Match], numbered_lines: bool = True) -> str:
             ft = ft if len(ft) <= _SHOWN_LINE else ft[:_SHOWN_LINE] + "…"
             out.append(f"   first compiler error (line {fl}): {ft}")
         out.extend(_wrap(m.cause, "   cause: ", "          "))
+        for k, line in enumerate(m.here):
+            out.extend(_wrap(line, "   here:  " if k == 0 else "          ", "            "))
         for k, step in enumerate(s for s in m.fix.splitlines() if s.strip()):
             out.extend(_wrap(step.strip(), "   fix:   " if k == 0 else "          ", "            "))
         cmd = checked_by(m.check) if m.environment else None

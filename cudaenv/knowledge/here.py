@@ -1,0 +1,527 @@
+"""Answers tied to this machine: what ``explain`` adds when it may look at the host.
+
+:func:`cudaenv.knowledge.explain.explain` answers from the log alone (the same bytes on
+every machine). This module adds, per match, lines that name what is here: the
+installed toolkits that would satisfy the message, the active profile and CUDA_HOME,
+the driver, the user's torch and its NVIDIA wheels, the directories on
+LD_LIBRARY_PATH. ``cudaenv explain --no-host`` skips it.
+
+Two halves:
+
+* :func:`host_needs` and :func:`gather_host` decide and collect the facts (I/O, all
+  cheap or cached). Toolkits come from discovery (the index: a few stats), the driver
+  from :func:`cudaenv.host.driver.driver_facts` (a child interpreter, only when a
+  match is about the driver), torch from
+  :func:`cudaenv.host.python_probe.probe_python` (only when a match is about torch:
+  a cache hit costs stats, a cold probe 1-3 s, said on stderr, then cached).
+* :func:`answer_here` is pure: matches and facts in, ``here`` lines and the facts each
+  used set on every match.
+
+Suggesting ``cudaenv install X.Y`` (issue 12) is advice only: nothing here installs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+    from .explain import Match
+
+__all__ = ["NEEDS", "host_needs", "gather_host", "answer_here", "lib_dirs_holding"]
+
+# Which host facts each family's answer reads ("toolkits" also brings the active
+# profile, CUDA_HOME and LD_LIBRARY_PATH: all free).
+_T, _P, _D = "toolkits", "torch", "driver"
+NEEDS: dict[str, tuple[str, ...]] = {
+    "torch.cuda_major_mismatch": (_T,), "torch.cuda_minor_mismatch": (_T,),
+    "torch.cuda_home_not_set": (_T, _P), "torch.nvcc_not_found": (_T, _P), "torch.no_cuda_runtime": (_T, _P),
+    "build.cuda_header_missing": (_T, _P), "shell.nvcc_not_found": (_T, _P), "env.cuda_home_list": (_T, _P),
+    "torch.cpu_build": (_P,), "torch.cxx11_abi": (_P,), "torch.extension_abi": (_P,),
+    "build.ninja_missing": (_P,), "torch.arch_unsupported": (_P, _D), "torch.arch_list_empty": (_D,),
+    "runtime.libcudart_not_found": (_T, _P), "runtime.cuda_library_not_found": (_T, _P),
+    "runtime.cuda_lib_shadowed": (_T, _P),
+    "nvcc.unsupported_arch": (_T,), "link.lcuda_not_found": (_T,), "nvcc.ptx_too_new": (_T,),
+    "nvcc.gcc_too_new": (_T,),
+    "runtime.insufficient_driver": (_T, _D), "runtime.unsupported_ptx": (_T, _D), "driver.not_loaded": (_D,),
+    "torch.no_driver": (_D,), "runtime.libcuda_not_found": (_D,), "runtime.stub_library": (_T, _D),
+    "driver.version_mismatch": (_D,), "runtime.no_device": (_D,), "runtime.no_kernel_image": (_P, _D),
+}
+
+
+def host_needs(matches: list[Match]) -> set[str]:
+    """The kinds of host facts the answers to ``matches`` read."""
+    out: set[str] = set()
+    for m in matches:
+        if m.environment:
+            out.update(NEEDS.get(m.id, ()))
+    return out
+
+
+# --- gathering (I/O) ----------------------------------------------------------------------
+
+def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes: list[str] | None = None) -> dict:
+    """The host facts ``needs`` names, as one plain dict.
+
+    Args:
+        ctx: The command's context (environment, index).
+        needs: From :func:`host_needs`.
+        python: The interpreter whose torch to look at (default: ``python3`` on PATH).
+        notes: Receives a line when a slow probe ran (the caller prints it on stderr).
+
+    Returns:
+        ``{"toolkits": [...], "active": ..., "cuda_home": ..., "ld_library_path": [...],
+        "torch": ... | None, "driver": ... | None}``; a fact not gathered is None.
+    """
+    env = ctx.env
+    facts: dict = {"toolkits": None, "active": None, "cuda_home": env.get("CUDA_HOME"),
+                   "ld_library_path": [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d],
+                   "path": env.get("PATH") or "", "torch": None, "driver": None}
+    if _T in needs:
+        from ..profiles.select import active_profile
+
+        toolkits, _ = ctx.scan()
+        facts["toolkits"] = [{"version": tk["version"], "full_version": tk["full_version"], "root": tk["root"],
+                              "libdir": tk["libdir"], "stubs": bool(tk["components"].get("stubs")),
+                              "nvcc": bool(tk["components"].get("nvcc"))} for tk in toolkits]
+        act = active_profile(ctx)
+        if act:
+            facts["active"] = {"name": act["name"], "root": os.path.realpath(act["root"])}
+    if _P in needs:
+        facts["torch"] = _torch_facts(ctx, python, notes)
+    if _D in needs:
+        from ..host.driver import driver_facts
+
+        d = ctx.memo.get("driver")
+        if d is None:
+            d = ctx.memo["driver"] = driver_facts(env, proc_root=ctx.proc_root)
+        facts["driver"] = {"present": d.get("present"), "version": d.get("version"), "cuda": d.get("cuda"),
+                           "gpus": [{"index": g.get("index"), "name": g.get("name"), "compute_cap": g.get("compute_cap")}
+                                    for g in d.get("gpus") or []],
+                           "stub_loaded": d.get("stub_loaded"), "reasons": list(d.get("reasons") or [])}
+    return facts
+
+
+def _torch_facts(ctx: Context, python: str | None, notes: list[str] | None) -> dict | None:
+    from ..host.python_probe import default_python, probe_python
+
+    py = python or default_python(ctx.env)
+    if not py:
+        return None
+    res = probe_python(py, ctx.env, ctx.index)
+    if res.get("error"):
+        return {"python": res.get("python") or py, "error": res["error"]}
+    if not res.get("cached") and notes is not None:
+        notes.append(f"looked at the torch of {res.get('python')} ({res.get('seconds', 0):.1f} s; cached for next time)")
+    t = res.get("torch") or {}
+    return {"python": res.get("python"), "prefix": res.get("prefix"), "site_packages": res.get("site_packages") or [],
+            "installed": bool(t.get("installed")), "version": t.get("version") or t.get("dist_version"),
+            "cuda": t.get("cuda"), "cxx11_abi": t.get("cxx11_abi"), "arch_list": t.get("arch_list") or [],
+            "location": t.get("location"), "import_error": t.get("import_error"),
+            "nvidia_wheels": dict(res.get("nvidia_wheels") or {})}
+
+
+# --- answers (pure, except for stats of files under the toolkits and site-packages) --------
+
+def _use(version: str) -> str:
+    return f'`eval "$(cudaenv use {version})"`'
+
+
+def _vkey(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", v or "")[:3])
+
+
+def _mm(v: str) -> str:
+    return ".".join(v.split(".")[:2])
+
+
+def _installed(h: dict) -> list[dict]:
+    return sorted(h.get("toolkits") or [], key=lambda t: _vkey(t["full_version"]))
+
+
+def _listing(tks: list[dict]) -> str:
+    return ", ".join(t["version"] for t in tks) if tks else "none"
+
+
+def _pick(tks: list[dict], cuda: str) -> dict | None:
+    """The installed toolkit that best matches CUDA ``cuda``: same major.minor, else the newest same major."""
+    same = [t for t in tks if _mm(t["version"]) == _mm(cuda)]
+    if same:
+        return same[-1]
+    major = [t for t in tks if t["version"].split(".")[0] == cuda.split(".")[0]]
+    return major[-1] if major else None
+
+
+def _torch_cuda(h: dict, values: dict) -> tuple[str, str]:
+    """(CUDA version of the user's torch, how we know): the host's torch first, else the log's."""
+    t = h.get("torch") or {}
+    if t.get("cuda"):
+        return t["cuda"], f"your torch ({t.get('python')}) is {t.get('version')}, built with CUDA {t['cuda']}"
+    tv = values.get("torch_version", "")
+    mm = re.search(r"\+cu(\d+)(\d)$", tv)
+    if mm:
+        return f"{mm.group(1)}.{mm.group(2)}", f"the torch in the log is {tv}"
+    return "", ""
+
+
+def _cpu_torch(h: dict) -> str:
+    t = h.get("torch") or {}
+    if t.get("installed") and t.get("version") and not t.get("cuda") and not t.get("import_error"):
+        return (f"your torch ({t.get('python')}) is {t['version']}, a CPU build: it cannot build or run CUDA code "
+                "with any toolkit; install a CUDA build of torch first")
+    return ""
+
+
+def _toolkit_for_torch(h: dict, values: dict, need: str = "") -> list[str]:
+    """Lines naming the installed toolkit a torch build wants (``need``: a file it must hold)."""
+    cpu = _cpu_torch(h)
+    if cpu:
+        return [cpu]
+    tks = _installed(h)
+    if need:
+        tks = [t for t in tks if os.path.exists(os.path.join(t["root"], need))]
+    cuda, how = _torch_cuda(h, values)
+    what = f" with {need}" if need else ""
+    if not tks:
+        want = _mm(cuda) if cuda else "<version>"
+        return [f"no CUDA toolkit{what} is installed here (`cudaenv list`); install one: `cudaenv install {want}`"
+                + (f" ({how})" if how else "")]
+    if cuda:
+        best = _pick(tks, cuda)
+        if best:
+            return [f"{how}: CUDA {best['version']} is installed here ({best['root']}): {_use(best['version'])}"]
+        return [f"{how}, but no CUDA {cuda.split('.')[0]}.x toolkit{what} is installed here (installed: "
+                f"{_listing(tks)}); install one: `cudaenv install {_mm(cuda)}`, or install a torch build for an "
+                f"installed toolkit"]
+    return [f"installed here{what}: {_listing(tks)}; {_use(tks[-1]['version'])} sets CUDA_HOME, CUDA_PATH and PATH "
+            "to one of them"]
+
+
+def _current(h: dict) -> list[str]:
+    out = []
+    if h.get("active"):
+        out.append(f"active profile here: {h['active']['name']} ({h['active']['root']})")
+    if h.get("cuda_home") is not None:
+        out.append(f"CUDA_HOME here is {h['cuda_home']!r}")
+    return out
+
+
+def lib_dirs_holding(dirs: list[str], soname: str) -> list[str]:
+    """The directories of ``dirs`` that hold a file named ``soname``."""
+    return [d for d in dirs if os.path.exists(os.path.join(d, soname))]
+
+
+def _wheel_copies(h: dict, soname: str) -> list[str]:
+    """Paths of ``soname`` inside the user's torch environment's NVIDIA wheels."""
+    t = h.get("torch") or {}
+    out = []
+    for sp in t.get("site_packages") or []:
+        base = os.path.join(sp, "nvidia")
+        try:
+            subs = sorted(os.listdir(base))
+        except OSError:
+            continue
+        for s in subs:
+            for lib in ("lib", "lib64"):
+                p = os.path.join(base, s, lib, soname)
+                if os.path.exists(p):
+                    out.append(p)
+    return out
+
+
+# soname stem -> the word in the NVIDIA wheel's distribution name
+_WHEEL_WORD = {"libnvjitlink": "nvjitlink", "libcusparse": "cusparse", "libcublas": "cublas", "libcublaslt": "cublas",
+               "libcudart": "cuda-runtime", "libnvrtc": "cuda-nvrtc", "libcufft": "cufft", "libcurand": "curand",
+               "libcusolver": "cusolver", "libnccl": "nccl", "libcudnn": "cudnn", "libcupti": "cuda-cupti",
+               "libnvtoolsext": "nvtx"}
+
+
+def _wheel_version(h: dict, soname: str) -> tuple[str, str] | None:
+    stem = soname.split(".so")[0].lower()
+    stem = re.sub(r"_\w+$", "", stem) if stem.startswith("libcudnn") else stem
+    word = _WHEEL_WORD.get(stem)
+    if not word:
+        return None
+    for name, ver in sorted(((h.get("torch") or {}).get("nvidia_wheels") or {}).items()):
+        parts = name.split("-")
+        if name.startswith("nvidia-") and "-".join(parts[1:]).startswith(word):
+            return name, ver
+    return None
+
+
+def _h_mismatch(m: Match, h: dict) -> list[str]:
+    tv = m.values.get("torch", "")
+    if not tv:
+        return []
+    tks = _installed(h)
+    best = _pick(tks, tv)
+    if best:
+        return [f"CUDA {best['version']} is installed here ({best['root']}), the toolkit for a torch built with "
+                f"CUDA {tv}: {_use(best['version'])}, then rebuild"]
+    return [f"no CUDA {tv.split('.')[0]}.x toolkit is installed here (installed: {_listing(tks)}); install one: "
+            f"`cudaenv install {_mm(tv)}`, or a torch build for an installed toolkit"]
+
+
+def _h_cuda_home(m: Match, h: dict) -> list[str]:
+    return _current(h) + _toolkit_for_torch(h, m.values)
+
+
+def _h_header(m: Match, h: dict) -> list[str]:
+    header = m.values.get("header", "")
+    out = []
+    for label, root in (("CUDA_HOME", h.get("cuda_home")), ("the active profile", (h.get("active") or {}).get("root"))):
+        if root and header and not os.path.exists(os.path.join(root, "include", header)):
+            out.append(f"{label} here ({root}) has no include/{header}")
+    return out + _toolkit_for_torch(h, m.values, need=os.path.join("include", header) if header else "")
+
+
+def _h_cpu(m: Match, h: dict) -> list[str]:
+    t = h.get("torch") or {}
+    if not t:
+        return []
+    if t.get("error"):
+        return [f"could not look at torch here: {t['error']}"]
+    if not t.get("installed"):
+        return [f"there is no torch in {t.get('python')}"]
+    if t.get("cuda"):
+        return [f"your torch ({t.get('python')}) is {t.get('version')}, a CUDA {t['cuda']} build: the failing "
+                "program ran another interpreter or environment"]
+    return [_cpu_torch(h)] if _cpu_torch(h) else []
+
+
+def _h_abi(m: Match, h: dict) -> list[str]:
+    t = h.get("torch") or {}
+    if not t.get("version"):
+        return []
+    abi = t.get("cxx11_abi")
+    flag = "" if abi is None else f", built with _GLIBCXX_USE_CXX11_ABI={int(bool(abi))}"
+    return [f"your torch ({t.get('python')}) is {t['version']}{flag}: rebuild the extension against it "
+            "(pip install --no-build-isolation --no-cache-dir ...)"]
+
+
+def _h_ninja(m: Match, h: dict) -> list[str]:
+    import shutil
+
+    t = h.get("torch") or {}
+    py = t.get("python")
+    envbin = os.path.dirname(py) if py else None
+    found = shutil.which("ninja", path=":".join(d for d in (envbin, h.get("path")) if d))
+    if found:
+        return [f"ninja is at {found} here: put its directory on PATH in the shell that builds"]
+    if py:
+        return [f"no ninja on PATH here nor beside {py}: `{py} -m pip install ninja`"]
+    return ["no ninja on PATH here: `python3 -m pip install ninja`"]
+
+
+def _h_libcudart(m: Match, h: dict) -> list[str]:
+    ver = m.values.get("version", "")
+    soname = f"libcudart.so.{ver}" if ver else ""
+    return _h_soname(h, soname) if soname else []
+
+
+def _h_library(m: Match, h: dict) -> list[str]:
+    lib = m.values.get("lib", "")
+    return _h_soname(h, lib) if lib and ".so" in lib else []
+
+
+def _h_soname(h: dict, soname: str) -> list[str]:
+    out = []
+    tks = [t for t in _installed(h) if os.path.exists(os.path.join(t["root"], t["libdir"], soname))]
+    for d in h.get("ld_library_path") or []:
+        if os.path.exists(os.path.join(d, soname)):
+            out.append(f"{soname} is in {d}, on LD_LIBRARY_PATH here: the failing process had another environment")
+            break
+    if tks:
+        t = tks[-1]
+        out.append(f"{soname} is in {os.path.join(t['root'], t['libdir'])} (CUDA {t['version']}, installed here): "
+                   f"{_use(t['version'])} puts it on the loader path")
+    wheels = _wheel_copies(h, soname)
+    if wheels:
+        out.append(f"your torch environment has {wheels[0]} (an NVIDIA wheel): torch finds it through its RUNPATH")
+    if not out:
+        out.append(f"no installed toolkit here has {soname} (installed: {_listing(_installed(h))})")
+    return out
+
+
+def _h_shadowed(m: Match, h: dict) -> list[str]:
+    lib = m.values.get("lib", "")
+    if not lib:
+        return []
+    out = []
+    t = h.get("torch") or {}
+    shadow = [d for d in lib_dirs_holding(h.get("ld_library_path") or [], lib)
+              if "site-packages" not in d and "dist-packages" not in d]
+    off = " on LD_LIBRARY_PATH shadows it: take it off (`eval \"$(cudaenv off)\"`, or start the program with " \
+          "`env -u LD_LIBRARY_PATH`)"
+    if _wheel_copies(h, lib):
+        wv = _wheel_version(h, lib)
+        bundled = f"{_mm(wv[1])} ({wv[0]} {wv[1]})" if wv else "a wheel copy"
+        who = (f"your torch ({t.get('python')}) is {t['version']}: its bundled" if t.get("version")
+               else f"your Python environment ({t.get('python')}) has NVIDIA's wheels: its")
+        out.append(f"{who} {lib.split('.so')[0]} is {bundled}" + (f"; {shadow[0]}{off}" if shadow else ""))
+    elif shadow:
+        out.append(f"{shadow[0]} on LD_LIBRARY_PATH here holds {lib}: the loader takes it before the copy the "
+                   "failing library was built with (its RUNPATH)")
+    elif t.get("version"):
+        out.append(f"your torch ({t.get('python')}, {t['version']}) has no {lib}: the failing program ran in "
+                   "another environment")
+    return out
+
+
+def _h_arch(m: Match, h: dict) -> list[str]:
+    from .explain import toolkits_for_arch
+
+    arch = m.values.get("arch", "")
+    sm = re.search(r"(\d+)", arch)
+    if not sm:
+        return []
+    ok = set(toolkits_for_arch(int(sm.group(1))))
+    tks = _installed(h)
+    have = [t for t in tks if _mm(t["version"]) in ok]
+    if have:
+        return [f"installed here that compile {arch}: {_listing(have)}: {_use(have[-1]['version'])}"]
+    return [f"no toolkit installed here compiles {arch} (installed: {_listing(tks)})"
+            + (f"; `cudaenv install {sorted(ok, key=_vkey)[-1]}` would" if ok else "")]
+
+
+def _h_stubs(m: Match, h: dict) -> list[str]:
+    tks = _installed(h)
+    with_stub = [t for t in tks if t.get("stubs")]
+    act = (h.get("active") or {}).get("root")
+    out = []
+    if act:
+        cur = [t for t in tks if t["root"] == act]
+        if cur and not cur[0].get("stubs"):
+            out.append(f"the active toolkit ({act}) has no lib64/stubs/libcuda.so; `cudaenv use` generates a link "
+                       "stub for it")
+    if with_stub:
+        out.append(f"installed here with a driver stub: {_listing(with_stub)}: {_use(with_stub[-1]['version'])} puts "
+                   "its stubs on LIBRARY_PATH")
+    return out
+
+
+def _h_ptx(m: Match, h: dict) -> list[str]:
+    need = m.values.get("ptx_cuda", "")
+    if not need:
+        return []
+    tks = _installed(h)
+    have = [t for t in tks if _vkey(t["version"]) >= _vkey(need)]
+    if have:
+        return [f"installed here with a ptxas for PTX {m.values.get('ptx')}: {_listing(have)}: "
+                f"{_use(have[0]['version'])} for the whole build"]
+    return [f"no toolkit installed here reads PTX {m.values.get('ptx')} (installed: {_listing(tks)}); "
+            f"`cudaenv install {need}`"]
+
+
+def _h_gcc(m: Match, h: dict) -> list[str]:
+    tks = _installed(h)
+    if not tks:
+        return []
+    return [f"installed here: {_listing(tks)}; `cudaenv use` selects, for each, the newest installed g++ it accepts "
+            "(`cudaenv check` shows which)"]
+
+
+def _driver_line(h: dict) -> list[str]:
+    d = h.get("driver")
+    if d is None:
+        return []
+    if not d.get("present"):
+        reasons = d.get("reasons") or []
+        why = reasons[0].split(": ", 1)[-1] if reasons else ""
+        return ["no NVIDIA driver answers on this machine" + (f" ({why})" if why else "")
+                + ": CUDA programs can be built here but not run"]
+    gpus = d.get("gpus") or []
+    names = ", ".join(f"{g.get('name')} (sm {g.get('compute_cap')})" for g in gpus) or "no GPU listed"
+    return [f"driver here: {d.get('version')}, supports CUDA {d.get('cuda') or '?'}; GPUs: {names}"]
+
+
+def _h_driver(m: Match, h: dict) -> list[str]:
+    out = _driver_line(h)
+    d = h.get("driver") or {}
+    dc = d.get("cuda")
+    if d.get("present") and dc and h.get("toolkits") is not None:
+        tks = _installed(h)
+        ok = [t for t in tks if _vkey(t["version"]) <= _vkey(dc)]
+        if ok:
+            out.append(f"toolkits installed here that this driver runs: {_listing(ok)}: {_use(ok[-1]['version'])}")
+        else:
+            out.append(f"no toolkit installed here is old enough for this driver (installed: {_listing(tks)})")
+    return out
+
+
+def _h_driver_only(m: Match, h: dict) -> list[str]:
+    out = _driver_line(h)
+    for r in (h.get("driver") or {}).get("reasons") or []:
+        if "mismatch" in r.lower() and (h.get("driver") or {}).get("present"):
+            out.append(r)
+    return out
+
+
+def _h_stub(m: Match, h: dict) -> list[str]:
+    out = _driver_line(h)
+    stubs = [d for d in h.get("ld_library_path") or [] if d.rstrip("/").endswith("/stubs")
+             or "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1"))]
+    if stubs:
+        out.append(f"LD_LIBRARY_PATH here holds a stub directory: {stubs[0]}")
+    return out
+
+
+def _h_torch_arch(m: Match, h: dict) -> list[str]:
+    out = _driver_line(h)
+    t = h.get("torch") or {}
+    if t.get("arch_list"):
+        out.append(f"your torch ({t.get('python')}) is {t.get('version')}, compiled for {' '.join(t['arch_list'])}")
+    return out
+
+
+def _h_cuda_home_list(m: Match, h: dict) -> list[str]:
+    ch = h.get("cuda_home")
+    if ch and ":" in ch:
+        return [f"CUDA_HOME here is still a list: {ch!r}"] + _toolkit_for_torch(h, m.values)
+    return _current(h) + _toolkit_for_torch(h, m.values)
+
+
+_ANSWERS = {
+    "torch.cuda_major_mismatch": _h_mismatch, "torch.cuda_minor_mismatch": _h_mismatch,
+    "torch.cuda_home_not_set": _h_cuda_home, "torch.nvcc_not_found": _h_cuda_home,
+    "torch.no_cuda_runtime": _h_cuda_home, "shell.nvcc_not_found": _h_cuda_home,
+    "build.cuda_header_missing": _h_header, "env.cuda_home_list": _h_cuda_home_list,
+    "torch.cpu_build": _h_cpu, "torch.cxx11_abi": _h_abi, "torch.extension_abi": _h_abi,
+    "build.ninja_missing": _h_ninja, "runtime.libcudart_not_found": _h_libcudart,
+    "runtime.cuda_library_not_found": _h_library, "runtime.cuda_lib_shadowed": _h_shadowed,
+    "nvcc.unsupported_arch": _h_arch, "link.lcuda_not_found": _h_stubs, "nvcc.ptx_too_new": _h_ptx,
+    "nvcc.gcc_too_new": _h_gcc,
+    "runtime.insufficient_driver": _h_driver, "runtime.unsupported_ptx": _h_driver,
+    "driver.not_loaded": _h_driver_only, "torch.no_driver": _h_driver_only, "runtime.libcuda_not_found": _h_driver_only,
+    "driver.version_mismatch": _h_driver_only, "runtime.no_device": _h_driver_only,
+    "runtime.stub_library": _h_stub, "torch.arch_unsupported": _h_torch_arch, "torch.arch_list_empty": _h_driver_only,
+    "runtime.no_kernel_image": _h_torch_arch,
+}
+
+
+def _used(entry_id: str, h: dict) -> dict:
+    keys = NEEDS.get(entry_id, ())
+    out = {}
+    if _T in keys:
+        out.update(toolkits=h.get("toolkits"), active=h.get("active"), cuda_home=h.get("cuda_home"),
+                   ld_library_path=h.get("ld_library_path"))
+    if _P in keys:
+        out["torch"] = h.get("torch")
+    if _D in keys:
+        out["driver"] = h.get("driver")
+    return out
+
+
+def answer_here(matches: list[Match], host: dict) -> None:
+    """Set ``here`` (lines naming this machine's facts) and ``host`` (the facts used) on each match.
+
+    A program bug, or a family without a host answer, gets no lines.
+    """
+    for m in matches:
+        fn = _ANSWERS.get(m.id) if m.environment else None
+        if fn is None:
+            continue
+        m.here = [line for line in fn(m, host) if line]
+        m.host = _used(m.id, host)
