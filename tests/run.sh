@@ -40,6 +40,7 @@ bash tests/venvs.sh   # torch venvs: venv-cpu (2.13.0 CPU), venv-cu (2.14.1, CUD
 bash tests/conda.sh   # the real conda 26.7.1 (conda hook tests) from ../shared/wheels; cold ~15 s, warm instant
 bash tests/wheeltk.sh # venv-cu13tk: a real CUDA 13.5 wheel toolkit (site-packages/nvidia/cu13); cold ~15 s, warm instant
 bash tests/shadow.sh  # NVIDIA cu12 wheels + an older libnvJitLink (loader_path tests); cold ~10 s (250 MB), warm instant
+bash tests/libstdcxx.sh # Debian 11's libstdc++ (gcc 10) for the GLIBCXX tests of explain/doctor; cold ~5 s, warm instant
 
 echo "== test suite" >&2
 exec python3 -m pytest -q -p no:cacheprovider "$@"
