@@ -13,6 +13,8 @@ from .doctor_cmd import doctor_cmd
 from .exec_cmd import exec_cmd
 from .explain_cmd import explain_cmd
 from .init_cmd import init_cmd
+from .kernel_cmd import kernel_group
+from .install_cmd import install_cmd, uninstall_cmd
 from .list_cmd import list_cmd
 from .matrix_cmd import matrix_cmd
 from .modulefiles_cmd import modulefiles_cmd
@@ -42,6 +44,7 @@ cli.add_command(show_cmd)
 cli.add_command(use_cmd)
 cli.add_command(off_cmd)
 cli.add_command(exec_cmd)
+cli.add_command(kernel_group)
 cli.add_command(profile_group)
 cli.add_command(check_cmd)
 cli.add_command(doctor_cmd)
@@ -51,6 +54,8 @@ cli.add_command(verify_cmd)
 cli.add_command(matrix_cmd)
 cli.add_command(modulefiles_cmd)
 cli.add_command(conda_hook_group)
+cli.add_command(install_cmd)
+cli.add_command(uninstall_cmd)
 
 
 def main(args: list[str]) -> int:

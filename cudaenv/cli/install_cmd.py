@@ -1,0 +1,56 @@
+"""``cudaenv install`` and ``cudaenv uninstall``: thin click over commands/install.py."""
+
+from __future__ import annotations
+
+import click
+
+from .common import exits, handles_errors, json_option
+
+__all__ = ["install_cmd", "uninstall_cmd"]
+
+
+@click.command("install")
+@click.argument("version", required=False)
+@click.option("--parts", default="build", show_default=True, metavar="build|runtime|full|NAME,…",
+              help="What to install: build (compile and link, torch extensions), runtime (shared "
+                   "libraries), full (everything but the driver), or component names, comma-separated.")
+@click.option("--prefix", metavar="DIR", help="Install here (default: $XDG_DATA_HOME/cudaenv/toolkits/cuda-X.Y.Z).")
+@click.option("--source", "sources", multiple=True, metavar="nvidia|pypi|DIR|URL",
+              help="Where to get it (repeatable, tried in order). Default: config's `sources:`, "
+                   "else NVIDIA's redist site, then the package indexes pip uses.")
+@click.option("--list", "list_", is_flag=True, help="List the versions the sources offer and which are installed.")
+@click.option("--verify", is_flag=True, help="Run `cudaenv verify` on the installed toolkit.")
+@click.option("--force", is_flag=True, help="Reinstall over a toolkit cudaenv installed before.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
+              help="Parallel downloads.")
+@json_option
+@handles_errors
+def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tuple[str, ...], list_: bool,
+                verify: bool, force: bool, jobs: int, as_json: bool) -> None:
+    """Install CUDA VERSION (13.5, 13.5.0, 12) without root, only the parts you need.
+
+    \b
+    Every file is checked against its published sha256 and kept in a download
+    cache (resumed after an interruption). The toolkit is assembled in a hidden
+    staging directory and renamed into place at the end: an interrupted install
+    leaves nothing. `cudaenv list` and `use` find it; a profile is written.
+    """
+    from ..commands.install import install, list_available
+
+    if list_:
+        if version:
+            raise click.UsageError("--list takes no VERSION")
+        exits(list_available(sources, as_json))
+    if not version:
+        raise click.UsageError("missing VERSION (or --list)")
+    exits(install(version, parts, prefix, sources, verify, jobs, force))
+
+
+@click.command("uninstall")
+@click.argument("target")
+@handles_errors
+def uninstall_cmd(target: str) -> None:
+    """Remove a toolkit `cudaenv install` installed (VERSION or PATH)."""
+    from ..commands.install import uninstall
+
+    exits(uninstall(target))

@@ -1,0 +1,219 @@
+"""``cudaenv install`` / ``uninstall`` / ``install --list``: toolkits without root.
+
+Messages and progress go to stderr; stdout gets the result (the installed
+root and the profile written, or the version table of ``--list``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import CudaenvError
+from ..infra.console import note, report_error, write_out
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+
+__all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
+
+
+def download_cache(ctx: Context) -> str:
+    """Where downloads are kept, keyed by sha256: ``$CUDAENV_INSTALL_CACHE`` or ``<cache>/downloads``."""
+    return ctx.env.get("CUDAENV_INSTALL_CACHE") or os.path.join(ctx.cache_dir, "downloads")
+
+
+def installed(ctx: Context) -> list[tuple[str, dict]]:
+    """(root, install record) of every toolkit in the default prefix, oldest version first."""
+    import json
+
+    from ..install.core import MARKER
+    from ..install.wheels import version_key
+    from ..toolkit.discover import installed_dir
+
+    base = installed_dir(ctx.env)
+    out = []
+    try:
+        names = sorted(os.listdir(base))
+    except OSError:
+        return []
+    for n in names:
+        if not n.startswith("cuda-"):
+            continue
+        try:
+            with open(os.path.join(base, n, MARKER), encoding="utf-8") as f:
+                rec = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("version"), str):
+            out.append((os.path.join(base, n), rec))
+    return sorted(out, key=lambda x: version_key(x[1]["version"]))
+
+
+def _sources(ctx: Context, given: tuple[str, ...] | list[str]) -> list[str]:
+    from ..install.sources import default_sources
+
+    return list(given) if given else default_sources(ctx.config().get("sources"))
+
+
+def _interruptible() -> None:
+    """SIGTERM ends an install like Ctrl-C: the staging directory is removed on the way out."""
+    import signal
+
+    def handler(signum, frame):  # noqa: ARG001 - signal handler signature
+        raise KeyboardInterrupt
+
+    try:
+        signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        pass
+
+
+def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
+            verify: bool = False, jobs: int = 4, force: bool = False) -> int:
+    """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status."""
+    from ..context import Context
+    from ..install.core import install_tree, resolve
+    from ..install.progress import Progress, human
+    from ..toolkit.discover import installed_dir
+
+    ctx = Context()
+    _interruptible()
+    try:
+        v = version.strip()
+        if not v or not all(p.isdigit() for p in v.split(".")):
+            raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+        cache = download_cache(ctx)
+        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, note)
+        root = os.path.abspath(os.path.expanduser(prefix)) if prefix else \
+            os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
+        if ":" in root or "\n" in root:
+            raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
+        if os.path.lexists(root):
+            from ..install.core import MARKER
+
+            if not force:
+                if os.path.isfile(os.path.join(root, MARKER)):
+                    note(f"CUDA {plan['version']} is already installed at {root}")
+                    write_out(f"{root}\n")
+                    return 0
+                raise CudaenvError(f"{root} exists and is not a toolkit cudaenv installed", exit_code=2)
+            uninstall(root, quiet=True)
+        total = sum(c["size"] or 0 for c in plan["components"])
+        note(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
+             f"{human(total)}) from {plan['source']} into {root}")
+        summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total))
+    except KeyboardInterrupt:
+        note("interrupted: nothing was installed")
+        return 130
+    except CudaenvError as exc:
+        return report_error(exc)
+    if summary["already"]:
+        note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
+    else:
+        stub = summary.get("stub") or {}
+        note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(summary['downloaded'])} downloaded"
+             + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub.get("generated") else ""))
+    write_out(f"{root}\n")
+    from .profile import build
+
+    rc = build([root], False, force=False)
+    if rc == 0 and verify:
+        from ..verify.prep import Options
+        from .verify import run_verify
+
+        rc = run_verify([root], False, Options(), False, use_cache=False)
+    return rc
+
+
+def uninstall(target: str, quiet: bool = False) -> int:
+    """Remove a toolkit cudaenv installed, named by version or path; return the exit status.
+
+    Raises:
+        CudaenvError: (only with ``quiet``) the same errors the command reports.
+    """
+    from ..context import Context
+    from ..install.core import MARKER
+
+    ctx = Context()
+    try:
+        if os.sep in target or target.startswith("."):
+            root = os.path.abspath(os.path.expanduser(target))
+        else:
+            from ..install.sources import match_version
+
+            have = installed(ctx)
+            best = match_version(target, [rec["version"] for _r, rec in have])
+            roots = [r for r, rec in have if rec["version"] == best]
+            if not roots:
+                raise CudaenvError(f"no CUDA {target} installed by cudaenv",
+                                   hint="give the toolkit's path, or see `cudaenv list`", exit_code=2)
+            root = roots[0]
+        if not os.path.isfile(os.path.join(root, MARKER)):
+            raise CudaenvError(f"{root} is not a toolkit cudaenv installed; not removing it", exit_code=2)
+        parent, name = os.path.split(root)
+        trash = os.path.join(parent, f".{name}.removing-{os.getpid()}")
+        try:
+            os.rename(root, trash)  # gone from discovery at once, even if the removal below is slow
+        except OSError as exc:
+            raise CudaenvError(f"cannot remove {root}: {exc.strerror}") from None
+        import shutil
+
+        shutil.rmtree(trash, ignore_errors=True)
+    except CudaenvError as exc:
+        if quiet:
+            raise
+        return report_error(exc)
+    if not quiet:
+        note(f"removed {root}")
+    return 0
+
+
+def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
+    """Print the versions each source offers and which are installed; return the exit status."""
+    from ..context import Context
+    from ..install.fetch import Unreachable
+    from ..install.sources import make_source
+    from ..install.wheels import version_key
+
+    ctx = Context()
+    have = {rec["version"]: root for root, rec in installed(ctx)}
+    rows: dict[str, list[str]] = {}
+    reached = 0
+    try:
+        for spec in _sources(ctx, sources):
+            src = make_source(spec, ctx.env)
+            try:
+                versions = src.versions()
+            except Unreachable as exc:
+                note(f"{src.label} is unreachable ({exc.message})")
+                continue
+            except CudaenvError as exc:
+                note(f"{src.label}: {exc.message}")
+                continue
+            reached += 1
+            for ver in versions:
+                label = ".".join(ver.split(".")[:3])
+                rows.setdefault(label, [])
+                if src.label not in rows[label]:
+                    rows[label].append(src.label)
+    except CudaenvError as exc:
+        return report_error(exc)
+    for ver in have:
+        rows.setdefault(ver, [])
+    order = sorted(rows, key=version_key)
+    if as_json:
+        from ..infra.jsonout import dumps
+
+        write_out(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
+                                      for v in order]}) + "\n")
+    else:
+        lines = [f"{'':2}{'VERSION':10} SOURCES"]
+        for v in order:
+            lines.append(f"{'i' if v in have else ' ':2}{v:10} {', '.join(rows[v]) or '-'}"
+                         + (f"  ({have[v]})" if v in have else ""))
+        lines.append("(i installed)")
+        write_out("\n".join(lines) + "\n")
+    if not reached and not have:
+        return report_error(CudaenvError("no source could be reached"))
+    return 0

@@ -1,0 +1,235 @@
+"""One install: resolve across sources, lock, check space, download + unpack in parallel, rename.
+
+Everything is written into ``.<name>.staging-<pid>`` beside the final root and
+renamed into place at the very end, so an interrupted or failed install leaves
+no ``cuda-*`` directory (discovery never sees a half-installed toolkit), and
+the next install of that version removes what a killed one left. A lock file
+``.<name>.lock`` beside it makes a second install of the same version wait,
+and then find it installed.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from ..errors import CudaenvError
+from .fetch import Unreachable, cached_path, fetch_file, is_local
+from .parts import role, select
+from .progress import Progress, human
+from .sources import NotOffered, make_source
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Mapping
+
+__all__ = ["MARKER", "resolve", "install_tree", "Cancelled", "version_json", "STAGING"]
+
+#: What cudaenv writes into every toolkit it installs (uninstall removes only such trees).
+MARKER = "cudaenv-install.json"
+STAGING = ".staging-"
+#: Unpacked size per byte of download, for the free-space check (a .tar.xz's true size is unknown).
+_UNPACK_FACTOR = {"tar": 3.0, "wheel": 2.5}
+
+
+class Cancelled(Exception):
+    """Raised inside a worker when the install is being abandoned."""
+
+
+def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str], cache: str,
+            say: Callable[[str], None]) -> dict:
+    """The first source's answer for ``version`` and ``parts``.
+
+    Returns:
+        ``{"version", "source", "kind", "components": [component + "how"], "parts"}``.
+
+    Raises:
+        CudaenvError: no source offers it (one line naming what each said), or a bad ``parts``.
+    """
+    tried = []
+    for spec in sources:
+        src = make_source(spec, env)
+        notes: list[str] = []
+        try:
+            rel = src.release(version, cache)
+            chosen = select(parts, list(rel["components"]))
+            comps = src.prepare(rel, chosen, cache, notes)
+        except Unreachable as exc:
+            tried.append(f"{src.label}: unreachable")
+            say(f"{src.label} is unreachable ({exc.message}); trying the next source")
+            continue
+        except NotOffered as exc:
+            tried.append(exc.message)
+            say(f"{exc.message}; trying the next source")
+            continue
+        return {"version": rel["version"], "source": src.label, "kind": src.kind, "components": comps,
+                "parts": parts}
+    raise CudaenvError(f"no source offers CUDA {version} ({'; '.join(tried) or 'no sources'})",
+                       hint="`cudaenv install --list` shows what the sources have", exit_code=2)
+
+
+def version_json(plan: dict) -> str:
+    """``version.json`` in NVIDIA's format: ``cuda`` (the release) and one entry per component."""
+    import json
+
+    doc: dict = {"cuda": {"name": "CUDA SDK", "version": plan["version"]}}
+    for c in plan["components"]:
+        key = c["key"]
+        if c["kind"] == "wheel":  # nvidia-cuda-nvcc -> cuda_nvcc, nvidia-cublas -> libcublas (NVIDIA's keys)
+            r = role(key)
+            key = f"cuda_{r}" if key.startswith("nvidia-cuda-") else f"lib{r}"
+        doc[key] = {"name": c["name"], "version": c["version"]}
+    return json.dumps(doc, indent=3, sort_keys=True, separators=(",", " : ")) + "\n"
+
+
+def _free(path: str) -> int:
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    st = os.statvfs(path)
+    return st.f_bavail * st.f_frsize
+
+
+def _dev(path: str) -> int:
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    return os.stat(path).st_dev
+
+
+def check_space(plan: dict, root: str, cache: str) -> None:
+    """Refuse to start when the downloads and the unpacked tree cannot fit."""
+    dl = sum(c["size"] or 0 for c in plan["components"]
+             if not is_local(c["url"]) and not os.path.exists(cached_path(cache, c["sha256"])))
+    tree = int(sum((c["size"] or 0) * _UNPACK_FACTOR[c["kind"]] * (0.3 if c["how"] == "include" else 1)
+                   for c in plan["components"]))
+    parent = os.path.dirname(root)
+    need = {}
+    for where, n in ((cache, dl), (parent, tree)):
+        first, total = need.get(_dev(where), (where, 0))
+        need[_dev(where)] = (first, total + n)
+    for where, n in need.values():
+        free = _free(where)
+        if n > free:
+            raise CudaenvError(f"not enough free space: about {human(n)} needed under {where}, {human(free)} free",
+                               hint="free some space, or use --prefix / CUDAENV_INSTALL_CACHE on another disk")
+
+
+def _remove(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs: int = 4,
+                 progress: Progress | None = None) -> dict:
+    """Install ``plan`` at ``root`` (which must not exist); return a summary.
+
+    Returns:
+        ``{"root", "downloaded" (bytes fetched now), "bytes" (all files' sizes), "files", "stub", "already"}``.
+        ``already`` is True when another install finished ``root`` while this one waited for the lock.
+
+    Raises:
+        CudaenvError: a download, checksum, unpack or disk failure (nothing is left behind).
+        KeyboardInterrupt: interrupted (nothing is left behind).
+    """
+    import fcntl
+    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+
+    parent, name = os.path.split(os.path.abspath(root))
+    try:
+        os.makedirs(parent, exist_ok=True)
+        lock_fd = os.open(os.path.join(parent, f".{name}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise CudaenvError(f"cannot write in {parent}: {exc.strerror}") from None
+    prog = progress or Progress(0)
+    try:
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            prog.message(f"another install of {name} is running; waiting for it")
+            fcntl.flock(lock_fd, fcntl.LOCK_EX)
+        if os.path.lexists(root):
+            return {"root": root, "already": True, "downloaded": 0, "bytes": 0, "files": 0}
+        for n in os.listdir(parent):  # what an install that was killed left (we hold the lock)
+            if n.startswith(f".{name}{STAGING}"):
+                _remove(os.path.join(parent, n))
+        check_space(plan, root, cache)
+        staging = os.path.join(parent, f".{name}{STAGING}{os.getpid()}")
+        os.makedirs(staging)
+        try:
+            summary = _fill(plan, staging, cache, env, jobs, prog, ThreadPoolExecutor, wait, FIRST_EXCEPTION)
+            from ..infra.jsonout import dumps
+
+            with open(os.path.join(staging, "version.json"), "w") as f:
+                f.write(version_json(plan))
+            record = {"format": 1, "version": plan["version"], "source": plan["source"], "parts": plan["parts"],
+                      "components": {c["key"]: {"version": c["version"], "sha256": c["sha256"], "file": c["filename"],
+                                                "only": c["how"]} for c in plan["components"]}}
+            with open(os.path.join(staging, MARKER), "w") as f:
+                f.write(dumps(record) + "\n")
+            os.rename(staging, root)
+        except BaseException:
+            _remove(staging)
+            raise
+        summary.update(root=root, already=False)
+        return summary
+    finally:
+        prog.close()
+        os.close(lock_fd)
+
+
+def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: int, prog: Progress,
+          Pool, wait, FIRST_EXCEPTION) -> dict:
+    from .unpack import finish, unpack
+
+    comps = plan["components"]
+    prog.total = sum(c["size"] or 0 for c in comps)
+    stop = threading.Event()
+    downloaded = [0]
+    files = [0]
+    count_lock = threading.Lock()
+
+    def one(c: dict) -> None:
+        label = c["filename"]
+        prog.start(label, c["size"])
+
+        def tick(n: int) -> None:
+            if stop.is_set():
+                raise Cancelled()
+            prog.advance(label, n)
+
+        path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label)
+        if stop.is_set():
+            raise Cancelled()
+        n = unpack(path, c, staging)
+        with count_lock:
+            downloaded[0] += got
+            files[0] += n
+        prog.finish(label, "installed" + (" (headers)" if c["how"] == "include" else ""))
+
+    pool = Pool(max_workers=max(1, jobs))
+    futures = [pool.submit(one, c) for c in sorted(comps, key=lambda c: -(c["size"] or 0))]
+    try:
+        while True:
+            done, pending = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
+            failed = [f for f in done if f.exception() is not None]
+            if failed or not pending:
+                break
+        if failed:
+            stop.set()
+            wait(futures)
+            exc = failed[0].exception()
+            raise exc
+    except BaseException:
+        stop.set()
+        for f in futures:
+            f.cancel()
+        pool.shutdown(wait=True)
+        raise
+    pool.shutdown(wait=True)
+    work = os.path.join(staging, ".work")
+    os.makedirs(work)
+    try:
+        made = finish(staging, env, work)
+    finally:
+        _remove(work)
+    return {"downloaded": downloaded[0], "bytes": prog.total, "files": files[0], "stub": made.get("stub")}

@@ -1,0 +1,159 @@
+"""Sources of toolkits, tried in order: each says which releases it has and what they hold.
+
+``nvidia`` (NVIDIA's redist site), ``pypi`` (the indexes pip is configured
+with), a directory or URL mirroring NVIDIA's redist layout, or a directory of
+wheels. A source that cannot be reached is reported in one line and the next
+one is tried; so is one that does not offer the version.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import CudaenvError
+from . import redist, wheels
+from .fetch import Unreachable, fetch_file, is_local, join_url, local_path, read_url
+from .parts import role
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+__all__ = ["NotOffered", "RedistSource", "WheelSource", "make_source", "default_sources", "match_version"]
+
+
+class NotOffered(CudaenvError):
+    """The source has no such release (or not the parts asked for)."""
+
+
+def match_version(want: str, offered: list[str]) -> str | None:
+    """The newest offered release equal to ``want`` or below it as a prefix (``13`` -> newest 13.x)."""
+    hits = [v for v in offered if v == want or v.startswith(want + ".")]
+    return max(hits, key=wheels.version_key) if hits else None
+
+
+class RedistSource:
+    """NVIDIA's redistributable manifests and archives (or a mirror of them)."""
+
+    kind = "redist"
+
+    def __init__(self, base: str, label: str | None = None) -> None:
+        self.base = base if is_local(base) and not base.startswith("file://") else base.rstrip("/") + "/"
+        self.label = label or base
+
+    def versions(self) -> list[str]:
+        return redist.list_versions(self.base)
+
+    def release(self, want: str, cache: str) -> dict:
+        parts = want.split(".")
+        version = want if len(parts) >= 3 else match_version(want, self.versions())
+        if version is None:
+            raise NotOffered(f"{self.label} has no CUDA {want}")
+        url = join_url(self.base, redist.manifest_name(version))
+        data = read_url(url, missing_ok=True)
+        if data is None:
+            raise NotOffered(f"{self.label} has no CUDA {want}")
+        return redist.parse_manifest(data, self.base, url)
+
+    def prepare(self, rel: dict, chosen: dict, cache: str, notes: list[str]) -> list[dict]:
+        return [dict(rel["components"][k], how=how) for k, how in sorted(chosen.items())]
+
+
+class WheelSource:
+    """NVIDIA's wheels on the package indexes pip uses (or a directory of wheels)."""
+
+    kind = "wheels"
+
+    def __init__(self, indexes: dict, label: str) -> None:
+        self.indexes = indexes
+        self.label = label
+        self._notes: list[str] = []
+        self._files: dict[str, list[dict]] = {}
+
+    def _project(self, name: str) -> list[dict]:
+        if name not in self._files:
+            self._files[name] = wheels.project_files(name, self.indexes, self._notes)
+        return self._files[name]
+
+    def versions(self) -> list[str]:
+        return sorted({f["version"] for f in self._project(wheels.META)}, key=wheels.version_key)
+
+    def _newest(self, name: str, spec: str) -> dict | None:
+        hits = [f for f in self._project(name) if wheels.spec_matches(f["version"], spec)]
+        return max(hits, key=lambda f: (wheels.version_key(f["version"]), f["filename"])) if hits else None
+
+    def release(self, want: str, cache: str) -> dict:
+        version = match_version(want, self.versions())
+        if version is None:
+            raise NotOffered(f"{self.label} has no {wheels.META} {want}")
+        meta = self._newest(wheels.META, f"=={version}")
+        path, _ = fetch_file(meta["url"], meta["sha256"] or _local_sha(meta["url"]), meta["size"], cache)
+        extras = wheels.extras_of(wheels.meta_metadata(path))
+        dists: dict[str, str] = {}
+        for deps in extras.values():
+            for name, spec in deps:
+                dists.setdefault(name, spec)
+        comps = {}
+        for name, spec in dists.items():
+            comps[name] = {"key": name, "name": name, "version": spec, "spec": spec, "kind": "wheel"}
+        label = ".".join(version.split(".")[:3])
+        return {"version": label, "date": None, "components": comps, "extras": extras}
+
+    def prepare(self, rel: dict, chosen: dict, cache: str, notes: list[str]) -> list[dict]:
+        if int(rel["version"].split(".")[0]) < 13 and any(role(k) == "nvcc" for k in chosen):
+            raise NotOffered(f"CUDA {rel['version']}'s wheels on {self.label} carry ptxas but no nvcc; "
+                             "compiling needs NVIDIA's redistributable archives")
+        out = []
+        for key, how in sorted(chosen.items()):
+            spec = rel["components"][key]["spec"]
+            f = self._newest(key, spec)
+            if f is None:
+                raise NotOffered(f"{self.label} has no Linux x86_64 wheel of {key}{spec}")
+            out.append({"key": key, "name": key, "version": f["version"], "url": f["url"],
+                        "sha256": f["sha256"] or _local_sha(f["url"]), "size": f["size"],
+                        "filename": f["filename"], "kind": "wheel", "how": how})
+        notes.extend(self._notes)
+        return out
+
+
+def _local_sha(url: str) -> str:
+    """A local file listed without a sha256 (a find-links directory) is hashed where it lies."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(local_path(url), "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def make_source(spec: str, env: Mapping[str, str]) -> RedistSource | WheelSource:
+    """A source from ``--source``/config: ``nvidia``, ``pypi``, a directory or a URL.
+
+    A directory holding ``redistrib_*.json`` is a redist mirror; one holding
+    wheels is a wheel source. A URL is a redist mirror.
+
+    Raises:
+        CudaenvError: a directory that is neither.
+    """
+    if spec == "nvidia":
+        return RedistSource(redist.NVIDIA_URL, "NVIDIA redist")
+    if spec == "pypi":
+        return WheelSource(wheels.wheel_env(env), "PyPI")
+    if is_local(spec):
+        path = os.path.abspath(os.path.expanduser(local_path(spec)))
+        try:
+            names = os.listdir(path)
+        except OSError as exc:
+            raise CudaenvError(f"source {spec}: {exc.strerror or 'cannot read'}", exit_code=2) from None
+        if any(n.startswith("redistrib_") and n.endswith(".json") for n in names):
+            return RedistSource(path, path)
+        if any(n.endswith(".whl") for n in names):
+            return WheelSource({"index": [], "find_links": [path]}, path)
+        raise CudaenvError(f"source {spec}: neither redistrib_*.json manifests nor wheels in it", exit_code=2)
+    return RedistSource(spec, spec)
+
+
+def default_sources(config_sources: list[str] | None) -> list[str]:
+    """The sources tried when ``--source`` is not given: config's ``sources:``, else NVIDIA then PyPI."""
+    return list(config_sources) if config_sources else ["nvidia", "pypi"]
