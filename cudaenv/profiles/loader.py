@@ -47,7 +47,7 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..host.pyenv import locate, version_tuple, wheel_inventory
+from ..host.pyenv import version_tuple, wheel_inventory
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,10 +64,10 @@ _TABLE = "libdirs"
 
 def environment(ctx: Context) -> tuple:
     """(the Python environment, its wheel inventory) for ``ctx``, once per command."""
-    memo = ctx.memo.get("pyenv")
+    memo = ctx.memo.get("pywheels")
     if memo is None:
-        pyenv = locate(ctx.env, ctx.cwd)
-        memo = ctx.memo["pyenv"] = (pyenv, wheel_inventory(pyenv, ctx.index))
+        pyenv = ctx.python_env()
+        memo = ctx.memo["pywheels"] = (pyenv, wheel_inventory(pyenv, ctx.index))
     return memo
 
 
