@@ -218,11 +218,13 @@ def stub_rules(facts: dict) -> list[Finding]:
     if facts.get("link_stub"):
         return [Finding("toolkit.stubs", "ok", "no stub in the toolkit; cudaenv's stub generated from its cuda.h "
                         "is on LIBRARY_PATH", detail=facts["link_stub"])]
+    # The profile's name, not the version: an installed toolkit of the same version would win that word.
+    name = (facts.get("profile") or {}).get("name") or tk["full_version"]
     return [Finding(
-        "toolkit.stubs", "warn", f"CUDA {tk['full_version']} at {tk['root']} has no lib64/stubs/libcuda.so",
+        "toolkit.stubs", "warn", f"CUDA {tk['full_version']} at {tk['root']} has no {tk['libdir']}/stubs/libcuda.so",
         detail="`-lcuda` links only on a host whose loader knows the real libcuda.so (a driver install); "
                "toolkits assembled from pip wheels ship no stub",
-        fix=f"`cudaenv verify {tk['full_version']}` (or `cudaenv profile build`) generates a link-time stub "
+        fix=f"`cudaenv verify {name}` (or `cudaenv profile build`) generates a link-time stub "
             "from the toolkit's cuda.h, which `use` then puts on LIBRARY_PATH",
     )]
 

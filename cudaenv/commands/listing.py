@@ -59,6 +59,7 @@ def list_document(ctx: Context) -> dict:
             "profile": profile_for(tk, profiles)["name"],
             "libdir": tk["libdir"],
             "components": tk["components"],
+            "origin": tk.get("origin"),
         })
     return {
         "schema": SCHEMA,
@@ -72,8 +73,10 @@ def render_table(doc: dict) -> str:
     rows = [("", "VERSION", "ROOT", "PROFILE", "PARTS", "FOUND BY")]
     for t in doc["toolkits"]:
         marks = ("*" if t["active"] else " ") + ("d" if t["default"] else " ")
-        rows.append((marks, t["full_version"], t["root"], t["profile"], parts_text(t["components"]),
-                     ", ".join(t["found_by"])))
+        how = ", ".join(t["found_by"])
+        if t.get("origin"):
+            how += f"; pip wheels in {t['origin']['env']}"
+        rows.append((marks, t["full_version"], t["root"], t["profile"], parts_text(t["components"]), how))
     rows = [tuple(printable(c) for c in r) for r in rows]
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]

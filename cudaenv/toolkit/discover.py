@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from ..infra.index import Index
 
-__all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir"]
+__all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir", "ACTIVE_FOUND_BY"]
 
 
 class Layout:
@@ -56,6 +56,8 @@ def installed_dir(env: Mapping[str, str]) -> str:
 
 # How a wheel toolkit of the active Python environment was found, by the environment's kind.
 _ACTIVE = {"venv": "active venv", "conda": "active conda env", "python": "python3 on PATH"}
+#: The ``found_by`` words of a wheel toolkit in the active Python environment.
+ACTIVE_FOUND_BY = frozenset(_ACTIVE.values())
 
 
 def _listdir(path: str) -> list[str]:
