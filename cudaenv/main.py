@@ -22,7 +22,7 @@ __all__ = ["main", "fast_form"]
 _SHELL = {"--shell": "shell", "-s": "shell"}
 #: command -> (flags, options with a value, most words): the plain forms the fast path takes.
 _FORMS = {
-    "use": ({}, _SHELL, 1),
+    "use": ({"--match-torch": "match_torch"}, _SHELL, 1),
     "off": ({}, _SHELL, 0),
     "list": ({"--json": "json"}, {}, 0),
     "init": ({"--auto": "auto"}, {}, 1),
@@ -54,6 +54,10 @@ def _fast(args: list[str]) -> int | None:
             return do_init(word, bool(opts.get("auto")))
         from .commands.switch import do_off, do_use
 
+        if cmd == "use" and opts.get("match_torch"):
+            if word:
+                return None  # click says why
+            word = "torch"
         return do_use(word, opts.get("shell")) if cmd == "use" else do_off(opts.get("shell"))
     cmd, rest = (args[0], args[1:]) if args else ("", [])
     if not args and "_CUDAENV_COMPLETE" in os.environ:

@@ -238,3 +238,83 @@ def test_venv_cu_torch_wheels_are_not_shadowed_by_the_test_bed(venv_cu, testbed,
     assert res.returncode == 0, res.stderr
     inv = wheel_inventory(locate(env))
     assert inv["libs"]["libcudart.so.13"][1] == "nvidia-cuda-runtime"
+
+
+# --------------------------------------------------------------------------- --match-torch
+
+
+def torch_ctx(tmp_path, venv: str, roots: list[str]):
+    from cudaenv.context import Context
+    from cudaenv.toolkit.discover import Layout
+
+    env = venv_env({"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CUDAENV_ROOTS": ":".join(roots),
+                    "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}, venv)
+    lay = Layout(usr_local=str(tmp_path / "none"), opt=str(tmp_path / "none"), debian_nvcc="/nonexistent")
+    return Context(env=env, cwd=str(tmp_path), layout=lay)
+
+
+def test_torch_build_is_read_from_its_version_file(venv_cu, venv_cpu):
+    from cudaenv.host.pyenv import torch_build
+
+    cu = torch_build(locate({"PATH": os.path.dirname(venv_cu) + ":/usr/bin"}))
+    assert cu["cuda"] == "13.0" and cu["version"] == "2.14.1+cu130"
+    cpu = torch_build(locate({"PATH": os.path.dirname(venv_cpu) + ":/usr/bin"}))
+    assert cpu["cuda"] is None and cpu["version"].endswith("+cpu")
+
+
+def test_match_torch_takes_the_same_minor_not_the_newest(venv_cu, testbed, tmp_path):
+    """cu130 torch with 11.8, 12.4, 13.0 and 13.5 installed -> 13.0 (13.5 is not a better match)."""
+    from cudaenv.profiles.resolve import resolve_target
+
+    t130 = make_toolkit(str(tmp_path / "cuda-13.0"), "13.0.2")
+    venv = os.path.dirname(os.path.dirname(venv_cu))
+    ctx = torch_ctx(tmp_path, venv, list(testbed.values()) + [t130])
+    notes: list[str] = []
+    _profile, tk = resolve_target(ctx, "torch", notes)
+    assert tk["full_version"] == "13.0.2" and notes == []
+    # Without 13.0: the nearest of the same major, with a note naming what to install.
+    ctx = torch_ctx(tmp_path, venv, list(testbed.values()))
+    _profile, tk = resolve_target(ctx, "torch", notes)
+    assert tk["full_version"].startswith("13.5") and "cudaenv install 13.0" in notes[0]
+    # No 13.x at all: a clear error naming the version to install.
+    from cudaenv.errors import CudaenvError
+
+    ctx = torch_ctx(tmp_path, venv, [testbed["11.8"], testbed["12.4"]])
+    with pytest.raises(CudaenvError) as exc:
+        resolve_target(ctx, "torch")
+    assert "CUDA 13.0" in exc.value.message and "cudaenv install 13.0" in exc.value.hint
+
+
+def test_match_rule_prefers_the_nearest_older_minor():
+    from cudaenv.profiles.torchmatch import pick
+
+    tks = [{"full_version": v} for v in ("12.1.1", "12.4.1", "12.8.0", "13.0.2")]
+    assert pick("12.4", tks) == (tks[1], "same")
+    assert pick("12.6", tks) == (tks[1], "older")
+    assert pick("12.0", tks) == (tks[0], "newer")
+    assert pick("11.8", tks) == (None, "none")
+
+
+def test_use_match_torch_for_real(venv_cu, venv_cpu, testbed, tmp_path):
+    need("bash")
+    t130 = make_toolkit(str(tmp_path / "cuda-13.0"), "13.0.2")
+    env = clean_shell_env(tmp_path, CUDAENV_ROOTS=":".join(list(testbed.values()) + [t130]))
+    cu = venv_env(env, os.path.dirname(os.path.dirname(venv_cu)))
+    res = run_cudaenv(["use", "--match-torch", "--shell", "json"], cu)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["set"]["CUDA_HOME"] in (t130, "/usr/local/cuda-13.0")
+    # The pin may say torch.
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / ".cuda-version").write_text("torch\n")
+    res = run_cudaenv(["use", "--shell", "json"], cu, cwd=str(tmp_path / "proj"))
+    assert res.returncode == 0 and json.loads(res.stdout)["set"]["CUDA_HOME"] in (t130, "/usr/local/cuda-13.0")
+    # A CPU-only torch: a clear one-line error, nothing on stdout.
+    cpu = venv_env(env, os.path.dirname(os.path.dirname(venv_cpu)))
+    for args in (["use", "--match-torch"], ["check", "--match-torch", "--no-torch"]):
+        res = run_cudaenv(args, cpu)
+        assert res.returncode == 2 and res.stdout == "", res
+        assert "2.13.0+cpu" in res.stderr and "CPU-only build" in res.stderr
+    res = run_cudaenv(["use", "12.4", "--match-torch"], cu)
+    assert res.returncode == 2 and res.stdout == "" and "not both" in res.stderr
+    res = run_cudaenv(["check", "--match-torch", "--no-torch"], cu)
+    assert res.stdout.startswith("cuda-13.0") or "CUDA 13.0" in res.stdout.splitlines()[0], res.stdout

@@ -52,8 +52,11 @@ def output_name(shell: str | None, fmt: str = "shell", tmux: bool = False) -> st
 @tmux_option
 @click.option("--verify", "verify", is_flag=True,
               help="Refuse (exit 1, nothing on stdout) if the profile's last `cudaenv verify` failed.")
+@click.option("--match-torch", "match_torch", is_flag=True,
+              help="Switch to the installed toolkit that fits the torch of the Python on PATH.")
 @handles_errors
-def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify: bool = False) -> None:
+def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify: bool = False,
+            match_torch: bool = False) -> None:
     """Print shell code that switches to TARGET.
 
     TARGET is a profile name, a version (12.4.1), a version prefix (12 =
@@ -66,9 +69,15 @@ def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify:
     tcsh/csh:     eval "`cudaenv use 12.4`"
     GitHub:       cudaenv use 12.4 --format github   (following steps)
     tmux:         cudaenv use 12.4 --tmux   (new panes too; after cudaenv init)
+    torch:        eval "$(cudaenv use --match-torch)"   (also: `torch` in .cuda-version)
     """
     from ..commands.switch import do_use
     from ..commands.verify import require_verified
+
+    if match_torch:
+        if target:
+            raise CudaenvError(f"give a TARGET ({target}) or --match-torch, not both", exit_code=2)
+        target = "torch"
 
     if verify:
         require_verified(target)

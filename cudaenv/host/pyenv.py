@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from ..infra.index import Index
 
-__all__ = ["locate", "wheel_inventory", "version_tuple", "TABLE", "TOOLS"]
+__all__ = ["locate", "wheel_inventory", "torch_build", "version_tuple", "TABLE", "TOOLS"]
 
 #: Index table holding inventories.
 TABLE = "pywheels"
@@ -238,3 +238,32 @@ def version_tuple(text: str | None) -> tuple:
             break
         out.append(int(part))
     return tuple(out)
+
+
+def torch_build(pyenv: dict | None) -> dict | None:
+    """What the environment's torch was built with, from ``torch/version.py`` (torch is never imported).
+
+    Returns:
+        ``{"version": "2.14.1+cu130", "cuda": "13.0" or None (a CPU or ROCm build), "hip": ...,
+        "path": the torch package dir}``, or None when the environment has no torch.
+    """
+    if not pyenv:
+        return None
+    for site in list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv.get("user_site") else []):
+        path = os.path.join(site, "torch", "version.py")
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read(65536)
+        except OSError:
+            continue
+        out: dict = {"version": None, "cuda": None, "hip": None, "path": os.path.dirname(path)}
+        for line in text.splitlines():
+            name, sep, value = line.partition("=")
+            key = name.split(":", 1)[0].strip()
+            if not sep or key not in ("__version__", "cuda", "hip"):
+                continue
+            value = value.strip()
+            if value[:1] in ("'", '"') and value[-1:] == value[:1]:
+                out["version" if key == "__version__" else key] = value[1:-1]
+        return out
+    return None

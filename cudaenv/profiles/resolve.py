@@ -193,6 +193,11 @@ def resolve_target(ctx: Context, target: str, notes: list[str] | None = None) ->
     profiles, bad = ctx.profiles()
     toolkits, _ = ctx.scan()
     valid_named = any(p["name"] == target for p in profiles)
+    if target == "torch" and not valid_named:  # `use --match-torch`, a `.cuda-version` saying torch
+        from .torchmatch import match_torch
+
+        tk = match_torch(ctx, notes)
+        return profile_for(tk, ctx.profiles()[0]), tk
     err = None if valid_named else _bad_file(bad, target)
     if err is None:
         profile, tk = resolve(target, toolkits, profiles, ctx.probe_path)
