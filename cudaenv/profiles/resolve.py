@@ -5,7 +5,10 @@ a ``#`` comment); :func:`target_from_pin` is what ``use`` does without a name.
 
 :func:`resolve` turns a word into (profile, toolkit). Order: profile name ->
 exact version -> version prefix (``12`` = newest 12.x, ``12.4`` = newest
-12.4.x) -> a toolkit path. A tie is an error that lists the candidates.
+12.4.x) -> a toolkit path (or a Python environment / site-packages path: its
+wheel toolkit). Equal versions prefer an installed toolkit to wheel toolkits,
+then the active environment's wheel toolkit to other environments'; any
+other tie is an error that lists the candidates.
 
 :func:`resolve_target` adds the one rule for invalid profile files: a file
 that would have governed the result (it is named after the target, or after
@@ -20,7 +23,8 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..toolkit import version_key
+from ..toolkit import version_key, wheels
+from ..toolkit.discover import ACTIVE_FOUND_BY
 from .model import default_profile, generated_name
 
 TYPE_CHECKING = False
@@ -105,6 +109,24 @@ def profile_for(tk: Toolkit, profiles: list[Profile]) -> Profile:
     return mine[0] if mine else default_profile(tk)
 
 
+def _prefer(top: list[Toolkit]) -> list[Toolkit]:
+    """Break a tie of equal versions: installed toolkits, then the active environment's wheel toolkits.
+
+    A version means the same with or without a virtualenv active, so an
+    installed toolkit wins over wheel toolkits of the same version (name a
+    wheel toolkit by its profile name, its environment's path or its own).
+    Among wheel toolkits only, the active environment's wins. What is left
+    tied is an error for the caller.
+    """
+    if len(top) < 2:
+        return top
+    installed = [t for t in top if not t.get("origin")]
+    if installed:
+        return installed
+    active = [t for t in top if ACTIVE_FOUND_BY.intersection(t["found_by"])]
+    return active or top
+
+
 def _listing(toolkits: list[Toolkit]) -> str:
     return ", ".join(f"{t['full_version']} ({t['root']})" for t in toolkits) or "none"
 
@@ -130,6 +152,13 @@ def resolve(
         raise CudaenvError("empty toolkit name", exit_code=2)
     if "/" in target:
         real = os.path.realpath(target)
+        # A Python environment or site-packages directory names its wheel toolkit.
+        inside = wheels.expand(real)
+        if inside and len(inside) > 1:
+            raise CudaenvError(f"{target!r} holds several wheel toolkits: {', '.join(inside)}",
+                               hint="name one of them", exit_code=2)
+        if inside:
+            real = os.path.realpath(inside[0])
         tk = next((t for t in toolkits if t["root"] == real), None) or probe_path(real)
         return profile_for(tk, profiles), tk
     named = [p for p in profiles if p["name"] == target]
@@ -144,13 +173,16 @@ def resolve(
     by_default = [t for t in toolkits if generated_name(t) == target]
     if len(by_default) == 1:
         return profile_for(by_default[0], profiles), by_default[0]
+    if len(by_default) > 1:  # two environments with the same label and toolkit version
+        raise CudaenvError(f"{target!r} is ambiguous: {_listing(by_default)}",
+                           hint="name a toolkit path or a profile instead", exit_code=2)
     if _is_version(target):
         exact = [t for t in toolkits if t["full_version"] == target]
         want = target.split(".")
         matches = exact or [t for t in toolkits if t["full_version"].split(".")[: len(want)] == want]
         if matches:
             best = max(version_key(t["full_version"]) for t in matches)
-            top = [t for t in matches if version_key(t["full_version"]) == best]
+            top = _prefer([t for t in matches if version_key(t["full_version"]) == best])
             if len(top) > 1:
                 raise CudaenvError(
                     f"{target!r} is ambiguous: {_listing(top)}",
