@@ -115,6 +115,10 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(summary['downloaded'])} downloaded"
              + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub.get("generated") else ""))
     write_out(f"{root}\n")
+    if not os.path.isfile(os.path.join(root, "bin", "nvcc")):
+        # runtime parts: libraries to load, not a toolkit `use` can switch to
+        note(f"no nvcc in these parts: no profile written (the libraries are in {root}/lib64)")
+        return 0
     from .profile import build
 
     rc = build([root], False, force=False)
