@@ -32,6 +32,9 @@ CHECKS = {
     "env.wheel_shadowing": "no library directory on LD_LIBRARY_PATH shadows a newer copy the Python environment's nvidia wheels ship",
     "env.cuda_visible_devices": "CUDA_VISIBLE_DEVICES is valid",
     "torch.extension_lock": "no stale torch_extensions build lock (the baton.wait() hang)",
+    "env.cuda_home_headers": "CUDA_HOME holds the headers builds include (cuda_runtime.h; cuBLAS/cuSPARSE/cuSOLVER for torch extensions)",
+    "driver.library_mismatch": "the loaded kernel module and the driver libraries the loader finds are one version",
+    "env.libstdcxx": "the libstdc++ the loader finds provides what the Python environment's compiled modules need",
     "runtime.out_of_memory": "not an environment problem: the GPU ran out of memory",
 }
 

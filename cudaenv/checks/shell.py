@@ -112,8 +112,15 @@ def cudart_providers(ld_path: list[str], ld_cache: str = "/etc/ld.so.cache") -> 
     return prov
 
 
-def visible_devices_problem(value: str, gpu_count: int | None) -> str | None:
-    """Why CUDA_VISIBLE_DEVICES is wrong, or None."""
+def visible_devices_problem(value: str, gpu_count: int | None, uuids: list[str] | None = None) -> str | None:
+    """Why CUDA_VISIBLE_DEVICES is wrong, or None.
+
+    Args:
+        value: Its value.
+        gpu_count: How many GPUs the driver lists (None: unknown).
+        uuids: Their ``GPU-...`` UUIDs when known: a UUID (CUDA also takes a unique
+            prefix) that names none of them hides that device and every later one.
+    """
     if value.strip() == "":
         return "it is empty: no GPU is visible to CUDA programs"
     seen = []
@@ -126,6 +133,8 @@ def visible_devices_problem(value: str, gpu_count: int | None) -> str | None:
                 return f"index {t} is listed twice"
             seen.append(t)
         elif t.startswith(("GPU-", "MIG-")) and len(t) > 4:
+            if uuids and t.startswith("GPU-") and not any(u.startswith(t) for u in uuids if u):
+                return f"{t} is not the UUID of any GPU here ({', '.join(u for u in uuids if u)})"
             seen.append(t)
         elif t.startswith("-") and t[1:].isdigit():
             return f"{t}: a negative index hides this and every later device"
@@ -334,7 +343,8 @@ def shell_rules(f: dict) -> list[Finding]:
     # CUDA_VISIBLE_DEVICES.
     if f.get("visible") is not None:
         gpus = drv.get("gpus")
-        why = visible_devices_problem(f["visible"], len(gpus) if gpus else None)
+        why = visible_devices_problem(f["visible"], len(gpus) if gpus else None,
+                                      [g.get("uuid") or "" for g in gpus] if gpus else None)
         if why:
             out.append(Finding("env.cuda_visible_devices", "warn" if f["visible"].strip() == "" else "fail",
                                f"CUDA_VISIBLE_DEVICES={f['visible']!r}: {why}",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..checks.gather import driver, gather
+from ..checks.live import gather_live, live_rules
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
 from ..checks.shell import gather_shell, shell_rules
@@ -24,6 +25,7 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
 
     ctx = Context()
     findings = shell_rules(gather_shell(ctx, driver(ctx)))
+    findings += live_rules(gather_live(ctx, driver(ctx), python))
     target = None
     profile_findings = []
     notes: list[str] = []

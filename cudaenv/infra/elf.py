@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import struct
 
-__all__ = ["ElfInfo", "read_elf"]
+__all__ = ["ElfInfo", "read_elf", "symbol_versions"]
 
 _SHT_DYNAMIC = 6
+_SHT_GNU_VERDEF = 0x6FFFFFFD
+_SHT_GNU_VERNEED = 0x6FFFFFFE
 _DT_NEEDED = 1
 _DT_SONAME = 14
 
@@ -87,3 +89,82 @@ def read_elf(path: str) -> ElfInfo:
     except (struct.error, IndexError) as exc:
         raise ValueError(f"{path}: malformed ELF file ({exc})") from None
     return ElfInfo(names, needed, soname)
+
+
+def symbol_versions(path: str) -> tuple[dict[str, list[str]], list[str]]:
+    """The symbol versions ``path`` needs (per library) and the ones it defines.
+
+    Reads only the ELF header, the section headers and the two GNU version sections
+    (``.gnu.version_r``, ``.gnu.version_d``), seeking to each name: cheap on a 1 GB
+    ``libtorch_cuda.so``.
+
+    Returns:
+        ``({"libstdc++.so.6": ["GLIBCXX_3.4.29", ...], ...}, ["GLIBCXX_3.4", ...])``:
+        what it needs from each library it names, and the versions it defines (a
+        library such as ``libstdc++.so.6``; a program or plugin defines none).
+
+    Raises:
+        ValueError: not an ELF file, or a malformed one.
+        OSError: it cannot be read.
+    """
+    with open(path, "rb") as f:
+        head = f.read(64)
+        if head[:4] != b"\x7fELF" or len(head) < 52:
+            raise ValueError(f"{path} is not an ELF file")
+        is64 = head[4] == 2
+        end = "<" if head[5] == 1 else ">"
+        try:
+            if is64:
+                shoff, = struct.unpack_from(end + "Q", head, 0x28)
+                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x3A)
+                shdr = end + "IIQQQQIIQQ"
+            else:
+                shoff, = struct.unpack_from(end + "I", head, 0x20)
+                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x2E)
+                shdr = end + "IIIIIIIIII"
+            if not shoff or not shnum or shnum > 65535:
+                return {}, []
+            f.seek(shoff)
+            table = f.read(shentsize * shnum)
+            heads = [struct.unpack_from(shdr, table, i * shentsize) for i in range(shnum)]
+            cache: dict[tuple[int, int], str] = {}
+
+            def string(link: int, off: int) -> str:
+                key = (link, off)
+                if key not in cache:
+                    f.seek(heads[link][4] + off)
+                    chunk = f.read(256)
+                    cache[key] = chunk.split(b"\0", 1)[0].decode("utf-8", "replace")
+                return cache[key]
+
+            needs: dict[str, list[str]] = {}
+            defs: list[str] = []
+            for h in heads:
+                if h[1] not in (_SHT_GNU_VERNEED, _SHT_GNU_VERDEF) or h[5] > (16 << 20):
+                    continue
+                f.seek(h[4])
+                blob = f.read(h[5])
+                link, count = h[6], h[7]
+                off = 0
+                for _ in range(count):
+                    if h[1] == _SHT_GNU_VERNEED:
+                        _v, cnt, file_, aux, nxt = struct.unpack_from(end + "HHIII", blob, off)
+                        names = needs.setdefault(string(link, file_), [])
+                        a = off + aux
+                        for _ in range(cnt):
+                            _hash, _flags, _other, name, anext = struct.unpack_from(end + "IHHII", blob, a)
+                            names.append(string(link, name))
+                            if not anext:
+                                break
+                            a += anext
+                    else:
+                        _v, flags, _ndx, cnt, _hash, aux, nxt = struct.unpack_from(end + "HHHHIII", blob, off)
+                        if cnt and not flags & 1:  # VER_FLG_BASE names the file itself
+                            name, _anext = struct.unpack_from(end + "II", blob, off + aux)
+                            defs.append(string(link, name))
+                    if not nxt:
+                        break
+                    off += nxt
+        except (struct.error, IndexError) as exc:
+            raise ValueError(f"{path}: malformed ELF file ({exc})") from None
+    return needs, defs

@@ -39,7 +39,7 @@ _COMPILER_ERROR = re.compile(r"\b(?:error|fatal)\b\s*(?:[A-Z]+\d+\s*)?:")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # Check ids whose rules look at the calling shell (cudaenv/checks/shell.py): only
 # `cudaenv doctor` runs them; `cudaenv check` runs the rest (and doctor runs those too).
-_SHELL_CHECKS = ("env.", "torch.extension_lock")
+_SHELL_CHECKS = ("env.", "torch.extension_lock", "driver.library_mismatch")
 # Ids that only name a verdict: no rule can see the problem on the machine.
 _NO_RULE = ("runtime.out_of_memory",)
 # A matched line longer than this is cut (in the JSON too): minified or joined logs.

@@ -48,6 +48,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "runtime.insufficient_driver": (_T, _D), "runtime.unsupported_ptx": (_T, _D), "driver.not_loaded": (_D,),
     "torch.no_driver": (_D,), "runtime.libcuda_not_found": (_D,), "runtime.stub_library": (_T, _D),
     "driver.version_mismatch": (_D,), "runtime.no_device": (_D,), "runtime.no_kernel_image": (_P, _D),
+    "cxx.libstdcxx_too_old": (_T,),
 }
 
 
@@ -483,7 +484,32 @@ def _h_cuda_home_list(m: Match, h: dict) -> list[str]:
     return _current(h) + _toolkit_for_torch(h, m.values)
 
 
+def _h_libstdcxx(m: Match, h: dict) -> list[str]:
+    from ..checks.live import loader_finds
+    from ..infra.elf import symbol_versions
+
+    want = m.values.get("version", "")
+    if not want:
+        return []
+    here = loader_finds("libstdc++.so.6", h.get("ld_library_path") or [])
+    if not here:
+        return []
+    try:
+        has = want in symbol_versions(here)[1]
+    except (OSError, ValueError):
+        return []
+    loaded = m.values.get("loaded", "")
+    if has:
+        other = (f": the failing process loaded {loaded}, an older one; take its directory off LD_LIBRARY_PATH "
+                 f"(or `LD_PRELOAD={here}`)" if loaded and os.path.realpath(loaded) != os.path.realpath(here) else
+                 ": the failing process had another LD_LIBRARY_PATH or environment")
+        return [f"the libstdc++ the loader finds here, {here}, has {want}{other}"]
+    return [f"the libstdc++ the loader finds here, {here}, lacks {want} too: install a newer libstdc++ (or gcc) or "
+            "rebuild the module with this machine's compiler"]
+
+
 _ANSWERS = {
+    "cxx.libstdcxx_too_old": _h_libstdcxx,
     "torch.cuda_major_mismatch": _h_mismatch, "torch.cuda_minor_mismatch": _h_mismatch,
     "torch.cuda_home_not_set": _h_cuda_home, "torch.nvcc_not_found": _h_cuda_home,
     "torch.no_cuda_runtime": _h_cuda_home, "shell.nvcc_not_found": _h_cuda_home,

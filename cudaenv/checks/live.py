@@ -1,0 +1,248 @@
+"""``doctor``'s live detections of what ``explain`` finds in logs, before the log exists.
+
+* ``env.cuda_home_headers``: CUDA_HOME (else the active profile's root) without the headers
+  builds include: ``cuda_runtime.h`` for anything CUDA, and the library headers torch's
+  ``ATen/cuda`` headers include (``cublas_v2.h``, ``cusparse.h``, ``cusolverDn.h``) for a
+  torch extension. A runtime-only install or a tree of pip wheels has libraries but not these.
+* ``driver.library_mismatch``: the loaded kernel module (``/proc/driver/nvidia/version``) and
+  the user-space driver libraries the loader would find (``libnvidia-ml.so.1``,
+  ``libcuda.so.1``: their file names carry the driver version) differ: "Failed to initialize
+  NVML: Driver/library version mismatch" until a reboot or module reload. Read from files, no
+  library is loaded (and the driver facts' own disagreements are added).
+* ``env.libstdcxx``: the ``libstdc++.so.6`` the loader would find for the Python environment
+  (LD_LIBRARY_PATH first, then the environment's own ``lib`` as conda's RUNPATH has it, then the
+  system) lacks a ``GLIBCXX_``/``CXXABI_`` version that a compiled module of that environment
+  needs (torch's libraries, extensions): "version `GLIBCXX_3.4.30' not found" at import.
+
+Gathering (:func:`gather_live`) reads files and ELF headers (no process is started);
+:func:`live_rules` is pure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from . import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+
+__all__ = ["gather_live", "live_rules", "loader_finds", "headers_missing", "env_modules", "BUILD_HEADERS",
+           "TORCH_HEADERS"]
+
+BUILD_HEADERS = ("cuda_runtime.h",)
+# What torch's ATen/cuda/CUDAContext.h (included by every CUDA extension through
+# torch/extension.h's CUDA path) includes from the toolkit.
+TORCH_HEADERS = ("cublas_v2.h", "cusparse.h", "cusolverDn.h")
+_SYSTEM_LIB_DIRS = ("/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                    "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/lib", "/usr/lib")
+# Compiled modules looked at in an environment: enough to cover torch and its extensions,
+# bounded so a huge environment costs milliseconds, not seconds.
+MAX_MODULES = 3000
+
+
+def headers_missing(root: str, names: tuple[str, ...]) -> list[str]:
+    """The headers of ``names`` found in none of the toolkit's include directories."""
+    from ..toolkit.version import include_dirs
+
+    dirs = include_dirs(root)
+    return [n for n in names if not any(os.path.isfile(os.path.join(d, n)) for d in dirs)]
+
+
+def _ld_cache(path: str = "/etc/ld.so.cache") -> list[str]:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return []
+    return [c.decode("utf-8", "replace") for c in data.split(b"\0") if c.startswith(b"/") and b".so" in c]
+
+
+def loader_finds(soname: str, ld_path: list[str], extra: list[str] = (), cache: list[str] | None = None) -> str | None:
+    """Where the dynamic loader would find ``soname``: LD_LIBRARY_PATH, ``extra`` (a RUNPATH), the cache, the defaults."""
+    for d in list(ld_path) + list(extra):
+        p = os.path.join(d, soname)
+        if os.path.exists(p):
+            return p
+    for p in _ld_cache() if cache is None else cache:
+        if os.path.basename(p) == soname and os.path.exists(p):
+            return p
+    for d in _SYSTEM_LIB_DIRS:
+        p = os.path.join(d, soname)
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def _file_version(path: str | None) -> str | None:
+    if not path:
+        return None
+    m = re.search(r"\.so\.(\d+\.\d+(?:\.\d+)?)$", os.path.realpath(path))
+    return m.group(1) if m else None
+
+
+def _same(a: str, b: str) -> bool:
+    pa, pb = a.split("."), b.split(".")
+    n = min(len(pa), len(pb))
+    return pa[:n] == pb[:n]
+
+
+def env_modules(prefix: str, limit: int = MAX_MODULES) -> list[str]:
+    """Compiled modules of the Python environment at ``prefix``: torch's libraries and every
+    ``*.so`` up to three levels below each site-packages."""
+    import glob
+
+    out: list[str] = []
+    for sp in sorted(glob.glob(os.path.join(prefix, "lib", "python3*", "site-packages"))):
+        base_depth = sp.rstrip(os.sep).count(os.sep)
+        for root, dirs, files in os.walk(sp):
+            depth = root.count(os.sep) - base_depth
+            if depth >= 3 and not root.endswith(os.path.join("torch", "lib")):
+                dirs[:] = []
+            dirs[:] = [d for d in dirs if not d.endswith((".dist-info", "__pycache__")) and d != "nvidia"]
+            for f in files:
+                if ".so" in f and not f.endswith((".py", ".pyc")):
+                    out.append(os.path.join(root, f))
+                    if len(out) >= limit:
+                        return out
+    return out
+
+
+def _version_key(v: str) -> tuple:
+    name, _, num = v.partition("_")
+    return (name, tuple(int(x) for x in re.findall(r"\d+", num)))
+
+
+def gather_live(ctx: Context, driver: dict | None, python: str | None = None) -> dict:
+    """Facts for :func:`live_rules`: headers under CUDA_HOME, driver library versions, libstdc++."""
+    from ..infra.elf import symbol_versions
+    from ..profiles.select import active_profile
+
+    env = ctx.env
+    ld = [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d]
+    facts: dict = {"headers": None, "driver": None, "libstdcxx": None}
+
+    # Headers.
+    home, label = env.get("CUDA_HOME"), "CUDA_HOME"
+    if not home:
+        act = active_profile(ctx)
+        home, label = (act["root"], f"the active profile {act['name']}") if act else (None, None)
+    if home and os.path.isdir(home):
+        facts["headers"] = {"root": home, "label": label, "missing": headers_missing(home, BUILD_HEADERS),
+                            "missing_torch": headers_missing(home, TORCH_HEADERS)}
+
+    # Driver: kernel module vs the user-space libraries the loader would find.
+    drv = driver or {}
+    kernel = ((drv.get("sources") or {}).get("proc") or {}).get("version")
+    if kernel:
+        cache = _ld_cache()
+        libs = {}
+        for soname in ("libnvidia-ml.so.1", "libcuda.so.1"):
+            p = loader_finds(soname, ld, cache=cache)
+            if p and "/stubs/" not in os.path.realpath(p) and not p.rstrip("/").endswith("/stubs"):
+                libs[soname] = {"path": p, "real": os.path.realpath(p), "version": _file_version(p)}
+        facts["driver"] = {"kernel": kernel, "libraries": libs,
+                           "reasons": [r for r in drv.get("reasons") or [] if "mismatch" in r.lower()]}
+
+    # libstdc++ for the Python environment.
+    from ..host.python_probe import default_python
+
+    py = python or default_python(env)
+    if py:
+        prefix = os.path.dirname(os.path.dirname(os.path.abspath(py)))
+        own_lib = os.path.join(prefix, "lib")
+        stdcxx = loader_finds("libstdc++.so.6", ld, extra=[own_lib] if os.path.exists(
+            os.path.join(own_lib, "libstdc++.so.6")) else [])
+        provides: list[str] = []
+        if stdcxx:
+            try:
+                provides = symbol_versions(stdcxx)[1]
+            except (OSError, ValueError):
+                stdcxx = None
+        need: dict[str, str] = {}  # version -> first module needing it
+        modules = env_modules(prefix)
+        for p in modules:
+            try:
+                needs = symbol_versions(p)[0]
+            except (OSError, ValueError):
+                continue
+            for v in needs.get("libstdc++.so.6", ()):
+                need.setdefault(v, p)
+        facts["libstdcxx"] = {"python": py, "prefix": prefix, "library": stdcxx, "provides": provides,
+                              "modules": len(modules), "missing": {v: p for v, p in need.items() if v not in provides}
+                              if stdcxx else {}}
+    return facts
+
+
+_GCC = {29: "11", 30: "12", 31: "13", 32: "13.2", 33: "14", 34: "15"}
+
+
+def live_rules(f: dict) -> list[Finding]:
+    """Findings for the facts :func:`gather_live` collected (pure)."""
+    out: list[Finding] = []
+    h = f.get("headers")
+    if h:
+        root, label = h["root"], h["label"]
+        if h["missing"]:
+            out.append(Finding("env.cuda_home_headers", "fail",
+                               f"{label} ({root}) has no include/{h['missing'][0]}: nothing CUDA compiles against it",
+                               detail="a runtime-only install, a tree of pip wheels, or a path to the wrong "
+                                      "directory; builds fail with 'fatal error: cuda_runtime.h: No such file or "
+                                      "directory'",
+                               fix='eval "$(cudaenv use <version>)" with a complete toolkit (`cudaenv list` shows '
+                                   "which have nvcc and headers)"))
+        elif h["missing_torch"]:
+            miss = ", ".join(h["missing_torch"])
+            out.append(Finding("env.cuda_home_headers", "warn",
+                               f"{label} ({root}) lacks {miss}: torch CUDA extensions will not compile against it",
+                               detail="torch's ATen/cuda headers include cublas_v2.h, cusparse.h and cusolverDn.h; "
+                                      "plain CUDA programs build without them",
+                               fix="install the toolkit's cuBLAS/cuSPARSE/cuSOLVER development packages, or "
+                                   'eval "$(cudaenv use <version>)" with a toolkit that has them'))
+        else:
+            out.append(Finding("env.cuda_home_headers", "ok", f"{label} ({root}) has the CUDA headers builds include"))
+    d = f.get("driver")
+    if d:
+        bad = [(s, lib) for s, lib in sorted(d["libraries"].items())
+               if lib["version"] and not _same(lib["version"], d["kernel"])]
+        if bad or d["reasons"]:
+            if bad:
+                soname, lib = bad[0]
+                summary = (f"kernel module {d['kernel']} but {soname} is {lib['version']} ({lib['real']}): "
+                           "Driver/library version mismatch")
+            else:
+                summary = next((r for r in d["reasons"] if r.startswith("kernel module")), d["reasons"][0])
+            out.append(Finding("driver.library_mismatch", "fail", summary,
+                               detail="NVML and CUDA fail ('Failed to initialize NVML: Driver/library version "
+                                      "mismatch', error 803 or 'CUDA driver version is insufficient') until the "
+                                      "kernel module and the libraries are the same version; usually the driver "
+                                      "package was upgraded and the old module is still loaded",
+                               fix="reboot (or unload and reload the nvidia modules); if the libraries are a stray "
+                                   "copy on LD_LIBRARY_PATH, remove that directory from it"))
+        elif d["libraries"]:
+            out.append(Finding("driver.library_mismatch", "ok",
+                               f"kernel module and driver libraries agree ({d['kernel']})"))
+    s = f.get("libstdcxx")
+    if s and s.get("library"):
+        missing = s["missing"]
+        if missing:
+            worst = max(missing, key=_version_key)
+            m = re.match(r"GLIBCXX_3\.4\.(\d+)$", worst)
+            gcc = f" (gcc {_GCC[int(m.group(1))]} or newer)" if m and int(m.group(1)) in _GCC else ""
+            newest = max((v for v in s["provides"] if v.startswith("GLIBCXX_3.4")), key=_version_key, default="?")
+            out.append(Finding("env.libstdcxx", "fail",
+                               f"{missing[worst]} needs {worst}{gcc}, but the libstdc++ the loader finds, "
+                               f"{s['library']}, stops at {newest}",
+                               detail=f"importing it fails with \"version `{worst}' not found\"; also missing: "
+                                      + (", ".join(sorted((v for v in missing if v != worst), key=_version_key))
+                                         or "nothing else"),
+                               fix="take the directory holding the older libstdc++ off LD_LIBRARY_PATH, or install "
+                                   "a newer one where the loader looks first (conda: `conda install -c conda-forge "
+                                   "libstdcxx-ng`); rebuilding the module with the older compiler works too"))
+        else:
+            out.append(Finding("env.libstdcxx", "ok",
+                               f"{s['library']} provides what the {s['modules']} compiled modules of "
+                               f"{s['prefix']} need"))
+    return out

@@ -1,0 +1,164 @@
+"""`cudaenv doctor` sees live what `explain` finds in logs: headers, driver libraries, libstdc++, GPUs.
+
+Real parts: the test bed's toolkits and venvs, NVIDIA's wheel tree in venv-cu, a module compiled
+here with g++ and Debian 11's real libstdc++ (tests/libstdcxx.sh). Faked (this machine has no
+driver), clearly: /proc/driver/nvidia/version copied from a real machine, the fake nvidia-smi
+replaying real outputs, and a file *named* like a driver's libnvidia-ml (libnvidia-ml.so.1 ->
+libnvidia-ml.so.535.161.07, the version of the real mismatch output in
+tests/fixtures/nvidia/smi/mismatch): doctor reads the file name, never loads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TESTBED
+from helpers import IN_CI, REPO, run_cudaenv
+
+GCC10 = os.path.join(TESTBED, "libstdcxx", "gcc10", "lib")
+
+
+def doctor(env: dict, *args: str) -> tuple[int, dict[str, dict], dict]:
+    res = run_cudaenv(["doctor", "--no-torch", "--json", *args], env)
+    assert res.stdout, res.stderr
+    doc = json.loads(res.stdout)
+    return res.returncode, {f["id"]: f for f in doc["shell"]}, doc
+
+
+@pytest.fixture
+def env(testbed, tmp_path):
+    e = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES")}
+    return dict(e, CUDAENV_ROOTS=":".join(testbed.values()), CUDAENV_PROC_ROOT=str(tmp_path / "noproc"),
+                PATH="/usr/bin:/bin", HOME=str(tmp_path))
+
+
+@pytest.fixture
+def gpu_env(env, tmp_path):
+    """FAKE driver from real outputs: kernel module 580.159.04 in /proc; nvidia-smi of a 2-GPU machine."""
+    proc = tmp_path / "proc" / "driver" / "nvidia"
+    proc.mkdir(parents=True)
+    shutil.copy(os.path.join(REPO, "tests/fixtures/nvidia/proc/proprietary-580.159.04.version"), proc / "version")
+    fake = tmp_path / "fakebin"
+    fake.mkdir()
+    os.symlink(os.path.join(REPO, "tests", "fake_nvidia_smi"), fake / "nvidia-smi")
+    return dict(env, CUDAENV_PROC_ROOT=str(tmp_path / "proc"), FAKE_NVIDIA_SMI_SCENARIO="r570-2gpu",
+                PATH=f"{fake}:{env['PATH']}")
+
+
+def test_cuda_home_without_headers(env, testbed, tmp_path, venv_cu):
+    runtime_only = tmp_path / "cuda-runtime"
+    shutil.copytree(os.path.join(testbed["12.4"], "lib64"), runtime_only / "lib64", symlinks=True)
+    rc, f, _ = doctor(dict(env, CUDA_HOME=str(runtime_only)))
+    h = f["env.cuda_home_headers"]
+    assert rc == 1 and h["status"] == "fail"
+    assert h["summary"] == f"CUDA_HOME ({runtime_only}) has no include/cuda_runtime.h: nothing CUDA compiles against it"
+    # The test bed's 12.4 has the runtime's headers, not cuBLAS/cuSPARSE/cuSOLVER's: torch extensions fail.
+    rc, f, _ = doctor(dict(env, CUDA_HOME=testbed["12.4"]))
+    assert f["env.cuda_home_headers"]["status"] == "warn"
+    assert "lacks cublas_v2.h, cusparse.h, cusolverDn.h" in f["env.cuda_home_headers"]["summary"]
+    # NVIDIA's CUDA 13 wheels (venv-cu's nvidia/cu13) carry all of them.
+    sp = subprocess.run([venv_cu, "-c", "import site; print(site.getsitepackages()[0])"], capture_output=True,
+                        text=True, check=True).stdout.strip()
+    rc, f, _ = doctor(dict(env, CUDA_HOME=os.path.join(sp, "nvidia", "cu13")))
+    assert f["env.cuda_home_headers"]["status"] == "ok"
+
+
+def test_driver_library_mismatch(gpu_env, tmp_path):
+    libs = tmp_path / "driver-libs"
+    libs.mkdir()
+    (libs / "libnvidia-ml.so.535.161.07").write_bytes(b"")  # FAKE: only the name is read
+    os.symlink("libnvidia-ml.so.535.161.07", libs / "libnvidia-ml.so.1")
+    rc, f, _ = doctor(dict(gpu_env, LD_LIBRARY_PATH=str(libs)))
+    m = f["driver.library_mismatch"]
+    assert rc == 1 and m["status"] == "fail"
+    assert m["summary"].startswith("kernel module 580.159.04 but libnvidia-ml.so.1 is 535.161.07 (")
+    # The same version as the kernel module: nothing to say but ok.
+    os.remove(libs / "libnvidia-ml.so.1")
+    (libs / "libnvidia-ml.so.580.159.04").write_bytes(b"")
+    os.symlink("libnvidia-ml.so.580.159.04", libs / "libnvidia-ml.so.1")
+    rc, f, _ = doctor(dict(gpu_env, LD_LIBRARY_PATH=str(libs)))
+    assert f["driver.library_mismatch"]["status"] == "ok"
+    # nvidia-smi's own report of the mismatch (a real output) is enough too.
+    rc, f, _ = doctor(dict(gpu_env, FAKE_NVIDIA_SMI_SCENARIO="mismatch"))
+    assert f["driver.library_mismatch"]["status"] == "fail"
+    assert "kernel module 580.159.04 but nvidia-smi's NVML library 535.161" in f["driver.library_mismatch"]["summary"]
+    # No driver at all: nothing to compare, no finding.
+    rc, f, _ = doctor(dict(gpu_env, CUDAENV_PROC_ROOT=str(tmp_path / "none")))
+    assert "driver.library_mismatch" not in f
+
+
+def _gcc10() -> str:
+    if not os.path.exists(os.path.join(GCC10, "libstdc++.so.6")):
+        msg = f"{GCC10} missing: run bash tests/libstdcxx.sh"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return GCC10
+
+
+MODULE = """#include <cstddef>
+// libstdc++'s allocators call this for an impossible size; gcc 11 added it (GLIBCXX_3.4.29).
+namespace std { [[noreturn]] void __throw_bad_array_new_length(); }
+extern "C" int checked(std::size_t n) { if (n > 1000) std::__throw_bad_array_new_length(); return 0; }
+"""
+
+
+@pytest.fixture
+def env_with_module(tmp_path):
+    """A real venv holding a module compiled here with g++ (needs GLIBCXX_3.4.29)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    sp = subprocess.run([str(venv / "bin" / "python"), "-c", "import site; print(site.getsitepackages()[0])"],
+                        capture_output=True, text=True, check=True).stdout.strip()
+    pkg = os.path.join(sp, "fastthing")
+    os.makedirs(pkg)
+    src = tmp_path / "m.cpp"
+    src.write_text(MODULE)
+    subprocess.run(["g++", "-O2", "-shared", "-fPIC", str(src), "-o", os.path.join(pkg, "_core.so")], check=True,
+                   timeout=300)
+    return str(venv / "bin" / "python"), os.path.join(pkg, "_core.so")
+
+
+def test_libstdcxx_too_old_for_the_environment(env, env_with_module):
+    old = _gcc10()
+    py, module = env_with_module
+    rc, f, _ = doctor(dict(env, LD_LIBRARY_PATH=old), "--python", py)
+    s = f["env.libstdcxx"]
+    assert rc == 1 and s["status"] == "fail"
+    assert s["summary"] == (f"{module} needs GLIBCXX_3.4.29 (gcc 11 or newer), but the libstdc++ the loader finds, "
+                            f"{old}/libstdc++.so.6, stops at GLIBCXX_3.4.28")
+    # The system's libstdc++ (gcc 12) has it.
+    rc, f, _ = doctor(env, "--python", py)
+    assert f["env.libstdcxx"]["status"] == "ok"
+    # And what doctor predicts is what happens: the real load fails, explain names the family and doctor.
+    res = subprocess.run([py, "-c", f"import ctypes; ctypes.CDLL({module!r})"], capture_output=True, text=True,
+                         env=dict(env, LD_LIBRARY_PATH=old), timeout=120)
+    assert res.returncode != 0 and "GLIBCXX_3.4.29' not found" in res.stderr
+    out = run_cudaenv(["explain", "--json", "-"], dict(env, LD_LIBRARY_PATH=old), input=res.stderr)
+    [m] = json.loads(out.stdout)
+    assert m["id"] == "cxx.libstdcxx_too_old" and m["check"] == "env.libstdcxx" and m["checked_by"] == "cudaenv doctor"
+    assert m["values"]["version"] == "GLIBCXX_3.4.29" and m["values"]["gcc"] == "11"
+    assert m["here"] == [f"the libstdc++ the loader finds here, {old}/libstdc++.so.6, lacks GLIBCXX_3.4.29 too: "
+                         "install a newer libstdc++ (or gcc) or rebuild the module with this machine's compiler"]
+    # Explained in a shell without the old library: the system's has it, so the loaded one is named as the cause.
+    out = run_cudaenv(["explain", "--json", "-"], env, input=res.stderr)
+    [m] = json.loads(out.stdout)
+    assert m["here"][0].endswith(f"has GLIBCXX_3.4.29: the failing process loaded {old}/libstdc++.so.6, an older "
+                                 f"one; take its directory off LD_LIBRARY_PATH (or "
+                                 f"`LD_PRELOAD={m['here'][0].split(', ')[1]}`)"), m["here"]
+
+
+def test_visible_devices_against_the_gpus_here(gpu_env):
+    rc, f, _ = doctor(dict(gpu_env, CUDA_VISIBLE_DEVICES="GPU-deadbeef"))
+    v = f["env.cuda_visible_devices"]
+    assert rc == 1 and v["status"] == "fail" and "GPU-deadbeef is not the UUID of any GPU here" in v["summary"]
+    rc, f, _ = doctor(dict(gpu_env, CUDA_VISIBLE_DEVICES="GPU-7518f6b0,0"))  # a unique prefix, as CUDA takes
+    assert f["env.cuda_visible_devices"]["status"] == "ok"
+    rc, f, _ = doctor(dict(gpu_env, CUDA_VISIBLE_DEVICES="2"))
+    assert f["env.cuda_visible_devices"]["status"] == "fail" and "only 2 GPU(s)" in f["env.cuda_visible_devices"]["summary"]
