@@ -183,9 +183,9 @@ def test_use_in_bash_builds_with_the_wheel_nvcc_and_writes_nothing_into_the_venv
         'cudaenv list >/dev/null; echo "before=$PATH"\n'
         f'eval "$(cudaenv use {NAME})"\n'
         'echo "nvcc=$(command -v nvcc)"; echo "home=$CUDA_HOME"; echo "path=$CUDA_PATH"\n'
-        'echo "ld=$LD_LIBRARY_PATH"; echo "lib=$LIBRARY_PATH"\n'
+        'echo "ld=$LD_LIBRARY_PATH"; echo "lib=$LIBRARY_PATH"; echo "cmake=$CMAKE_LIBRARY_PATH"\n'
         'nvcc -cudart shared -arch=sm_80 -o rt rt.cu && ./rt\n'
-        'eval "$(cudaenv off)"; echo "after=$PATH ${CUDA_HOME-unset} ${LIBRARY_PATH-unset}"\n'
+        'eval "$(cudaenv off)"; echo "after=$PATH ${CUDA_HOME-unset} ${LIBRARY_PATH-unset} ${CMAKE_LIBRARY_PATH-unset}"\n'
     )
     res = subprocess.run([need("bash"), "--norc", "--noprofile", "-c", "set -eu\n" + script], env=env,
                          cwd=str(tmp_path), capture_output=True, text=True, timeout=300)
@@ -197,12 +197,43 @@ def test_use_in_bash_builds_with_the_wheel_nvcc_and_writes_nothing_into_the_venv
     lib = out["lib"].split(":")
     assert lib[0] == f"{root}/lib" and len(lib) == 2 and "" not in lib
     links = lib[1]
+    assert out["cmake"] == links
     assert links.startswith(os.path.join(env["XDG_CACHE_HOME"], "cudaenv", "devlinks") + "/")
     assert os.readlink(os.path.join(links, "libcudart.so")) == f"{root}/lib/libcudart.so.13"
     # The program loads the wheel's libcudart (13.5), not the system's 13.0 from ld.so.cache.
     assert "runtime 0 13050" in res.stdout
-    assert out["after"] == f"{out['before']} unset unset"
+    assert out["after"] == f"{out['before']} unset unset unset"
     assert snapshot(wheeltk["venv"]) == before
+
+
+CMAKELISTS = """cmake_minimum_required(VERSION 3.18)
+project(rt LANGUAGES CXX CUDA)
+find_package(CUDAToolkit REQUIRED)
+message(STATUS "cudart=${CUDA_cudart_LIBRARY}")
+add_executable(rt rt.cu)
+set_target_properties(rt PROPERTIES CUDA_ARCHITECTURES 80 CUDA_RUNTIME_LIBRARY Shared)
+target_link_libraries(rt CUDA::cudart)
+"""
+
+
+def test_cmake_finds_the_wheel_toolkit_after_use(tmp_path, wheeltk):
+    """FindCUDAToolkit looks for libcudart.so with find_library: CMAKE_LIBRARY_PATH has the link."""
+    need("cmake")
+    (tmp_path / "rt.cu").write_text(RUNTIME)
+    (tmp_path / "CMakeLists.txt").write_text(CMAKELISTS)
+    env = base_env(tmp_path)
+    configure = 'cmake -S . -B "$1" >"$1.log" 2>&1 || { cat "$1.log"; exit 1; }; grep cudart= "$1.log"\n'
+    res = subprocess.run([need("bash"), "--norc", "--noprofile", "-c",
+                          f'set -eu\nconf() {{ {configure} }}\n'
+                          f'eval "$(cudaenv use {wheeltk["venv"]})"\n'
+                          'conf b && cmake --build b >/dev/null && ./b/rt\n'
+                          'CMAKE_LIBRARY_PATH= conf nolinks\n'], env=env, cwd=str(tmp_path),
+                         capture_output=True, text=True, timeout=600)
+    links = os.path.join(env["XDG_CACHE_HOME"], "cudaenv", "devlinks")
+    assert "cudaenv/devlinks/" in res.stdout and res.stdout.split("cudart=", 1)[1].startswith(links), res.stdout
+    assert "runtime 0 13050" in res.stdout
+    # Without the link directory CMake cannot find cudart in the wheel layout.
+    assert res.returncode != 0 and "missing: CUDA_CUDART" in res.stdout
 
 
 def test_without_the_cache_links_the_wheel_toolkit_cannot_link_cudart(tmp_path, wheeltk):

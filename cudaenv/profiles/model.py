@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         version: str | None
         stubs: str  # auto | always | never
         loader_path: str  # auto | always | never (profiles/loader.py)
+        build: dict  # arch_list / max_jobs / nvcc_threads: auto | none | a value (profiles/build.py)
         host_compiler: str | None  # auto | none | an absolute path
         set: dict[str, str]
         prepend: dict[str, list[str]]
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
         file: str | None  # the YAML file it came from (None: the built-in default)
 
 __all__ = ["Profile", "load_all", "default_profile", "profile_ops", "generated_name", "loader_stub", "path_fingerprint",
-           "host_compiler", "user_ccbin", "use_ops"]
+           "host_compiler", "user_ccbin", "user_env", "use_ops"]
 
 def generated_name(tk: Toolkit) -> str:
     """The name ``profile build`` gives a toolkit's profile: ``cuda-<full version>``.
@@ -250,19 +251,24 @@ def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
     return tuple(ctx.index.cached("hostcxx", tk["root"], sig, lambda: _select_host_compiler(ctx, tk)))
 
 
-def user_ccbin(env: dict) -> str | None:
-    """The ``-ccbin`` the user's own NVCC_PREPEND/APPEND_FLAGS name (ours excluded), if any."""
+def user_env(env: Mapping[str, str]) -> Mapping[str, str]:
+    """The environment as the user had it before cudaenv switched it (the recorded state undone)."""
     from ..env.plan import undo
     from ..env.state import STATE_VAR, decode
-    from ..host.compilers import ccbin_of
 
-    base = env
     if env.get(STATE_VAR):
         try:
-            base = undo(env, decode(env[STATE_VAR]))
+            return undo(env, decode(env[STATE_VAR]))
         except CudaenvError:
             pass
-    return ccbin_of(base)
+    return env
+
+
+def user_ccbin(env: Mapping[str, str]) -> str | None:
+    """The ``-ccbin`` the user's own NVCC_PREPEND/APPEND_FLAGS name (ours excluded), if any."""
+    from ..host.compilers import ccbin_of
+
+    return ccbin_of(user_env(env))
 
 
 def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None,
@@ -296,19 +302,24 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
             notes.append(f"warning: {exc.message}; switching without the driver stub on the loader path")
             stub = None
     ops = profile_ops(profile, stub[0] if stub else None, cxx, link_stub_dir(ctx.cache_dir, tk))
-    # A wheel toolkit's lib has libcudart.so.13 but no libcudart.so: links in the cache make -lcudart work.
+    # A wheel toolkit's lib has libcudart.so.13 but no libcudart.so: links in the cache make -lcudart
+    # work (ld reads LIBRARY_PATH; CMake's find_library, and so FindCUDAToolkit, CMAKE_LIBRARY_PATH).
     dev = dev_link_dir(ctx.cache_dir, tk)
-    if dev is not None and "LIBRARY_PATH" not in ops.set:
-        if links:
-            try:
-                make_dev_links(dev, tk["dev_links"])
-            except CudaenvError as exc:
-                notes.append(f"warning: {exc.message}; -l of this toolkit's libraries may not link")
-                dev = None
-        if dev is not None and dev not in ops.prepend.get("LIBRARY_PATH", []):
-            ops.prepend.setdefault("LIBRARY_PATH", []).append(dev)
+    if dev is not None and links:
+        try:
+            make_dev_links(dev, tk["dev_links"])
+        except CudaenvError as exc:
+            notes.append(f"warning: {exc.message}; -l of this toolkit's libraries may not link")
+            dev = None
+    for var in ("LIBRARY_PATH", "CMAKE_LIBRARY_PATH"):
+        if dev is not None and var not in ops.set and dev not in ops.prepend.get(var, []):
+            ops.prepend.setdefault(var, []).append(dev)
     from .loader import apply_loader_path
 
     apply_loader_path(ctx, profile.get("loader_path") or "auto", tk, ops, notes, links,
                       keep=(stub[0],) if stub else ())
+    if any(v != "none" for v in (profile.get("build") or {"": "auto"}).values()):
+        from .build import apply_build
+
+        apply_build(ctx, profile, tk, ops, user_env(ctx.env), notes)
     return ops
