@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
     from ..infra.index import Index
 
-__all__ = ["locate", "wheel_inventory", "torch_build", "version_tuple", "TABLE", "TOOLS"]
+__all__ = ["locate", "wheel_inventory", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
+           "PROBE_TABLE"]
 
 #: Index table holding inventories.
 TABLE = "pywheels"
@@ -267,3 +268,32 @@ def torch_build(pyenv: dict | None) -> dict | None:
                 out["version" if key == "__version__" else key] = value[1:-1]
         return out
     return None
+
+
+#: The index table ``host/python_probe.py`` keeps its probe results in.
+PROBE_TABLE = "python"
+
+
+def probe_key(path: str) -> str:
+    """The python probe's cache key: directory symlinks resolved, the file name kept.
+
+    Not ``realpath`` of the whole path: a venv's ``bin/python`` is a symlink to the
+    base interpreter, and Python decides it runs in the venv from the unresolved
+    location (the ``pyvenv.cfg`` next to it). Resolving it would give every venv
+    on a machine the same key.
+    """
+    d, base = os.path.split(path)
+    return os.path.join(os.path.realpath(d), base)
+
+
+def cached_torch(index: Index, python: str, version: str | None) -> dict | None:
+    """What an earlier probe of ``python`` (check, doctor, verify) learned about torch, without a process.
+
+    Only when that probe saw the same torch build (``version`` from ``torch/version.py``): a
+    stale entry of another torch is never used. None when there is none.
+    """
+    ent = index.data.get(PROBE_TABLE, {}).get(probe_key(python))
+    if not ent or not version:
+        return None
+    torch = (ent[-1] or {}).get("torch") or {}
+    return torch if torch.get("version") == version else None

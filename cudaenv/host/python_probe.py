@@ -37,6 +37,7 @@ import shutil
 import time
 
 from ..infra.run import run
+from .pyenv import PROBE_TABLE, probe_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["probe_python", "default_python", "CHILD", "MARKER", "TABLE", "DEFAULT_TIMEOUT"]
 
 #: Index table holding probe results.
-TABLE = "python"
+TABLE = PROBE_TABLE
 #: Prefix of the child's result line on stdout.
 MARKER = "@@cudaenv-python-probe@@"
 #: Seconds allowed for one probe; a cold ``import torch`` of a CUDA build can take 10 s+.
@@ -263,18 +264,6 @@ def _resolve(python: str, env: Mapping[str, str]) -> str | None:
     return os.path.abspath(python) if os.path.exists(python) else None
 
 
-def _key(path: str) -> str:
-    """Cache key: directory symlinks resolved, the file name kept.
-
-    Not ``realpath`` of the whole path: a venv's ``bin/python`` is a symlink to the
-    base interpreter, and Python decides it runs in the venv from the unresolved
-    location (the ``pyvenv.cfg`` next to it). Resolving it would give every venv
-    on a machine the same key.
-    """
-    d, base = os.path.split(path)
-    return os.path.join(os.path.realpath(d), base)
-
-
 def _static_sig(path: str, env: Mapping[str, str]) -> tuple:
     """Fingerprint that needs no probe result: the binary and the relevant env."""
     return (
@@ -359,7 +348,7 @@ def probe_python(
     if path is None:
         where = "on PATH" if os.sep not in python else "(no such file)"
         return done({"python": python, "error": f"python interpreter {python!r} not found {where}"}, False)
-    key = _key(path)
+    key = probe_key(path)
     static = _static_sig(path, env)
 
     table = index.data.setdefault(TABLE, {}) if index is not None else None

@@ -11,9 +11,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .model import Profile
 
-__all__ = ["KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump"]
+__all__ = ["KEYS", "BUILD_KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump"]
 
-KEYS = ("name", "description", "root", "version", "stubs", "loader_path", "host_compiler", "set", "prepend", "append")
+KEYS = ("name", "description", "root", "version", "stubs", "loader_path", "host_compiler", "build", "set", "prepend",
+        "append")
+#: The ``build`` section's keys (profiles/build.py says what each exports).
+BUILD_KEYS = ("arch_list", "max_jobs", "nvcc_threads")
+_ARCH_CHARS = frozenset("0123456789.;, +PTXabf")
 STUBS_POLICIES = ("auto", "always", "never")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
 
@@ -64,6 +68,22 @@ def validate(data: object, source: str) -> dict:
     hc = data.get("host_compiler")
     if hc is not None and not (isinstance(hc, str) and (hc in ("auto", "none") or os.path.isabs(hc))):
         raise bad(f"'host_compiler' must be auto, none or an absolute path (got {hc!r})")
+    build = data.get("build", {})
+    if build == "none":
+        build = {k: "none" for k in BUILD_KEYS}
+    if not isinstance(build, dict):
+        raise bad("'build' must be a mapping (arch_list, max_jobs, nvcc_threads) or none")
+    for k, v in build.items():
+        if k not in BUILD_KEYS:
+            raise bad(f"build: unknown key {k!r} (known: {', '.join(BUILD_KEYS)})")
+        if v in ("auto", "none"):
+            continue
+        if k == "arch_list":
+            if not isinstance(v, (str, int, float)) or isinstance(v, bool) or not str(v).strip() \
+                    or not all(c in _ARCH_CHARS for c in str(v)):
+                raise bad(f"build.arch_list must be auto, none or a list like '8.0;8.6;9.0+PTX' (got {v!r})")
+        elif not (isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 4096):
+            raise bad(f"build.{k} must be auto, none or a positive whole number (got {v!r})")
     desc = data.get("description")
     if desc is not None and not isinstance(desc, str):
         raise bad("'description' must be a string")
@@ -75,6 +95,7 @@ def validate(data: object, source: str) -> dict:
         "stubs": stubs,
         "loader_path": loader_path,
         "host_compiler": hc,
+        "build": {k: (str(v) if k == "arch_list" and v not in ("auto", "none") else v) for k, v in build.items()},
         "set": {},
         "prepend": {},
         "append": {},
@@ -140,6 +161,10 @@ _HEADER = """\
 # host_compiler: auto | none | /path/to/g++-N -- auto: when the default C++ compiler ($CXX, else g++)
 #   is newer than the toolkit accepts, use the newest installed one it accepts (exported as
 #   NVCC_PREPEND_FLAGS='-ccbin …' and CUDAHOSTCXX). A path pins one; none turns this off.
+# build: arch_list / max_jobs / nvcc_threads, each auto | none | a value -- what use exports as
+#   TORCH_CUDA_ARCH_LIST and CUDAARCHS (auto: this machine's GPUs, else a default list, that the
+#   toolkit can build), MAX_JOBS and NVCC_THREADS (auto: from cores and memory). Values already in
+#   your environment always win. `build: none` exports none of them.
 """
 
 

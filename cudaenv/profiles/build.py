@@ -1,0 +1,189 @@
+"""Builds tuned to this machine: TORCH_CUDA_ARCH_LIST, CUDAARCHS, MAX_JOBS, NVCC_THREADS.
+
+A profile's ``build`` section says, per setting, ``auto`` (the default), ``none``
+(export nothing) or a value of your own. ``use`` exports what it decides and
+``off`` takes it back, like every other variable. **Your own values win**: a
+variable already in the environment before cudaenv touched it (or set by the
+profile's ``set:``) is never overridden.
+
+``arch_list`` → ``TORCH_CUDA_ARCH_LIST`` (torch's extensions) and ``CUDAARCHS`` (CMake):
+
+* with GPUs (the driver's, all of them): their compute capabilities, each one
+  the toolkit can build for (``nvcc --list-gpu-code``, cached per toolkit); a
+  capability newer than the environment's torch supports is clamped to torch's
+  newest, as torch's own ``cpp_extension`` does;
+* without a GPU (a build host, CI): the environment's torch build's own list
+  when a probe has seen it (``check``/``doctor``/``verify`` cache it), else
+  :data:`DEFAULT_SM` — one architecture per GPU family from Turing to Blackwell
+  — each ∩ what the toolkit can build;
+* ``+PTX`` on the newest (CMake: that one without ``-real``), so newer GPUs
+  can still JIT the code.
+
+``max_jobs`` → ``MAX_JOBS`` (torch's ninja builds, flash-attention, …) and
+``nvcc_threads`` → ``NVCC_THREADS`` (flash-attention passes it to ``nvcc
+--threads``; without it that build uses 4): threads = the number of
+architectures, at most 4 and at most the cores; jobs = cores ÷ threads, but
+no more than the memory allows at :data:`GIB_PER_THREAD` per compiler thread
+(flash-attention's README asks for MAX_JOBS=4 below 96 GB: a default ninja
+build runs a machine with hundreds of GB out of memory).
+
+GPU capabilities need the driver (``nvidia-smi``); they are looked up once and
+cached against ``/proc/driver/nvidia`` (the driver version and the GPUs' bus
+ids), so ``use`` pays a few stats. Without ``/proc/driver/nvidia/version``
+there is no driver and nothing runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..host.pyenv import cached_torch, torch_build
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..context import Context
+    from ..env.ops import Ops
+    from ..toolkit.types import Toolkit
+
+__all__ = ["SETTINGS", "DEFAULT_SM", "GIB_PER_THREAD", "gpu_caps", "arch_list", "jobs", "build_vars", "apply_build"]
+
+#: Profile ``build`` keys and the variables each one exports.
+SETTINGS = {"arch_list": ("TORCH_CUDA_ARCH_LIST", "CUDAARCHS"), "max_jobs": ("MAX_JOBS",),
+            "nvcc_threads": ("NVCC_THREADS",)}
+#: Without a GPU or a known torch list: Turing, Ampere (A100, RTX 30), Ada, Hopper, Blackwell (B200, RTX 50).
+DEFAULT_SM = (75, 80, 86, 89, 90, 100, 120)
+#: Memory one nvcc thread may need on heavy template code (flash-attention's kernels).
+GIB_PER_THREAD = 5
+_TABLE = "gpus"
+
+
+def gpu_caps(ctx: Context) -> list[int] | None:
+    """The GPUs' compute capabilities as ints (86 = 8.6), or None without a driver (cached)."""
+    base = os.path.join(ctx.proc_root, "driver", "nvidia")
+    try:
+        with open(os.path.join(base, "version"), "rb") as f:
+            version = f.read(4096)
+    except OSError:
+        return None
+    try:
+        buses = tuple(sorted(os.listdir(os.path.join(base, "gpus"))))
+    except OSError:
+        buses = ()
+
+    def compute() -> list:
+        from ..host.driver import driver_facts
+
+        facts = driver_facts(ctx.env, proc_root=ctx.proc_root)
+        caps = []
+        for g in facts.get("gpus") or []:
+            cc = str(g.get("compute_cap") or "")
+            major, _, minor = cc.partition(".")
+            if major.isdigit() and minor.isdigit():
+                caps.append(int(major) * 10 + int(minor))
+        return sorted(set(caps))
+
+    ctx.index.data.setdefault(_TABLE, {})
+    return ctx.index.cached(_TABLE, base, (version, buses), compute)
+
+
+def _dotted(sm: int) -> str:
+    return f"{sm // 10}.{sm % 10}"
+
+
+def _torch_sms(arch_list: list) -> list[int]:
+    out = []
+    for a in arch_list or []:
+        digits = "".join(c for c in str(a).split("_", 1)[-1] if c.isdigit())
+        if str(a).startswith("sm_") and digits:
+            out.append(int(digits))
+    return sorted(set(out))
+
+
+def arch_list(gpus: list[int] | None, toolkit_sms: list[int], torch_sms: list[int]) -> tuple[list[int], str]:
+    """(architectures to build, where they came from) — see the module doc. Empty: nothing to export."""
+    can = set(toolkit_sms)
+    if gpus:
+        want = []
+        for cc in gpus:
+            if torch_sms and cc > max(torch_sms):
+                cc = max(torch_sms)
+            if not can or cc in can:
+                want.append(cc)
+        return sorted(set(want)), "the GPUs here"
+    if torch_sms:
+        pool, why = torch_sms, "the torch build's list (no GPU here)"
+    else:
+        pool, why = list(DEFAULT_SM), "the default list (no GPU here)"
+    return sorted(sm for sm in pool if not can or sm in can), why
+
+
+def jobs(n_archs: int, cores: int, mem_gib: float) -> tuple[int, int]:
+    """(MAX_JOBS, NVCC_THREADS) for ``n_archs`` architectures — see the module doc."""
+    threads = max(1, min(n_archs, 4, cores))
+    by_mem = int(mem_gib // (GIB_PER_THREAD * threads))
+    return max(1, min(cores // threads, by_mem)), threads
+
+
+def _machine() -> tuple[int, float]:
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    mem = 0.0
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f.read(8192).split(b"\n"):
+                if line.startswith(b"MemTotal:"):
+                    mem = int(line.split()[1]) / (1 << 20)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    return cores, mem or 4.0
+
+
+def build_vars(ctx: Context, profile: dict, tk: Toolkit, notes: list[str] | None = None) -> dict[str, str]:
+    """The variables the profile's ``build`` settings export for ``tk`` (before 'your values win')."""
+    settings = profile.get("build") or {}
+    out: dict[str, str] = {}
+    sms: list[int] = []
+    al = settings.get("arch_list", "auto")
+    if al == "auto":
+        from ..toolkit.facts import gpu_archs
+
+        pyenv = ctx.python_env()
+        tb = torch_build(pyenv)
+        torch = cached_torch(ctx.index, pyenv["python"], tb.get("version")) if tb and pyenv else None
+        sms, why = arch_list(gpu_caps(ctx), gpu_archs(tk, ctx.index).get("sm") or [],
+                             _torch_sms((torch or {}).get("arch_list") or []))
+        if sms:
+            newest = _dotted(sms[-1])
+            out["TORCH_CUDA_ARCH_LIST"] = ";".join(_dotted(s) for s in sms[:-1]) + (";" if len(sms) > 1 else "") \
+                + newest + "+PTX"
+            out["CUDAARCHS"] = ";".join([f"{s}-real" for s in sms[:-1]] + [str(sms[-1])])
+        elif notes is not None:
+            notes.append(f"build: CUDA {tk['version']} can build for none of {why}; TORCH_CUDA_ARCH_LIST left alone")
+    elif al not in (None, "none"):
+        out["TORCH_CUDA_ARCH_LIST"] = str(al)
+        sms = [1] * len(str(al).replace(" ", ";").split(";"))
+    mj, nt = settings.get("max_jobs", "auto"), settings.get("nvcc_threads", "auto")
+    if "auto" in (mj, nt):
+        cores, mem = _machine()
+        n = len(sms) or 1
+        if nt == "auto":
+            nt = jobs(n, cores, mem)[1]
+        if mj == "auto":
+            t = int(nt) if str(nt).isdigit() and int(nt) > 0 else 1
+            mj = max(1, min(cores // t, int(mem // (GIB_PER_THREAD * t))))
+    if mj not in (None, "none"):
+        out["MAX_JOBS"] = str(mj)
+    if nt not in (None, "none"):
+        out["NVCC_THREADS"] = str(nt)
+    return out
+
+
+def apply_build(ctx: Context, profile: dict, tk: Toolkit, ops: Ops, base: dict, notes: list[str]) -> None:
+    """Add the build variables to ``ops``, except those the user (``base``) or the profile already set."""
+    for var, value in build_vars(ctx, profile, tk, notes).items():
+        if var in base or var in ops.set or var in ops.prepend or var in ops.append:
+            continue
+        ops.set[var] = value
