@@ -162,3 +162,53 @@ def test_visible_devices_against_the_gpus_here(gpu_env):
     assert f["env.cuda_visible_devices"]["status"] == "ok"
     rc, f, _ = doctor(dict(gpu_env, CUDA_VISIBLE_DEVICES="2"))
     assert f["env.cuda_visible_devices"]["status"] == "fail" and "only 2 GPU(s)" in f["env.cuda_visible_devices"]["summary"]
+
+
+def _in_small_shm(args: list[str], env: dict, input: str | None = None) -> subprocess.CompletedProcess:
+    """Run cudaenv with a real 64 MB tmpfs on /dev/shm (Docker's default), in a private mount namespace."""
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        if IN_CI:
+            pytest.fail("unshare (util-linux) is needed")
+        pytest.skip("unshare missing")
+    probe = subprocess.run([unshare, "--user", "--map-root-user", "--mount", "true"], capture_output=True)
+    if probe.returncode != 0:
+        if IN_CI:
+            pytest.fail(f"user and mount namespaces are needed: {probe.stderr!r}")
+        pytest.skip("no user/mount namespaces here")
+    e = dict(env, PYTHONPATH=REPO)
+    script = 'mount -t tmpfs -o size=64m tmpfs /dev/shm && exec "$@"'
+    return subprocess.run([unshare, "--user", "--map-root-user", "--mount", "sh", "-c", script, "sh",
+                           sys.executable, "-m", "cudaenv", *args], env=e, input=input, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_nccl_surroundings(env):
+    interfaces = sorted(os.listdir("/sys/class/net"))
+    rc, f, _ = doctor(dict(env, NCCL_SOCKET_IFNAME="nosuchif"))
+    n = f["env.nccl"]
+    assert rc == 1 and n["status"] == "fail"
+    assert n["summary"] == f"NCCL_SOCKET_IFNAME=nosuchif selects no interface of this machine ({', '.join(interfaces)})"
+    rc, f, _ = doctor(dict(env, NCCL_SOCKET_IFNAME=interfaces[0][:2]))  # a prefix, as NCCL takes it
+    assert f["env.nccl"]["status"] in ("ok", "warn") and "selects no interface" not in f["env.nccl"]["summary"]
+    rc, f, _ = doctor(dict(env, NCCL_SOCKET_IFNAME="^" + ",".join(interfaces)))  # excludes every one
+    assert f["env.nccl"]["status"] == "fail"
+    # A container's /dev/shm (a real 64 MB tmpfs): doctor warns, and explain says it beside NCCL's error.
+    res = _in_small_shm(["doctor", "--no-torch", "--json"], env)
+    n = {x["id"]: x for x in json.loads(res.stdout)["shell"]}["env.nccl"]
+    assert n["status"] == "warn" and n["summary"].startswith("/dev/shm is 64 MB (64 MB free): too small"), n
+    log = ("misc/shmutils.cc:132 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-WU88OE "
+           "(size 9637888), error: No space left on device (28)\n")
+    res = _in_small_shm(["explain", "--json", "-"], env, input=log)
+    [m] = json.loads(res.stdout)
+    assert m["id"] == "nccl.shm_exhausted" and m["values"]["size"] == "9637888"
+    assert m["here"] == ["/dev/shm here: 64 MB, 64 MB free (too small for NCCL between several GPUs)"]
+    assert m["host"]["nccl"]["shm"]["total"] == 64 << 20
+
+
+def test_nccl_network_answer_names_the_interfaces_here(env):
+    log = "misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort\n"
+    out = run_cudaenv(["explain", "--json", "-"], dict(env, NCCL_SOCKET_IFNAME="nosuchif"), input=log)
+    [m] = json.loads(out.stdout)
+    assert m["id"] == "nccl.network"
+    assert m["here"][0].startswith("NCCL_SOCKET_IFNAME here is 'nosuchif': it selects no interface of this machine")

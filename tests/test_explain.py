@@ -694,7 +694,8 @@ def test_corpus_by_family_and_speed():
                 "driver.version_mismatch", "driver.not_loaded", "build.ninja_missing", "torch.extension_build_failed",
                 "runtime.no_device", "cxx.libstdcxx_too_old", "runtime.cuda_library_not_found",
                 "runtime.stub_library", "nvcc.ptx_too_new", "nccl.system_error", "nvcc.unsupported_arch",
-                "nvcc.gcc_too_new", "runtime.libcudart_not_found", "runtime.insufficient_driver"}
+                "nvcc.gcc_too_new", "runtime.libcudart_not_found", "runtime.insufficient_driver",
+                "nccl.shm_exhausted", "nccl.p2p_unsupported", "nccl.duplicate_gpu", "nccl.network"}
     assert families <= CORPUS_IDS, families - CORPUS_IDS
 
 

@@ -35,6 +35,7 @@ CHECKS = {
     "env.cuda_home_headers": "CUDA_HOME holds the headers builds include (cuda_runtime.h; cuBLAS/cuSPARSE/cuSOLVER for torch extensions)",
     "driver.library_mismatch": "the loaded kernel module and the driver libraries the loader finds are one version",
     "env.libstdcxx": "the libstdc++ the loader finds provides what the Python environment's compiled modules need",
+    "env.nccl": "NCCL's surroundings: /dev/shm large enough, NCCL_SOCKET_IFNAME naming an interface of this machine",
     "runtime.out_of_memory": "not an environment problem: the GPU ran out of memory",
 }
 

@@ -9,6 +9,8 @@
   ``libcuda.so.1``: their file names carry the driver version) differ: "Failed to initialize
   NVML: Driver/library version mismatch" until a reboot or module reload. Read from files, no
   library is loaded (and the driver facts' own disagreements are added).
+* ``env.nccl``: /dev/shm smaller than NCCL needs between the GPUs of one machine (a container's
+  64 MB), and an ``NCCL_SOCKET_IFNAME`` that names no interface of this machine.
 * ``env.libstdcxx``: the ``libstdc++.so.6`` the loader would find for the Python environment
   (LD_LIBRARY_PATH first, then the environment's own ``lib`` as conda's RUNPATH has it, then the
   system) lacks a ``GLIBCXX_``/``CXXABI_`` version that a compiled module of that environment
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from ..context import Context
 
 __all__ = ["gather_live", "live_rules", "loader_finds", "headers_missing", "env_modules", "BUILD_HEADERS",
-           "TORCH_HEADERS"]
+           "TORCH_HEADERS", "nccl_facts", "ifname_matches", "SHM_MIN"]
 
 BUILD_HEADERS = ("cuda_runtime.h",)
 # What torch's ATen/cuda/CUDAContext.h (included by every CUDA extension through
@@ -41,6 +43,43 @@ _SYSTEM_LIB_DIRS = ("/lib64", "/usr/lib64", "/lib/x86_64-linux-gnu", "/usr/lib/x
 # Compiled modules looked at in an environment: enough to cover torch and its extensions,
 # bounded so a huge environment costs milliseconds, not seconds.
 MAX_MODULES = 3000
+# Below this, NCCL between a few GPUs of one machine runs out of /dev/shm (segments of ~10 MB
+# per pair of ranks and channel); Docker's default is 64 MB.
+SHM_MIN = 512 << 20
+
+
+def ifname_matches(value: str, interfaces: list[str]) -> list[str]:
+    """The interfaces NCCL_SOCKET_IFNAME=``value`` selects (NCCL's rules: a comma list of name
+    prefixes; ``=`` first: exact names; ``^`` first: every interface but those)."""
+    exclude = value.startswith("^")
+    v = value[1:] if exclude else value
+    exact = v.startswith("=")
+    v = v[1:] if exact else v
+    names = [n for n in v.split(",") if n]
+
+    def hit(i: str) -> bool:
+        return any(i == n if exact else i.startswith(n) for n in names)
+
+    return [i for i in interfaces if hit(i) != exclude]
+
+
+def nccl_facts(env: dict, shm: str = "/dev/shm", net: str = "/sys/class/net") -> dict:
+    """/dev/shm's size and free space, the network interfaces, the NCCL_* variables."""
+    out: dict = {"shm": None, "interfaces": None, "vars": {k: v for k, v in env.items() if k.startswith("NCCL_")}}
+    try:
+        st = os.statvfs(shm)
+        out["shm"] = {"path": shm, "total": st.f_blocks * st.f_frsize, "free": st.f_bavail * st.f_frsize}
+    except OSError:
+        pass
+    try:
+        out["interfaces"] = sorted(os.listdir(net))
+    except OSError:
+        pass
+    return out
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1 << 30):.1f} GB" if n >= 1 << 30 else f"{n >> 20} MB"
 
 
 def headers_missing(root: str, names: tuple[str, ...]) -> list[str]:
@@ -122,7 +161,8 @@ def gather_live(ctx: Context, driver: dict | None, python: str | None = None) ->
 
     env = ctx.env
     ld = [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d]
-    facts: dict = {"headers": None, "driver": None, "libstdcxx": None}
+    facts: dict = {"headers": None, "driver": None, "libstdcxx": None,
+                   "nccl": nccl_facts(env)}
 
     # Headers.
     home, label = env.get("CUDA_HOME"), "CUDA_HOME"
@@ -224,6 +264,7 @@ def live_rules(f: dict) -> list[Finding]:
         elif d["libraries"]:
             out.append(Finding("driver.library_mismatch", "ok",
                                f"kernel module and driver libraries agree ({d['kernel']})"))
+    out.extend(_nccl_rules(f.get("nccl")))
     s = f.get("libstdcxx")
     if s and s.get("library"):
         missing = s["missing"]
@@ -245,4 +286,31 @@ def live_rules(f: dict) -> list[Finding]:
             out.append(Finding("env.libstdcxx", "ok",
                                f"{s['library']} provides what the {s['modules']} compiled modules of "
                                f"{s['prefix']} need"))
+    return out
+
+
+def _nccl_rules(n: dict | None) -> list[Finding]:
+    if not n:
+        return []
+    out = []
+    ifname = n["vars"].get("NCCL_SOCKET_IFNAME")
+    if ifname and n.get("interfaces") is not None and not ifname_matches(ifname, n["interfaces"]):
+        out.append(Finding("env.nccl", "fail", f"NCCL_SOCKET_IFNAME={ifname} selects no interface of this machine "
+                           f"({', '.join(n['interfaces'])})",
+                           detail="NCCL then finds no socket interface, or connects nowhere: 'Bootstrap : no socket "
+                                  "interface found', 'socketStartConnect ... failed'",
+                           fix="set NCCL_SOCKET_IFNAME to a prefix of the interface that reaches the other nodes "
+                               "(`ip -br addr`), or unset it"))
+    shm = n.get("shm")
+    if shm and shm["total"] < SHM_MIN:
+        out.append(Finding("env.nccl", "warn", f"/dev/shm is {_mb(shm['total'])} ({_mb(shm['free'])} free): too small "
+                           "for NCCL between several GPUs",
+                           detail="NCCL fails with 'Error while creating shared memory segment /dev/shm/nccl-...'; "
+                                  "torch DataLoader workers need it too (Docker's default is 64 MB)",
+                           fix="start the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
+                               "with medium: Memory on /dev/shm)"))
+    if not out:
+        what = [f"/dev/shm {_mb(shm['total'])}"] if shm else []
+        what += [f"{k}={v}" for k, v in sorted(n["vars"].items())]
+        out.append(Finding("env.nccl", "ok", "NCCL: " + (", ".join(what) or "nothing to check")))
     return out

@@ -634,12 +634,22 @@ def _d_library(v: dict, t: _Text, m: re.Match) -> dict:
     return {"library": label, "what": what, "extra": extra, "wheel": wheel}
 
 
+# NCCL entry points newer torch builds call, and the NCCL release that added them (NCCL's nccl.h).
+_NCCL_SINCE = {"ncclCommRegister": "2.19", "ncclCommDeregister": "2.19", "ncclCommSplit": "2.18",
+               "ncclCommInitRankConfig": "2.14", "ncclCommFinalize": "2.14", "ncclMemAlloc": "2.19",
+               "ncclCommWindowRegister": "2.27", "ncclCommShrink": "2.27"}
+
+
 def _d_shadowed(v: dict, t: _Text, m: re.Match) -> dict:
     sym = v.get("symbol", "")
     mm = re.search(r"_(\d+)_(\d+)$", sym)
     needed = f"{mm.group(1)}.{mm.group(2)}" if mm else ""
-    lib = v.get("lib", "") or ("libnvJitLink.so.12" if sym.startswith("__nvJitLink") else
-                               "libnccl.so.2" if sym.startswith("nccl") else "")
+    lib = v.get("lib", "")
+    if not lib or lib.startswith("copy of"):  # the entry's default: name the library from the symbol
+        lib = ("libnvJitLink.so.12" if sym.startswith("__nvJitLink") else
+               "libnccl.so.2" if sym.startswith("nccl") else lib)
+    if not needed and sym in _NCCL_SINCE:
+        needed = _NCCL_SINCE[sym]
     found = re.search(r"(/[\w./+-]*?cuda[\w.+-]*/(?:lib64|lib|targets/[\w-]+/lib))\b", t.text)
     path = found.group(1) if found else ""
     where = (f" This log shows {path} (an older toolkit's libraries) on the loader path." if path else "")

@@ -49,6 +49,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "torch.no_driver": (_D,), "runtime.libcuda_not_found": (_D,), "runtime.stub_library": (_T, _D),
     "driver.version_mismatch": (_D,), "runtime.no_device": (_D,), "runtime.no_kernel_image": (_P, _D),
     "cxx.libstdcxx_too_old": (_T,),
+    "nccl.shm_exhausted": ("nccl",), "nccl.network": ("nccl",), "nccl.p2p_unsupported": ("nccl", _D),
+    "nccl.system_error": ("nccl",), "nccl.duplicate_gpu": (_D,),
 }
 
 
@@ -79,7 +81,12 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
     env = ctx.env
     facts: dict = {"toolkits": None, "active": None, "cuda_home": env.get("CUDA_HOME"),
                    "ld_library_path": [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d],
-                   "path": env.get("PATH") or "", "torch": None, "driver": None}
+                   "path": env.get("PATH") or "", "torch": None, "driver": None, "nccl": None,
+                   "cuda_visible_devices": env.get("CUDA_VISIBLE_DEVICES")}
+    if "nccl" in needs:
+        from ..checks.live import nccl_facts
+
+        facts["nccl"] = nccl_facts(env)
     if _T in needs:
         from ..profiles.select import active_profile
 
@@ -508,7 +515,49 @@ def _h_libstdcxx(m: Match, h: dict) -> list[str]:
             "rebuild the module with this machine's compiler"]
 
 
+def _h_nccl(m: Match, h: dict) -> list[str]:
+    from ..checks.live import SHM_MIN, ifname_matches
+
+    n = h.get("nccl") or {}
+    out = []
+    shm = n.get("shm")
+    if shm and m.id in ("nccl.shm_exhausted", "nccl.system_error"):
+        size, free = shm["total"] >> 20, shm["free"] >> 20
+        small = " (too small for NCCL between several GPUs)" if shm["total"] < SHM_MIN else ""
+        out.append(f"/dev/shm here: {size} MB, {free} MB free{small}")
+    ifname = (n.get("vars") or {}).get("NCCL_SOCKET_IFNAME")
+    ifs = n.get("interfaces")
+    if m.id in ("nccl.network", "nccl.system_error") and ifs is not None:
+        if ifname:
+            picked = ifname_matches(ifname, ifs)
+            out.append(f"NCCL_SOCKET_IFNAME here is {ifname!r}: it selects "
+                       + (", ".join(picked) if picked else f"no interface of this machine ({', '.join(ifs)})"))
+        else:
+            auto = [i for i in ifs if not i.startswith(("lo", "docker"))]
+            out.append(f"NCCL_SOCKET_IFNAME is not set here: NCCL takes the first of {', '.join(auto) or 'none'}")
+    if m.id == "nccl.p2p_unsupported":
+        p2p = (n.get("vars") or {}).get("NCCL_P2P_DISABLE")
+        out.append(f"NCCL_P2P_DISABLE={p2p} in this shell" if p2p else
+                   "NCCL_P2P_DISABLE is not set in this shell: `export NCCL_P2P_DISABLE=1`")
+        gpus = ((h.get("driver") or {}).get("gpus")) or []
+        geforce = [g["name"] for g in gpus if g.get("name") and ("GeForce" in g["name"] or " RTX 40" in g["name"]
+                                                                  or " RTX 50" in g["name"])]
+        if geforce:
+            out.append(f"GeForce GPUs here ({', '.join(geforce)}): they have no peer-to-peer access")
+    return out
+
+
+def _h_duplicate(m: Match, h: dict) -> list[str]:
+    cvd = h.get("cuda_visible_devices")
+    out = _driver_line(h)
+    out.append(f"CUDA_VISIBLE_DEVICES here is {cvd!r}: every process started from this shell sees only that"
+               if cvd is not None else "CUDA_VISIBLE_DEVICES is not set here")
+    return out
+
+
 _ANSWERS = {
+    "nccl.shm_exhausted": _h_nccl, "nccl.network": _h_nccl, "nccl.p2p_unsupported": _h_nccl,
+    "nccl.system_error": _h_nccl, "nccl.duplicate_gpu": _h_duplicate,
     "cxx.libstdcxx_too_old": _h_libstdcxx,
     "torch.cuda_major_mismatch": _h_mismatch, "torch.cuda_minor_mismatch": _h_mismatch,
     "torch.cuda_home_not_set": _h_cuda_home, "torch.nvcc_not_found": _h_cuda_home,
@@ -537,6 +586,10 @@ def _used(entry_id: str, h: dict) -> dict:
         out["torch"] = h.get("torch")
     if _D in keys:
         out["driver"] = h.get("driver")
+    if "nccl" in keys:
+        out["nccl"] = h.get("nccl")
+    if entry_id == "nccl.duplicate_gpu":
+        out["cuda_visible_devices"] = h.get("cuda_visible_devices")
     return out
 
 
