@@ -244,5 +244,6 @@ def test_exec_path_imports_nothing_heavy(env):
                          timeout=DEADLINE)
     assert res.returncode == 0, res.stderr
     loaded = set(res.stdout.split("\n")[-2].split())
-    heavy = {"click", "yaml", "distro", "re", "json", "subprocess", "pathlib", "shlex", "argparse", "typing"}
+    heavy = {"click", "yaml", "distro", "re", "json", "subprocess", "pathlib", "shlex", "argparse", "typing",
+             "signal", "enum"}
     assert not (loaded & heavy), loaded & heavy

@@ -8,14 +8,14 @@ groups by itself: whoever catches it (the main thread) calls :func:`stop_all`,
 which also covers commands other threads are running.
 
 :func:`exec_command` is the other way cudaenv runs a program: it becomes it
-(``cudaenv exec``), so it needs none of the above and ``subprocess`` is
-imported only by the functions that start children (``exec`` pays nothing for it).
+(``cudaenv exec``), so it needs none of the above: ``subprocess`` and
+``signal`` (which imports ``enum``) are imported only by the functions that
+start or kill children, and ``exec`` pays for neither.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import time
 
 TYPE_CHECKING = False
@@ -79,6 +79,8 @@ def _killpg(proc: subprocess.Popen) -> None:
     children into process groups of their own inside it (ninja runs every job
     in a new group), and a group kill alone would leave those compilers running.
     """
+    import signal
+
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -233,12 +235,15 @@ def exec_command(argv: Sequence[str], env: Mapping[str, str]) -> NoReturn:
     """
     import errno
 
+    # The C module: `signal` itself imports enum, a millisecond exec would pay on every command.
+    import _signal
+
     from ..errors import CudaenvError
 
     name = argv[0]
     args = list(argv)
     for sig in _PY_IGNORED:
-        signal.signal(getattr(signal, sig), signal.SIG_DFL)
+        _signal.signal(getattr(_signal, sig), _signal.SIG_DFL)
     denied: tuple[str, OSError] | None = None
     for cand in _search(name, env):
         try:
