@@ -184,7 +184,8 @@ def server(mirror):
 
 
 def _env(tmp_path, **extra) -> dict:
-    env = cudaenv_env(XDG_DATA_HOME=str(tmp_path / "data"), CUDAENV_INSTALL_CACHE=str(tmp_path / "dl"), **extra)
+    extra.setdefault("CUDAENV_INSTALL_CACHE", str(tmp_path / "dl"))
+    env = cudaenv_env(XDG_DATA_HOME=str(tmp_path / "data"), **extra)
     env.pop("CUDAENV_ROOTS", None)
     return env
 

@@ -18,6 +18,7 @@ from .fetch import Unreachable, cached_path, fetch_file, is_local
 from .parts import role, select
 from .progress import Progress, human
 from .sources import NotOffered, make_source
+from .wheels import META
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,6 +76,8 @@ def version_json(plan: dict) -> str:
     doc: dict = {"cuda": {"name": "CUDA SDK", "version": plan["version"]}}
     for c in plan["components"]:
         key = c["key"]
+        if key == META:
+            continue
         if c["kind"] == "wheel":  # nvidia-cuda-nvcc -> cuda_nvcc, nvidia-cublas -> libcublas (NVIDIA's keys)
             r = role(key)
             key = f"cuda_{r}" if key.startswith("nvidia-cuda-") else f"lib{r}"

@@ -97,6 +97,10 @@ class WheelSource:
         for name, spec in dists.items():
             comps[name] = {"key": name, "name": name, "version": spec, "spec": spec, "kind": "wheel"}
         label = ".".join(version.split(".")[:3])
+        # The meta-wheel itself goes in too (its dist-info names the release, as pip would leave it).
+        self._meta = {"key": wheels.META, "name": wheels.META, "version": meta["version"], "url": meta["url"],
+                      "sha256": meta["sha256"] or _local_sha(meta["url"]), "size": meta["size"],
+                      "filename": meta["filename"], "kind": "wheel", "how": "all"}
         return {"version": label, "date": None, "components": comps, "extras": extras}
 
     def prepare(self, rel: dict, chosen: dict, cache: str, notes: list[str]) -> list[dict]:
@@ -113,7 +117,7 @@ class WheelSource:
                         "sha256": f["sha256"] or _local_sha(f["url"]), "size": f["size"],
                         "filename": f["filename"], "kind": "wheel", "how": how})
         notes.extend(self._notes)
-        return out
+        return out + [self._meta]
 
 
 def _local_sha(url: str) -> str:

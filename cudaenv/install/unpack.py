@@ -93,7 +93,7 @@ def _unpack_tar(path: str, root: str, how: str, what: str) -> int:
     return n
 
 
-def _unpack_wheel(path: str, root: str, how: str, what: str) -> int:
+def _unpack_wheel(path: str, root: str, how: str, what: str, written: list[str]) -> int:
     import zipfile
 
     n = 0
@@ -120,17 +120,35 @@ def _unpack_wheel(path: str, root: str, how: str, what: str) -> int:
                 mode = (info.external_attr >> 16) & 0o777
                 with z.open(info) as src:
                     _write(dest, src, mode or 0o644)
+                written.append(rel)
                 n += 1
     except (zipfile.BadZipFile, OSError) as exc:
         raise CudaenvError(f"{what}: broken wheel {path} ({exc})") from None
     return n
 
 
+def _full_sonames(root: str, files: list[str], version: str) -> None:
+    """``lib/libX.so.13`` of a component at 13.5.37 -> the file ``libX.so.13.5.37`` and the link
+    ``libX.so.13`` to it: NVIDIA's own chain (the wheels ship only the soname)."""
+    major = version.split(".")[0]
+    for rel in files:
+        d, n = os.path.split(rel)
+        if d == "lib" and n.endswith(".so." + major) and n.count(".so.") == 1 and version.count(".") >= 2:
+            path = os.path.join(root, rel)
+            full = n[: -len(major)] + version
+            if not os.path.islink(path) and not os.path.lexists(os.path.join(root, d, full)):
+                os.rename(path, os.path.join(root, d, full))
+                os.symlink(full, path)
+
+
 def unpack(path: str, comp: dict, root: str) -> int:
     """Unpack one component's file into ``root``; return how many files it wrote."""
     what = f"{comp['key']} {comp.get('version', '')}".strip()
     if comp["kind"] == "wheel":
-        return _unpack_wheel(path, root, comp.get("how", "all"), what)
+        files: list[str] = []
+        n = _unpack_wheel(path, root, comp.get("how", "all"), what, files)
+        _full_sonames(root, files, comp.get("version", ""))
+        return n
     return _unpack_tar(path, root, comp.get("how", "all"), what)
 
 

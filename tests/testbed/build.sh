@@ -10,7 +10,8 @@
 #   cache/      wheelhouses, private apt state, extracted Debian files
 #
 # Sources (see tests/testbed/README.md):
-#   * 13.x: PyPI wheels only (cuda-toolkit meta-wheel extras).
+#   * 13.x: PyPI wheels only (cuda-toolkit meta-wheel extras), assembled by `cudaenv install`
+#     from the wheelhouse (so the test bed exercises the installer).
 #   * 11.8 / 12.x: PyPI -cuNN wheels (headers, cudart, ptxas, nvvm) plus NVIDIA's
 #     unmodified binaries from Debian non-free (nvcc, cicc, cudafe++, fatbinary, nvlink,
 #     libcudart_static.a, libcudadevrt.a, libculibos.a, stubs/libcuda.so).
@@ -29,9 +30,10 @@
 #                                   once the few needed files are extracted)
 set -Eeuo pipefail
 
-RECIPE_REV=1
+RECIPE_REV=2   # 2: 13.x assembled by `cudaenv install` from the wheelhouse
 DEFAULT_VERSIONS=(11.8 12.4 13.5)
 TESTBED=${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}
+REPO=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)
 CACHE=$TESTBED/cache
 PROG=${0##*/}
 
@@ -403,36 +405,21 @@ assemble_deb() {   # 11.x / 12.x: wheels + Debian binaries
     soname_chain "$tg/lib" cudart "$cv"
 }
 
-assemble_wheel() {   # 13.x: nvidia/cu13 already is a toolkit root
-    local st=$1 tk=$2
-    step "assemble from wheels (nvidia/cu13)"
-    local roots=("$st"/nvidia/cu[0-9]*) root
-    root=${roots[0]}
-    [ ${#roots[@]} = 1 ] && [ -x "$root/bin/nvcc" ] || die "wheel layout changed: no single nvidia/cuNN/bin/nvcc"
-    mkdir -p "$tk"
-    mv -- "$root"/* "$tk/"
-    find "$tk" -name __init__.py -delete
-    if [ -d "$tk/cccl/lib/cmake" ]; then
-        mkdir -p "$tk/lib/cmake"
-        mv -- "$tk/cccl/lib/cmake"/* "$tk/lib/cmake/"
-    fi
-    rm -rf -- "$tk/cccl"
-    ln -s lib "$tk/lib64"
-    mkdir -p "$tk/targets/x86_64-linux" "$tk/nvvm/lib64" "$tk/lib/stubs"
-    ln -s ../../include "$tk/targets/x86_64-linux/include"
-    ln -s ../../lib "$tk/targets/x86_64-linux/lib"
-    local nvvms=("$tk"/lib/libnvvm.so.*) nvvm
-    [ ${#nvvms[@]} = 1 ] && [ -f "${nvvms[0]}" ] || die "expected one lib/libnvvm.so.*"
-    nvvm=${nvvms[0]##*/}
-    ln -s "$nvvm" "$tk/lib/libnvvm.so"
-    ln -s "../../lib/$nvvm" "$tk/nvvm/lib64/$nvvm"
-    ln -s "$nvvm" "$tk/nvvm/lib64/libnvvm.so"
-    local cv
-    cv=$(dist_version "$st" 'nvidia_cuda_runtime')
-    soname_chain "$tk/lib" cudart "$cv"
-    step "generate lib64/stubs/libcuda.so from cuda.h"
-    gen_libcuda_stub "$tk/include" "$tk/lib/stubs/libcuda.so"
-    log "generated libcuda stub: $STUB_NSYMS entry points"
+# install_wheel VERSION TK TMP: 13.x is what `cudaenv install` makes from the wheelhouse
+# (a directory of wheels is one of its sources): the same files, NVIDIA's layout, version.json
+# and the generated libcuda stub. Its profile and caches go to TMP, not the user's.
+install_wheel() {
+    local v=$1 tk=$2 tmp=$3
+    step "cudaenv install $META --parts $EXTRAS --source $CACHE/wheels/$v"
+    mkdir -p "$tmp/xdg"
+    env XDG_CONFIG_HOME="$tmp/xdg/config" XDG_CACHE_HOME="$tmp/xdg/cache" XDG_DATA_HOME="$tmp/xdg/data" \
+        CUDAENV_INSTALL_CACHE="$tmp/xdg/downloads" PYTHONPATH="$REPO${PYTHONPATH:+:$PYTHONPATH}" \
+        python3 -m cudaenv install "$META" --source "$CACHE/wheels/$v" --parts "$EXTRAS" --prefix "$tk" \
+        >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; die "cudaenv install failed"; }
+    rm -rf -- "$tmp/xdg"
+    STUB_NSYMS=$(nm -D --defined-only "$tk/lib/stubs/libcuda.so" | grep -c ' T ') \
+        || die "no generated lib/stubs/libcuda.so"
+    log "cudaenv install: $(grep -E '^cudaenv: installed CUDA' "$tmp/install.log" | cut -d' ' -f2-)"
 }
 
 write_version_json() {   # NVIDIA's schema, from the wheels' metadata
@@ -499,6 +486,7 @@ write_assembly() {
             echo "  include/{thrust,cub,cuda,nv}, lib64/cmake                 <- wheel nvidia-cuda-cccl"
             echo "  bin/nvcc.profile: NVIDIA's upstream text (Debian's hard-codes /usr)"
         else
+            echo "Assembled by: cudaenv install $META --parts $EXTRAS --source cache/wheels/$v (cudaenv-install.json)"
             echo "Where each piece came from:"
             echo "  everything except the items below                        <- wheels, nvidia/cu13/ moved to the root"
             echo "  lib/cmake                                                <- wheel nvidia-cuda-cccl (cccl/lib/cmake)"
@@ -506,7 +494,7 @@ write_assembly() {
             echo "    ($STUB_NSYMS entry points, each returns 34 = CUDA_ERROR_STUB_LIBRARY; SONAME libcuda.so.1)"
         fi
         echo "  symlinks created: lib64, include/targets links, libcudart.so soname chain, libnvvm links"
-        echo "  version.json: generated from the wheels' METADATA ('cuda' = meta-wheel version)"
+        echo "  version.json: NVIDIA's format, 'cuda' = the meta-wheel's version (13.x: written by cudaenv install)"
     } > "$tk/ASSEMBLY.txt"
 }
 
@@ -544,20 +532,25 @@ build_one() {
     fetch_wheels "$v"
     [ "$KIND" = deb ] && fetch_debs
 
-    step "pip install --no-index into a staging dir"
     local tmp
     tmp=$(mktemp -d "$TESTBED/.cuda-$v.build.XXXXXX")
     CLEANUP+=("$tmp")
-    "${PIP[@]}" install -q --no-compile --no-index --find-links "$CACHE/wheels/$v" \
-        --target "$tmp/stage" "cuda-toolkit[$EXTRAS]==$META" \
-        || die "pip install from the wheelhouse failed"
     local tk=$tmp/cuda-$v
     STUB_NSYMS=""
-    if [ "$KIND" = deb ]; then assemble_deb "$tmp/stage" "$tk"; else assemble_wheel "$tmp/stage" "$tk"; fi
-    mkdir -p "$tk/dist-info"
-    mv -- "$tmp/stage"/*.dist-info "$tk/dist-info/"
-    step "write version.json and ASSEMBLY.txt"
-    write_version_json "$tk"
+    if [ "$KIND" = wheel ]; then
+        install_wheel "$v" "$tk" "$tmp"
+    else
+        step "pip install --no-index into a staging dir"
+        "${PIP[@]}" install -q --no-compile --no-index --find-links "$CACHE/wheels/$v" \
+            --target "$tmp/stage" "cuda-toolkit[$EXTRAS]==$META" \
+            || die "pip install from the wheelhouse failed"
+        assemble_deb "$tmp/stage" "$tk"
+        mkdir -p "$tk/dist-info"
+        mv -- "$tmp/stage"/*.dist-info "$tk/dist-info/"
+        step "write version.json"
+        write_version_json "$tk"
+    fi
+    step "write ASSEMBLY.txt"
     write_assembly "$v" "$tk"
     verify_toolkit "$v" "$tk"
 
