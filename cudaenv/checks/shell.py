@@ -202,9 +202,10 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
 
 def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
     """What on LD_LIBRARY_PATH (libraries) and PATH (ptxas, nvlink, …) shadows the environment's wheels."""
-    from ..profiles.loader import environment, shadowing, tool_shadowing
+    from ..host.pyenv import python_wheels
+    from ..profiles.loader import shadowing, tool_shadowing
 
-    pyenv, inventory = environment(ctx)
+    pyenv, inventory = python_wheels(ctx)
     libs = [s for s in shadowing(ld, inventory, ctx.index) if s["relation"] != "same"]
     tools = []
     for d in path:

@@ -33,9 +33,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
+    from ..context import Context
     from ..infra.index import Index
 
-__all__ = ["locate", "wheel_inventory", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
+__all__ = ["locate", "wheel_inventory", "python_wheels", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
            "PROBE_TABLE"]
 
 #: Index table holding inventories.
@@ -199,6 +200,15 @@ def _scan_site(site: str, libs: dict, tools: dict) -> None:
                 libs.setdefault(base, [full, dist, version])
             elif base in TOOLS and "/bin/" in rel:
                 tools.setdefault(base, [full, dist, version])
+
+
+def python_wheels(ctx: Context) -> tuple:
+    """(the Python environment, its wheel inventory) for ``ctx``, once per command."""
+    memo = ctx.memo.get("pywheels")
+    if memo is None:
+        pyenv = ctx.python_env()
+        memo = ctx.memo["pywheels"] = (pyenv, wheel_inventory(pyenv, ctx.index))
+    return memo
 
 
 def wheel_inventory(pyenv: dict | None, index: Index | None = None) -> dict:

@@ -47,7 +47,7 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..host.pyenv import version_tuple, wheel_inventory
+from ..host.pyenv import python_wheels, version_tuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,20 +55,10 @@ if TYPE_CHECKING:
     from ..env.ops import Ops
     from ..toolkit.types import Toolkit
 
-__all__ = ["POLICIES", "dir_libraries", "shadowing", "tool_shadowing", "mirror_dir", "make_mirror", "apply_loader_path",
-           "environment"]
+__all__ = ["POLICIES", "dir_libraries", "shadowing", "tool_shadowing", "mirror_dir", "make_mirror", "apply_loader_path"]
 
 POLICIES = ("auto", "always", "never")
 _TABLE = "libdirs"
-
-
-def environment(ctx: Context) -> tuple:
-    """(the Python environment, its wheel inventory) for ``ctx``, once per command."""
-    memo = ctx.memo.get("pywheels")
-    if memo is None:
-        pyenv = ctx.python_env()
-        memo = ctx.memo["pywheels"] = (pyenv, wheel_inventory(pyenv, ctx.index))
-    return memo
 
 
 def _version_of(directory: str, name: str) -> str | None:
@@ -231,7 +221,7 @@ def apply_loader_path(ctx: Context, policy: str, tk: Toolkit, ops: Ops, notes: l
         for d in dirs:
             _replace(ops, d, None)
         return
-    _pyenv, inventory = environment(ctx)
+    _pyenv, inventory = python_wheels(ctx)
     if not inventory["libs"] and not inventory["tools"]:
         return
     where = f"{_pyenv['prefix']}" if _pyenv else "the Python environment"

@@ -271,6 +271,14 @@ def user_ccbin(env: Mapping[str, str]) -> str | None:
     return ccbin_of(user_env(env))
 
 
+def _wheels_here(ctx: Context) -> bool:
+    """Whether the Python environment has NVIDIA wheels (loader_path auto has nothing to do otherwise)."""
+    from ..host.pyenv import python_wheels
+
+    inv = python_wheels(ctx)[1]
+    return bool(inv["libs"] or inv["tools"])
+
+
 def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None,
             links: bool = False) -> Ops:
     """What ``use`` applies for ``profile``: its ops, the stub directories, the host compiler, ``loader_path``.
@@ -314,10 +322,11 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
     for var in ("LIBRARY_PATH", "CMAKE_LIBRARY_PATH"):
         if dev is not None and var not in ops.set and dev not in ops.prepend.get(var, []):
             ops.prepend.setdefault(var, []).append(dev)
-    from .loader import apply_loader_path
+    policy = profile.get("loader_path") or "auto"
+    if policy == "never" or (policy == "auto" and _wheels_here(ctx)):
+        from .loader import apply_loader_path
 
-    apply_loader_path(ctx, profile.get("loader_path") or "auto", tk, ops, notes, links,
-                      keep=(stub[0],) if stub else ())
+        apply_loader_path(ctx, policy, tk, ops, notes, links, keep=(stub[0],) if stub else ())
     if any(v != "none" for v in (profile.get("build") or {"": "auto"}).values()):
         from .build import apply_build
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 
-from ..infra.files import read_limited
-from ..knowledge import compat
 from .probe import signature
-from .version import include_dirs
+
+# The readers and tables below load only when a fact is computed: a cached answer
+# (``use`` asks for the architectures at every switch) costs no module loads.
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,6 +62,10 @@ def host_limits(tk: Toolkit) -> dict:
         ``{"gcc_max", "clang_max", "source"}``; limits may be None when
         neither the header nor the table knows.
     """
+    from ..infra.files import read_limited
+    from ..knowledge import compat
+    from .version import include_dirs
+
     for inc in include_dirs(tk["root"]):
         try:
             got = parse_host_config(read_limited(os.path.join(inc, "crt", "host_config.h"), 4 << 20)
@@ -110,6 +114,7 @@ def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = ARCH_TIM
 
     def compute() -> dict:
         from ..infra.run import run
+        from ..knowledge import compat
 
         nvcc = os.path.join(root, "bin", "nvcc")
         res = run([nvcc, "--list-gpu-code"], timeout=timeout)
