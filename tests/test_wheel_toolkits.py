@@ -355,3 +355,10 @@ def test_two_environments_with_the_same_label_are_an_error_naming_both(tmp_path)
     res = run_cudaenv(["use", "--shell", "json", "14.2"], act)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["set"]["CUDA_HOME"] == roots[1]
+
+
+def test_a_wheel_toolkit_s_module_is_named_after_its_profile():
+    from cudaenv.outputs.modulefiles import module_name
+
+    assert module_name(NAME, "13.5.0") == f"13.5.0+{LABEL}"
+    assert module_name("cuda-13.5.0", "13.5.0") == "13.5.0" and module_name("mine", "13.5.0") == "13.5.0-mine"

@@ -217,8 +217,9 @@ def _check_text(what: str, value: str) -> None:
 def module_name(profile: str, full_version: str) -> str:
     """The module version a (profile, toolkit version) pair asks for, before de-duplication."""
     gen = f"cuda-{full_version}"
-    if profile == gen or profile.startswith(gen + "-"):
-        # The generated profile, or one `profile build` numbered (cuda-12.4.1-2).
+    if profile == gen or profile.startswith(gen + "-") or profile.startswith(gen + "+"):
+        # The generated profile, one `profile build` numbered (cuda-12.4.1-2), or a wheel
+        # toolkit's (cuda-13.5.0+proj: toolkit/wheels.py).
         return profile[len("cuda-"):]
     return f"{full_version}-{profile}"
 
