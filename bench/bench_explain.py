@@ -6,7 +6,11 @@ loaded and compiled once, as in a long log's single run), on three logs:
 * a realistic 10 000-line ninja/nvcc build with one missing header and ninja's
   closing line, the shape people paste;
 * the same size of plain compiler chatter with one out-of-memory line;
-* the whole real-log corpus of tests/data/explain_corpus, one log after another.
+* the whole real-log corpus of tests/data/explain_corpus, one log after another;
+* the answers tied to this machine (``explain`` without ``--no-host``) for a torch message:
+  discovery through the warm index, the cached torch probe of ``--python`` (default: python3
+  on PATH), the "here" lines. The first probe of an interpreter is not timed here (1-3 s,
+  once; ``explain`` says so on stderr when it runs one).
 
     python3 bench/bench_explain.py [--runs N]
 
@@ -53,6 +57,23 @@ def corpus() -> list[str]:
     return out
 
 
+def host_answers(python: str | None):
+    """gather_host + answer_here for a CUDA_HOME message, as `explain` runs them (after one warm-up)."""
+    from cudaenv.context import Context
+    from cudaenv.knowledge.here import answer_here, gather_host, host_needs
+
+    msg = "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root."
+
+    def once() -> None:
+        ctx = Context()
+        matches = explain(msg)
+        answer_here(matches, gather_host(ctx, host_needs(matches), python=python))
+        ctx.save()
+
+    once()
+    return once
+
+
 def timed(fn, runs: int) -> tuple[float, float]:
     times = []
     for _ in range(runs):
@@ -65,6 +86,7 @@ def timed(fn, runs: int) -> tuple[float, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--python", help="interpreter whose torch the host answers look at (default: python3 on PATH)")
     args = ap.parse_args()
     explain("warm up")
     logs = corpus()
@@ -72,6 +94,7 @@ def main() -> int:
         ("10 000-line ninja/nvcc build log, one missing header", lambda t=build_log(): explain(t)),
         ("10 000 lines of compiler chatter, one OOM line", lambda t=chatter_log(): explain(t)),
         (f"the real-log corpus ({len(logs)} logs, one after another)", lambda: [explain(t) for t in logs]),
+        ("host answers for a torch message (warm index, cached probe)", host_answers(args.python)),
     ]
     print(f"{'log':60} {'median s':>9} {'worst s':>8}")
     for name, fn in rows:

@@ -1,7 +1,7 @@
 """`cudaenv explain`: the knowledge base, the matcher and the command.
 
-The corpus (tests/data/explain_corpus, manifest.yaml) holds 158 logs copied verbatim from
-public issue threads and pages: 146 environment errors over 30 families and 12 program
+The corpus (tests/data/explain_corpus, manifest.yaml) holds 194 logs copied verbatim from
+public issue threads and pages: 182 environment errors over 37 families and 12 program
 bugs. Before the matcher read logs as pasted and knew families (measured on the first 132
 logs, commit 4ebccf4): 20 of the 120 environment logs got the right entry, 3 of them with
 the right captured values, and all 12 program bugs were left alone. After: all of them with
@@ -9,8 +9,10 @@ their values, 12 of 12 left alone (test_corpus_log). 11 logs were then taken uns
 held-out check: 6 of 11 were right (the misses: cuBLASLt's "symbol ... version ... not
 defined in file", nvrtc's "failed to open", unversioned sonames); those wordings were
 generalised and the logs added, with 15 more for families found missing (gcc headers
-nvcc cannot parse, error 802, CUDA unknown error, Triton's libcuda.so). The team's own
-figure comes from logs this repository never saw.
+nvcc cannot parse, error 802, CUDA unknown error, Triton's libcuda.so). Then 36 more (logs
+159-194): 17 NCCL failures beyond "unhandled system error" and 19 for thin families; before
+the new NCCL entries and wordings 18 of the 36 got the right entry, after: 36 of 36. The
+team's own figure comes from logs this repository never saw.
 
 Every entry is tested with a real message: produced here by the real tool (nvcc of
 /usr/local/cuda-13.0 and of the test bed, gcc, ld, clang, the dynamic loader,

@@ -18,7 +18,9 @@ __all__ = ["doctor_cmd"]
 def doctor_cmd(python: str | None, no_torch: bool, verbose: bool, as_json: bool) -> None:
     """Diagnose this shell: CUDA_HOME vs PATH vs the active profile, empty path entries,
     stubs on the loader path, mixed libcudart, CUDA_VISIBLE_DEVICES, stale torch_extensions
-    locks; then the `check` findings for the active profile.
+    locks, CUDA_HOME without headers, kernel module vs driver libraries, a libstdc++ older
+    than the Python environment's modules need (--python), /dev/shm and NCCL_SOCKET_IFNAME;
+    then the `check` findings for the active profile.
 
     Exit status 0 when nothing fails, 1 otherwise.
     """
