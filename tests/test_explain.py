@@ -11,7 +11,8 @@ defined in file", nvrtc's "failed to open", unversioned sonames); those wordings
 generalised and the logs added, with 15 more for families found missing (gcc headers
 nvcc cannot parse, error 802, CUDA unknown error, Triton's libcuda.so). Then 36 more (logs
 159-194): 17 NCCL failures beyond "unhandled system error" and 19 for thin families; before
-the new NCCL entries and wordings 18 of the 36 got the right entry, after: 36 of 36. The
+the new NCCL entries and wordings 18 of the 36 were recognised and 16 got the right entry
+and values; after: 36 of 36. The
 team's own figure comes from logs this repository never saw.
 
 Every entry is tested with a real message: produced here by the real tool (nvcc of
