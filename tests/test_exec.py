@@ -95,6 +95,23 @@ def test_the_command_is_found_on_the_profiles_path(tmp_path, env, testbed):
     assert "release 12.4" in res.stdout
 
 
+def test_exec_nested_switch_equals_two_uses(tmp_path, env, testbed):
+    """exec inside an exec (a kernel started from a switched shell): one switch, as use after use."""
+    e = dict(env, CUDAENV_ROOTS=f"{testbed['12.4']}:{testbed['11.8']}")
+    exe = os.path.join(str(tmp_path), "bin", "cudaenv")
+    got = subprocess.run([exe, "exec", "11.8", "--", exe, "exec", "12.4", "--", "env", "-0"], env=e,
+                         capture_output=True, timeout=DEADLINE)
+    want = subprocess.run([need("bash"), "-c", 'eval "$(cudaenv use 11.8)" && eval "$(cudaenv use 12.4)" && exec env -0'],
+                          env=e, capture_output=True, timeout=DEADLINE)
+    assert got.returncode == want.returncode == 0, (got.stderr, want.stderr)
+    a, b = parse_env0(got.stdout), parse_env0(want.stdout)
+    for k in SHELL_OWNED:
+        a.pop(k, None)
+        b.pop(k, None)
+    assert a == b
+    assert b"cuda-11.8" not in a[b"PATH"] and b"cuda-11.8" not in a[b"LD_LIBRARY_PATH"]
+
+
 @pytest.mark.parametrize("code", [0, 1, 42, 255])
 def test_exit_status_is_the_commands(tmp_path, env, code):
     res = run([cudaenv(tmp_path), "exec", "12.4", "--", "sh", "-c", f"exit {code}"], env)

@@ -247,3 +247,45 @@ def test_list_says_what_no_longer_works(tmp_path, env, jupyter_python):
     shutil.rmtree(venv)
     res = cudaenv(tmp_path, ["kernel", "list"], env)
     assert res.returncode == 0 and "its python is gone" in res.stdout
+
+
+INTERRUPT = r"""
+import json, sys, time
+from jupyter_client.manager import KernelManager
+km = KernelManager(kernel_name=sys.argv[1])
+km.start_kernel()
+try:
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=float(sys.argv[2]))
+    msg_id = kc.execute("import os; print(os.getpid(), flush=True); import time; time.sleep(600)")
+    # wait until the cell runs (its pid on stdout), then interrupt as a notebook's stop button does
+    deadline = time.monotonic() + float(sys.argv[2])
+    pid = None
+    while pid is None:
+        m = kc.get_iopub_msg(timeout=max(1.0, deadline - time.monotonic()))
+        if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream":
+            pid = int(m["content"]["text"].split()[0])
+    km.interrupt_kernel()
+    reply = kc.get_shell_msg(timeout=float(sys.argv[2]))
+    while reply["parent_header"].get("msg_id") != msg_id:
+        reply = kc.get_shell_msg(timeout=float(sys.argv[2]))
+    print(json.dumps({"status": reply["content"]["status"], "ename": reply["content"].get("ename"),
+                      "kernel_pid": pid, "launched_pid": km.provisioner.process.pid}))
+    kc.stop_channels()
+finally:
+    km.shutdown_kernel(now=True)
+"""
+
+
+def test_interrupt_reaches_the_kernel_through_exec(tmp_path, env, jupyter_python):
+    """The process Jupyter launched *is* the kernel (exec), so its SIGINT stops the running cell."""
+    res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", jupyter_python], env)
+    assert res.returncode == 0, res.stderr
+    run = subprocess.run([jupyter_python, "-c", INTERRUPT, "cudaenv-cuda-12.4.1", str(DEADLINE)], env=env,
+                         capture_output=True, text=True, timeout=DEADLINE * 3)
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    assert (got["status"], got["ename"]) == ("error", "KeyboardInterrupt")
+    assert got["kernel_pid"] == got["launched_pid"]
+
