@@ -10,6 +10,8 @@
 #   cuda-12.1/lib64/  an older toolkit's lib64 as NVIDIA lays it out: libnvJitLink.so -> .so.12 ->
 #                  .so.12.1.105, the real library from nvidia-nvjitlink-cu12 12.1.105 (the tests
 #                  link it into a toolkit tree of their own)
+#   cuda-13.0/lib64/  the same with the real libnvJitLink 13.0.88 (nvidia-nvjitlink 13.0.88), older
+#                  than the 13.5.37 that the test bed's CUDA torch venv (venv-cu) ships
 #   wheels/        the three downloaded wheels (a warm rebuild is offline)
 #
 # libcusparse.so.12 12.3 needs __nvJitLinkComplete_12_4 from libnvJitLink.so.12; the 12.1 copy lacks
@@ -21,7 +23,8 @@ TESTBED=${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}
 OUT=$TESTBED/shadow
 WANT=(nvidia-cusparse-cu12==12.3.1.170 nvidia-nvjitlink-cu12==12.4.127)
 OLD=nvidia-nvjitlink-cu12==12.1.105
-STAMP="rev=2 ${WANT[*]} $OLD"
+OLD13=nvidia-nvjitlink==13.0.88   # older than the 13.5.37 the test bed's torch (venv-cu) ships
+STAMP="rev=3 ${WANT[*]} $OLD $OLD13"
 MARKER=.cudaenv-complete
 
 log() { printf '[shadow] %s\n' "$*" >&2; }
@@ -32,7 +35,7 @@ if [ -f "$OUT/$MARKER" ] && [ "$(<"$OUT/$MARKER")" = "$STAMP" ]; then
 fi
 mkdir -p "$OUT/wheels"
 py=$(python3 -c 'import sys; print(sys.executable)')
-for req in "${WANT[@]}" "$OLD"; do   # one call each: pip refuses two versions of one project in a call
+for req in "${WANT[@]}" "$OLD" "$OLD13"; do   # one call each: pip refuses two versions of one project in a call
     name=${req%%==*}; ver=${req##*==}
     ls "$OUT/wheels/${name//-/_}-$ver-"*.whl >/dev/null 2>&1 && continue
     log "download $req"
@@ -41,7 +44,7 @@ for req in "${WANT[@]}" "$OLD"; do   # one call each: pip refuses two versions o
     ls "$OUT/wheels/${name//-/_}-$ver-"*.whl >/dev/null 2>&1 || { log "ERROR: could not download $req"; exit 1; }
 done
 
-rm -rf -- "$OUT/venv" "$OUT/cuda-12.1" "$OUT/tmp"
+rm -rf -- "$OUT/venv" "$OUT/cuda-12.1" "$OUT/cuda-13.0" "$OUT/tmp"
 log "venv with ${WANT[*]}"
 "$py" -m venv "$OUT/venv"
 new=()
@@ -54,6 +57,14 @@ mkdir -p "$OUT/tmp" "$OUT/cuda-12.1/lib64"
 cp "$OUT/tmp/nvidia/nvjitlink/lib/libnvJitLink.so.12" "$OUT/cuda-12.1/lib64/libnvJitLink.so.12.1.105"
 ln -s libnvJitLink.so.12.1.105 "$OUT/cuda-12.1/lib64/libnvJitLink.so.12"
 ln -s libnvJitLink.so.12 "$OUT/cuda-12.1/lib64/libnvJitLink.so"
+rm -rf -- "$OUT/tmp"
+
+log "cuda-13.0 lib64 with the real libnvJitLink 13.0.88"
+mkdir -p "$OUT/tmp" "$OUT/cuda-13.0/lib64"
+"$py" -m zipfile -e "$OUT/wheels/nvidia_nvjitlink-13.0.88-"*.whl "$OUT/tmp"
+cp "$OUT/tmp/nvidia/cu13/lib/libnvJitLink.so.13" "$OUT/cuda-13.0/lib64/libnvJitLink.so.13.0.88"
+ln -s libnvJitLink.so.13.0.88 "$OUT/cuda-13.0/lib64/libnvJitLink.so.13"
+ln -s libnvJitLink.so.13 "$OUT/cuda-13.0/lib64/libnvJitLink.so"
 rm -rf -- "$OUT/tmp"
 printf '%s' "$STAMP" > "$OUT/$MARKER"
 log "done ($OUT)"

@@ -318,3 +318,33 @@ def test_use_match_torch_for_real(venv_cu, venv_cpu, testbed, tmp_path):
     assert res.returncode == 2 and res.stdout == "" and "not both" in res.stderr
     res = run_cudaenv(["check", "--match-torch", "--no-torch"], cu)
     assert res.stdout.startswith("cuda-13.0") or "CUDA 13.0" in res.stdout.splitlines()[0], res.stdout
+
+
+def torch_loads(tmp_path, venv_cu: str, shadow_bed: str, extra: str) -> tuple[subprocess.CompletedProcess, str]:
+    """bash: activate venv-cu, `cudaenv use` an older-nvjitlink 13.0 profile, import torch; which libnvJitLink is mapped."""
+    root = old_toolkit(tmp_path, os.path.join(shadow_bed, "cuda-13.0", "lib64"), "13.0.2")
+    env = clean_shell_env(tmp_path, CUDAENV_ROOTS=root)
+    prof = tmp_path / "cfg" / "cudaenv" / "profiles"
+    prof.mkdir(parents=True, exist_ok=True)
+    (prof / "old13.yaml").write_text(f"name: old13\nroot: {root}\nset: {{CUDA_HOME: '{{root}}'}}\n"
+                                     "prepend: {PATH: ['{root}/bin'], LD_LIBRARY_PATH: ['{root}/lib64']}\n" + extra)
+    venv = os.path.dirname(os.path.dirname(venv_cu))
+    # A wheel library loaded before torch (as CuPy, JAX or a plain ctypes user does), then torch itself.
+    code = ("import ctypes, glob, os, sys; "
+            "[ctypes.CDLL(p) for p in glob.glob(sys.prefix + '/lib/python3*/site-packages/nvidia/cu13/lib/libcusparse.so.*')]; "
+            "import torch; "
+            "print(sorted({os.path.realpath(l.split()[-1]) for l in open('/proc/self/maps') if 'libnvJitLink' in l}))")
+    script = f'. {venv}/bin/activate; eval "$(cudaenv use old13)" || exit 9; python -c "{code}"'
+    res = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    return res, root
+
+
+def test_the_torch_venv_keeps_its_own_nvjitlink(venv_cu, shadow_bed, tmp_path):
+    """venv-cu's torch (cu130) ships libnvJitLink 13.5.37; a 13.0 lib64 holds 13.0.88 of the same soname."""
+    res, root = torch_loads(tmp_path / "always", venv_cu, shadow_bed, "loader_path: always\n")
+    assert res.returncode == 0, res.stderr
+    assert "libnvJitLink.so.13.0.88" in res.stdout  # the toolkit's older copy got in
+    res, root = torch_loads(tmp_path / "auto", venv_cu, shadow_bed, "")
+    assert res.returncode == 0, res.stderr
+    assert "13.0.88" not in res.stdout and "/nvidia/cu13/lib/libnvJitLink.so.13" in res.stdout, res.stdout
+    assert "left libnvJitLink.so.13 13.0.88" in res.stderr and "nvidia-nvjitlink 13.5.37" in res.stderr
