@@ -368,3 +368,31 @@ def test_pypi_build_parts_compile_link_and_torch_extension(tmp_path, venv_cu):
     pp = subprocess.run([f"{root}/bin/nvcc", "-std=c++17", "-E", *[f"-I{i}" for i in inc], str(src), "-o", os.devnull],
                         capture_output=True, text=True)
     assert pp.returncode == 0, pp.stderr[-2000:]
+
+
+def test_full_disk_refused_before_starting(tmp_path, server):
+    """A prefix on a small filesystem (a real 30 MB tmpfs, in a private mount namespace)."""
+    import shutil
+
+    if not shutil.which("unshare") or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+        pytest.skip("no mount namespaces here")
+    env = dict(_env(tmp_path), PYTHONPATH=REPO)
+    small = tmp_path / "small"
+    small.mkdir()
+    script = ('mount -t tmpfs -o size=30m tmpfs "$1" && shift && "$@"; rc=$?; '
+              'ls -A "$SMALL/cudaenv/toolkits" 2>/dev/null | grep -v "\\.lock$"; exit $rc')
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script, "sh", str(small), sys.executable, "-m", "cudaenv",
+                        "install", "13.5", "--source", server.url, "--prefix", str(small / "cudaenv" / "toolkits" /
+                                                                                  "cuda-13.5.0")],
+                       env=dict(env, SMALL=str(small)), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1, r.stderr
+    assert r.stdout == ""  # no toolkit printed, and nothing left in the prefix's directory
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("cudaenv: not enough free space: about ") and str(small) in last, r.stderr
+    # Past the estimate (cccl's headers are ~10x its .tar.xz): the disk fills while unpacking.
+    r = subprocess.run(["unshare", "-m", "sh", "-c", script.replace("30m", "8m"), "sh", str(small), sys.executable,
+                        "-m", "cudaenv", "install", "13.5", "--source", server.url, "--parts", "cccl", "--prefix",
+                        str(small / "cudaenv" / "toolkits" / "cuda-13.5.0")],
+                       env=dict(env, SMALL=str(small)), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr)
+    assert r.stderr.strip().splitlines()[-1].startswith("cudaenv: disk full while writing "), r.stderr
