@@ -348,3 +348,19 @@ def test_the_torch_venv_keeps_its_own_nvjitlink(venv_cu, shadow_bed, tmp_path):
     assert res.returncode == 0, res.stderr
     assert "13.0.88" not in res.stdout and "/nvidia/cu13/lib/libnvJitLink.so.13" in res.stdout, res.stdout
     assert "left libnvJitLink.so.13 13.0.88" in res.stderr and "nvidia-nvjitlink 13.5.37" in res.stderr
+
+
+def test_check_reports_what_use_leaves_out_and_what_always_would_break(shadow_bed, tmp_path):
+    root = old_toolkit(tmp_path, os.path.join(shadow_bed, "cuda-12.1", "lib64"))
+    env = venv_env(dict(clean_shell_env(tmp_path), CUDAENV_ROOTS=root), os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["check", "12.1", "--no-torch", "--json"], env)
+    found = [f for f in json.loads(res.stdout)["results"][0]["findings"] if f["id"] == "env.wheel_shadowing"]
+    assert [f["status"] for f in found] == ["info"], found
+    assert "12.1.105" in found[0]["detail"] and "12.4.127" in found[0]["detail"]
+    prof = tmp_path / "cfg" / "cudaenv" / "profiles"
+    prof.mkdir(parents=True, exist_ok=True)
+    (prof / "old.yaml").write_text(f"name: old\nroot: {root}\nloader_path: always\n"
+                                   "prepend: {LD_LIBRARY_PATH: ['{root}/lib64']}\n")
+    res = run_cudaenv(["check", "old", "--no-torch", "--json"], env)
+    found = [f for f in json.loads(res.stdout)["results"][0]["findings"] if f["id"] == "env.wheel_shadowing"]
+    assert [f["status"] for f in found] == ["fail"] and res.returncode == 1

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from ..profiles.model import Profile
     from ..context import Context
 
-__all__ = ["install_hint", "profile_env", "gather", "driver"]
+__all__ = ["install_hint", "profile_env", "profile_shadowing", "gather", "driver"]
 
 _INSTALL = {
     "apt": "sudo apt-get install g++-{gcc}",
@@ -68,6 +68,20 @@ def driver(ctx: Context) -> dict:
     return facts  # type: ignore[return-value]
 
 
+def profile_shadowing(ctx: Context, profile: Profile, tk: Toolkit) -> dict:
+    """The profile's own library directories against the Python environment's NVIDIA wheels."""
+    from ..host.pyenv import python_wheels
+    from ..profiles.loader import shadowing, tool_shadowing
+    from ..profiles.model import profile_ops
+
+    pyenv, inventory = python_wheels(ctx)
+    ops = profile_ops(profile)
+    dirs = list(ops.prepend.get("LD_LIBRARY_PATH", [])) + list(ops.append.get("LD_LIBRARY_PATH", []))
+    return {"env": pyenv["prefix"] if pyenv else None, "policy": profile.get("loader_path") or "auto",
+            "libs": shadowing(dirs, inventory, ctx.index),
+            "tools": tool_shadowing(list(ops.prepend.get("PATH", [])), inventory, tk)}
+
+
 def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = None, torch: bool = True) -> dict:
     """All facts for one profile.
 
@@ -95,6 +109,7 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
         "compilers": find_compilers(ctx.env, ctx.index),
         "install_hint": install_hint(),
         "ld_library_path": [d for d in env.get("LD_LIBRARY_PATH", "").split(":") if d],
+        "shadow": profile_shadowing(ctx, profile, tk),
         "python": None,
     }
     if torch:

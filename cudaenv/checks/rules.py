@@ -19,7 +19,7 @@ from ..knowledge import compat
 from ..toolkit import version_key
 from . import Finding
 
-__all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules"]
+__all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules", "wheel_rules"]
 
 
 def _major(v: str) -> str:
@@ -229,9 +229,41 @@ def stub_rules(facts: dict) -> list[Finding]:
     )]
 
 
+def wheel_rules(facts: dict) -> list[Finding]:
+    """The profile's library directories and compiler tools against the Python environment's wheels."""
+    sh = facts.get("shadow") or {}
+    out: list[Finding] = []
+    where = sh.get("env") or "the Python environment"
+    for s in sh.get("libs", []):
+        both = (f"{s['file']} ({s['soname']} {s['version'] or '?'}) vs the wheel's {s['wheel_file']} "
+                f"({s['dist']} {s['wheel_version']})")
+        if s["relation"] != "older":
+            continue
+        if sh.get("policy") == "auto":
+            out.append(Finding("env.wheel_shadowing", "info", f"use leaves {s['soname']} {s['version']} off "
+                               f"LD_LIBRARY_PATH: {where}'s wheels ship a newer one",
+                               detail=both + "; the rest of " + s["dir"] + " stays reachable through a cache mirror"))
+        elif sh.get("policy") == "always":
+            out.append(Finding("env.wheel_shadowing", "fail", f"{s['soname']} {s['version']} of this toolkit shadows "
+                               f"{where}'s newer {s['dist']} {s['wheel_version']} (loader_path: always)",
+                               detail=both + "; the loader searches LD_LIBRARY_PATH before the wheels' RUNPATH, so "
+                                      "Python code that loads the wheels fails with undefined symbols",
+                               fix="loader_path: auto in the profile (the default) leaves the older copy out"))
+    for t in sh.get("tools", []):
+        if t["relation"] == "older":
+            out.append(Finding("env.wheel_shadowing", "warn", f"{t['file']} (CUDA {t['version']}) comes first on PATH, "
+                               f"ahead of {where}'s newer {t['tool']} ({t['dist']} {t['wheel_version']})",
+                               detail="JAX/XLA and Triton look on PATH first, then run the older one",
+                               fix="switch to a toolkit at least as new, or put the wheel's bin directory first"))
+    if not out and (sh.get("libs") or sh.get("tools")):
+        out.append(Finding("env.wheel_shadowing", "ok", f"nothing of this toolkit shadows a newer library of {where}'s "
+                           "NVIDIA wheels"))
+    return out
+
+
 def check_toolkit(facts: dict) -> list[Finding]:
     """Every rule for one profile's facts, in a stable order."""
     out: list[Finding] = []
-    for rule in (driver_rules, compiler_rules, stub_rules, torch_rules, arch_rules):
+    for rule in (driver_rules, compiler_rules, stub_rules, torch_rules, arch_rules, wheel_rules):
         out.extend(rule(facts))
     return out
