@@ -362,3 +362,28 @@ def test_a_wheel_toolkit_s_module_is_named_after_its_profile():
 
     assert module_name(NAME, "13.5.0") == f"13.5.0+{LABEL}"
     assert module_name("cuda-13.5.0", "13.5.0") == "13.5.0" and module_name("mine", "13.5.0") == "13.5.0-mine"
+
+
+def test_an_lmod_module_of_the_wheel_toolkit_links_cudart(tmp_path, wheeltk):
+    """modulefiles keeps the links beside the modules (DIR/.cudaenv-devlinks), as use does in its cache."""
+    init = "/usr/share/lmod/lmod/init/bash"
+    if not os.path.isfile(init):
+        if IN_CI:
+            pytest.fail("Lmod is required under CI")
+        pytest.skip("Lmod not installed")
+    env = base_env(tmp_path)
+    mods = str(tmp_path / "modules")
+    res = run_cudaenv(["modulefiles", wheeltk["venv"], "--format", "lmod", "-o", mods], env)
+    assert res.returncode == 0, res.stderr
+    (tmp_path / "rt.cu").write_text(RUNTIME)
+    res = subprocess.run([need("bash"), "--norc", "--noprofile", "-c",
+                          f'set -e\nsource "{init}"\nmodule use "{mods}"\nmodule load "cuda/13.5.0+{LABEL}"\n'
+                          'echo "lib=$LIBRARY_PATH"; echo "cmake=$CMAKE_LIBRARY_PATH"\n'
+                          'nvcc -cudart shared -arch=sm_80 -o rt rt.cu && ./rt\n'], env=env, cwd=str(tmp_path),
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    links = os.path.join(mods, ".cudaenv-devlinks")
+    out = dict(line.split("=", 1) for line in res.stdout.splitlines() if "=" in line)
+    assert out["lib"].split(":")[0] == f"{wheeltk['root']}/lib" and out["lib"].split(":")[1].startswith(links)
+    assert out["cmake"].startswith(links)
+    assert "runtime 0 13050" in res.stdout

@@ -45,6 +45,10 @@ Decisions (also in ``cudaenv modulefiles --help``):
   not exist. The directory (``libcuda.so.1`` -> the toolkit's stub) is
   ``DIR/.cudaenv-stubs/<key>``, beside the modulefiles rather than in the
   user's cache, so other nodes and users see it.
+* **Wheel toolkits** (``site-packages/nvidia/cu13``) lack ``libcudart.so`` and
+  the other unversioned names: as ``use`` does with its cache, the links go to
+  ``DIR/.cudaenv-devlinks/<key>`` (beside the modulefiles, for the same
+  reason), on ``LIBRARY_PATH`` and ``CMAKE_LIBRARY_PATH``.
 * **Quoting.** Lua values are double-quoted with every byte outside printable
   ASCII (and ``"``, ``\\``) as a ``\\ddd`` escape; Tcl values are double-quoted
   with ``\\ " $ [ ] { }`` backslash-escaped (escaped braces keep the brace
@@ -88,6 +92,7 @@ MODULE = "cuda"
 # loaded NVIDIA kernel driver (a stub on the loader path there breaks every CUDA call).
 DRIVER_FILE = "/proc/driver/nvidia/version"
 STUBS_DIR = ".cudaenv-stubs"
+DEVLINKS_DIR = ".cudaenv-devlinks"
 _MARK = "cudaenv-modulefile "
 _TMP_PREFIX = ".tmp-cudaenv-"
 _RC = {"lmod": ".modulerc.lua", "tcl": ".modulerc"}
@@ -110,13 +115,17 @@ class Module:
         stub_dir: Directory holding ``libcuda.so.1`` (None: no stub on the loader path).
         stub_target: The toolkit's ``lib64/stubs/libcuda.so``.
         stubs: The profile's policy: ``auto`` (decided at load time) or ``always``.
+        dev_dir: A wheel toolkit's link directory (``libcudart.so`` -> ...; None: none needed).
+        dev_links: Its ``[name, target]`` links.
     """
 
-    __slots__ = ("name", "full_version", "root", "profile", "ops", "base", "cxx", "stub_dir", "stub_target", "stubs")
+    __slots__ = ("name", "full_version", "root", "profile", "ops", "base", "cxx", "stub_dir", "stub_target", "stubs",
+                 "dev_dir", "dev_links")
 
     def __init__(self, name: str, full_version: str, root: str, profile: str, ops: Ops,
                  stub_dir: str | None = None, stub_target: str | None = None, stubs: str = "auto",
-                 base: Ops | None = None, cxx: str | None = None) -> None:
+                 base: Ops | None = None, cxx: str | None = None, dev_dir: str | None = None,
+                 dev_links: list | None = None) -> None:
         self.name = name
         self.full_version = full_version
         self.root = root
@@ -127,6 +136,8 @@ class Module:
         self.stub_dir = stub_dir
         self.stub_target = stub_target
         self.stubs = stubs
+        self.dev_dir = dev_dir
+        self.dev_links = dev_links or []
 
     def marker(self, fmt: str) -> dict:
         return {"format": fmt, "root": self.root, "profile": self.profile, "version": self.full_version}
@@ -869,6 +880,12 @@ def _module_for(ctx: Context, prof: Profile, tk: Toolkit, name: str, output: str
     # in an entry, empty entries) on exactly what `use` would apply here.
     apply({}, profile_ops(prof, stub_dir, cxx), prof["name"])
     ops = profile_ops(prof, None, cxx)
+    base = profile_ops(prof, None, None)
+    dev_dir = os.path.join(output, DEVLINKS_DIR, tk["stub_key"]) if tk.get("dev_links") else None
+    for o in (ops, base) if dev_dir else ():
+        for var in ("LIBRARY_PATH", "CMAKE_LIBRARY_PATH"):
+            if var not in o.set and dev_dir not in o.prepend.get(var, []):
+                o.prepend.setdefault(var, []).append(dev_dir)
     _check_text("toolkit path", tk["root"])
     for var, val in ops.set.items():
         _check_text(f"the value of {var}", val)
@@ -877,9 +894,8 @@ def _module_for(ctx: Context, prof: Profile, tk: Toolkit, name: str, output: str
             _check_text(f"the {var} entry", e)
     if stub_dir:
         _check_text("stub directory", stub_dir)
-    base = profile_ops(prof, None, None)
     return Module(name, tk["full_version"], tk["root"], prof["name"], ops, stub_dir, stub_target, prof["stubs"],
-                  base, cxx)
+                  base, cxx, dev_dir, tk.get("dev_links"))
 
 
 def plan_modulefiles(
@@ -985,10 +1001,12 @@ def write_modulefiles(
         for path, text in files:
             current = path
             staged.append((stage_text(path, text, 0o666 & ~umask, prefix=_TMP_PREFIX, suffix=""), path))
-        # One stub directory per toolkit root, however many profiles of it are written.
-        links = {m.stub_dir: m.stub_target for m in modules if m.stub_dir}
-        for d, target in links.items():
-            link = os.path.join(d, "libcuda.so.1")
+        # One stub directory (and one wheel-toolkit link directory) per toolkit root, however many
+        # profiles of it are written.
+        links = {os.path.join(m.stub_dir, "libcuda.so.1"): m.stub_target for m in modules if m.stub_dir}
+        links.update((os.path.join(m.dev_dir, n), t) for m in modules if m.dev_dir for n, t in m.dev_links)
+        for link, target in links.items():
+            d = os.path.dirname(link)
             current = link
             try:
                 if os.readlink(link) == target:
@@ -996,7 +1014,7 @@ def write_modulefiles(
             except OSError:
                 pass
             os.makedirs(d, exist_ok=True)
-            tmp = os.path.join(d, f"{_TMP_PREFIX}{os.getpid()}")
+            tmp = os.path.join(d, f"{_TMP_PREFIX}{os.getpid()}-{os.path.basename(link)}")
             if os.path.lexists(tmp):
                 os.unlink(tmp)
             os.symlink(target, tmp)
