@@ -221,7 +221,7 @@ def stub_rules(facts: dict) -> list[Finding]:
     # The profile's name, not the version: an installed toolkit of the same version would win that word.
     name = (facts.get("profile") or {}).get("name") or tk["full_version"]
     return [Finding(
-        "toolkit.stubs", "warn", f"CUDA {tk['full_version']} at {tk['root']} has no {tk['libdir']}/stubs/libcuda.so",
+        "toolkit.stubs", "warn", f"CUDA {tk['full_version']} at {tk['root']} has no {tk.get('libdir', 'lib64')}/stubs/libcuda.so",
         detail="`-lcuda` links only on a host whose loader knows the real libcuda.so (a driver install); "
                "toolkits assembled from pip wheels ship no stub",
         fix=f"`cudaenv verify {name}` (or `cudaenv profile build`) generates a link-time stub "
