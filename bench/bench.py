@@ -70,12 +70,26 @@ def paired(a: list[str], b: list[str], env: dict, runs: int) -> dict:
     }
 
 
+def instructions(argv: list[str], env: dict) -> int:
+    """Instructions one run of ``argv`` executes (callgrind; repeatable whatever the machine is doing)."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv], env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True).stderr
+    for line in out.splitlines():
+        if "refs:" in line:
+            return int(line.split("refs:")[1].replace(",", "").strip())
+    raise RuntimeError("callgrind printed no instruction count")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--roots", type=int, default=50, help="fake toolkit roots to add (0: only what is installed)")
     ap.add_argument("--target", help="what to `use` (default: the newest toolkit found)")
     ap.add_argument("--venv", help="reuse this virtual environment (created if missing)")
+    ap.add_argument("--pyenv", help="run everything with this Python environment active (a venv with torch and "
+                                    "NVIDIA wheels: what use then reads)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count instructions (valgrind's callgrind): the same figure on a busy machine")
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="cudaenv-bench-")
@@ -97,6 +111,9 @@ def main() -> int:
             env["CUDAENV_ROOTS"] = extra + (":" + env["CUDAENV_ROOTS"] if env.get("CUDAENV_ROOTS") else "")
         for k in ("CUDAENV_ACTIVE", "_CUDAENV_STATE"):
             env.pop(k, None)
+        if args.pyenv:
+            env["VIRTUAL_ENV"] = os.path.abspath(args.pyenv)
+            env["PATH"] = os.path.join(env["VIRTUAL_ENV"], "bin") + ":" + env.get("PATH", "")
         found = json.loads(subprocess.run([cudaenv, "list", "--json"], env=env, capture_output=True, text=True).stdout)
         if not found["toolkits"]:
             print("no toolkit found; set CUDAENV_ROOTS or use --roots N", file=sys.stderr)
@@ -134,6 +151,14 @@ def main() -> int:
         print(f"{'measurement':58} {'A ms':>7} {'B ms':>7} {'A/B':>6}  (min-max)")
         for name, r in rows:
             print(f"{name:58} {r['a_ms']:7.1f} {r['b_ms']:7.1f} {r['ratio']:6.2f}  ({r['ratio_min']:.2f}-{r['ratio_max']:.2f})")
+        if args.instructions and shutil.which("valgrind"):
+            base = instructions(bare, env)
+            print(f"instructions (callgrind), python -c pass = {base / 1e6:.1f} M:")
+            for name, argv, e in (("use", [cudaenv, "use", target, "--shell", "bash"], env),
+                                  ("off", [cudaenv, "off", "--shell", "bash"], active),
+                                  ("list", [cudaenv, "list"], env)):
+                n = instructions(argv, e)
+                print(f"  {name:5} {n / 1e6:7.1f} M  {n / base:5.3f}x")
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
