@@ -54,11 +54,13 @@ def list_versions(base: str) -> list[str]:
     return sorted(out, key=lambda v: tuple(int(x) for x in v.split(".")))
 
 
-def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM) -> dict:
+def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM, cuda_major: str | None = None) -> dict:
     """``{"version", "date", "components": {key: component}}`` of one manifest.
 
     A component: ``key, name, version, url, sha256, size, filename, kind="tar"``.
-    Components without an archive for ``platform`` are left out.
+    Components without an archive for ``platform`` are left out. A component
+    with ``cuda_variant`` (cuDNN's manifests) gives its ``cuda<cuda_major>``
+    archive (default: the release's own major).
 
     Raises:
         CudaenvError: not a manifest in NVIDIA's format.
@@ -78,7 +80,7 @@ def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM)
             continue  # release_date, release_label, release_product
         plat = ent.get(platform)
         if isinstance(plat, dict) and "relative_path" not in plat and isinstance(ent.get("cuda_variant"), list):
-            plat = plat.get(f"cuda{label.split('.')[0]}")
+            plat = plat.get(f"cuda{cuda_major or label.split('.')[0]}")
         if not isinstance(plat, dict) or not isinstance(plat.get("relative_path"), str):
             continue
         sha = plat.get("sha256")
