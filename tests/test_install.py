@@ -396,3 +396,46 @@ def test_full_disk_refused_before_starting(tmp_path, server):
                        env=dict(env, SMALL=str(small)), capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and r.stdout == "", (r.stdout, r.stderr)
     assert r.stderr.strip().splitlines()[-1].startswith("cudaenv: disk full while writing "), r.stderr
+
+
+def test_config_sources_cache_reuse_and_verify(tmp_path, server):
+    """`sources:` in config.yaml is the order tried; a second install reads the sha256-keyed cache;
+    --verify runs cudaenv verify on the new toolkit (nvcc and -lcuda with the generated stub)."""
+    env = _env(tmp_path)
+    cfg = tmp_path / "xdg-config" / "cudaenv"
+    cfg.mkdir(parents=True)
+    (cfg / "config.yaml").write_text(f"sources:\n  - http://127.0.0.1:1/\n  - {server.url}\n")
+    r = _cudaenv(["install", "13.5", "--verify"], env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "http://127.0.0.1:1/ is unreachable" in r.stderr
+    for step in ("nvcc-shared", "nvcc-static", "link-lcuda"):
+        assert any(line.split()[:2] == ["pass", step] for line in r.stdout.splitlines()), (step, r.stdout)
+    other = tmp_path / "other" / "cuda"
+    r = _cudaenv(["install", "13.5", "--prefix", str(other)], env)
+    assert r.returncode == 0, r.stderr
+    assert "0 B downloaded" in r.stderr and os.path.isfile(other / "bin" / "nvcc")
+
+
+def test_progress_bars_on_a_terminal(tmp_path, server):
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "cudaenv", "install", "13.5", "--source", server.url,
+                             "--parts", "cudart,cccl"], env=dict(_env(tmp_path), PYTHONPATH=REPO),
+                            stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=300)
+    os.close(master)
+    text = b"".join(chunks).decode()
+    assert proc.returncode == 0, text
+    assert "total" in text and "\x1b[" in text and "100%" in text, text
+    assert "cudaenv: fetching" not in text  # the plain lines are for logs, not terminals
