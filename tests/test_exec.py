@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from helpers import HOSTILE, REPO, clean_shell_env, need, parse_env0
+from helpers import HOSTILE, IN_CI, REPO, clean_shell_env, need, parse_env0
 
 pytestmark = pytest.mark.testbed
 
@@ -264,3 +264,38 @@ def test_exec_path_imports_nothing_heavy(env):
     heavy = {"click", "yaml", "distro", "re", "json", "subprocess", "pathlib", "shlex", "argparse", "typing",
              "signal", "enum"}
     assert not (loaded & heavy), loaded & heavy
+
+
+def test_a_python_command_is_judged_by_its_own_environment(tmp_path, venv_cu):
+    """loader_path auto protects the wheels of the interpreter exec runs, not of PATH's python3.
+
+    venv-cu's torch ships libnvJitLink.so.13 13.5.37; the shadow bed's 13.0 lib64 holds 13.0.88.
+    The venv is not activated: only the command names it.
+    """
+    shadow = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(venv_cu))), "shadow", "cuda-13.0", "lib64")
+    if not os.path.isfile(os.path.join(shadow, "libnvJitLink.so.13")):
+        msg = f"{shadow} missing: run bash tests/shadow.sh"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    from helpers import make_toolkit
+
+    root = make_toolkit(str(tmp_path / "cuda-13.0"), "13.0.2")
+    for n in os.listdir(shadow):
+        src = os.path.join(shadow, n)
+        os.symlink(os.readlink(src) if os.path.islink(src) else src, os.path.join(root, "lib64", n))
+    e = clean_shell_env(tmp_path, CUDAENV_ROOTS=root)
+    assert "venv-cu" not in e["PATH"]
+    # A wheel library loaded before torch (as CuPy, JAX or a plain ctypes user does), then torch itself.
+    code = ("import ctypes, glob, os, sys; "
+            "[ctypes.CDLL(p) for p in glob.glob(sys.prefix + '/lib/python3*/site-packages/nvidia/cu13/lib/libcusparse.so.*')]; "
+            "import torch; "
+            "print(sorted({os.path.realpath(l.split()[-1]) for l in open('/proc/self/maps') if 'libnvJitLink' in l}))")
+    res = run([cudaenv(tmp_path), "exec", "13.0.2", "--", venv_cu, "-c", code], e, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "13.0.88" not in res.stdout and "/nvidia/cu13/lib/libnvJitLink.so.13" in res.stdout, res.stdout
+    assert "libnvJitLink.so.13" in res.stderr  # use's note says what it left out
+    # the same command through sh: PATH's python3 is not venv-cu's, so nothing protects it
+    res = run([cudaenv(tmp_path), "exec", "13.0.2", "--", "sh", "-c", f'exec "$0" -c "{code}"', venv_cu], e, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "libnvJitLink.so.13.0.88" in res.stdout, res.stdout

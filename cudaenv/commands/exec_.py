@@ -15,6 +15,8 @@ its cost is paid on every command it wraps, a kernel start included.
 
 from __future__ import annotations
 
+import os
+
 from ..env.ops import apply_changes
 from ..errors import CudaenvError
 from ..infra.console import note, report_error
@@ -23,7 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..context import Context
 
-__all__ = ["USAGE", "split_args", "exec_env", "do_exec", "fast_exec"]
+__all__ = ["USAGE", "split_args", "command_python_env", "exec_env", "do_exec", "fast_exec"]
 
 USAGE = "usage: cudaenv exec [TARGET] -- COMMAND [ARG...]"
 
@@ -53,14 +55,47 @@ def split_args(args: list[str]) -> tuple[str | None, list[str]] | None:
     return (before[0] if before else None), command
 
 
-def exec_env(ctx: Context, target: str | None) -> dict[str, str]:
+def command_python_env(ctx: Context, command: list[str]) -> dict | None:
+    """The Python environment ``command`` runs in when it is an interpreter (``~/venvs/t/bin/python``), else None.
+
+    ``use`` judges what the switch lands in (``loader_path: auto``, wheel
+    toolkits) by the ``python3`` on PATH, the next one the shell runs. A
+    command that names its interpreter says which environment it will run,
+    whatever PATH holds: a Jupyter kernel's argv does, and so does
+    ``cudaenv exec 12.4 -- ~/venvs/t/bin/python train.py``.
+    """
+    name = command[0]
+    base = os.path.basename(name)
+    if not (base in ("python", "python3") or (base.startswith("python3.") and base[8:].isdigit())):
+        return None
+    if "/" in name:
+        path = os.path.join(ctx.cwd, name)
+    else:
+        dirs = [d for d in ctx.env.get("PATH", os.defpath).split(":") if d]
+        path = next((os.path.join(d, name) for d in dirs if os.access(os.path.join(d, name), os.X_OK)), "")
+    bindir = os.path.dirname(os.path.normpath(path))
+    if not path or os.path.basename(bindir) == "shims":  # a pyenv shim: PATH's own rule already applies
+        return None
+    from ..host.pyenv import locate
+
+    found = locate(dict(ctx.env, PATH=bindir), ctx.cwd)
+    return found if found and os.path.dirname(found["python"]) == bindir else None
+
+
+def exec_env(ctx: Context, target: str | None, command: list[str] | None = None) -> dict[str, str]:
     """The environment ``use TARGET`` gives, applied to a copy of ``ctx.env``; notes go to stderr.
+
+    When ``command`` is a Python interpreter, the switch is judged for that
+    interpreter's environment (:func:`command_python_env`).
 
     Raises:
         CudaenvError: what ``use`` would refuse.
     """
     from .switch import plan_for_use
 
+    pyenv = command_python_env(ctx, command) if command else None
+    if pyenv is not None:
+        ctx.memo["python_env"] = pyenv  # what Context.python_env() answers for the rest of this command
     try:
         plan = plan_for_use(ctx, target)[0]
     finally:
@@ -77,7 +112,7 @@ def do_exec(target: str | None, command: list[str], ctx: Context | None = None) 
 
     try:
         ctx = ctx or Context()
-        exec_command(command, exec_env(ctx, target))
+        exec_command(command, exec_env(ctx, target, command))
     except CudaenvError as exc:
         return report_error(exc)
 
