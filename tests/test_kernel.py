@@ -289,3 +289,28 @@ def test_interrupt_reaches_the_kernel_through_exec(tmp_path, env, jupyter_python
     assert (got["status"], got["ename"]) == ("error", "KeyboardInterrupt")
     assert got["kernel_pid"] == got["launched_pid"]
 
+
+
+def test_a_profile_file_is_named_in_the_kernelspec(tmp_path, env, testbed, jupyter_python):
+    """A profile file is resolved by name at each start (edits apply); its name shows when the user chose it."""
+    prof = tmp_path / "cfg" / "cudaenv" / "profiles"
+    prof.mkdir(parents=True)
+    (prof / "mine.yaml").write_text(f"name: mine\nroot: {testbed['12.4']}\nset: {{CUDA_HOME: '{{root}}', MY_FLAG: one}}\n"
+                                    "prepend: {PATH: ['{root}/bin'], LD_LIBRARY_PATH: ['{root}/lib64']}\n")
+    res = cudaenv(tmp_path, ["kernel", "install", "mine", "--python", jupyter_python], env)
+    assert res.returncode == 0, res.stderr
+    with open(os.path.join(env["JUPYTER_DATA_DIR"], "kernels", "cudaenv-mine", "kernel.json")) as f:
+        spec = json.load(f)
+    assert spec["display_name"] == "Python 3 (CUDA 12.4, mine)"
+    assert spec["argv"][spec["argv"].index("exec") + 1] == "mine"
+    # an edit to the profile reaches the next kernel start, with no reinstall
+    (prof / "mine.yaml").write_text((prof / "mine.yaml").read_text().replace("MY_FLAG: one", "MY_FLAG: two"))
+    launch = {k: v for k, v in env.items() if k != "CUDAENV_ROOTS"}
+    got = start_kernel(jupyter_python, "cudaenv-mine", launch, str(tmp_path / "k.json"))
+    assert got["env"]["MY_FLAG"] == "two" and got["env"]["CUDAENV_ACTIVE"] == "mine"
+    # `profile build` names profiles after the toolkit: no name added then
+    assert cudaenv(tmp_path, ["profile", "build", "12.4"], env).returncode == 0
+    res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", jupyter_python], env)
+    assert res.returncode == 0, res.stderr
+    with open(os.path.join(env["JUPYTER_DATA_DIR"], "kernels", "cudaenv-cuda-12.4.1", "kernel.json")) as f:
+        assert json.load(f)["display_name"] == "Python 3 (CUDA 12.4)"

@@ -40,8 +40,10 @@ def exec_target(profile: dict, tk: dict) -> str:
 
 
 def display_name(profile: dict, tk: dict, major: str) -> str:
-    """``Python 3 (CUDA 12.4)``; a profile file's name is added: ``Python 3 (CUDA 12.4, gcc11)``."""
-    extra = f", {profile['name']}" if profile.get("file") else ""
+    """``Python 3 (CUDA 12.4)``; a profile named by the user is added: ``Python 3 (CUDA 12.4, gcc11)``."""
+    from ..profiles.model import generated_name
+
+    extra = f", {profile['name']}" if profile["name"] != generated_name(tk) else ""
     return f"Python {major or '3'} (CUDA {tk['version']}{extra})"
 
 
