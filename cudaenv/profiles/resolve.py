@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..toolkit import version_key, wheels
-from ..toolkit.discover import ACTIVE_FOUND_BY
+from ..toolkit import version_key
+from ..toolkit.discover import ACTIVE_FOUND_BY, wheel_roots
 from .model import default_profile, generated_name
 
 TYPE_CHECKING = False
@@ -153,7 +153,7 @@ def resolve(
     if "/" in target:
         real = os.path.realpath(target)
         # A Python environment or site-packages directory names its wheel toolkit.
-        inside = wheels.expand(real)
+        inside = wheel_roots(real)
         if inside and len(inside) > 1:
             raise CudaenvError(f"{target!r} holds several wheel toolkits: {', '.join(inside)}",
                                hint="name one of them", exit_code=2)

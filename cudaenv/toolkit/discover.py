@@ -10,7 +10,7 @@ import os
 from stat import S_ISLNK
 
 from .probe import Skip, probe, signature
-from . import version_key, wheels
+from . import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 
     from ..infra.index import Index
 
-__all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir", "ACTIVE_FOUND_BY"]
+__all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir", "ACTIVE_FOUND_BY", "wheel_toolkits",
+           "env_site_dirs", "wheel_roots"]
 
 
 class Layout:
@@ -65,6 +66,49 @@ def _listdir(path: str) -> list[str]:
         return sorted(os.listdir(path))
     except OSError:
         return []
+
+
+def wheel_toolkits(site: str) -> list[str]:
+    """The wheel toolkits in one site-packages directory: ``nvidia/cu<N>`` holding ``bin/nvcc`` (``toolkit/wheels.py``)."""
+    base = os.path.join(site, "nvidia")
+    out = []
+    for n in _listdir(base):
+        if n.startswith("cu") and n[2:].isdigit() and n[2:].isascii():
+            root = os.path.join(base, n)
+            if os.path.isfile(os.path.join(root, "bin", "nvcc")):
+                out.append(root)
+    return out
+
+
+def env_site_dirs(prefix: str) -> list[str]:
+    """The ``lib/python3.*/{site,dist}-packages`` directories of an environment prefix."""
+    lib = os.path.join(prefix, "lib")
+    out = []
+    for n in _listdir(lib):
+        if n.startswith("python3"):
+            for leaf in ("site-packages", "dist-packages"):
+                d = os.path.join(lib, n, leaf)
+                if os.path.isdir(d):
+                    out.append(d)
+    return out
+
+
+def wheel_roots(path: str) -> list[str] | None:
+    """The wheel toolkits a configured root names, or None when it is not a Python environment.
+
+    ``path`` may be the ``nvidia/cuNN`` directory itself (a toolkit root like any
+    other: None), a site-packages directory (it has ``nvidia/``), or an
+    environment prefix (a venv, a conda env, a Python installation: its
+    ``lib/python3.*/site-packages``). None also when nothing is found there, so
+    the path stays a candidate and ``list`` says why it was skipped.
+    """
+    if os.path.exists(os.path.join(path, "bin", "nvcc")):
+        return None
+    if os.path.isdir(os.path.join(path, "nvidia")):
+        found = wheel_toolkits(path)
+    else:
+        found = [r for site in env_site_dirs(path) for r in wheel_toolkits(site)]
+    return found or None
 
 
 def _match(name: str, pat: str) -> bool:
@@ -181,9 +225,9 @@ def candidates(
     # A configured root may also be a Python environment, a site-packages
     # directory or nvidia/cuNN itself: its wheel toolkits (toolkit/wheels.py).
     for p in expand_roots(env.get("CUDAENV_ROOTS", "").split(":")):
-        out.extend((r, "CUDAENV_ROOTS") for r in wheels.expand(p) or [p])
+        out.extend((r, "CUDAENV_ROOTS") for r in wheel_roots(p) or [p])
     for p in expand_roots(extra_roots):
-        out.extend((r, "config") for r in wheels.expand(p) or [p])
+        out.extend((r, "config") for r in wheel_roots(p) or [p])
     for p in profile_roots:
         out.append((p, "profile"))
     for var in ("CUDA_HOME", "CUDA_PATH"):
@@ -210,7 +254,7 @@ def candidates(
         if python_env.get("user_site"):
             sites.append(python_env["user_site"])
         for site in sites:
-            out.extend((r, how) for r in wheels.in_site(site))
+            out.extend((r, how) for r in wheel_toolkits(site))
     return out
 
 

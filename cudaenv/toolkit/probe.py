@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .wheels import dev_links, origin, wheel_site
+from . import wheel_site
 
 __all__ = ["Skip", "probe", "signature", "SYSTEM_DIRS"]
 
@@ -104,6 +104,7 @@ def probe(root: str) -> dict:
         Skip: ``root`` is not a usable toolkit.
     """
     from .version import VersionError, include_dirs, read_version
+    from .wheels import dev_links, origin
 
     if not os.path.isdir(root):
         raise Skip("not a directory")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 
 from ..infra.files import read_limited
-from . import version_key
-from .wheels import read_version as wheel_version, wheel_site
+from . import version_key, wheel_site
+from .wheels import read_version as wheel_version
 
 __all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version", "include_dirs"]
 

@@ -23,20 +23,26 @@ into the user's environment to paper over it:
 * no ``version.json``: the version comes from the wheels' ``.dist-info``
   names in the site-packages directory (:func:`read_version`).
 
-Nothing here runs a process; everything is a few ``stat``/``listdir`` calls,
-cached with the toolkit record in the index.
+Finding them is ``discover.py``'s (``wheel_toolkits``: ``nvidia/cu<N>`` with
+``bin/nvcc`` in a site-packages directory; ``wheel_roots``: what a configured
+root that is an environment names); the string test of a path is
+``toolkit.family``/``toolkit.wheel_site``: those run on every ``use``, and this
+module is loaded only when a toolkit is probed (a cache miss). Nothing here
+runs a process; everything is a few ``stat``/``listdir`` calls, cached with the
+toolkit record in the index.
 """
 
 from __future__ import annotations
 
 import os
 
+from . import family, wheel_site
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable
 
-__all__ = ["wheel_site", "family", "in_site", "site_dirs", "expand", "env_prefix", "env_label", "read_version",
-           "origin", "dev_links", "NVCC_DIST"]
+__all__ = ["env_prefix", "env_label", "read_version", "origin", "dev_links", "NVCC_DIST"]
 
 #: The distribution that ships ``bin/nvcc`` into ``nvidia/cuNN`` (13.x: no -cuNN suffix).
 NVCC_DIST = "nvidia_cuda_nvcc"
@@ -46,74 +52,6 @@ _META_DIST = "cuda_toolkit"
 _GENERIC = frozenset({"venv", "env", "virtualenv", "virtualenvs", "envs", "python", "site-packages"})
 # What a profile name may hold (profiles/files.py): letters, digits and ._+-.
 _NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
-
-
-def family(root: str) -> str | None:
-    """``13`` for ``…/nvidia/cu13``; None when ``root`` is not named like a wheel toolkit."""
-    parent, name = os.path.split(root.rstrip("/"))
-    if name.startswith("cu") and name[2:].isdigit() and name[2:].isascii() and os.path.basename(parent) == "nvidia":
-        return name[2:]
-    return None
-
-
-def wheel_site(root: str) -> str | None:
-    """The site-packages directory holding the wheel toolkit ``root`` (``…/nvidia/cuNN``), else None.
-
-    A string test only: it runs for every candidate in :func:`cudaenv.toolkit.probe.signature`.
-    """
-    if family(root) is None:
-        return None
-    return os.path.dirname(os.path.dirname(root.rstrip("/")))
-
-
-def in_site(site: str) -> list[str]:
-    """The wheel toolkits in one site-packages directory: ``nvidia/cu<N>`` holding ``bin/nvcc``."""
-    base = os.path.join(site, "nvidia")
-    try:
-        names = sorted(os.listdir(base))
-    except OSError:
-        return []
-    out = []
-    for n in names:
-        if n.startswith("cu") and n[2:].isdigit() and n[2:].isascii():
-            root = os.path.join(base, n)
-            if os.path.isfile(os.path.join(root, "bin", "nvcc")):
-                out.append(root)
-    return out
-
-
-def site_dirs(prefix: str) -> list[str]:
-    """The ``lib/python3.*/{site,dist}-packages`` directories of an environment prefix."""
-    lib = os.path.join(prefix, "lib")
-    try:
-        names = sorted(n for n in os.listdir(lib) if n.startswith("python3"))
-    except OSError:
-        return []
-    out = []
-    for n in names:
-        for leaf in ("site-packages", "dist-packages"):
-            d = os.path.join(lib, n, leaf)
-            if os.path.isdir(d):
-                out.append(d)
-    return out
-
-
-def expand(path: str) -> list[str] | None:
-    """The wheel toolkits a configured root names, or None when it is not a Python environment.
-
-    ``path`` may be the ``nvidia/cuNN`` directory itself (a toolkit root like any
-    other: None), a site-packages directory (it has ``nvidia/``), or an
-    environment prefix (a venv, a conda env, a Python installation: its
-    ``lib/python3.*/site-packages``). None also when nothing is found there, so
-    the path stays a candidate and ``list`` says why it was skipped.
-    """
-    if os.path.exists(os.path.join(path, "bin", "nvcc")):
-        return None
-    if os.path.isdir(os.path.join(path, "nvidia")):
-        found = in_site(path)
-    else:
-        found = [r for site in site_dirs(path) for r in in_site(site)]
-    return found or None
 
 
 def env_prefix(site: str) -> str:
