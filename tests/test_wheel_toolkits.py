@@ -387,3 +387,17 @@ def test_an_lmod_module_of_the_wheel_toolkit_links_cudart(tmp_path, wheeltk):
     assert out["lib"].split(":")[0] == f"{wheeltk['root']}/lib" and out["lib"].split(":")[1].startswith(links)
     assert out["cmake"].startswith(links)
     assert "runtime 0 13050" in res.stdout
+
+
+def test_a_conda_env_s_wheel_toolkit_is_found_as_the_active_conda_env(tmp_path):
+    """pip inside a conda env: the python3 on PATH is the env's (conda-meta beside bin) -> 'active conda env'."""
+    prefix = tmp_path / "miniforge" / "envs" / "ml"
+    root = fake_wheel_site(str(prefix / "lib" / "python3.12" / "site-packages"), "14", ["nvidia_cuda_nvcc-14.1.9"])
+    os.makedirs(prefix / "conda-meta")
+    os.makedirs(prefix / "bin")
+    os.symlink(sys.executable, prefix / "bin" / "python3")
+    env = base_env(tmp_path, CONDA_PREFIX=str(prefix))
+    env["PATH"] = f"{prefix}/bin:{env['PATH']}"
+    tk = the_wheel_toolkit(listing(env), root)
+    assert tk["found_by"] == ["active conda env"] and tk["profile"] == "cuda-14.1.9+ml"
+    assert tk["origin"]["env"] == str(prefix)
