@@ -31,6 +31,8 @@ MIRROR = os.path.join(TESTBED, "cache", "redist-mirror-13.5")
 DOWNLOADS = os.path.join(TESTBED, "cache", "install-downloads")
 MIRROR_REV = "1"
 # Wheel distribution -> the component key NVIDIA's 13.x redist manifests use.
+pytestmark = pytest.mark.testbed
+
 KEYS = {"nvidia_cuda_nvcc": ("cuda_nvcc", "CUDA NVCC"), "nvidia_cuda_crt": ("cuda_crt", "CUDA CRT"),
         "nvidia_nvvm": ("libnvvm", "CUDA NVVM"), "nvidia_cuda_runtime": ("cuda_cudart", "CUDA Runtime (cudart)"),
         "nvidia_cuda_cccl": ("cccl", "CXX Core Compute Libraries"), "nvidia_cuda_culibos": ("cuda_culibos", "CUDA culibos")}
@@ -330,6 +332,9 @@ def test_list_and_uninstall(tmp_path, server):
     other.mkdir()
     r = _cudaenv(["uninstall", str(other)], env)
     assert r.returncode == 2 and other.exists()
+    # an exact version that is installed is answered without asking any source
+    r = _cudaenv(["install", "13.5.0", "--source", "http://127.0.0.1:1/"], env)
+    assert r.returncode == 0 and "already installed" in r.stderr and "unreachable" not in r.stderr, r.stderr
     r = _cudaenv(["uninstall", "13.5"], env)
     assert r.returncode == 0, r.stderr
     assert [n for n in _installed(tmp_path) if not n.startswith(".")] == []
@@ -344,6 +349,7 @@ def test_bad_parts_is_one_line(tmp_path, server):
 # --------------------------------------------------------------------------- real PyPI wheels
 
 
+@pytest.mark.slow
 def test_pypi_build_parts_compile_link_and_torch_extension(tmp_path, venv_cu):
     """13.x `build` from the registry's wheels (NVIDIA's site is unreachable here: the fail-over is
     part of the test), then `use` + `verify`: nvcc compiles, -lcuda links, the torch extension builds.

@@ -84,14 +84,21 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         if not v or not all(p.isdigit() for p in v.split(".")):
             raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
         cache = download_cache(ctx)
+        from ..install.core import MARKER
+
+        if not force and v.count(".") >= 2:  # an exact version already here: no source is asked
+            done = os.path.abspath(os.path.expanduser(prefix)) if prefix else \
+                os.path.join(installed_dir(ctx.env), f"cuda-{v}")
+            if os.path.isfile(os.path.join(done, MARKER)):
+                note(f"CUDA {v} is already installed at {done}")
+                write_out(f"{done}\n")
+                return 0
         plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, note)
         root = os.path.abspath(os.path.expanduser(prefix)) if prefix else \
             os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
         if os.path.lexists(root):
-            from ..install.core import MARKER
-
             if not force:
                 if os.path.isfile(os.path.join(root, MARKER)):
                     note(f"CUDA {plan['version']} is already installed at {root}")
