@@ -46,7 +46,16 @@ class RedistSource:
 
     def release(self, want: str, cache: str) -> dict:
         parts = want.split(".")
-        version = want if len(parts) >= 3 else match_version(want, self.versions())
+        if len(parts) >= 3:
+            version = want
+        else:
+            try:
+                version = match_version(want, self.versions())
+            except Unreachable:
+                raise
+            except CudaenvError as exc:  # a mirror without a directory listing
+                raise NotOffered(f"{self.label} cannot list its releases ({exc.message}); "
+                                 f"give the full version (e.g. {want}.0)") from None
         if version is None:
             raise NotOffered(f"{self.label} has no CUDA {want}")
         url = join_url(self.base, redist.manifest_name(version))
