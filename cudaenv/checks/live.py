@@ -130,11 +130,12 @@ def _same(a: str, b: str) -> bool:
 
 def env_modules(prefix: str, limit: int = MAX_MODULES) -> list[str]:
     """Compiled modules of the Python environment at ``prefix``: torch's libraries and every
-    ``*.so`` up to three levels below each site-packages."""
+    ``*.so`` up to three levels below each site-packages (Debian's dist-packages too)."""
     import glob
 
     out: list[str] = []
-    for sp in sorted(glob.glob(os.path.join(prefix, "lib", "python3*", "site-packages"))):
+    for sp in sorted(glob.glob(os.path.join(prefix, "lib", "python3*", "site-packages"))
+                     + glob.glob(os.path.join(prefix, "lib", "python3*", "dist-packages"))):
         base_depth = sp.rstrip(os.sep).count(os.sep)
         for root, dirs, files in os.walk(sp):
             depth = root.count(os.sep) - base_depth
