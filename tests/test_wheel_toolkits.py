@@ -33,9 +33,11 @@ VENV = os.path.join(TESTBED, "venv-cu13tk")
 LABEL = "venv-cu13tk"
 NAME = f"cuda-13.5.0+{LABEL}"
 
+# thrust comes from include/cccl, which only the wheel's own nvcc.profile puts on the include path.
 RUNTIME = r"""
 #include <cstdio>
 #include <cuda_runtime.h>
+#include <thrust/version.h>
 __global__ void k(int *x) { *x = 1; }
 int main() { int v = 0; cudaError_t e = cudaRuntimeGetVersion(&v); std::printf("runtime %d %d\n", (int)e, v); return 0; }
 """
