@@ -146,6 +146,9 @@ def test_an_environment_without_a_wheel_compiler_is_skipped_with_the_reason(tmp_
     assert all(t["origin"] is None for t in doc["toolkits"]) and doc["skipped"] == []
     res = run_cudaenv(["list"], base_env(tmp_path, CUDAENV_ROOTS=venv))
     assert f"skipped {venv} (CUDAENV_ROOTS): no bin/nvcc" in res.stderr
+    res = run_cudaenv(["use", venv], base_env(tmp_path))
+    assert res.returncode == 2 and res.stdout == ""
+    assert f"{venv} is a Python environment without a wheel toolkit" in res.stderr and "pip install" in res.stderr
 
 
 # --------------------------------------------------------------------------- names next to an installed 13.5.0

@@ -159,6 +159,12 @@ def resolve(
                                hint="name one of them", exit_code=2)
         if inside:
             real = os.path.realpath(inside[0])
+        elif not os.path.exists(os.path.join(real, "bin", "nvcc")) and any(
+                os.path.exists(os.path.join(real, m)) for m in ("pyvenv.cfg", "conda-meta", "nvidia")):
+            raise CudaenvError(
+                f"{target} is a Python environment without a wheel toolkit (no site-packages/nvidia/cu*/bin/nvcc)",
+                hint='pip install "cuda-toolkit[nvcc,cudart,cccl,crt,nvvm]" there gives it one (CUDA 13 and later)',
+                exit_code=2)
         tk = next((t for t in toolkits if t["root"] == real), None) or probe_path(real)
         return profile_for(tk, profiles), tk
     named = [p for p in profiles if p["name"] == target]
