@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import os
 
-from . import family, wheel_site
+from . import family, version_key, wheel_site
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,13 +131,14 @@ def read_version(root: str) -> dict | None:
     if fam is None or site is None:
         return None
     dists = _dist_versions(site)
-    nvcc = [v for v in dists.get(NVCC_DIST, []) if v.split(".")[0] == fam]
+    # Normally one of each; a broken install may leave two: the newest counts.
+    nvcc = sorted((v for v in dists.get(NVCC_DIST, []) if v.split(".")[0] == fam), key=version_key)
     if not nvcc:
         return None
-    meta = [v for v in dists.get(_META_DIST, []) if _short(v) == _short(nvcc[0])]
+    meta = sorted((v for v in dists.get(_META_DIST, []) if _short(v) == _short(nvcc[-1])), key=version_key)
     if meta:
-        return {"full": meta[0], "source": "dist-info (cuda-toolkit)", "nvcc": nvcc[0]}
-    return {"full": nvcc[0], "source": "dist-info (nvidia-cuda-nvcc)", "nvcc": nvcc[0]}
+        return {"full": meta[-1], "source": "dist-info (cuda-toolkit)", "nvcc": nvcc[-1]}
+    return {"full": nvcc[-1], "source": "dist-info (nvidia-cuda-nvcc)", "nvcc": nvcc[-1]}
 
 
 def origin(root: str) -> dict | None:
