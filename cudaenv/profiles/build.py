@@ -9,7 +9,8 @@ profile's ``set:``) is never overridden.
 ``arch_list`` → ``TORCH_CUDA_ARCH_LIST`` (torch's extensions) and ``CUDAARCHS`` (CMake):
 
 * with GPUs (the driver's, all of them): their compute capabilities, each one
-  the toolkit can build for (``nvcc --list-gpu-code``, cached per toolkit); a
+  the toolkit can build for (``nvcc --list-gpu-code``, cached per toolkit; without
+  a GPU nvcc is never run: the compatibility table's range bounds the list); a
   capability newer than the environment's torch supports is clamped to torch's
   newest, as torch's own ``cpp_extension`` does;
 * without a GPU (a build host, CI): the environment's torch build's own list
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from ..env.ops import Ops
     from ..toolkit.types import Toolkit
 
-__all__ = ["SETTINGS", "DEFAULT_SM", "GIB_PER_THREAD", "gpu_caps", "arch_list", "jobs", "build_vars", "apply_build"]
+__all__ = ["SETTINGS", "DEFAULT_SM", "GIB_PER_THREAD", "gpu_caps", "toolkit_sms", "arch_list", "jobs", "build_vars", "apply_build"]
 
 #: Profile ``build`` keys and the variables each one exports.
 SETTINGS = {"arch_list": ("TORCH_CUDA_ARCH_LIST", "CUDAARCHS"), "max_jobs": ("MAX_JOBS",),
@@ -84,6 +85,30 @@ def gpu_caps(ctx: Context) -> list[int] | None:
 
     ctx.index.data.setdefault(_TABLE, {})
     return ctx.index.cached(_TABLE, base, (version, buses), compute)
+
+
+def toolkit_sms(ctx: Context, tk: Toolkit, ask_nvcc: bool) -> list[int]:
+    """The real architectures ``tk`` builds, cached: its nvcc's own list with a GPU, else the table's range.
+
+    Without a GPU nothing runs nvcc (a slow or hanging nvcc must not cost a switch on a build
+    host); the compatibility table's ``sm_min``..``sm_max`` bounds the default list instead.
+    """
+    if ask_nvcc:
+        from ..toolkit.facts import gpu_archs
+
+        got = gpu_archs(tk, ctx.index)
+        if got.get("sm"):
+            return got["sm"]
+    ctx.index.data.setdefault("smrange", {})
+
+    def compute() -> list:
+        from ..knowledge import compat
+
+        row = compat.toolkit_row(tk["version"]) or {}
+        lo, hi = row.get("sm_min"), row.get("sm_max")
+        return [sm for sm in DEFAULT_SM if lo <= sm <= hi] if lo and hi else []
+
+    return ctx.index.cached("smrange", tk["version"], tuple(DEFAULT_SM), compute)
 
 
 def _dotted(sm: int) -> str:
@@ -148,13 +173,11 @@ def build_vars(ctx: Context, profile: dict, tk: Toolkit, notes: list[str] | None
     sms: list[int] = []
     al = settings.get("arch_list", "auto")
     if al == "auto":
-        from ..toolkit.facts import gpu_archs
-
         pyenv = ctx.python_env()
         tb = torch_build(pyenv)
         torch = cached_torch(ctx.index, pyenv["python"], tb.get("version")) if tb and pyenv else None
-        sms, why = arch_list(gpu_caps(ctx), gpu_archs(tk, ctx.index).get("sm") or [],
-                             _torch_sms((torch or {}).get("arch_list") or []))
+        gpus = gpu_caps(ctx)
+        sms, why = arch_list(gpus, toolkit_sms(ctx, tk, bool(gpus)), _torch_sms((torch or {}).get("arch_list") or []))
         if sms:
             newest = _dotted(sms[-1])
             out["TORCH_CUDA_ARCH_LIST"] = ";".join(_dotted(s) for s in sms[:-1]) + (";" if len(sms) > 1 else "") \
