@@ -726,6 +726,7 @@ from cudaenv.profiles.select import select_targets
 from cudaenv.verify.prep import Options
 import cudaenv.checks.gather, cudaenv.host.compilers, cudaenv.toolkit.stubs, cudaenv.toolkit.facts
 import cudaenv.profiles.files, cudaenv.knowledge.kb, yaml
+import subprocess, signal  # the stdlib (under /root here) is unreadable once the child is nobody
 explain("warm up the knowledge base")
 env = {"PATH": "/usr/bin:/bin", "HOME": base, "XDG_CONFIG_HOME": base + "/cfg", "XDG_CACHE_HOME": base + "/cache",
        "TMPDIR": base + "/tmp", "LC_ALL": "C.UTF-8"}
