@@ -6,7 +6,8 @@
 #
 # Output (outside the clone): ${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}/shadow
 #   venv/          a virtualenv holding nvidia-cusparse-cu12 12.3.1.170 and nvidia-nvjitlink-cu12
-#                  12.4.127, installed by its own pip (real RECORDs, real RUNPATH $ORIGIN/../../nvjitlink/lib)
+#                  12.4.127, installed by its own pip (real RECORDs, real RUNPATH $ORIGIN/../../nvjitlink/lib),
+#                  and nvidia-cuda-nvcc-cu12 12.6.85 (its bin/ptxas is newer than the test bed's 12.4)
 #   cuda-12.1/lib64/  an older toolkit's lib64 as NVIDIA lays it out: libnvJitLink.so -> .so.12 ->
 #                  .so.12.1.105, the real library from nvidia-nvjitlink-cu12 12.1.105 (the tests
 #                  link it into a toolkit tree of their own)
@@ -21,10 +22,10 @@ set -Eeuo pipefail
 
 TESTBED=${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}
 OUT=$TESTBED/shadow
-WANT=(nvidia-cusparse-cu12==12.3.1.170 nvidia-nvjitlink-cu12==12.4.127)
+WANT=(nvidia-cusparse-cu12==12.3.1.170 nvidia-nvjitlink-cu12==12.4.127 nvidia-cuda-nvcc-cu12==12.6.85)
 OLD=nvidia-nvjitlink-cu12==12.1.105
 OLD13=nvidia-nvjitlink==13.0.88   # older than the 13.5.37 the test bed's torch (venv-cu) ships
-STAMP="rev=3 ${WANT[*]} $OLD $OLD13"
+STAMP="rev=4 ${WANT[*]} $OLD $OLD13"
 MARKER=.cudaenv-complete
 
 log() { printf '[shadow] %s\n' "$*" >&2; }

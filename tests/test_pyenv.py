@@ -364,3 +364,18 @@ def test_check_reports_what_use_leaves_out_and_what_always_would_break(shadow_be
     res = run_cudaenv(["check", "old", "--no-torch", "--json"], env)
     found = [f for f in json.loads(res.stdout)["results"][0]["findings"] if f["id"] == "env.wheel_shadowing"]
     assert [f["status"] for f in found] == ["fail"] and res.returncode == 1
+
+
+def test_a_newer_wheel_ptxas_is_named_when_use_puts_an_older_one_first(shadow_bed, testbed, tmp_path):
+    """nvidia-cuda-nvcc-cu12 12.6.85 ships bin/ptxas; the test bed's 12.4 puts its own first on PATH."""
+    env = venv_env(clean_shell_env(tmp_path, CUDAENV_ROOTS=testbed["12.4"]), os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["use", "12.4", "--shell", "bash"], env)
+    assert res.returncode == 0, res.stderr
+    assert "ptxas" in res.stderr and "nvidia-cuda-nvcc-cu12 12.6.85" in res.stderr
+    # doctor in the switched shell says the same, with both files.
+    res = subprocess.run(["bash", "-c", 'eval "$(cudaenv use 12.4 2>/dev/null)"; cudaenv doctor --json'],
+                         env=env, capture_output=True, text=True, timeout=120)
+    found = [f for f in json.loads(res.stdout)["shell"] if f["id"] == "env.wheel_shadowing"]
+    assert [f["status"] for f in found] == ["warn"], found
+    assert os.path.join(testbed["12.4"], "bin", "ptxas") in found[0]["summary"]
+    assert os.path.join(SITE, "nvidia", "cuda_nvcc", "bin", "ptxas") in found[0]["summary"]
