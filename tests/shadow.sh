@@ -52,20 +52,19 @@ new=()
 for req in "${WANT[@]}"; do name=${req%%==*}; ver=${req##*==}; new+=("$OUT/wheels/${name//-/_}-$ver-"*.whl); done
 "$OUT/venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps --no-index "${new[@]}"
 
-log "cuda-12.1 lib64 with the real libnvJitLink 12.1.105"
-mkdir -p "$OUT/tmp" "$OUT/cuda-12.1/lib64"
-"$py" -m zipfile -e "$OUT/wheels/nvidia_nvjitlink_cu12-12.1.105-"*.whl "$OUT/tmp"
-cp "$OUT/tmp/nvidia/nvjitlink/lib/libnvJitLink.so.12" "$OUT/cuda-12.1/lib64/libnvJitLink.so.12.1.105"
-ln -s libnvJitLink.so.12.1.105 "$OUT/cuda-12.1/lib64/libnvJitLink.so.12"
-ln -s libnvJitLink.so.12 "$OUT/cuda-12.1/lib64/libnvJitLink.so"
-rm -rf -- "$OUT/tmp"
-
-log "cuda-13.0 lib64 with the real libnvJitLink 13.0.88"
-mkdir -p "$OUT/tmp" "$OUT/cuda-13.0/lib64"
-"$py" -m zipfile -e "$OUT/wheels/nvidia_nvjitlink-13.0.88-"*.whl "$OUT/tmp"
-cp "$OUT/tmp/nvidia/cu13/lib/libnvJitLink.so.13" "$OUT/cuda-13.0/lib64/libnvJitLink.so.13.0.88"
-ln -s libnvJitLink.so.13.0.88 "$OUT/cuda-13.0/lib64/libnvJitLink.so.13"
-ln -s libnvJitLink.so.13 "$OUT/cuda-13.0/lib64/libnvJitLink.so"
-rm -rf -- "$OUT/tmp"
+# toolkit_lib TOOLKIT WHEEL_STEM MEMBER SONAME VERSION: TOOLKIT/lib64 as NVIDIA lays it out
+# (libX.so -> libX.so.N -> libX.so.N.full), the library taken from the wheel unchanged.
+toolkit_lib() {
+    local dir=$OUT/$1/lib64 tmp=$OUT/tmp
+    log "$1 lib64 with the real $4 $5"
+    rm -rf -- "$tmp" && mkdir -p "$tmp" "$dir"
+    "$py" -m zipfile -e "$OUT/wheels/$2-"*.whl "$tmp"
+    cp "$tmp/$3" "$dir/$4.$5"
+    ln -s "$4.$5" "$dir/$4"
+    ln -s "$4" "$dir/${4%.so.*}.so"
+    rm -rf -- "$tmp"
+}
+toolkit_lib cuda-12.1 nvidia_nvjitlink_cu12-12.1.105 nvidia/nvjitlink/lib/libnvJitLink.so.12 libnvJitLink.so.12 12.1.105
+toolkit_lib cuda-13.0 nvidia_nvjitlink-13.0.88 nvidia/cu13/lib/libnvJitLink.so.13 libnvJitLink.so.13 13.0.88
 printf '%s' "$STAMP" > "$OUT/$MARKER"
 log "done ($OUT)"
