@@ -25,7 +25,7 @@ OUT=$TESTBED/shadow
 WANT=(nvidia-cusparse-cu12==12.3.1.170 nvidia-nvjitlink-cu12==12.4.127 nvidia-cuda-nvcc-cu12==12.6.85)
 OLD=nvidia-nvjitlink-cu12==12.1.105
 OLD13=nvidia-nvjitlink==13.0.88   # older than the 13.5.37 the test bed's torch (venv-cu) ships
-STAMP="rev=4 ${WANT[*]} $OLD $OLD13"
+STAMP="rev=5 ${WANT[*]} $OLD $OLD13"
 MARKER=.cudaenv-complete
 
 log() { printf '[shadow] %s\n' "$*" >&2; }
@@ -45,7 +45,7 @@ for req in "${WANT[@]}" "$OLD" "$OLD13"; do   # one call each: pip refuses two v
     ls "$OUT/wheels/${name//-/_}-$ver-"*.whl >/dev/null 2>&1 || { log "ERROR: could not download $req"; exit 1; }
 done
 
-rm -rf -- "$OUT/venv" "$OUT/cuda-12.1" "$OUT/cuda-13.0" "$OUT/tmp"
+rm -rf -- "$OUT/venv" "$OUT/cuda-12.1" "$OUT/cuda-13.0" "$OUT/tmp"  # a rebuild starts clean
 log "venv with ${WANT[*]}"
 "$py" -m venv "$OUT/venv"
 new=()
@@ -55,12 +55,12 @@ for req in "${WANT[@]}"; do name=${req%%==*}; ver=${req##*==}; new+=("$OUT/wheel
 # toolkit_lib TOOLKIT WHEEL_STEM MEMBER SONAME VERSION: TOOLKIT/lib64 as NVIDIA lays it out
 # (libX.so -> libX.so.N -> libX.so.N.full), the library taken from the wheel unchanged.
 toolkit_lib() {
-    local dir=$OUT/$1/lib64 tmp=$OUT/tmp
+    local dir=$OUT/$1/lib64 tmp=$OUT/tmp full=${4%.so.*}.so.$5
     log "$1 lib64 with the real $4 $5"
     rm -rf -- "$tmp" && mkdir -p "$tmp" "$dir"
     "$py" -m zipfile -e "$OUT/wheels/$2-"*.whl "$tmp"
-    cp "$tmp/$3" "$dir/$4.$5"
-    ln -s "$4.$5" "$dir/$4"
+    cp "$tmp/$3" "$dir/$full"
+    ln -s "$full" "$dir/$4"
     ln -s "$4" "$dir/${4%.so.*}.so"
     rm -rf -- "$tmp"
 }
