@@ -16,6 +16,7 @@ import sys
 
 from .errors import CudaenvError
 from .infra.console import parse
+from .infra.preload import preload, record
 
 __all__ = ["main", "fast_form"]
 
@@ -27,6 +28,10 @@ _FORMS = {
     "list": ({"--json": "json"}, {}, 0),
     "init": ({"--auto": "auto"}, {}, 1),
 }
+
+
+#: Commands whose fast forms load their modules from a preload file (``infra/preload.py``).
+_PRELOADED = frozenset({"use", "off", "list", "init", "_auto", "conda-hook"})
 
 
 def fast_form(args: list[str]) -> tuple[str, dict, list[str]] | None:
@@ -96,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     Called without ``argv`` (the console script), it exits the process instead.
     """
     args = sys.argv[1:] if argv is None else list(argv)
+    # The process's own entry (console script, python -m) loads the hot path from one file.
+    kind = args[0] if argv is None and args and args[0] in _PRELOADED else None
+    if kind:
+        preload(kind)
     try:
         code = _fast(args)
     except CudaenvError as exc:  # raised while printing (stdout closed or full): one line, no traceback
@@ -106,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         from .cli import main as cli_main
 
         code = cli_main(args)
+    elif kind:
+        names = record(kind)
+        if names:
+            from .infra.preload_write import write
+
+            write(kind, names)
     if argv is None:
         sys.exit(code)
     return code

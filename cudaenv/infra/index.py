@@ -23,6 +23,9 @@ class Index:
         path: File to read and (atomically) write; None keeps it in memory.
     """
 
+    #: Set once any index was written in this process (infra/preload.py records only warm runs).
+    wrote = False
+
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.dirty = False
@@ -65,6 +68,7 @@ class Index:
                 f.write(marshal.dumps(self.data))
             os.replace(tmp, self.path)
             self.dirty = False
+            Index.wrote = True
         except OSError:
             try:
                 os.unlink(tmp)
