@@ -6,5 +6,6 @@
 * ``jsonout``  a JSON writer that does not import ``re`` (for the fast paths);
 * ``console``  stdout for code, stderr for one-line messages, and the one small
   argument parser of the click-free fast paths;
-* ``elf``      just enough ELF reading to check what a link produced.
+* ``elf``      just enough ELF reading to check what a link produced;
+* ``preload``  the fast forms' modules loaded from one cache file (``preload_write`` writes it).
 """
