@@ -14,8 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .errors import CudaenvError
-from .infra.console import parse
+# Nothing else of cudaenv at the top: what the fast forms need is loaded after preload().
 from .infra.preload import preload, record
 
 __all__ = ["main", "fast_form"]
@@ -39,6 +38,8 @@ def fast_form(args: list[str]) -> tuple[str, dict, list[str]] | None:
     form = _FORMS.get(args[0]) if args else None
     if form is None:
         return None
+    from .infra.console import parse
+
     parsed = parse(args[1:], form[0], form[1], max_words=form[2])
     return None if parsed is None else (args[0], *parsed)
 
@@ -105,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     kind = args[0] if argv is None and args and args[0] in _PRELOADED else None
     if kind:
         preload(kind)
+    from .errors import CudaenvError
+
     try:
         code = _fast(args)
     except CudaenvError as exc:  # raised while printing (stdout closed or full): one line, no traceback

@@ -154,16 +154,11 @@ def _machine() -> tuple[int, float]:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    mem = 0.0
     try:
-        with open("/proc/meminfo", "rb") as f:
-            for line in f.read(8192).split(b"\n"):
-                if line.startswith(b"MemTotal:"):
-                    mem = int(line.split()[1]) / (1 << 20)
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
-    return cores, mem or 4.0
+        mem = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / (1 << 30)
+    except (ValueError, OSError, AttributeError):
+        mem = 0.0
+    return cores, mem if mem > 0 else 4.0
 
 
 def build_vars(ctx: Context, profile: dict, tk: Toolkit, notes: list[str] | None = None) -> dict[str, str]:
