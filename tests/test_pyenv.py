@@ -293,6 +293,8 @@ def test_match_rule_prefers_the_nearest_older_minor():
     assert pick("12.6", tks) == (tks[1], "older")
     assert pick("12.0", tks) == (tks[0], "newer")
     assert pick("11.8", tks) == (None, "none")
+    wheel = {"full_version": "12.4.1", "origin": {"kind": "wheels"}}
+    assert pick("12.4", [wheel, tks[1]])[0] is tks[1] and pick("12.4", [tks[1], wheel])[0] is tks[1]
 
 
 def test_use_match_torch_for_real(venv_cu, venv_cpu, testbed, tmp_path):

@@ -44,16 +44,20 @@ def pick(want: str, toolkits: list[Toolkit]) -> tuple[Toolkit | None, str]:
     def minor(t: Toolkit) -> tuple:
         return version_tuple(t["full_version"])[:2]
 
+    def rank(t: Toolkit) -> tuple:
+        # Of equal versions an installed toolkit wins over wheel toolkits, as for a typed version.
+        return version_tuple(t["full_version"]), not t.get("origin")
+
     exact = [t for t in same_major if minor(t) == w]
     if exact:
-        return max(exact, key=lambda t: version_tuple(t["full_version"])), "same"
+        return max(exact, key=rank), "same"
     older = [t for t in same_major if minor(t) < w]
     if older:
-        return max(older, key=lambda t: version_tuple(t["full_version"])), "older"
+        return max(older, key=rank), "older"
     newer = [t for t in same_major if minor(t) > w]
     if newer:
         best = min(minor(t) for t in newer)
-        return max((t for t in newer if minor(t) == best), key=lambda t: version_tuple(t["full_version"])), "newer"
+        return max((t for t in newer if minor(t) == best), key=rank), "newer"
     return None, "none"
 
 
