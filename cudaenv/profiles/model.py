@@ -56,7 +56,7 @@ def generated_name(tk: Toolkit) -> str:
 
     A wheel toolkit (``site-packages/nvidia/cuNN``) adds its environment's
     label, so it never takes the name of an installed toolkit of the same
-    version: ``cuda-13.0.2+proj`` for ``/work/proj/.venv`` (``toolkit/wheels.py``).
+    version: ``cuda-13.0.2+proj`` for ``/home/me/proj/.venv`` (``toolkit/wheels.py``).
     """
     origin = tk.get("origin")
     if origin:

@@ -48,7 +48,7 @@ __all__ = ["env_prefix", "env_label", "read_version", "origin", "dev_links", "NV
 NVCC_DIST = "nvidia_cuda_nvcc"
 _META_DIST = "cuda_toolkit"
 # Names of environments too generic to tell one project's from another's: the
-# directory above names it instead (/work/proj/.venv -> proj).
+# directory above names it instead (/home/me/proj/.venv -> proj).
 _GENERIC = frozenset({"venv", "env", "virtualenv", "virtualenvs", "envs", "python", "site-packages"})
 # What a profile name may hold (profiles/files.py): letters, digits and ._+-.
 _NAME_OK = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-")
@@ -70,7 +70,7 @@ def env_label(prefix: str) -> str:
 
     The prefix's last component without leading dots, or, for generic names
     (``.venv``, ``venv``, ``env`` …), the directory holding it:
-    ``/work/proj/.venv`` -> ``proj``, ``/opt/conda/envs/torch`` -> ``torch``.
+    ``/home/me/proj/.venv`` -> ``proj``, ``/opt/conda/envs/torch`` -> ``torch``.
     Characters a profile name cannot hold become ``_``.
     """
     parts = [p for p in prefix.split("/") if p]
