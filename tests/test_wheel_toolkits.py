@@ -343,7 +343,7 @@ def test_any_family_and_how_the_version_is_read(tmp_path):
 
 
 @pytest.mark.parametrize("prefix,label", [
-    ("/work/proj/.venv", "proj"), ("/work/proj/venv", "proj"), ("/opt/conda/envs/torch", "torch"),
+    ("/home/me/proj/.venv", "proj"), ("/home/me/proj/venv", "proj"), ("/opt/conda/envs/torch", "torch"),
     ("/opt/conda", "conda"), ("/home/u/.virtualenvs/ml", "ml"), ("/x/my env!", "my_env_"), ("/.venv", "venv"), ("/", "env"),
 ])
 def test_environment_labels(prefix, label):
