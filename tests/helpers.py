@@ -143,3 +143,23 @@ def clean_shell_env(tmp_path, path_tail: str = "/usr/local/bin:/usr/bin:/bin", *
     }
     env.update(extra)
     return env
+
+
+def fake_gpu_env(env: dict, tmp_path, scenario: str = "r570-2gpu") -> dict:
+    """``env`` with a FAKE NVIDIA driver made from real outputs (this machine has none).
+
+    The kernel module's /proc/driver/nvidia/version of a real 580.159.04 install (under
+    CUDAENV_PROC_ROOT) and ``tests/fake_nvidia_smi`` replaying ``scenario`` from
+    tests/fixtures/nvidia/smi/ (default: a real 2-GPU machine, a TITAN V and an RTX 5880 Ada).
+    """
+    proc = os.path.join(str(tmp_path), "proc", "driver", "nvidia")
+    os.makedirs(os.path.join(proc, "gpus", "0000:01:00.0"), exist_ok=True)
+    shutil.copy(os.path.join(REPO, "tests", "fixtures", "nvidia", "proc", "proprietary-580.159.04.version"),
+                os.path.join(proc, "version"))
+    fake = os.path.join(str(tmp_path), "fakebin")
+    os.makedirs(fake, exist_ok=True)
+    link = os.path.join(fake, "nvidia-smi")
+    if not os.path.lexists(link):
+        os.symlink(os.path.join(REPO, "tests", "fake_nvidia_smi"), link)
+    return dict(env, CUDAENV_PROC_ROOT=os.path.join(str(tmp_path), "proc"), FAKE_NVIDIA_SMI_SCENARIO=scenario,
+                PATH=f"{fake}:{env.get('PATH', '')}")

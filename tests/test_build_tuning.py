@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
 
 from cudaenv.profiles.build import DEFAULT_SM, arch_list, jobs
-from helpers import REPO, clean_shell_env, need, run_cudaenv
+from helpers import REPO, clean_shell_env, fake_gpu_env, need, run_cudaenv
 
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "nvidia")
 
@@ -42,18 +41,7 @@ def test_jobs_from_cores_and_memory():
 
 def gpu_env(tmp_path, scenario: str, **extra) -> dict:
     """A shell env whose nvidia-smi is the fake replaying ``scenario``, with a driver /proc tree."""
-    bindir = tmp_path / "smi"
-    bindir.mkdir(exist_ok=True)
-    shutil.copy(os.path.join(REPO, "tests", "fake_nvidia_smi"), bindir / "nvidia-smi")
-    os.chmod(bindir / "nvidia-smi", 0o755)
-    os.symlink(os.path.join(REPO, "tests", "fixtures"), tmp_path / "fixtures")
-    proc = tmp_path / "proc" / "driver" / "nvidia"
-    (proc / "gpus" / "0000:01:00.0").mkdir(parents=True)
-    shutil.copy(os.path.join(FIXTURES, "proc", "proprietary-580.159.04.version"), proc / "version")
-    env = clean_shell_env(tmp_path, **extra)
-    env["PATH"] = f"{bindir}:{env['PATH']}"
-    env.update(FAKE_NVIDIA_SMI_SCENARIO=os.path.join(FIXTURES, "smi", scenario), CUDAENV_PROC_ROOT=str(tmp_path / "proc"))
-    return env
+    return fake_gpu_env(clean_shell_env(tmp_path, **extra), tmp_path, os.path.join(FIXTURES, "smi", scenario))
 
 
 def use_json(env: dict, target: str = "12.4") -> dict:

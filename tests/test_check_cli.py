@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from helpers import REPO, run_cudaenv, write_wrapper
+from helpers import fake_gpu_env, run_cudaenv, write_wrapper
 
 
 @pytest.fixture
@@ -24,14 +23,7 @@ def env(tmp_path, testbed):
 
 @pytest.fixture
 def gpu_env(env, tmp_path):
-    proc = tmp_path / "proc" / "driver" / "nvidia"
-    proc.mkdir(parents=True)
-    shutil.copy(os.path.join(REPO, "tests/fixtures/nvidia/proc/proprietary-580.159.04.version"), proc / "version")
-    fake = tmp_path / "fakebin"
-    fake.mkdir()
-    os.symlink(os.path.join(REPO, "tests", "fake_nvidia_smi"), fake / "nvidia-smi")
-    return dict(env, CUDAENV_PROC_ROOT=str(tmp_path / "proc"), FAKE_NVIDIA_SMI_SCENARIO="r570-2gpu",
-                PATH=f"{fake}:{env['PATH']}")
+    return fake_gpu_env(env, tmp_path)
 
 
 def check(args, env):

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from conftest import TESTBED
-from helpers import IN_CI, REPO, run_cudaenv
+from helpers import IN_CI, REPO, fake_gpu_env, run_cudaenv
 
 GCC10 = os.path.join(TESTBED, "libstdcxx", "gcc10", "lib")
 
@@ -41,14 +41,7 @@ def env(testbed, tmp_path):
 @pytest.fixture
 def gpu_env(env, tmp_path):
     """FAKE driver from real outputs: kernel module 580.159.04 in /proc; nvidia-smi of a 2-GPU machine."""
-    proc = tmp_path / "proc" / "driver" / "nvidia"
-    proc.mkdir(parents=True)
-    shutil.copy(os.path.join(REPO, "tests/fixtures/nvidia/proc/proprietary-580.159.04.version"), proc / "version")
-    fake = tmp_path / "fakebin"
-    fake.mkdir()
-    os.symlink(os.path.join(REPO, "tests", "fake_nvidia_smi"), fake / "nvidia-smi")
-    return dict(env, CUDAENV_PROC_ROOT=str(tmp_path / "proc"), FAKE_NVIDIA_SMI_SCENARIO="r570-2gpu",
-                PATH=f"{fake}:{env['PATH']}")
+    return fake_gpu_env(env, tmp_path)
 
 
 def test_cuda_home_without_headers(env, testbed, tmp_path, venv_cu):

@@ -22,7 +22,7 @@ import subprocess
 import pytest
 
 from conftest import TESTBED
-from helpers import IN_CI, REPO, clean_shell_env, need, run_cudaenv
+from helpers import IN_CI, REPO, clean_shell_env, fake_gpu_env, need, run_cudaenv
 
 CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
 TOOL_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": os.environ.get("HOME", "/root")}
@@ -52,14 +52,7 @@ def env(testbed, tmp_path):
 @pytest.fixture
 def gpu_env(env, tmp_path):
     """A driver faked from real outputs: driver 570.86.15 (CUDA 12.8), a TITAN V and an RTX 5880 Ada."""
-    proc = tmp_path / "proc" / "driver" / "nvidia"
-    proc.mkdir(parents=True)
-    shutil.copy(os.path.join(REPO, "tests/fixtures/nvidia/proc/proprietary-580.159.04.version"), proc / "version")
-    fake = tmp_path / "fakebin"
-    fake.mkdir()
-    os.symlink(os.path.join(REPO, "tests", "fake_nvidia_smi"), fake / "nvidia-smi")
-    return dict(env, CUDAENV_PROC_ROOT=str(tmp_path / "proc"), FAKE_NVIDIA_SMI_SCENARIO="r570-2gpu",
-                PATH=f"{fake}:{env['PATH']}")
+    return fake_gpu_env(env, tmp_path)
 
 
 def use_command(line: str) -> str:
