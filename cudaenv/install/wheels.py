@@ -32,64 +32,47 @@ _PLATFORM = {"sys_platform": "linux", "platform_machine": "x86_64", "platform_sy
 
 def canonical(name: str) -> str:
     """PEP 503 normalised project name."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+    from packaging.utils import canonicalize_name
+
+    return str(canonicalize_name(name))
 
 
-def parse_version(text: str) -> tuple | None:
-    """``(release tuple, post)`` for a final release (``13.5.37``, ``12.4.127.post1``), else None."""
-    m = re.fullmatch(r"v?(\d+(?:\.\d+)*)(?:[.-]?post(\d+))?(?:\+[a-z0-9.]+)?", text.strip().lower())
-    if not m:
+def parse_version(text: str):
+    """The PEP 440 version of ``text`` (``13.5.37``, ``12.4.127.post1``), or None when it is not one."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(text.strip())
+    except InvalidVersion:
         return None
-    return (tuple(int(x) for x in m.group(1).split(".")), int(m.group(2) or 0))
 
 
 def version_key(text: str) -> tuple:
     """A sort key (unparsable versions first)."""
     v = parse_version(text)
-    return v if v is not None else ((), -1)
-
-
-def _cmp_release(a: tuple, b: tuple) -> int:
-    n = max(len(a), len(b))
-    a, b = a + (0,) * (n - len(a)), b + (0,) * (n - len(b))
-    return (a > b) - (a < b)
+    return (1, v) if v is not None else (0,)
 
 
 def spec_matches(version: str, spec: str) -> bool:
     """Whether ``version`` satisfies a PEP 440 specifier list (``==13.5.37.*``, ``<14,>=13.5.37``)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
     v = parse_version(version)
-    if v is None:
+    try:
+        return v is not None and SpecifierSet(spec).contains(v, prereleases=True)
+    except InvalidSpecifier:
         return False
-    for clause in filter(None, (c.strip() for c in spec.split(","))):
-        m = re.fullmatch(r"(===|==|!=|>=|<=|~=|>|<)\s*(\S+)", clause)
-        if not m:
-            return False
-        op, want = m.groups()
-        if want.endswith(".*") and op in ("==", "!="):
-            prefix = tuple(int(x) for x in want[:-2].split(".") if x.isdigit())
-            hit = v[0][: len(prefix)] == prefix
-            if hit != (op == "=="):
-                return False
-            continue
-        w = parse_version(want)
-        if w is None:
-            return False
-        c = _cmp_release(v[0], w[0]) or (v[1] > w[1]) - (v[1] < w[1])
-        ok = {"==": c == 0, "===": c == 0, "!=": c != 0, ">=": c >= 0, "<=": c <= 0, ">": c > 0, "<": c < 0,
-              "~=": c >= 0 and v[0][: len(w[0]) - 1] == w[0][:-1]}[op]
-        if not ok:
-            return False
-    return True
 
 
 def parse_filename(filename: str) -> tuple[str, str, list[str]] | None:
     """(canonical project name, version, platform tags) of a wheel file name, or None."""
-    if not filename.endswith(".whl"):
+    from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+
+    try:
+        name, version, _build, tags = parse_wheel_filename(filename)
+    except (InvalidWheelFilename, ValueError):
         return None
-    parts = filename[:-4].split("-")
-    if len(parts) not in (5, 6):
-        return None
-    return canonical(parts[0]), parts[1], parts[-1].split(".")
+    return str(name), str(version), sorted({t.platform for t in tags})
 
 
 def platform_ok(tags: list[str]) -> bool:
@@ -193,84 +176,26 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
     return out
 
 
-def _tokens(marker: str) -> list[str]:
-    return re.findall(r"""\s*("[^"]*"|'[^']*'|===|==|!=|<=|>=|~=|<|>|\(|\)|not\s+in\b|\bin\b|\band\b|\bor\b|"""
-                      r"""\bnot\b|[A-Za-z_][A-Za-z0-9_.]*)""", marker)
-
-
 def marker_true(marker: str, extra: str | None, python: str = "3.11") -> bool:
-    """Evaluate a PEP 508 environment marker for Linux x86_64 and one ``extra``.
+    """Evaluate a PEP 508 environment marker for Linux x86_64 and one ``extra`` (invalid: False)."""
+    from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
 
-    Only the marker grammar is accepted (names, quoted strings, comparisons,
-    ``and``/``or``/parentheses); anything else is False.
-    """
     env = dict(_PLATFORM, python_version=python, python_full_version=python + ".0", extra=extra or "")
-    toks = _tokens(marker)
-    if "".join(t.strip() for t in toks).replace(" ", "") != marker.replace(" ", ""):
-        return False
-    pos = 0
-
-    def atom() -> object:
-        nonlocal pos
-        t = toks[pos].strip()
-        pos += 1
-        if t[0] in "\"'":
-            return t[1:-1]
-        if t in env:
-            return env[t]
-        return ""
-
-    def comparison() -> bool:
-        nonlocal pos
-        if toks[pos].strip() == "(":
-            pos += 1
-            v = disjunction()
-            pos += 1  # ")"
-            return v
-        left = atom()
-        op = re.sub(r"\s+", " ", toks[pos].strip())
-        pos += 1
-        right = atom()
-        if op == "in":
-            return str(left) in str(right)
-        if op == "not in":
-            return str(left) not in str(right)
-        if left == env.get("python_version") or right == env.get("python_version"):
-            lv, rv = parse_version(str(left)), parse_version(str(right))
-            if lv and rv:
-                c = _cmp_release(lv[0], rv[0])
-                return {"==": c == 0, "!=": c != 0, "<": c < 0, "<=": c <= 0, ">": c > 0, ">=": c >= 0}.get(op, False)
-        return {"==": left == right, "!=": left != right}.get(op, False)
-
-    def conjunction() -> bool:
-        nonlocal pos
-        v = comparison()
-        while pos < len(toks) and toks[pos].strip() == "and":
-            pos += 1
-            v = comparison() and v
-        return v
-
-    def disjunction() -> bool:
-        nonlocal pos
-        v = conjunction()
-        while pos < len(toks) and toks[pos].strip() == "or":
-            pos += 1
-            v = conjunction() or v
-        return v
-
     try:
-        return bool(disjunction()) and pos == len(toks)
-    except (IndexError, KeyError):
+        return Marker(marker).evaluate(env)
+    except (InvalidMarker, UndefinedComparison, UndefinedEnvironmentName):
         return False
 
 
 def parse_requirement(line: str) -> tuple[str, str, str]:
-    """``Requires-Dist`` value -> (canonical name, specifier, marker)."""
-    req, _, marker = line.partition(";")
-    m = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?([^)]*)\)?", req)
-    if not m:
-        return ("", "", marker.strip())
-    return canonical(m.group(1)), m.group(2).strip(), marker.strip()
+    """``Requires-Dist`` value -> (canonical name, specifier, marker); ``("", "", "")`` when invalid."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        req = Requirement(line)
+    except InvalidRequirement:
+        return ("", "", "")
+    return canonical(req.name), str(req.specifier), str(req.marker) if req.marker else ""
 
 
 def extras_of(metadata: str) -> dict[str, list[tuple[str, str]]]:
