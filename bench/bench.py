@@ -46,6 +46,16 @@ def make_roots(base: str, n: int) -> None:
         make_toolkit(os.path.join(base, f"cuda-{major}.{minor}"), f"{major}.{minor}.0")
 
 
+def install_venv(venv: str, src: str = REPO) -> tuple[str, str]:
+    """(python, cudaenv) of ``venv`` with ``src`` installed (a regular install; the venv is made if missing)."""
+    py = os.path.join(venv, "bin", "python")
+    if not os.path.exists(py):
+        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+        subprocess.run([py, "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+    subprocess.run([py, "-m", "pip", "install", "-q", src], check=True, stderr=subprocess.DEVNULL)
+    return py, os.path.join(venv, "bin", "cudaenv")
+
+
 def timed(argv: list[str], env: dict) -> float:
     t0 = time.perf_counter()
     subprocess.run(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
@@ -94,14 +104,7 @@ def main() -> int:
 
     work = tempfile.mkdtemp(prefix="cudaenv-bench-")
     try:
-        venv = args.venv or os.path.join(work, "venv")
-        py = os.path.join(venv, "bin", "python")
-        if not os.path.exists(py):
-            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-            subprocess.run([py, "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", REPO], check=True,
-                       stderr=subprocess.DEVNULL)
-        cudaenv = os.path.join(venv, "bin", "cudaenv")
+        py, cudaenv = install_venv(args.venv or os.path.join(work, "venv"))
         if args.roots:
             make_roots(os.path.join(work, "roots"), args.roots)
         env = dict(os.environ)

@@ -36,9 +36,8 @@ import sys
 import tempfile
 import time
 
-from bench import make_toolkit  # bench/bench.py, beside this file
+from bench import install_venv, make_toolkit  # bench/bench.py, beside this file
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARK = "@@cudaenv-bench@@"
 # Typed as two quoted halves so that the terminal's echo of the typed line never
 # holds the marker itself (all four shells join adjacent quoted words).
@@ -175,13 +174,7 @@ def main() -> int:
     work = tempfile.mkdtemp(prefix="cudaenv-bench-auto-")
     shells: list[PtyShell] = []
     try:
-        venv = args.venv or os.path.join(work, "venv")
-        py = os.path.join(venv, "bin", "python")
-        if not os.path.exists(py):
-            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-            subprocess.run([py, "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", REPO], check=True, stderr=subprocess.DEVNULL)
-        cudaenv = os.path.join(venv, "bin", "cudaenv")
+        py, cudaenv = install_venv(args.venv or os.path.join(work, "venv"))
 
         make_toolkit(os.path.join(work, "tk", "cuda-12.4"), "12.4.1")
         make_toolkit(os.path.join(work, "tk", "cuda-11.8"), "11.8.0")

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 
-from bench import REPO, paired  # bench/bench.py, beside this file
+from bench import install_venv, paired  # bench/bench.py, beside this file
 
 KERNEL_TIMER = r"""
 import sys, time
@@ -68,13 +68,7 @@ def main() -> int:
 
     work = tempfile.mkdtemp(prefix="cudaenv-bench-exec-")
     try:
-        venv = args.venv or os.path.join(work, "venv")
-        py = os.path.join(venv, "bin", "python")
-        if not os.path.exists(py):
-            subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-            subprocess.run([py, "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-        subprocess.run([py, "-m", "pip", "install", "-q", REPO], check=True, stderr=subprocess.DEVNULL)
-        cudaenv = os.path.join(venv, "bin", "cudaenv")
+        py, cudaenv = install_venv(args.venv or os.path.join(work, "venv"))
         env = dict(os.environ)
         env.update(XDG_CONFIG_HOME=os.path.join(work, "config"), XDG_CACHE_HOME=os.path.join(work, "cache"),
                    JUPYTER_DATA_DIR=os.path.join(work, "jupyter"))
