@@ -86,6 +86,17 @@ def jupyter_kernels(jupyter_python: str, env: dict) -> dict:
     return {k: v["resource_dir"] for k, v in json.loads(res.stdout)["kernelspecs"].items()}
 
 
+def venv_seeing_ipykernel(venv, jupyter_python: str) -> None:
+    """A throwaway venv at ``venv`` whose python sees ipykernel (a .pth to ``jupyter_python``'s site-packages)."""
+    purelib = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    subprocess.run([jupyter_python, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=DEADLINE)
+    site = subprocess.run([str(venv / "bin" / "python"), "-c", purelib], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    jsite = subprocess.run([jupyter_python, "-c", purelib], capture_output=True, text=True, check=True).stdout.strip()
+    with open(os.path.join(site, "jupyter-site.pth"), "w") as f:
+        f.write(jsite + "\n")
+
+
 def test_a_kernel_starts_under_the_profile(tmp_path, env, testbed, jupyter_python):
     res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", jupyter_python], env)
     assert res.returncode == 0, res.stderr
@@ -206,13 +217,7 @@ def test_prefix_and_sys_prefix(tmp_path, env, jupyter_python):
     assert seen["cudaenv-cuda-12.4.1"] == str(kdir)
     # --sys-prefix: the kernel python's own environment (a throwaway venv that sees ipykernel through a .pth)
     venv = tmp_path / "venv"
-    subprocess.run([jupyter_python, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=DEADLINE)
-    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    jsite = subprocess.run([jupyter_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-    with open(os.path.join(site, "jupyter-site.pth"), "w") as f:
-        f.write(jsite + "\n")
+    venv_seeing_ipykernel(venv, jupyter_python)
     res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", str(venv / "bin" / "python"), "--sys-prefix"],
                   env)
     assert res.returncode == 0, res.stderr
@@ -233,13 +238,7 @@ def test_hostile_data_dir_and_display_name(tmp_path, env, testbed, jupyter_pytho
 
 def test_list_says_what_no_longer_works(tmp_path, env, jupyter_python):
     venv = tmp_path / "gone"
-    subprocess.run([jupyter_python, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=DEADLINE)
-    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    jsite = subprocess.run([jupyter_python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                           capture_output=True, text=True, check=True).stdout.strip()
-    with open(os.path.join(site, "jupyter-site.pth"), "w") as f:
-        f.write(jsite + "\n")
+    venv_seeing_ipykernel(venv, jupyter_python)
     res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", str(venv / "bin" / "python")], env)
     assert res.returncode == 0, res.stderr
     import shutil
