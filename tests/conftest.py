@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from helpers import IN_CI
+from helpers import IN_CI, setup_missing
 
 
 @pytest.fixture(autouse=True)
@@ -31,9 +31,7 @@ def testbed() -> dict[str, str]:
         root = os.path.join(TESTBED, f"cuda-{short}")
         if not os.path.isfile(os.path.join(root, "bin", "nvcc")):
             msg = f"test bed toolkit {root} missing: run bash tests/testbed/build.sh"
-            if IN_CI:
-                pytest.fail(msg)
-            pytest.skip(msg)
+            setup_missing(msg)
         roots[short] = root
     return roots
 
@@ -56,9 +54,7 @@ def _venv_python(kind: str) -> str:
     python = os.path.join(venv, "bin", "python")
     if not (os.path.isfile(os.path.join(venv, ".cudaenv-complete")) and os.access(python, os.X_OK)):
         msg = f"torch venv {venv} missing or incomplete: run bash tests/venvs.sh"
-        if IN_CI:
-            pytest.fail(msg)
-        pytest.skip(msg)
+        setup_missing(msg)
     return python
 
 

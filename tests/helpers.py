@@ -163,3 +163,12 @@ def fake_gpu_env(env: dict, tmp_path, scenario: str = "r570-2gpu") -> dict:
         os.symlink(os.path.join(REPO, "tests", "fake_nvidia_smi"), link)
     return dict(env, CUDAENV_PROC_ROOT=os.path.join(str(tmp_path), "proc"), FAKE_NVIDIA_SMI_SCENARIO=scenario,
                 PATH=f"{fake}:{env.get('PATH', '')}")
+
+
+def setup_missing(msg: str):
+    """A cached test artefact is missing: fail under CI (tests/run.sh builds them all), skip elsewhere."""
+    import pytest
+
+    if IN_CI:
+        pytest.fail(msg)
+    pytest.skip(msg)

@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 
-import pytest
 
 from cudaenv.profiles.build import DEFAULT_SM, arch_list, jobs
 from helpers import REPO, clean_shell_env, fake_gpu_env, need, run_cudaenv
