@@ -59,9 +59,37 @@ PIECES = [
 ]
 NEWLINES = (b"\n", b"\r")
 
-# Refusals the pass expects (anything else is over-refusing and counts as a failure).
-EXPECTED_REFUSALS = (b"no CUDA toolkit matches", b"which a PATH list cannot express",
-                     b"which csh/tcsh cannot set back", b"in csh/tcsh: it contains a newline")
+# Refusals the pass expects, by what stderr says (anything else is over-refusing: a failure).
+REFUSAL_KINDS = (
+    (b"no CUDA toolkit matches", "an unknown version (`use 99.9`)"),
+    (b"which a PATH list cannot express", "a toolkit path holding ':' or a newline"),
+    (b"which csh/tcsh cannot set back", "tcsh: a value `use` overwrites holds a newline (off could not restore it)"),
+    (b"in csh/tcsh: it contains a newline", "tcsh: a value to set holds a newline or CR (the user's, in a list)"),
+    (b"(on the shell's stderr)", "fish, through the init function (its message went to the shell's stderr)"),
+)
+EXPECTED_REFUSALS = tuple(k for k, _ in REFUSAL_KINDS)
+
+
+def refusal_kind(err: bytes) -> str:
+    """The kind of a refusal, from cudaenv's one stderr line."""
+    for key, kind in REFUSAL_KINDS:
+        if key in err:
+            return kind
+    return "other: " + err.decode("utf-8", "replace")[:80]
+
+
+def refusal_table(results: list) -> str:
+    """A markdown table: refusals by kind and shell."""
+    kinds: dict[str, dict[str, int]] = {}
+    for r in results:
+        for e in r.refusals:
+            row = kinds.setdefault(refusal_kind(e), {})
+            row[r.shell] = row.get(r.shell, 0) + 1
+    shells = [s for s in fp.SHELLS if any(s in row for row in kinds.values())]
+    rows = ["| refused because | " + " | ".join(shells) + " |", "| --- |" + " ---: |" * len(shells)]
+    for kind, row in kinds.items():
+        rows.append(f"| {kind} | " + " | ".join(f"{row.get(s, 0):,}" for s in shells) + " |")
+    return "\n".join(rows)
 
 
 @dataclass
@@ -323,6 +351,42 @@ class TripResult:
     empty: int = 0  # dumps with an empty list entry cudaenv put there
     detail: list[str] = field(default_factory=list)
     refusals: list[bytes] = field(default_factory=list)
+    features: set = field(default_factory=set)
+
+
+def features(trip: Trip, start: dict) -> set:
+    """What a trip exercised (for the coverage table)."""
+    f = set()
+    if trip.via_init:
+        f.add("typed into the `cudaenv init` function")
+    if trip.fresh:
+        f.add("started from the process environment")
+    vals = [v for k, v in start.items() if k.decode() in UNIVERSE]
+    if any(b"\n" in v for v in vals):
+        f.add("a start value with a newline")
+    if any(_not_utf8(v) for v in vals):
+        f.add("a start value with non-UTF-8 bytes")
+    if any(v == b"" for v in vals):
+        f.add("a variable set but empty at the start")
+    if any(_empties(start.get(v.encode()), SEP[v]) for v in LISTS + FLAGS if v not in FLAGS):
+        f.add("a list with an empty entry of the user's")
+    if trip.a.word == trip.b.word:
+        f.add("use A twice (A = B)")
+    if trip.edits1 or trip.edits2:
+        f.add("user edits between the calls")
+    if any(op in ("prepend", "append") for op, _v, _x in trip.edits1 + trip.edits2):
+        f.add("an entry added by the user while a profile was active")
+    if any(op in ("set", "unset") and v in SCALARS for op, v, _x in trip.edits1 + trip.edits2):
+        f.add("a variable cudaenv sets, set or unset by the user")
+    return f
+
+
+def _not_utf8(v: bytes) -> bool:
+    try:
+        v.decode("utf-8")
+        return False
+    except UnicodeDecodeError:
+        return True
 
 
 def _empties(value: bytes | None, sep: bytes) -> int:
@@ -358,6 +422,7 @@ def judge(shell: str, trip: Trip, out: str) -> TripResult:
         res.detail.append(f"the script stopped before dump {gone[0] if gone else '?'} (or a call left no status)")
         return res
     d0 = dumps[0]
+    res.features = features(trip, d0)
     # The user's view at each dump: the start plus the edits made so far.
     m2 = dict(d0)
     for ed in trip.edits1:
@@ -521,6 +586,19 @@ def table(results: list[TripResult], missing: dict[str, str] | None = None) -> s
         tot = [a + b for a, b in zip(tot, c)]
         rows.append(f"| {shell} | " + " | ".join(f"{x:,}" for x in c) + " |")
     rows.append("| **all** | " + " | ".join(f"**{x:,}**" for x in tot) + " |")
+    return "\n".join(rows)
+
+
+def coverage_table(results: list[TripResult]) -> str:
+    """A markdown table: how many trips exercised what, per shell."""
+    shells = [s for s in fp.SHELLS if any(r.shell == s for r in results)]
+    names: list[str] = []
+    for r in results:
+        names += [f for f in sorted(r.features) if f not in names]
+    rows = ["| trips with | " + " | ".join(shells) + " |", "| --- |" + " ---: |" * len(shells)]
+    for n in sorted(names):
+        rows.append(f"| {n} | " + " | ".join(
+            f"{sum(n in r.features for r in results if r.shell == s):,}" for s in shells) + " |")
     return "\n".join(rows)
 
 

@@ -67,15 +67,12 @@ def main(argv: list[str] | None = None) -> int:
                                          keep=args.keep)
         print(f"## Round trips ({time.time() - t0:.0f} s)\n")
         print(roundtrip.table(results, missing))
-        refusals: dict[str, int] = {}
-        for r in results:
-            for e in r.refusals:
-                key = e.decode("utf-8", "replace").split(":", 2)[-1].split(";")[0].strip()[:90]
-                refusals[key] = refusals.get(key, 0) + 1
-        if refusals:
-            print("\nRefusals (one stderr line, nothing on stdout, nothing changed), by message:\n")
-            for k, n in sorted(refusals.items(), key=lambda kv: -kv[1]):
-                print(f"- {n:,} × {k}")
+        if any(x.refusals for x in results):
+            print("\nRefused switches (one stderr line, nothing on stdout, nothing changed; a trip counts as refused "
+                  "when one of its three calls was), by cause and shell:\n")
+            print(roundtrip.refusal_table(results))
+        print("\nWhat the trips exercised:\n")
+        print(roundtrip.coverage_table(results))
         bad = roundtrip.failures(results)
         if bad:
             failed = True
@@ -96,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
                                       keep=args.keep)
         print(f"## Injection attempts ({time.time() - t0:.0f} s)\n")
         print(inject.table(results, missing))
+        why = inject.refusals(results)
+        if why:
+            print("\nRefusals, by channel and message [payloads]:\n")
+            print("\n".join(f"- {w}" for w in why))
         bad = inject.failures(results, limit=60)
         if bad:
             failed = True
