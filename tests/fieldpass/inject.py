@@ -234,6 +234,8 @@ def ch_root(p: Pass, shells) -> None:
             if how == "version" and ":" in _BY_ID[pid]:
                 continue  # CUDAENV_ROOTS is a colon list: such a root can only be typed as a path
             for shell in p.each(shells):
+                if how == "path" and shell == "tcsh" and "\n" in _BY_ID[pid]:
+                    continue  # the harness cannot hold a newline in a tcsh variable to type it
                 adir, s = p.new("root")
                 root = os.path.join(adir, "tk", p.text(pid, s, adir))
                 helpers.make_toolkit(root, "12.3.7")
@@ -305,6 +307,8 @@ def ch_profile(p: Pass, shells) -> None:
                            "fish-dq-dollar", "percent"]):
         for fld in PROFILE_FIELDS:
             for shell in p.each(shells):
+                if fld == "name" and shell == "tcsh" and "\n" in _BY_ID[pid]:
+                    continue  # the typed name: tcsh cannot hold the newline (see ch_root)
                 adir, s = p.new("profile")
                 payload = p.text(pid, s, adir)
                 root = os.path.join(adir, "tk", payload) if fld == "root" else os.path.join(adir, "tk", "cuda-12.3")
@@ -548,6 +552,8 @@ def ch_modulefiles(p: Pass) -> None:
     ids = [x for x, _ in PAYLOADS if x not in ("env-line", "heredoc-delim")]
     for pid in p.payloads(ids):
         for how in ("toolkit root and a value", "output directory"):
+            if how != "output directory" and ":" in _BY_ID[pid]:
+                continue  # CUDAENV_ROOTS is a colon list: such a root is not found (see ch_root)
             for sid, fmt, prelude in p.each(systems):
                 adir, s = p.new("modules")
                 payload = p.text(pid, s, adir)
@@ -842,6 +848,28 @@ def run(seed: int = 1, quick: bool = False, shells: tuple[str, ...] = fp.SHELLS,
     finally:
         if own and not keep:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def summary(results: list[Attempt]) -> str:
+    """A markdown table: attempts per channel (all consumers), with the consumers named."""
+    rows = ["| channel | consumers | tried | inert | refused | executed | broken |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    chans: list[str] = []
+    for a in results:
+        if a.channel not in chans:
+            chans.append(a.channel)
+    tot = [0] * 5
+    for ch in chans:
+        rs = [a for a in results if a.channel == ch]
+        cons = []
+        for a in rs:
+            if a.consumer not in cons:
+                cons.append(a.consumer)
+        c = [len(rs)] + [sum(a.outcome == x for a in rs) for x in ("inert", "refused", "EXECUTED", "broken")]
+        tot = [x + y for x, y in zip(tot, c)]
+        rows.append(f"| {ch} | {', '.join(cons)} | " + " | ".join(f"{x:,}" for x in c) + " |")
+    rows.append("| **all** | | " + " | ".join(f"**{x:,}**" for x in tot) + " |")
+    return "\n".join(rows)
 
 
 def table(results: list[Attempt], missing: dict[str, str] | None = None) -> str:

@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         results, missing = inject.run(seed=args.seed, quick=args.quick, shells=shells, channels=channels, root=root,
                                       keep=args.keep)
         print(f"## Injection attempts ({time.time() - t0:.0f} s)\n")
+        print(inject.summary(results))
+        print("\nPer consumer:\n")
         print(inject.table(results, missing))
         why = inject.refusals(results)
         if why:
