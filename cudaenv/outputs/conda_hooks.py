@@ -468,7 +468,8 @@ def install_hooks(ctx: Context, target: str, prefix: str | None, exe: str | None
 
     Raises:
         CudaenvError: no or bad prefix, a foreign file in the way, the target
-            does not resolve, or a write failed (then nothing was replaced).
+            does not resolve or `use` could not switch to it, or a write failed
+            (then nothing was replaced).
     """
     from ..profiles.resolve import resolve_target
 
@@ -477,6 +478,12 @@ def install_hooks(ctx: Context, target: str, prefix: str | None, exe: str | None
         target = os.path.abspath(os.path.expanduser(target))
     notes: list[str] = []
     profile, tk = resolve_target(ctx, target, notes)
+    # Every activation plans `use` for this target: refuse now what `use` would refuse then (a root
+    # no PATH-like list can hold, ...), instead of hooks that only ever warn and switch nothing.
+    from ..env.plan import plan_use
+    from ..profiles.model import use_ops
+
+    plan_use(ctx.env, use_ops(ctx, profile, tk, []), profile["name"])
     exe = exe or find_exe(ctx.env)
     key = prefix_key(path)
     if exe is None:
