@@ -453,6 +453,7 @@ def judge(shell: str, trip: Trip, out: str) -> TripResult:
             # substitution inside it: the function's error went to the shell's own stderr.
             e = b"(on the shell's stderr)\n"
             refused = True
+            res.refusals.append(e.strip())
             if after != before:
                 res.status = "diff"
                 res.detail.append(f"call {k}: refused, but the environment changed")
