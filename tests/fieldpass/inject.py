@@ -505,8 +505,8 @@ def ch_conda(p: Pass, shells) -> None:
 
             def activate(sx):
                 if sx.fam == "posix":
-                    return (sx.read("prefix") + 'CONDA_PREFIX=$_v; export CONDA_PREFIX; CONDA_SHLVL=1; export CONDA_SHLVL\n'
-                            + sx.read("act") + '. "$_v"\n')
+                    return (sx.read("prefix") + "CONDA_PREFIX=$_v; export CONDA_PREFIX\n"
+                            "CONDA_SHLVL=1; export CONDA_SHLVL\n" + sx.read("act") + '. "$_v"\n')
                 if sx.fam == "fish":
                     return sx.read("prefix") + "set -gx CONDA_PREFIX $_v; set -gx CONDA_SHLVL 1\n" + sx.read("act") + \
                         "source $_v\n"
@@ -515,7 +515,8 @@ def ch_conda(p: Pass, shells) -> None:
 
             def deactivate(sx):
                 src = {"posix": '. "$_v"\n', "fish": "source $_v\n", "tcsh": 'source "$_v"\n'}[sx.fam]
-                back = {"posix": "unset CONDA_PREFIX; CONDA_SHLVL=0\n", "fish": "set -e CONDA_PREFIX; set -gx CONDA_SHLVL 0\n",
+                back = {"posix": "unset CONDA_PREFIX; CONDA_SHLVL=0\n",
+                        "fish": "set -e CONDA_PREFIX; set -gx CONDA_SHLVL 0\n",
                         "tcsh": "unsetenv CONDA_PREFIX; setenv CONDA_SHLVL 0\n"}[sx.fam]
                 return sx.read("deact") + src + back
 
@@ -654,7 +655,10 @@ def ch_github(p: Pass) -> None:
             allowed = set(json.loads(js.stdout)["set"]) if js.returncode == 0 else set()
             extra = sorted(set(job.global_env) - allowed)
             problem = expect(CUDA_HOME=root, INJ_VALUE=value)(got)
-            o, d = ("broken", f"variables planted: {extra}") if extra else ("broken", problem) if problem else ("inert", "")
+            if extra:
+                o, d = "broken", f"variables planted: {extra}"
+            else:
+                o, d = ("broken", problem) if problem else ("inert", "")
             p.record(f"--format github ({where})", "runner", pid, s, o, d)
 
 
@@ -781,10 +785,12 @@ def ch_tmux(p: Pass) -> None:
            "CUDAENV_ROOTS": ":".join(roots)}
     t = tt.Tmux(exe, env, Path(out))
     try:
-        t("new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "-n", "idle", "sleep 100000", env=env)
+        # -c: panes start in the pass's tree, where a sentinel would be looked for (not in this process's cwd).
+        t("new-session", "-d", "-s", "main", "-c", base, "-x", "200", "-y", "50", "-n", "idle", "sleep 100000",
+          env=env)
         t("set-option", "-g", "default-command", "exec bash --norc --noprofile")
         t("set-environment", "-t", "main", "CUDA_HOME", tt.tmux_arg("/session/value;"))
-        t("new-window", "-t", "main", "-n", "work")
+        t("new-window", "-t", "main", "-n", "work", "-c", base)
         t.type('eval "$(cudaenv init bash)"')
         before = t.show()
         win0 = t.new_window_env("win0")
@@ -838,7 +844,9 @@ def run(seed: int = 1, quick: bool = False, shells: tuple[str, ...] = fp.SHELLS,
                     "github": lambda: ch_github(p), "dotenv": lambda: ch_dotenv_json(p), "tmux": lambda: ch_tmux(p)}
         for ch in channels:
             table_of[ch]()
-        left = fp.sentinels(root)
+        # Also where this process runs: a consumer that ignored its working directory would write there.
+        left = fp.sentinels(root) + [os.path.join(os.getcwd(), n) for n in os.listdir(os.getcwd())
+                                     if n.startswith("PWNED")]
         if left:
             known = {a.detail.split(";")[0] for a in p.results if a.outcome == "EXECUTED"}
             for f in left:

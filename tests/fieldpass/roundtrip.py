@@ -460,7 +460,8 @@ def judge(shell: str, trip: Trip, out: str) -> TripResult:
             continue
         if not fp.one_line_refusal(rc, o, e):
             res.status = "broken"
-            res.detail.append(f"call {k}: status {rc} without a one-line refusal: stdout {o[:200]!r} stderr {e[:300]!r}")
+            res.detail.append(f"call {k}: status {rc} without a one-line refusal: "
+                              f"stdout {o[:200]!r} stderr {e[:300]!r}")
             continue
         refused = True
         res.refusals.append(e.strip())
