@@ -1618,6 +1618,8 @@ def run_case(case: Case, seed: int = 0, keep: bool = False, base: str | None = N
             problem = _diff(before, after, w.may_change, failed=failed)
             if problem:
                 outcome, reason = BAD, problem
+            elif _pwned(w):
+                outcome, reason = BAD, "a hostile string ran as code (PWNED was created)"
             elif outcome != BAD and case.expect:
                 problem = case.expect(w, res)
                 if problem:
@@ -1637,6 +1639,14 @@ def run_case(case: Case, seed: int = 0, keep: bool = False, base: str | None = N
             print(f"kept {d}", file=sys.stderr)
         else:
             _rmtree(d)
+
+
+def _pwned(w: World) -> bool:
+    """HOSTILE holds `$(touch PWNED)` and a backquoted `touch PWNED2`: neither may ever run."""
+    for root, _dirs, files in os.walk(w.dir):
+        if "PWNED" in files or "PWNED2" in files:
+            return True
+    return False
 
 
 def _rmtree(d: str) -> None:
@@ -1814,6 +1824,16 @@ def main(argv: list[str] | None = None) -> int:
     if a.by_kind:
         print()
         print(table(results, by="kind"))
+    slow = [r for r in results if r.seconds > 10 and r.outcome != HANG]
+    if slow:
+        print(f"\n## {len(slow)} cases that took over 10 s (bounded, but slow)\n")
+        for r in slow:
+            print(f"- {r.id}: {r.seconds} s, {r.outcome}")
+    noted = [r for r in results if r.notes]
+    if noted:
+        print(f"\n## {len(noted)} cases with notes (not counted against the rule)\n")
+        for r in noted:
+            print(f"- {r.id}: {r.notes}")
     bad = failures(results)
     if bad:
         print(f"\n## {len(bad)} cases that were not ok / one-line / usage\n")
