@@ -52,6 +52,8 @@ def split_args(args: list[str]) -> tuple[str | None, list[str]] | None:
         raise CudaenvError(f"exec takes one TARGET before `--`, not {len(before)}", hint=USAGE, exit_code=2)
     if not command:
         raise CudaenvError("exec: no command after `--`", hint=USAGE, exit_code=2)
+    if not command[0]:
+        raise CudaenvError("exec: the command after `--` is an empty word", hint=USAGE, exit_code=2)
     return (before[0] if before else None), command
 
 

@@ -43,8 +43,10 @@ def _short(v: str) -> str:
 
 def _check_version(v: str, what: str) -> str:
     parts = v.split(".")
-    if not v or not all(p.isdigit() for p in parts):
-        raise CudaenvError(f"{what} {v!r} is not a version like 12 or 12.4", exit_code=2)
+    # ASCII digits only (str.isdigit takes '²' and '１'), and numbers of a sane length.
+    if not v or not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
+        shown = v if len(v) <= 40 else v[:40] + "…"
+        raise CudaenvError(f"{what} {shown!r} is not a version like 12 or 12.4", exit_code=2)
     return v
 
 
