@@ -15,6 +15,13 @@ from .common import exits, handles_errors, json_option
 __all__ = ["verify_cmd"]
 
 
+def _finite(_ctx, _param, value: float) -> float:
+    # FloatRange lets nan (and inf) through: every comparison with nan is false, and no limit would hold.
+    if not 1 <= value < float("inf"):
+        raise click.BadParameter(f"{value} is not a number of seconds of at least 1")
+    return value
+
+
 @click.command("verify")
 @click.argument("targets", nargs=-1)
 @click.option("--all", "all_", is_flag=True, help="Verify every discovered toolkit (in parallel).")
@@ -27,7 +34,7 @@ __all__ = ["verify_cmd"]
 @click.option("--no-cache", is_flag=True, help="Run every step even if a cached pass matches.")
 @click.option("--keep", is_flag=True, help="Keep the private build directory and print its path.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
-              metavar="SECONDS", help="Limit for each command; its whole process group is killed then.")
+              metavar="SECONDS", callback=_finite, help="Limit for each command; its whole process group is killed then.")
 @handles_errors
 def verify_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torch: bool, jobs: int | None,
                as_json: bool, no_cache: bool, keep: bool, timeout: float) -> None:

@@ -31,7 +31,7 @@ def _number(text: str, kind: type) -> int | float | None:
         value = kind(text)
     except ValueError:
         return None
-    return value if value >= 1 else None
+    return value if 1 <= value < float("inf") else None  # nan compares false: click says why
 
 
 def parse_args(argv: list[str]) -> dict | None:
