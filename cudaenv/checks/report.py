@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..infra.console import printable
 from . import Finding
 
 __all__ = ["render_findings", "worst"]
@@ -20,10 +21,11 @@ def render_findings(findings: list[Finding], verbose: bool = False) -> str:
     width = max((len(f.id) for f in findings), default=10)
     lines = []
     for f in findings:
-        lines.append(f"  {_LABEL[f.status]:<4}  {f.id:<{width}}  {f.summary}")
+        # A toolkit path or an environment value inside a finding must not drive the terminal.
+        lines.append(f"  {_LABEL[f.status]:<4}  {f.id:<{width}}  {printable(f.summary)}")
         if f.status in ("warn", "fail") or verbose:
             if f.detail:
-                lines.append(f"        {'':<{width}}  {f.detail}")
+                lines.append(f"        {'':<{width}}  {printable(f.detail)}")
             if f.fix:
-                lines.append(f"        {'':<{width}}  fix: {f.fix}")
+                lines.append(f"        {'':<{width}}  fix: {printable(f.fix)}")
     return "\n".join(lines) + "\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..checks.gather import gather
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
-from ..infra.console import note, write_out
+from ..infra.console import note, printable, write_out
 from ..profiles.select import select_targets
 
 __all__ = ["check"]
@@ -37,6 +37,6 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
         }) + "\n")
     else:
         for p, tk, f in results:
-            write_out(f"{p['name']}: CUDA {tk['full_version']} at {tk['root']}\n")
+            write_out(printable(f"{p['name']}: CUDA {tk['full_version']} at {tk['root']}") + "\n")
             write_out(render_findings(f, verbose))
     return 1 if failed else 0

@@ -8,7 +8,7 @@ from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
 from ..checks.shell import gather_shell, shell_rules
 from ..errors import CudaenvError
-from ..infra.console import note, write_out
+from ..infra.console import note, printable, write_out
 from ..profiles.select import select_targets
 
 __all__ = ["doctor"]
@@ -50,5 +50,5 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
     else:
         write_out("this shell:\n" + render_findings(findings, verbose))
         if profile_findings:
-            write_out(f"active toolkit ({target}):\n" + render_findings(profile_findings, verbose))
+            write_out(printable(f"active toolkit ({target}):") + "\n" + render_findings(profile_findings, verbose))
     return 1 if failed else 0
