@@ -15,9 +15,14 @@ def show(target: str | None, as_json: bool) -> int:
 
     ctx = Context()
     notes: list[str] = []
-    (profile, tk), = select_targets(ctx, [target] if target else [], verb="show", notes=notes)
+    # An empty word is a bad name, as for `use`, not "none given".
+    (profile, tk), = select_targets(ctx, [] if target is None else [target], verb="show", notes=notes)
     stub = loader_stub(ctx, profile, tk)
     ops = use_ops(ctx, profile, tk)
+    # Show only what `use` would do: what it refuses (a root no PATH-like list can hold), show refuses.
+    from ..env.plan import plan_use
+
+    plan_use(ctx.env, ops, profile["name"])
     ctx.save()
     for n in notes:
         note(n)

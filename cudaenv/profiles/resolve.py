@@ -83,7 +83,7 @@ def target_from_pin(ctx: Context, target: str | None) -> tuple[str, str | None]:
     Raises:
         CudaenvError: no argument and no pin file here or above.
     """
-    if target:
+    if target is not None:  # an empty word is a bad name (resolve says so), not "none given"
         return target, None
     pin = find_pin(ctx.cwd)
     if pin is None:
