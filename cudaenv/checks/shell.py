@@ -156,7 +156,7 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     from ..infra.run import run
     from ..profiles.select import active_profile
     from ..toolkit.probe import Skip, probe
-    from ..toolkit.version import parse_nvcc_version
+    from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
 
     env = ctx.env
     facts: dict = {"env": env, "driver": driver or {}}
@@ -177,9 +177,10 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     facts["nvcc"] = None
     if nvcc:
         root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-        ver = version_of_root(root) if os.path.exists(os.path.join(root, "include", "cuda_runtime.h")) else None
-        if ver is None:  # a wrapper script: ask it
-            res = run([nvcc, "--version"], env=env, timeout=20)
+        in_toolkit = os.path.exists(os.path.join(root, "include", "cuda_runtime.h"))
+        ver = version_of_root(root) if in_toolkit else None
+        if ver is None and not in_toolkit:  # a wrapper script: ask it (a toolkit's own nvcc was asked by probe)
+            res = run([nvcc, "--version"], env=env, timeout=NVCC_VERSION_TIMEOUT)
             parsed = parse_nvcc_version(res.stdout) if res.returncode == 0 else None
             ver = parsed[1] if parsed else None
             root = None

@@ -131,10 +131,16 @@ def parse_nvcc_version(text: str) -> tuple[str, str] | None:
     return None
 
 
+#: How long ``nvcc --version`` may take (tens of milliseconds when healthy, seconds on a cold network file system).
+NVCC_VERSION_TIMEOUT = 15
+
+
 def _from_nvcc(root: str) -> dict | None:
     from ..infra.run import run
 
-    res = run([os.path.join(root, "bin", "nvcc"), "--version"], timeout=30)
+    res = run([os.path.join(root, "bin", "nvcc"), "--version"], timeout=NVCC_VERSION_TIMEOUT)
+    if res.timed_out:
+        raise VersionError(f"no version file, and bin/nvcc --version did not finish within {NVCC_VERSION_TIMEOUT} s")
     parsed = parse_nvcc_version(res.stdout) if res.returncode == 0 else None
     if parsed is None:
         return None
