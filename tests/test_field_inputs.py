@@ -330,3 +330,14 @@ def test_explain_with_stdin_closed_is_one_line(args):
     res = _sh(f"$CUDAENV explain {args} <&-", dict(os.environ))
     err = _one_error_line(res, 2)
     assert "stdin is closed" in err or "stdin: it is closed" in err
+
+
+@pytest.mark.parametrize("redirect", [">&-", ">/dev/full"])
+def test_init_with_a_bad_stdout_is_one_line(redirect):
+    res = _sh(f"$CUDAENV init bash {redirect}", dict(os.environ))
+    assert "cannot write to stdout" in _one_error_line(res, 1)
+
+
+def test_init_refuses_an_empty_shell_name_instead_of_detecting_one():
+    res = run_cudaenv(["init", ""], dict(os.environ, SHELL="/bin/bash"))
+    assert "not ''" in _one_error_line(res, 2)

@@ -82,7 +82,7 @@ def init_text(name: str, auto: bool = False, runner: list[str] | None = None) ->
 def do_init(name: str | None, auto: bool) -> int:
     """``cudaenv init [SHELL] [--auto]``: print the integration code."""
     try:
-        if not name:
+        if name is None:  # an empty name is a bad name (refused below), not "none given"
             name = detect(os.environ)
             if name not in INIT_SHELLS:
                 raise CudaenvError(
@@ -105,7 +105,10 @@ def do_init(name: str | None, auto: bool) -> int:
         return report_error(exc)
     for n in notes:
         note(n)
-    if sys.stdout.isatty():
+    if sys.stdout is not None and sys.stdout.isatty():  # None: started with stdout closed
         note(f"this prints shell code; {shell(name).rc_line(name, auto)}")
-    write_out(text)
+    try:
+        write_out(text)
+    except CudaenvError as exc:
+        return report_error(exc)
     return 0
