@@ -341,3 +341,34 @@ def test_init_with_a_bad_stdout_is_one_line(redirect):
 def test_init_refuses_an_empty_shell_name_instead_of_detecting_one():
     res = run_cudaenv(["init", ""], dict(os.environ, SHELL="/bin/bash"))
     assert "not ''" in _one_error_line(res, 2)
+
+
+def _run_with_broken_stdout(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    """Run cudaenv with stdout a pipe whose reader has gone (EPIPE on write)."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        return subprocess.run([sys.executable, "-m", "cudaenv", *args], stdout=w, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, env=dict(env, PYTHONPATH=REPO), timeout=60)
+    finally:
+        os.close(w)
+
+
+@pytest.mark.parametrize("args", ["--help", "--version", "use --help", "profile build --help"])
+@pytest.mark.parametrize("stdout", ["closed", "full", "broken"])
+def test_clicks_own_output_to_a_bad_stdout_is_one_line(args, stdout):
+    env = dict(os.environ)
+    if stdout == "broken":
+        res = _run_with_broken_stdout(args.split(), env)
+        why = "Broken pipe"
+    else:
+        res = _sh(f"$CUDAENV {args} {'>&-' if stdout == 'closed' else '>/dev/full'}", env)
+        why = "stdout is closed" if stdout == "closed" else "No space left on device"
+    assert f"cudaenv: cannot write to stdout: {why}" in _one_error_line(res, 1)
+
+
+def test_clicks_help_still_reaches_a_good_stdout():
+    res = run_cudaenv(["use", "--help"], dict(os.environ))
+    assert res.returncode == 0 and res.stdout.startswith("Usage: cudaenv use") and res.stderr == ""
+    res = run_cudaenv(["--version"], dict(os.environ))
+    assert res.returncode == 0 and res.stdout.startswith("cudaenv, version ") and res.stderr == ""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from .. import __version__
 from ..errors import CudaenvError
-from ..infra.console import report_error
+from ..infra.console import GuardedStdout, report_error
 from .check_cmd import check_cmd
 from .conda_hook_cmd import conda_hook_group
 from .doctor_cmd import doctor_cmd
@@ -60,6 +62,8 @@ cli.add_command(uninstall_cmd)
 
 def main(args: list[str]) -> int:
     """Run the click CLI; return its exit code (the caller exits)."""
+    real = sys.stdout
+    sys.stdout = GuardedStdout(real)  # click's own output (help, version) checked like ours
     try:
         rv = cli.main(args=args, prog_name="cudaenv", standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -72,4 +76,7 @@ def main(args: list[str]) -> int:
     except click.Abort:
         click.echo("Aborted!", err=True)
         return 1
+    finally:
+        if sys.stdout.__class__ is GuardedStdout:
+            sys.stdout = real
     return rv if isinstance(rv, int) else 0

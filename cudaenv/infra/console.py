@@ -15,6 +15,7 @@ CLI, which has the full parser and its messages, handles the whole command.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
     from ..errors import CudaenvError
 
-__all__ = ["write_out", "printable", "note", "report_error", "parse"]
+__all__ = ["write_out", "printable", "note", "report_error", "parse", "GuardedStdout"]
 
 
 def write_out(text: str) -> None:
@@ -35,7 +36,10 @@ def write_out(text: str) -> None:
             a closed pipe); stdout is then pointed at /dev/null so that
             Python's exit does not print a traceback while flushing it.
     """
-    out = sys.stdout
+    _write(sys.stdout, text)
+
+
+def _write(out, text: str) -> None:
     try:
         if out is None:  # started with fd 1 closed
             raise OSError(9, "stdout is closed")
@@ -59,6 +63,52 @@ def write_out(text: str) -> None:
             pass
         why = getattr(exc, "strerror", None) or str(exc)
         raise CudaenvError(f"cannot write to stdout: {why}") from None
+
+
+class GuardedStdout(io.TextIOBase):
+    """``sys.stdout`` while click runs: what click prints itself (``--help``, ``--version``)
+    goes through :func:`write_out`'s path, so a closed, full or broken stdout is one
+    ``cannot write to stdout`` line, as for every command's own output.
+
+    Without it click writes a closed stdout's help nowhere and exits 0, lets a full
+    disk's ENOSPC out as a traceback, and exits 1 without a word on a closed pipe.
+    The error it raises is a :class:`CudaenvError`, which click passes on untouched.
+    No ``buffer``: click then writes text here instead of going around it.
+
+    Args:
+        real: The stdout to write to (None: it was closed at start).
+    """
+
+    encoding = "utf-8"
+    errors = "surrogateescape"
+
+    def __init__(self, real) -> None:
+        super().__init__()
+        self.real = real
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # as a text file does (click probes with b"")
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            _write(self.real, text)
+        return len(text)
+
+    def flush(self) -> None:  # every write is flushed already
+        pass
+
+    def isatty(self) -> bool:
+        try:
+            return self.real is not None and self.real.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        if self.real is None:
+            raise io.UnsupportedOperation("stdout is closed")
+        return self.real.fileno()
 
 
 def printable(text: str) -> str:
