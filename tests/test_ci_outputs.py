@@ -388,6 +388,29 @@ def test_github_without_github_env_writes_nothing(tmp_path, job_env):
     assert path_file.read_text() == ""
 
 
+@pytest.mark.parametrize("full", ["env", "path", "env-past-fsize"])
+def test_github_write_that_fails_leaves_both_files_as_they_were(tmp_path, job_env, full):
+    """A full disk (/dev/full, or a file size limit hit in the middle of an entry) is one line and exit 1;
+    GITHUB_PATH is not written when GITHUB_ENV failed, and what was appended to GITHUB_ENV before
+    GITHUB_PATH failed is cut off again: the runner sees neither file changed."""
+    env, work = job_env
+    root = str(tmp_path / "tk" / "cuda-12.4")
+    make_toolkit(root, "12.4.1")
+    env_file, path_file = tmp_path / "env", tmp_path / "path"
+    env_file.write_text("EARLIER=1\n" if full != "env-past-fsize" else "x" * 4000)
+    path_file.write_text("/earlier\n")
+    before = (env_file.read_bytes(), path_file.read_bytes())
+    e = dict(env, CUDAENV_ROOTS=root, GITHUB_ENV="/dev/full" if full == "env" else str(env_file),
+             GITHUB_PATH="/dev/full" if full == "path" else str(path_file))
+    limit = "ulimit -f 4; " if full == "env-past-fsize" else ""  # bash: 4 KiB, so the entry is cut short
+    res = subprocess.run(["bash", "-c", limit + "exec cudaenv use 12.4 --format github"], env=e,
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1 and res.stdout == "", res.stderr
+    assert res.stderr.count("\n") == 1 and "nothing was applied" in res.stderr, res.stderr
+    assert "No space left on device" in res.stderr or "File too large" in res.stderr
+    assert (env_file.read_bytes(), path_file.read_bytes()) == before
+
+
 def test_github_error_in_planning_writes_nothing(job_env, tmp_path):
     env, work = job_env
     job = Job(env, work)

@@ -32,7 +32,8 @@ Decisions (also in docs/ci.md):
   the runner offers; a zero exit would let a workflow believe it had undone
   the switch.
 * Nothing goes to stdout. Errors are one stderr line, non-zero exit and
-  nothing written (both files are opened before either is written).
+  nothing written (both files are opened before either is written, and a
+  write that fails is taken back; see :func:`write`).
 """
 
 from __future__ import annotations
@@ -214,26 +215,68 @@ def files(env: Mapping[str, str], need_path: bool) -> tuple[str, str | None]:
 def write(out: Entries, env_file: str, path_file: str | None) -> None:
     """Append ``out`` to the runner's files; either both are written or neither.
 
+    Both files are opened before either is written, ``$GITHUB_ENV`` is written
+    first and ``$GITHUB_PATH`` only when that succeeded. A write that fails (a
+    full disk, ``/dev/full``) is taken back by cutting the file to its length
+    before: the runner then sees neither file changed, where it would otherwise
+    read a heredoc without its closing delimiter (and fail the next step's
+    setup) or a PATH change without the variables that go with it.
+
     Raises:
-        CudaenvError: a file cannot be opened (nothing is written then).
+        CudaenvError: a file cannot be opened or written (nothing is left written
+            then, or the message says what could not be taken back).
     """
     todo = [(env_file, out.env_text)]
     if out.path_text:
         if path_file is None:
             raise CudaenvError(f"${PATH_FILE} is not set", exit_code=2)
         todo.append((path_file, out.path_text))
-    handles = []
+    import os
+    import stat
+
+    fds: list[tuple[int, str, int | None]] = []  # (fd, path, length before; None: not a regular file)
     try:
         for path, _ in todo:
             try:
-                handles.append(open(path, "ab"))
+                fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o666)
             except OSError as exc:
                 raise CudaenvError(f"cannot open {path} for appending: {exc.strerror}") from None
-        for fh, (_, text) in zip(handles, todo):
-            fh.write(text.encode("utf-8"))
+            st = os.fstat(fd)
+            fds.append((fd, path, st.st_size if stat.S_ISREG(st.st_mode) else None))
+        done: list[tuple[int, str, int | None, bool]] = []
+        for (fd, path, before), (_, text) in zip(fds, todo):
+            data = memoryview(text.encode("utf-8"))
+            n = len(data)
+            try:
+                while data:
+                    data = data[os.write(fd, data):]
+            except OSError as exc:
+                left = _take_back([*done, (fd, path, before, len(data) < n)])
+                why = f"cannot write {path}: {exc.strerror}"
+                raise CudaenvError(f"{why}; nothing was applied for the following steps" if not left else
+                                   f"{why}; could not take back what was appended to {', '.join(left)}: "
+                                   "the runner may fail reading it") from None
+            done.append((fd, path, before, n > 0))
     finally:
-        for fh in handles:
-            fh.close()
+        for fd, _, _ in fds:
+            os.close(fd)
+
+
+def _take_back(written: list[tuple[int, str, int | None, bool]]) -> list[str]:
+    """Cut each file back to its length before; return the paths where what was appended stays."""
+    import os
+
+    left = []
+    for fd, path, before, wrote in written:
+        if not wrote:
+            continue
+        try:
+            if before is None:  # a pipe or a device: what went out cannot be taken back
+                raise OSError("not a regular file")
+            os.ftruncate(fd, before)
+        except OSError:
+            left.append(path)
+    return left
 
 
 class Github(Output):
