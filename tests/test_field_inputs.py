@@ -372,3 +372,35 @@ def test_clicks_help_still_reaches_a_good_stdout():
     assert res.returncode == 0 and res.stdout.startswith("Usage: cudaenv use") and res.stderr == ""
     res = run_cudaenv(["--version"], dict(os.environ))
     assert res.returncode == 0 and res.stdout.startswith("cudaenv, version ") and res.stderr == ""
+
+
+def test_profile_build_that_cannot_write_prints_nothing_on_stdout(tmp_path, system_toolkit):
+    """The generated stub's line used to reach stdout before the profile write failed."""
+    env = dict(os.environ, XDG_CONFIG_HOME="/dev/null", XDG_CACHE_HOME=str(tmp_path / "cache"),
+               CUDAENV_ROOTS=system_toolkit, CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"))
+    res = run_cudaenv(["profile", "build", system_toolkit], env)
+    assert "cannot write /dev/null/cudaenv/profiles/" in _one_error_line(res, 1)
+    ok = run_cudaenv(["profile", "build", system_toolkit], dict(env, XDG_CONFIG_HOME=str(tmp_path / "cfg")))
+    assert ok.returncode == 0 and "wrote    " in ok.stdout, ok.stderr
+
+
+def test_profile_build_names_what_it_wrote_before_a_write_failed(two, tmp_path, monkeypatch, capfd):
+    from cudaenv.commands.profile import build
+    from cudaenv.infra import atomic
+
+    base, env = two
+    for k, v in dict(env, XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_CACHE_HOME=str(tmp_path / "cache")).items():
+        monkeypatch.setenv(k, v)
+    real, calls = atomic.write_atomic, []
+
+    def second_fails(path, text, mode=None):
+        calls.append(path)
+        if len(calls) == 2:
+            raise CudaenvError(f"cannot write {path}: No space left on device")
+        real(path, text, mode)
+
+    monkeypatch.setattr(atomic, "write_atomic", second_fails)
+    with pytest.raises(CudaenvError) as exc:
+        build([str(base / "cuda-11.8.0"), str(base / "cuda-12.4.1")], False, False)
+    assert exc.value.message == f"cannot write {calls[1]}: No space left on device (written before it: {calls[0]})"
+    assert os.path.isfile(calls[0]) and capfd.readouterr().out == ""

@@ -15,18 +15,22 @@ if TYPE_CHECKING:
 __all__ = ["build", "list_profiles", "show_profile", "profiles_path"]
 
 
-def _generate_stub(ctx: Context, tk: Toolkit) -> None:
-    """A toolkit without lib64/stubs gets a generated libcuda.so, which `use` puts on LIBRARY_PATH."""
+def _generate_stub(ctx: Context, tk: Toolkit, out: list[str], warnings: list[str]) -> None:
+    """A toolkit without lib64/stubs gets a generated libcuda.so, which `use` puts on LIBRARY_PATH.
+
+    Its line goes to ``out`` (or a warning to ``warnings``): printed once every profile is written.
+    """
     from ..toolkit.stubgen import StubError, ensure_stub
 
     try:
         info = ensure_stub(ctx.cache_dir, tk, ctx.env)
     except StubError as exc:
-        note(f"warning: CUDA {tk['full_version']} has no libcuda stub and generating one failed: {exc.message}")
+        warnings.append(f"warning: CUDA {tk['full_version']} has no libcuda stub and generating one failed: "
+                        f"{exc.message}")
         return
     if info["generated"]:
-        write_out(f"stub     {info['path']} (for -lcuda: {info['symbols']} driver entry points from "
-                  f"{tk['root']}'s cuda.h)\n")
+        out.append(f"stub     {info['path']} (for -lcuda: {info['symbols']} driver entry points from "
+                   f"{tk['root']}'s cuda.h)\n")
 
 
 def _number(name: str, base: str) -> int | None:
@@ -57,8 +61,16 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     keeps that name and file (kept unless ``force``, rewritten with it);
     any other gets ``cuda-<version>`` if no profile file has that name and no
     toolkit took it earlier in this run, else the lowest free ``-2``, ``-3``...
+
+    What it did is printed once every file is written: a profile that cannot be
+    written is one error line with nothing on stdout (naming the profiles
+    written before it, if any).
+
+    Raises:
+        CudaenvError: a profile file cannot be written.
     """
     from ..context import Context
+    from ..errors import CudaenvError
     from ..infra.atomic import write_atomic
     from ..profiles.files import dump
     from ..profiles.model import default_profile, generated_name, host_compiler
@@ -70,6 +82,9 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     # Names no new profile may take: every profile's name and every file's, even invalid ones.
     taken = {p["name"] for p in profiles} | _existing_names(ctx.profiles_dir)
     seen: set[str] = set()
+    out: list[str] = []  # stdout lines, printed at the end
+    warnings: list[str] = []
+    written: list[str] = []
     for tk in chosen:
         root = os.path.realpath(tk["root"])
         if root in seen:
@@ -93,19 +108,28 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
         taken.add(name)
         prof["name"] = name
         if not tk["components"].get("stubs"):
-            _generate_stub(ctx, tk)
+            _generate_stub(ctx, tk, out, warnings)
         if os.path.exists(path) and not force:
-            write_out(f"kept     {path} (exists; --force overwrites)\n")
+            out.append(f"kept     {path} (exists; --force overwrites)\n")
             continue
         cxx, why = host_compiler(ctx, prof, tk)
         if cxx:
             # Record the choice so the user sees it and can change it.
             prof["host_compiler"] = cxx
-        write_atomic(path, dump(prof))
-        write_out(f"wrote    {path}" + (f"  (host compiler {cxx}: {why})" if cxx else "") + "\n")
+        try:
+            write_atomic(path, dump(prof))
+        except CudaenvError as exc:
+            if written:  # still one line, but the user learns what did change
+                exc.message += f" (written before it: {', '.join(written)})"
+            raise
+        written.append(path)
+        out.append(f"wrote    {path}" + (f"  (host compiler {cxx}: {why})" if cxx else "") + "\n")
         if why and not cxx:
-            note(f"warning: {why}")
+            warnings.append(f"warning: {why}")
     ctx.save()
+    for w in warnings:
+        note(w)
+    write_out("".join(out))
     return 0
 
 
