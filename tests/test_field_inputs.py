@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 
@@ -15,6 +16,7 @@ import pytest
 
 from cudaenv.env.plan import MAX_VAR_BYTES, Plan
 from cudaenv.errors import CudaenvError
+from cudaenv.infra.files import NotRegular, TooLarge, read_limited
 from helpers import REPO, make_toolkit, run_cudaenv
 
 
@@ -186,6 +188,80 @@ def test_a_fifo_or_device_in_place_of_a_file_does_not_hang(tmp_path, kind):
                          capture_output=True, text=True, timeout=60)
     _one_line_or_ok(res)
     assert "cannot read profile" in res.stderr and "odd.yaml: not a regular file" in res.stderr
+
+
+def _odd_file(path: str, kind: str) -> None:
+    """Put a FIFO, a link to /dev/zero or a sparse file over the size caps at ``path``."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.lexists(path):
+        os.unlink(path)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "devzero":
+        os.symlink("/dev/zero", path)
+    else:
+        with open(path, "wb") as f:
+            f.truncate(1 << 30)  # sparse: larger than any cap, costs no disk
+
+
+def _run(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    # `python -m cudaenv` is the process's own entry, so the fast forms read their preload files too;
+    # the timeout is the hang guard (a blocking read fails the test here).
+    return subprocess.run([sys.executable, "-m", "cudaenv", *args], env=env, cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero", "huge"])
+def test_a_fifo_device_or_huge_file_in_place_of_a_cache_costs_only_speed(two, kind):
+    """The index, the preload files and a verify record are caches: anything odd there reads as "no cache",
+    the answer is the same, and the next save replaces it with a regular file."""
+    base, env = two
+    cache = os.path.join(os.environ["XDG_CACHE_HOME"], "cudaenv")
+    tag = sys.implementation.cache_tag
+    use, listing = ["use", "12.4", "--shell", "bash"], ["list"]
+    want = {}
+    for args in (use, use, listing, listing):  # warm: the index and both preload files exist
+        res = _run(args, env)
+        assert res.returncode == 0, res.stderr
+        want[tuple(args)] = res.stdout
+    assert os.path.isfile(os.path.join(cache, f"preload-use.{tag}"))
+    odd = ["index.marshal", f"preload-use.{tag}", f"preload-list.{tag}", "verify/cuda-12.4.1.marshal"]
+    for name in odd:
+        _odd_file(os.path.join(cache, name), kind)
+    for args in (use, listing, ["show", "12.4"], ["list", "--json"], ["use", "12.4", "--verify", "--shell", "bash"]):
+        res = _run(args, env)
+        _one_line_or_ok(res)
+        assert res.returncode == 0, (args, res.stderr)
+        assert res.stdout == want.get(tuple(args), res.stdout), args
+        if "--verify" in args:
+            assert "has never been verified" in res.stderr  # the odd record is no record
+    for args in (use, listing):  # a warm run rewrites the preload file it could not use
+        assert _run(args, env).returncode == 0
+    code = ("import sys; from cudaenv.verify import cache\n"
+            "cache.store(sys.argv[1], 'cuda-12.4.1', ('k',), {'status': 'pass'})\n"
+            "print(cache.last_record(sys.argv[1], 'cuda-12.4.1'))\n")
+    res = subprocess.run([sys.executable, "-c", code, cache], env=env, cwd=REPO, capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 0 and res.stdout == "{'status': 'pass'}\n", res.stderr
+    for name in odd:
+        st = os.lstat(os.path.join(cache, name))
+        assert stat.S_ISREG(st.st_mode) and st.st_size < 1 << 20, name
+
+
+def test_read_limited_cuts_or_refuses_what_is_over_the_limit(tmp_path):
+    path = str(tmp_path / "f")
+    with open(path, "wb") as f:
+        f.write(b"x" * 100)
+    assert read_limited(path, 100, whole=True) == b"x" * 100
+    assert read_limited(path, 40) == b"x" * 40  # a header or a pin: the start is enough
+    with pytest.raises(TooLarge, match="larger than 99 bytes"):
+        read_limited(path, 99, whole=True)  # a cache or a manifest: cut short it would be wrong
+    with open(path, "wb") as f:
+        f.truncate(1 << 40)  # refused from its size, not read
+    with pytest.raises(TooLarge, match="larger than 64 MiB"):
+        read_limited(path, 64 << 20, whole=True)
+    with pytest.raises(NotRegular):
+        read_limited(str(tmp_path), 10)
 
 
 def test_a_binary_profile_unrelated_to_the_target_is_a_note(two, tmp_path):

@@ -5,7 +5,9 @@ an installer left there: a FIFO (opening it for reading blocks until a writer
 comes), ``/dev/zero`` (reading never ends), a huge file. :func:`read_limited`
 opens without blocking, refuses what is not a regular file and reads at most
 a given size, so discovery and profile loading can neither hang nor exhaust
-memory.
+memory. Caches (the index, verify records), manifests and the files another
+tool may have put where cudaenv writes are read the same way, with
+``whole=True``: a file over the limit is refused, never cut short.
 """
 
 from __future__ import annotations
@@ -13,32 +15,56 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["read_limited", "NotRegular"]
+__all__ = ["read_limited", "NotRegular", "TooLarge"]
 
 
 class NotRegular(OSError):
     """The path exists but is not a regular file (a FIFO, a device, a directory)."""
 
 
-def read_limited(path: str, limit: int = 1 << 20) -> bytes:
+class TooLarge(OSError):
+    """The file holds more than the caller's limit (``read_limited(..., whole=True)``)."""
+
+
+def _size_text(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 and not n & ((1 << 20) - 1) else f"{n} bytes"
+
+
+def read_limited(path: str, limit: int = 1 << 20, *, whole: bool = False) -> bytes:
     """The first ``limit`` bytes of the regular file at ``path``.
+
+    Args:
+        path: The file (symlinks are followed).
+        limit: The most bytes read.
+        whole: The caller needs all of it (a cache, a manifest): a file with
+            more than ``limit`` bytes raises :class:`TooLarge` instead of
+            being returned cut short.
 
     Raises:
         OSError: it cannot be opened or read (:class:`NotRegular` when it is
-            not a regular file; ``strerror`` says so).
+            not a regular file, :class:`TooLarge` as above; ``strerror`` says
+            which).
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise NotRegular(0, "not a regular file", path)
+        if whole and st.st_size > limit:  # refused unread (a sparse file of any size costs nothing)
+            raise TooLarge(0, f"larger than {_size_text(limit)}", path)
         chunks = []
-        left = limit
+        # One more byte than allowed tells "exactly limit" from "more" (the file may grow meanwhile).
+        left = limit + 1 if whole else limit
         while left > 0:
-            data = os.read(fd, min(left, 1 << 16))
+            # Big enough for the whole file in one read (a cache is read on every `use`).
+            data = os.read(fd, min(left, max(1 << 16, st.st_size + 1)))
             if not data:
                 break
             chunks.append(data)
             left -= len(data)
-        return b"".join(chunks)
+        out = b"".join(chunks)
+        if len(out) > limit:
+            raise TooLarge(0, f"larger than {_size_text(limit)}", path)
+        return out
     finally:
         os.close(fd)

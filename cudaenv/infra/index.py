@@ -3,7 +3,9 @@
 Like Lmod's spider cache: ``use`` runs in every pane, so it must not parse
 YAML or JSON or run nvcc when nothing changed. Entries are keyed by a stat
 fingerprint and re-read when it changes. Stored with ``marshal`` (builtin,
-no imports); a missing, corrupt or unwritable cache only costs speed.
+no imports); a missing, corrupt or unwritable cache only costs speed, and so
+does one that is not a regular file or is too large (a FIFO or ``/dev/zero``
+in its place is read as "no cache" and replaced by the next save).
 """
 
 from __future__ import annotations
@@ -11,9 +13,13 @@ from __future__ import annotations
 import marshal
 import os
 
-__all__ = ["Index"]
+from .files import read_limited
+
+__all__ = ["Index", "MAX_BYTES"]
 
 _FORMAT = 4
+#: The largest index read (a big one holds a few hundred toolkits and profiles in well under 1 MiB).
+MAX_BYTES = 64 << 20
 
 
 class Index:
@@ -32,9 +38,8 @@ class Index:
         self.data: dict = {}
         if path:
             try:
-                with open(path, "rb") as f:
-                    # loads(read()) is ~10x faster than load(f), which reads in small pieces.
-                    data = marshal.loads(f.read())
+                # loads(read()) is ~10x faster than load(f), which reads in small pieces.
+                data = marshal.loads(read_limited(path, MAX_BYTES, whole=True))
                 if isinstance(data, dict) and data.get("format") == _FORMAT:
                     self.data = data
             except (OSError, EOFError, ValueError, TypeError):

@@ -34,11 +34,14 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat  # imported by os already: free
 import sys
 
-__all__ = ["preload", "record", "blob_path", "source", "FORMAT", "PKG"]
+__all__ = ["preload", "record", "blob_path", "source", "FORMAT", "PKG", "MAX_BYTES"]
 
 FORMAT = 1
+#: The largest preload file read (use's is about 200 KiB).
+MAX_BYTES = 16 << 20
 PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: What :func:`preload` did this process: the command, and the names the file held (None: not used).
 _STATE: dict = {"kind": None, "names": None, "before": ()}
@@ -59,20 +62,29 @@ def source(name: str, pkg: bool) -> str:
 
 
 def _read(kind: str) -> list | None:
+    # Not infra/files.read_limited: this module is imported before the preload by every fast
+    # command, so one more module costs every pane; and the owner and mode checks need the fd's
+    # stat anyway. The same rules, though: never block on open (a FIFO), a regular file only
+    # (not /dev/zero), and never more than MAX_BYTES read.
     try:
-        fd = os.open(blob_path(kind), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(blob_path(kind), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
     try:
         st = os.fstat(fd)
-        if st.st_uid != os.getuid() or st.st_mode & 0o022 or st.st_size > 16 << 20:
+        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022
+                or st.st_size > MAX_BYTES):
             return None
         chunks = []
-        while True:
-            b = os.read(fd, 1 << 20)
+        left = MAX_BYTES + 1
+        while left > 0:
+            b = os.read(fd, min(left, max(1 << 16, st.st_size + 1)))  # one read for the whole file
             if not b:
                 break
             chunks.append(b)
+            left -= len(b)
+        if left <= 0:
+            return None  # grew past the limit while being read
         data = marshal.loads(b"".join(chunks))
     except (OSError, ValueError, EOFError, TypeError):
         return None

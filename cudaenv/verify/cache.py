@@ -32,6 +32,7 @@ import time
 
 from ..errors import CudaenvError
 from ..host.compilers import ccbin_of
+from ..infra.files import read_limited
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ __all__ = ["FORMAT", "ENV_VARS", "results_path", "load", "lookup", "store", "las
 FORMAT = 1
 #: Keyed results kept per profile (different pythons, --no-torch, older states).
 KEEP = 8
+#: The largest record file read (KEEP results of a few KiB each; anything bigger is not ours).
+MAX_BYTES = 16 << 20
 
 #: Variables of the computed environment that change what a build does.
 ENV_VARS = (
@@ -66,9 +69,9 @@ def results_path(cache_dir: str, profile_name: str) -> str:
 
 def load(cache_dir: str, profile_name: str) -> dict:
     """The profile's records (``{"format", "entries": [(key, record)], "last"}``); empty when none."""
+    # A FIFO or device in its place is "no records" (and replaced by the next store), never a hang.
     try:
-        with open(results_path(cache_dir, profile_name), "rb") as f:
-            data = marshal.loads(f.read())
+        data = marshal.loads(read_limited(results_path(cache_dir, profile_name), MAX_BYTES, whole=True))
     except (OSError, EOFError, ValueError, TypeError):
         data = None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
