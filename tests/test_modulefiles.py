@@ -536,6 +536,23 @@ def test_errors_are_one_line_and_write_nothing(base):
     assert after == before
 
 
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+@pytest.mark.parametrize("fmt", ["lmod", "tcl"])
+def test_a_fifo_or_device_where_a_module_goes_is_refused_unread(base, kind, fmt):
+    """The "did cudaenv write this?" check read the file in the way: a FIFO hung it, a device never ended."""
+    env, tmp, _out = base
+    env["CUDAENV_ROOTS"] = make_toolkit(str(tmp / "cuda-12.4"), "12.4.1")
+    moddir = tmp / "modules"
+    path = moddir / "cuda" / ("12.4.1.lua" if fmt == "lmod" else "12.4.1")
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path) if kind == "fifo" else os.symlink("/dev/zero", path)
+    # run_cudaenv's timeout is the hang guard.
+    line = _one_line_error(run_cudaenv(["modulefiles", "--format", fmt, "12.4", "--output", str(moddir)], env))
+    assert f"{path} is not a regular file; not overwriting it" in line
+    assert _tree(moddir) == ["cuda", os.path.relpath(path, moddir)]  # nothing written beside it
+    assert stat.S_ISFIFO(os.lstat(path).st_mode) if kind == "fifo" else os.readlink(path) == "/dev/zero"
+
+
 def test_files_are_readable_by_everyone_and_no_temporaries_remain(base):
     """Other users on other nodes load these: the umask decides, not mkstemp's 0600."""
     env, tmp, _out = base

@@ -66,6 +66,7 @@ import json
 import os
 
 from ..infra.atomic import commit, discard, stage_text
+from ..infra.files import NotRegular, read_limited
 from ..env.ops import Ops
 from ..env.pathlist import dedupe, separator
 from ..errors import CudaenvError
@@ -95,6 +96,8 @@ STUBS_DIR = ".cudaenv-stubs"
 DEVLINKS_DIR = ".cudaenv-devlinks"
 _MARK = "cudaenv-modulefile "
 _TMP_PREFIX = ".tmp-cudaenv-"
+#: The largest earlier module file read back (to copy it under a short name); ours are a few KiB.
+_MAX_MODULE_BYTES = 1 << 20
 _RC = {"lmod": ".modulerc.lua", "tcl": ".modulerc"}
 _LABEL = {"lmod": "Lmod (Lua)", "tcl": "Tcl"}
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
@@ -798,12 +801,19 @@ def render_alias(alias: str, target: str, target_text: str) -> str:
 
 
 def _read_marker(path: str) -> dict | None:
-    """The marker of a file cudaenv wrote, or None (not ours)."""
+    """The marker of a file cudaenv wrote, or None (not ours).
+
+    Raises:
+        CudaenvError: it cannot be read, or is not a regular file (a FIFO would
+            block the read, a device never end it; neither is overwritten).
+    """
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            head = f.read(8192)
-    except IsADirectoryError:
-        return None
+        head = read_limited(path, 8192).decode("utf-8", "replace")
+    except NotRegular:
+        if os.path.isdir(path):
+            return None  # a directory: "not written by cudaenv", as any other foreign entry
+        raise CudaenvError(f"{path} is not a regular file; not overwriting it",
+                           hint="move it away, or use another --output directory", exit_code=2) from None
     except OSError as exc:
         raise CudaenvError(f"cannot read {path}: {exc.strerror}") from None
     for line in head.splitlines()[:5]:
@@ -983,11 +993,13 @@ def write_modulefiles(
         for target, names in aliases.items():
             text = texts.get(target)
             if text is None:  # written by an earlier run: its file is the source
+                src = os.path.join(cuda_dir, target + ".lua")
                 try:
-                    with open(os.path.join(cuda_dir, target + ".lua"), encoding="ascii") as f:
-                        text = f.read()
-                except (OSError, ValueError) as exc:
-                    raise CudaenvError(f"cannot read {os.path.join(cuda_dir, target + '.lua')}: {exc}") from None
+                    text = read_limited(src, _MAX_MODULE_BYTES, whole=True).decode("ascii")
+                except OSError as exc:
+                    raise CudaenvError(f"cannot read {src}: {exc.strerror or exc}") from None
+                except ValueError as exc:
+                    raise CudaenvError(f"cannot read {src}: {exc}") from None
             for alias in names:
                 if alias != "default":
                     alias_paths.append(os.path.join(cuda_dir, alias + ".lua"))
