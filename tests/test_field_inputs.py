@@ -480,3 +480,19 @@ def test_profile_build_names_what_it_wrote_before_a_write_failed(two, tmp_path, 
         build([str(base / "cuda-11.8.0"), str(base / "cuda-12.4.1")], False, False)
     assert exc.value.message == f"cannot write {calls[1]}: No space left on device (written before it: {calls[0]})"
     assert os.path.isfile(calls[0]) and capfd.readouterr().out == ""
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_install_list_with_no_source_reached_is_one_line(tmp_path, json_flag):
+    """The table's header used to reach stdout, then two stderr lines."""
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    dead = f"http://127.0.0.1:{s.getsockname()[1]}/"
+    s.close()  # nothing listens there: connection refused
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    res = run_cudaenv(["install", "--list", "--source", dead, *json_flag], env)
+    err = _one_error_line(res, 1)
+    assert err.startswith(f"cudaenv: no source could be reached: {dead} is unreachable"), err

@@ -191,16 +191,17 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
     have = {rec["version"]: root for root, rec in installed(ctx)}
     rows: dict[str, list[str]] = {}
     reached = 0
+    failed: list[str] = []  # said once the outcome is known: notes, or part of the one error line
     try:
         for spec in _sources(ctx, sources):
             src = make_source(spec, ctx.env)
             try:
                 versions = src.versions()
             except Unreachable as exc:
-                note(f"{src.label} is unreachable ({exc.message})")
+                failed.append(f"{src.label} is unreachable ({exc.message})")
                 continue
             except CudaenvError as exc:
-                note(f"{src.label}: {exc.message}")
+                failed.append(f"{src.label}: {exc.message}")
                 continue
             reached += 1
             for ver in versions:
@@ -210,6 +211,11 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
                     rows[label].append(src.label)
     except CudaenvError as exc:
         return report_error(exc)
+    if not reached and not have:  # nothing to show: one line, nothing on stdout
+        why = f": {'; '.join(failed)}" if failed else ""
+        return report_error(CudaenvError(f"no source could be reached{why}"))
+    for msg in failed:
+        note(msg)
     for ver in have:
         rows.setdefault(ver, [])
     order = sorted(rows, key=version_key)
@@ -225,6 +231,4 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
                          + (f"  ({have[v]})" if v in have else ""))
         lines.append("(i installed)")
         write_out("\n".join(lines) + "\n")
-    if not reached and not have:
-        return report_error(CudaenvError("no source could be reached"))
     return 0
