@@ -248,6 +248,30 @@ def test_a_fifo_device_or_huge_file_in_place_of_a_cache_costs_only_speed(two, ki
         assert stat.S_ISREG(st.st_mode) and st.st_size < 1 << 20, name
 
 
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_mirror_manifest_that_is_a_fifo_or_device_is_one_line_naming_it(tmp_path, kind):
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    manifest = str(mirror / "redistrib_12.4.1.json")
+    os.mkfifo(manifest) if kind == "fifo" else os.symlink("/dev/zero", manifest)
+    res = _run(["install", "12.4.1", "--source", str(mirror)], dict(os.environ))
+    assert res.returncode != 0 and res.stdout == "", res.stderr
+    assert res.stderr.splitlines() == [f"cudaenv: cannot read {manifest}: not a regular file"]
+    assert not os.path.exists(os.path.join(os.environ["XDG_DATA_HOME"], "cudaenv", "toolkits", "cuda-12.4.1"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_an_install_record_that_is_a_fifo_or_device_is_no_record(kind):
+    root = os.path.join(os.environ["XDG_DATA_HOME"], "cudaenv", "toolkits", "cuda-12.4.1")
+    os.makedirs(root)
+    record = os.path.join(root, "cudaenv-install.json")
+    os.mkfifo(record) if kind == "fifo" else os.symlink("/dev/zero", record)
+    res = _run(["uninstall", "12.4"], dict(os.environ))
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("cudaenv: no CUDA 12.4 installed by cudaenv;")
+    assert os.path.isdir(root)
+
+
 def test_read_limited_cuts_or_refuses_what_is_over_the_limit(tmp_path):
     path = str(tmp_path / "f")
     with open(path, "wb") as f:

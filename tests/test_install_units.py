@@ -4,11 +4,15 @@ wheel specifiers and markers (the real downloads are in test_install.py)."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
 from cudaenv.errors import CudaenvError
-from cudaenv.install import parts, pipconf, redist, wheels
+from cudaenv.install import fetch, parts, pipconf, redist, wheels
+from helpers import REPO
 
 SHA = "a" * 64
 
@@ -102,6 +106,44 @@ def test_pip_configuration(tmp_path):
     assert pipconf.pip_indexes(env)["index"] == []
     assert pipconf.pip_indexes({"HOME": str(tmp_path), "PIP_CONFIG_FILE": "/dev/null",
                                 "XDG_CONFIG_DIRS": str(tmp_path)})["index"] == [pipconf.DEFAULT_INDEX]
+
+
+def _in_child(code: str, *args: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh interpreter: its timeout is the hang guard for a read that could block."""
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=REPO), cwd=REPO)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_pip_conf_that_is_a_fifo_or_device_is_skipped(tmp_path, kind):
+    conf = str(tmp_path / "pip.conf")
+    os.mkfifo(conf) if kind == "fifo" else os.symlink("/dev/zero", conf)
+    res = _in_child("import json, sys; from cudaenv.install import pipconf\n"
+                    "print(json.dumps(pipconf.pip_indexes({'HOME': sys.argv[1], 'XDG_CONFIG_DIRS': sys.argv[1],\n"
+                    "                                      'PIP_CONFIG_FILE': sys.argv[2]})))", str(tmp_path), conf)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["index"] == [pipconf.DEFAULT_INDEX]
+
+
+def test_a_fifo_or_device_named_like_a_wheel_is_not_a_find_links_file(tmp_path):
+    """Local find-links files are hashed where they lie: a FIFO would hang that, a device never end it."""
+    name = "nvidia_cuda_nvcc_cu12-12.4.131-py3-none-manylinux2014_x86_64.whl"
+    for d, kind in (("a", "fifo"), ("b", "devzero"), ("c", "file")):
+        os.makedirs(tmp_path / d)
+        path = str(tmp_path / d / name)
+        os.mkfifo(path) if kind == "fifo" else os.symlink("/dev/zero", path) if kind == "devzero" else \
+            open(path, "wb").close()
+    notes: list[str] = []
+    got = wheels.project_files("nvidia-cuda-nvcc-cu12", {"find_links": [str(tmp_path / d) for d in "abc"]}, notes)
+    assert [f["url"] for f in got] == [str(tmp_path / "c" / name)]
+
+
+def test_a_local_document_over_the_cap_is_refused_not_cut(tmp_path, monkeypatch):
+    path = tmp_path / "redistrib_12.4.1.json"
+    path.write_bytes(b"{" + b" " * 200 + b"}")
+    monkeypatch.setattr(fetch, "MAX_DOCUMENT", 100)
+    with pytest.raises(CudaenvError, match=f"cannot read {path}: larger than 100 bytes"):
+        fetch.read_url(str(path))
 
 
 def test_specifiers_and_markers():

@@ -27,6 +27,7 @@ def installed(ctx: Context) -> list[tuple[str, dict]]:
     """(root, install record) of every toolkit in the default prefix, oldest version first."""
     import json
 
+    from ..infra.files import read_limited
     from ..install.core import MARKER
     from ..install.wheels import version_key
     from ..toolkit.discover import installed_dir
@@ -41,9 +42,9 @@ def installed(ctx: Context) -> list[tuple[str, dict]]:
         if not n.startswith("cuda-"):
             continue
         try:
-            with open(os.path.join(base, n, MARKER), encoding="utf-8") as f:
-                rec = json.load(f)
-        except (OSError, ValueError):
+            # Bounded and non-blocking: a FIFO or /dev/zero left as a record is "not installed by cudaenv".
+            rec = json.loads(read_limited(os.path.join(base, n, MARKER), 1 << 20, whole=True).decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
             continue
         if isinstance(rec, dict) and isinstance(rec.get("version"), str):
             out.append((os.path.join(base, n), rec))

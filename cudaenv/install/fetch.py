@@ -16,13 +16,14 @@ import os
 import time
 
 from ..errors import CudaenvError
+from ..infra.files import read_limited
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
 
 __all__ = ["Unreachable", "is_local", "local_path", "join_url", "read_url", "fetch_file", "cached_path",
-           "CHUNK", "RETRIES"]
+           "CHUNK", "RETRIES", "MAX_DOCUMENT"]
 
 #: Bytes read per step (also the unit of progress reports).
 CHUNK = 1 << 20
@@ -30,6 +31,8 @@ CHUNK = 1 << 20
 RETRIES = 5
 #: Seconds a connection may stay silent before it counts as dropped.
 TIMEOUT = 60
+#: The largest document :func:`read_url` reads (NVIDIA's manifests are ~100 KiB, a big simple-index page a few MiB).
+MAX_DOCUMENT = 64 << 20
 
 
 class Unreachable(CudaenvError):
@@ -88,19 +91,23 @@ def read_url(url: str, accept: str | None = None, timeout: float = 10, missing_o
     if is_local(url):
         path = local_path(url)
         try:
-            with open(path, "rb") as f:
-                return f.read()
+            # A mirror is anyone's directory: a FIFO there must not hang the install, nor
+            # /dev/zero exhaust memory.
+            return read_limited(path, MAX_DOCUMENT, whole=True)
         except FileNotFoundError:
             if missing_ok:
                 return None
             raise CudaenvError(f"{path}: no such file", exit_code=2) from None
         except OSError as exc:
-            raise CudaenvError(f"cannot read {path}: {exc.strerror}") from None
+            raise CudaenvError(f"cannot read {path}: {exc.strerror or exc.__class__.__name__}") from None
     import urllib.error
 
     try:
         with _open(url, {"Accept": accept} if accept else None, timeout) as resp:
-            return resp.read()
+            data = resp.read(MAX_DOCUMENT + 1)
+            if len(data) > MAX_DOCUMENT:
+                raise CudaenvError(f"{url}: larger than {MAX_DOCUMENT >> 20} MiB; not a manifest or an index page")
+            return data
     except urllib.error.HTTPError as exc:
         if exc.code == 404 and missing_ok:
             return None

@@ -46,11 +46,14 @@ def pip_indexes(env: Mapping[str, str]) -> dict:
     """
     import configparser
 
+    from ..infra.files import read_limited
+
     conf: dict[str, str] = {}
     for path in pip_config_files(env):
         parser = configparser.RawConfigParser()
         try:
-            parser.read(path, encoding="utf-8")
+            # Not parser.read(path): it would block on a FIFO and read a device without end.
+            parser.read_string(read_limited(path, 1 << 20).decode("utf-8"), source=path)
         except (configparser.Error, UnicodeDecodeError, OSError):
             continue
         for section in ("global", "download", "install"):

@@ -151,6 +151,9 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
                 continue
             reached += 1
             for fn in names:
+                # Hashed where it lies: a FIFO or a device named like a wheel would hang that or never end.
+                if not os.path.isfile(os.path.join(d, fn)):
+                    continue
                 found.setdefault(fn, {"filename": fn, "url": os.path.join(d, fn), "sha256": None, "size": None,
                                       "origin": d})
         else:
