@@ -31,7 +31,9 @@ def explain_cmd(text: tuple[str, ...], no_host: bool, python: str | None, as_jso
     this machine has what answers it, a "here:" line names it: the installed
     toolkit to use, the driver, your torch (looked at in a child process, cached;
     the first look takes a few seconds). --no-host answers from the text alone.
-    Exit status 1, with nothing on stdout, when nothing is recognised.
+    Exit status 1, with nothing on stdout, when nothing is recognised. A log
+    over 16 MiB is explained by its first 4 MiB and last 12 MiB (a note says
+    so); a stream is read no further than 256 MiB.
     """
     from ..commands.explain import explain_command
 
