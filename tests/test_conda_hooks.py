@@ -214,6 +214,19 @@ def test_foreign_files_are_never_overwritten_or_deleted(world):
     assert all(os.path.exists(p) for _k, _e, p in hook_paths(world["A"]))
 
 
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_fifo_or_device_in_a_hooks_place_is_foreign_and_not_read(world, kind):
+    """"Is this hook ours?" reads its first line: a FIFO blocked that open, /dev/zero has no line end."""
+    foreign = os.path.join(world["A"], "etc", "conda", "deactivate.d", HOOK_NAME + ".sh")
+    os.makedirs(os.path.dirname(foreign))
+    os.mkfifo(foreign) if kind == "fifo" else os.symlink("/dev/zero", foreign)
+    res = _install(world, OUTER_V, world["A"])  # run_cudaenv's timeout is the hang guard
+    assert res.returncode == 1 and res.stdout == ""
+    assert "was not written by cudaenv" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert os.listdir(os.path.dirname(foreign)) == [HOOK_NAME + ".sh"]
+    assert not os.path.exists(os.path.join(world["A"], "etc", "conda", "activate.d"))
+
+
 def test_prefix_defaults_to_conda_prefix_and_errors_are_one_line(world):
     env = dict(world["env"])
     res = run_cudaenv(["conda-hook", "install", OUTER_V], env)

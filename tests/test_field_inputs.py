@@ -201,14 +201,21 @@ def _odd_file(path: str, kind: str) -> None:
         os.symlink("/dev/zero", path)
     else:
         with open(path, "wb") as f:
-            f.truncate(1 << 30)  # sparse: larger than any cap, costs no disk
+            f.truncate(4 << 30)  # sparse: larger than any cap (and _run's memory limit), costs no disk
+
+
+def _limit_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
 
 def _run(args: list[str], env: dict) -> subprocess.CompletedProcess:
-    # `python -m cudaenv` is the process's own entry, so the fast forms read their preload files too;
-    # the timeout is the hang guard (a blocking read fails the test here).
+    # `python -m cudaenv` is the process's own entry, so the fast forms read their preload files too.
+    # The timeout is the hang guard (a blocking read fails the test here); the memory limit makes a read
+    # without a cap a MemoryError here rather than a machine out of memory.
     return subprocess.run([sys.executable, "-m", "cudaenv", *args], env=env, cwd=REPO, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, preexec_fn=_limit_memory)
 
 
 @pytest.mark.parametrize("kind", ["fifo", "devzero", "huge"])
@@ -246,6 +253,43 @@ def test_a_fifo_device_or_huge_file_in_place_of_a_cache_costs_only_speed(two, ki
     for name in odd:
         st = os.lstat(os.path.join(cache, name))
         assert stat.S_ISREG(st.st_mode) and st.st_size < 1 << 20, name
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_odd_files_in_the_python_environment_do_not_hang_use(two, tmp_path, kind):
+    """`use` reads the environment's files on every switch (pyvenv.cfg, a wheel's RECORD, torch's
+    version.py, pyenv's version files): each one a FIFO or /dev/zero is "not there", never a hang."""
+    base, env = two
+    venv = tmp_path / "venv"
+    site = venv / "lib" / "python3.12" / "site-packages"
+    (venv / "bin").mkdir(parents=True)
+    os.symlink(sys.executable, venv / "bin" / "python3")
+    for rel in ("pyvenv.cfg", "lib/python3.12/site-packages/torch/version.py",
+                "lib/python3.12/site-packages/nvidia_cublas_cu12-12.4.5.8.dist-info/RECORD"):
+        _odd_file(str(venv / rel), kind)
+    pyenv = tmp_path / "pyenv"
+    (pyenv / "shims").mkdir(parents=True)
+    (pyenv / "versions").mkdir()
+    os.symlink(sys.executable, pyenv / "shims" / "python3")
+    proj = tmp_path / "proj"
+    for path in (pyenv / "version", proj / ".python-version"):
+        _odd_file(str(path), kind)
+    env = dict(env, PYTHONPATH=os.pathsep.join(filter(None, [REPO, env.get("PYTHONPATH")])))  # cwd is proj
+    for extra in ({"PATH": f"{venv}/bin:{env['PATH']}"},
+                  {"PATH": f"{pyenv}/shims:{env['PATH']}", "PYENV_ROOT": str(pyenv)}):
+        for args in (["use", "12.4", "--shell", "bash"], ["show", "12.4"]):
+            res = subprocess.run([sys.executable, "-m", "cudaenv", *args], env=dict(env, **extra), cwd=proj,
+                                 capture_output=True, text=True, timeout=60, preexec_fn=_limit_memory)
+            _one_line_or_ok(res)
+            assert res.returncode == 0, (extra, args, res.stderr)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "devzero"])
+def test_a_kernel_json_that_is_a_fifo_or_device_is_not_a_kernelspec(kind):
+    _odd_file(os.path.join(os.environ["XDG_DATA_HOME"], "jupyter", "kernels", "odd", "kernel.json"), kind)
+    res = _run(["kernel", "list", "--json"], dict(os.environ, JUPYTER_PATH=""))
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["kernels"] == []
 
 
 @pytest.mark.parametrize("kind", ["fifo", "devzero"])

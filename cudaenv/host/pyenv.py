@@ -29,6 +29,10 @@ from __future__ import annotations
 
 import os
 
+# Every file read here is the user's (a venv, a pin, a wheel's RECORD): never block on a FIFO
+# or read a device without end.
+from ..infra.files import read_limited
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
@@ -60,8 +64,7 @@ def _first_python(path: str, skip_shims: bool = False) -> str | None:
 def _read_words(path: str) -> list[str] | None:
     """The version names a ``.python-version``/``version`` file lists (None: no such file)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read(4096)
+        data = read_limited(path, 4096)
     except OSError:
         return None
     return [w for line in data.decode("utf-8", "replace").splitlines() for w in line.split("#", 1)[0].split()]
@@ -111,8 +114,7 @@ def _site_dirs(prefix: str) -> list[str]:
 
 def _read_cfg(path: str) -> dict[str, str]:
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = f.read(65536).splitlines()
+        lines = read_limited(path, 65536).decode("utf-8", "replace").splitlines()
     except OSError:
         return {}
     out = {}
@@ -185,8 +187,7 @@ def _scan_site(site: str, libs: dict, tools: dict) -> None:
         dist, _, version = stem.partition("-")
         dist = dist.replace("_", "-")
         try:
-            with open(os.path.join(site, n, "RECORD"), encoding="utf-8", errors="replace") as f:
-                record = f.read(4 << 20)
+            record = read_limited(os.path.join(site, n, "RECORD"), 4 << 20).decode("utf-8", "replace")
         except OSError:
             continue
         for line in record.splitlines():
@@ -263,8 +264,7 @@ def torch_build(pyenv: dict | None) -> dict | None:
     for site in list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv.get("user_site") else []):
         path = os.path.join(site, "torch", "version.py")
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read(65536)
+            text = read_limited(path, 65536).decode("utf-8", "replace")
         except OSError:
             continue
         out: dict = {"version": None, "cuda": None, "hip": None, "path": os.path.dirname(path)}

@@ -378,9 +378,11 @@ def is_ours(path: str) -> bool:
 
     Any format number N counts, so a later cudaenv can replace or remove older hooks.
     """
+    from ..infra.files import read_limited
+
     try:
-        with open(path, "rb") as f:
-            first = f.readline(200)
+        # Never blocks (a FIFO in the hook's place) and never reads a device without end.
+        first = read_limited(path, 200).split(b"\n", 1)[0]
     except OSError:
         return False
     stem = MARK.rsplit(" ", 1)[0].encode() + b" "

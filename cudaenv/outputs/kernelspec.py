@@ -25,6 +25,7 @@ import shutil
 
 from ..errors import CudaenvError
 from ..infra.atomic import write_atomic
+from ..infra.files import read_limited
 from ..infra.jsonout import dumps
 
 __all__ = ["MARK", "LOGOS", "kernel_name", "valid_kernel_name", "kernelspec", "render", "read_spec", "is_ours",
@@ -92,8 +93,8 @@ def read_spec(kernel_dir: str) -> dict | None:
     import json
 
     try:
-        with open(os.path.join(kernel_dir, "kernel.json"), "rb") as f:
-            data = json.loads(f.read(1 << 20).decode("utf-8"))
+        # Bounded and non-blocking: a FIFO or /dev/zero named kernel.json is "not a spec", not a hang.
+        data = json.loads(read_limited(os.path.join(kernel_dir, "kernel.json"), 1 << 20, whole=True).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None

@@ -33,6 +33,7 @@ import os
 import time
 
 from ..errors import CudaenvError
+from ..infra.files import read_limited
 from .stubs import generated_stub_dir
 from .version import include_dirs
 
@@ -98,8 +99,8 @@ def stub_state(cache_dir: str, tk: Toolkit) -> dict | None:
     if inc is None or not os.path.isfile(path):
         return None
     try:
-        with open(os.path.join(os.path.dirname(path), _META), "rb") as f:
-            meta = marshal.loads(f.read())
+        # A cache: a FIFO or device in its place means "no stub", never a hang.
+        meta = marshal.loads(read_limited(os.path.join(os.path.dirname(path), _META), 1 << 20, whole=True))
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not isinstance(meta, dict) or meta.get("sig") != _source_sig(inc):
@@ -189,8 +190,7 @@ def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: flo
                             output=res.stderr)
         texts.append(res.stdout)
     try:
-        with open(os.path.join(inc, "cudaProfilerTypedefs.h"), encoding="utf-8", errors="replace") as f:
-            prof = f.read()
+        prof = read_limited(os.path.join(inc, "cudaProfilerTypedefs.h"), 4 << 20).decode("utf-8", "replace")
     except OSError:
         prof = ""
     names = entry_points(texts, prof)
