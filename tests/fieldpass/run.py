@@ -43,6 +43,16 @@ def _bad_failed(mod, results) -> bool:
                for r in results)
 
 
+
+def _end_part(bad: list[str], missing, root) -> bool:
+    """Print a part's failures and where its files were kept; True when the part failed."""
+    if bad:
+        print("\nFailures:\n\n```\n" + "\n".join(bad) + "\n```")
+    if root:
+        print(f"\n(kept {root})")
+    print()
+    return bool(bad) or bool(missing and fp.helpers.IN_CI)
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trips", type=int, default=2500, help="round trips in all (spread over the shells)")
@@ -73,15 +83,7 @@ def main(argv: list[str] | None = None) -> int:
             print(roundtrip.refusal_table(results))
         print("\nWhat the trips exercised:\n")
         print(roundtrip.coverage_table(results))
-        bad = roundtrip.failures(results)
-        if bad:
-            failed = True
-            print("\nFailures:\n\n```\n" + "\n".join(bad) + "\n```")
-        if missing and fp.helpers.IN_CI:
-            failed = True
-        if root:
-            print(f"\n(kept {root})")
-        print()
+        failed = _end_part(roundtrip.failures(results), missing, root) or failed
 
     if args.only in (None, "inject"):
         import inject
@@ -99,15 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         if why:
             print("\nRefusals, by channel and message [payloads]:\n")
             print("\n".join(f"- {w}" for w in why))
-        bad = inject.failures(results, limit=60)
-        if bad:
-            failed = True
-            print("\nFailures:\n\n```\n" + "\n".join(bad) + "\n```")
-        if missing and fp.helpers.IN_CI:
-            failed = True
-        if root:
-            print(f"\n(kept {root})")
-        print()
+        failed = _end_part(inject.failures(results, limit=60), missing, root) or failed
 
     if args.only in (None, "badinput"):
         mod = _badinput()
