@@ -411,6 +411,26 @@ def test_github_write_that_fails_leaves_both_files_as_they_were(tmp_path, job_en
     assert (env_file.read_bytes(), path_file.read_bytes()) == before
 
 
+@pytest.mark.parametrize("which", ["GITHUB_ENV", "GITHUB_PATH"])
+def test_github_file_that_is_a_fifo_nobody_reads_is_one_line_not_a_hang(tmp_path, job_env, which):
+    """Opening a FIFO for writing blocks until a reader comes: cudaenv must not wait for one."""
+    env, work = job_env
+    root = str(tmp_path / "tk" / "cuda-12.4")
+    make_toolkit(root, "12.4.1")
+    env_file, path_file = tmp_path / "env", tmp_path / "path"
+    env_file.write_text("EARLIER=1\n")
+    path_file.write_text("/earlier\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    e = dict(env, CUDAENV_ROOTS=root, GITHUB_ENV=str(fifo if which == "GITHUB_ENV" else env_file),
+             GITHUB_PATH=str(fifo if which == "GITHUB_PATH" else path_file))
+    res = subprocess.run(["cudaenv", "use", "12.4", "--format", "github"], env=e, capture_output=True, text=True,
+                         timeout=60)  # a hang guard only
+    assert res.returncode != 0 and res.stdout == "" and res.stderr.count("\n") == 1, res.stderr
+    assert f"cannot open {fifo} for appending" in res.stderr
+    assert env_file.read_text() == "EARLIER=1\n" and path_file.read_text() == "/earlier\n"
+
+
 def test_github_error_in_planning_writes_nothing(job_env, tmp_path):
     env, work = job_env
     job = Job(env, work)

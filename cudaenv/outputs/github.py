@@ -238,7 +238,9 @@ def write(out: Entries, env_file: str, path_file: str | None) -> None:
     try:
         for path, _ in todo:
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o666)
+                # O_NONBLOCK: a FIFO nobody reads would block the open for ever (ENXIO instead).
+                fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o666)
+                os.set_blocking(fd, True)  # the writes below wait for a reader that is there
             except OSError as exc:
                 raise CudaenvError(f"cannot open {path} for appending: {exc.strerror}") from None
             st = os.fstat(fd)
