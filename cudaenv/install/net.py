@@ -1,0 +1,251 @@
+"""Connections the way pip makes them: certificates, trusted hosts, proxies, credentials; and no secret shown.
+
+:func:`configure` takes, from pip's configuration (``pipconf``) and the environment:
+
+* the CA certificates: ``SSL_CERT_FILE``/``SSL_CERT_DIR`` when set (instead of the
+  system's), plus pip's ``cert`` (``PIP_CERT``), a PEM bundle or a directory
+  added to them, as pip's truststore does;
+* pip's ``client-cert`` (one PEM file holding the key and the certificate);
+* pip's ``trusted-host`` (``host`` on any port, or ``host:port``): TLS unverified there;
+* the proxy: pip's ``proxy`` option, else ``https_proxy``/``http_proxy``/``all_proxy``;
+  ``no_proxy`` hosts go direct (``user:password@`` in the proxy URL is sent to it);
+* credentials, per ``host:port``: from any URL that carries them
+  (``https://user:TOKEN@host/simple``, in an index, ``--source`` or a link), else
+  from ``~/.netrc`` (``$NETRC``) by host name, as pip (through requests) does.
+  They are sent only to that host, on every request (as pip does), and never
+  follow a redirect to another one.
+
+URLs handed to the rest of cudaenv carry no credentials (:func:`remember`,
+:func:`split_auth`); every message that may hold a URL or a server's words
+goes through :func:`redact`: ``user:pass@`` becomes ``user:****@`` (a lone
+token ``****@``), as pip shows them, and any password or token cudaenv knows
+is replaced by ``****`` wherever it appears.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from .credentials import add_secret, host_name, netloc_split, redact, split_auth
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+__all__ = ["configure", "settings", "add_credentials", "remember", "opener", "tls_reason"]
+
+_LOCK = threading.RLock()
+_STATE: dict = {"settings": None}
+
+
+class Settings:
+    """What every connection of this process uses (see the module's text)."""
+
+    def __init__(self, env: Mapping[str, str], options: Mapping[str, str]) -> None:
+        self.cafile = env.get("SSL_CERT_FILE") or None
+        self.capath = env.get("SSL_CERT_DIR") or None
+        self.cert = options.get("cert") or None
+        self.client_cert = options.get("client-cert") or None
+        self.trusted = [t.lower() for t in options.get("trusted-host", "").split()]
+        proxies: dict[str, str] = {}
+        proxy = options.get("proxy", "").strip()
+        if proxy:
+            proxies = {"http": proxy, "https": proxy}
+        else:
+            every = env.get("all_proxy") or env.get("ALL_PROXY")
+            for scheme in ("http", "https"):
+                # An upper-case HTTP_PROXY in a CGI request is the client's header (httpoxy): as urllib does.
+                upper = "" if scheme == "http" and "REQUEST_METHOD" in env else env.get(scheme.upper() + "_PROXY")
+                value = env.get(scheme + "_proxy") or upper or every
+                if value:
+                    proxies[scheme] = value
+        self.proxies = proxies
+        for value in proxies.values():
+            parts = netloc_split(value if "://" in value else "http://" + value)
+            if parts and parts[1] is not None:
+                from urllib.parse import unquote
+
+                user, colon, password = parts[1].partition(":")
+                add_secret(unquote(password) if colon else unquote(user))
+        self.no_proxy = env.get("no_proxy") or env.get("NO_PROXY") or ""
+        home = env.get("HOME") or os.path.expanduser("~")
+        named = env.get("NETRC")
+        places = [named] if named is not None else [os.path.join(home, ".netrc"), os.path.join(home, "_netrc")]
+        self.netrc = next((p for p in places if p and os.path.exists(p)), None)
+        self.creds: dict[str, tuple[str, str | None]] = {}
+        self._contexts: dict[bool, object] = {}
+        self._netrc_hosts: dict | None = None
+
+    def trusts(self, netloc: str) -> bool:
+        """``netloc`` is a trusted host (``name`` on any port, or ``name:port``): its certificate is not checked."""
+        netloc = netloc.lower()
+        return netloc in self.trusted or host_name(netloc) in self.trusted
+
+    def context(self, verify: bool = True):
+        """The ``ssl.SSLContext`` for a verified (or a trusted host's) connection.
+
+        Raises:
+            CudaenvError: a CA bundle or client certificate that cannot be loaded.
+        """
+        import ssl
+
+        with _LOCK:
+            ctx = self._contexts.get(verify)
+        if ctx is not None:
+            return ctx
+        from ..errors import CudaenvError
+
+        what = ""
+        try:
+            if not verify:
+                ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+                ctx.check_hostname = False
+                ctx.verify_mode = ssl.CERT_NONE
+            elif self.cafile or self.capath:
+                what = f"SSL_CERT_FILE/SSL_CERT_DIR ({self.cafile or self.capath})"
+                ctx = ssl.create_default_context(cafile=self.cafile, capath=self.capath)
+            else:
+                ctx = ssl.create_default_context()
+            if verify and self.cert:
+                what = f"pip's cert {self.cert}"
+                if os.path.isdir(self.cert):
+                    ctx.load_verify_locations(capath=self.cert)
+                else:
+                    ctx.load_verify_locations(cafile=self.cert)
+            if self.client_cert:
+                what = f"pip's client-cert {self.client_cert}"
+                # An encrypted key would make OpenSSL ask for its passphrase on the terminal.
+                ctx.load_cert_chain(self.client_cert, password=lambda: b"")
+        except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
+            why = getattr(exc, "strerror", None) or getattr(exc, "reason", None) or str(exc)
+            if isinstance(exc, ssl.SSLError):
+                why = f"not a usable PEM file ({exc.reason or exc})"
+            raise CudaenvError(redact(f"{what}: {why}"),
+                               hint="fix pip's configuration (pip config debug shows where it is set)",
+                               exit_code=2) from None
+        with _LOCK:
+            self._contexts[verify] = ctx
+        return ctx
+
+    def credentials(self, netloc: str) -> tuple[str, str] | None:
+        """(user, password) to send to ``netloc`` (``host[:port]``): from a URL, else from netrc."""
+        with _LOCK:
+            cred = self.creds.get(netloc.lower())
+        if cred is not None:
+            return cred[0], cred[1] or ""
+        return self._from_netrc(netloc)
+
+    def _from_netrc(self, netloc: str) -> tuple[str, str] | None:
+        if self.netrc is None:
+            return None
+        host = host_name(netloc.lower())
+        with _LOCK:
+            if self._netrc_hosts is None:
+                self._netrc_hosts = _read_netrc(self.netrc)
+            table = self._netrc_hosts
+        entry = table.get(host) or table.get("default")
+        if not entry:
+            return None
+        login, account, password = entry
+        return (login or account or ""), password or ""
+
+
+def _read_netrc(path: str) -> dict:
+    """host -> (login, account, password) of a netrc file; {} when it cannot be read (as requests does)."""
+    import netrc
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block netrc's open
+            return {}
+        hosts = dict(netrc.netrc(path).hosts)
+    except (OSError, netrc.NetrcParseError, UnicodeDecodeError):
+        return {}
+    for _login, account, password in hosts.values():
+        add_secret(password)
+    return hosts
+
+
+def configure(env: Mapping[str, str], options: Mapping[str, str] | None = None) -> Settings:
+    """Set up this process's connections from ``env`` and pip's configuration (read here when not given)."""
+    from .pipconf import pip_indexes, pip_options, site_prefix
+
+    opts = pip_options(env, site_prefix(env)) if options is None else options
+    s = Settings(env, opts)
+    for netloc, cred in pip_indexes(env, opts)["auth"].items():
+        s.creds.setdefault(netloc, cred)
+        add_secret(cred[1] if cred[1] is not None else cred[0])
+    with _LOCK:
+        _STATE["settings"] = s
+    return s
+
+
+def settings() -> Settings:
+    """The settings :func:`configure` made (made from ``os.environ`` the first time when it was not called)."""
+    with _LOCK:
+        s = _STATE["settings"]
+    return s if s is not None else configure(os.environ)
+
+
+def add_credentials(netloc: str, cred: tuple[str, str | None]) -> None:
+    """Send ``cred`` (user, password or None) to ``netloc`` (``host[:port]``), unless it has some already."""
+    add_secret(cred[1] if cred[1] is not None else cred[0])
+    s = settings()
+    with _LOCK:
+        s.creds.setdefault(netloc.lower(), cred)
+
+
+def remember(url: str) -> str:
+    """``url`` without credentials; those it carried are kept for its host (as pip keeps them)."""
+    bare, netloc, cred = split_auth(url)
+    if cred is not None:
+        add_credentials(netloc, cred)
+    return bare
+
+
+def tls_reason(exc: BaseException) -> str | None:
+    """A certificate failure said in words with what to do, or None when ``exc`` is not one."""
+    import ssl
+
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return (f"certificate verify failed: {exc.verify_message or exc.reason} (a private CA goes in "
+                "pip's cert=, PIP_CERT or SSL_CERT_FILE; trusted-host skips the check)")
+    return None
+
+
+def opener(*handlers):
+    """A ``urllib`` opener with this process's certificates, proxies and credentials (and ``handlers``)."""
+    import base64
+    import http.client
+    import urllib.request
+
+    s = settings()
+
+    def origin(req) -> str:
+        """The request's own ``host[:port]`` (``req.host`` is the proxy's once a proxy is chosen)."""
+        parts = netloc_split(req.full_url)
+        return parts[2] if parts else (req.host or "")
+
+    class Auth(urllib.request.BaseHandler):
+        def http_request(self, req):
+            cred = s.credentials(origin(req))
+            if cred is not None:
+                token = base64.b64encode(f"{cred[0]}:{cred[1]}".encode()).decode("ascii")
+                # Unredirected: a redirect to another host gets no copy of it (this handler decides again there).
+                req.add_unredirected_header("Authorization", f"Basic {token}")
+            return req
+
+        https_request = http_request
+
+    class HTTPS(urllib.request.HTTPSHandler):
+        def https_open(self, req):
+            return self.do_open(http.client.HTTPSConnection, req, context=s.context(verify=not s.trusts(origin(req))))
+
+    class Proxy(urllib.request.ProxyHandler):
+        def proxy_open(self, req, proxy, type):  # noqa: A002 - urllib's name
+            if s.no_proxy and urllib.request.proxy_bypass_environment(req.host or "", {"no": s.no_proxy}):
+                return None
+            return super().proxy_open(req, proxy, type)
+
+    return urllib.request.build_opener(Proxy(dict(s.proxies)), HTTPS(), Auth(), *handlers)

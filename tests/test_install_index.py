@@ -1,0 +1,628 @@
+"""`cudaenv install` against private indexes the way pip users configure them: real servers, real TLS.
+
+A PEP 503 index on 127.0.0.1 (started here, in a thread) that requires basic
+auth serves small wheels shaped like NVIDIA's (the ``cuda-toolkit`` meta-wheel
+whose extras pin ``nvidia-cuda-runtime``, which carries ``nvidia/cu13/lib``),
+over HTTP or over TLS with a CA made here by the ``openssl`` command. pip's
+configuration comes from real ``pip.conf`` files and ``PIP_*`` variables; its
+precedence is compared with what pip itself (its own option parser, in the
+environment whose ``pip.conf`` it reads) makes of the same files.
+
+Whatever fails (a wrong password, a host that is down, a certificate nobody
+trusts, a 404, a server that echoes the token back), the token must appear on
+no output: stdout, stderr, ``--json``, nor the installed tree's record.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import urllib.request
+import zipfile
+
+import pytest
+
+from helpers import REPO
+
+TOKEN = "tok-9f2Kq7ZsW1xYv3"  # what must never be printed
+USER = "ci-bot"
+RUNTIME = "nvidia_cuda_runtime"
+RT_VERSION = "13.5.37"
+
+
+# --- wheels shaped like NVIDIA's -------------------------------------------------------------
+
+def _wheel(directory: str, dist: str, version: str, tag: str, files: dict[str, bytes], meta: str = "") -> str:
+    fn = f"{dist}-{version}-{tag}.whl"
+    di = f"{dist}-{version}.dist-info"
+    with zipfile.ZipFile(os.path.join(directory, fn), "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+        z.writestr(f"{di}/METADATA", f"Metadata-Version: 2.1\nName: {dist.replace('_', '-')}\n"
+                                     f"Version: {version}\n{meta}\nA description.\n")
+        z.writestr(f"{di}/WHEEL", f"Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: {tag}\n")
+        z.writestr(f"{di}/RECORD", "")
+    return fn
+
+
+@pytest.fixture(scope="module")
+def wheelhouse(tmp_path_factory) -> str:
+    """``cuda_toolkit`` 13.5.0 (extra ``cudart``) and the ``nvidia_cuda_runtime`` wheel it pins."""
+    d = str(tmp_path_factory.mktemp("wheels"))
+    marker = ("(sys_platform == 'linux' and platform_machine == 'x86_64' or sys_platform == 'win32' "
+              "and platform_machine == 'AMD64') and extra == 'cudart'")
+    _wheel(d, "cuda_toolkit", "13.5.0", "py3-none-any", {},
+           f"Provides-Extra: cudart\nRequires-Dist: nvidia-cuda-runtime=={RT_VERSION}.*; {marker}")
+    _wheel(d, RUNTIME, RT_VERSION, "py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64",
+           {"nvidia/__init__.py": b"", "nvidia/cu13/lib/libcudart.so.13": b"\x7fELF not really\n",
+            "nvidia/cu13/include/cuda_runtime_api.h": b"#define CUDART_VERSION 13050\n"})
+    return d
+
+
+# --- the index server ----------------------------------------------------------------------
+
+class Index(http.server.BaseHTTPRequestHandler):
+    """``/simple/<project>/`` pages and ``/files/<wheel>``; every path wants ``USER:TOKEN``."""
+
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args) -> None:  # quiet
+        pass
+
+    def _send(self, code: int, body: bytes, ctype: str = "text/html", reason: str | None = None,
+              headers: dict | None = None) -> None:
+        self.send_response(code, reason)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        srv = self.server
+        srv.log.append((self.path, self.headers.get("Authorization"), self.headers.get("Host")))
+        want = "Basic " + base64.b64encode(f"{USER}:{TOKEN}".encode()).decode()
+        if srv.auth and self.headers.get("Authorization") != want:
+            got = self.headers.get("Authorization") or ""
+            # A hostile server may say back what it was sent: the client must still not print it.
+            reason = f"Unauthorized {base64.b64decode(got[6:]).decode(errors='replace')}" \
+                if srv.echo and got.startswith("Basic ") else "Unauthorized"
+            self._send(401, b"no", reason=reason, headers={"WWW-Authenticate": 'Basic realm="idx"'})
+            return
+        if srv.redirect_files and self.path.startswith("/files/"):
+            self._send(302, b"", headers={"Location": srv.redirect_files + self.path})
+            return
+        parts = self.path.split("?")[0].strip("/").split("/")
+        if len(parts) == 2 and parts[0] == "simple":
+            links = []
+            for fn in sorted(os.listdir(srv.wheels)):
+                name = fn.split("-")[0].replace("_", "-")
+                if name == parts[1]:
+                    sha = hashlib.sha256(open(os.path.join(srv.wheels, fn), "rb").read()).hexdigest()
+                    links.append(f'<a href="{srv.files_base}/files/{fn}#sha256={sha}">{fn}</a>')
+            if not links:
+                self._send(404, b"not found")
+                return
+            self._send(200, ("<html><body>" + "\n".join(links) + "</body></html>").encode())
+            return
+        if len(parts) == 2 and parts[0] == "files" and os.path.isfile(os.path.join(srv.wheels, parts[1])):
+            self._send(200, open(os.path.join(srv.wheels, parts[1]), "rb").read(), "application/octet-stream")
+            return
+        self._send(404, b"not found")
+
+
+class Server(http.server.ThreadingHTTPServer):
+    """TLS (when ``tls`` is set) handshakes in the request's own thread: a client that gives up cannot stall it."""
+
+    daemon_threads = True
+    tls: ssl.SSLContext | None = None
+
+    def finish_request(self, request, client_address) -> None:
+        if self.tls is not None:
+            try:
+                request = self.tls.wrap_socket(request, server_side=True)
+            except (OSError, ValueError):
+                return
+        super().finish_request(request, client_address)
+
+
+def _serve(wheels: str, tls: ssl.SSLContext | None = None, auth: bool = True, host: str = "127.0.0.1"):
+    srv = Server((host, 0), Index)
+    srv.wheels, srv.log, srv.auth, srv.echo, srv.redirect_files = wheels, [], auth, False, ""
+    srv.tls = tls
+    port = srv.server_address[1]
+    srv.hostport = f"{host}:{port}"
+    srv.base = f"{'https' if tls else 'http'}://{host}:{port}"
+    srv.files_base = ""  # links relative to the host: /files/...
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    return srv
+
+
+@pytest.fixture
+def index(wheelhouse):
+    srv = _serve(wheelhouse)
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+# --- certificates --------------------------------------------------------------------------
+
+def _openssl(*args: str, cwd: str) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory) -> dict:
+    """A CA of its own, a server certificate for 127.0.0.1/localhost, a client certificate (key + cert in one PEM)."""
+    if not shutil.which("openssl"):
+        pytest.fail("the openssl command is part of this machine kind (apt-get install openssl)")
+    d = str(tmp_path_factory.mktemp("pki"))
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+             "-days", "2", "-subj", "/CN=cudaenv test CA", cwd=d)
+    with open(os.path.join(d, "san.cnf"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n")
+    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr",
+             "-subj", "/CN=localhost", cwd=d)
+    _openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+             "-out", "server.pem", "-days", "2", "-extfile", "san.cnf", cwd=d)
+    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "client.key", "-out", "client.csr",
+             "-subj", "/CN=cudaenv client", cwd=d)
+    _openssl("x509", "-req", "-in", "client.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+             "-out", "client.crt", "-days", "2", cwd=d)
+    with open(os.path.join(d, "client.pem"), "w") as f:
+        f.write(open(os.path.join(d, "client.key")).read() + open(os.path.join(d, "client.crt")).read())
+    return {k: os.path.join(d, v) for k, v in
+            (("dir", ""), ("ca", "ca.pem"), ("cert", "server.pem"), ("key", "server.key"), ("client", "client.pem"))}
+
+
+def _tls(pki: dict, client_ca: bool = False) -> ssl.SSLContext:
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(pki["cert"], pki["key"])
+    if client_ca:
+        ctx.verify_mode = ssl.CERT_REQUIRED
+        ctx.load_verify_locations(pki["ca"])
+    return ctx
+
+
+@pytest.fixture
+def tls_index(wheelhouse, pki):
+    srv = _serve(wheelhouse, _tls(pki))
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+# --- running cudaenv -----------------------------------------------------------------------
+
+def _env(tmp_path, conf: str | None = None, **extra: str) -> dict:
+    """An environment with its own HOME, no inherited pip settings, and ``conf`` as PIP_CONFIG_FILE."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("PIP_") and k.lower() not in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
+           and k not in ("SSL_CERT_FILE", "SSL_CERT_DIR", "NETRC", "VIRTUAL_ENV")}
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    env.update(HOME=str(home), XDG_CONFIG_DIRS=str(tmp_path / "no-xdg"), XDG_DATA_HOME=str(tmp_path / "data"),
+               CUDAENV_INSTALL_CACHE=str(tmp_path / "dl"), PYTHONPATH=REPO)
+    env.pop("CUDAENV_ROOTS", None)
+    if conf is not None:
+        path = tmp_path / "pip.conf"
+        path.write_text(conf)
+        env["PIP_CONFIG_FILE"] = str(path)
+    env.update(extra)
+    return env
+
+
+def _cudaenv(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cudaenv", *args], env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def _no_secret(res: subprocess.CompletedProcess, *more: str) -> None:
+    for text in (res.stdout, res.stderr, *more):
+        assert TOKEN not in text, text
+        assert base64.b64encode(f"{USER}:{TOKEN}".encode()).decode() not in text, text
+
+
+def _one_line_failure(res: subprocess.CompletedProcess) -> None:
+    assert res.returncode != 0, res.stderr
+    assert res.stdout == ""
+    assert len(res.stderr.splitlines()) == 1, res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def _list(env: dict, *more: str) -> subprocess.CompletedProcess:
+    return _cudaenv(["install", "--list", "--source", "pypi", *more], env)
+
+
+def _tree_text(root) -> str:
+    out = []
+    for dp, _dn, fns in os.walk(root):
+        for fn in fns:
+            p = os.path.join(dp, fn)
+            if os.path.isfile(p) and not os.path.islink(p):
+                out.append(open(p, "rb").read().decode("utf-8", "replace"))
+    return "\n".join(out)
+
+
+# --- credentials in the index URL ------------------------------------------------------------
+
+def test_token_in_the_index_url_is_sent_and_never_shown(tmp_path, index):
+    """`https://user:TOKEN@host/simple`, as pip users write it: today "unreachable" with the token on stderr."""
+    env = _env(tmp_path, f"[global]\nindex-url = http://{USER}:{TOKEN}@{index.hostport}/simple\n")
+    res = _list(env)
+    assert res.returncode == 0, res.stderr
+    assert "13.5.0" in res.stdout and "PyPI" in res.stdout
+    _no_secret(res)
+    js = _list(env, "--json")
+    assert js.returncode == 0 and json.loads(js.stdout)["versions"][0]["version"] == "13.5.0"
+    _no_secret(js)
+    # The token travelled in the Authorization header, never in a request line.
+    assert index.log and all(auth and path.startswith(("/simple/", "/files/")) for path, auth, _h in index.log)
+    assert not any(TOKEN in path for path, _a, _h in index.log)
+
+    prefix = tmp_path / "cuda"
+    res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix", str(prefix)], env)
+    assert res.returncode == 0, res.stderr
+    assert (prefix / "lib" / "libcudart.so.13").exists()
+    _no_secret(res, _tree_text(prefix), _tree_text(tmp_path / "dl"))
+
+
+def test_a_lone_token_as_user_name_and_percent_encoded_passwords(tmp_path, index, wheelhouse):
+    """`https://TOKEN@host/` (GitLab, Artifactory) is user TOKEN, empty password; `p%40ss` is `p@ss`."""
+    index.auth = False
+    env = _env(tmp_path, f"[global]\nindex-url = http://{TOKEN}@{index.hostport}/simple\n")
+    res = _list(env)
+    assert res.returncode == 0, res.stderr
+    _no_secret(res)
+    assert index.log[0][1] == "Basic " + base64.b64encode(f"{TOKEN}:".encode()).decode()
+    index.log.clear()
+    res = _list(_env(tmp_path, f"[global]\nindex-url = http://u%3Ax:p%40ss%2Fw0rd!@{index.hostport}/simple\n"))
+    assert res.returncode == 0, res.stderr
+    assert index.log[0][1] == "Basic " + base64.b64encode(b"u:x:p@ss/w0rd!").decode()
+    assert "p%40ss" not in res.stderr + res.stdout and "p@ss" not in res.stderr + res.stdout
+
+
+@pytest.mark.parametrize("mode", ["wrong-password", "unreachable", "404", "echoed-back", "tls-untrusted"])
+def test_no_failure_prints_the_token(tmp_path, index, tls_index, mode):
+    """Each way it fails is one line on stderr, nothing on stdout, and the token nowhere."""
+    host, scheme, path = index.hostport, "http", "simple"
+    password = TOKEN
+    if mode == "wrong-password":
+        password = TOKEN + "-wrong"
+    elif mode == "unreachable":
+        with socket.socket() as s:  # a port nobody listens on
+            s.bind(("127.0.0.1", 0))
+            host = f"127.0.0.1:{s.getsockname()[1]}"
+    elif mode == "404":
+        path = "nothing/here/simple"
+    elif mode == "echoed-back":
+        index.echo = True
+        password = TOKEN + "-wrong"
+    else:
+        host, scheme = tls_index.hostport, "https"
+    url = f"{scheme}://{USER}:{password}@{host}/{path}"
+    env = _env(tmp_path, f"[global]\nindex-url = {url}\n")
+    for args in (["install", "--list", "--source", "pypi"], ["install", "--list", "--json", "--source", "pypi"],
+                 ["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix", str(tmp_path / "c")]):
+        res = _cudaenv(args, env)
+        _no_secret(res)
+        if mode == "404" and "--list" in args:  # an index without the project offers nothing, as for pip
+            assert res.returncode == 0 and "13.5" not in res.stdout, res.stderr
+            continue
+        _one_line_failure(res)
+        assert password not in res.stderr
+        if mode == "wrong-password":
+            assert "HTTP 401" in res.stderr
+        if mode == "tls-untrusted":
+            assert "certificate verify failed" in res.stderr
+        assert host in res.stderr or mode == "404", res.stderr  # which index failed
+    assert not (tmp_path / "c").exists()
+
+
+def test_a_url_source_with_credentials(tmp_path, index):
+    """`--source https://user:TOKEN@mirror/`: the credentials are used, the label shows none."""
+    env = _env(tmp_path)
+    res = _cudaenv(["install", "--list", "--source", f"http://{USER}:{TOKEN}@{index.hostport}/nothing/"], env)
+    _one_line_failure(res)
+    _no_secret(res)
+    assert f"http://{USER}:****@{index.hostport}/nothing" in res.stderr or \
+        f"http://{index.hostport}/nothing" in res.stderr, res.stderr
+    assert index.log and index.log[0][1] is not None  # it was sent
+
+
+def test_credentials_go_to_their_host_only_not_to_files_elsewhere_nor_through_redirects(tmp_path, index, wheelhouse):
+    """pip keys credentials by host:port: wheels on another host (or a redirect there) get no Authorization."""
+    files = _serve(wheelhouse, auth=False, host="localhost")
+    try:
+        index.files_base = files.base  # links to files on another host:port
+        env = _env(tmp_path, f"[global]\nindex-url = http://{USER}:{TOKEN}@{index.hostport}/simple\n")
+        prefix = tmp_path / "cuda"
+        res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix", str(prefix)], env)
+        assert res.returncode == 0, res.stderr
+        assert files.log and all(auth is None for _p, auth, _h in files.log), files.log
+        # Now the index host answers /files/ with a redirect to the other host.
+        index.files_base, index.redirect_files = "", files.base
+        files.log.clear()
+        res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--force", "--prefix",
+                        str(prefix)], dict(env, CUDAENV_INSTALL_CACHE=str(tmp_path / "dl2")))
+        assert res.returncode == 0, res.stderr
+        assert files.log and all(auth is None for _p, auth, _h in files.log), files.log
+        _no_secret(res)
+    finally:
+        files.shutdown()
+        files.server_close()
+
+
+# --- netrc -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["home", "NETRC"])
+def test_netrc_credentials(tmp_path, index, where):
+    """No credentials in the URL: ~/.netrc (or the file $NETRC names) gives them by host name, as requests does."""
+    env = _env(tmp_path, f"[global]\nindex-url = http://{index.hostport}/simple\n")
+    text = f"machine 127.0.0.1\n  login {USER}\n  password {TOKEN}\n"
+    if where == "home":
+        path = tmp_path / "home" / ".netrc"
+    else:
+        path = tmp_path / "elsewhere.netrc"
+        env["NETRC"] = str(path)
+    res = _list(env)
+    _one_line_failure(res)  # without it: 401, one line
+    assert "HTTP 401" in res.stderr
+    path.write_text(text)
+    path.chmod(0o600)
+    res = _list(env)
+    assert res.returncode == 0, res.stderr
+    assert "13.5.0" in res.stdout
+    _no_secret(res)
+
+
+def test_a_netrc_that_is_a_fifo_does_not_hang(tmp_path, index):
+    env = _env(tmp_path, f"[global]\nindex-url = http://{index.hostport}/simple\n")
+    os.mkfifo(tmp_path / "home" / ".netrc")
+    res = _list(env)
+    _one_line_failure(res)
+    assert "HTTP 401" in res.stderr
+
+
+# --- TLS with a CA of one's own ------------------------------------------------------------------
+
+@pytest.mark.parametrize("how", ["cert-in-pip-conf", "PIP_CERT", "SSL_CERT_FILE", "SSL_CERT_DIR", "trusted-host"])
+def test_tls_index_with_its_own_ca(tmp_path, tls_index, pki, how):
+    """Without the CA: one line saying why; with it (any of pip's ways, or OpenSSL's variables): it works."""
+    conf = f"[global]\nindex-url = https://{USER}:{TOKEN}@{tls_index.hostport}/simple\n"
+    res = _list(_env(tmp_path, conf))
+    _one_line_failure(res)
+    assert "certificate verify failed" in res.stderr
+    _no_secret(res)
+    extra: dict = {}
+    if how == "cert-in-pip-conf":
+        conf += f"cert = {pki['ca']}\n"
+    elif how == "PIP_CERT":
+        extra["PIP_CERT"] = pki["ca"]
+    elif how == "SSL_CERT_FILE":
+        extra["SSL_CERT_FILE"] = pki["ca"]
+    elif how == "SSL_CERT_DIR":
+        d = tmp_path / "certs"
+        d.mkdir()
+        subject_hash = subprocess.run(["openssl", "x509", "-hash", "-noout", "-in", pki["ca"]], capture_output=True,
+                                      text=True, check=True).stdout.strip()
+        shutil.copy(pki["ca"], d / f"{subject_hash}.0")
+        extra["SSL_CERT_DIR"] = str(d)
+    else:
+        conf += "trusted-host = 127.0.0.1\n"
+    env = _env(tmp_path, conf, **extra)
+    res = _list(env)
+    assert res.returncode == 0, res.stderr
+    assert "13.5.0" in res.stdout
+    _no_secret(res)
+    prefix = tmp_path / "cuda"
+    res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix", str(prefix)], env)
+    assert res.returncode == 0, res.stderr
+    _no_secret(res)
+
+
+def test_trusted_host_with_a_port_trusts_only_that_port(tmp_path, tls_index):
+    port = int(tls_index.hostport.rsplit(":", 1)[1])
+    base = f"[global]\nindex-url = https://{tls_index.hostport}/simple\n"
+    tls_index.auth = False
+    assert _list(_env(tmp_path, base + f"trusted-host = 127.0.0.1:{port}\n")).returncode == 0
+    res = _list(_env(tmp_path, base + f"trusted-host = 127.0.0.1:{port + 1}\n"))
+    _one_line_failure(res)
+    assert "certificate verify failed" in res.stderr
+
+
+def test_client_certificate(tmp_path, wheelhouse, pki):
+    """An index that wants a client certificate: pip's client-cert (key + certificate in one PEM)."""
+    srv = _serve(wheelhouse, _tls(pki, client_ca=True), auth=False)
+    try:
+        conf = f"[global]\nindex-url = https://{srv.hostport}/simple\ncert = {pki['ca']}\n"
+        res = _list(_env(tmp_path, conf))
+        _one_line_failure(res)
+        res = _list(_env(tmp_path, conf + f"client-cert = {pki['client']}\n"))
+        assert res.returncode == 0, res.stderr
+        assert "13.5.0" in res.stdout
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+@pytest.mark.parametrize("bad", ["missing", "not-pem", "directory-of-nothing"])
+def test_a_bad_cert_setting_is_one_line(tmp_path, tls_index, bad):
+    target = {"missing": str(tmp_path / "nope.pem"), "not-pem": str(tmp_path / "junk.pem"),
+              "directory-of-nothing": str(tmp_path / "emptydir")}[bad]
+    (tmp_path / "junk.pem").write_text("-----BEGIN CERTIFICATE-----\nnot base64 at all\n")
+    (tmp_path / "emptydir").mkdir()
+    env = _env(tmp_path, f"[global]\nindex-url = https://{USER}:{TOKEN}@{tls_index.hostport}/simple\n",
+               PIP_CERT=target)
+    res = _list(env)
+    _one_line_failure(res)
+    _no_secret(res)
+
+
+# --- proxies ------------------------------------------------------------------------------------
+
+class Proxy(http.server.BaseHTTPRequestHandler):
+    """A forward proxy for plain HTTP (absolute-form request lines), wanting its own credentials."""
+
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        srv = self.server
+        srv.log.append((self.path, self.headers.get("Proxy-Authorization"), self.headers.get("Authorization")))
+        want = "Basic " + base64.b64encode(b"px:" + srv.password.encode()).decode()
+        if self.headers.get("Proxy-Authorization") != want:
+            self.send_response(407)
+            self.send_header("Proxy-Authenticate", 'Basic realm="p"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("proxy-authorization", "host")}
+        req = urllib.request.Request(self.path, headers=headers)
+        try:
+            resp = urllib.request.build_opener(urllib.request.ProxyHandler({})).open(req, timeout=30)
+            code, body = resp.status, resp.read()
+        except urllib.error.HTTPError as exc:
+            code, body = exc.code, exc.read()
+        self.send_response(code)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def proxy():
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    srv.daemon_threads = True
+    srv.log, srv.password = [], "proxy-pw-" + TOKEN[-6:] + "x"
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    srv.url = f"http://px:{srv.password}@127.0.0.1:{srv.server_address[1]}"
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.mark.parametrize("how", ["pip-proxy-option", "http_proxy"])
+def test_proxy_is_used_and_no_proxy_goes_direct(tmp_path, index, proxy, how):
+    conf = f"[global]\nindex-url = http://{USER}:{TOKEN}@{index.hostport}/simple\n"
+    extra = {}
+    if how == "pip-proxy-option":
+        conf += f"proxy = {proxy.url}\n"
+    else:
+        extra["http_proxy"] = proxy.url
+    res = _list(_env(tmp_path, conf, **extra))
+    assert res.returncode == 0, res.stderr
+    assert proxy.log and proxy.log[0][0].startswith(f"http://{index.hostport}/simple/")
+    assert proxy.password not in res.stderr + res.stdout
+    _no_secret(res)
+    proxy.log.clear()
+    res = _list(_env(tmp_path, conf, no_proxy="127.0.0.1", **extra))
+    assert res.returncode == 0, res.stderr
+    assert proxy.log == []
+    proxy.password = "changed-" + proxy.password  # the proxy now refuses: 407, one line, no password shown
+    res = _list(_env(tmp_path, conf, **extra))
+    _one_line_failure(res)
+    assert "407" in res.stderr and "px:****@" not in res.stdout
+    assert proxy.password[len("changed-"):] not in res.stderr
+
+
+# --- which pip.conf counts: the same as pip ---------------------------------------------------------
+
+PIP_PROBE = """
+import json, sys
+from pip._internal.commands import create_command
+opts, _ = create_command("install").parse_args([])
+print(json.dumps({"index-url": opts.index_url, "extra-index-url": opts.extra_index_urls,
+                  "find-links": opts.find_links, "cert": opts.cert, "trusted-host": opts.trusted_hosts,
+                  "proxy": opts.proxy, "prefix": sys.prefix}))
+"""
+
+# (file, text) sets: each key says where a value came from, so the winner is visible.
+LAYOUTS = {
+    "global-user-site": {"xdg/pip/pip.conf": "[global]\nindex-url = https://global/simple\ncert = /g.pem\n",
+                         "home/.pip/pip.conf": "[global]\nindex-url = https://legacy-user/simple\n",
+                         "home/.config/pip/pip.conf": "[global]\nindex-url = https://user/simple\nproxy = user:3128\n",
+                         "venv/pip.conf": "[global]\nindex-url = https://site/simple\n"},
+    "install-section-beats-global-of-a-later-file": {
+        "xdg/pip/pip.conf": "[install]\nindex-url = https://global-install/simple\n",
+        "home/.config/pip/pip.conf": "[global]\nindex-url = https://user-global/simple\n"
+                                     "extra-index-url = https://x1/simple\n  https://x2/simple\n",
+        "venv/pip.conf": "[global]\ntrusted-host = a.example\n  b.example:8443\n"},
+    "PIP_CONFIG_FILE-drops-user-keeps-site": {
+        "home/.config/pip/pip.conf": "[global]\nindex-url = https://user/simple\nfind-links = /user/wheels\n",
+        "venv/pip.conf": "[global]\nindex-url = https://site/simple\ncert = /site.pem\n",
+        "named.conf": "[global]\nindex-url = https://named/simple\n", "@PIP_CONFIG_FILE": "named.conf"},
+    "PIP_CONFIG_FILE-missing-keeps-user": {
+        "home/.config/pip/pip.conf": "[global]\nfind-links = /user/wheels\n",
+        "@PIP_CONFIG_FILE": "no-such.conf"},
+    "devnull-turns-files-off": {
+        "venv/pip.conf": "[global]\nindex-url = https://site/simple\n",
+        "home/.config/pip/pip.conf": "[global]\nindex-url = https://user/simple\n",
+        "@PIP_CONFIG_FILE": os.devnull, "@PIP_TRUSTED_HOST": "env.example"},
+    "env-vars-beat-install-sections": {
+        "venv/pip.conf": "[install]\nindex-url = https://site-install/simple\nno-index = false\n",
+        "@PIP_INDEX_URL": "https://env/simple", "@PIP_EXTRA_INDEX_URL": "https://e1/simple https://e2/simple",
+        "@PIP_CERT": "/env.pem"},
+    "empty-values-are-no-values": {
+        "home/.config/pip/pip.conf": "[global]\nindex-url = https://user/simple\ncert = /user.pem\n",
+        "venv/pip.conf": "[global]\nindex-url =\n", "@PIP_CERT": ""},
+}
+
+
+@pytest.fixture(scope="module")
+def probe_venv(tmp_path_factory) -> str:
+    """A venv without its own pip that sees this Python's pip: pip runs with sys.prefix = the venv."""
+    d = tmp_path_factory.mktemp("pv") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(d)], check=True,
+                   timeout=120)
+    res = subprocess.run([str(d / "bin" / "python3"), "-c", "import pip"], capture_output=True)
+    if res.returncode:
+        pytest.fail(f"pip is needed to compare with ({sys.executable} has none)")
+    return str(d)
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_pip_configuration_precedence_is_pips_own(tmp_path, probe_venv, layout):
+    """What pipconf reads equals what pip's own option parser makes of the same files and variables."""
+    from cudaenv.install import pipconf
+
+    venv = tmp_path / "venv"
+    shutil.copytree(probe_venv, venv, symlinks=True)
+    env = {"PATH": f"{venv}/bin:/usr/bin:/bin", "HOME": str(tmp_path / "home"),
+           "XDG_CONFIG_DIRS": str(tmp_path / "xdg"), "XDG_CONFIG_HOME": "", "LANG": "C.UTF-8"}
+    (tmp_path / "home").mkdir()
+    for rel, text in LAYOUTS[layout].items():
+        if rel.startswith("@"):
+            env[rel[1:]] = text if rel != "@PIP_CONFIG_FILE" or text == os.devnull else str(tmp_path / text)
+            continue
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    res = subprocess.run([str(venv / "bin" / "python3"), "-c", PIP_PROBE], env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 0, res.stderr
+    pip = json.loads(res.stdout)
+    assert pip["prefix"] == str(venv)
+    assert pipconf.site_prefix(env) == str(venv)
+    opts = pipconf.pip_options(env, pipconf.site_prefix(env))
+    idx = pipconf.pip_indexes(env)
+    assert idx["index"][0] == (pip["index-url"] or pipconf.DEFAULT_INDEX).rstrip("/")
+    assert idx["index"][1:] == pip["extra-index-url"]
+    assert idx["find_links"] == pip["find-links"]
+    assert opts.get("cert") == pip["cert"]
+    assert opts.get("trusted-host", "").split() == pip["trusted-host"]
+    assert (opts.get("proxy") or "") == (pip["proxy"] or "")
