@@ -210,7 +210,8 @@ def _env(tmp_path, conf: str | None = None, **extra: str) -> dict:
     """An environment with its own HOME, no inherited pip settings, and ``conf`` as PIP_CONFIG_FILE."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("PIP_") and k.lower() not in ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
-           and k not in ("SSL_CERT_FILE", "SSL_CERT_DIR", "NETRC", "VIRTUAL_ENV")}
+           and k not in ("SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "NETRC",
+                         "VIRTUAL_ENV")}
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     env.update(HOME=str(home), XDG_CONFIG_DIRS=str(tmp_path / "no-xdg"), XDG_DATA_HOME=str(tmp_path / "data"),
@@ -398,7 +399,8 @@ def test_a_netrc_that_is_a_fifo_does_not_hang(tmp_path, index):
 
 # --- TLS with a CA of one's own ------------------------------------------------------------------
 
-@pytest.mark.parametrize("how", ["cert-in-pip-conf", "PIP_CERT", "SSL_CERT_FILE", "SSL_CERT_DIR", "trusted-host"])
+@pytest.mark.parametrize("how", ["cert-in-pip-conf", "PIP_CERT", "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE",
+                                 "trusted-host"])
 def test_tls_index_with_its_own_ca(tmp_path, tls_index, pki, how):
     """Without the CA: one line saying why; with it (any of pip's ways, or OpenSSL's variables): it works."""
     conf = f"[global]\nindex-url = https://{USER}:{TOKEN}@{tls_index.hostport}/simple\n"
@@ -411,8 +413,8 @@ def test_tls_index_with_its_own_ca(tmp_path, tls_index, pki, how):
         conf += f"cert = {pki['ca']}\n"
     elif how == "PIP_CERT":
         extra["PIP_CERT"] = pki["ca"]
-    elif how == "SSL_CERT_FILE":
-        extra["SSL_CERT_FILE"] = pki["ca"]
+    elif how in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"):
+        extra[how] = pki["ca"]
     elif how == "SSL_CERT_DIR":
         d = tmp_path / "certs"
         d.mkdir()
@@ -504,6 +506,41 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
+    def do_CONNECT(self) -> None:  # noqa: N802 - a tunnel for https: bytes both ways, unread
+        srv = self.server
+        srv.log.append(("CONNECT " + self.path, self.headers.get("Proxy-Authorization"), None))
+        want = "Basic " + base64.b64encode(b"px:" + srv.password.encode()).decode()
+        if self.headers.get("Proxy-Authorization") != want:
+            self.send_response(407)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        host, port = self.path.rsplit(":", 1)
+        upstream = socket.create_connection((host, int(port)), timeout=30)
+        self.send_response(200, "Connection established")
+        self.end_headers()
+        self.wfile.flush()
+
+        def pump(src, dst) -> None:
+            try:
+                while data := src.recv(65536):
+                    dst.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for sock in (src, dst):
+                    try:
+                        sock.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+        back = threading.Thread(target=pump, args=(upstream, self.connection), daemon=True)
+        back.start()
+        pump(self.connection, upstream)
+        back.join(30)
+        upstream.close()
+
+
 @pytest.fixture
 def proxy():
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
@@ -532,7 +569,8 @@ def test_proxy_is_used_and_no_proxy_goes_direct(tmp_path, index, proxy, how):
     proxy.log.clear()
     res = _list(_env(tmp_path, conf, no_proxy="127.0.0.1", **extra))
     assert res.returncode == 0, res.stderr
-    assert proxy.log == []
+    # pip's own proxy option turns requests' trust_env off: no_proxy is not read then.
+    assert bool(proxy.log) == (how == "pip-proxy-option")
     proxy.password = "changed-" + proxy.password  # the proxy now refuses: 407, one line, no password shown
     res = _list(_env(tmp_path, conf, **extra))
     _one_line_failure(res)
@@ -626,3 +664,14 @@ def test_pip_configuration_precedence_is_pips_own(tmp_path, probe_venv, layout):
     assert opts.get("cert") == pip["cert"]
     assert opts.get("trusted-host", "").split() == pip["trusted-host"]
     assert (opts.get("proxy") or "") == (pip["proxy"] or "")
+
+
+def test_https_index_through_a_connect_proxy(tmp_path, tls_index, pki, proxy):
+    """https through a proxy is a CONNECT tunnel: the proxy sees host:port, not the credentials inside."""
+    conf = f"[global]\nindex-url = https://{USER}:{TOKEN}@{tls_index.hostport}/simple\ncert = {pki['ca']}\n"
+    res = _list(_env(tmp_path, conf, https_proxy=proxy.url))
+    assert res.returncode == 0, res.stderr
+    assert "13.5.0" in res.stdout
+    assert proxy.log and all(p == f"CONNECT {tls_index.hostport}" and auth for p, auth, _a in proxy.log), proxy.log
+    assert tls_index.log and all(auth for _p, auth, _h in tls_index.log)
+    _no_secret(res)

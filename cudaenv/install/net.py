@@ -3,12 +3,15 @@
 :func:`configure` takes, from pip's configuration (``pipconf``) and the environment:
 
 * the CA certificates: ``SSL_CERT_FILE``/``SSL_CERT_DIR`` when set (instead of the
-  system's), plus pip's ``cert`` (``PIP_CERT``), a PEM bundle or a directory
-  added to them, as pip's truststore does;
+  system's), plus one bundle (a PEM file or a directory) added to them, as pip's
+  truststore context does: ``REQUESTS_CA_BUNDLE``/``CURL_CA_BUNDLE`` when requests
+  would read them, else pip's ``cert`` (``PIP_CERT``);
 * pip's ``client-cert`` (one PEM file holding the key and the certificate);
 * pip's ``trusted-host`` (``host`` on any port, or ``host:port``): TLS unverified there;
-* the proxy: pip's ``proxy`` option, else ``https_proxy``/``http_proxy``/``all_proxy``;
-  ``no_proxy`` hosts go direct (``user:password@`` in the proxy URL is sent to it);
+* the proxy: pip's ``proxy`` option for every URL (pip then reads no proxy or CA
+  variable, nor ``no_proxy``; so does ``no-proxy-env``), else
+  ``https_proxy``/``http_proxy``/``all_proxy`` with ``no_proxy`` hosts direct;
+  ``user:password@`` in the proxy URL is sent to the proxy;
 * credentials, per ``host:port``: from any URL that carries them
   (``https://user:TOKEN@host/simple``, in an index, ``--source`` or a link), else
   from ``~/.netrc`` (``$NETRC``) by host name, as pip (through requests) does.
@@ -28,6 +31,7 @@ import os
 import threading
 
 from .credentials import add_secret, host_name, netloc_split, redact, split_auth
+from .pipconf import pip_indexes, pip_options, site_prefix, truthy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,14 +49,18 @@ class Settings:
     def __init__(self, env: Mapping[str, str], options: Mapping[str, str]) -> None:
         self.cafile = env.get("SSL_CERT_FILE") or None
         self.capath = env.get("SSL_CERT_DIR") or None
-        self.cert = options.get("cert") or None
+        proxy = options.get("proxy", "").strip()
+        # pip's `proxy` or `no-proxy-env` turn requests' trust_env off: no proxy, no_proxy or CA bundle
+        # variables are read then (pip/_internal/cli/index_command.py, _build_session).
+        trust_env = not proxy and not truthy(options.get("no-proxy-env", ""))
+        bundle = (env.get("REQUESTS_CA_BUNDLE") or env.get("CURL_CA_BUNDLE")) if trust_env else None
+        self.cert = bundle or options.get("cert") or None  # requests' variable beats pip's cert
         self.client_cert = options.get("client-cert") or None
         self.trusted = [t.lower() for t in options.get("trusted-host", "").split()]
         proxies: dict[str, str] = {}
-        proxy = options.get("proxy", "").strip()
         if proxy:
             proxies = {"http": proxy, "https": proxy}
-        else:
+        elif trust_env:
             every = env.get("all_proxy") or env.get("ALL_PROXY")
             for scheme in ("http", "https"):
                 # An upper-case HTTP_PROXY in a CGI request is the client's header (httpoxy): as urllib does.
@@ -68,7 +76,7 @@ class Settings:
 
                 user, colon, password = parts[1].partition(":")
                 add_secret(unquote(password) if colon else unquote(user))
-        self.no_proxy = env.get("no_proxy") or env.get("NO_PROXY") or ""
+        self.no_proxy = (env.get("no_proxy") or env.get("NO_PROXY") or "") if trust_env else ""
         home = env.get("HOME") or os.path.expanduser("~")
         named = env.get("NETRC")
         places = [named] if named is not None else [os.path.join(home, ".netrc"), os.path.join(home, "_netrc")]
@@ -169,8 +177,6 @@ def _read_netrc(path: str) -> dict:
 
 def configure(env: Mapping[str, str], options: Mapping[str, str] | None = None) -> Settings:
     """Set up this process's connections from ``env`` and pip's configuration (read here when not given)."""
-    from .pipconf import pip_indexes, pip_options, site_prefix
-
     opts = pip_options(env, site_prefix(env)) if options is None else options
     s = Settings(env, opts)
     for netloc, cred in pip_indexes(env, opts)["auth"].items():
@@ -243,9 +249,25 @@ def opener(*handlers):
             return self.do_open(http.client.HTTPSConnection, req, context=s.context(verify=not s.trusts(origin(req))))
 
     class Proxy(urllib.request.ProxyHandler):
+        """urllib's proxy_open without its own bypass test, which reads os.environ's no_proxy whatever pip says."""
+
         def proxy_open(self, req, proxy, type):  # noqa: A002 - urllib's name
-            if s.no_proxy and urllib.request.proxy_bypass_environment(req.host or "", {"no": s.no_proxy}):
+            if s.no_proxy and urllib.request.proxy_bypass_environment(origin(req), {"no": s.no_proxy}):
                 return None
-            return super().proxy_open(req, proxy, type)
+            from urllib.parse import unquote
+
+            parts = netloc_split(proxy if "://" in proxy else "http://" + proxy)
+            if parts is None:
+                return None
+            scheme, userinfo, hostport, _rest = parts
+            if userinfo is not None:
+                user, _, password = userinfo.partition(":")
+                token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
+                req.add_header("Proxy-authorization", f"Basic {token}")
+            orig = req.type
+            req.set_proxy(unquote(hostport), scheme[:-3])
+            if orig == scheme[:-3] or orig == "https":
+                return None  # the next handler opens it, through the proxy (a CONNECT tunnel for https)
+            return self.parent.open(req, timeout=req.timeout)
 
     return urllib.request.build_opener(Proxy(dict(s.proxies)), HTTPS(), Auth(), *handlers)
