@@ -675,3 +675,169 @@ def test_https_index_through_a_connect_proxy(tmp_path, tls_index, pki, proxy):
     assert proxy.log and all(p == f"CONNECT {tls_index.hostport}" and auth for p, auth, _a in proxy.log), proxy.log
     assert tls_index.log and all(auth for _p, auth, _h in tls_index.log)
     _no_secret(res)
+
+
+def test_a_download_refused_on_another_host_is_one_line_without_the_token(tmp_path, index, wheelhouse):
+    """Pages on the index host, wheels on a host that also wants credentials (never sent there): 401, one line."""
+    files = _serve(wheelhouse, auth=True, host="localhost")
+    files.echo = True
+    try:
+        index.files_base = files.base
+        env = _env(tmp_path, f"[global]\nindex-url = http://{USER}:{TOKEN}@{index.hostport}/simple\n")
+        res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix",
+                        str(tmp_path / "c")], env)
+        _one_line_failure(res)
+        assert "HTTP 401" in res.stderr and files.hostport in res.stderr
+        _no_secret(res)
+        assert files.log and all(auth is None for _p, auth, _h in files.log)
+        assert not (tmp_path / "c").exists()
+    finally:
+        files.shutdown()
+        files.server_close()
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("https://u:pw@h/simple", "https://u:****@h/simple"),
+    ("https://tok@h:8443/x", "https://****@h:8443/x"),
+    ("http://u:p@ss@h/", "http://u:****@h/"),  # an unencoded @ in the password: the last @ ends it
+    ("at http://a:b@h1/ and https://c@h2/?q=d@e#f@g", "at http://a:****@h1/ and https://****@h2/?q=d@e#f@g"),
+    ("git+https://u:p@[::1]:9/p", "git+https://u:****@[::1]:9/p"),
+    ("no scheme user:pw@host", "no scheme user:pw@host"),
+    ("https://h/path@v1", "https://h/path@v1"),
+])
+def test_redact_masks_credentials_in_any_text(text, shown):
+    from cudaenv.install.credentials import redact
+
+    assert redact(text) == shown
+
+
+def test_split_auth_and_known_secrets():
+    from cudaenv.install.credentials import add_secret, redact, split_auth
+
+    assert split_auth("https://u%3Ax:p%40ss@Host.Example:8443/simple") == \
+        ("https://Host.Example:8443/simple", "host.example:8443", ("u:x", "p@ss"))
+    assert split_auth("https://tok@h/") == ("https://h/", "h", ("tok", None))
+    assert split_auth("/local/dir") == ("/local/dir", "", None)
+    add_secret("s3cr3t/+value")
+    # A secret cudaenv knows is masked wherever it appears, raw or percent-encoded.
+    assert redact("HTTP 401 Unauthorized s3cr3t/+value") == "HTTP 401 Unauthorized ****"
+    assert redact("x=s3cr3t%2F%2Bvalue") == "x=****"
+    add_secret("abc")  # too short to mask outside URLs: it would garble every message
+    assert redact("abc") == "abc"
+
+
+# --- keyring (the real keyring CLI from PyPI, tests/keyring.sh; a file backend written here) ----------
+
+KEYRING_BACKEND = '''
+import json, os
+from keyring.backend import KeyringBackend
+from keyring.credentials import SimpleCredential
+
+
+class FileKeyring(KeyringBackend):
+    """Passwords in the JSON file $TEST_KEYRING_FILE: {service: {user: password}}; each lookup logged."""
+
+    priority = 1
+
+    def _table(self):
+        with open(os.environ["TEST_KEYRING_FILE"]) as f:
+            return json.load(f)
+
+    def _log(self, service, username):
+        with open(os.environ["TEST_KEYRING_FILE"] + ".log", "a") as f:
+            f.write(json.dumps([service, username]) + "\\n")
+
+    def get_password(self, service, username):
+        self._log(service, username)
+        return self._table().get(service, {}).get(username)
+
+    def get_credential(self, service, username):
+        self._log(service, username)
+        users = self._table().get(service, {})
+        if username is None and users:
+            username = sorted(users)[0]
+        return SimpleCredential(username, users[username]) if username in users else None
+
+    def set_password(self, service, username, password):
+        raise NotImplementedError
+
+    def delete_password(self, service, username):
+        raise NotImplementedError
+'''
+
+
+@pytest.fixture
+def keyring_env(tmp_path):
+    from conftest import TESTBED
+    from helpers import setup_missing
+
+    venv = os.path.join(TESTBED, "venv-keyring")
+    if not os.path.isfile(os.path.join(venv, ".cudaenv-complete")):
+        setup_missing(f"{venv} missing: run bash tests/keyring.sh")
+    d = tmp_path / "kr"
+    d.mkdir()
+    (d / "filekr.py").write_text(KEYRING_BACKEND)
+    table = d / "keyring.json"
+    table.write_text("{}")
+
+    def make(conf: str, entries: dict, **extra: str) -> dict:
+        table.write_text(json.dumps(entries))
+        env = _env(tmp_path, conf, **extra)
+        env.update(PATH=f"{venv}/bin:{env['PATH']}", PYTHON_KEYRING_BACKEND="filekr.FileKeyring",
+                   PYTHONPATH=f"{REPO}:{d}", TEST_KEYRING_FILE=str(table))
+        return env
+
+    make.log = lambda: [json.loads(x) for x in open(str(table) + ".log")] if os.path.exists(str(table) + ".log") \
+        else []
+    return make
+
+
+@pytest.mark.parametrize("service", ["index", "netloc"])
+def test_keyring_after_a_401_as_pip_asks_it(tmp_path, index, keyring_env, service):
+    """No credentials anywhere else: after the 401, keyring for the index URL, then for host:port (pip's order)."""
+    name = f"http://{index.hostport}/simple/" if service == "index" else index.hostport
+    conf = f"[global]\nindex-url = http://{index.hostport}/simple\n"
+    env = keyring_env(conf, {name: {USER: TOKEN}})
+    res = _list(env)
+    assert res.returncode == 0, res.stderr
+    assert "13.5.0" in res.stdout
+    _no_secret(res)
+    asked = [s for s, _u in keyring_env.log()]
+    assert asked[0] == f"http://{index.hostport}/simple/"
+    assert (index.log[0][1], index.log[1][1]) == (None, "Basic " + base64.b64encode(f"{USER}:{TOKEN}".encode())
+                                                  .decode())
+    # The credentials found are kept for the host: one 401 in all, one keyring lookup per service tried.
+    assert sum(1 for _p, auth, _h in index.log if auth is None) == 1
+    prefix = tmp_path / "cuda"
+    res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix", str(prefix)], env)
+    assert res.returncode == 0, res.stderr
+    _no_secret(res)
+
+
+@pytest.mark.parametrize("setting, asked", [
+    ({}, True),                                                          # pip may prompt: keyring (auto)
+    ({"PIP_NO_INPUT": "1"}, False),                                      # --no-input: not with auto
+    ({"PIP_NO_INPUT": "1", "PIP_KEYRING_PROVIDER": "subprocess"}, True),  # a provider named: asked
+    ({"PIP_KEYRING_PROVIDER": "disabled"}, False),
+])
+def test_keyring_is_asked_only_when_pip_would(tmp_path, index, keyring_env, setting, asked):
+    conf = f"[global]\nindex-url = http://{index.hostport}/simple\n"
+    env = keyring_env(conf, {index.hostport: {USER: TOKEN}}, **setting)
+    res = _list(env)
+    _no_secret(res)
+    assert bool(keyring_env.log()) == asked
+    if asked:
+        assert res.returncode == 0, res.stderr
+    else:
+        _one_line_failure(res)
+        assert "HTTP 401" in res.stderr
+
+
+def test_a_wrong_keyring_password_is_tried_once_and_not_shown(tmp_path, index, keyring_env):
+    conf = f"[global]\nindex-url = http://{index.hostport}/simple\n"
+    wrong = TOKEN + "-old"
+    env = keyring_env(conf, {index.hostport: {USER: wrong}})
+    res = _list(env)
+    _one_line_failure(res)
+    assert "HTTP 401" in res.stderr and wrong not in res.stderr
+    assert len([1 for _p, auth, _h in index.log if auth]) == 1  # retried once with keyring's, no loop

@@ -14,7 +14,9 @@
   ``user:password@`` in the proxy URL is sent to the proxy;
 * credentials, per ``host:port``: from any URL that carries them
   (``https://user:TOKEN@host/simple``, in an index, ``--source`` or a link), else
-  from ``~/.netrc`` (``$NETRC``) by host name, as pip (through requests) does.
+  from ``~/.netrc`` (``$NETRC``) by host name, as pip (through requests) does;
+  after a 401, from keyring (pip's ``keyring-provider``, asked only when pip
+  would: without ``no-input``, or with a provider named), once.
   They are sent only to that host, on every request (as pip does), and never
   follow a redirect to another one.
 
@@ -31,6 +33,7 @@ import os
 import threading
 
 from .credentials import add_secret, host_name, netloc_split, redact, split_auth
+from ..host.pyenv import locate
 from .pipconf import pip_indexes, pip_options, site_prefix, truthy
 
 TYPE_CHECKING = False
@@ -38,6 +41,9 @@ if TYPE_CHECKING:
     from typing import Mapping
 
 __all__ = ["configure", "settings", "add_credentials", "remember", "opener", "tls_reason"]
+
+#: Seconds a keyring command may take (a backend may talk to a cloud service).
+KEYRING_TIMEOUT = 60
 
 _LOCK = threading.RLock()
 _STATE: dict = {"settings": None}
@@ -84,6 +90,13 @@ class Settings:
         self.creds: dict[str, tuple[str, str | None]] = {}
         self._contexts: dict[bool, object] = {}
         self._netrc_hosts: dict | None = None
+        # Keyring, as pip asks it after a 401: when pip may prompt (no `no-input`) or a provider is named.
+        provider = options.get("keyring-provider", "auto").strip().lower()
+        self.keyring_provider = provider if (not truthy(options.get("no-input", "")) or
+                                             provider not in ("auto", "disabled")) else "disabled"
+        self.env = dict(env)
+        self.indexes: list[str] = []  # index URLs (no credentials): keyring's service names
+        self._keyring_cmd: list[str] | None = None
 
     def trusts(self, netloc: str) -> bool:
         """``netloc`` is a trusted host (``name`` on any port, or ``name:port``): its certificate is not checked."""
@@ -137,12 +150,75 @@ class Settings:
         return ctx
 
     def credentials(self, netloc: str) -> tuple[str, str] | None:
-        """(user, password) to send to ``netloc`` (``host[:port]``): from a URL, else from netrc."""
+        """(user, password) to send to ``netloc`` (``host[:port]``) first: from a URL, else from netrc."""
         with _LOCK:
             cred = self.creds.get(netloc.lower())
-        if cred is not None:
-            return cred[0], cred[1] or ""
-        return self._from_netrc(netloc)
+        if cred is not None and cred[1] is not None:
+            return cred[0], cred[1]
+        # A user name alone (a token) yields to netrc, as in pip's _get_new_credentials.
+        found = self._from_netrc(netloc)
+        if found is None and cred is not None:
+            return cred[0], ""
+        return found
+
+    def keyring(self, url: str, user: str | None) -> tuple[str, str] | None:
+        """(user, password) keyring holds for ``url``'s index, else for its ``host:port`` (pip's order).
+
+        The keyring of the environment whose pip runs (``python -m keyring``) for pip's
+        ``import``/``auto`` providers, else the ``keyring`` command on PATH (``subprocess``,
+        ``auto``); nothing with ``disabled``. Each is asked with a timeout.
+        """
+        cmd = self._keyring_command()
+        if not cmd:
+            return None
+        bare, netloc, _ = split_auth(url)
+        services = []
+        index = self.index_for(bare)
+        if index:
+            services.append(index)
+        services.append(netloc)
+        for service in services:
+            found = _keyring_get(cmd, service, user, self.env)
+            if found:
+                add_secret(found[1])
+                return found
+        return None
+
+    def index_for(self, url: str) -> str | None:
+        """The index ``url`` belongs to, ``/``-terminated (pip's ``_get_index_url``): same host, longest common path."""
+        from posixpath import commonpath
+
+        parts = netloc_split(url)
+        if parts is None:
+            return None
+        best, best_len = None, -1
+        for index in self.indexes:
+            ip = netloc_split(index.rstrip("/") + "/")
+            if ip is None or ip[2].lower() != parts[2].lower() or ip[0] != parts[0]:
+                continue
+            path = parts[3].split("?", 1)[0] or "/"
+            n = len(commonpath([path, ip[3] or "/"]))
+            if n > best_len:
+                best, best_len = index.rstrip("/") + "/", n
+        return best
+
+    def _keyring_command(self) -> list[str] | None:
+        with _LOCK:
+            if self._keyring_cmd is not None:
+                return self._keyring_cmd or None
+        import shutil
+
+        cmd: list[str] = []
+        if self.keyring_provider in ("import", "auto"):
+            pyenv = locate(self.env)
+            if pyenv and any(os.path.isdir(os.path.join(d, "keyring")) for d in pyenv["site"]):
+                cmd = [pyenv["python"], "-m", "keyring"]
+        if not cmd and self.keyring_provider in ("subprocess", "auto"):
+            found = shutil.which("keyring", path=self.env.get("PATH", os.defpath))
+            cmd = [found] if found else []
+        with _LOCK:
+            self._keyring_cmd = cmd
+        return cmd or None
 
     def _from_netrc(self, netloc: str) -> tuple[str, str] | None:
         if self.netrc is None:
@@ -175,11 +251,33 @@ def _read_netrc(path: str) -> dict:
     return hosts
 
 
+def _keyring_get(cmd: list[str], service: str, user: str | None, env: Mapping[str, str]) -> tuple[str, str] | None:
+    """``keyring --mode=creds --output=json get SERVICE [USER]``, as pip's subprocess provider runs it."""
+    import json
+
+    from ..infra.run import run
+
+    res = run([*cmd, "--mode=creds", "--output=json", "get", service, *([user] if user else [])],
+              env=dict(env, PYTHONIOENCODING="utf-8"), timeout=KEYRING_TIMEOUT)
+    if res.returncode != 0:
+        return None
+    try:
+        data = json.loads(res.stdout)
+        user_found, password = data["username"], data["password"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(user_found, str) or not isinstance(password, str):
+        return None
+    return user_found, password
+
+
 def configure(env: Mapping[str, str], options: Mapping[str, str] | None = None) -> Settings:
     """Set up this process's connections from ``env`` and pip's configuration (read here when not given)."""
     opts = pip_options(env, site_prefix(env)) if options is None else options
     s = Settings(env, opts)
-    for netloc, cred in pip_indexes(env, opts)["auth"].items():
+    indexes = pip_indexes(env, opts)
+    s.indexes = [u for u in indexes["index"] if "://" in u]
+    for netloc, cred in indexes["auth"].items():
         s.creds.setdefault(netloc, cred)
         add_secret(cred[1] if cred[1] is not None else cred[0])
     with _LOCK:
@@ -243,6 +341,23 @@ def opener(*handlers):
             return req
 
         https_request = http_request
+
+        def http_error_401(self, req, fp, code, msg, headers):
+            """pip's handle_401 without the prompt: ask keyring once, then send the request again."""
+            if getattr(req, "cudaenv_keyring_tried", False):
+                return None
+            with _LOCK:
+                sent = s.creds.get(origin(req).lower())
+            found = s.keyring(req.full_url, sent[0] if sent else None)
+            if found is None or (sent is not None and (sent[0], sent[1] or "") == found):
+                return None
+            with _LOCK:
+                s.creds[origin(req).lower()] = found
+            fp.close()
+            again = urllib.request.Request(req.full_url, headers=dict(req.header_items()), method=req.get_method())
+            again.remove_header("Authorization")
+            again.cudaenv_keyring_tried = True
+            return self.parent.open(again, timeout=req.timeout)
 
     class HTTPS(urllib.request.HTTPSHandler):
         def https_open(self, req):
