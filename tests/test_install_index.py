@@ -841,3 +841,39 @@ def test_a_wrong_keyring_password_is_tried_once_and_not_shown(tmp_path, index, k
     _one_line_failure(res)
     assert "HTTP 401" in res.stderr and wrong not in res.stderr
     assert len([1 for _p, auth, _h in index.log if auth]) == 1  # retried once with keyring's, no loop
+
+
+def _outward_address() -> str | None:
+    """This machine's own non-loopback IPv4 address (no packet is sent), or None."""
+    for probe in ("10.255.255.255", "8.8.8.8"):  # a UDP connect only picks the route
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                s.connect((probe, 9))
+                addr = s.getsockname()[0]
+            except OSError:
+                continue
+        if not addr.startswith("127.") and addr != "0.0.0.0":
+            return addr
+    return None
+
+
+def test_plain_http_index_on_another_host_is_ignored_as_pip_does_unless_trusted(tmp_path, wheelhouse):
+    """pip ignores an http:// index that is neither loopback nor a trusted host: the token never crosses the wire."""
+    addr = _outward_address()
+    if addr is None:
+        pytest.skip("no non-loopback address on this machine")
+    srv = _serve(wheelhouse, host=addr)
+    try:
+        conf = f"[global]\nindex-url = http://{USER}:{TOKEN}@{srv.hostport}/simple\n"
+        res = _list(_env(tmp_path, conf))
+        _one_line_failure(res)
+        assert "neither HTTPS nor a trusted host" in res.stderr and f"trusted-host = {addr}" in res.stderr
+        _no_secret(res)
+        assert srv.log == []  # nothing was sent
+        res = _list(_env(tmp_path, conf + f"trusted-host = {addr}\n"))
+        assert res.returncode == 0, res.stderr
+        assert "13.5.0" in res.stdout
+        _no_secret(res)
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -103,6 +103,39 @@ class Settings:
         netloc = netloc.lower()
         return netloc in self.trusted or host_name(netloc) in self.trusted
 
+    def secure_origin(self, url: str) -> bool:
+        """pip's ``is_secure_origin`` for an index or find-links location: https, file, a loopback
+        host (``localhost``, 127.0.0.0/8, ::1) or a trusted host; pip ignores any other."""
+        import ipaddress
+
+        parts = netloc_split(url)
+        if parts is None:
+            return True  # a path
+        scheme = parts[0][:-3].rsplit("+", 1)[-1].lower()
+        netloc = parts[2].lower()
+        host = host_name(netloc)
+        port = netloc.rsplit(":", 1)[1] if ":" in netloc.rsplit("]", 1)[-1] else None
+        if scheme in ("https", "file", "ssh") or host == "localhost":
+            return True
+        try:
+            addr = ipaddress.ip_address(host)
+        except ValueError:
+            addr = None
+        if addr is not None and (addr in ipaddress.ip_network("127.0.0.0/8") or addr == ipaddress.ip_address("::1")):
+            return True
+        for trusted in self.trusted:
+            t_host, t_port = host_name(trusted), None
+            if ":" in trusted.rsplit("]", 1)[-1]:
+                t_port = trusted.rsplit(":", 1)[-1]
+            try:
+                network = ipaddress.ip_network(t_host) if addr is not None else None
+            except ValueError:
+                network = None
+            same = addr in network if network is not None else t_host == host
+            if same and (t_port is None or t_port == port):
+                return True
+        return False
+
     def context(self, verify: bool = True):
         """The ``ssl.SSLContext`` for a verified (or a trusted host's) connection.
 
