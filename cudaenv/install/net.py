@@ -411,7 +411,8 @@ def opener(*handlers):
             if userinfo is not None:
                 user, _, password = userinfo.partition(":")
                 token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode("ascii")
-                req.add_header("Proxy-authorization", f"Basic {token}")
+                # Unredirected: a redirect that goes direct (no_proxy) must not carry it to a server.
+                req.add_unredirected_header("Proxy-Authorization", f"Basic {token}")
             orig = req.type
             req.set_proxy(unquote(hostport), scheme[:-3])
             if orig == scheme[:-3] or orig == "https":
