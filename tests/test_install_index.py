@@ -91,6 +91,7 @@ class Index(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         srv = self.server
         srv.log.append((self.path, self.headers.get("Authorization"), self.headers.get("Host")))
+        srv.proxy_auth_seen.append(self.headers.get("Proxy-Authorization"))
         want = "Basic " + base64.b64encode(f"{USER}:{TOKEN}".encode()).decode()
         if srv.auth and self.headers.get("Authorization") != want:
             got = self.headers.get("Authorization") or ""
@@ -139,6 +140,7 @@ class Server(http.server.ThreadingHTTPServer):
 def _serve(wheels: str, tls: ssl.SSLContext | None = None, auth: bool = True, host: str = "127.0.0.1"):
     srv = Server((host, 0), Index)
     srv.wheels, srv.log, srv.auth, srv.echo, srv.redirect_files = wheels, [], auth, False, ""
+    srv.proxy_auth_seen = []
     srv.tls = tls
     port = srv.server_address[1]
     srv.hostport = f"{host}:{port}"
@@ -493,17 +495,23 @@ class Proxy(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("proxy-authorization", "host")}
-        req = urllib.request.Request(self.path, headers=headers)
-        try:
-            resp = urllib.request.build_opener(urllib.request.ProxyHandler({})).open(req, timeout=30)
-            code, body = resp.status, resp.read()
-        except urllib.error.HTTPError as exc:
-            code, body = exc.code, exc.read()
-        self.send_response(code)
+        import http.client
+        from urllib.parse import urlsplit
+
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("proxy-authorization", "connection")}
+        u = urlsplit(self.path)
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=30)  # answers passed on as they are
+        conn.request("GET", u.path + (f"?{u.query}" if u.query else ""), headers=headers)
+        resp = conn.getresponse()
+        body = resp.read()
+        self.send_response(resp.status)
+        for k, v in resp.getheaders():
+            if k.lower() not in ("content-length", "connection", "transfer-encoding", "server", "date"):
+                self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+        conn.close()
 
 
     def do_CONNECT(self) -> None:  # noqa: N802 - a tunnel for https: bytes both ways, unread
@@ -877,3 +885,22 @@ def test_plain_http_index_on_another_host_is_ignored_as_pip_does_unless_trusted(
     finally:
         srv.shutdown()
         srv.server_close()
+
+
+def test_proxy_credentials_do_not_follow_a_redirect_that_goes_direct(tmp_path, index, wheelhouse, proxy):
+    """The index (through the proxy) redirects the wheels to a no_proxy host: no Proxy-Authorization reaches it."""
+    files = _serve(wheelhouse, auth=False, host="localhost")
+    try:
+        index.redirect_files = files.base
+        conf = f"[global]\nindex-url = http://{USER}:{TOKEN}@{index.hostport}/simple\n"
+        env = _env(tmp_path, conf, http_proxy=proxy.url, no_proxy="localhost")
+        res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix",
+                        str(tmp_path / "c")], env)
+        assert res.returncode == 0, res.stderr
+        assert any(p.startswith(f"http://{index.hostport}/files/") for p, _a, _b in proxy.log)
+        assert files.log and files.proxy_auth_seen == [None] * len(files.log)
+        assert all(auth is None for _p, auth, _h in files.log)
+        _no_secret(res)
+    finally:
+        files.shutdown()
+        files.server_close()
