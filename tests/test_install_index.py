@@ -904,3 +904,18 @@ def test_proxy_credentials_do_not_follow_a_redirect_that_goes_direct(tmp_path, i
     finally:
         files.shutdown()
         files.server_close()
+
+
+def test_find_links_pages_with_credentials_and_no_index(tmp_path, index):
+    """find-links URLs carry credentials the same way; with no-index they are all there is."""
+    base = f"http://{USER}:{TOKEN}@{index.hostport}/simple"
+    env = _env(tmp_path, f"[global]\nno-index = true\nfind-links = {base}/cuda-toolkit/\n"
+                         f"  {base}/nvidia-cuda-runtime/\n")
+    res = _list(env)
+    assert res.returncode == 0, res.stderr
+    assert "13.5.0" in res.stdout
+    prefix = tmp_path / "cuda"
+    res = _cudaenv(["install", "13.5", "--parts", "runtime", "--source", "pypi", "--prefix", str(prefix)], env)
+    assert res.returncode == 0, res.stderr
+    _no_secret(res, _tree_text(prefix))
+    assert all(auth for _p, auth, _h in index.log)
