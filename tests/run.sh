@@ -80,6 +80,7 @@ bash tests/jupyter.sh # ipykernel 7.4.0 + jupyter_client 8.10.0 from PyPI, seein
 bash tests/wheeltk.sh # venv-cu13tk: a real CUDA 13.5 wheel toolkit (site-packages/nvidia/cu13); cold ~15 s, warm instant
 bash tests/shadow.sh  # NVIDIA cu12 wheels + an older libnvJitLink (loader_path tests); cold ~10 s (250 MB), warm instant
 bash tests/libstdcxx.sh # Debian 11's libstdc++ (gcc 10) for the GLIBCXX tests of explain/doctor; cold ~5 s, warm instant
+bash tests/keyring.sh  # the real keyring CLI (25.7.0, PyPI) for the private-index tests; cold ~30 s, warm instant
 
 echo "== test suite" >&2
 exec "$SUITE_VENV/bin/python" -m pytest -q -p no:cacheprovider "$@"
