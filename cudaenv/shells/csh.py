@@ -5,6 +5,13 @@ Inside single quotes csh still expands history (``!``), so ``!`` leaves the
 quotes as ``'\\!'``; ``'`` becomes ``'\\''``. A newline cannot be quoted in a
 way that survives the backquote, so it is refused.
 
+The unquoted ``eval `cudaenv use X``` splits the text at blanks and tabs and
+expands every word (``* ? [`` and ``{a,b}``, ``~`` and ``=`` at a word's start),
+quotes or not, before ``eval`` joins the words with single spaces. So no value
+holds a blank or a pattern character inside its quotes: a blank and ``* ? [``
+leave them backslashed (``'a'\\ 'b'``; a word then always starts with ``'``), a
+tab and ``{`` come from ``printf`` in a nested backquote (``"`printf '\\011'`"``).
+
 tcsh has no functions and its aliases cannot branch, so ``init tcsh`` prints
 one line that sources the shipped tcsh file; that file defines an alias
 which sources it again with the words typed (and, with ``--auto``, a
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import os
 
+from ..env.pathlist import DEFAULT_PATH
 from ..env.state import STATE_VAR, decode
 from ..errors import CudaenvError
 from .base import SHELL_DIR, Shell
@@ -38,7 +46,12 @@ def quote(value: str) -> str:
     """
     if "\n" in value or "\r" in value:
         raise CudaenvError(f"cannot express {value!r} in csh/tcsh: it contains a newline", exit_code=2)
-    return "'" + value.replace("'", "'\\''").replace("!", "'\\!'") + "'"
+    return "'" + "".join(_OUTSIDE.get(c, c) for c in value) + "'"
+
+
+# Characters that leave the single quotes (see the module's text).
+_OUTSIDE = {"'": "'\\''", "!": "'\\!'", " ": "'\\ '", "*": "'\\*'", "?": "'\\?'", "[": "'\\['",
+            "\t": "'\"`printf '\\011'`\"'", "{": "'\"`printf '\\173'`\"'"}
 
 
 class Csh(Shell):
@@ -71,6 +84,10 @@ class Csh(Shell):
         return f"setenv {name} {quote(value)};"
 
     def unset_line(self, name: str) -> str:
+        if name == "PATH":
+            # PATH was not in the environment; tcsh keeps searching its `path` (the toolkit's bin
+            # with it) after `unsetenv PATH`: set both to the default search path instead.
+            return f"setenv PATH {quote(DEFAULT_PATH)};"
         return f"unsetenv {name};"
 
     def eval_hint(self, words: str) -> str:
