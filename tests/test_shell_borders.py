@@ -127,6 +127,16 @@ def test_a_prior_value_with_newlines_comes_back_in_both_forms(shell, awkward):
     assert q["after"] == q["before"] and u == q
 
 
+@pytest.mark.parametrize("shell", SHELLS)
+def test_bytes_that_are_not_utf8_come_back_in_both_forms(shell, awkward):
+    root, env, work, tmp_path = awkward
+    env = dict(env, CUDA_PATH=b"/\xff\xfe  *\t\xe8?[x]", CUDAHOSTCXX=b"/opt/\xc3(  g++")
+    got = both_forms(shell, env, work, tmp_path)
+    (q, _), (u, _) = got[True], got[False]
+    assert q["before"][b"CUDA_PATH"] == b"/\xff\xfe  *\t\xe8?[x]"
+    assert q["after"] == q["before"] and u == q
+
+
 @pytest.mark.parametrize("shell", ["bash", "dash", "zsh"])
 def test_unquoted_path_argument(shell, awkward):
     """The user's own word, quoted in their eval line: the output must still survive the unquoted eval."""

@@ -93,6 +93,39 @@ def read_elf(path: str) -> ElfInfo:
     return ElfInfo(names, needed, soname)
 
 
+def _section_headers(f, path: str) -> tuple[bool, str, list[tuple]]:
+    """(64-bit, struct byte order, section headers) of the ELF file open as ``f`` (no headers: ``[]``).
+
+    Each header is (name, type, flags, addr, offset, size, link, info, align, entsize).
+
+    Raises:
+        ValueError: not an ELF file, or a malformed one.
+    """
+    head = f.read(64)
+    if head[:4] != b"\x7fELF" or len(head) < 52:
+        raise ValueError(f"{path} is not an ELF file")
+    is64 = head[4] == 2
+    end = "<" if head[5] == 1 else ">"
+    try:
+        if is64:
+            shoff, = struct.unpack_from(end + "Q", head, 0x28)
+            shentsize, shnum = struct.unpack_from(end + "HH", head, 0x3A)
+            shdr = end + "IIQQQQIIQQ"
+        else:
+            shoff, = struct.unpack_from(end + "I", head, 0x20)
+            shentsize, shnum = struct.unpack_from(end + "HH", head, 0x2E)
+            shdr = end + "IIIIIIIIII"
+        if not shoff or not shnum or shnum > 65535:
+            return is64, end, []
+        if shoff + shentsize * shnum > os.fstat(f.fileno()).st_size:
+            raise ValueError(f"{path}: malformed ELF file (section headers past its end)")
+        f.seek(shoff)
+        table = f.read(shentsize * shnum)
+        return is64, end, [struct.unpack_from(shdr, table, i * shentsize) for i in range(shnum)]
+    except struct.error as exc:
+        raise ValueError(f"{path}: malformed ELF file ({exc})") from None
+
+
 def symbol_versions(path: str) -> tuple[dict[str, list[str]], list[str]]:
     """The symbol versions ``path`` needs (per library) and the ones it defines.
 
@@ -110,25 +143,8 @@ def symbol_versions(path: str) -> tuple[dict[str, list[str]], list[str]]:
         OSError: it cannot be read.
     """
     with open(path, "rb") as f:
-        head = f.read(64)
-        if head[:4] != b"\x7fELF" or len(head) < 52:
-            raise ValueError(f"{path} is not an ELF file")
-        is64 = head[4] == 2
-        end = "<" if head[5] == 1 else ">"
+        _is64, end, heads = _section_headers(f, path)
         try:
-            if is64:
-                shoff, = struct.unpack_from(end + "Q", head, 0x28)
-                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x3A)
-                shdr = end + "IIQQQQIIQQ"
-            else:
-                shoff, = struct.unpack_from(end + "I", head, 0x20)
-                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x2E)
-                shdr = end + "IIIIIIIIII"
-            if not shoff or not shnum or shnum > 65535:
-                return {}, []
-            f.seek(shoff)
-            table = f.read(shentsize * shnum)
-            heads = [struct.unpack_from(shdr, table, i * shentsize) for i in range(shnum)]
             cache: dict[tuple[int, int], str] = {}
 
             def string(link: int, off: int) -> str:
@@ -186,35 +202,17 @@ def dynamic_symbols(path: str, limit: int = 64 << 20) -> tuple[list[str], set[st
         OSError: it cannot be read.
     """
     with open(path, "rb") as f:
-        head = f.read(64)
-        if head[:4] != b"\x7fELF" or len(head) < 52:
-            raise ValueError(f"{path} is not an ELF file")
-        is64 = head[4] == 2
-        end = "<" if head[5] == 1 else ">"
+        is64, end, heads = _section_headers(f, path)
+        dyn, sym = (end + "qQ", end + "IBBHQQ") if is64 else (end + "iI", end + "IIIBBH")
         file_size = os.fstat(f.fileno()).st_size
 
         def read(off: int, size: int) -> bytes:
             if size > limit or size < 0 or not 0 <= off <= file_size - size:
                 raise ValueError(f"{path}: malformed or too large ELF file (a {size}-byte section at {off})")
             f.seek(off)
-            data = f.read(size)
-            if len(data) != size:
-                raise ValueError(f"{path}: truncated")
-            return data
+            return f.read(size)
 
         try:
-            if is64:
-                shoff, = struct.unpack_from(end + "Q", head, 0x28)
-                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x3A)
-                shdr, dyn, sym = end + "IIQQQQIIQQ", end + "qQ", end + "IBBHQQ"
-            else:
-                shoff, = struct.unpack_from(end + "I", head, 0x20)
-                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x2E)
-                shdr, dyn, sym = end + "IIIIIIIIII", end + "iI", end + "IIIBBH"
-            if not shoff or not shnum or shnum > 65535:
-                return [], set(), set()
-            table = read(shoff, shentsize * shnum)
-            heads = [struct.unpack_from(shdr, table, i * shentsize) for i in range(shnum)]
             needed: list[str] = []
             defined: set[str] = set()
             undefined: set[str] = set()

@@ -186,8 +186,8 @@ def relation_text(s: dict) -> str:
         text = f"{mine} lacks {len(miss)} symbol{'s' if len(miss) > 1 else ''} of {theirs} ({shown})"
         users = s.get("needed_by") or []
         if users:
-            text += f"; {', '.join(users[:3])}{' and others' if len(users) > 3 else ''} need{'s' if len(users) == 1 else ''} " \
-                    f"{s['used']} of them"
+            who = ", ".join(users[:3]) + (" and others" if len(users) > 3 else "")
+            text += f"; {who} need{'s' if len(users) == 1 else ''} {s['used']} of them"
         return text
     return f"{mine} vs {theirs}"
 
