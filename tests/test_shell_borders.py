@@ -120,7 +120,7 @@ def test_unquoted_eval_means_what_the_quoted_form_means(shell, awkward):
 @pytest.mark.parametrize("shell", ["bash", "dash", "zsh", "fish"])
 def test_a_prior_value_with_newlines_comes_back_in_both_forms(shell, awkward):
     root, env, work, tmp_path = awkward
-    env = dict(env, CUDA_PATH="\nline  one\n\tline*two\n\n", CUDAHOSTCXX="-n")
+    env = dict(env, CUDA_PATH="\nline  one\n\tline*two\n\n", CUDA_HOME="-n\t-e  %s")
     got = both_forms(shell, env, work, tmp_path)
     (q, _), (u, _) = got[True], got[False]
     assert q["before"][b"CUDA_PATH"] == b"\nline  one\n\tline*two\n\n"
@@ -130,7 +130,7 @@ def test_a_prior_value_with_newlines_comes_back_in_both_forms(shell, awkward):
 @pytest.mark.parametrize("shell", SHELLS)
 def test_bytes_that_are_not_utf8_come_back_in_both_forms(shell, awkward):
     root, env, work, tmp_path = awkward
-    env = dict(env, CUDA_PATH=b"/\xff\xfe  *\t\xe8?[x]", CUDAHOSTCXX=b"/opt/\xc3(  g++")
+    env = dict(env, CUDA_PATH=b"/\xff\xfe  *\t\xe8?[x]", CUDA_HOME=b"/opt/\xc3(  g++")
     got = both_forms(shell, env, work, tmp_path)
     (q, _), (u, _) = got[True], got[False]
     assert q["before"][b"CUDA_PATH"] == b"/\xff\xfe  *\t\xe8?[x]"
