@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from ..env.ops import Ops
+from ..env.pathlist import DEFAULT_PATH
 from ..errors import CudaenvError
 from ..toolkit.probe import SYSTEM_DIRS
 from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader_link_dir, make_dev_links,
@@ -221,13 +222,14 @@ def path_fingerprint(env: Mapping[str, str]) -> tuple:
     cached selection is redone; otherwise ``use`` only pays these stats (and
     does not load ``host/compilers.py``).
     """
+    path = env.get("PATH", DEFAULT_PATH)  # where host/compilers.py looks
     mt = []
-    for d in env.get("PATH", "").split(":"):
+    for d in path.split(":"):
         try:
             mt.append(os.stat(d).st_mtime_ns if d else None)
         except OSError:
             mt.append(None)
-    return (env.get("PATH", ""), env.get("CXX", ""), tuple(mt))
+    return (path, env.get("CXX", ""), tuple(mt))
 
 
 def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
