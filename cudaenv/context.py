@@ -13,7 +13,7 @@ from .errors import CudaenvError
 from .infra.index import Index
 from .profiles.model import load_all
 from .toolkit.discover import Layout, candidates, scan
-from .toolkit.probe import Skip, probe, signature
+from .toolkit.probe import Skip, probe, signature, valid_entry
 
 # The idiom every module uses: importing ``typing`` costs what ``use`` (run in every
 # shell, pane and conda activation) must not pay, so TYPE_CHECKING is a plain False
@@ -55,6 +55,17 @@ def profiles_dir(env: dict | None = None) -> str:
 def config_file(env: dict | None = None) -> str:
     """Return the path of the optional ``config.yaml``."""
     return os.path.join(config_dir(env), "config.yaml")
+
+
+def _valid_config(ent: object) -> bool:
+    """A cached ``(config or None, error)`` of the shape :meth:`Context.config` returns."""
+    if type(ent) is not tuple or len(ent) != 2:
+        return False
+    data, err = ent
+    if data is None:
+        return isinstance(err, str)
+    return (isinstance(data, dict) and all(type(data.get(k)) is list and all(isinstance(s, str) for s in data[k])
+                                           for k in ("roots", "sources")))
 
 
 class Context:
@@ -129,7 +140,7 @@ class Context:
                 return (None, f"invalid config {path}: unknown key {unknown[0]!r} (known: roots, sources)")
             return ({"roots": roots, "sources": sources}, None)
 
-        data, err = self.index.cached("files", path, (st.st_mtime_ns, st.st_size, st.st_ino), compute)
+        data, err = self.index.cached("files", path, (st.st_mtime_ns, st.st_size, st.st_ino), compute, _valid_config)
         if err:
             raise CudaenvError(err, exit_code=2)
         return data
@@ -178,7 +189,7 @@ class Context:
             except Skip as exc:
                 return (None, str(exc))
 
-        data, reason = self.index.cached("roots", real, signature(real), compute)
+        data, reason = self.index.cached("roots", real, signature(real), compute, valid_entry)
         if data is None:
             raise CudaenvError(f"{path} is not a usable CUDA toolkit: {reason}", exit_code=2)
         tk = dict(data)

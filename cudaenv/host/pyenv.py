@@ -203,6 +203,13 @@ def _scan_site(site: str, libs: dict, tools: dict) -> None:
                 tools.setdefault(base, [full, dist, version])
 
 
+def _valid_inventory(inv: object) -> bool:
+    """A cached inventory of the shape :func:`wheel_inventory` returns."""
+    return (isinstance(inv, dict) and all(
+        isinstance(inv.get(k), dict) and all(type(e) is list and len(e) == 3 and all(isinstance(s, str) for s in e)
+                                             for e in inv[k].values()) for k in ("libs", "tools")))
+
+
 def python_wheels(ctx: Context) -> tuple:
     """(the Python environment, its wheel inventory) for ``ctx``, once per command."""
     memo = ctx.memo.get("pywheels")
@@ -239,7 +246,7 @@ def wheel_inventory(pyenv: dict | None, index: Index | None = None) -> dict:
     if index is None:
         return compute()
     index.data.setdefault(TABLE, {})
-    return index.cached(TABLE, "\0".join(dirs), tuple(sig), compute)
+    return index.cached(TABLE, "\0".join(dirs), tuple(sig), compute, _valid_inventory)
 
 
 def version_tuple(text: str | None) -> tuple:
@@ -303,7 +310,9 @@ def cached_torch(index: Index, python: str, version: str | None) -> dict | None:
     stale entry of another torch is never used. None when there is none.
     """
     ent = index.data.get(PROBE_TABLE, {}).get(probe_key(python))
-    if not ent or not version:
+    if not ent or not version or not isinstance(ent[-1], dict):
         return None
-    torch = (ent[-1] or {}).get("torch") or {}
+    torch = ent[-1].get("torch") or {}
+    if not isinstance(torch, dict):
+        return None
     return torch if torch.get("version") == version else None
