@@ -43,5 +43,7 @@ bash tests/wheeltk.sh # venv-cu13tk: a real CUDA 13.5 wheel toolkit (site-packag
 bash tests/shadow.sh  # NVIDIA cu12 wheels + an older libnvJitLink (loader_path tests); cold ~10 s (250 MB), warm instant
 bash tests/libstdcxx.sh # Debian 11's libstdc++ (gcc 10) for the GLIBCXX tests of explain/doctor; cold ~5 s, warm instant
 
+id cudaenv-mallory >/dev/null 2>&1 || useradd -m cudaenv-mallory  # the second real user of tests/test_cache_owner.py
+
 echo "== test suite" >&2
 exec python3 -m pytest -q -p no:cacheprovider "$@"
