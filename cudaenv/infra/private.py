@@ -38,7 +38,8 @@ import stat  # imported by os already: free
 __all__ = ["MISSING", "dir_problem", "ensure_dir", "file_problem", "read_private", "write_private", "replace_file",
            "trusted_dir", "own_file", "note_untrusted", "Untrusted"]
 
-#: :func:`dir_problem`'s answer for a directory that does not exist (nothing to read: not a problem).
+#: :func:`dir_problem`'s answer for a directory that does not exist or cannot be one (a file, no
+#: permission on the way): nothing to read, and making it fails with the system's reason.
 MISSING = "missing"
 # path -> None (fine), MISSING or the reason; ancestors and directories alike (one walk per process).
 _DIRS: dict = {}
@@ -65,10 +66,8 @@ def _ancestor_problem(path: str, euid: int, depth: int = 0) -> str | None:
     if why is None:
         try:
             st = os.lstat(path)
-        except FileNotFoundError:
+        except OSError:  # missing, unreadable, a file on the way: unusable, not another user's
             why = MISSING
-        except OSError as exc:
-            why = f"{path} cannot be checked ({exc.strerror})"
         else:
             if stat.S_ISLNK(st.st_mode):
                 if st.st_uid not in (0, euid):
@@ -78,7 +77,7 @@ def _ancestor_problem(path: str, euid: int, depth: int = 0) -> str | None:
                 else:
                     why = _ancestor_problem(os.path.realpath(path), euid, depth + 1)
             elif not stat.S_ISDIR(st.st_mode):
-                why = f"{path} is not a directory"
+                why = MISSING
             elif st.st_uid not in (0, euid):
                 why = f"{path} is {_who(st)}"
             elif st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
@@ -91,10 +90,8 @@ def _ancestor_problem(path: str, euid: int, depth: int = 0) -> str | None:
 def _dir_check(path: str, euid: int) -> str | None:
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
+    except OSError:
         return MISSING
-    except OSError as exc:
-        return f"it cannot be checked ({exc.strerror})"
     if stat.S_ISLNK(st.st_mode):
         if st.st_uid not in (0, euid):
             return f"it is a symlink {_who(st)}"
@@ -105,13 +102,11 @@ def _dir_check(path: str, euid: int) -> str | None:
             return why
         try:
             st = os.lstat(real)
-        except FileNotFoundError:
+        except OSError:
             return MISSING
-        except OSError as exc:
-            return f"{path} cannot be checked ({exc.strerror})"
         path = real
     if not stat.S_ISDIR(st.st_mode):
-        return "it is not a directory"
+        return MISSING  # a file in its place: unusable (mkdir says why), not another user's
     if st.st_uid != euid:
         return f"it is {_who(st)}, not yours"
     if st.st_mode & 0o022:
@@ -176,6 +171,8 @@ def ensure_dir(path: str) -> None:
         _mkdir_private(path)
         why = dir_problem(path)
     if why == MISSING:
+        if os.path.lexists(path):
+            raise NotADirectoryError(20, "Not a directory", path)
         raise FileNotFoundError(2, "No such file or directory", path)
     if why is not None:
         note_untrusted(path, why)
