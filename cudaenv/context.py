@@ -11,6 +11,7 @@ import os
 
 from .errors import CudaenvError
 from .infra.index import Index
+from .infra.private import file_problem, note_untrusted, trusted_dir
 from .profiles.model import load_all
 from .toolkit.discover import Layout, candidates, scan
 from .toolkit.probe import Skip, probe, signature, valid_entry
@@ -111,6 +112,13 @@ class Context:
             st = os.stat(path)
         except OSError:
             return {}
+        # Its roots go on PATH: never one another user can change (infra/private.py: one note).
+        if not trusted_dir(os.path.dirname(path)):
+            return {}
+        why = file_problem(st)
+        if why is not None:
+            note_untrusted(path, why)
+            return {}
 
         def compute() -> tuple:
             import yaml
@@ -148,7 +156,10 @@ class Context:
     def profiles(self) -> tuple[list[Profile], list[tuple[str, str]]]:
         """(valid profiles, [(file, error)])."""
         if self._profiles is None:
-            self._profiles = load_all(self.profiles_dir, self.index)
+            # A profile sets PATH and LD_LIBRARY_PATH: never one from a directory another user can
+            # change (infra/private.py: one note, and the toolkits' default profiles instead).
+            ok = trusted_dir(self.profiles_dir)
+            self._profiles = load_all(self.profiles_dir, self.index) if ok else ([], [])
         return self._profiles
 
     def python_env(self) -> dict | None:

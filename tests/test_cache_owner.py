@@ -26,7 +26,7 @@ import pytest
 from helpers import REPO, make_toolkit, run_cudaenv
 
 MALLORY = "cudaenv-mallory"
-NOTE = "not using the cache"
+NOTE = "so another user could change what cudaenv runs"
 
 
 def _need_root() -> None:
@@ -325,3 +325,34 @@ def test_preload_of_another_shape_is_ignored(tmp_path, toolkits, shape):
     path.write_bytes(marshal.dumps(tuple(data)))
     res = run_cudaenv(["use", "12.5", "--shell", "bash"], env)
     assert res.returncode == 0 and "Traceback" not in res.stderr and "CUDA_HOME" in res.stdout, res.stderr
+
+
+def test_profiles_and_config_another_user_can_change_are_not_read(shared, toolkits, mallory):
+    """A group-writable profiles directory: the attacker's profile prepends their bin; a planted config adds a root."""
+    env = victim_env(shared, f"{toolkits}/cuda-*", os.path.join(shared, "cache"))
+    conf = os.path.join(env["XDG_CONFIG_HOME"], "cudaenv")
+    os.makedirs(os.path.join(conf, "profiles"))
+    os.chmod(conf, 0o755)
+    os.chown(os.path.join(conf, "profiles"), 0, mallory.pw_gid)
+    os.chmod(os.path.join(conf, "profiles"), 0o775)
+    evil = os.path.join(shared, "evil")
+    make_toolkit(os.path.join(evil, "cuda-12.9.0"), "12.9.0")
+    as_mallory('printf "name: cuda-12.5.0\\nroot: %s\\nprepend:\\n  PATH: [%s/bin]\\n" "$2" "$3" > "$1/cuda-12.5.0.yaml"',
+               os.path.join(conf, "profiles"), os.path.join(toolkits, "cuda-12.5.0"), evil)
+    doc, res = use_json(env)
+    assert evil not in doc["set"]["PATH"] and len(stderr_notes(res)) == 1, res.stderr
+    # The directory made private later: the attacker's file left in it is still theirs, and not read.
+    os.chmod(os.path.join(conf, "profiles"), 0o700)
+    doc, res = use_json(env)
+    assert evil not in doc["set"]["PATH"] and len(stderr_notes(res)) == 1, res.stderr
+    assert "cuda-12.5.0.yaml" in stderr_notes(res)[0]
+    # config.yaml the attacker can write (group-writable file in the victim's own directory).
+    cfg = os.path.join(conf, "config.yaml")
+    with open(cfg, "w") as f:
+        f.write(f"roots: [{evil}/cuda-*]\n")
+    os.chown(cfg, 0, mallory.pw_gid)
+    os.chmod(cfg, 0o664)
+    res = run_cudaenv(["list"], env)
+    assert res.returncode == 0 and "12.9.0" not in res.stdout and len(stderr_notes(res)) == 1, res.stderr
+    os.chmod(cfg, 0o644)  # the victim's own again: used
+    assert "12.9.0" in run_cudaenv(["list"], env).stdout

@@ -52,6 +52,24 @@ def _existing_names(directory: str) -> set[str]:
     return {f.rsplit(".", 1)[0] for f in files if f.endswith((".yaml", ".yml")) and not f.startswith(".")}
 
 
+def _private_profiles(directory: str) -> None:
+    """Make the profiles directory 0700 (whatever the umask) and refuse one another user can change.
+
+    Raises:
+        CudaenvError: it is another user's to change (a profile there sets PATH), or cannot be made.
+    """
+    from ..errors import CudaenvError
+    from ..infra.private import Untrusted, ensure_dir
+
+    try:
+        ensure_dir(directory)
+    except Untrusted as exc:
+        raise CudaenvError(f"not writing profiles into {directory}: {exc.strerror}, so another user could "
+                           "change them", hint="chmod go-w it (and the directories above it)") from None
+    except OSError as exc:
+        raise CudaenvError(f"cannot create {directory}: {exc.strerror or exc}") from None
+
+
 def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     """Write a profile file per toolkit chosen by :func:`~cudaenv.profiles.select.select_targets`.
 
@@ -117,6 +135,7 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
             # Record the choice so the user sees it and can change it.
             prof["host_compiler"] = cxx
         try:
+            _private_profiles(ctx.profiles_dir)
             write_atomic(path, dump(prof))
         except CudaenvError as exc:
             if written:  # still one line, but the user learns what did change

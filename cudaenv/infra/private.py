@@ -133,8 +133,8 @@ def note_untrusted(path: str, why: str) -> None:
     _NOTED.append(path)
     from .console import note
 
-    note(f"note: not using the cache {path}: {why}, so another user could change what cudaenv runs; "
-         "running without it (fix: remove it, new cache directories are made private, or chmod go-w it)")
+    note(f"note: not using {path}: {why}, so another user could change what cudaenv runs; going on "
+         "without it (fix: remove it, cudaenv makes new ones private, or chmod go-w it)")
 
 
 def trusted_dir(path: str) -> bool:

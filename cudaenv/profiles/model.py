@@ -17,9 +17,11 @@ what ``use`` does. Computing never writes: only ``use`` and ``verify`` pass
 from __future__ import annotations
 
 import os
+import stat
 
 from ..env.ops import Ops
 from ..errors import CudaenvError
+from ..infra.private import file_problem, note_untrusted
 from ..toolkit.probe import SYSTEM_DIRS
 from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader_link_dir, make_dev_links,
                              make_loader_link, stub_target)
@@ -100,6 +102,9 @@ def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[st
         try:
             st = os.stat(path)
         except OSError:
+            continue
+        if file_problem(st) is not None and stat.S_ISREG(st.st_mode):
+            note_untrusted(path, file_problem(st))  # another user's (or writable by others): it sets PATH
             continue
         sig = (st.st_mtime_ns, st.st_size, st.st_ino)
 
