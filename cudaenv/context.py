@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from .errors import CudaenvError
-from .infra.index import Index
+from .infra.index import Index, valid_result
 from .infra.private import file_problem, note_untrusted, trusted_dir
 from .profiles.model import load_all
 from .toolkit.discover import Layout, candidates, scan
@@ -60,13 +60,8 @@ def config_file(env: dict | None = None) -> str:
 
 def _valid_config(ent: object) -> bool:
     """A cached ``(config or None, error)`` of the shape :meth:`Context.config` returns."""
-    if type(ent) is not tuple or len(ent) != 2:
-        return False
-    data, err = ent
-    if data is None:
-        return isinstance(err, str)
-    return (isinstance(data, dict) and all(type(data.get(k)) is list and all(isinstance(s, str) for s in data[k])
-                                           for k in ("roots", "sources")))
+    return valid_result(ent, lambda data: isinstance(data, dict) and all(
+        type(data.get(k)) is list and all(isinstance(s, str) for s in data[k]) for k in ("roots", "sources")))
 
 
 class Context:

@@ -19,7 +19,7 @@ import os
 
 from .private import read_private, write_private
 
-__all__ = ["Index", "MAX_BYTES"]
+__all__ = ["Index", "MAX_BYTES", "valid_result"]
 
 _FORMAT = 4
 #: The largest index read (a big one holds a few hundred toolkits and profiles in well under 1 MiB).
@@ -39,6 +39,13 @@ def _well_formed(data: object) -> bool:
             if type(ent) is not tuple or len(ent) < 2:
                 return False
     return True
+
+
+def valid_result(ent: object, valid_value) -> bool:
+    """A cached ``(value or None, message)``: None with a message string, or a value ``valid_value`` accepts."""
+    if type(ent) is not tuple or len(ent) != 2:
+        return False
+    return isinstance(ent[1], str) if ent[0] is None else bool(valid_value(ent[0]))
 
 
 class Index:

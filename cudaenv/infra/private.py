@@ -36,7 +36,7 @@ import os
 import stat  # imported by os already: free
 
 __all__ = ["MISSING", "dir_problem", "ensure_dir", "file_problem", "read_private", "write_private", "replace_file",
-           "trusted_dir", "own_file", "note_untrusted", "Untrusted"]
+           "trusted_dir", "own_file", "private_dir", "note_untrusted", "Untrusted"]
 
 #: :func:`dir_problem`'s answer for a directory that does not exist or cannot be one (a file, no
 #: permission on the way): nothing to read, and making it fails with the system's reason.
@@ -177,6 +177,19 @@ def ensure_dir(path: str) -> None:
     if why is not None:
         note_untrusted(path, why)
         raise Untrusted(1, why, path)
+
+
+def private_dir(path: str) -> bool:
+    """:func:`ensure_dir`, answering False (its one note printed) for a directory another user can change.
+
+    Raises:
+        OSError: it cannot be made.
+    """
+    try:
+        ensure_dir(path)
+    except Untrusted:
+        return False
+    return True
 
 
 def file_problem(st: os.stat_result) -> str | None:

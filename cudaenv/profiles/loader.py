@@ -177,13 +177,11 @@ def make_mirror(mirror: str, directory: str, excluded: list[str]) -> bool:
     Raises:
         CudaenvError: it cannot be made.
     """
-    from ..infra.private import MISSING, Untrusted, dir_problem, ensure_dir
+    from ..infra.private import MISSING, dir_problem, private_dir
 
-    parent = os.path.dirname(mirror)
     try:
-        ensure_dir(parent)
-    except Untrusted:
-        return False
+        if not private_dir(os.path.dirname(mirror)):
+            return False
     except OSError as exc:
         raise CudaenvError(f"cannot create the loader-path mirror {mirror}: {exc.strerror}") from None
     why = dir_problem(mirror)

@@ -21,6 +21,7 @@ import stat
 
 from ..env.ops import Ops
 from ..errors import CudaenvError
+from ..infra.index import valid_result
 from ..infra.private import file_problem, note_untrusted
 from ..toolkit.probe import SYSTEM_DIRS
 from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader_link_dir, make_dev_links,
@@ -68,11 +69,10 @@ def generated_name(tk: Toolkit) -> str:
 
 def _valid_profile(ent: object) -> bool:
     """A cached ``(profile or None, error)`` of the shape ``profiles/files.validate`` returns."""
-    if type(ent) is not tuple or len(ent) != 2:
-        return False
-    p, err = ent
-    if p is None:
-        return isinstance(err, str)
+    return valid_result(ent, _valid_profile_dict)
+
+
+def _valid_profile_dict(p: dict) -> bool:
     opt = (str, type(None))
     return (isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("root"), str)
             and all(isinstance(p.get(k), opt) for k in ("description", "version", "stubs", "loader_path", "host_compiler"))

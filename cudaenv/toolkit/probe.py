@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from . import wheel_site
+from ..infra.index import valid_result
 
 __all__ = ["Skip", "probe", "signature", "valid_entry", "SYSTEM_DIRS"]
 
@@ -96,11 +97,10 @@ _STR_KEYS = ("root", "version", "full_version", "version_source", "libdir", "stu
 
 def valid_entry(ent: object) -> bool:
     """Whether a cached ``(record or None, reason)`` has the shape :func:`probe`'s callers rely on."""
-    if type(ent) is not tuple or len(ent) != 2:
-        return False
-    tk, why = ent
-    if tk is None:
-        return isinstance(why, str)
+    return valid_result(ent, _valid_record)
+
+
+def _valid_record(tk: object) -> bool:
     return (isinstance(tk, dict) and all(isinstance(tk.get(k), str) for k in _STR_KEYS)
             and isinstance(tk.get("components"), dict) and isinstance(tk.get("dev_links"), list)
             and all(type(x) is list and len(x) == 2 and all(isinstance(s, str) for s in x) for x in tk["dev_links"])

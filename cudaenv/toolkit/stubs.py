@@ -30,7 +30,7 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..infra.private import Untrusted, ensure_dir, own_file
+from ..infra.private import own_file, private_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,12 +76,9 @@ def loader_link_dir(cache_dir: str, tk: Toolkit) -> str:
 def _private(directory: str, what: str) -> bool:
     """Make ``directory`` (0700) and check it is the user's own; False (one note printed) when it is not."""
     try:
-        ensure_dir(directory)
-    except Untrusted:
-        return False
+        return private_dir(directory)
     except OSError as exc:
         raise CudaenvError(f"cannot create the {what} link in {directory}: {exc.strerror}") from None
-    return True
 
 
 def _is_link(path: str, target: str) -> bool:
