@@ -22,7 +22,9 @@ versioned-only library), put on ``LIBRARY_PATH`` after the toolkit's own
 ``lib``; nothing is ever written into the user's environment.
 
 Everything here but :func:`make_loader_link` and :func:`make_dev_links` only
-computes paths and stats files.
+computes paths and stats files. These directories go on loader and linker
+paths, so they live only in a cache of the user's own (``infra/private.py``):
+made 0700, and one another user can change is never used (one note, no link).
 """
 
 from __future__ import annotations
