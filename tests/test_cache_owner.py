@@ -356,3 +356,58 @@ def test_profiles_and_config_another_user_can_change_are_not_read(shared, toolki
     assert res.returncode == 0 and "12.9.0" not in res.stdout and len(stderr_notes(res)) == 1, res.stderr
     os.chmod(cfg, 0o644)  # the victim's own again: used
     assert "12.9.0" in run_cudaenv(["list"], env).stdout
+
+
+def test_installed_toolkits_another_user_can_change_are_not_listed(shared, toolkits, mallory):
+    """``$XDG_DATA_HOME/cudaenv/toolkits`` group-writable: a toolkit the attacker put there never reaches PATH."""
+    env = victim_env(shared, f"{toolkits}/cuda-*", os.path.join(shared, "cache"))
+    inst = os.path.join(env["XDG_DATA_HOME"], "cudaenv", "toolkits")
+    os.makedirs(inst)
+    os.chown(inst, 0, mallory.pw_gid)
+    os.chmod(inst, 0o775)
+    stage = os.path.join(shared, "evil")
+    make_toolkit(os.path.join(stage, "cuda-12.9.0"), "12.9.0")
+    as_mallory('cp -r "$1/cuda-12.9.0" "$2/"', stage, inst)
+    res = run_cudaenv(["list"], env)
+    assert res.returncode == 0 and "12.9.0" not in res.stdout, res.stdout
+    assert len(stderr_notes(res)) == 1 and inst in stderr_notes(res)[0], res.stderr
+    res = run_cudaenv(["use", "12.9", "--shell", "bash"], env)
+    assert res.returncode != 0 and not res.stdout
+
+
+def test_download_cache_file_of_another_user_is_not_reused(shared, mallory, tmp_path):
+    """A file named by the right sha256 that the attacker left in the download cache is fetched anew, not trusted."""
+    import http.server
+    import threading
+
+    from cudaenv.install.fetch import fetch_file
+
+    good = b"the real archive\n" * 100
+    sha = hashlib.sha256(good).hexdigest()
+    cache = os.path.join(shared, "downloads")
+    os.makedirs(cache)
+    os.chown(cache, 0, mallory.pw_gid)
+    os.chmod(cache, 0o775)
+    as_mallory('printf evil > "$1/$2"', cache, sha)
+    os.chmod(cache, 0o700)  # made private after the attacker's visit
+    served = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the stdlib's name
+            served.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(good)))
+            self.end_headers()
+            self.wfile.write(good)
+
+        def log_message(self, *a):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        path, n = fetch_file(f"http://127.0.0.1:{server.server_address[1]}/a.tar.xz", sha, len(good), cache)
+    finally:
+        server.shutdown()
+    assert served and n == len(good) and open(path, "rb").read() == good
+    assert os.stat(path).st_uid == 0 and os.stat(path).st_mode & 0o077 == 0
