@@ -411,3 +411,18 @@ def test_download_cache_file_of_another_user_is_not_reused(shared, mallory, tmp_
         server.shutdown()
     assert served and n == len(good) and open(path, "rb").read() == good
     assert os.stat(path).st_uid == 0 and os.stat(path).st_mode & 0o077 == 0
+
+
+def test_profile_build_makes_a_private_directory_and_refuses_a_shared_one(tmp_path, toolkits):
+    conf = tmp_path / "conf"
+    env = dict(os.environ, XDG_CONFIG_HOME=str(conf), XDG_CACHE_HOME=str(tmp_path / "c"),
+               CUDAENV_ROOTS=f"{toolkits}/cuda-*", PYTHONPATH=REPO)
+    res = subprocess.run(["sh", "-c", 'umask 002; exec "$@"', "sh", sys.executable, "-m", "cudaenv", "profile",
+                          "build", "12.5"], env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert os.stat(conf / "cudaenv" / "profiles").st_mode & 0o777 == 0o700
+    assert os.stat(conf / "cudaenv").st_mode & 0o777 == 0o700
+    os.chmod(conf / "cudaenv" / "profiles", 0o775)
+    res = run_cudaenv(["profile", "build", "12.4", "--force"], env)
+    assert res.returncode == 1 and not res.stdout and "Traceback" not in res.stderr, res.stderr
+    assert res.stderr.count("\n") == 1 and "not writing profiles into" in res.stderr, res.stderr
