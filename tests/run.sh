@@ -82,5 +82,7 @@ bash tests/shadow.sh  # NVIDIA cu12 wheels + an older libnvJitLink (loader_path 
 bash tests/libstdcxx.sh # Debian 11's libstdc++ (gcc 10) for the GLIBCXX tests of explain/doctor; cold ~5 s, warm instant
 bash tests/keyring.sh  # the real keyring CLI (25.7.0, PyPI) for the private-index tests; cold ~30 s, warm instant
 
+id cudaenv-mallory >/dev/null 2>&1 || useradd -m cudaenv-mallory  # the second real user of tests/test_cache_owner.py
+
 echo "== test suite" >&2
 exec "$SUITE_VENV/bin/python" -m pytest -q -p no:cacheprovider "$@"

@@ -19,8 +19,47 @@ __all__ = ["download_cache", "install", "uninstall", "list_available", "installe
 
 
 def download_cache(ctx: Context) -> str:
-    """Where downloads are kept, keyed by sha256: ``$CUDAENV_INSTALL_CACHE`` or ``<cache>/downloads``."""
-    return ctx.env.get("CUDAENV_INSTALL_CACHE") or os.path.join(ctx.cache_dir, "downloads")
+    """Where downloads are kept, keyed by sha256: ``$CUDAENV_INSTALL_CACHE`` or ``<cache>/downloads``.
+
+    Made 0700. One another user can change (``infra/private.py``: its one note) is not used:
+    this run downloads into a private temporary directory, removed at exit.
+    """
+    from ..infra.private import Untrusted, ensure_dir
+
+    path = ctx.env.get("CUDAENV_INSTALL_CACHE") or os.path.join(ctx.cache_dir, "downloads")
+    try:
+        ensure_dir(path)
+        return path
+    except Untrusted:
+        pass
+    except OSError:
+        return path  # cannot be made: fetch says why, as before
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="cudaenv-downloads-", dir=ctx.env.get("TMPDIR") or None)
+    atexit.register(shutil.rmtree, tmp, True)
+    return tmp
+
+
+def _private_toolkits(ctx: Context) -> None:
+    """Make the default prefix 0700 and refuse to install into one another user can change.
+
+    Raises:
+        CudaenvError: it is another user's to change (``discover`` would not list it either).
+    """
+    from ..infra.private import Untrusted, ensure_dir
+    from ..toolkit.discover import installed_dir
+
+    base = installed_dir(ctx.env)
+    try:
+        ensure_dir(base)
+    except Untrusted as exc:
+        raise CudaenvError(f"not installing into {base}: {exc.strerror}, so another user could change the toolkit",
+                           hint="remove it (cudaenv makes a private one) or chmod go-w it; or choose --prefix") from None
+    except OSError as exc:
+        raise CudaenvError(f"cannot create {base}: {exc.strerror}") from None
 
 
 def installed(ctx: Context) -> list[tuple[str, dict]]:
@@ -123,6 +162,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
+        if not prefix:
+            _private_toolkits(ctx)
         if os.path.lexists(root):
             if not force:
                 if os.path.isfile(os.path.join(root, MARKER)):

@@ -143,7 +143,8 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
     parent, name = os.path.split(os.path.abspath(root))
     try:
         os.makedirs(parent, exist_ok=True)
-        lock_fd = os.open(os.path.join(parent, f".{name}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        lock_fd = os.open(os.path.join(parent, f".{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                          0o644)
     except OSError as exc:
         raise CudaenvError(f"cannot write in {parent}: {exc.strerror}") from None
     prog = progress or Progress(0)

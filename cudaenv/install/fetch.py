@@ -17,6 +17,7 @@ import time
 
 from ..errors import CudaenvError
 from ..infra.files import read_limited
+from ..infra.private import ensure_dir, own_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -203,13 +204,13 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
             raise CudaenvError(f"checksum mismatch for {name}: {path} has sha256 {got}, the manifest says {sha}")
         return path, 0
     done = cached_path(cache, sha)
-    if os.path.isfile(done):
+    if own_file(done):  # the user's own file in the user's own cache (infra/private.py)
         if progress:
             progress(os.path.getsize(done))
         return done, 0
     part_dir = os.path.join(cache, "partial")
     try:
-        os.makedirs(part_dir, exist_ok=True)
+        ensure_dir(part_dir)  # 0700 whatever the umask
     except OSError as exc:
         raise CudaenvError(f"cannot create the download cache {part_dir}: {exc.strerror}") from None
     part = os.path.join(part_dir, sha)
@@ -220,6 +221,8 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
     for attempt in range(RETRIES + 1):
         if attempt:
             time.sleep(min(0.5 * attempt, 3))
+        if os.path.lexists(part) and not own_file(part):
+            os.unlink(part)  # not ours (or a link): never appended to
         have = os.path.getsize(part) if os.path.exists(part) else 0
         if size is not None and have > size:
             os.unlink(part)
@@ -235,7 +238,8 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
                     if progress:
                         progress(-have)
                     have = 0
-                with open(part, "ab" if have else "wb") as out:
+                flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_APPEND if have else os.O_TRUNC)
+                with os.fdopen(os.open(part, flags, 0o600), "ab" if have else "wb") as out:
                     while True:
                         block = resp.read(CHUNK)
                         if not block:

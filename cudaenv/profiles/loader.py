@@ -104,7 +104,8 @@ def dir_libraries(directory: str, index=None) -> dict:
     if index is None:
         return compute()
     index.data.setdefault(_TABLE, {})
-    return index.cached(_TABLE, directory, (st.st_mtime_ns, st.st_ino), compute)
+    return index.cached(_TABLE, directory, (st.st_mtime_ns, st.st_ino), compute,
+                        lambda v: isinstance(v, dict) and all(isinstance(x, (str, type(None))) for x in v.values()))
 
 
 def _relation(mine: str | None, theirs: str | None) -> str:
@@ -255,24 +256,49 @@ def mirror_dir(cache_dir: str, directory: str, excluded: list[str]) -> str:
     return os.path.join(cache_dir, "loader", f"{os.path.basename(directory.rstrip('/')) or 'lib'}-{key}")
 
 
-def make_mirror(mirror: str, directory: str, excluded: list[str]) -> None:
-    """Build ``mirror`` (atomically; nothing when it exists).
+def make_mirror(mirror: str, directory: str, excluded: list[str]) -> bool:
+    """Build ``mirror`` (atomically; nothing when it exists and is the user's own).
+
+    It goes on LD_LIBRARY_PATH, so it is used only in a cache directory of the
+    user's own and when every entry is theirs (``infra/private.py``); one that
+    is not is removed and made anew.
+
+    Returns:
+        False when the cache is another user's to change (one note printed): no mirror.
 
     Raises:
         CudaenvError: it cannot be made.
     """
-    if os.path.isdir(mirror):
-        return
-    tmp = f"{mirror}.{os.getpid()}.tmp"
+    from ..infra.private import MISSING, dir_problem, private_dir
+
     try:
-        os.makedirs(tmp)
+        if not private_dir(os.path.dirname(mirror)):
+            return False
+    except OSError as exc:
+        raise CudaenvError(f"cannot create the loader-path mirror {mirror}: {exc.strerror}") from None
+    why = dir_problem(mirror)
+    if why is None and _all_mine(mirror):
+        return True
+    if why != MISSING:
+        import shutil
+
+        # Left from a time the cache was not private (or half made): not ours to trust.
+        shutil.rmtree(mirror, ignore_errors=True)
+        if os.path.lexists(mirror):
+            try:
+                os.unlink(mirror)
+            except OSError:
+                pass
+    tmp = f"{mirror}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    try:
+        os.mkdir(tmp, 0o700)
         for name in os.listdir(directory):
             if not _left_out(name, excluded):
                 os.symlink(os.path.join(directory, name), os.path.join(tmp, name))
         try:
             os.rename(tmp, mirror)
         except OSError:
-            if not os.path.isdir(mirror):  # not a lost race with another `use`
+            if dir_problem(mirror) is not None:  # not a lost race with another `use`
                 raise
     except OSError as exc:
         raise CudaenvError(f"cannot create the loader-path mirror {mirror}: {exc.strerror}") from None
@@ -281,6 +307,15 @@ def make_mirror(mirror: str, directory: str, excluded: list[str]) -> None:
             import shutil
 
             shutil.rmtree(tmp, ignore_errors=True)
+    return True
+
+
+def _all_mine(directory: str) -> bool:
+    me = os.geteuid()
+    try:
+        return all(os.lstat(os.path.join(directory, n)).st_uid == me for n in os.listdir(directory))
+    except OSError:
+        return False
 
 
 def _added_dirs(ops: Ops) -> list[str]:
@@ -329,10 +364,15 @@ def apply_loader_path(ctx: Context, policy: str, tk: Toolkit, ops: Ops, notes: l
         odd = "; ".join(relation_text(s) for s in found if s["relation"] != "older")
         if links:
             try:
-                make_mirror(mirror, d, excluded)
+                made = make_mirror(mirror, d, excluded)
             except CudaenvError as exc:
                 held = "; ".join(x for x in (f"{what}, older than {where}'s {why}" if older else "", odd) if x)
                 notes.append(f"loader_path auto: {exc.message}; leaving {d} off LD_LIBRARY_PATH: it holds {held}")
+                _replace(ops, d, None)
+                continue
+            if not made:  # no private cache to hold the mirror (its note says why)
+                notes.append(f"loader_path auto: leaving {d} off LD_LIBRARY_PATH: it holds {what}, older than "
+                             f"{where}'s {why}")
                 _replace(ops, d, None)
                 continue
         _replace(ops, d, mirror)
