@@ -121,14 +121,18 @@ class _Tree:
                 continue
             p = self.path(phys + [comp])
             try:
-                st = os.lstat(p)
-            except FileNotFoundError:
-                if create:
-                    os.mkdir(p, 0o755)
-                else:
-                    missing = True
-                phys.append(comp)
-                continue
+                try:
+                    st = os.lstat(p)
+                except FileNotFoundError:
+                    if not create:
+                        missing = True
+                        phys.append(comp)
+                        continue
+                    try:
+                        os.mkdir(p, 0o755)
+                    except FileExistsError:  # another archive's thread made it meanwhile
+                        pass
+                    st = os.lstat(p)
             except OSError as exc:  # ENAMETOOLONG, ELOOP, ...: never taken as "not a link"
                 raise self.refuse(rel, exc.strerror or "cannot resolve it") from None
             if stat.S_ISLNK(st.st_mode):
@@ -158,7 +162,22 @@ class _Tree:
             return
         if stat.S_ISDIR(st.st_mode):
             raise self.refuse(rel, "a directory is in the way")
-        os.unlink(dest)
+        try:
+            os.unlink(dest)
+        except FileNotFoundError:
+            pass
+
+    def _create(self, dest: str, rel: str, make):
+        """``make()`` at ``dest`` after clearing what is there; archives unpacked in parallel may
+        both bring a file (a LICENSE): the last one wins, as with tar."""
+        for attempt in range(8):
+            self._clear(dest, rel)
+            try:
+                return make()
+            except FileExistsError:
+                if attempt == 7:
+                    raise
+        return None
 
     def mkdir(self, rel: str) -> None:
         parts = self.split(rel)
@@ -167,11 +186,11 @@ class _Tree:
     def write(self, rel: str, src, mode: int, budget: _Budget) -> None:
         parts = self.split(rel)
         dest = os.path.join(self.parent(parts, rel), parts[-1])
-        self._clear(dest, rel)
         # Never through a link (O_NOFOLLOW), never over a file another thread just made (O_EXCL).
         try:
-            fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
-                         _file_mode(mode))
+            fd = self._create(dest, rel, lambda: os.open(
+                dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0),
+                _file_mode(mode)))
             with os.fdopen(fd, "wb") as out:
                 while True:
                     block = src.read(1 << 20)
@@ -194,8 +213,7 @@ class _Tree:
         phys = self.resolve([], parts[:-1], rel, True, [0])
         self.resolve(phys, target.split("/"), f"{rel} -> {target}", False, [0])
         dest = os.path.join(self.path(phys), parts[-1])
-        self._clear(dest, rel)
-        os.symlink(target, dest)
+        self._create(dest, rel, lambda: os.symlink(target, dest))
 
     def hardlink(self, rel: str, source: str) -> None:
         parts, sparts = self.split(rel), self.split(source)
@@ -207,8 +225,7 @@ class _Tree:
         if not stat.S_ISREG(st.st_mode) or not src.startswith(self.root + "/"):
             raise self.refuse(f"{rel} => {source}", "a hard link to what is not a file of the toolkit")
         dest = os.path.join(self.parent(parts, rel), parts[-1])
-        self._clear(dest, rel)
-        os.link(src, dest, follow_symlinks=False)
+        self._create(dest, rel, lambda: os.link(src, dest, follow_symlinks=False))
 
     def check_links(self) -> None:
         """Every link in the tree resolves inside it (a later link may have changed where an earlier one leads)."""
