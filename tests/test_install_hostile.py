@@ -630,3 +630,69 @@ def test_archives_unpacked_in_parallel_share_directories_and_files(tmp_path):
         assert counts == [43] * 8
         assert len(os.listdir(root / "include")) == 8 * 40 + 1 and (root / "LICENSE").is_file()
         assert os.readlink(root / "lib" / "libshared.so").startswith("libc")
+
+
+def test_interrupted_force_leaves_the_old_tree(tmp_path):
+    """Ctrl-C in the middle of `install --force` (a download trickling from a real local server):
+    exit 130, the toolkit that was there is still there, whole, and still cudaenv's."""
+    import http.server
+    import signal
+    import threading
+    import time
+
+    env = _env(tmp_path)
+    good = _mirror(str(tmp_path / "good"), {"cuda_cudart": _good([("file", "lib/old-marker", "v1")])})
+    assert _cudaenv(["install", "13.5.0", "--source", good, "--parts", "cuda_cudart"], env).returncode == 0
+    root = os.path.join(_toolkits(env), "cuda-13.5.0")
+    before = sorted(os.listdir(os.path.join(root, "lib")))
+    new = _mirror(str(tmp_path / "new"), {"cuda_cudart": _good([("file", "lib/bytes", os.urandom(1 << 20))])})
+    gate = threading.Event()
+
+    class Trickle(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            path = os.path.join(new, self.path.lstrip("/"))
+            if not os.path.isfile(path):
+                self.send_error(404)
+                return
+            data = open(path, "rb").read()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            try:  # all but the end, then the end only once the test has sent its Ctrl-C
+                self.wfile.write(data[:-4096])
+                self.wfile.flush()
+                if path.endswith(".tar.xz"):
+                    gate.wait(60)
+                self.wfile.write(data[-4096:])
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
+    srv.daemon_threads = True
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{srv.server_address[1]}/"
+        proc = subprocess.Popen([sys.executable, "-m", "cudaenv", "install", "13.5.0", "--force", "--source", url,
+                                 "--parts", "cuda_cudart"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        partial = os.path.join(env["XDG_CACHE_HOME"], "cudaenv", "downloads", "partial")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (os.path.isdir(partial) and os.listdir(partial)):
+            time.sleep(0.05)
+        assert os.path.isdir(partial) and os.listdir(partial), "the download never started"
+        proc.send_signal(signal.SIGINT)
+        gate.set()  # the download can end now (cudaenv's main thread took the signal at once)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        gate.set()
+        srv.shutdown()
+        srv.server_close()
+    assert proc.returncode == 130 and out == "", err
+    assert sorted(os.listdir(os.path.join(root, "lib"))) == before
+    assert open(os.path.join(root, "lib", "old-marker")).read() == "v1"
+    assert sorted(os.listdir(_toolkits(env))) == [".cuda-13.5.0.lock", "cuda-13.5.0"]
+    r = _cudaenv(["uninstall", "13.5.0"], env)
+    assert r.returncode == 0 and not os.path.exists(root), r.stderr
