@@ -51,7 +51,7 @@ def _tar(path: str, entries: list[tuple], top: str = TOP) -> None:
     """A .tar.xz in NVIDIA's layout; names without a leading ``!`` go under ``top/``.
 
     Entries: ``("file", name, data[, mode])``, ``("zeros", name, size)``, ``("dir", name)``,
-    ``("sym", name, target)``, ``("hard", name, target)``, ``("fifo", name)``, ``("chr", name)``,
+    ``("sym", name, target)``, ``("hard", name, target)``, ``("fifo", name)``, ``("chr", name)``, ``("sparse", name)``,
     ``("pax", name, header_bytes)``.
     """
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -74,6 +74,8 @@ def _tar(path: str, entries: list[tuple], top: str = TOP) -> None:
                 ti.type, ti.linkname = tarfile.LNKTYPE, rest[0] if rest[0].startswith("/") else f"{top}/{rest[0]}"
             elif kind == "fifo":
                 ti.type = tarfile.FIFOTYPE
+            elif kind == "sparse":
+                ti.type = tarfile.GNUTYPE_SPARSE
             elif kind == "chr":
                 ti.type, ti.devmajor, ti.devminor = tarfile.CHRTYPE, 1, 3
             elif kind == "pax":
@@ -227,6 +229,7 @@ def _escapes(home: str, staging_parent: str) -> dict[str, list[tuple]]:
         "hard link through a link": [("sym", "lib/out", up), ("hard", "lib/rc", "lib/out/.bashrc")],
         "fifo": [("fifo", "lib/pipe")],
         "device": [("chr", "lib/null")],
+        "sparse": [("sparse", "lib/holes")],
         "huge pax header": [("pax", "lib/x", 4 << 20)],
     }
 

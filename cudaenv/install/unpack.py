@@ -311,9 +311,11 @@ def _tarinfo_class():
     import tarfile
 
     class Bounded(tarfile.TarInfo):
-        """Refuses a pax or long-name header too large to read into memory."""
+        """Refuses a pax or long-name header too large to read into memory, and GNU sparse files."""
 
         def _proc_member(self, tarfile_):
+            if self.type == tarfile.GNUTYPE_SPARSE:  # its map of extension blocks is read whole
+                raise tarfile.HeaderError("a sparse file")
             if self.type in (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE,
                              tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE) and self.size > MAX_HEADER:
                 raise tarfile.HeaderError(f"a {self.size}-byte extended header")
@@ -353,8 +355,7 @@ def _unpack_tar(path: str, root: str, how: str, what: str) -> int:
                     if not (m.isdir() or m.issym() or m.islnk() or m.isreg()) or m.issparse():
                         raise tree.refuse(rel, "a device file, FIFO or sparse file")
                     link = _strip_top(m.linkname) if m.islnk() else m.linkname
-                    if check is not None and (m.issym() or m.islnk()) and \
-                            not link.startswith("/") and ".." not in link.split("/"):
+                    if check is not None and (m.issym() or m.islnk()) and not link.startswith("/"):
                         try:
                             check(m.replace(name=rel, linkname=link, deep=False), tree.root)
                         except tarfile.FilterError as exc:
