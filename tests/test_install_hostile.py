@@ -544,6 +544,8 @@ def test_prefix_tilde(tmp_path):
                  cwd=str(tmp_path))
     _one_line_error(r, 2)
     assert "nosuchuser" in r.stderr and not os.path.exists(tmp_path / "~nosuchuser")
+    for args in (["install", "13.5.0", "--source", "~nosuchuser/m"], ["uninstall", "~nosuchuser/x"]):
+        _one_line_error(_cudaenv(args, env, cwd=str(tmp_path)), 2)
     r = _cudaenv(["install", "13.5.0", "--source", src, "--parts", "cuda_cudart", "--prefix", "~/x"], env,
                  cwd=str(tmp_path))
     assert r.returncode == 0 and r.stdout == f"{tmp_path}/home/x\n", r.stderr

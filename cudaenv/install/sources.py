@@ -161,7 +161,10 @@ def make_source(spec: str, env: Mapping[str, str]) -> RedistSource | WheelSource
     if spec == "pypi":
         return WheelSource(wheels.wheel_env(env), "PyPI")
     if is_local(spec):
-        path = os.path.abspath(os.path.expanduser(local_path(spec)))
+        path = os.path.expanduser(local_path(spec))
+        if path.startswith("~"):
+            raise CudaenvError(f"source {spec}: no user {path[1:].split('/', 1)[0]!r} to expand it for", exit_code=2)
+        path = os.path.abspath(path)
         try:
             names = os.listdir(path)
         except OSError as exc:
