@@ -15,7 +15,6 @@ import hashlib
 import io
 import json
 import os
-import resource
 import subprocess
 import sys
 import tarfile
@@ -169,22 +168,20 @@ def _cudaenv(args: list[str], env: dict, cwd: str | None = None, timeout: float 
                           timeout=timeout, cwd=cwd or env["HOME"])
 
 
+# Runs cudaenv as its child and writes the child's peak RSS (KiB) to argv[1]. A small process of its
+# own: a child forked straight from pytest would count pytest's pages in its peak.
+_RSS = ("import resource, subprocess, sys\n"
+        "rc = subprocess.call(sys.argv[2:])\n"
+        "open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n"
+        "sys.exit(rc)\n")
+
+
 def _cudaenv_rss(args: list[str], env: dict, tmp_path, timeout: float = 120) -> tuple[int, str, str, int]:
     """Exit status, stdout, stderr and the peak resident memory (KiB) of one cudaenv process."""
-    import signal
-    import threading
-
-    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
-    with open(out, "w") as o, open(err, "w") as e:
-        p = subprocess.Popen([sys.executable, "-m", "cudaenv", *args], env=env, stdout=o, stderr=e, cwd=env["HOME"])
-        timer = threading.Timer(timeout, lambda: os.kill(p.pid, signal.SIGKILL))
-        timer.start()
-        try:
-            _pid, status, usage = os.wait4(p.pid, 0)
-        finally:
-            timer.cancel()
-        p.returncode = os.waitstatus_to_exitcode(status)
-    return p.returncode, out.read_text(), err.read_text(), usage.ru_maxrss
+    rss = tmp_path / "rss.txt"
+    r = subprocess.run([sys.executable, "-c", _RSS, str(rss), sys.executable, "-m", "cudaenv", *args], env=env,
+                       capture_output=True, text=True, timeout=timeout, cwd=env["HOME"])
+    return r.returncode, r.stdout, r.stderr, int(rss.read_text())
 
 
 _PROGRESS = ("cudaenv: installing CUDA ", "cudaenv: fetching ", "cudaenv: installed ")
