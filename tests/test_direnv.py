@@ -88,6 +88,7 @@ class Session:
 
     def __init__(self, shell: str, order: str, bed) -> None:
         self.env, self.tmp, self.testbed = bed
+        self.last: dict = {}  # the latest dump, for assertion messages
         self.sh = start(shell, order, self.env, self.tmp)
 
     def __enter__(self) -> Session:
@@ -105,6 +106,7 @@ class Session:
         d = parse_env0((self.tmp / "out" / name).read_bytes())
         for k in (b"_", b"PWD", b"OLDPWD", b"SHLVL"):
             d.pop(k, None)
+        self.last = d
         return d
 
     def refs(self) -> tuple[dict, dict, dict]:
@@ -119,6 +121,13 @@ class Session:
         return clean, u118, u124
 
 
+def each_shell_and_order(fn):
+    """Run the test in bash and zsh, with direnv's hook loaded first and with cudaenv's first (slow)."""
+    fn = pytest.mark.parametrize("order", ORDERS)(fn)
+    fn = pytest.mark.parametrize("shell", ["bash", "zsh"])(fn)
+    return pytest.mark.slow(fn)
+
+
 def path_of(d: dict) -> list[str]:
     return d[b"PATH"].decode().split(":")
 
@@ -129,9 +138,7 @@ def changed(a: dict, b: dict) -> dict:
             for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("shell", ["bash", "zsh"])
+@each_shell_and_order
 def test_leaving_a_pinned_envrc_project_gives_back_exactly(shell, order, bed):
     """The issue's first case: .envrc (PATH) + .cuda-version; bash with direnv's hook loaded first kept the bin."""
     with Session(shell, order, bed) as s:
@@ -139,20 +146,18 @@ def test_leaving_a_pinned_envrc_project_gives_back_exactly(shell, order, bed):
         s.run('cd "$PINNED"')
         inside = s.dump("in")
         s.run("cd ..")
-        assert s.dump("out") == clean, changed(clean, s.dump("out"))
+        assert s.dump("out") == clean, changed(clean, s.last)
         # Twice in a row, and through a subdirectory: the records do not drift.
         s.run('cd "$PINNED/pbin"', 'cd "$PLAIN"', 'cd "$PINNED"')
-        assert s.dump("in2") == inside, changed(inside, s.dump("in2"))
+        assert s.dump("in2") == inside, changed(inside, s.last)
         s.run('cd "$WORK"')
-        assert s.dump("out2") == clean, changed(clean, s.dump("out2"))
+        assert s.dump("out2") == clean, changed(clean, s.last)
     tk = s.testbed["12.4"]
     assert inside[b"CUDA_HOME"] == tk.encode() and inside[b"FOO"] == b"pinned"
     assert f"{tk}/bin" in path_of(inside) and f"{s.env['PINNED']}/pbin" in path_of(inside)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("shell", ["bash", "zsh"])
+@each_shell_and_order
 def test_a_use_typed_inside_an_envrc_project_survives_leaving_whole(shell, order, bed):
     """`use 11.8` by hand inside: leaving keeps that choice whole (bin, CUDAHOSTCXX, -ccbin), `off` takes all back."""
     with Session(shell, order, bed) as s:
@@ -169,28 +174,24 @@ def test_a_use_typed_inside_an_envrc_project_survives_leaving_whole(shell, order
             assert off == clean, (project, changed(clean, off))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("shell", ["bash", "zsh"])
+@each_shell_and_order
 def test_switching_inside_an_envrc_project_from_an_active_toolkit(shell, order, bed):
     """11.8 active when direnv takes its snapshot: `off` or `use 12.4` inside must not get 11.8's bin back on leaving."""
     with Session(shell, order, bed) as s:
         clean, u118, u124 = s.refs()
         s.run("cudaenv use 11.8", 'cd "$PLAIN"', "cudaenv off", 'cd "$WORK"')
-        assert s.dump("left-off") == clean, changed(clean, s.dump("left-off"))
+        assert s.dump("left-off") == clean, changed(clean, s.last)
         s.run("cudaenv use 11.8", 'cd "$PLAIN"', "cudaenv use 12.4", 'cd "$WORK"')
-        assert s.dump("left-124") == u124, changed(u124, s.dump("left-124"))
+        assert s.dump("left-124") == u124, changed(u124, s.last)
         # From one .envrc project straight into another (direnv unloads and loads at one prompt).
         s.run("cudaenv use 11.8", 'cd "$PLAIN"', "cudaenv off", 'cd "$PLAIN2"')
         in2 = s.dump("in-plain2")
         assert b"CUDA_HOME" not in in2 and not [e for e in path_of(in2) if "cuda-11.8" in e], changed(clean, in2)
         s.run('cd "$WORK"')
-        assert s.dump("left-2") == clean, changed(clean, s.dump("left-2"))
+        assert s.dump("left-2") == clean, changed(clean, s.last)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("shell", ["bash", "zsh"])
+@each_shell_and_order
 def test_an_envrc_reload_keeps_a_hand_choice_whole(shell, order, bed):
     """direnv reloads a changed .envrc at the next prompt from its saved PATH: the toolkit's bin stays."""
     with Session(shell, order, bed) as s:
@@ -206,12 +207,10 @@ def test_an_envrc_reload_keeps_a_hand_choice_whole(shell, order, bed):
         assert after[b"DIRENV_WATCHES"] != before[b"DIRENV_WATCHES"], "direnv reloaded"
         assert path_of(after) == path_of(before), changed(before, after)
         s.run('cd "$WORK"')
-        assert s.dump("left") == u118, changed(u118, s.dump("left"))
+        assert s.dump("left") == u118, changed(u118, s.last)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("order", ORDERS)
-@pytest.mark.parametrize("shell", ["bash", "zsh"])
+@each_shell_and_order
 def test_an_envrc_that_switches_itself_is_given_back_by_direnv(shell, order, bed):
     """An .envrc running `cudaenv use` puts cudaenv's record in direnv's care; the user's own copy of the bin stays."""
     env, tmp, testbed = bed
@@ -226,9 +225,9 @@ def test_an_envrc_that_switches_itself_is_given_back_by_direnv(shell, order, bed
         inside = s.dump("in")
         assert inside[b"CUDA_HOME"] == tk.encode() and path_of(inside)[:2] == [f"{env['PLAIN']}/pbin", f"{tk}/bin"]
         s.run('cd "$WORK"')
-        assert s.dump("out") == clean, changed(clean, s.dump("out"))
+        assert s.dump("out") == clean, changed(clean, s.last)
         s.run('cd "$PLAIN"', "cudaenv off", 'cd "$WORK"')
-        assert s.dump("out-off") == clean, changed(clean, s.dump("out-off"))
+        assert s.dump("out-off") == clean, changed(clean, s.last)
 
 
 # ---------------------------------------------------------------- the pieces, without shells
