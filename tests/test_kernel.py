@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from conftest import TESTBED
-from helpers import HOSTILE, clean_shell_env, parse_env0, setup_missing
+from helpers import HOSTILE, clean_shell_env, default_signals, parse_env0, setup_missing
 
 pytestmark = pytest.mark.testbed
 
@@ -280,7 +280,7 @@ def test_interrupt_reaches_the_kernel_through_exec(tmp_path, env, jupyter_python
     res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", jupyter_python], env)
     assert res.returncode == 0, res.stderr
     run = subprocess.run([jupyter_python, "-c", INTERRUPT, "cudaenv-cuda-12.4.1", str(DEADLINE)], env=env,
-                         capture_output=True, text=True, timeout=DEADLINE * 3)
+                         capture_output=True, text=True, timeout=DEADLINE * 3, preexec_fn=default_signals)
     assert run.returncode == 0, run.stderr[-3000:]
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert (got["status"], got["ename"]) == ("error", "KeyboardInterrupt")

@@ -57,6 +57,29 @@ def _sources(ctx: Context, given: tuple[str, ...] | list[str]) -> list[str]:
     return list(given) if given else default_sources(ctx.config().get("sources"))
 
 
+def _network(ctx: Context) -> None:
+    """Connections as pip's configuration says (certificates, proxy, credentials): before any source is asked."""
+    from ..install.net import configure
+
+    configure(ctx.env)
+
+
+def _say(message: str) -> None:
+    """A note with every password or token masked (a URL's, or one a server echoed back)."""
+    from ..install.credentials import redact
+
+    note(redact(message))
+
+
+def _fail(exc: CudaenvError) -> int:
+    """:func:`report_error` with every password or token masked."""
+    from ..install.credentials import redact
+
+    exc.message = redact(exc.message)
+    exc.hint = redact(exc.hint) if exc.hint else exc.hint
+    return report_error(exc)
+
+
 def _interruptible() -> None:
     """SIGTERM ends an install like Ctrl-C: the staging directory is removed on the way out."""
     import signal
@@ -94,7 +117,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 note(f"CUDA {v} is already installed at {done}")
                 write_out(f"{done}\n")
                 return 0
-        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, note)
+        _network(ctx)
+        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
         root = os.path.abspath(os.path.expanduser(prefix)) if prefix else \
             os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         if ":" in root or "\n" in root:
@@ -108,14 +132,14 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 raise CudaenvError(f"{root} exists and is not a toolkit cudaenv installed", exit_code=2)
             uninstall(root, quiet=True)
         total = sum(c["size"] or 0 for c in plan["components"])
-        note(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
+        _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
         summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total))
     except KeyboardInterrupt:
         note("interrupted: nothing was installed")
         return 130
     except CudaenvError as exc:
-        return report_error(exc)
+        return _fail(exc)
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
@@ -185,6 +209,7 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
     """Print the versions each source offers and which are installed; return the exit status."""
     from ..context import Context
     from ..install.fetch import Unreachable
+    from ..install.credentials import redact
     from ..install.sources import make_source
     from ..install.wheels import version_key
 
@@ -194,6 +219,7 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
     reached = 0
     failed: list[str] = []  # said once the outcome is known: notes, or part of the one error line
     try:
+        _network(ctx)
         for spec in _sources(ctx, sources):
             src = make_source(spec, ctx.env)
             try:
@@ -211,25 +237,25 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
                 if src.label not in rows[label]:
                     rows[label].append(src.label)
     except CudaenvError as exc:
-        return report_error(exc)
+        return _fail(exc)
     if not reached and not have:  # nothing to show: one line, nothing on stdout
         why = f": {'; '.join(failed)}" if failed else ""
-        return report_error(CudaenvError(f"no source could be reached{why}"))
+        return _fail(CudaenvError(f"no source could be reached{why}"))
     for msg in failed:
-        note(msg)
+        _say(msg)
     for ver in have:
         rows.setdefault(ver, [])
     order = sorted(rows, key=version_key)
     if as_json:
         from ..infra.jsonout import dumps
 
-        write_out(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
-                                      for v in order]}) + "\n")
+        write_out(redact(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
+                                             for v in order]})) + "\n")
     else:
         lines = [f"{'':2}{'VERSION':10} SOURCES"]
         for v in order:
             lines.append(f"{'i' if v in have else ' ':2}{v:10} {', '.join(rows[v]) or '-'}"
                          + (f"  ({have[v]})" if v in have else ""))
         lines.append("(i installed)")
-        write_out("\n".join(lines) + "\n")
+        write_out(redact("\n".join(lines)) + "\n")
     return 0

@@ -65,17 +65,42 @@ def join_url(base: str, rel: str) -> str:
 
 
 def _why(exc: BaseException) -> str:
+    from .credentials import redact
+    from .net import tls_reason
+
     reason = getattr(exc, "reason", None)
     if reason is not None and not isinstance(reason, str):
         exc = reason
-    return getattr(exc, "strerror", None) or str(getattr(exc, "reason", "") or exc) or exc.__class__.__name__
+    why = tls_reason(exc) or getattr(exc, "strerror", None) or str(getattr(exc, "reason", "") or exc) \
+        or exc.__class__.__name__
+    return redact(why)
+
+
+def _connection(*handlers):
+    """The connection set-up, all of it in net.py: the CA certificates (pip's ``cert``,
+    ``SSL_CERT_FILE``), pip's ``client-cert`` and ``trusted-host``, the proxy, and
+    credentials per host (from the URLs, netrc), never sent to another host.
+    ``handlers``: more ``urllib`` handlers for the opener (they replace a default of their class)."""
+    from .net import opener
+
+    return opener(*handlers)
 
 
 def _open(url: str, headers: dict | None = None, timeout: float = TIMEOUT):
     import urllib.request
 
-    req = urllib.request.Request(url, headers={"User-Agent": "cudaenv", **(headers or {})})
-    return urllib.request.urlopen(req, timeout=timeout)
+    from .net import remember
+
+    # remember: credentials written in the URL go to the Authorization header, not the request line.
+    req = urllib.request.Request(remember(url), headers={"User-Agent": "cudaenv", **(headers or {})})
+    return _connection().open(req, timeout=timeout)
+
+
+def _shown(url: str) -> str:
+    """``url`` as a message may show it: without a password or token."""
+    from .credentials import redact
+
+    return redact(url)
 
 
 def read_url(url: str, accept: str | None = None, timeout: float = 10, missing_ok: bool = False) -> bytes | None:
@@ -106,14 +131,25 @@ def read_url(url: str, accept: str | None = None, timeout: float = 10, missing_o
         with _open(url, {"Accept": accept} if accept else None, timeout) as resp:
             data = resp.read(MAX_DOCUMENT + 1)
             if len(data) > MAX_DOCUMENT:
-                raise CudaenvError(f"{url}: larger than {MAX_DOCUMENT >> 20} MiB; not a manifest or an index page")
+                raise CudaenvError(f"{_shown(url)}: larger than {MAX_DOCUMENT >> 20} MiB; "
+                                   "not a manifest or an index page")
             return data
     except urllib.error.HTTPError as exc:
         if exc.code == 404 and missing_ok:
             return None
-        raise CudaenvError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+        raise _http_error(_shown(url), exc) from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise Unreachable(f"{url}: {_why(exc)}") from None
+        raise Unreachable(f"{_shown(url)}: {_why(exc)}") from None
+
+
+def _http_error(what: str, exc) -> CudaenvError:
+    """An HTTP error status in one line (the server's reason phrase is its own words: masked too)."""
+    from .credentials import redact
+
+    hint = None
+    if exc.code in (401, 403):
+        hint = "credentials go in the index URL (https://user:TOKEN@host/simple) or ~/.netrc, as for pip"
+    return CudaenvError(redact(f"{what}: HTTP {exc.code} {exc.reason}"), hint=hint)
 
 
 def cached_path(cache: str, sha256: str) -> str:
@@ -216,20 +252,20 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
         except urllib.error.HTTPError as exc:
             if exc.code == 416 and have:  # asked past the end: what we have may be complete
                 break
-            raise CudaenvError(f"downloading {name} from {url}: HTTP {exc.code} {exc.reason}") from None
+            raise _http_error(f"downloading {name} from {_shown(url)}", exc) from None
         except OSError as exc:
             if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
                 raise _disk_full(part) from None
             last_error = _why(exc)
             if isinstance(exc, urllib.error.URLError) and attempt == 0 and not have:
-                raise Unreachable(f"{url}: {last_error}") from None
+                raise Unreachable(f"{_shown(url)}: {last_error}") from None
     else:
-        raise CudaenvError(f"downloading {name} from {url} failed after {RETRIES + 1} attempts: {last_error}",
+        raise CudaenvError(f"downloading {name} from {_shown(url)} failed after {RETRIES + 1} attempts: {last_error}",
                            hint="run the same command again: it resumes where it stopped")
     got = _hash_file(part)
     if got != sha:
         os.unlink(part)
-        raise CudaenvError(f"checksum mismatch for {name} from {url}: sha256 {got}, expected {sha}",
+        raise CudaenvError(f"checksum mismatch for {name} from {_shown(url)}: sha256 {got}, expected {sha}",
                            hint="the download was deleted; if it happens again the source is corrupt")
     try:
         os.replace(part, done)
