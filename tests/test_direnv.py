@@ -306,3 +306,16 @@ def test_bash_hook_goes_right_after_direnvs(before, after):
                           f'printf "%s" "$PROMPT_COMMAND"', "bash", init, before],
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0 and res.stdout == after, res
+
+
+def test_rebase_lists_moves_nothing_the_active_record_shares_with_the_snapshot():
+    """The same profile in the snapshot and now (an .envrc that added entries in front since): no reordering."""
+    e = apply({"PATH": "/usr/bin"}, Ops(prepend={"PATH": ["/tk/bin", "/tk/nvvm"]}), "a")
+    state = decode(e[STATE_VAR])
+    restored = dict(e, PATH="/mine:" + e["PATH"])
+    assert rebase_lists(restored, state, ["PATH"], state) == restored
+    # Another profile sharing one entry: the entry it lacks goes; one is missing, so its entries go
+    # in front as `use` puts them.
+    other = apply({"PATH": "/usr/bin"}, Ops(prepend={"PATH": ["/tk/bin", "/tk2/x"]}), "b")
+    out = rebase_lists(restored, state, ["PATH"], decode(other[STATE_VAR]))
+    assert out["PATH"] == "/tk/bin:/tk2/x:/mine:/usr/bin"

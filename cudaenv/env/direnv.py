@@ -122,7 +122,13 @@ def rebase_lists(env: Mapping[str, str], snap: State | None, names, state: State
     out = dict(env)
     keep = {k: out.get(k) for k in (STATE_VAR, ACTIVE_VAR)}
     if snap is not None:
-        lists = {v: snap.lists[v] for v in names if v in snap.lists}
+        lists = {}
+        for var in names:
+            if var in snap.lists:
+                # An entry the active record also has stays where it is (nothing to move).
+                ours = set() if state is None else set(sum(state.lists.get(var, ("v", [], []))[1:], []))
+                kind, pre, app = snap.lists[var]
+                lists[var] = (kind, [e for e in pre if e not in ours], [e for e in app if e not in ours])
         if lists:
             out = undo(out, State(snap.name, {}, lists))
     if state is not None and state.lists:
