@@ -249,6 +249,19 @@ def test_install_writes_six_files_and_remove_deletes_them(world):
     assert rm2.returncode == 0 and "no cudaenv hooks" in rm2.stderr
 
 
+def test_install_says_when_the_environment_has_its_own_nvcc(world):
+    """The toolkit's bin goes behind the environment's: an nvcc of its own would win, so say so."""
+    res = _install(world, world["outer"], world["A"])
+    assert res.returncode == 0 and "own" not in res.stderr
+    nvcc = os.path.join(world["A"], "bin", "nvcc")
+    with open(nvcc, "w") as f:
+        f.write("#!/bin/sh\necho env nvcc\n")
+    os.chmod(nvcc, 0o755)
+    res = _install(world, world["outer"], world["A"])
+    assert res.returncode == 0, res.stderr
+    assert f"{nvcc} comes before" in res.stderr and "remove the environment's nvcc" in res.stderr
+
+
 def test_foreign_files_are_never_overwritten_or_deleted(world):
     foreign = os.path.join(world["A"], "etc", "conda", "deactivate.d", HOOK_NAME + ".fish")
     os.makedirs(os.path.dirname(foreign))

@@ -595,6 +595,13 @@ def install_hooks(ctx: Context, target: str, prefix: str | None, exe: str | None
     commit(staged)
     if ctx.env.get("CONDA_PREFIX") and os.path.abspath(ctx.env["CONDA_PREFIX"]) == path:
         notes.append("this environment is active: the hooks take effect at its next activation")
+    own = os.path.join(path, "bin", "nvcc")
+    if os.path.isfile(own) and os.access(own, os.X_OK):
+        # The hooks put the toolkit's bin behind the environment's own (conda's promise), so this
+        # nvcc runs while CUDA_HOME names the toolkit: say it now, not at the first odd build.
+        notes.append(f"{own} comes before {tk['root']}/bin on PATH once activated (an environment's "
+                     "own commands come first): `nvcc` will be the environment's while CUDA_HOME is "
+                     f"{tk['root']}; remove the environment's nvcc package to build with the toolkit's")
     written = sorted((p for p, _ in files), key=_is_activate)
     return Installed(path, written, exe, notes, profile["name"], tk["root"])
 
