@@ -30,11 +30,12 @@ PY_MM = "%d.%d" % sys.version_info[:2]
 
 @pytest.fixture(scope="module")
 def base_python() -> str:
-    """The real interpreter behind this machine's ``python3`` (not a pyenv shim)."""
+    """The real interpreter behind this machine's ``python3`` (not a pyenv shim, nor the venv the
+    suite runs in: tests/run.sh puts a fresh one first on PATH)."""
     py = shutil.which("python3")
     assert py, "no python3 on PATH"
-    out = subprocess.run([py, "-c", "import sys; print(sys.executable)"], capture_output=True, text=True,
-                         check=True, timeout=60)
+    out = subprocess.run([py, "-c", "import sys; print(getattr(sys, '_base_executable', None) or sys.executable)"],
+                         capture_output=True, text=True, check=True, timeout=60)
     return out.stdout.strip()
 
 
