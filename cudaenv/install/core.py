@@ -14,7 +14,7 @@ import os
 import threading
 
 from ..errors import CudaenvError
-from .fetch import Unreachable, cached_path, fetch_file, is_local
+from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
 from .parts import role, select
 from .progress import Progress, human
 from .sources import NotOffered, make_source
@@ -31,10 +31,6 @@ MARKER = "cudaenv-install.json"
 STAGING = ".staging-"
 #: Unpacked size per byte of download, for the free-space check (a .tar.xz's true size is unknown).
 _UNPACK_FACTOR = {"tar": 3.0, "wheel": 2.5}
-
-
-class Cancelled(Exception):
-    """Raised inside a worker when the install is being abandoned."""
 
 
 def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str], cache: str,
@@ -180,6 +176,53 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
         os.close(lock_fd)
 
 
+class _Busy:
+    """The worker threads inside a task, so that abandoning the install stops them within moments.
+
+    A download ends when its socket is shut (fetch's watchdog, on ``stop``); a thread busy
+    unpacking has no socket, and a thread cannot be killed. CPython can raise an exception in
+    another thread at its next bytecode (``PyThreadState_SetAsyncExc``): :meth:`stop` raises
+    :class:`Cancelled` once in each worker still inside :meth:`enter`/:meth:`leave`, which
+    unwinds the unpack like any error; :meth:`leave` withdraws one not yet delivered, so it
+    never reaches the pool's own code.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ids: set[int] = set()
+        self.stopped = False
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.stopped:
+                raise Cancelled()
+            self.ids.add(threading.get_ident())
+
+    def leave(self) -> None:
+        with self.lock:
+            tid = threading.get_ident()
+            if tid in self.ids:
+                self.ids.discard(tid)
+                _raise_in(tid, None)
+
+    def stop(self) -> None:
+        with self.lock:
+            if not self.stopped:
+                self.stopped = True
+                for tid in self.ids:
+                    _raise_in(tid, Cancelled)
+
+
+def _raise_in(tid: int, exc: type[BaseException] | None) -> None:
+    """Raise ``exc`` in thread ``tid`` at its next bytecode (None: withdraw a pending one)."""
+    try:
+        import ctypes
+
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(exc) if exc else None)
+    except (ImportError, AttributeError):  # not CPython: the unpack then runs to its end
+        pass
+
+
 def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: int, prog: Progress,
           Pool, wait, FIRST_EXCEPTION) -> dict:
     from .unpack import finish, unpack
@@ -191,7 +234,16 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
     files = [0]
     count_lock = threading.Lock()
 
+    busy = _Busy()
+
     def one(c: dict) -> None:
+        busy.enter()
+        try:
+            _one(c)
+        finally:
+            busy.leave()
+
+    def _one(c: dict) -> None:
         label = c["filename"]
         prog.start(label, c["size"])
 
@@ -200,7 +252,7 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
                 raise Cancelled()
             prog.advance(label, n)
 
-        path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label)
+        path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label, cancel=stop)
         if stop.is_set():
             raise Cancelled()
         n = unpack(path, c, staging)
@@ -219,11 +271,13 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
                 break
         if failed:
             stop.set()
+            busy.stop()
             wait(futures)
-            exc = failed[0].exception()
-            raise exc
+            errors = [f.exception() for f in futures if not f.cancelled() and f.exception() is not None]
+            raise next((e for e in errors if not isinstance(e, Cancelled)), errors[0])
     except BaseException:
         stop.set()
+        busy.stop()
         for f in futures:
             f.cancel()
         pool.shutdown(wait=True)
