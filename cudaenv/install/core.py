@@ -262,8 +262,10 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
         prog.finish(label, "installed" + (" (headers)" if c["how"] == "include" else ""))
 
     pool = Pool(max_workers=max(1, jobs))
-    futures = [pool.submit(one, c) for c in sorted(comps, key=lambda c: -(c["size"] or 0))]
-    try:
+    futures = []
+    try:  # submitting too: a signal may arrive while a first worker already downloads
+        for c in sorted(comps, key=lambda c: -(c["size"] or 0)):
+            futures.append(pool.submit(one, c))
         while True:
             done, pending = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
             failed = [f for f in done if f.exception() is not None]
