@@ -76,13 +76,14 @@ class Hostile:
     server ends at once at tear-down.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, tls=None) -> None:
+        self.tls = tls  # a server-side ssl.SSLContext: serve https
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}/"
         self.routes: dict = {}
         self.log: list[tuple[str, dict]] = []
         self.stop = threading.Event()
@@ -112,6 +113,8 @@ class Hostile:
     def _one(self, conn: socket.socket) -> None:
         conn.settimeout(BOUND)
         try:
+            if self.tls is not None:
+                conn = self.tls.wrap_socket(conn, server_side=True)
             while not self.stop.is_set():  # keep-alive: urllib sends one request per connection anyway
                 head = b""
                 while b"\r\n\r\n" not in head:
@@ -510,6 +513,42 @@ def test_redirect_body_is_not_read(tmp_path, srv):
     srv.routes["real"] = serve(data)
     r = run(tmp_path, srv.url)
     assert r.returncode == 0, r.stderr
+
+
+@pytest.fixture
+def tls_srv(tmp_path):
+    """A hostile server speaking https with its own certificate for 127.0.0.1 (trusted through SSL_CERT_FILE)."""
+    import ssl
+
+    from helpers import need
+
+    openssl = need("openssl")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    s = Hostile(tls=ctx)
+    s.cert = str(cert)
+    yield s
+    s.close()
+
+
+def test_https_redirect_stays_https(tmp_path, tls_srv, srv):
+    """https -> https is followed (the control: TLS works here); https -> http is refused, unfetched."""
+    data = release(tls_srv)
+    env = env_for(tmp_path, SSL_CERT_FILE=tls_srv.cert)
+    tls_srv.routes[REL] = redirect(tls_srv.url + "real")
+    tls_srv.routes["real"] = serve(data)
+    r = run(tmp_path, tls_srv.url, env=env)
+    assert r.returncode == 0, r.stderr
+    down = env_for(tmp_path / "down", SSL_CERT_FILE=tls_srv.cert)
+    tls_srv.routes[REL] = redirect(srv.url + "real")
+    srv.routes["real"] = serve(data)
+    r = run(tmp_path / "down", tls_srv.url, env=down)
+    failed(tmp_path / "down", r, "redirects from https down to http://")
+    assert srv.log == []
 
 
 # --------------------------------------------------------------------------- malformed URLs and sources
