@@ -40,7 +40,7 @@ def archive(key: str = KEY, version: str = "13.5.40", files: dict | None = None)
     top = f"{key}-linux-x86_64-{version}-archive"
     files = files or {"include/cuda_runtime.h": b"/* runtime */\n", "lib/libcudart.so.13": b"\x7fELF not really\n"}
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:xz") as tar:
+    with tarfile.open(fileobj=buf, mode="w:xz", preset=0) as tar:
         for d in sorted({os.path.dirname(n) for n in files}):
             ti = tarfile.TarInfo(f"{top}/{d}")
             ti.type, ti.mode = tarfile.DIRTYPE, 0o755
@@ -455,8 +455,13 @@ MALFORMED = {
 }
 
 
-@pytest.mark.parametrize("target", ["archive", "manifest"])
-@pytest.mark.parametrize("how", list(MALFORMED))
+#: Taken as a dropped connection: retried (and resumed) RETRIES times with pauses, about 8 s in all.
+RETRIED = ("bad chunk size", "closed without an answer")
+
+
+@pytest.mark.parametrize("how,target", [
+    pytest.param(how, target, marks=[pytest.mark.slow] if how in RETRIED and target == "archive" else [])
+    for how in MALFORMED for target in ("archive", "manifest")])
 def test_malformed_answer_is_one_line(tmp_path, srv, how, target):
     data = release(srv)
     if target == "archive":
@@ -621,8 +626,8 @@ def previous(tmp_path, srv):
 
 @pytest.fixture(scope="module")
 def many_files() -> bytes:
-    """An archive of 20000 small files: its unpack takes long enough to be interrupted in the middle."""
-    return archive(files={f"include/f{i}.h": b"x" for i in range(20000)})
+    """An archive of 10000 small files: its unpack takes long enough to be interrupted in the middle."""
+    return archive(files={f"include/f{i}.h": b"x" for i in range(10000)})
 
 
 def _lock(tmp_path):
