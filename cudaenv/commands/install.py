@@ -239,7 +239,7 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
     try:
         return _list(ctx, sources, as_json)
     except KeyboardInterrupt as exc:
-        return _stopped(exc, "no list")
+        return _stopped(exc, "nothing listed")
 
 
 def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:

@@ -275,8 +275,7 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
             stop.set()
             busy.stop()
             wait(futures)
-            errors = [f.exception() for f in futures if not f.cancelled() and f.exception() is not None]
-            raise next((e for e in errors if not isinstance(e, Cancelled)), errors[0])
+            raise failed[0].exception()  # the others ended as Cancelled
     except BaseException:
         stop.set()
         busy.stop()
