@@ -474,6 +474,26 @@ def test_malformed_answer_is_one_line(tmp_path, srv, how, target):
     del data
 
 
+@pytest.mark.parametrize("how", [pytest.param("stall", marks=pytest.mark.slow),
+                                 pytest.param("trickle", marks=pytest.mark.slow), "200 headers", "100 KB header", "endless"])
+def test_hostile_listing_and_index_are_bounded_and_one_line(tmp_path, srv, how):
+    """The same bounds hold for `install --list` (the mirror's directory listing) and for a wheel
+    index pip is configured with (PIP_INDEX_URL, the `pypi` source)."""
+    beh = {"stall": stall(), "trickle": trickle(b"HTTP/1.1 200 OK\r\n\r\n"),
+           "200 headers": raw(MALFORMED["200 headers"]), "100 KB header": raw(MALFORMED["100 KB header"]),
+           "endless": endless(b"HTTP/1.1 200 OK\r\n\r\n", piece=b"<a href='x'>redistrib_1.2.3.json</a>\n" * 1000)}[how]
+    srv.routes[""] = beh
+    srv.routes["simple/nvidia-cuda-runtime/"] = srv.routes["simple/cuda-toolkit/"] = beh
+    env = env_for(tmp_path, PIP_INDEX_URL=srv.url + "simple", PIP_EXTRA_INDEX_URL="", PIP_FIND_LINKS="",
+                  PIP_CONFIG_FILE=os.devnull)
+    for args in (["install", "--list", "--source", srv.url], ["install", "13.5", "--source", "pypi"]):
+        t0 = time.monotonic()
+        r = subprocess.run([sys.executable, "-m", "cudaenv", *args], env=env, capture_output=True, text=True,
+                           timeout=BOUND + 60)
+        failed(tmp_path, r)
+        assert time.monotonic() - t0 < STALL + 60, args
+
+
 # --------------------------------------------------------------------------- redirects
 
 
