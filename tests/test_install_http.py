@@ -463,7 +463,7 @@ RETRIED = ("bad chunk size", "closed without an answer")
     pytest.param(how, target, marks=[pytest.mark.slow] if how in RETRIED and target == "archive" else [])
     for how in MALFORMED for target in ("archive", "manifest")])
 def test_malformed_answer_is_one_line(tmp_path, srv, how, target):
-    data = release(srv)
+    release(srv)
     if target == "archive":
         srv.routes[REL] = raw(MALFORMED[how])
     else:
@@ -471,7 +471,6 @@ def test_malformed_answer_is_one_line(tmp_path, srv, how, target):
     r = run(tmp_path, srv.url)
     last = failed(tmp_path, r)
     assert len(last) < 600 and "\x1b" not in last and "\x07" not in last, last
-    del data
 
 
 @pytest.mark.parametrize("how", [pytest.param("stall", marks=pytest.mark.slow),
@@ -682,8 +681,8 @@ def test_signal_ends_install_promptly_and_cleanly(tmp_path, srv, previous, many_
     """At every stage: exit 128+N within seconds, one line, nothing on stdout, no staging directory,
     nothing installed, the earlier install untouched. The stage is proven reached, never slept for."""
     old_root, old_snap = previous
-    data = release(srv, stall(OK_HEAD % len(archive())) if stage == "download" else None,
-                   data=many_files if stage == "unpack" else None)
+    release(srv, stall(OK_HEAD % len(archive())) if stage == "download" else None,
+            data=many_files if stage == "unpack" else None)
     if stage == "manifest":
         srv.routes[f"redistrib_{VERSION}.json"] = stall()
     fd = _lock(tmp_path) if stage == "lock" else None
@@ -717,7 +716,6 @@ def test_signal_ends_install_promptly_and_cleanly(tmp_path, srv, previous, many_
     assert err.strip().splitlines()[-1] == f"cudaenv: {how}: nothing was installed", err
     assert [n for n in toolkits(tmp_path) if not n.endswith(".lock")] == ["cuda-13.4.0"], toolkits(tmp_path)
     assert snapshot(old_root) == old_snap
-    del data
 
 
 @pytest.mark.parametrize("ignored", [signal.SIGHUP, signal.SIGINT], ids=["SIGHUP", "SIGINT"])
