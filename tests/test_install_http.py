@@ -358,8 +358,10 @@ def test_stalled_manifest_times_out(tmp_path, srv, how):
     doc = manifest(data)
     srv.routes[f"redistrib_{VERSION}.json"] = _stalls(doc)[how]
     r = run(tmp_path, srv.url)
-    failed(tmp_path, r)
+    last = failed(tmp_path, r)
     assert r.elapsed < STALL + 10, r.elapsed
+    # The only source: its reason is in the one error line, no "trying the next source" before it.
+    assert r.stderr.strip().splitlines() == [last] and ("no answer in 2 s" in last or "stalled" in last), r.stderr
 
 
 def test_slow_but_steady_download_is_not_a_stall(tmp_path, srv):

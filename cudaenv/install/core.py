@@ -44,20 +44,23 @@ def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str]
         CudaenvError: no source offers it (one line naming what each said), or a bad ``parts``.
     """
     tried = []
-    for spec in sources:
+    for i, spec in enumerate(sources):
         src = make_source(spec, env)
         notes: list[str] = []
+        last = i == len(sources) - 1  # then the reason goes into the one error line instead
         try:
             rel = src.release(version, cache)
             chosen = select(parts, list(rel["components"]))
             comps = src.prepare(rel, chosen, cache, notes)
         except Unreachable as exc:
-            tried.append(f"{src.label}: unreachable")
-            say(f"{src.label} is unreachable ({exc.message}); trying the next source")
+            tried.append(f"{src.label}: unreachable" + (f", {exc.message}" if last else ""))
+            if not last:
+                say(f"{src.label} is unreachable ({exc.message}); trying the next source")
             continue
         except NotOffered as exc:
             tried.append(exc.message)
-            say(f"{exc.message}; trying the next source")
+            if not last:
+                say(f"{exc.message}; trying the next source")
             continue
         return {"version": rel["version"], "source": src.label, "kind": src.kind, "components": comps,
                 "parts": parts}
