@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 
 from .errors import CudaenvError
-from .infra.index import Index
+from .infra.index import Index, valid_result
+from .infra.private import file_problem, note_untrusted, trusted_dir
 from .profiles.model import load_all
 from .toolkit.discover import Layout, candidates, scan
-from .toolkit.probe import Skip, probe, signature
+from .toolkit.probe import Skip, probe, signature, valid_entry
 
 # The idiom every module uses: importing ``typing`` costs what ``use`` (run in every
 # shell, pane and conda activation) must not pay, so TYPE_CHECKING is a plain False
@@ -55,6 +56,12 @@ def profiles_dir(env: dict | None = None) -> str:
 def config_file(env: dict | None = None) -> str:
     """Return the path of the optional ``config.yaml``."""
     return os.path.join(config_dir(env), "config.yaml")
+
+
+def _valid_config(ent: object) -> bool:
+    """A cached ``(config or None, error)`` of the shape :meth:`Context.config` returns."""
+    return valid_result(ent, lambda data: isinstance(data, dict) and all(
+        type(data.get(k)) is list and all(isinstance(s, str) for s in data[k]) for k in ("roots", "sources")))
 
 
 class Context:
@@ -100,6 +107,13 @@ class Context:
             st = os.stat(path)
         except OSError:
             return {}
+        # Its roots go on PATH: never one another user can change (infra/private.py: one note).
+        if not trusted_dir(os.path.dirname(path)):
+            return {}
+        why = file_problem(st)
+        if why is not None:
+            note_untrusted(path, why)
+            return {}
 
         def compute() -> tuple:
             import yaml
@@ -129,7 +143,7 @@ class Context:
                 return (None, f"invalid config {path}: unknown key {unknown[0]!r} (known: roots, sources)")
             return ({"roots": roots, "sources": sources}, None)
 
-        data, err = self.index.cached("files", path, (st.st_mtime_ns, st.st_size, st.st_ino), compute)
+        data, err = self.index.cached("files", path, (st.st_mtime_ns, st.st_size, st.st_ino), compute, _valid_config)
         if err:
             raise CudaenvError(err, exit_code=2)
         return data
@@ -137,7 +151,10 @@ class Context:
     def profiles(self) -> tuple[list[Profile], list[tuple[str, str]]]:
         """(valid profiles, [(file, error)])."""
         if self._profiles is None:
-            self._profiles = load_all(self.profiles_dir, self.index)
+            # A profile sets PATH and LD_LIBRARY_PATH: never one from a directory another user can
+            # change (infra/private.py: one note, and the toolkits' default profiles instead).
+            ok = trusted_dir(self.profiles_dir)
+            self._profiles = load_all(self.profiles_dir, self.index) if ok else ([], [])
         return self._profiles
 
     def python_env(self) -> dict | None:
@@ -178,7 +195,7 @@ class Context:
             except Skip as exc:
                 return (None, str(exc))
 
-        data, reason = self.index.cached("roots", real, signature(real), compute)
+        data, reason = self.index.cached("roots", real, signature(real), compute, valid_entry)
         if data is None:
             raise CudaenvError(f"{path} is not a usable CUDA toolkit: {reason}", exit_code=2)
         tk = dict(data)

@@ -165,6 +165,20 @@ def fake_gpu_env(env: dict, tmp_path, scenario: str = "r570-2gpu") -> dict:
                 PATH=f"{fake}:{env.get('PATH', '')}")
 
 
+def default_signals() -> None:
+    """``preexec_fn`` for a child a test will signal: SIGINT, SIGHUP, SIGTERM and SIGQUIT at their
+    default action, as for a command typed in an interactive shell.
+
+    The suite itself may run under ``nohup`` or as a background job (``&`` in a script), which
+    start it with SIGHUP or SIGINT ignored; an ignored signal stays ignored across exec, so a
+    child would never see the signal the test sends.
+    """
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def setup_missing(msg: str):
     """A cached test artefact is missing: fail under CI (tests/run.sh builds them all), skip elsewhere."""
     import pytest

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs on a fresh machine of this kind (Debian 12, root)
-# and run the whole suite. Extra arguments go to pytest.
+# and run the whole suite in a fresh virtual environment holding the newest releases of
+# cudaenv's dependencies (what pip, pipx and uv give a new user today). Extra arguments go to
+# pytest.
 #
-#   bash tests/run.sh            # everything
-#   bash tests/run.sh -k shells  # a subset
+#   bash tests/run.sh                                  # everything
+#   bash tests/run.sh -k shells                        # a subset
+#   CUDAENV_TEST_DEPS=oldest bash tests/run.sh -m 'not slow' tests/test_cli.py
+#                                                      # the oldest releases pyproject.toml allows
 #
+# The suite's venv (${CUDAENV_TESTBED}/suite-newest or suite-oldest) is made anew on every run.
 # The real multi-version toolkit test bed is cached outside the clone
-# (${CUDAENV_TESTBED:-~/.cache/cudaenv-testbed}); a warm rebuild takes about a second.
+# (${CUDAENV_TESTBED:-~/.cache/cudaenv-testbed}); a warm rebuild takes about a second, a cold one
+# (what CI does every time, in a new directory) about five minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,9 +36,41 @@ if [ ! -e "$envmodules/usr/lib/modulecmd.tcl" ]; then
     rm -rf "$envmodules" "$em_tmp" && mv "$envmodules.part" "$envmodules"
 fi
 
-echo "== python packages (current pip: older launchers import re on the hot path)" >&2
-python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --upgrade pip
-python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore ".[test]"
+TESTBED=${CUDAENV_TESTBED:-$HOME/.cache/cudaenv-testbed}
+DEPS=${CUDAENV_TEST_DEPS:-newest}
+case "$DEPS" in newest|oldest) ;; *) echo "CUDAENV_TEST_DEPS must be newest or oldest, not '$DEPS'" >&2; exit 2 ;; esac
+# The interpreter the test bed's venvs are made from: this machine's python3, resolved before
+# the suite's venv goes on PATH (a venv made from inside a venv would work, but say so plainly).
+CUDAENV_VENV_PYTHON=${CUDAENV_VENV_PYTHON:-$(python3 -c 'import sys; print(getattr(sys, "_base_executable", sys.executable))')}
+export CUDAENV_VENV_PYTHON
+
+echo "== a fresh venv with the $DEPS releases of cudaenv's dependencies ($TESTBED/suite-$DEPS)" >&2
+mkdir -p "$TESTBED"
+SUITE_VENV=$TESTBED/suite-$DEPS
+rm -rf -- "$SUITE_VENV"
+"$CUDAENV_VENV_PYTHON" -m venv "$SUITE_VENV"
+pip=("$SUITE_VENV/bin/python" -m pip -q --disable-pip-version-check)
+"${pip[@]}" install --upgrade pip
+if [ "$DEPS" = oldest ]; then
+    # Each runtime dependency pinned to the floor pyproject.toml states (name>=X -> name==X), so
+    # the floors are what is tested, not a list kept beside them.
+    floors=$SUITE_VENV/oldest-constraints.txt
+    "$SUITE_VENV/bin/python" - pyproject.toml > "$floors" <<'PY'
+import re, sys, tomllib
+for req in tomllib.load(open(sys.argv[1], "rb"))["project"]["dependencies"]:
+    m = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*>=\s*([0-9][0-9A-Za-z.]*)\s*", req)
+    if not m:
+        sys.exit(f"dependency without a plain >= floor: {req!r}")
+    print(f"{m.group(1)}=={m.group(2)}")
+PY
+    "${pip[@]}" install -c "$floors" ".[test]"
+else
+    "${pip[@]}" install --upgrade --upgrade-strategy eager ".[test]"
+fi
+{ "$SUITE_VENV/bin/python" -m pip list --format=freeze --disable-pip-version-check 2>/dev/null \
+      | grep -iE '^(click|packaging|pyyaml|distro|pytest|hypothesis)==' | tr '\n' ' '; echo; } >&2 || true
+# Every python3 below (the test bed's scripts, the suite and what its tests start) is the venv's.
+export PATH="$SUITE_VENV/bin:$PATH"
 
 echo "== real CUDA toolkits 11.8, 12.4, 13.5 (test bed)" >&2
 bash tests/testbed/build.sh
@@ -42,6 +80,9 @@ bash tests/jupyter.sh # ipykernel 7.4.0 + jupyter_client 8.10.0 from PyPI, seein
 bash tests/wheeltk.sh # venv-cu13tk: a real CUDA 13.5 wheel toolkit (site-packages/nvidia/cu13); cold ~15 s, warm instant
 bash tests/shadow.sh  # NVIDIA cu12 wheels + an older libnvJitLink (loader_path tests); cold ~10 s (250 MB), warm instant
 bash tests/libstdcxx.sh # Debian 11's libstdc++ (gcc 10) for the GLIBCXX tests of explain/doctor; cold ~5 s, warm instant
+bash tests/keyring.sh  # the real keyring CLI (25.7.0, PyPI) for the private-index tests; cold ~30 s, warm instant
+
+id cudaenv-mallory >/dev/null 2>&1 || useradd -m cudaenv-mallory  # the second real user of tests/test_cache_owner.py
 
 echo "== test suite" >&2
-exec python3 -m pytest -q -p no:cacheprovider "$@"
+exec "$SUITE_VENV/bin/python" -m pytest -q -p no:cacheprovider "$@"

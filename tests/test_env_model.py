@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cudaenv.env.ops import Ops, apply_changes
-from cudaenv.env.pathlist import join, split
+from cudaenv.env.pathlist import DEFAULT_PATH, join, split
 from cudaenv.env.plan import plan_off, plan_use
 from cudaenv.env.state import STATE_VAR, State, decode, encode
 from cudaenv.errors import CudaenvError
@@ -111,7 +111,7 @@ def test_user_additions_after_use_survive_off(env, prof, mine, theirs):
     after = off(during)
     expect = dict(env)
     # An unset PATH was the default search path: the user's addition goes in front of it.
-    expect["PATH"] = join([mine] + split(env["PATH"] if "PATH" in env else os.defpath))
+    expect["PATH"] = join([mine] + split(env["PATH"] if "PATH" in env else DEFAULT_PATH))
     expect["LD_LIBRARY_PATH"] = join(split(env.get("LD_LIBRARY_PATH", "")) + [theirs])
     assert after == expect
 
@@ -190,12 +190,15 @@ def test_state_decode_rejects_foreign_text():
 
 
 def test_unset_path_means_the_default_search_path_and_comes_back_unset():
-    """With PATH unset a shell still finds /bin/ls (execvp's default): use must not take that away."""
+    """PATH absent from the environment: the shell has its own (not exported): use must not take that away."""
     ops = Ops(set={"CUDA_HOME": "/c"}, prepend={"PATH": ["/c/bin"]})
     during = use({"HOME": "/h"}, ops)
-    assert during["PATH"] == "/c/bin:" + os.defpath
+    assert during["PATH"] == "/c/bin:" + DEFAULT_PATH == "/c/bin:/usr/local/bin:/usr/bin:/bin"
     assert off(during) == {"HOME": "/h"}
     # Switching keeps the default too, and off still gives back unset.
     other = Ops(set={"CUDA_HOME": "/d"}, prepend={"PATH": ["/d/bin"]})
-    assert use(during, other, "q")["PATH"] == "/d/bin:" + os.defpath
+    assert use(during, other, "q")["PATH"] == "/d/bin:" + DEFAULT_PATH
     assert off(use(during, other, "q")) == {"HOME": "/h"}
+    # A record written by an older release, which started from os.defpath, comes back unset too.
+    old = dict(during, PATH="/c/bin:" + os.defpath)
+    assert off(old) == {"HOME": "/h"}

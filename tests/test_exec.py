@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from helpers import HOSTILE, REPO, clean_shell_env, need, parse_env0, setup_missing
+from helpers import HOSTILE, REPO, clean_shell_env, default_signals, need, parse_env0, setup_missing
 
 pytestmark = pytest.mark.testbed
 
@@ -168,7 +168,7 @@ def _read_until(proc: subprocess.Popen, want: bytes) -> bytes:
 def test_a_signal_to_cudaenv_reaches_the_commands_trap(tmp_path, env):
     script = 'trap "echo got-term; exit 7" TERM; echo ready; while :; do sleep 0.1; done'
     proc = subprocess.Popen([cudaenv(tmp_path), "exec", "12.4", "--", "sh", "-c", script], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_signals)
     try:
         _read_until(proc, b"ready\n")
         with open(f"/proc/{proc.pid}/comm") as f:
@@ -185,7 +185,7 @@ def test_a_signal_to_cudaenv_reaches_the_commands_trap(tmp_path, env):
 
 def test_death_by_signal_is_the_commands_own(tmp_path, env):
     proc = subprocess.Popen([cudaenv(tmp_path), "exec", "12.4", "--", "sh", "-c", "echo ready; exec sleep 1000"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_signals)
     try:
         _read_until(proc, b"ready\n")
         os.kill(proc.pid, signal.SIGINT)
@@ -197,11 +197,23 @@ def test_death_by_signal_is_the_commands_own(tmp_path, env):
     assert proc.returncode == -signal.SIGINT  # killed by the signal itself: no wrapper turned it into 130
 
 
+def _ignored_mask(tmp_path, env, preexec) -> int:
+    res = run([cudaenv(tmp_path), "exec", "12.4", "--", "cat", "/proc/self/status"], env, text=True,
+              preexec_fn=preexec)
+    [ign] = [line.split()[1] for line in res.stdout.splitlines() if line.startswith("SigIgn:")]
+    return int(ign, 16)
+
+
+def _nohup() -> None:
+    default_signals()
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+
 def test_signals_python_ignores_are_default_again(tmp_path, env):
     """Python ignores SIGPIPE for itself; the command must not inherit that (`| head` must end it)."""
-    res = run([cudaenv(tmp_path), "exec", "12.4", "--", "cat", "/proc/self/status"], env, text=True)
-    ign = [line.split()[1] for line in res.stdout.splitlines() if line.startswith("SigIgn:")]
-    assert ign == ["0000000000000000"]
+    assert _ignored_mask(tmp_path, env, default_signals) == 0
+    # What cudaenv was started with ignoring stays ignored: `nohup cudaenv exec …` keeps its promise.
+    assert _ignored_mask(tmp_path, env, _nohup) == 1 << (signal.SIGHUP - 1)
     res = run([need("bash"), "-c", f"{cudaenv(tmp_path)} exec 12.4 -- yes | head -n 2"], env, text=True)
     assert res.returncode == 0 and res.stdout == "y\ny\n" and "Broken pipe" not in res.stderr
 

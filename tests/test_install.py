@@ -24,7 +24,7 @@ import zipfile
 import pytest
 
 from conftest import TESTBED
-from helpers import REPO, cudaenv_env, run_cudaenv, setup_missing
+from helpers import REPO, cudaenv_env, default_signals, run_cudaenv, setup_missing
 
 WHEELS = os.path.join(TESTBED, "cache", "wheels", "13.5")
 MIRROR = os.path.join(TESTBED, "cache", "redist-mirror-13.5")
@@ -262,7 +262,8 @@ def test_interrupted_install_leaves_nothing(tmp_path, server):
             server.slow[ent["linux-x86_64"]["relative_path"]] = 1 << 16  # 64 KiB per 50 ms
     env = _env(tmp_path)
     proc = subprocess.Popen([sys.executable, "-m", "cudaenv", "install", "13.5", "--source", server.url],
-                            env=dict(env, PYTHONPATH=REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=dict(env, PYTHONPATH=REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_signals)
     parent = tmp_path / "data" / "cudaenv" / "toolkits"
     deadline = time.monotonic() + 120
     part = tmp_path / "dl" / "partial"

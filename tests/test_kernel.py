@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from conftest import TESTBED
-from helpers import HOSTILE, clean_shell_env, parse_env0, setup_missing
+from helpers import HOSTILE, clean_shell_env, default_signals, parse_env0, setup_missing
 
 pytestmark = pytest.mark.testbed
 
@@ -280,7 +280,7 @@ def test_interrupt_reaches_the_kernel_through_exec(tmp_path, env, jupyter_python
     res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", jupyter_python], env)
     assert res.returncode == 0, res.stderr
     run = subprocess.run([jupyter_python, "-c", INTERRUPT, "cudaenv-cuda-12.4.1", str(DEADLINE)], env=env,
-                         capture_output=True, text=True, timeout=DEADLINE * 3)
+                         capture_output=True, text=True, timeout=DEADLINE * 3, preexec_fn=default_signals)
     assert run.returncode == 0, run.stderr[-3000:]
     got = json.loads(run.stdout.strip().splitlines()[-1])
     assert (got["status"], got["ename"]) == ("error", "KeyboardInterrupt")
@@ -311,3 +311,28 @@ def test_a_profile_file_is_named_in_the_kernelspec(tmp_path, env, testbed, jupyt
     assert res.returncode == 0, res.stderr
     with open(os.path.join(env["JUPYTER_DATA_DIR"], "kernels", "cudaenv-cuda-12.4.1", "kernel.json")) as f:
         assert json.load(f)["display_name"] == "Python 3 (CUDA 12.4)"
+
+
+def test_remove_by_absolute_path(tmp_path, env, testbed, jupyter_python):
+    """An absolute toolkit path removes that toolkit's kernels; a kernelspec directory's path removes it; once each."""
+    kernels = os.path.join(env["JUPYTER_DATA_DIR"], "kernels")
+    for name in ("one", "two"):
+        res = cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", jupyter_python, "--name", name], env)
+        assert res.returncode == 0, res.stderr
+    # the toolkit's root, also with a trailing slash: never taken as a kernel directory
+    res = cudaenv(tmp_path, ["kernel", "remove", testbed["12.4"] + "/"], env)
+    assert (res.returncode, res.stderr) == (0, "")
+    assert res.stdout == "".join(f"Removed {os.path.join(kernels, n)}\n" for n in ("one", "two"))
+    assert os.listdir(kernels) == [] and os.path.isfile(os.path.join(testbed["12.4"], "bin", "nvcc"))
+    # a kernelspec directory by its path (absolute, and relative to the working directory)
+    for name in ("three", "four"):
+        assert cudaenv(tmp_path, ["kernel", "install", "12.4", "--python", jupyter_python, "--name", name],
+                       env).returncode == 0
+    res = cudaenv(tmp_path, ["kernel", "remove", os.path.join(kernels, "three")], env)
+    assert (res.returncode, res.stdout, res.stderr) == (0, f"Removed {os.path.join(kernels, 'three')}\n", "")
+    res = cudaenv(tmp_path, ["kernel", "remove", os.path.join(".", "four")], env, cwd=kernels)
+    assert (res.returncode, res.stdout, res.stderr) == (0, f"Removed {os.path.join(kernels, 'four')}\n", "")
+    # a directory that is not a cudaenv kernelspec: one line, exit 1, nothing removed
+    res = cudaenv(tmp_path, ["kernel", "remove", str(tmp_path)], env)
+    assert res.returncode == 1 and res.stdout == "" and res.stderr.count("\n") == 1
+    assert os.path.isdir(tmp_path / "bin")

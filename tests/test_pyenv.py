@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -134,10 +135,11 @@ def test_inventory_follows_pip_install_and_uninstall(shadow_bed, tmp_path):
 # --------------------------------------------------------------------------- loader_path, for real
 
 
-def load_cusparse(tmp_path, shadow_bed, profile_extra: str = "") -> tuple[subprocess.CompletedProcess, dict]:
+def load_cusparse(tmp_path, shadow_bed, profile_extra: str = "", lib_from: str | None = None,
+                  ) -> tuple[subprocess.CompletedProcess, dict]:
     """bash: activate the wheel venv, eval `cudaenv use 12.1`, load the wheel's libcusparse with ctypes."""
     need("bash")
-    root = old_toolkit(tmp_path, os.path.join(shadow_bed, "cuda-12.1", "lib64"))
+    root = old_toolkit(tmp_path, lib_from or os.path.join(shadow_bed, "cuda-12.1", "lib64"))
     env = clean_shell_env(tmp_path, CUDAENV_ROOTS=root)
     if profile_extra:
         prof = tmp_path / "cfg" / "cudaenv" / "profiles"
@@ -379,3 +381,94 @@ def test_a_newer_wheel_ptxas_is_named_when_use_puts_an_older_one_first(shadow_be
     assert [f["status"] for f in found] == ["warn"], found
     assert os.path.join(testbed["12.4"], "bin", "ptxas") in found[0]["summary"]
     assert os.path.join(SITE, "nvidia", "cuda_nvcc", "bin", "ptxas") in found[0]["summary"]
+
+
+# ------------------------------------------------- a toolkit library whose version cannot be read
+
+
+def unversioned(tmp_path, real: str, name: str = "libnvJitLink.so.12") -> str:
+    """A lib directory holding ``real`` as a plain file named by its soname only (a hard link: no copy)."""
+    lib = tmp_path / "unversioned"
+    lib.mkdir(parents=True)
+    os.link(os.path.realpath(real), lib / name)
+    return str(lib)
+
+
+def test_an_unversioned_library_lacking_the_wheels_symbols_is_left_out(shadow_bed, tmp_path):
+    """nvJitLink 12.1 as a bare libnvJitLink.so.12: no version to compare, but it lacks __nvJitLinkComplete_12_4."""
+    old = os.path.join(shadow_bed, "cuda-12.1", "lib64", "libnvJitLink.so.12.1.105")
+    res, _ = load_cusparse(tmp_path / "always", shadow_bed, "loader_path: always\n",
+                           unversioned(tmp_path / "always", old))
+    assert res.returncode != 0 and SYMBOL in res.stderr, res.stderr  # the bed really breaks
+    res, got = load_cusparse(tmp_path / "auto", shadow_bed, lib_from=unversioned(tmp_path / "auto", old))
+    assert res.returncode == 0 and "loaded" in res.stdout, res.stderr
+    assert "off did not restore" not in res.stderr
+    note = [line for line in res.stderr.splitlines() if "loader_path auto" in line]
+    assert len(note) == 1, res.stderr
+    assert "libnvJitLink.so.12 (version unknown) lacks 54 symbols of the wheel's 12.4.127 (" in note[0], note
+    assert "__nvJitLinkComplete_12_4" in note[0] and "; libcusparse.so.12 needs 8 of them" in note[0], note
+    mirror = got["ld"].split(":")[0]
+    assert "/loader/" in mirror and not any(n.startswith("libnvJitLink") for n in os.listdir(mirror))
+    # check says what use leaves out, in words
+    env = got["env"]
+    env = venv_env(env, os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["check", "12.1", "--no-torch", "--json"], env)
+    found = [f for f in json.loads(res.stdout)["results"][0]["findings"] if f["id"] == "env.wheel_shadowing"]
+    assert [f["status"] for f in found] == ["info"], found
+    assert "use leaves libnvJitLink.so.12 off LD_LIBRARY_PATH" in found[0]["summary"]
+
+
+def test_an_unversioned_library_with_every_symbol_is_kept(shadow_bed, tmp_path):
+    """The wheel's own 12.4.127 library under a bare soname defines everything the wheels need: kept as written."""
+    lib = unversioned(tmp_path, os.path.join(SITE, "nvidia", "nvjitlink", "lib", "libnvJitLink.so.12"))
+    res, got = load_cusparse(tmp_path, shadow_bed, lib_from=lib)
+    assert res.returncode == 0 and "loaded" in res.stdout, res.stderr
+    assert got["ld"].split(":")[0] == os.path.join(got["root"], "lib64") and "loader_path" not in res.stderr
+    # doctor, with that directory on LD_LIBRARY_PATH, says what it found in words
+    env = venv_env(dict(clean_shell_env(tmp_path), LD_LIBRARY_PATH=lib), os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["doctor", "--json"], env)
+    (found,) = [f for f in json.loads(res.stdout)["shell"] if f["id"] == "env.wheel_shadowing"]
+    assert found["status"] == "ok", found
+    assert ("libnvJitLink.so.12 (version unknown) defines every symbol of the wheel's 12.4.127"
+            in found["summary"]), found
+    assert "unknown than" not in found["summary"]
+
+
+@pytest.mark.parametrize("content", [b"not an ELF file\n", b"\x7fELF\x02\x01\x01" + b"\xff" * 100])
+def test_an_unreadable_library_is_left_out(shadow_bed, tmp_path, content):
+    bad = tmp_path / "bad"
+    bad.write_bytes(content)
+    res, got = load_cusparse(tmp_path, shadow_bed, lib_from=unversioned(tmp_path, str(bad)))
+    assert res.returncode == 0 and "loaded" in res.stdout, res.stderr
+    assert "libnvJitLink.so.12 (version unknown) cannot be read (" in res.stderr and "Traceback" not in res.stderr
+    assert "/loader/" in got["ld"].split(":")[0]
+    # doctor with it on LD_LIBRARY_PATH: a failure, in words
+    env = venv_env(dict(clean_shell_env(tmp_path), LD_LIBRARY_PATH=os.path.join(got["root"], "lib64")),
+                   os.path.join(shadow_bed, "venv"))
+    res = run_cudaenv(["doctor", "--json"], env)
+    found = [f for f in json.loads(res.stdout)["shell"] if f["id"] == "env.wheel_shadowing"]
+    assert [f["status"] for f in found] == ["fail"] and "cannot be read" in found[0]["summary"], found
+
+
+def test_dynamic_symbols_of_cut_and_mangled_files_are_one_clear_error(tmp_path):
+    """Whatever a library file holds, reading its symbols raises ValueError (one line), nothing else."""
+    from cudaenv.infra.elf import dynamic_symbols
+
+    real = os.path.realpath(shutil.which("true") or "/bin/true")
+    data = open(real, "rb").read()
+    needed, defined, undefined = dynamic_symbols(real)
+    assert "libc.so.6" in needed and undefined
+    rng = random.Random(16)
+    cases = [data[:n] for n in (0, 4, 20, 63, 64, 200, len(data) // 2, len(data) - 1)]
+    for _ in range(60):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 12)):
+            b[rng.randrange(64, len(b)) if rng.random() < 0.7 else rng.randrange(0, 64)] = rng.randrange(256)
+        cases.append(bytes(b))
+    for i, blob in enumerate(cases):
+        p = tmp_path / f"c{i}"
+        p.write_bytes(blob)
+        try:
+            dynamic_symbols(str(p))
+        except ValueError as exc:
+            assert "\n" not in str(exc)

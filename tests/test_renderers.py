@@ -24,11 +24,11 @@ PLAN = Plan(
 
 def test_posix():
     assert renderer("bash").render(PLAN) == (
-        "export CUDA_HOME='/opt/it'\\''s $HOME!'\n"
-        "export PATH='/c/bin:/usr/bin'\n"
-        "export LD_LIBRARY_PATH=''\n"
-        "unset CUDA_PATH\n"
-        "hash -r\n"
+        "export CUDA_HOME='/opt/it'\\''s $HOME!';\n"
+        "export PATH='/c/bin:/usr/bin';\n"
+        "export LD_LIBRARY_PATH='';\n"
+        "unset CUDA_PATH;\n"
+        "hash -r;\n"
     )
 
 
@@ -43,12 +43,40 @@ def test_fish():
 
 def test_csh():
     assert renderer("tcsh").render(PLAN) == (
-        "setenv CUDA_HOME '/opt/it'\\''s $HOME'\\!'';\n"
+        "setenv CUDA_HOME '/opt/it'\\''s'\\ '$HOME'\\!'';\n"
         "setenv PATH '/c/bin:/usr/bin';\n"
         "setenv LD_LIBRARY_PATH '';\n"
         "unsetenv CUDA_PATH;\n"
         "rehash;\n"
     )
+
+
+# Values that word splitting or pattern expansion would change in an unquoted `eval $(...)`.
+AWKWARD = Plan([("set", "A", "x  y"), ("set", "B", "t\tu"), ("set", "C", "-n\n"), ("set", "D", "a*b?[c]"),
+                ("set", "E", "@(x)%s\\'"), ("set", "F", "/mnt/c/Program Files (x86)/a b"), ("unset", "PATH")], [])
+
+
+def test_posix_unsplittable_values_go_through_printf():
+    assert renderer("sh").render(AWKWARD) == (
+        "A=$(printf 'x\\040\\040y_'); export A=\"${A%_}\";\n"
+        "B=$(printf 't\\011u_'); export B=\"${B%_}\";\n"
+        "C=$(printf '\\055n\\012_'); export C=\"${C%_}\";\n"
+        "D=$(printf 'a\\052b\\077\\133c\\135_'); export D=\"${D%_}\";\n"
+        "E=$(printf '@\\050x\\051\\045s\\134\\047_'); export E=\"${E%_}\";\n"
+        "export F='/mnt/c/Program Files (x86)/a b';\n"  # single blanks and a plain '(' survive as they are
+        "unset PATH; PATH='/usr/local/bin:/usr/bin:/bin';\n"  # PATH was the shell's own: leave it one
+        "hash -r;\n"
+    )
+
+
+def test_csh_unquoted_safe_values():
+    assert renderer("tcsh").render(Plan([("set", "A", "x  y\t{a,b}*?[~")], [])) == (
+        "setenv A 'x'\\ ''\\ 'y'\"`printf '\\011'`\"''\"`printf '\\173'`\"'a,b}'\\*''\\?''\\['~';\n")
+    assert renderer("tcsh").render(Plan([("unset", "PATH")], [])) == "setenv PATH '/usr/local/bin:/usr/bin:/bin';\nrehash;\n"
+
+
+def test_fish_newline_leaves_the_quotes():
+    assert renderer("fish").render(Plan([("set", "A", "a\nb\n")], [])) == "set -gx A 'a'\\n'b'\\n'';\n"
 
 
 def test_csh_refuses_newlines():
@@ -71,7 +99,7 @@ def test_fish_backslashes_and_empty_entries():
 
 
 def test_no_hash_when_path_untouched():
-    assert renderer("zsh").render(Plan([("unset", "CUDA_HOME")], [])) == "unset CUDA_HOME\n"
+    assert renderer("zsh").render(Plan([("unset", "CUDA_HOME")], [])) == "unset CUDA_HOME;\n"
 
 
 def test_families_and_unknown_shell():

@@ -151,7 +151,7 @@ def test_a_crafted_state_cannot_run_code(shell, state, bed):
 
 
 def test_use_with_path_unset_keeps_the_default_search_path_in_bash(bed):
-    """A shell with PATH unset finds ls through the default search path: use keeps it; off unsets again."""
+    """A shell with PATH unset: use starts from the default search path; off leaves the shell that one, unexported."""
     root, env, out, cwd = bed
     exe = os.path.join(str(cwd), "bin", "cudaenv")
     script = f"""unset PATH
@@ -160,13 +160,15 @@ ls / >/dev/null && echo "ls=ok"
 echo "during=$PATH"
 eval "$('{exe}' off)"
 echo "after=${{PATH-unset}}"
+ls / >/dev/null && echo "ls-after=ok"
+/usr/bin/env | grep -c '^PATH=' | sed 's/^/exported=/'
 """
     res = run_shell("bash", script, env, cwd)
     assert res.returncode == 0, res.stderr
     lines = dict(line.split("=", 1) for line in res.stdout.splitlines())
     assert lines["ls"] == "ok"
-    assert lines["during"] == f"{root}/bin:{os.defpath}"
-    assert lines["after"] == "unset"
+    assert lines["during"] == f"{root}/bin:/usr/local/bin:/usr/bin:/bin"
+    assert (lines["after"], lines["ls-after"], lines["exported"]) == ("/usr/local/bin:/usr/bin:/bin", "ok", "0")
 
 
 def test_non_utf8_bytes_in_the_environment_come_back_exactly(bed):

@@ -23,7 +23,7 @@ import types
 
 import pytest
 
-from helpers import REPO, make_toolkit
+from helpers import REPO, default_signals, make_toolkit
 
 from cudaenv.errors import CudaenvError
 from cudaenv.verify import cache as vcache
@@ -581,7 +581,7 @@ def test_timeout_fails_the_step_and_kills_the_compiler(tmp_path, testbed):
 def interrupt_when(env: dict, args: list[str], ready: str, sig: int, within: float = 120):
     """Start verify, wait until a process whose command line holds ``ready`` and TMPDIR runs, send ``sig``."""
     proc = subprocess.Popen([sys.executable, "-m", "cudaenv", "verify", *args], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
     try:
         deadline = time.time() + within
         while time.time() < deadline and proc.poll() is None:

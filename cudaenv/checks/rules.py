@@ -231,24 +231,31 @@ def stub_rules(facts: dict) -> list[Finding]:
 
 def wheel_rules(facts: dict) -> list[Finding]:
     """The profile's library directories and compiler tools against the Python environment's wheels."""
+    from ..profiles.loader import LEFT_OUT, relation_text
+
     sh = facts.get("shadow") or {}
     out: list[Finding] = []
     where = sh.get("env") or "the Python environment"
     for s in sh.get("libs", []):
-        both = (f"{s['file']} ({s['soname']} {s['version'] or '?'}) vs the wheel's {s['wheel_file']} "
+        both = (f"{s['file']} ({relation_text(s)}) vs the wheel's {s['wheel_file']} "
                 f"({s['dist']} {s['wheel_version']})")
-        if s["relation"] != "older":
+        if s["relation"] not in LEFT_OUT:
             continue
+        older = s["relation"] == "older"
         if sh.get("policy") == "auto":
-            out.append(Finding("env.wheel_shadowing", "info", f"use leaves {s['soname']} {s['version']} off "
-                               f"LD_LIBRARY_PATH: {where}'s wheels ship a newer one",
+            lib = f"{s['soname']} {s['version']}" if s["version"] else s["soname"]
+            why = "ship a newer one" if older else f"may need what it lacks ({relation_text(s)})"
+            out.append(Finding("env.wheel_shadowing", "info", f"use leaves {lib} off LD_LIBRARY_PATH: "
+                               f"{where}'s wheels {why}",
                                detail=both + "; the rest of " + s["dir"] + " stays reachable through a cache mirror"))
         elif sh.get("policy") == "always":
-            out.append(Finding("env.wheel_shadowing", "fail", f"{s['soname']} {s['version']} of this toolkit shadows "
-                               f"{where}'s newer {s['dist']} {s['wheel_version']} (loader_path: always)",
+            shadows = (f"{s['soname']} {s['version']} of this toolkit shadows {where}'s newer" if older else
+                       f"{s['soname']} of this toolkit (version unknown) shadows {where}'s")
+            out.append(Finding("env.wheel_shadowing", "fail", f"{shadows} {s['dist']} {s['wheel_version']} "
+                               "(loader_path: always)",
                                detail=both + "; the loader searches LD_LIBRARY_PATH before the wheels' RUNPATH, so "
                                       "Python code that loads the wheels fails with undefined symbols",
-                               fix="loader_path: auto in the profile (the default) leaves the older copy out"))
+                               fix="loader_path: auto in the profile (the default) leaves that copy out"))
     for t in sh.get("tools", []):
         if t["relation"] == "older":
             out.append(Finding("env.wheel_shadowing", "warn", f"{t['file']} (CUDA {t['version']}) comes first on PATH, "

@@ -318,14 +318,19 @@ def shell_rules(f: dict) -> list[Finding]:
     elif f["cudart"]:
         out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
     # The Python environment's wheels, shadowed.
+    from ..profiles.loader import LEFT_OUT, relation_text
+
     sh = f.get("shadow") or {}
-    older = [s for s in sh.get("libs", []) if s["relation"] == "older"]
+    older = [s for s in sh.get("libs", []) if s["relation"] in LEFT_OUT]
     for s in older:
+        lib = f"{s['soname']} {s['version']}" if s["relation"] == "older" else s["soname"]
+        newer = "the newer " if s["relation"] == "older" else ""
         out.append(Finding("env.wheel_shadowing", "fail",
-                           f"{s['file']} ({s['soname']} {s['version']}) on LD_LIBRARY_PATH shadows the newer "
-                           f"{s['wheel_file']} ({s['dist']} {s['wheel_version']})",
+                           f"{s['file']} ({lib}) on LD_LIBRARY_PATH shadows {newer}"
+                           f"{s['wheel_file']} ({s['dist']} {s['wheel_version']})"
+                           + ("" if s["relation"] == "older" else f": {relation_text(s)}"),
                            detail="the loader searches LD_LIBRARY_PATH before the RUNPATH the wheels find each other "
-                                  "by, so Python code in " + str(sh.get("env")) + " loads the older copy and fails "
+                                  "by, so Python code in " + str(sh.get("env")) + " loads this copy and fails "
                                   "with undefined symbols (e.g. __nvJitLinkComplete_12_4)",
                            fix=f"remove {s['dir']} from LD_LIBRARY_PATH, or switch with cudaenv use "
                                "(loader_path: auto leaves the older copy out)"))
@@ -335,10 +340,9 @@ def shell_rules(f: dict) -> list[Finding]:
                            f"{s['wheel_file']} ({s['dist']} {s['wheel_version']})",
                            detail="JAX/XLA and Triton look for ptxas on PATH first and then run the older one",
                            fix="switch to a toolkit at least as new, or put the wheel's bin directory first on PATH"))
-    others = [s for s in sh.get("libs", []) if s["relation"] != "older"]
+    others = [s for s in sh.get("libs", []) if s["relation"] not in LEFT_OUT]
     if not older and not sh.get("tools") and sh.get("wheels"):
-        extra = "; " + ", ".join(f"{s['soname']} {s['version'] or '?'} ({s['relation']} than the wheel's "
-                                 f"{s['wheel_version']})" for s in others[:3]) if others else ""
+        extra = "; " + "; ".join(relation_text(s) for s in others[:3]) if others else ""
         out.append(Finding("env.wheel_shadowing", "ok",
                            f"nothing on LD_LIBRARY_PATH shadows the {sh['wheels']} NVIDIA wheel libraries of "
                            f"{sh.get('env')}{extra}"))

@@ -28,7 +28,8 @@ def conda_hook_group() -> None:
     deactivate.d files. Deactivating an environment stacked on another
     (conda activate --stack) gives back the outer one's CUDA. A hook never
     exits your shell: if cudaenv is missing or fails it warns on stderr and
-    changes nothing. See docs/conda.md.
+    changes nothing. Environments without hooks (and what conda sets
+    itself) are left alone; `conda-hook remove` deletes only cudaenv's files.
     """
 
 

@@ -17,7 +17,8 @@ format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="shell", show_default=True,
     help="shell: code for --shell/the detected shell; json: same as --shell json; github: append to "
          "$GITHUB_ENV/$GITHUB_PATH for the following Actions steps; dotenv: NAME=value lines "
-         "(docker --env-file, GitLab dotenv). See docs/ci.md.",
+         "(docker --env-file, GitLab dotenv). The runner cannot unset or take a PATH entry off, so "
+         "off --format github is refused.",
 )
 tmux_option = click.option(
     "--tmux", is_flag=True,

@@ -19,8 +19,47 @@ __all__ = ["download_cache", "install", "uninstall", "list_available", "installe
 
 
 def download_cache(ctx: Context) -> str:
-    """Where downloads are kept, keyed by sha256: ``$CUDAENV_INSTALL_CACHE`` or ``<cache>/downloads``."""
-    return ctx.env.get("CUDAENV_INSTALL_CACHE") or os.path.join(ctx.cache_dir, "downloads")
+    """Where downloads are kept, keyed by sha256: ``$CUDAENV_INSTALL_CACHE`` or ``<cache>/downloads``.
+
+    Made 0700. One another user can change (``infra/private.py``: its one note) is not used:
+    this run downloads into a private temporary directory, removed at exit.
+    """
+    from ..infra.private import Untrusted, ensure_dir
+
+    path = ctx.env.get("CUDAENV_INSTALL_CACHE") or os.path.join(ctx.cache_dir, "downloads")
+    try:
+        ensure_dir(path)
+        return path
+    except Untrusted:
+        pass
+    except OSError:
+        return path  # cannot be made: fetch says why, as before
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="cudaenv-downloads-", dir=ctx.env.get("TMPDIR") or None)
+    atexit.register(shutil.rmtree, tmp, True)
+    return tmp
+
+
+def _private_toolkits(ctx: Context) -> None:
+    """Make the default prefix 0700 and refuse to install into one another user can change.
+
+    Raises:
+        CudaenvError: it is another user's to change (``discover`` would not list it either).
+    """
+    from ..infra.private import Untrusted, ensure_dir
+    from ..toolkit.discover import installed_dir
+
+    base = installed_dir(ctx.env)
+    try:
+        ensure_dir(base)
+    except Untrusted as exc:
+        raise CudaenvError(f"not installing into {base}: {exc.strerror}, so another user could change the toolkit",
+                           hint="remove it (cudaenv makes a private one) or chmod go-w it; or choose --prefix") from None
+    except OSError as exc:
+        raise CudaenvError(f"cannot create {base}: {exc.strerror}") from None
 
 
 def installed(ctx: Context) -> list[tuple[str, dict]]:
@@ -73,6 +112,29 @@ class _Stopped(KeyboardInterrupt):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+def _network(ctx: Context) -> None:
+    """Connections as pip's configuration says (certificates, proxy, credentials): before any source is asked."""
+    from ..install.net import configure
+
+    configure(ctx.env)
+
+
+def _say(message: str) -> None:
+    """A note with every password or token masked (a URL's, or one a server echoed back)."""
+    from ..install.credentials import redact
+
+    note(redact(message))
+
+
+def _fail(exc: CudaenvError) -> int:
+    """:func:`report_error` with every password or token masked."""
+    from ..install.credentials import redact
+
+    exc.message = redact(exc.message)
+    exc.hint = redact(exc.hint) if exc.hint else exc.hint
+    return report_error(exc)
 
 
 def _interruptible() -> None:
@@ -134,11 +196,14 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 note(f"CUDA {v} is already installed at {done}")
                 write_out(f"{done}\n")
                 return 0
-        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, note)
+        _network(ctx)
+        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
         root = os.path.abspath(os.path.expanduser(prefix)) if prefix else \
             os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
+        if not prefix:
+            _private_toolkits(ctx)
         if os.path.lexists(root):
             if not force:
                 if os.path.isfile(os.path.join(root, MARKER)):
@@ -148,13 +213,13 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 raise CudaenvError(f"{root} exists and is not a toolkit cudaenv installed", exit_code=2)
             uninstall(root, quiet=True)
         total = sum(c["size"] or 0 for c in plan["components"])
-        note(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
+        _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
         summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total))
     except KeyboardInterrupt as exc:
         return _stopped(exc, "nothing was installed")
     except CudaenvError as exc:
-        return report_error(exc)
+        return _fail(exc)
     try:
         return _installed(plan, root, summary, verify)
     except KeyboardInterrupt as exc:
@@ -244,6 +309,7 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
 
 def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     from ..install.fetch import Unreachable
+    from ..install.credentials import redact
     from ..install.sources import make_source
     from ..install.wheels import version_key
 
@@ -252,6 +318,7 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     reached = 0
     failed: list[str] = []  # said once the outcome is known: notes, or part of the one error line
     try:
+        _network(ctx)
         for spec in _sources(ctx, sources):
             src = make_source(spec, ctx.env)
             try:
@@ -269,25 +336,25 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
                 if src.label not in rows[label]:
                     rows[label].append(src.label)
     except CudaenvError as exc:
-        return report_error(exc)
+        return _fail(exc)
     if not reached and not have:  # nothing to show: one line, nothing on stdout
         why = f": {'; '.join(failed)}" if failed else ""
-        return report_error(CudaenvError(f"no source could be reached{why}"))
+        return _fail(CudaenvError(f"no source could be reached{why}"))
     for msg in failed:
-        note(msg)
+        _say(msg)
     for ver in have:
         rows.setdefault(ver, [])
     order = sorted(rows, key=version_key)
     if as_json:
         from ..infra.jsonout import dumps
 
-        write_out(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
-                                      for v in order]}) + "\n")
+        write_out(redact(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
+                                             for v in order]})) + "\n")
     else:
         lines = [f"{'':2}{'VERSION':10} SOURCES"]
         for v in order:
             lines.append(f"{'i' if v in have else ' ':2}{v:10} {', '.join(rows[v]) or '-'}"
                          + (f"  ({have[v]})" if v in have else ""))
         lines.append("(i installed)")
-        write_out("\n".join(lines) + "\n")
+        write_out(redact("\n".join(lines)) + "\n")
     return 0

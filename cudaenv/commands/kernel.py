@@ -125,9 +125,17 @@ def kernel_remove(words: list[str], prefix: str | None = None, ctx: Context | No
     ctx = ctx or Context()
     dirs = kernel_dirs(ctx.env) + ([prefix_kernels(os.path.join(ctx.cwd, prefix))] if prefix else [])
     removed: list[str] = []
+    gone: set[str] = set()
     try:
         for word in words:
-            hits = [os.path.join(d, word.lower()) for d in dirs if os.path.isdir(os.path.join(d, word.lower()))]
+            name = word.lower()
+            # A name is a directory in a kernels directory; anything with a '/' is a path (os.path.join
+            # would take an absolute one as it is: a toolkit root, or one kernel found once per directory).
+            hits = [os.path.join(d, name) for d in dirs
+                    if valid_kernel_name(name) and os.path.isdir(os.path.join(d, name))]
+            if not hits and os.sep in word:
+                here = os.path.realpath(os.path.join(ctx.cwd, word))
+                hits = [kd for d in dirs for _n, kd, _spec in ours_in(d) if os.path.realpath(kd) == here]
             if not hits:
                 resolved = None
                 try:
@@ -142,6 +150,9 @@ def kernel_remove(words: list[str], prefix: str | None = None, ctx: Context | No
                 raise CudaenvError(f"no cudaenv kernel named {word!r} or for it", hint="cudaenv kernel list",
                                    exit_code=1)
             for kd in hits:
+                if os.path.realpath(kd) in gone:
+                    continue  # a kernels directory Jupyter lists twice (JUPYTER_PATH and the data dir)
+                gone.add(os.path.realpath(kd))
                 remove(kd)
                 removed.append(kd)
     except CudaenvError as exc:

@@ -52,6 +52,40 @@ def _existing_names(directory: str) -> set[str]:
     return {f.rsplit(".", 1)[0] for f in files if f.endswith((".yaml", ".yml")) and not f.startswith(".")}
 
 
+def _refuse_shared(directory: str) -> None:
+    """Raise when the profiles directory is another user's to change (a profile there sets PATH).
+
+    Raises:
+        CudaenvError: it is.
+    """
+    from ..errors import CudaenvError
+    from ..infra.private import MISSING, dir_problem
+
+    why = dir_problem(directory)
+    if why not in (None, MISSING):
+        raise CudaenvError(f"not writing profiles into {directory}: {why}, so another user could change them",
+                           hint="chmod go-w it (and the directories above it)")
+
+
+def _private_profiles(path: str) -> None:
+    """Make the directory of profile file ``path`` 0700 (whatever the umask); refuse one another user can change.
+
+    Raises:
+        CudaenvError: it is another user's to change (a profile there sets PATH), or cannot be made.
+    """
+    from ..errors import CudaenvError
+    from ..infra.private import Untrusted, ensure_dir
+
+    directory = os.path.dirname(path)
+    try:
+        ensure_dir(directory)
+    except Untrusted:
+        _refuse_shared(directory)
+        raise
+    except OSError as exc:
+        raise CudaenvError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     """Write a profile file per toolkit chosen by :func:`~cudaenv.profiles.select.select_targets`.
 
@@ -76,6 +110,7 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     from ..profiles.model import default_profile, generated_name, host_compiler
 
     ctx = Context()
+    _refuse_shared(ctx.profiles_dir)  # before anything reads it (and notes it)
     notes: list[str] = []
     chosen = [tk for _p, tk in select_targets(ctx, targets, all_, verb="build", notes=notes)]
     profiles, _ = ctx.profiles()
@@ -117,6 +152,7 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
             # Record the choice so the user sees it and can change it.
             prof["host_compiler"] = cxx
         try:
+            _private_profiles(path)
             write_atomic(path, dump(prof))
         except CudaenvError as exc:
             if written:  # still one line, but the user learns what did change

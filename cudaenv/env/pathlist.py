@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from ..errors import CudaenvError
 
-__all__ = ["separator", "split", "join", "check_entry", "dedupe"]
+__all__ = ["DEFAULT_PATH", "separator", "split", "join", "check_entry", "dedupe"]
+
+#: Where a shell whose PATH is not in the environment (``env -i bash``, cron, a container's
+#: entrypoint) looks for commands: each shell has a compiled-in default of its own, all of them
+#: hold these (tcsh's lacks /usr/local/bin), and so does every distribution's login PATH. ``use``
+#: starts from it, a host compiler is looked for in it, and ``off`` leaves it to the shell.
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 # Flag lists that nvcc splits on spaces; every other list variable is a path
 # list separated by ':'.

@@ -13,7 +13,7 @@ from os import defpath
 
 from ..errors import CudaenvError
 from .ops import Change, Ops, valid_name
-from .pathlist import check_entry, dedupe, join, separator, split
+from .pathlist import DEFAULT_PATH, check_entry, dedupe, join, separator, split
 from .state import ACTIVE_VAR, STATE_VAR, State, decode, encode
 
 TYPE_CHECKING = False
@@ -95,9 +95,10 @@ def apply(env: Mapping[str, str], ops: Ops, name: str) -> dict[str, str]:
         cur = env.get(var)
         kind = "u" if cur is None else ("e" if cur == "" else "v")
         if var == "PATH" and cur is None:
-            # An unset PATH means the system's default search path (execvp's, os.defpath), not
-            # "nothing": start from it, so the shell still finds ls; "d" gives back unset on off.
-            kind, cur = "d", defpath
+            # A PATH absent from the environment is the shell's own (not exported) or none, not
+            # "nothing": start from the default search path, so the shell still finds ls; "d" gives
+            # back absent on off (each shell's `unset PATH` then leaves it a default of its own).
+            kind, cur = "d", DEFAULT_PATH
         out[var] = join(pre + split(cur or "", sep) + app, sep)
         st.lists[var] = (kind, pre, app)
     out[ACTIVE_VAR] = name
@@ -146,8 +147,8 @@ def undo(env: Mapping[str, str], state: State, notes: list[str] | None = None) -
             _remove_first(entries, e)
         for e in app:
             _remove_last(entries, e)
-        if kind == "d" and entries == split(defpath, sep):
-            out.pop(var, None)  # only the default we started from is left: it was unset
+        if kind == "d" and (entries == split(DEFAULT_PATH, sep) or entries == split(defpath, sep)):
+            out.pop(var, None)  # only the default we started from is left (os.defpath: older releases')
         elif entries:
             out[var] = join(entries, sep)
         elif kind in ("u", "d"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from ..env.pathlist import DEFAULT_PATH
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
@@ -65,10 +67,13 @@ def compiler_info(path: str, index: Index | None = None) -> dict | None:
 
 
 def find_compilers(env: Mapping[str, str], index: Index | None = None) -> list[dict]:
-    """Every distinct C++ compiler on ``env``'s PATH (first occurrence of each real binary)."""
+    """Every distinct C++ compiler on ``env``'s PATH (first occurrence of each real binary).
+
+    Without PATH in ``env`` (``env -i sh``, cron), where that shell looks: :data:`DEFAULT_PATH`.
+    """
     seen: set[str] = set()
     out: list[dict] = []
-    for d in env.get("PATH", "").split(":"):
+    for d in env.get("PATH", DEFAULT_PATH).split(":"):
         if not d:
             continue
         try:
@@ -95,7 +100,7 @@ def find_compilers(env: Mapping[str, str], index: Index | None = None) -> list[d
 def _which(name: str, env: Mapping[str, str]) -> str | None:
     if "/" in name:
         return name if os.access(name, os.X_OK) else None
-    for d in env.get("PATH", "").split(":"):
+    for d in env.get("PATH", DEFAULT_PATH).split(":"):
         if d and os.access(os.path.join(d, name), os.X_OK) and os.path.isfile(os.path.join(d, name)):
             return os.path.join(d, name)
     return None

@@ -11,14 +11,16 @@ process or imports anything heavy. Two questions:
   ``$PYENV_ROOT/version``), reading those files only. Its site-packages
   directories are those of ``lib/python3.*`` under the prefix (Debian's
   ``dist-packages`` too), plus the user site when the environment sees it.
-* :func:`wheel_inventory` — *which NVIDIA libraries do its wheels ship?* Every
-  ``nvidia_*`` distribution's ``RECORD`` lists its files: each shared library
-  under ``nvidia/`` gives a soname, the file, the distribution and its version
-  (the component's own version: ``nvidia-nvjitlink-cu12 12.4.127`` ships
-  ``libnvJitLink.so.12`` 12.4.127). Same for the compiler tools wheels put in
-  ``bin`` (``ptxas``, ``nvcc``). The result is cached in the index against the
-  site-packages directories' mtimes: installing, removing or upgrading a
-  distribution adds or removes a ``.dist-info`` there, which changes it.
+* :func:`wheel_inventory` — *which NVIDIA libraries do its wheels ship?* Each
+  shared library in ``nvidia/<package>/lib*/`` gives a soname and the file;
+  the ``nvidia_*`` distribution whose ``RECORD`` lists it gives the
+  distribution and its version (the component's own version:
+  ``nvidia-nvjitlink-cu12 12.4.127`` ships ``libnvJitLink.so.12`` 12.4.127).
+  Same for the compiler tools wheels put in ``bin`` (``ptxas``, ``nvcc``).
+  RECORDs are read smallest first, only until every file is placed, within a
+  byte budget. The result is cached in the index against the site-packages
+  directories' mtimes: installing, removing or upgrading a distribution adds
+  or removes a ``.dist-info`` there, which changes it.
 
 Records are plain dicts (marshal-able): an environment is
 ``{"kind", "prefix", "python", "site", "user_site"}``; an inventory maps
@@ -41,14 +43,18 @@ if TYPE_CHECKING:
     from ..infra.index import Index
 
 __all__ = ["locate", "wheel_inventory", "python_wheels", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
-           "PROBE_TABLE"]
+           "PROBE_TABLE", "RECORD_MAX", "RECORDS_BUDGET"]
 
 #: Index table holding inventories.
 TABLE = "pywheels"
 #: Programs a wheel's ``bin`` may hold that a Python CUDA stack runs (JAX/XLA, Triton, numba).
 TOOLS = ("ptxas", "nvcc", "nvlink", "fatbinary", "nvdisasm", "cuobjdump")
 #: Bump when the inventory's layout changes: old cache entries are then ignored.
-_VERSION = 1
+_VERSION = 2
+#: The largest RECORD read (NVIDIA's largest, cccl's, is under 300 KiB).
+RECORD_MAX = 4 << 20
+#: The most RECORD bytes one inventory reads, all environments' together.
+RECORDS_BUDGET = 8 << 20
 
 
 def _first_python(path: str, skip_shims: bool = False) -> str | None:
@@ -175,32 +181,93 @@ def locate(env: Mapping[str, str], cwd: str | None = None) -> dict | None:
     return {"kind": kind, "prefix": prefix, "python": py, "site": site, "user_site": user_site}
 
 
-def _scan_site(site: str, libs: dict, tools: dict) -> None:
+def _wheel_files(site: str) -> dict[str, str]:
+    """``{relative path: "lib"|"tool"}`` of the NVIDIA libraries and tools that are there.
+
+    Listing ``nvidia/<package>/lib*/`` and ``nvidia/<package>/bin/`` (a wheel cannot hold
+    symlinks: each library is shipped under its soname): what exists, not what some
+    ``RECORD`` says, and a few ``listdir`` calls whatever the RECORDs hold.
+    """
+    out: dict[str, str] = {}
+    top = os.path.join(site, "nvidia")
+    try:
+        pkgs = os.listdir(top)
+    except OSError:
+        return out
+    for pkg in pkgs:
+        try:
+            subs = os.listdir(os.path.join(top, pkg))
+        except OSError:
+            continue
+        for sub in subs:
+            if not (sub.startswith("lib") or sub == "bin"):
+                continue
+            try:
+                names = os.listdir(os.path.join(top, pkg, sub))
+            except OSError:
+                continue
+            for n in names:
+                if sub == "bin":
+                    if n in TOOLS:
+                        out[f"nvidia/{pkg}/bin/{n}"] = "tool"
+                elif ".so." in n:
+                    out[f"nvidia/{pkg}/{sub}/{n}"] = "lib"
+    return out
+
+
+def _scan_site(site: str, libs: dict, tools: dict, budget: list) -> None:
+    """Add the libraries and tools of ``site``'s ``nvidia_*`` wheels, reading only what that needs.
+
+    The files come from the directories (:func:`_wheel_files`); the ``RECORD``
+    files only say which distribution (and so which version) shipped each one.
+    They are read smallest first (NVIDIA's are a few KiB, the largest a few
+    hundred), and no more once every file is placed, or once ``budget[0]``
+    bytes are spent (a few hundred large RECORDs cost a bounded read, not a
+    17 s first ``use``). A file no RECORD read names is left out, as one no
+    RECORD names at all always was.
+    """
     try:
         names = os.listdir(site)
     except OSError:
         return
-    for n in sorted(names):
-        if not (n.startswith("nvidia_") and n.endswith(".dist-info")):
-            continue
-        stem = n[: -len(".dist-info")]
-        dist, _, version = stem.partition("-")
-        dist = dist.replace("_", "-")
+    dists = [n for n in names if n.startswith("nvidia_") and n.endswith(".dist-info")]
+    if not dists:
+        return
+    wanted = _wheel_files(site)
+    if not wanted:
+        return
+    sized = []
+    for n in dists:
         try:
-            record = read_limited(os.path.join(site, n, "RECORD"), 4 << 20).decode("utf-8", "replace")
+            sized.append((os.stat(os.path.join(site, n, "RECORD")).st_size, n))
         except OSError:
             continue
-        for line in record.splitlines():
-            rel = line.split(",", 1)[0]
-            if not rel.startswith("nvidia/"):
-                continue
-            base = rel.rsplit("/", 1)[-1]
-            full = os.path.join(site, rel)
-            if ".so." in base and "/lib" in rel:
-                # A wheel cannot hold symlinks: each library is shipped under its soname.
-                libs.setdefault(base, [full, dist, version])
-            elif base in TOOLS and "/bin/" in rel:
-                tools.setdefault(base, [full, dist, version])
+    owner: dict[str, str] = {}  # relative path -> the dist-info (the first by name, as pip's order had it)
+    for size, n in sorted(sized):
+        if len(owner) == len(wanted) or size > min(RECORD_MAX, budget[0]):
+            break
+        try:
+            data = read_limited(os.path.join(site, n, "RECORD"), min(RECORD_MAX, budget[0]))
+        except OSError:
+            continue
+        budget[0] -= len(data)
+        for line in data.split(b"\n"):
+            rel = line.split(b",", 1)[0].decode("utf-8", "replace")
+            if rel in wanted and (rel not in owner or n < owner[rel]):
+                owner[rel] = n
+    for rel in sorted(owner, key=lambda r: (owner[r], r)):
+        stem = owner[rel][: -len(".dist-info")]
+        dist, _, version = stem.partition("-")
+        base = rel.rsplit("/", 1)[-1]
+        entry = [os.path.join(site, rel), dist.replace("_", "-"), version]
+        (libs if wanted[rel] == "lib" else tools).setdefault(base, entry)
+
+
+def _valid_inventory(inv: object) -> bool:
+    """A cached inventory of the shape :func:`wheel_inventory` returns."""
+    return (isinstance(inv, dict) and all(
+        isinstance(inv.get(k), dict) and all(type(e) is list and len(e) == 3 and all(isinstance(s, str) for s in e)
+                                             for e in inv[k].values()) for k in ("libs", "tools")))
 
 
 def python_wheels(ctx: Context) -> tuple:
@@ -232,14 +299,15 @@ def wheel_inventory(pyenv: dict | None, index: Index | None = None) -> dict:
     def compute() -> dict:
         libs: dict = {}
         tools: dict = {}
+        budget = [RECORDS_BUDGET]
         for d in dirs:
-            _scan_site(d, libs, tools)
+            _scan_site(d, libs, tools, budget)
         return {"libs": libs, "tools": tools}
 
     if index is None:
         return compute()
     index.data.setdefault(TABLE, {})
-    return index.cached(TABLE, "\0".join(dirs), tuple(sig), compute)
+    return index.cached(TABLE, "\0".join(dirs), tuple(sig), compute, _valid_inventory)
 
 
 def version_tuple(text: str | None) -> tuple:
@@ -303,7 +371,9 @@ def cached_torch(index: Index, python: str, version: str | None) -> dict | None:
     stale entry of another torch is never used. None when there is none.
     """
     ent = index.data.get(PROBE_TABLE, {}).get(probe_key(python))
-    if not ent or not version:
+    if not ent or not version or not isinstance(ent[-1], dict):
         return None
-    torch = (ent[-1] or {}).get("torch") or {}
+    torch = ent[-1].get("torch") or {}
+    if not isinstance(torch, dict):
+        return None
     return torch if torch.get("version") == version else None

@@ -354,7 +354,9 @@ def probe_python(
     table = index.data.setdefault(TABLE, {}) if index is not None else None
     if table is not None:
         ent = table.get(key)
-        if ent is not None and ent[0] == static and _dirs_unchanged(ent[1]):
+        if (ent is not None and len(ent) == 3 and ent[0] == static and isinstance(ent[2], dict)
+                and type(ent[1]) is list and all(type(d) in (list, tuple) and len(d) == 2 for d in ent[1])
+                and _dirs_unchanged(ent[1])):
             return done(_copy(ent[2]), True)
 
     child_env = dict(env)

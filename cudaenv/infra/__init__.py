@@ -7,5 +7,7 @@
 * ``console``  stdout for code, stderr for one-line messages, and the one small
   argument parser of the click-free fast paths;
 * ``elf``      just enough ELF reading to check what a link produced;
-* ``preload``  the fast forms' modules loaded from one cache file (``preload_write`` writes it).
+* ``preload``  the fast forms' modules loaded from one cache file (``preload_write`` writes it);
+* ``private``  cache and state directories and files only the user can change (made 0700,
+  checked before use, written through O_EXCL|O_NOFOLLOW temporary names).
 """

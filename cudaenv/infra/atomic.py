@@ -4,6 +4,12 @@ Several files that belong together (a set of modulefiles, a conda env's six
 hooks) are first all staged as temporary files beside their targets; only
 when every one is written are they renamed into place, one atomic rename
 each. A failure before that leaves nothing behind.
+
+A temporary file is created by ``mkstemp`` (a random name, ``O_CREAT|O_EXCL|O_NOFOLLOW``,
+0600): another user who can write the directory cannot make the write go
+through a link of theirs. These write where the user asked (modulefiles, a
+conda env's hooks, a kernelspec); cudaenv's own caches and state go through
+``infra/private.py``, which also refuses directories another user can change.
 """
 
 from __future__ import annotations

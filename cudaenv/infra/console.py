@@ -73,7 +73,8 @@ class GuardedStdout(io.TextIOBase):
     Without it click writes a closed stdout's help nowhere and exits 0, lets a full
     disk's ENOSPC out as a traceback, and exits 1 without a word on a closed pipe.
     The error it raises is a :class:`CudaenvError`, which click passes on untouched.
-    No ``buffer``: click then writes text here instead of going around it.
+    No ``buffer``: click then writes here instead of going around it; it writes
+    text, or (click 8.5's completion) bytes, which are taken as UTF-8.
 
     Args:
         real: The stdout to write to (None: it was closed at start).
@@ -89,9 +90,16 @@ class GuardedStdout(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, text: str) -> int:
-        if not isinstance(text, str):  # as a text file does (click probes with b"")
-            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+    def write(self, text) -> int:
+        # click 8.5 writes bytes here (completion answers) when it finds no binary
+        # stream; earlier clicks probe with b"" and fall back to text: take both.
+        if isinstance(text, (bytes, bytearray)):
+            data = bytes(text)
+            if data:
+                _write(self.real, data.decode("utf-8", "surrogateescape"))
+            return len(data)
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str or bytes, not {type(text).__name__}")
         if text:
             _write(self.real, text)
         return len(text)

@@ -9,11 +9,13 @@ the section headers is enough for all of that; no ``readelf`` needed.
 
 from __future__ import annotations
 
+import os
 import struct
 
-__all__ = ["ElfInfo", "read_elf", "symbol_versions"]
+__all__ = ["ElfInfo", "read_elf", "symbol_versions", "dynamic_symbols"]
 
 _SHT_DYNAMIC = 6
+_SHT_DYNSYM = 11
 _SHT_GNU_VERDEF = 0x6FFFFFFD
 _SHT_GNU_VERNEED = 0x6FFFFFFE
 _DT_NEEDED = 1
@@ -91,6 +93,39 @@ def read_elf(path: str) -> ElfInfo:
     return ElfInfo(names, needed, soname)
 
 
+def _section_headers(f, path: str) -> tuple[bool, str, list[tuple]]:
+    """(64-bit, struct byte order, section headers) of the ELF file open as ``f`` (no headers: ``[]``).
+
+    Each header is (name, type, flags, addr, offset, size, link, info, align, entsize).
+
+    Raises:
+        ValueError: not an ELF file, or a malformed one.
+    """
+    head = f.read(64)
+    if head[:4] != b"\x7fELF" or len(head) < 52:
+        raise ValueError(f"{path} is not an ELF file")
+    is64 = head[4] == 2
+    end = "<" if head[5] == 1 else ">"
+    try:
+        if is64:
+            shoff, = struct.unpack_from(end + "Q", head, 0x28)
+            shentsize, shnum = struct.unpack_from(end + "HH", head, 0x3A)
+            shdr = end + "IIQQQQIIQQ"
+        else:
+            shoff, = struct.unpack_from(end + "I", head, 0x20)
+            shentsize, shnum = struct.unpack_from(end + "HH", head, 0x2E)
+            shdr = end + "IIIIIIIIII"
+        if not shoff or not shnum or shnum > 65535:
+            return is64, end, []
+        if shoff + shentsize * shnum > os.fstat(f.fileno()).st_size:
+            raise ValueError(f"{path}: malformed ELF file (section headers past its end)")
+        f.seek(shoff)
+        table = f.read(shentsize * shnum)
+        return is64, end, [struct.unpack_from(shdr, table, i * shentsize) for i in range(shnum)]
+    except struct.error as exc:
+        raise ValueError(f"{path}: malformed ELF file ({exc})") from None
+
+
 def symbol_versions(path: str) -> tuple[dict[str, list[str]], list[str]]:
     """The symbol versions ``path`` needs (per library) and the ones it defines.
 
@@ -108,25 +143,8 @@ def symbol_versions(path: str) -> tuple[dict[str, list[str]], list[str]]:
         OSError: it cannot be read.
     """
     with open(path, "rb") as f:
-        head = f.read(64)
-        if head[:4] != b"\x7fELF" or len(head) < 52:
-            raise ValueError(f"{path} is not an ELF file")
-        is64 = head[4] == 2
-        end = "<" if head[5] == 1 else ">"
+        _is64, end, heads = _section_headers(f, path)
         try:
-            if is64:
-                shoff, = struct.unpack_from(end + "Q", head, 0x28)
-                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x3A)
-                shdr = end + "IIQQQQIIQQ"
-            else:
-                shoff, = struct.unpack_from(end + "I", head, 0x20)
-                shentsize, shnum = struct.unpack_from(end + "HH", head, 0x2E)
-                shdr = end + "IIIIIIIIII"
-            if not shoff or not shnum or shnum > 65535:
-                return {}, []
-            f.seek(shoff)
-            table = f.read(shentsize * shnum)
-            heads = [struct.unpack_from(shdr, table, i * shentsize) for i in range(shnum)]
             cache: dict[tuple[int, int], str] = {}
 
             def string(link: int, off: int) -> str:
@@ -168,3 +186,57 @@ def symbol_versions(path: str) -> tuple[dict[str, list[str]], list[str]]:
         except (struct.error, IndexError) as exc:
             raise ValueError(f"{path}: malformed ELF file ({exc})") from None
     return needs, defs
+
+
+def dynamic_symbols(path: str, limit: int = 64 << 20) -> tuple[list[str], set[str], set[str]]:
+    """The libraries ``path`` needs and the dynamic symbols it defines and leaves undefined.
+
+    Reads only the section headers, ``.dynamic``, ``.dynsym`` and their string tables
+    (seeking, like :func:`symbol_versions`): cheap on a large library.
+
+    Returns:
+        ``(DT_NEEDED names, global and weak symbols defined, symbols it needs from others)``.
+
+    Raises:
+        ValueError: not an ELF file, a malformed one, or tables over ``limit`` bytes.
+        OSError: it cannot be read.
+    """
+    with open(path, "rb") as f:
+        is64, end, heads = _section_headers(f, path)
+        dyn, sym = (end + "qQ", end + "IBBHQQ") if is64 else (end + "iI", end + "IIIBBH")
+        file_size = os.fstat(f.fileno()).st_size
+
+        def read(off: int, size: int) -> bytes:
+            if size > limit or size < 0 or not 0 <= off <= file_size - size:
+                raise ValueError(f"{path}: malformed or too large ELF file (a {size}-byte section at {off})")
+            f.seek(off)
+            return f.read(size)
+
+        try:
+            needed: list[str] = []
+            defined: set[str] = set()
+            undefined: set[str] = set()
+            for h in heads:
+                if h[1] not in (_SHT_DYNAMIC, _SHT_DYNSYM) or not h[5]:
+                    continue
+                strs = heads[h[6]]
+                names = read(strs[4], strs[5])
+                blob = read(h[4], h[5])
+                if h[1] == _SHT_DYNAMIC:
+                    for off in range(0, len(blob) - struct.calcsize(dyn) + 1, struct.calcsize(dyn)):
+                        tag, val = struct.unpack_from(dyn, blob, off)
+                        if tag == 0:
+                            break
+                        if tag == _DT_NEEDED:
+                            needed.append(_cstr(names, val))
+                    continue
+                step = struct.calcsize(sym)
+                for off in range(step, len(blob) - step + 1, step):  # entry 0 is the null symbol
+                    fields = struct.unpack_from(sym, blob, off)
+                    name_off, info, shndx = fields[0], fields[1] if is64 else fields[3], fields[3] if is64 else fields[5]
+                    if not name_off or (info >> 4) not in (1, 2):  # local symbols are no one else's business
+                        continue
+                    (undefined if shndx == 0 else defined).add(_cstr(names, name_off))
+        except (struct.error, IndexError) as exc:
+            raise ValueError(f"{path}: malformed ELF file ({exc})") from None
+    return needed, defined, undefined

@@ -5,7 +5,11 @@ YAML or JSON or run nvcc when nothing changed. Entries are keyed by a stat
 fingerprint and re-read when it changes. Stored with ``marshal`` (builtin,
 no imports); a missing, corrupt or unwritable cache only costs speed, and so
 does one that is not a regular file or is too large (a FIFO or ``/dev/zero``
-in its place is read as "no cache" and replaced by the next save).
+in its place is read as "no cache" and replaced by the next save). It is read
+and written only in a directory that is the user's own (``infra/private.py``:
+another user's index would choose the toolkits put on PATH), and a file of the
+right format but another shape is ignored like a corrupt one: tables must be
+maps of 2-tuples, and callers pass ``valid`` for the values they rely on.
 """
 
 from __future__ import annotations
@@ -13,13 +17,35 @@ from __future__ import annotations
 import marshal
 import os
 
-from .files import read_limited
+from .private import read_private, write_private
 
-__all__ = ["Index", "MAX_BYTES"]
+__all__ = ["Index", "MAX_BYTES", "valid_result"]
 
 _FORMAT = 4
 #: The largest index read (a big one holds a few hundred toolkits and profiles in well under 1 MiB).
 MAX_BYTES = 64 << 20
+
+
+def _well_formed(data: object) -> bool:
+    """An index of this format: a dict of tables, each a dict of ``key: (sig, value, ...)``."""
+    if not (isinstance(data, dict) and data.get("format") == _FORMAT):
+        return False
+    for name, table in data.items():
+        if name == "format":
+            continue
+        if not (isinstance(name, str) and isinstance(table, dict)):
+            return False
+        for ent in table.values():
+            if type(ent) is not tuple or len(ent) < 2:
+                return False
+    return True
+
+
+def valid_result(ent: object, valid_value) -> bool:
+    """A cached ``(value or None, message)``: None with a message string, or a value ``valid_value`` accepts."""
+    if type(ent) is not tuple or len(ent) != 2:
+        return False
+    return isinstance(ent[1], str) if ent[0] is None else bool(valid_value(ent[0]))
 
 
 class Index:
@@ -37,25 +63,28 @@ class Index:
         self.dirty = False
         self.data: dict = {}
         if path:
+            raw = read_private(path, MAX_BYTES)
             try:
-                # loads(read()) is ~10x faster than load(f), which reads in small pieces.
-                data = marshal.loads(read_limited(path, MAX_BYTES, whole=True))
-                if isinstance(data, dict) and data.get("format") == _FORMAT:
-                    self.data = data
-            except (OSError, EOFError, ValueError, TypeError):
-                pass
+                # loads(bytes) is ~10x faster than load(f), which reads in small pieces.
+                data = None if raw is None else marshal.loads(raw)
+            except (EOFError, ValueError, TypeError):
+                data = None
+            if _well_formed(data):
+                self.data = data
         self.data.setdefault("format", _FORMAT)
         self.data.setdefault("roots", {})
         self.data.setdefault("files", {})
 
-    def cached(self, table: str, key: str, sig: object, compute):
+    def cached(self, table: str, key: str, sig: object, compute, valid=None):
         """Return the cached value for ``key`` if ``sig`` matches, else compute it.
 
         ``compute()`` returns a marshal-able value; it is stored with ``sig``.
+        ``valid(value)`` says whether a stored value has the shape the caller
+        relies on (a file of this format written otherwise is recomputed, never a traceback).
         """
         tab = self.data[table]
         ent = tab.get(key)
-        if ent is not None and ent[0] == sig:
+        if ent is not None and ent[0] == sig and (valid is None or valid(ent[1])):
             return ent[1]
         value = compute()
         tab[key] = (sig, value)
@@ -66,16 +95,9 @@ class Index:
         """Write the cache if anything changed; failures are ignored."""
         if not self.dirty or not self.path:
             return
-        tmp = f"{self.path}.{os.getpid()}.tmp"
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(marshal.dumps(self.data))
-            os.replace(tmp, self.path)
-            self.dirty = False
-            Index.wrote = True
-        except OSError:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            write_private(self.path, marshal.dumps(self.data))
+        except (OSError, ValueError):  # Untrusted too: its one note is printed
+            return
+        self.dirty = False
+        Index.wrote = True

@@ -16,9 +16,10 @@ It is a cache, and never decides anything:
   same Python (``sys.implementation.cache_tag`` and ``sys.hexversion``) and
   the same installed package directory; otherwise the import system runs as
   usual and :func:`record` writes it anew at the end of the command;
-* a file not owned by the user, writable by others, corrupt or unreadable is
-  ignored; an error while loading undoes every module it added, and the
-  import system takes over;
+* a file not owned by the user, writable by group or others, in a directory
+  another user can change (``infra/private.py``: one note), corrupt, of
+  another shape or unreadable is ignored; an error while loading undoes every
+  module it added, and the import system takes over;
 * modules a command needs beyond the file (a GPU host needing the facts
   module, a first environment with NVIDIA wheels) are imported as usual and
   added at the next :func:`record`; a run that had to fill a cache (and so
@@ -34,8 +35,9 @@ from __future__ import annotations
 
 import marshal
 import os
-import stat  # imported by os already: free
 import sys
+
+from .private import read_private
 
 __all__ = ["preload", "record", "blob_path", "source", "FORMAT", "PKG", "MAX_BYTES"]
 
@@ -62,38 +64,22 @@ def source(name: str, pkg: bool) -> str:
 
 
 def _read(kind: str) -> list | None:
-    # Not infra/files.read_limited: this module is imported before the preload by every fast
-    # command, so one more module costs every pane; and the owner and mode checks need the fd's
-    # stat anyway. The same rules, though: never block on open (a FIFO), a regular file only
-    # (not /dev/zero), and never more than MAX_BYTES read.
-    try:
-        fd = os.open(blob_path(kind), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
+    # read_private: a regular file of the user's own, never followed through a link, in a
+    # directory only the user can change (else one note), never more than MAX_BYTES.
+    raw = read_private(blob_path(kind), MAX_BYTES)
+    if raw is None:
         return None
     try:
-        st = os.fstat(fd)
-        if (not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022
-                or st.st_size > MAX_BYTES):
-            return None
-        chunks = []
-        left = MAX_BYTES + 1
-        while left > 0:
-            b = os.read(fd, min(left, max(1 << 16, st.st_size + 1)))  # one read for the whole file
-            if not b:
-                break
-            chunks.append(b)
-            left -= len(b)
-        if left <= 0:
-            return None  # grew past the limit while being read
-        data = marshal.loads(b"".join(chunks))
-    except (OSError, ValueError, EOFError, TypeError):
+        data = marshal.loads(raw)
+    except (ValueError, EOFError, TypeError):
         return None
-    finally:
-        os.close(fd)
-    if not (isinstance(data, tuple) and len(data) == 5 and data[:4] == (FORMAT, sys.hexversion,
-                                                                         sys.implementation.cache_tag, PKG)):
+    if not (type(data) is tuple and len(data) == 5 and data[:4] == (FORMAT, sys.hexversion,
+                                                                    sys.implementation.cache_tag, PKG)):
         return None
     mods = data[4]
+    # The right format in another shape (written by hand, by a bug) is ignored like a corrupt file.
+    if type(mods) is not list or not all(_entry_ok(m) for m in mods):
+        return None
     for name, pkg, mtime, size, _code in mods:
         try:
             st = os.stat(source(name, pkg))
@@ -102,6 +88,15 @@ def _read(kind: str) -> list | None:
         if st.st_mtime_ns != mtime or st.st_size != size:
             return None
     return mods
+
+
+_CODE = type(_read.__code__)
+
+
+def _entry_ok(m: object) -> bool:
+    return (type(m) is tuple and len(m) == 5 and type(m[0]) is str and m[0].startswith("cudaenv.")
+            and "\0" not in m[0] and ".." not in m[0].split(".") and type(m[1]) is bool
+            and type(m[2]) is int and type(m[3]) is int and type(m[4]) is _CODE)
 
 
 def preload(kind: str) -> None:

@@ -7,6 +7,7 @@ import os
 import sys
 
 from .preload import FORMAT, PKG, blob_path, source
+from .private import write_private
 
 __all__ = ["write"]
 
@@ -69,14 +70,7 @@ def write(kind: str, names: list[str]) -> None:
             st = os.stat(path)
             mods.append((n, pkg, st.st_mtime_ns, st.st_size, _code(n, pkg, st)))
         data = marshal.dumps((FORMAT, sys.hexversion, sys.implementation.cache_tag, PKG, mods))
-        path = blob_path(kind)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except (OSError, ValueError, SyntaxError):
-        try:
-            os.unlink(f"{blob_path(kind)}.{os.getpid()}.tmp")
-        except OSError:
-            pass
+        # A private directory, a fresh O_EXCL|O_NOFOLLOW temporary name, then a rename.
+        write_private(blob_path(kind), data)
+    except (OSError, ValueError, SyntaxError):  # Untrusted too: its one note is printed
+        pass

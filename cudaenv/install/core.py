@@ -44,16 +44,16 @@ def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str]
         CudaenvError: no source offers it (one line naming what each said), or a bad ``parts``.
     """
     tried = []
-    for i, spec in enumerate(sources):
+    for n, spec in enumerate(sources):
         src = make_source(spec, env)
         notes: list[str] = []
-        last = i == len(sources) - 1  # then the reason goes into the one error line instead
+        last = n == len(sources) - 1  # its failure is said once, in the error line
         try:
             rel = src.release(version, cache)
             chosen = select(parts, list(rel["components"]))
             comps = src.prepare(rel, chosen, cache, notes)
         except Unreachable as exc:
-            tried.append(f"{src.label}: unreachable" + (f", {exc.message}" if last else ""))
+            tried.append(f"{src.label}: unreachable" + (f" ({exc.message})" if last else ""))
             if not last:
                 say(f"{src.label} is unreachable ({exc.message}); trying the next source")
             continue
@@ -139,7 +139,8 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
     parent, name = os.path.split(os.path.abspath(root))
     try:
         os.makedirs(parent, exist_ok=True)
-        lock_fd = os.open(os.path.join(parent, f".{name}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        lock_fd = os.open(os.path.join(parent, f".{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                          0o644)
     except OSError as exc:
         raise CudaenvError(f"cannot write in {parent}: {exc.strerror}") from None
     prog = progress or Progress(0)

@@ -32,6 +32,7 @@ import time
 
 from ..errors import CudaenvError
 from ..infra.files import read_limited
+from ..infra.private import ensure_dir, own_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -110,11 +111,10 @@ def local_path(url: str) -> str:
 
 
 def _show(url: str) -> str:
-    """``url`` for a message: a password replaced by ``***``, and cut to a readable length."""
-    scheme, sep, rest = url.partition("://")
-    auth, at, host = rest.partition("@")
-    if sep and at and ":" in auth and "/" not in auth:
-        url = f"{scheme}://{auth.split(':', 1)[0]}:***@{host}"
+    """``url`` as a message may show it: without a password or token (``credentials.redact``), cut short."""
+    from .credentials import redact
+
+    url = redact(url)
     return url if len(url) <= 200 else url[:200] + "…"
 
 
@@ -164,10 +164,25 @@ def join_url(base: str, rel: str) -> str:
 
 
 def _why(exc: BaseException) -> str:
+    from .credentials import redact
+    from .net import tls_reason
+
     reason = getattr(exc, "reason", None)
     if reason is not None and not isinstance(reason, str):
         exc = reason
-    return getattr(exc, "strerror", None) or str(getattr(exc, "reason", "") or exc) or exc.__class__.__name__
+    why = tls_reason(exc) or getattr(exc, "strerror", None) or str(getattr(exc, "reason", "") or exc) \
+        or exc.__class__.__name__
+    return redact(why)
+
+
+def _connection(*handlers, **kwargs):
+    """The connection set-up, all of it in net.py: the CA certificates (pip's ``cert``,
+    ``SSL_CERT_FILE``), pip's ``client-cert`` and ``trusted-host``, the proxy, and
+    credentials per host (from the URLs, netrc), never sent to another host.
+    ``handlers``: more ``urllib`` handlers for the opener (they replace a default of their class)."""
+    from .net import opener
+
+    return opener(*handlers, **kwargs)
 
 
 # --------------------------------------------------------------------------- bounded requests
@@ -267,8 +282,8 @@ def _unwatch(w: _Watch) -> None:
 
 
 def _opener():
-    """urllib with the bounds above: connections that tell the current watch their socket,
-    redirects checked one by one. (Proxies come from the environment, as urllib's default.)"""
+    """urllib with the bounds above (connections that tell the current watch their socket,
+    redirects checked one by one) over net.py's certificates, proxies and credentials."""
     import http.client
     import urllib.request
 
@@ -286,10 +301,6 @@ def _opener():
     class HTTP(urllib.request.HTTPHandler):
         def http_open(self, req):
             return self.do_open(http_conn, req)
-
-    class HTTPS(urllib.request.HTTPSHandler):
-        def https_open(self, req):
-            return self.do_open(https_conn, req, context=self._context)
 
     class Redirects(urllib.request.HTTPRedirectHandler):
         max_redirections = max_repeats = MAX_REDIRECTS
@@ -320,7 +331,7 @@ def _opener():
             fp.close()  # unread: urllib would read a redirect's body whole, however long
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
-    return urllib.request.build_opener(HTTP, HTTPS, Redirects)
+    return _connection(HTTP(), Redirects(), https_connection=https_conn)
 
 
 def _failure(w: _Watch, exc: BaseException) -> BaseException:
@@ -337,8 +348,8 @@ def _failure(w: _Watch, exc: BaseException) -> BaseException:
         return CudaenvError(f"{url}: stalled (no data in {TIMEOUT:g} s)") if w.answered else \
             Unreachable(f"{url}: no answer in {TIMEOUT:g} s")
     if isinstance(exc, urllib.error.URLError):  # connecting or sending failed
-        return Unreachable(f"{url}: {_clip(_why(exc))}") if isinstance(reason, OSError) else \
-            CudaenvError(f"{url}: {_clip(_why(exc))}")
+        return Unreachable(f"{url}: {_clip(_why(exc), 300)}") if isinstance(reason, OSError) else \
+            CudaenvError(f"{url}: {_clip(_why(exc), 300)}")
     if isinstance(exc, http.client.RemoteDisconnected):
         return _Dropped(f"{url}: the server closed the connection without an answer")
     if isinstance(exc, (OSError, http.client.IncompleteRead)):
@@ -350,7 +361,7 @@ def _failure(w: _Watch, exc: BaseException) -> BaseException:
         return CudaenvError(f"{url}: malformed HTTP answer ({what})")
     if isinstance(exc, ValueError):  # an URL http.client refuses
         return CudaenvError(f"not a usable URL: {url!r} ({_clip(exc)})")
-    return CudaenvError(f"{url}: {_clip(_why(exc))}")
+    return CudaenvError(f"{url}: {_clip(_why(exc), 300)}")
 
 
 class _Answer:
@@ -408,8 +419,11 @@ class _open:  # noqa: N801 - used as a function: `with _open(url) as answer`
         import urllib.error
         import urllib.request
 
+        from .net import remember
+
         check_url(self.url)
-        req = urllib.request.Request(self.url, headers={"User-Agent": "cudaenv", **(self.headers or {})})
+        # remember: credentials written in the URL go to the Authorization header, not the request line.
+        req = urllib.request.Request(remember(self.url), headers={"User-Agent": "cudaenv", **(self.headers or {})})
         _watch(self.watch)
         _current.watch = self.watch
         try:
@@ -492,7 +506,17 @@ def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> b
     except urllib.error.HTTPError as exc:
         if exc.code == 404 and missing_ok:
             return None
-        raise CudaenvError(f"{_show(url)}: HTTP {exc.code} {exc.reason}") from None
+        raise _http_error(_show(url), exc) from None
+
+
+def _http_error(what: str, exc) -> CudaenvError:
+    """An HTTP error status in one line (the server's reason phrase is its own words: masked too)."""
+    from .credentials import redact
+
+    hint = None
+    if exc.code in (401, 403):
+        hint = "credentials go in the index URL (https://user:TOKEN@host/simple) or ~/.netrc, as for pip"
+    return CudaenvError(redact(f"{what}: HTTP {exc.code} {exc.reason}"), hint=hint)
 
 
 def cached_path(cache: str, sha256: str) -> str:
@@ -552,13 +576,13 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
             raise CudaenvError(f"checksum mismatch for {name}: {path} has sha256 {got}, the manifest says {sha}")
         return path, 0
     done = cached_path(cache, sha)
-    if os.path.isfile(done):
+    if own_file(done):  # the user's own file in the user's own cache (infra/private.py)
         if progress:
             progress(os.path.getsize(done))
         return done, 0
     part_dir = os.path.join(cache, "partial")
     try:
-        os.makedirs(part_dir, exist_ok=True)
+        ensure_dir(part_dir)  # 0700 whatever the umask
     except OSError as exc:
         raise CudaenvError(f"cannot create the download cache {part_dir}: {exc.strerror}") from None
     part = os.path.join(part_dir, sha)
@@ -568,6 +592,8 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
     for attempt in range(RETRIES + 1):
         if attempt:
             _pause(min(0.5 * attempt, 3), cancel)
+        if os.path.lexists(part) and not own_file(part):
+            os.unlink(part)  # not ours (or a link): never appended to
         have = os.path.getsize(part) if os.path.exists(part) else 0
         if have > cap:
             os.unlink(part)
@@ -657,7 +683,8 @@ def _download(url: str, part: str, have: int, size: int | None, cap: int, name: 
                                        hint="CUDAENV_INSTALL_MAX_DOWNLOAD raises the limit")
             got = 0
             pos = have
-            with open(part, "ab" if have else "wb") as out:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_APPEND if have else os.O_TRUNC)
+            with os.fdopen(os.open(part, flags, 0o600), "ab" if have else "wb") as out:
                 while True:
                     block = resp.read()
                     if not block:

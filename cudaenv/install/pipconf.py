@@ -1,9 +1,19 @@
-"""The package indexes pip is configured with: the same ones ``pip install`` would use.
+"""pip's configuration, read the way ``pip install`` reads it (pip 23-26, ``pip/_internal/configuration.py``).
 
-pip reads, later overriding earlier: the site files (``$XDG_CONFIG_DIRS/pip/pip.conf``,
-``/etc/pip.conf``), the user's (``~/.pip/pip.conf``, ``~/.config/pip/pip.conf``),
-the file ``PIP_CONFIG_FILE`` names (``os.devnull`` turns every file off), and
-then ``PIP_*`` variables. In a file, ``[install]`` overrides ``[global]``.
+Files, later overriding earlier (``Configuration.iter_config_files``):
+
+1. *global*: ``<d>/pip/pip.conf`` for every absolute ``d`` in ``$XDG_CONFIG_DIRS``
+   (default ``/etc/xdg``), then ``/etc/pip.conf``;
+2. *user*: ``~/.pip/pip.conf``, then ``$XDG_CONFIG_HOME/pip/pip.conf`` (default
+   ``~/.config``) -- skipped when ``PIP_CONFIG_FILE`` names a file that exists;
+3. *site*: ``<prefix>/pip.conf`` of the environment whose ``pip`` runs (the
+   ``python3`` on ``PATH``: a venv, a conda env, the system's);
+4. the file ``PIP_CONFIG_FILE`` names; ``os.devnull`` there turns every file off.
+
+Then ``PIP_*`` variables. Sections are ranked apart from files
+(``ConfigOptionParser._get_ordered_configuration_items``): ``[global]`` of any
+file < ``[install]`` of any file < a ``PIP_*`` variable; an empty value is no value.
+Empty or relative ``XDG_*`` entries are ignored, as pip's platformdirs does.
 """
 
 from __future__ import annotations
@@ -14,58 +24,104 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-__all__ = ["DEFAULT_INDEX", "pip_config_files", "pip_indexes"]
+__all__ = ["DEFAULT_INDEX", "pip_config_files", "pip_options", "pip_indexes", "site_prefix", "truthy"]
 
 DEFAULT_INDEX = "https://pypi.org/simple"
+#: The pip command whose section applies after [global] (cudaenv installs).
+COMMAND = "install"
+_ENV_IGNORED = ("version", "help")
 
 
-def pip_config_files(env: Mapping[str, str]) -> list[str]:
-    """pip's configuration files for ``env``, in the order pip reads them."""
-    named = env.get("PIP_CONFIG_FILE", "")
+def _abs_dirs(value: str | None) -> list[str]:
+    return [p.strip() for p in (value or "").split(":") if p.strip().startswith("/")]
+
+
+def site_prefix(env: Mapping[str, str]) -> str | None:
+    """``sys.prefix`` of the Python whose ``pip`` the user runs: the ``python3`` on ``env``'s PATH."""
+    from ..host.pyenv import locate
+
+    found = locate(env)
+    return found["prefix"] if found else None
+
+
+def pip_config_files(env: Mapping[str, str], prefix: str | None = None) -> list[str]:
+    """pip's configuration files for ``env``, lowest precedence first (the site file in ``prefix``)."""
+    named = env.get("PIP_CONFIG_FILE")
     if named == os.devnull:
         return []
-    dirs = [d for d in (env.get("XDG_CONFIG_DIRS") or "/etc/xdg").split(":") if d]
-    files = [os.path.join(d, "pip", "pip.conf") for d in reversed(dirs)] + ["/etc/pip.conf"]
-    home = env.get("HOME") or os.path.expanduser("~")
-    xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    files += [os.path.join(home, ".pip", "pip.conf"), os.path.join(xdg, "pip", "pip.conf")]
+    files = [os.path.join(d, "pip", "pip.conf") for d in (_abs_dirs(env.get("XDG_CONFIG_DIRS")) or ["/etc/xdg"])]
+    files.append("/etc/pip.conf")
+    if not (named and os.path.exists(named)):
+        home = env.get("HOME") or os.path.expanduser("~")
+        xdg = env.get("XDG_CONFIG_HOME", "").strip()
+        xdg = xdg if xdg.startswith("/") else os.path.join(home, ".config")
+        files += [os.path.join(home, ".pip", "pip.conf"), os.path.join(xdg, "pip", "pip.conf")]
+    if prefix:
+        files.append(os.path.join(prefix, "pip.conf"))
     if named:
         files.append(named)
     return files
 
 
-def _truthy(value: str) -> bool:
-    return value.strip().lower() in ("1", "yes", "true", "on")
+def truthy(value: str) -> bool:
+    """pip's ``strtobool`` (an unknown word is false here, an error in pip)."""
+    return value.strip().lower() in ("1", "y", "yes", "t", "true", "on")
 
 
-def pip_indexes(env: Mapping[str, str]) -> dict:
-    """``{"index": [urls], "find_links": [paths or urls]}`` as pip would use them.
+def pip_options(env: Mapping[str, str], prefix: str | None = None) -> dict[str, str]:
+    """Every option ``pip install`` would take from files and ``PIP_*`` variables: name -> value.
 
-    ``index`` holds ``index-url`` first and then every ``extra-index-url``
-    (empty with ``no-index``).
+    A file that cannot be read or parsed is skipped (pip stops with an error).
     """
     import configparser
 
     from ..infra.files import read_limited
 
-    conf: dict[str, str] = {}
-    for path in pip_config_files(env):
+    ranked: dict[str, dict[str, str]] = {"global": {}, COMMAND: {}, ":env:": {}}
+    for path in pip_config_files(env, prefix):
         parser = configparser.RawConfigParser()
         try:
             # Not parser.read(path): it would block on a FIFO and read a device without end.
             parser.read_string(read_limited(path, 1 << 20).decode("utf-8"), source=path)
         except (configparser.Error, UnicodeDecodeError, OSError):
             continue
-        for section in ("global", "download", "install"):
+        for section in ranked:
             if parser.has_section(section):
                 for key, value in parser.items(section):
-                    conf[key.replace("_", "-")] = value
-    for key, var in (("index-url", "PIP_INDEX_URL"), ("extra-index-url", "PIP_EXTRA_INDEX_URL"),
-                     ("find-links", "PIP_FIND_LINKS"), ("no-index", "PIP_NO_INDEX")):
-        if var in env:
-            conf[key] = env[var]
-    if _truthy(conf.get("no-index", "")):
+                    ranked[section][key.lower().replace("_", "-").removeprefix("--")] = value
+    for var, value in env.items():
+        if var.startswith("PIP_") and var[4:].lower() not in _ENV_IGNORED:
+            ranked[":env:"][var[4:].lower().replace("_", "-")] = value
+    out: dict[str, str] = {}
+    for section in ("global", COMMAND, ":env:"):
+        out.update((k, v) for k, v in ranked[section].items() if v)
+    return out
+
+
+def pip_indexes(env: Mapping[str, str], options: Mapping[str, str] | None = None) -> dict:
+    """``{"index": [urls], "find_links": [paths or urls], "auth": {netloc: (user, password)}}`` as pip would use them.
+
+    ``index`` holds ``index-url`` first and then every ``extra-index-url``
+    (empty with ``no-index``). Credentials written in a URL
+    (``https://user:TOKEN@host/simple``) are taken out of it into ``auth``:
+    the URLs returned never hold a secret, so no message can print one.
+    """
+    from .credentials import split_auth
+
+    conf = pip_options(env, site_prefix(env)) if options is None else options
+    if truthy(conf.get("no-index", "")):
         index: list[str] = []
     else:
-        index = (conf.get("index-url", "").split() or [DEFAULT_INDEX]) + conf.get("extra-index-url", "").split()
-    return {"index": [u.rstrip("/") for u in index], "find_links": conf.get("find-links", "").split()}
+        index = [conf.get("index-url", "").strip() or DEFAULT_INDEX] + conf.get("extra-index-url", "").split()
+    auth: dict[str, tuple[str, str]] = {}
+
+    def clean(url: str) -> str:
+        if "://" not in url:
+            return url
+        bare, netloc, cred = split_auth(url)
+        if cred is not None:
+            auth.setdefault(netloc, cred)
+        return bare
+
+    return {"index": [clean(u).rstrip("/") for u in index],
+            "find_links": [clean(u) for u in conf.get("find-links", "").split()], "auth": auth}

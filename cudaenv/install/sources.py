@@ -74,6 +74,10 @@ class WheelSource:
     kind = "wheels"
 
     def __init__(self, indexes: dict, label: str) -> None:
+        from .net import add_credentials
+
+        for netloc, cred in indexes.get("auth", {}).items():  # taken out of the URLs by pipconf
+            add_credentials(netloc, cred)
         self.indexes = indexes
         self.label = label
         self._notes: list[str] = []
@@ -164,7 +168,10 @@ def make_source(spec: str, env: Mapping[str, str]) -> RedistSource | WheelSource
         if any(n.endswith(".whl") for n in names):
             return WheelSource({"index": [], "find_links": [path]}, path)
         raise CudaenvError(f"source {spec}: neither redistrib_*.json manifests nor wheels in it", exit_code=2)
-    return RedistSource(spec, spec)
+    from .net import remember
+
+    url = remember(spec)  # https://user:TOKEN@mirror/: the credentials are sent, never shown
+    return RedistSource(url, url)
 
 
 def default_sources(config_sources: list[str] | None) -> list[str]:

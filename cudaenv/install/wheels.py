@@ -111,6 +111,15 @@ def _page_files(page: bytes, page_url: str) -> list[dict]:
     return out
 
 
+def _insecure(location: str) -> str:
+    from .credentials import host_name, netloc_split
+
+    parts = netloc_split(location)
+    host = host_name(parts[2]) if parts else location
+    return (f"{location} ignored: neither HTTPS nor a trusted host (pip ignores it too; "
+            f"trusted-host = {host} in pip.conf allows it)")
+
+
 def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
     """Every Linux x86_64 wheel of ``project`` on the indexes and find-links.
 
@@ -120,11 +129,16 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
     Raises:
         Unreachable: no index or find-links location could be read at all.
     """
+    from .net import settings
+
     name = canonical(project)
     found: dict[str, dict] = {}
     reached = 0
     for index in indexes.get("index", []):
         page_url = f"{index}/{name}/"
+        if not is_local(index) and not settings().secure_origin(index):
+            notes.append(_insecure(index))
+            continue
         try:
             if is_local(index):
                 page = read_url(os.path.join(local_path(index), name, "index.html"), missing_ok=True)
@@ -156,6 +170,8 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
                     continue
                 found.setdefault(fn, {"filename": fn, "url": os.path.join(d, fn), "sha256": None, "size": None,
                                       "origin": d})
+        elif not settings().secure_origin(loc):
+            notes.append(_insecure(loc))
         else:
             try:
                 page = read_url(loc)

@@ -28,9 +28,16 @@ to LD_LIBRARY_PATH (the toolkit's ``lib64``, CUPTI's, any the user listed):
       replaced by a mirror in cudaenv's cache that links every other file of
       it, so the rest of the toolkit's libraries stay reachable; a one-line
       note says what was left out and why;
-    * **same** version, **newer**, or a version that cannot be read: kept
-      (NVIDIA libraries are backward compatible within a soname, and a
-      version we cannot read is no evidence of a break); ``check`` lists it;
+    * a version that cannot be read (a ``libX.so.12`` that is no link to a
+      fully versioned file): judged by its symbols. It is **incompatible**, and
+      left out the same way, when it lacks a dynamic symbol (or a symbol version)
+      that the wheel's own copy defines: that is what the wheels, and programs
+      built against them, may call (``libcusparse.so.12`` needs
+      ``__nvJitLinkComplete_12_4``, which a 12.1 ``libnvJitLink.so.12`` lacks), and
+      also when it cannot be read as ELF at all; it is **compatible** when it
+      defines all of them;
+    * **same** version, **newer**, or compatible: kept (NVIDIA libraries are
+      backward compatible within a soname); ``check`` lists it;
     * no environment, no NVIDIA wheels, or no common soname: the directory
       goes on as written, at the cost of a few stats (the inventory and the
       directory listings are cached by mtime).
@@ -55,10 +62,14 @@ if TYPE_CHECKING:
     from ..env.ops import Ops
     from ..toolkit.types import Toolkit
 
-__all__ = ["POLICIES", "dir_libraries", "shadowing", "tool_shadowing", "mirror_dir", "make_mirror", "apply_loader_path"]
+__all__ = ["POLICIES", "LEFT_OUT", "dir_libraries", "shadowing", "relation_text", "tool_shadowing", "mirror_dir",
+           "make_mirror", "apply_loader_path"]
 
 POLICIES = ("auto", "always", "never")
+#: Relations (the directory's copy vs the wheel's) under which ``auto`` leaves a library out.
+LEFT_OUT = ("older", "incompatible")
 _TABLE = "libdirs"
+_SYMS_TABLE = "libsyms"
 
 
 def _version_of(directory: str, name: str) -> str | None:
@@ -93,7 +104,8 @@ def dir_libraries(directory: str, index=None) -> dict:
     if index is None:
         return compute()
     index.data.setdefault(_TABLE, {})
-    return index.cached(_TABLE, directory, (st.st_mtime_ns, st.st_ino), compute)
+    return index.cached(_TABLE, directory, (st.st_mtime_ns, st.st_ino), compute,
+                        lambda v: isinstance(v, dict) and all(isinstance(x, (str, type(None))) for x in v.values()))
 
 
 def _relation(mine: str | None, theirs: str | None) -> str:
@@ -104,12 +116,91 @@ def _relation(mine: str | None, theirs: str | None) -> str:
     return "older" if a[:n] < b[:n] else "newer" if a[:n] > b[:n] else "same"
 
 
+def _stamp(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _judge_by_symbols(mine: str, soname: str, inventory: dict, index=None) -> dict:
+    """What a copy of ``soname`` whose version is unknown lacks of the wheel's copy (cached by stat).
+
+    Returns:
+        ``{"relation": "compatible"|"incompatible", "missing": [symbols or "version V"],
+        "needed_by": [wheel libraries that need a missing symbol], "error": str|None}``.
+    """
+    from ..infra.elf import dynamic_symbols, symbol_versions  # only for this rare case: not on use's hot path
+
+    libs = inventory.get("libs") or {}
+    theirs = libs[soname][0]
+    others = sorted(v[0] for k, v in libs.items() if k != soname)
+
+    def compute() -> dict:
+        try:
+            _n, want, _u = dynamic_symbols(theirs)
+            _n, have, _u = dynamic_symbols(mine)
+            lacking = want - have
+            lacking |= {f"version {v}" for v in symbol_versions(theirs)[1] if v not in symbol_versions(mine)[1]}
+            needed_by, used = [], set()
+            if lacking:
+                for other in others:
+                    needs, _d, undefined = dynamic_symbols(other)
+                    if soname not in needs:
+                        continue
+                    hit = (undefined & lacking) | {f"version {v}" for v in symbol_versions(other)[0].get(soname, [])
+                                                  if f"version {v}" in lacking}
+                    if hit:
+                        needed_by.append(os.path.basename(other))
+                        used |= hit
+        except (OSError, ValueError) as exc:
+            err = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return {"relation": "incompatible", "missing": [], "used": 0, "needed_by": [], "error": err}
+        # What the wheels' own libraries need first: the names a user will meet in an error.
+        missing = sorted(used) + sorted(lacking - used)
+        return {"relation": "incompatible" if missing else "compatible", "missing": missing, "used": len(used),
+                "needed_by": needed_by, "error": None}
+
+    if index is None:
+        return compute()
+    index.data.setdefault(_SYMS_TABLE, {})
+    stamp = (_stamp(mine), _stamp(theirs), tuple((o, _stamp(o)) for o in others))
+    return index.cached(_SYMS_TABLE, f"{mine}\0{soname}\0{theirs}", stamp, compute)
+
+
+def relation_text(s: dict) -> str:
+    """One :func:`shadowing` record in words: 'libX.so.12 12.1.105 is older than the wheel's 12.4.127'."""
+    mine, theirs = f"{s['soname']} {s['version'] or '(version unknown)'}", f"the wheel's {s['wheel_version']}"
+    rel = s["relation"]
+    if rel in ("older", "newer"):
+        return f"{mine} is {rel} than {theirs}"
+    if rel == "same":
+        return f"{mine} is the same version as {theirs}"
+    if rel == "compatible":
+        return f"{mine} defines every symbol of {theirs}"
+    if rel == "incompatible" and s.get("error"):
+        return f"{mine} cannot be read ({s['error']}), so it may lack what {theirs} defines"
+    if rel == "incompatible":
+        miss = s["missing"]
+        shown = ", ".join(miss[:2]) + (", …" if len(miss) > 2 else "")
+        text = f"{mine} lacks {len(miss)} symbol{'s' if len(miss) > 1 else ''} of {theirs} ({shown})"
+        users = s.get("needed_by") or []
+        if users:
+            who = ", ".join(users[:3]) + (" and others" if len(users) > 3 else "")
+            text += f"; {who} need{'s' if len(users) == 1 else ''} {s['used']} of them"
+        return text
+    return f"{mine} vs {theirs}"
+
+
 def shadowing(dirs: list[str], inventory: dict, index=None) -> list[dict]:
     """Sonames that ``dirs`` hold and the environment's wheels ship too, with both files and versions.
 
     Returns:
         ``[{"dir", "soname", "file", "version", "wheel_file", "dist", "wheel_version",
-        "relation": older|newer|same|unknown}]`` (relation: the directory's copy vs the wheel's).
+        "relation": older|newer|same|compatible|incompatible}]`` (relation: the directory's copy vs
+        the wheel's; a copy whose version cannot be compared is judged by its symbols, and then
+        also has ``missing``, ``needed_by`` and ``error``, see :func:`_judge_by_symbols`).
     """
     libs = inventory.get("libs") or {}
     if not libs:
@@ -120,9 +211,11 @@ def shadowing(dirs: list[str], inventory: dict, index=None) -> list[dict]:
             hit = libs.get(name)
             if hit is None:
                 continue
-            out.append({"dir": d, "soname": name, "file": os.path.realpath(os.path.join(d, name)), "version": version,
-                        "wheel_file": hit[0], "dist": hit[1], "wheel_version": hit[2],
-                        "relation": _relation(version, hit[2])})
+            rec = {"dir": d, "soname": name, "file": os.path.realpath(os.path.join(d, name)), "version": version,
+                   "wheel_file": hit[0], "dist": hit[1], "wheel_version": hit[2], "relation": _relation(version, hit[2])}
+            if rec["relation"] == "unknown":  # no evidence either way: unknown is never taken as "no conflict"
+                rec.update(_judge_by_symbols(rec["file"], name, inventory, index))
+            out.append(rec)
     return out
 
 
@@ -163,24 +256,49 @@ def mirror_dir(cache_dir: str, directory: str, excluded: list[str]) -> str:
     return os.path.join(cache_dir, "loader", f"{os.path.basename(directory.rstrip('/')) or 'lib'}-{key}")
 
 
-def make_mirror(mirror: str, directory: str, excluded: list[str]) -> None:
-    """Build ``mirror`` (atomically; nothing when it exists).
+def make_mirror(mirror: str, directory: str, excluded: list[str]) -> bool:
+    """Build ``mirror`` (atomically; nothing when it exists and is the user's own).
+
+    It goes on LD_LIBRARY_PATH, so it is used only in a cache directory of the
+    user's own and when every entry is theirs (``infra/private.py``); one that
+    is not is removed and made anew.
+
+    Returns:
+        False when the cache is another user's to change (one note printed): no mirror.
 
     Raises:
         CudaenvError: it cannot be made.
     """
-    if os.path.isdir(mirror):
-        return
-    tmp = f"{mirror}.{os.getpid()}.tmp"
+    from ..infra.private import MISSING, dir_problem, private_dir
+
     try:
-        os.makedirs(tmp)
+        if not private_dir(os.path.dirname(mirror)):
+            return False
+    except OSError as exc:
+        raise CudaenvError(f"cannot create the loader-path mirror {mirror}: {exc.strerror}") from None
+    why = dir_problem(mirror)
+    if why is None and _all_mine(mirror):
+        return True
+    if why != MISSING:
+        import shutil
+
+        # Left from a time the cache was not private (or half made): not ours to trust.
+        shutil.rmtree(mirror, ignore_errors=True)
+        if os.path.lexists(mirror):
+            try:
+                os.unlink(mirror)
+            except OSError:
+                pass
+    tmp = f"{mirror}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    try:
+        os.mkdir(tmp, 0o700)
         for name in os.listdir(directory):
             if not _left_out(name, excluded):
                 os.symlink(os.path.join(directory, name), os.path.join(tmp, name))
         try:
             os.rename(tmp, mirror)
         except OSError:
-            if not os.path.isdir(mirror):  # not a lost race with another `use`
+            if dir_problem(mirror) is not None:  # not a lost race with another `use`
                 raise
     except OSError as exc:
         raise CudaenvError(f"cannot create the loader-path mirror {mirror}: {exc.strerror}") from None
@@ -189,6 +307,15 @@ def make_mirror(mirror: str, directory: str, excluded: list[str]) -> None:
             import shutil
 
             shutil.rmtree(tmp, ignore_errors=True)
+    return True
+
+
+def _all_mine(directory: str) -> bool:
+    me = os.geteuid()
+    try:
+        return all(os.lstat(os.path.join(directory, n)).st_uid == me for n in os.listdir(directory))
+    except OSError:
+        return False
 
 
 def _added_dirs(ops: Ops) -> list[str]:
@@ -226,24 +353,36 @@ def apply_loader_path(ctx: Context, policy: str, tk: Toolkit, ops: Ops, notes: l
         return
     where = f"{_pyenv['prefix']}" if _pyenv else "the Python environment"
     for d in dirs:
-        older = [s for s in shadowing([d], inventory, ctx.index) if s["relation"] == "older"]
-        if not older:
+        found = [s for s in shadowing([d], inventory, ctx.index) if s["relation"] in LEFT_OUT]
+        if not found:
             continue
-        excluded = [s["soname"] for s in older]
+        excluded = [s["soname"] for s in found]
         mirror = mirror_dir(ctx.cache_dir, d, excluded)
+        older = [s for s in found if s["relation"] == "older"]
         what = ", ".join(f"{s['soname']} {s['version']}" for s in older)
         why = ", ".join(f"{s['dist']} {s['wheel_version']}" for s in older)
+        odd = "; ".join(relation_text(s) for s in found if s["relation"] != "older")
         if links:
             try:
-                make_mirror(mirror, d, excluded)
+                made = make_mirror(mirror, d, excluded)
             except CudaenvError as exc:
-                notes.append(f"loader_path auto: {exc.message}; leaving {d} off LD_LIBRARY_PATH: it holds {what}, "
-                             f"older than {where}'s {why}")
+                held = "; ".join(x for x in (f"{what}, older than {where}'s {why}" if older else "", odd) if x)
+                notes.append(f"loader_path auto: {exc.message}; leaving {d} off LD_LIBRARY_PATH: it holds {held}")
+                _replace(ops, d, None)
+                continue
+            if not made:  # no private cache to hold the mirror (its note says why)
+                notes.append(f"loader_path auto: leaving {d} off LD_LIBRARY_PATH: it holds {what}, older than "
+                             f"{where}'s {why}")
                 _replace(ops, d, None)
                 continue
         _replace(ops, d, mirror)
-        notes.append(f"loader_path auto: left {what} of {d} off LD_LIBRARY_PATH: {where} has the newer {why} "
-                     "(the rest stays reachable; loader_path: always keeps it)")
+        if older:
+            notes.append(f"loader_path auto: left {what} of {d} off LD_LIBRARY_PATH: {where} has the newer {why} "
+                         "(the rest stays reachable; loader_path: always keeps it)")
+        if odd:
+            what = ", ".join(s["soname"] for s in found if s["relation"] != "older")
+            notes.append(f"loader_path auto: left {what} of {d} off LD_LIBRARY_PATH, for {where}'s wheels: {odd} "
+                         "(the rest stays reachable; loader_path: always keeps it)")
     bins = list(ops.prepend.get("PATH", []))
     for s in tool_shadowing(bins, inventory, tk):
         if s["relation"] == "older":

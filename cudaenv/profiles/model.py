@@ -17,9 +17,13 @@ what ``use`` does. Computing never writes: only ``use`` and ``verify`` pass
 from __future__ import annotations
 
 import os
+import stat
 
 from ..env.ops import Ops
+from ..env.pathlist import DEFAULT_PATH
 from ..errors import CudaenvError
+from ..infra.index import valid_result
+from ..infra.private import file_problem, note_untrusted
 from ..toolkit.probe import SYSTEM_DIRS
 from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader_link_dir, make_dev_links,
                              make_loader_link, stub_target)
@@ -64,6 +68,22 @@ def generated_name(tk: Toolkit) -> str:
     return f"cuda-{tk['full_version']}"
 
 
+def _valid_profile(ent: object) -> bool:
+    """A cached ``(profile or None, error)`` of the shape ``profiles/files.validate`` returns."""
+    return valid_result(ent, _valid_profile_dict)
+
+
+def _valid_profile_dict(p: dict) -> bool:
+    opt = (str, type(None))
+    return (isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("root"), str)
+            and all(isinstance(p.get(k), opt) for k in ("description", "version", "stubs", "loader_path", "host_compiler"))
+            and isinstance(p.get("build"), dict) and isinstance(p.get("set"), dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in p["set"].items())
+            and all(isinstance(p.get(s), dict) and all(isinstance(k, str) and type(v) is list
+                                                       and all(isinstance(e, str) for e in v)
+                                                       for k, v in p[s].items()) for s in ("prepend", "append")))
+
+
 def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[str, str]]]:
     """Load every ``*.yaml``/``*.yml`` in ``directory`` through the cache.
 
@@ -84,6 +104,9 @@ def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[st
             st = os.stat(path)
         except OSError:
             continue
+        if file_problem(st) is not None and stat.S_ISREG(st.st_mode):
+            note_untrusted(path, file_problem(st))  # another user's (or writable by others): it sets PATH
+            continue
         sig = (st.st_mtime_ns, st.st_size, st.st_ino)
 
         def compute(path: str = path) -> tuple:
@@ -94,7 +117,7 @@ def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[st
             except CudaenvError as exc:
                 return (None, exc.message)
 
-        prof, err = index.cached("files", path, sig, compute)
+        prof, err = index.cached("files", path, sig, compute, _valid_profile)
         if prof is None:
             errors.append((path, err))
         else:
@@ -221,13 +244,14 @@ def path_fingerprint(env: Mapping[str, str]) -> tuple:
     cached selection is redone; otherwise ``use`` only pays these stats (and
     does not load ``host/compilers.py``).
     """
+    path = env.get("PATH", DEFAULT_PATH)  # where host/compilers.py looks
     mt = []
-    for d in env.get("PATH", "").split(":"):
+    for d in path.split(":"):
         try:
             mt.append(os.stat(d).st_mtime_ns if d else None)
         except OSError:
             mt.append(None)
-    return (env.get("PATH", ""), env.get("CXX", ""), tuple(mt))
+    return (path, env.get("CXX", ""), tuple(mt))
 
 
 def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
@@ -248,7 +272,8 @@ def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
 
     ctx.index.data.setdefault("hostcxx", {})
     sig = (signature(tk["root"]), path_fingerprint(ctx.env))
-    return tuple(ctx.index.cached("hostcxx", tk["root"], sig, lambda: _select_host_compiler(ctx, tk)))
+    return tuple(ctx.index.cached("hostcxx", tk["root"], sig, lambda: _select_host_compiler(ctx, tk),
+                                  lambda v: type(v) is tuple and len(v) == 2 and all(isinstance(x, (str, type(None))) for x in v)))
 
 
 def user_env(env: Mapping[str, str]) -> Mapping[str, str]:
@@ -304,7 +329,8 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
     stub = loader_stub(ctx, profile, tk)
     if stub is not None and links:
         try:
-            make_loader_link(*stub)
+            if not make_loader_link(*stub):
+                stub = None  # the cache is another user's to change: its note is printed
         except CudaenvError as exc:
             # The link lives in the cache, and a cache may only cost speed, never the switch.
             notes.append(f"warning: {exc.message}; switching without the driver stub on the loader path")
@@ -315,7 +341,8 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
     dev = dev_link_dir(ctx.cache_dir, tk)
     if dev is not None and links:
         try:
-            make_dev_links(dev, tk["dev_links"])
+            if not make_dev_links(dev, tk["dev_links"]):
+                dev = None
         except CudaenvError as exc:
             notes.append(f"warning: {exc.message}; -l of this toolkit's libraries may not link")
             dev = None

@@ -5,6 +5,14 @@ Inside single quotes csh still expands history (``!``), so ``!`` leaves the
 quotes as ``'\\!'``; ``'`` becomes ``'\\''``. A newline cannot be quoted in a
 way that survives the backquote, so it is refused.
 
+The unquoted ``eval `cudaenv use X``` splits the text at blanks and tabs and
+expands every word (``* ? [`` and ``{a,b}``, ``~`` and ``=`` at a word's start),
+quotes or not, before ``eval`` joins the words with single spaces. So no value
+``use`` and ``off`` print (:func:`eval_word`; the files csh sources keep plain quotes)
+holds a blank or a pattern character inside its quotes: a blank and ``* ? [``
+leave them backslashed (``'a'\\ 'b'``; a word then always starts with ``'``), a
+tab and ``{`` come from ``printf`` in a nested backquote (``"`printf '\\011'`"``).
+
 tcsh has no functions and its aliases cannot branch, so ``init tcsh`` prints
 one line that sources the shipped tcsh file; that file defines an alias
 which sources it again with the words typed (and, with ``--auto``, a
@@ -16,6 +24,7 @@ from __future__ import annotations
 
 import os
 
+from ..env.pathlist import DEFAULT_PATH
 from ..env.state import STATE_VAR, decode
 from ..errors import CudaenvError
 from .base import SHELL_DIR, Shell
@@ -24,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..env.plan import Plan
 
-__all__ = ["Csh", "SHELL", "quote", "TCSH_HOOK"]
+__all__ = ["Csh", "SHELL", "quote", "eval_word", "TCSH_HOOK"]
 
 #: tcsh's --auto hook (cwdcmd), a file of its own.
 TCSH_HOOK = os.path.join(SHELL_DIR, "cudaenv-hook.tcsh")
@@ -39,6 +48,21 @@ def quote(value: str) -> str:
     if "\n" in value or "\r" in value:
         raise CudaenvError(f"cannot express {value!r} in csh/tcsh: it contains a newline", exit_code=2)
     return "'" + value.replace("'", "'\\''").replace("!", "'\\!'") + "'"
+
+
+# Characters that leave the single quotes of a value for `eval` (see the module's text).
+_OUTSIDE = {"'": "'\\''", "!": "'\\!'", " ": "'\\ '", "*": "'\\*'", "?": "'\\?'", "[": "'\\['",
+            "\t": "'\"`printf '\\011'`\"'", "{": "'\"`printf '\\173'`\"'"}
+
+
+def eval_word(value: str) -> str:
+    """``value`` as one word that ``eval`` gives back exactly, its backquotes quoted or not.
+
+    Raises:
+        CudaenvError: the value holds a newline.
+    """
+    quote(value)  # the newline check
+    return "'" + "".join(_OUTSIDE.get(c, c) for c in value) + "'"
 
 
 class Csh(Shell):
@@ -68,9 +92,13 @@ class Csh(Shell):
         return super().render(plan)
 
     def set_line(self, name: str, value: str) -> str:
-        return f"setenv {name} {quote(value)};"
+        return f"setenv {name} {eval_word(value)};"
 
     def unset_line(self, name: str) -> str:
+        if name == "PATH":
+            # PATH was not in the environment; tcsh keeps searching its `path` (the toolkit's bin
+            # with it) after `unsetenv PATH`: set both to the default search path instead.
+            return f"setenv PATH {quote(DEFAULT_PATH)};"
         return f"unsetenv {name};"
 
     def eval_hint(self, words: str) -> str:

@@ -3,7 +3,8 @@
 Values are single-quoted with ``\\`` and ``'`` escaped: fish 3.4+ expands
 ``$(...)`` inside double quotes. Each command ends with ``;`` so that
 ``eval (cudaenv use X)``, which joins lines with spaces, works as well as
-``cudaenv use X | source``.
+``cudaenv use X | source``; for the same reason a newline in a value is
+written outside the quotes as ``\\n``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ __all__ = ["Fish", "SHELL", "quote"]
 
 
 def quote(value: str) -> str:
-    """Quote ``value`` for fish."""
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    """Quote ``value`` for fish; a newline leaves the quotes as ``\\n`` (``eval (...)`` splits at newlines)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "'\\n'") + "'"
 
 
 class Fish(Shell):

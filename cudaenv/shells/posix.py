@@ -1,10 +1,26 @@
-"""bash, zsh, sh/dash, ksh: ``export``/``unset``, single-quoted values, ``hash -r``."""
+"""bash, zsh, sh/dash, ksh: ``export``/``unset``, single-quoted values, ``hash -r``.
+
+Every command ends with ``;``, so the code means the same under ``eval "$(cudaenv use X)"``
+and the unquoted ``eval $(cudaenv use X)`` of many tutorials (as ssh-agent's and direnv's
+output do). Unquoted, the shell splits the text into words at blanks and expands each word
+as a pattern before ``eval`` joins them with single spaces: a value holding a tab, a newline,
+two blanks in a row or a pattern character (``* ? [``, ksh/extglob's ``+( @( !(``) would
+come back changed (or name the files in the working directory). Such a value is written as
+a ``printf`` format with those characters as octal escapes, which neither splitting nor
+pattern matching touches, e.g. ``X=$(printf 'a\\011b_'); export X="${X%_}";`` (the ``_``
+keeps a trailing newline from the command substitution).
+"""
 
 from __future__ import annotations
 
+from ..env.pathlist import DEFAULT_PATH
 from .base import Shell
 
 __all__ = ["Posix", "SHELL", "quote"]
+
+# ASCII characters a printf format may hold as they are; every other ASCII one is escaped
+# (a leading '-' too: printf would take it for an option).
+_PRINTF_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._:,=@+")
 
 
 def quote(value: str) -> str:
@@ -12,20 +28,38 @@ def quote(value: str) -> str:
     return "'" + value.replace("'", "'\\''") + "'"
 
 
+def _survives_splitting(value: str) -> bool:
+    """Would ``value``, single-quoted, survive word splitting and pattern expansion (default IFS)?"""
+    if "\t" in value or "\n" in value or "  " in value or "*" in value or "?" in value or "[" in value:
+        return False
+    return not ("(" in value and ("+(" in value or "@(" in value or "!(" in value))
+
+
+def printf_format(value: str) -> str:
+    """``value`` as a single-quoted printf format holding no blank, quote or pattern character."""
+    return "'" + "".join(c if not c.isascii() or c in _PRINTF_PLAIN else f"\\{ord(c):03o}" for c in value) + "'"
+
+
 class Posix(Shell):
-    """The POSIX family. Its code is safe under ``set -u``: it never reads a variable."""
+    """The POSIX family. Its code is safe under ``set -u``: it reads no variable but one it has just set."""
 
     name = "posix"
-    rehash = "hash -r"
+    rehash = "hash -r;"
 
     def quote(self, value: str) -> str:
         return quote(value)
 
     def set_line(self, name: str, value: str) -> str:
-        return f"export {name}={quote(value)}"
+        if _survives_splitting(value):
+            return f"export {name}={quote(value)};"
+        return f"{name}=$(printf {printf_format(value + '_')}); export {name}=\"${{{name}%_}}\";"
 
     def unset_line(self, name: str) -> str:
-        return f"unset {name}"
+        if name == "PATH":
+            # PATH was not in the environment: the shell had one of its own, not exported (bash,
+            # dash, zsh set one when they start without it). Without any, no command is found.
+            return f"unset PATH; PATH={quote(DEFAULT_PATH)};"
+        return f"unset {name};"
 
     def eval_hint(self, words: str) -> str:
         return f'eval "$(cudaenv {words})"'

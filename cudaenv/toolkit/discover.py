@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from stat import S_ISLNK
 
-from .probe import Skip, probe, signature
+from ..infra.private import trusted_dir
+from .probe import Skip, probe, signature, valid_entry
 from . import version_key
 
 TYPE_CHECKING = False
@@ -219,7 +220,8 @@ def candidates(
             out.append((os.path.join(lay.opt, name), f"{lay.opt}/cuda*"))
     # Toolkits `cudaenv install` wrote (its staging directories are hidden: ".cuda-*").
     inst = installed_dir(env)
-    for name in _listdir(inst):
+    # Never another user's: what is there goes on PATH (infra/private.py; one note).
+    for name in _listdir(inst) if trusted_dir(inst) else ():
         if name.startswith("cuda-"):
             out.append((os.path.join(inst, name), "cudaenv install"))
     # A configured root may also be a Python environment, a site-packages
@@ -320,7 +322,7 @@ def scan(
                 except Skip as exc:
                     return (None, str(exc))
 
-            data, reason = index.cached("roots", real, signature(real), compute)
+            data, reason = index.cached("roots", real, signature(real), compute, valid_entry)
             if data is None:
                 seen_skips.add(real)
                 skipped.append((path, how, reason))

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 
 from . import wheel_site
+from ..infra.index import valid_result
 
-__all__ = ["Skip", "probe", "signature", "SYSTEM_DIRS"]
+__all__ = ["Skip", "probe", "signature", "valid_entry", "SYSTEM_DIRS"]
 
 # Directories the system already searches; a profile never puts these in
 # front of the user's PATH or loader path (Debian's toolkit lives in /usr).
@@ -89,6 +90,23 @@ def _cudnn_version(root: str) -> str | None:
             if "CUDNN_MAJOR" in vals:
                 return ".".join(vals.get(k, "0") for k in ("CUDNN_MAJOR", "CUDNN_MINOR", "CUDNN_PATCHLEVEL"))
     return None
+
+
+_STR_KEYS = ("root", "version", "full_version", "version_source", "libdir", "stub_key")
+
+
+def valid_entry(ent: object) -> bool:
+    """Whether a cached ``(record or None, reason)`` has the shape :func:`probe`'s callers rely on."""
+    return valid_result(ent, _valid_record)
+
+
+def _valid_record(tk: object) -> bool:
+    return (isinstance(tk, dict) and all(isinstance(tk.get(k), str) for k in _STR_KEYS)
+            and isinstance(tk.get("components"), dict) and isinstance(tk.get("dev_links"), list)
+            and all(type(x) is list and len(x) == 2 and all(isinstance(s, str) for s in x) for x in tk["dev_links"])
+            and (tk.get("origin") is None or (isinstance(tk["origin"], dict)
+                                              and all(isinstance(tk["origin"].get(k), str) for k in ("env", "site", "label"))))
+            and (tk.get("cupti_dir") is None or isinstance(tk["cupti_dir"], str)))
 
 
 def probe(root: str) -> dict:

@@ -34,6 +34,7 @@ import time
 
 from ..errors import CudaenvError
 from ..infra.files import read_limited
+from ..infra.private import Untrusted, ensure_dir, own_file, read_private, replace_file, write_private
 from .stubs import generated_stub_dir
 from .version import include_dirs
 
@@ -96,12 +97,14 @@ def stub_state(cache_dir: str, tk: Toolkit) -> dict | None:
     """The record of ``tk``'s generated stub if it exists and matches the headers, else None."""
     path = stub_path(cache_dir, tk)
     inc = include_dir(tk["root"])
-    if inc is None or not os.path.isfile(path):
+    # A cache: a FIFO or device in its place means "no stub", never a hang; one another user
+    # could have written (infra/private.py) is no stub either.
+    if inc is None or not own_file(path):
         return None
+    raw = read_private(os.path.join(os.path.dirname(path), _META), 1 << 20)
     try:
-        # A cache: a FIFO or device in its place means "no stub", never a hang.
-        meta = marshal.loads(read_limited(os.path.join(os.path.dirname(path), _META), 1 << 20, whole=True))
-    except (OSError, EOFError, ValueError, TypeError):
+        meta = None if raw is None else marshal.loads(raw)
+    except (EOFError, ValueError, TypeError):
         return None
     if not isinstance(meta, dict) or meta.get("sig") != _source_sig(inc):
         return None
@@ -202,7 +205,9 @@ def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: flo
                 f"   Every entry point returns {STUB_RESULT} = CUDA_ERROR_STUB_LIBRARY. */\n")
         f.writelines(f"int {n}(void) {{ return {STUB_RESULT}; }}\n" for n in names)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    tmp = f"{out}.{os.getpid()}.{id(work)}.tmp"
+    # Built in the private work directory, then copied beside ``out`` under a fresh O_EXCL|O_NOFOLLOW
+    # name and renamed: the compiler never writes through a name another user could have planted.
+    tmp = os.path.join(work, "libcuda.so.out")
     try:
         res = run([cc, "-shared", "-fPIC", "-O0", "-Wl,-soname,libcuda.so.1", "-o", tmp, stub_c],
                   env=env, cwd=work, timeout=timeout)
@@ -215,7 +220,8 @@ def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: flo
             raise StubError(f"the generated libcuda stub is unreadable: {exc}") from None
         if soname != "libcuda.so.1":
             raise StubError(f"the generated libcuda stub has soname {soname!r}, not 'libcuda.so.1'")
-        os.replace(tmp, out)
+        with open(tmp, "rb") as f:
+            replace_file(out, f.read(), 0o755)
     finally:
         try:
             os.unlink(tmp)
@@ -263,7 +269,10 @@ def ensure_stub(cache_dir: str, tk: Toolkit, env: Mapping[str, str], work: str |
         path = stub_path(cache_dir, tk)
         sig = _source_sig(inc)
         try:
+            ensure_dir(os.path.dirname(path))  # 0700, the user's own (else its one note)
             info = generate(inc, path, env, sub, timeout=timeout)
+        except Untrusted as exc:
+            raise StubError(f"not generating the libcuda stub into {os.path.dirname(path)}: {exc.strerror}") from None
         except OSError as exc:
             raise StubError(f"cannot write the libcuda stub to {os.path.dirname(path)}: {exc.strerror}",
                             hint="check that cudaenv's cache directory ($XDG_CACHE_HOME/cudaenv) is writable") from None
@@ -273,11 +282,8 @@ def ensure_stub(cache_dir: str, tk: Toolkit, env: Mapping[str, str], work: str |
     meta = {"format": FORMAT, "sig": sig, "symbols": info["symbols"], "compiler": info["compiler"],
             "headers": info["headers"], "time": time.time(), "root": tk["root"]}
     meta_path = os.path.join(os.path.dirname(path), _META)
-    tmp = f"{meta_path}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "wb") as f:
-            f.write(marshal.dumps(meta))
-        os.replace(tmp, meta_path)
+        write_private(meta_path, marshal.dumps(meta))
     except OSError as exc:
         raise StubError(f"cannot write {meta_path}: {exc.strerror}") from None
     return dict(meta, path=path, generated=True, seconds=info["seconds"])

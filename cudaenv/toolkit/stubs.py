@@ -22,7 +22,9 @@ versioned-only library), put on ``LIBRARY_PATH`` after the toolkit's own
 ``lib``; nothing is ever written into the user's environment.
 
 Everything here but :func:`make_loader_link` and :func:`make_dev_links` only
-computes paths and stats files.
+computes paths and stats files. These directories go on loader and linker
+paths, so they live only in a cache of the user's own (``infra/private.py``):
+made 0700, and one another user can change is never used (one note, no link).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
+from ..infra.private import own_file, private_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,12 +53,13 @@ def link_stub_dir(cache_dir: str, tk: Toolkit) -> str | None:
     """The generated stub directory for LIBRARY_PATH, or None.
 
     Only for a toolkit without its own stub, and only once it has been
-    generated: ``use`` stays fast by doing one stat here, never generating.
+    generated: ``use`` stays fast by doing a few stats here, never generating.
+    A stub in a cache directory another user can change is never used (``infra/private.py``).
     """
     if tk["components"].get("stubs"):
         return None
     d = generated_stub_dir(cache_dir, tk)
-    return d if os.path.isfile(os.path.join(d, "libcuda.so")) else None
+    return d if own_file(os.path.join(d, "libcuda.so")) else None
 
 
 def stub_target(cache_dir: str, tk: Toolkit) -> str | None:
@@ -71,16 +75,28 @@ def loader_link_dir(cache_dir: str, tk: Toolkit) -> str:
     return os.path.join(cache_dir, "stubs", tk["stub_key"])
 
 
+def _private(directory: str, what: str) -> bool:
+    """Make ``directory`` (0700) and check it is the user's own; False (one note printed) when it is not."""
+    try:
+        return private_dir(directory)
+    except OSError as exc:
+        raise CudaenvError(f"cannot create the {what} link in {directory}: {exc.strerror}") from None
+
+
+def _is_link(path: str, target: str) -> bool:
+    """Whether ``path`` is the user's own link to ``target``."""
+    try:
+        return os.lstat(path).st_uid == os.geteuid() and os.readlink(path) == target
+    except OSError:
+        return False
+
+
 def _link(directory: str, name: str, target: str, what: str) -> None:
     """Make ``directory/name`` point at ``target`` (atomically; nothing if it already does)."""
     link = os.path.join(directory, name)
+    if _is_link(link, target):
+        return
     try:
-        if os.readlink(link) == target:
-            return
-    except OSError:
-        pass
-    try:
-        os.makedirs(directory, exist_ok=True)
         tmp = f"{link}.{os.getpid()}"
         os.symlink(target, tmp)
         os.replace(tmp, link)
@@ -88,13 +104,39 @@ def _link(directory: str, name: str, target: str, what: str) -> None:
         raise CudaenvError(f"cannot create the {what} link in {directory}: {exc.strerror}") from None
 
 
-def make_loader_link(directory: str, target: str) -> None:
+def make_loader_link(directory: str, target: str) -> bool:
     """Make ``directory/libcuda.so.1`` point at ``target`` (atomically; nothing if it already does).
+
+    The directory goes on LD_LIBRARY_PATH, so it must be the user's alone and hold
+    nothing else the user did not make (anything another user's is removed).
+
+    Returns:
+        False when the cache is another user's to change (one note printed): no link.
 
     Raises:
         CudaenvError: the link cannot be created.
     """
+    if not _private(directory, "stub"):
+        return False
     _link(directory, "libcuda.so.1", target, "stub")
+    _drop_foreign(directory)
+    return True
+
+
+def _drop_foreign(directory: str) -> None:
+    """Remove entries of ``directory`` the user does not own (left from a time it was not private)."""
+    me = os.geteuid()
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for n in names:
+        p = os.path.join(directory, n)
+        try:
+            if os.lstat(p).st_uid != me:
+                os.unlink(p)
+        except OSError:
+            pass
 
 
 def dev_link_dir(cache_dir: str, tk: Toolkit) -> str | None:
@@ -107,37 +149,42 @@ def dev_link_dir(cache_dir: str, tk: Toolkit) -> str | None:
     return os.path.join(cache_dir, "devlinks", tk["stub_key"])
 
 
-def make_dev_links(directory: str, links: list[list[str]]) -> None:
+def make_dev_links(directory: str, links: list[list[str]]) -> bool:
     """Make ``directory`` hold exactly ``links`` (``[name, target]``), e.g. ``libcudart.so`` -> ``…/libcudart.so.13``.
 
-    Costs one ``readlink`` per link when they are already right (every ``use``).
-    Links the toolkit no longer needs (a library removed) are removed.
+    Costs one ``lstat`` and ``readlink`` per link when they are already right (every ``use``).
+    Links the toolkit no longer needs (a library removed) are removed, and so
+    is anything another user left there.
+
+    Returns:
+        False when the cache is another user's to change (one note printed): no links.
 
     Raises:
         CudaenvError: a link cannot be created.
     """
+    if not _private(directory, "library"):
+        return False
     stale = False
     for name, target in links:
-        try:
-            if os.readlink(os.path.join(directory, name)) == target:
-                continue
-        except OSError:
-            pass
+        if _is_link(os.path.join(directory, name), target):
+            continue
         stale = True
         _link(directory, name, target, "library")
     if not stale:
-        return
+        return True
+    _drop_foreign(directory)
     want = {name for name, _t in links}
     try:
         # Only finished links (``libX.so``): another process's ``libX.so.<pid>`` is in flight.
         extra = [n for n in os.listdir(directory) if n.endswith(".so") and n not in want]
     except OSError:
-        return
+        return True
     for n in extra:
         try:
             os.unlink(os.path.join(directory, n))
         except OSError:
             pass
+    return True
 
 
 def driver_present(

@@ -32,7 +32,7 @@ import time
 
 from ..errors import CudaenvError
 from ..host.compilers import ccbin_of
-from ..infra.files import read_limited
+from ..infra.private import Untrusted, ensure_dir, read_private, write_private
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,12 +69,16 @@ def results_path(cache_dir: str, profile_name: str) -> str:
 
 def load(cache_dir: str, profile_name: str) -> dict:
     """The profile's records (``{"format", "entries": [(key, record)], "last"}``); empty when none."""
-    # A FIFO or device in its place is "no records" (and replaced by the next store), never a hang.
+    # A FIFO or device in its place is "no records" (and replaced by the next store), never a hang;
+    # so is a file another user could have written (infra/private.py), and one of another shape.
+    raw = read_private(results_path(cache_dir, profile_name), MAX_BYTES)
     try:
-        data = marshal.loads(read_limited(results_path(cache_dir, profile_name), MAX_BYTES, whole=True))
-    except (OSError, EOFError, ValueError, TypeError):
+        data = None if raw is None else marshal.loads(raw)
+    except (EOFError, ValueError, TypeError):
         data = None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not (isinstance(data, dict) and data.get("format") == FORMAT and type(data.get("entries")) is list
+            and all(type(e) is tuple and len(e) == 2 and isinstance(e[1], dict) for e in data["entries"])
+            and (data.get("last") is None or isinstance(data["last"], dict))):
         return {"format": FORMAT, "entries": [], "last": None}
     return data
 
@@ -105,9 +109,9 @@ def store(cache_dir: str, profile_name: str, key: tuple | None, record: dict) ->
 
     path = results_path(cache_dir, profile_name)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        lock = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
+        ensure_dir(os.path.dirname(path))  # 0700; another user's: its note, and nothing stored
+        lock = os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except (Untrusted, OSError):
         return
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -117,16 +121,10 @@ def store(cache_dir: str, profile_name: str, key: tuple | None, record: dict) ->
             entries.insert(0, (key, record))
             data["entries"] = entries[:KEEP]
         data["last"] = record
-        tmp = f"{path}.{os.getpid()}.tmp"
         try:
-            with open(tmp, "wb") as f:
-                f.write(marshal.dumps(data))
-            os.replace(tmp, path)
+            write_private(path, marshal.dumps(data))
         except (OSError, ValueError):
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            pass
     finally:
         os.close(lock)
 
