@@ -21,7 +21,7 @@ echo "== system packages (real shells, tmux, compilers)" >&2
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     bash dash zsh fish tcsh tmux gcc g++ make xz-utils ca-certificates lmod tcl8.6 \
-    gcc-11 g++-11 clang cmake >/dev/null
+    gcc-11 g++-11 clang cmake direnv >/dev/null
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)
 # into the test bed; the tests run its modulecmd.tcl with tclsh from there.

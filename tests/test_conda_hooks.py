@@ -94,6 +94,59 @@ def test_switching_by_hand_inside_the_environment_is_undone_by_deactivate():
     assert _deactivate(by_hand, "k") == {"PATH": "/mine:/usr/bin", "CONDA_SHLVL": "1"}
 
 
+def _conda_act(env, prefix, level, stack):
+    """What conda exports before the activate scripts: the prefix's bin in front (or in place of the
+    active one's, not stacked), CONDA_PREFIX and its level."""
+    entries = env["PATH"].split(":")
+    old = env.get("CONDA_PREFIX")
+    if old and not stack and old + "/bin" in entries:
+        entries[entries.index(old + "/bin")] = prefix + "/bin"
+    else:
+        entries.insert(0, prefix + "/bin")
+    out = dict(env, PATH=":".join(entries), CONDA_PREFIX=prefix, CONDA_SHLVL=str(level))
+    if old:
+        out[f"CONDA_PREFIX_{level - 1}"] = old
+    return out
+
+
+@pytest.mark.parametrize("by_hand", [False, True])
+def test_the_toolkit_bin_sits_behind_the_environments_own_and_comes_back_there(by_hand):
+    """The hook puts the toolkit's bin right behind $CONDA_PREFIX/bin; a stacked deactivation puts the
+    outer record back where it sat (behind A's bin, or in front for a switch made by hand inside A)."""
+    from cudaenv.env.ops import Ops
+
+    x = Ops(set={"CUDA_HOME": "/x"}, prepend={"PATH": ["/x/bin"]})
+    y = Ops(set={"CUDA_HOME": "/y"}, prepend={"PATH": ["/y/bin"]})
+    w = Ops(set={"CUDA_HOME": "/w"}, prepend={"PATH": ["/w/bin"]})
+    e0 = {"PATH": "/usr/bin:/bin", "CONDA_SHLVL": "0"}
+    a = _activate(_conda_act(e0, "/A", 1, False), "a", x, "x")
+    assert a["PATH"] == "/A/bin:/x/bin:/usr/bin:/bin"
+    if by_hand:
+        a = _use(a, w, "w")
+        assert a["PATH"] == "/w/bin:/A/bin:/usr/bin:/bin"
+    b = _activate(_conda_act(a, "/B", 2, True), "b", y, "y")
+    assert b["PATH"] == "/B/bin:/y/bin:/A/bin:/usr/bin:/bin"
+    assert b[saved_var("b", b)].startswith("c1;" if by_hand else "@/A/bin c1;")
+    # conda's deactivation exports PATH without B's bin first, CONDA_PREFIX after the hook.
+    back = _deactivate(dict(b, PATH=b["PATH"].replace("/B/bin:", "", 1)), "b")
+    back = {k: v for k, v in back.items() if k != "CONDA_PREFIX_1"}
+    assert dict(back, CONDA_PREFIX="/A", CONDA_SHLVL="1") == a
+
+
+def test_a_switch_to_an_environment_without_hooks_leaves_the_toolkit_behind_its_bin():
+    from cudaenv.env.ops import Ops
+    from cudaenv.outputs.conda_hooks import PATH_FIX_VAR
+
+    x = Ops(set={"CUDA_HOME": "/x"}, prepend={"PATH": ["/x/bin"]})
+    e0 = {"PATH": "/usr/bin", "CONDA_SHLVL": "0", "CUDA_HOME": "/mine"}
+    a = _activate(_conda_act(e0, "/A", 1, False), "a", x, "x")
+    # A's deactivate hook runs, then conda exports the PATH it computed before it (B's bin in A's place).
+    after_hook = _deactivate(a, "a")
+    assert after_hook["CUDA_HOME"] == "/mine" and PATH_FIX_VAR in after_hook
+    b = dict(after_hook, **{k: v for k, v in _conda_act(a, "/B", 1, False).items() if k in ("PATH", "CONDA_PREFIX")})
+    assert b["PATH"] == "/B/bin:/x/bin:/usr/bin", "B's own commands first"
+
+
 def test_unreadable_state_is_not_saved_and_a_bad_saved_record_is_noted():
     from cudaenv.env.ops import Ops
 
@@ -101,10 +154,11 @@ def test_unreadable_state_is_not_saved_and_a_bad_saved_record_is_noted():
     env = {STATE_VAR: "garbage", ACTIVE_VAR: "old", "CONDA_SHLVL": "1"}
     a = _activate(env, "k", x, "x")
     assert a[saved_var("k", a)] == NONE_TOKEN
-    bad = dict(a, **{saved_var("k", a): "c9;nonsense"})
-    plan = plan_deactivate(bad, "k")
-    assert any("cannot restore" in n for n in plan.notes)
-    assert apply_changes(bad, plan.changes) == {"CONDA_SHLVL": "1"}
+    for token in ("c9;nonsense", "@/A/bin", "@ c1;n,w", "@/a%3Ab c1;n,w", "@/a%0Ab c1;n,w", "@/A/bin c9;x", "@"):
+        bad = dict(a, **{saved_var("k", a): token})
+        plan = plan_deactivate(bad, "k")
+        assert any("cannot restore" in n for n in plan.notes), token
+        assert apply_changes(bad, plan.changes) == {"CONDA_SHLVL": "1"}, token
 
 
 def test_saved_variable_names():
@@ -193,6 +247,19 @@ def test_install_writes_six_files_and_remove_deletes_them(world):
     assert not any(os.path.exists(p) for p in paths)
     rm2 = run_cudaenv(["conda-hook", "remove", "--prefix", world["A"]], world["env"])
     assert rm2.returncode == 0 and "no cudaenv hooks" in rm2.stderr
+
+
+def test_install_says_when_the_environment_has_its_own_nvcc(world):
+    """The toolkit's bin goes behind the environment's: an nvcc of its own would win, so say so."""
+    res = _install(world, world["outer"], world["A"])
+    assert res.returncode == 0 and "own" not in res.stderr
+    nvcc = os.path.join(world["A"], "bin", "nvcc")
+    with open(nvcc, "w") as f:
+        f.write("#!/bin/sh\necho env nvcc\n")
+    os.chmod(nvcc, 0o755)
+    res = _install(world, world["outer"], world["A"])
+    assert res.returncode == 0, res.stderr
+    assert f"{nvcc} comes before" in res.stderr and "remove the environment's nvcc" in res.stderr
 
 
 def test_foreign_files_are_never_overwritten_or_deleted(world):
@@ -423,16 +490,22 @@ SCENARIOS = {
 SAME = {"r1": "a", "r2": "a", "r3": "a", "b2": "b", "a2": "a", "a3": "a"}
 
 
-def _run_scenario(shell, w, name, hooks: bool) -> dict:
+def _run_scenario(shell, w, name, hooks: bool, scenario: list | None = None, after: dict | None = None):
+    """Run a scenario's steps with a dump after each; ``after``: more steps after a named one's dump.
+
+    Returns the dumps by name (and the shell's stdout when ``after`` is given).
+    """
+    scenario = SCENARIOS[name] if scenario is None else scenario
     steps = [("dump", "before")]
-    for op, arg, dname, _tk in SCENARIOS[name]:
-        steps += [(op, arg), ("dump", dname)]
+    for op, arg, dname, _tk in scenario:
+        steps += [(op, arg), ("dump", dname)] + list((after or {}).get(dname, []))
     steps.append(("echo", "ALIVE"))
     res = run_shell(shell, script(shell, steps), w["env"], w["tmp"])
     assert res.returncode == 0 and "ALIVE" in res.stdout, res.stdout + res.stderr
     assert "cudaenv" not in res.stderr, res.stderr
-    names = ["before"] + [s[2] for s in SCENARIOS[name]]
-    return {n: dump(w["out"], n) for n in names}
+    names = ["before"] + [s[2] for s in scenario]
+    dumps = {n: dump(w["out"], n) for n in names}
+    return dumps if after is None else (dumps, res.stdout)
 
 
 @pytest.mark.shells
@@ -441,8 +514,8 @@ def _run_scenario(shell, w, name, hooks: bool) -> dict:
 def test_real_conda_gives_back_exactly_what_was_there(shell, name, cworld):
     """Each scenario runs twice in the same environments: without hooks (conda alone), then with.
 
-    Every dump with hooks is conda's alone plus the active toolkit (its bin once on PATH, in
-    front); every return to an earlier state is byte for byte that state; after the last
+    Every dump with hooks is conda's alone plus the active toolkit (its bin once on PATH, right
+    behind the environment's own); every return to an earlier state is byte for byte that state; after the last
     deactivation the environment is byte for byte what conda alone leaves.
     """
     w = cworld
@@ -458,6 +531,7 @@ def test_real_conda_gives_back_exactly_what_was_there(shell, name, cworld):
     hooked = _run_scenario(shell, w, name, hooks=True)
     tk = {"A": (w["outer"] + "/bin").encode(), "B": (w["inner"] + "/bin").encode()}
     home = {"A": w["outer"].encode(), "B": w["inner"].encode()}
+    envbin = {"A": (w["A"] + "/bin").encode(), "B": (w["B"] + "/bin").encode()}
     assert hooked["before"] == alone["before"]
     if name == "env config vars":
         # Deactivating B, conda "unsets" B's LD_LIBRARY_PATH (POSIX: `export LD_LIBRARY_PATH=''`)
@@ -473,7 +547,7 @@ def test_real_conda_gives_back_exactly_what_was_there(shell, name, cworld):
             assert d == alone[dname], dname
             continue
         assert d[b"CUDA_HOME"] == d[b"CUDA_PATH"] == home[active], dname
-        assert _path(d)[0] == tk[active], dname
+        assert _path(d)[:2] == [envbin[active], tk[active]], (dname, "right behind the environment's own bin")
         other = tk["B" if active == "A" else "A"]
         assert other not in _path(d), (dname, "a stale toolkit bin")
         assert _theirs(d, tk[active]) == _theirs(alone[dname]), dname
@@ -487,6 +561,39 @@ def test_real_conda_gives_back_exactly_what_was_there(shell, name, cworld):
         a = hooked["a"]
         assert a[b"MY_VAR"] == b"conda own value" and a[b"CUDA_HOME"] == home["A"]
         assert b"CUDA_HOME" not in alone["after"] or alone["after"][b"CUDA_HOME"] == hooked["before"][b"CUDA_HOME"]
+
+
+# A non-stacked switch from A (cudaenv hooks) to B (none, its own nvcc in bin), and back.
+NO_HOOK_SWITCH = [("act", "A", "a", "A"), ("act", "B", "b", None), ("deact", "", "a2", "A"),
+                  ("deact", "", "after", None)]
+
+
+@pytest.mark.shells
+@pytest.mark.parametrize("shell", CONDA_SHELLS)
+def test_real_conda_switch_to_an_environment_without_hooks_runs_its_own_nvcc(shell, cworld):
+    """conda exports after A's deactivate hook a PATH it computed before it: A's toolkit bin may stay
+    there until the next cudaenv hook, but behind B's bin, so `nvcc` is B's own while CUDA_HOME is unset."""
+    w = cworld
+    nvcc = os.path.join(w["B"], "bin", "nvcc")
+    os.makedirs(os.path.dirname(nvcc), exist_ok=True)
+    with open(nvcc, "w") as f:
+        f.write("#!/bin/sh\necho 'Cuda compilation tools, release 99.9, V99.9.0 (conda env B)'\n")
+    os.chmod(nvcc, 0o755)
+    more = {"b": [("echo", "NVCC-IN-B"), ("nvcc",)]}
+    alone, out_alone = _run_scenario(shell, w, "", False, NO_HOOK_SWITCH, more)
+    assert _install(w, w["outer"], w["A"]).returncode == 0
+    hooked, out = _run_scenario(shell, w, "", True, NO_HOOK_SWITCH, more)
+    assert "release 99.9, V99.9.0 (conda env B)" in out.split("NVCC-IN-B", 1)[1], out
+    tk = (w["outer"] + "/bin").encode()
+    a, b, a2 = hooked["a"], hooked["b"], hooked["a2"]
+    bbin, abin = (w["B"] + "/bin").encode(), (w["A"] + "/bin").encode()
+    assert _path(a)[:2] == [abin, tk], "the toolkit's bin right behind the environment's own"
+    assert b.get(b"CUDA_HOME") == alone["b"].get(b"CUDA_HOME") and b"CUDAENV_ACTIVE" not in b
+    assert _path(b).index(bbin) < _path(b).index(tk) if tk in _path(b) else True, _path(b)
+    assert [e for e in _path(b) if e != tk] == _path(alone["b"])
+    assert _not_condas(a2) == _not_condas(a) and _theirs(a2, tk) == _theirs(alone["a2"])
+    left = {k: v for k, v in alone["after"].items() if v == b"" and k not in alone["before"]}
+    assert _not_condas(hooked["after"]) == _not_condas({**hooked["before"], b"PATH": alone["after"][b"PATH"], **left})
 
 
 @pytest.mark.shells
@@ -676,7 +783,7 @@ def test_rattler_activation_and_switch_with_a_hostile_toolkit_name(shell, world)
     before, a = dump(world["out"], "before"), dump(world["out"], "a")
     outer, A = world["outer"].encode(), world["A"].encode()
     assert a[b"CUDA_HOME"] == a[b"CUDA_PATH"] == outer and a[b"CUDAENV_ACTIVE"] == f"cuda-{OUTER_V}".encode()
-    assert _path(a)[:2] == [outer + b"/bin", A + b"/bin"]
+    assert _path(a)[:2] == [A + b"/bin", outer + b"/bin"]  # the toolkit's bin right behind the environment's
     assert _not_condas(_theirs(a, outer + b"/bin")) == _not_condas({**before, b"PATH": b":".join([A + b"/bin"] + _path(before))})
     assert not list(world["tmp"].glob("PWNED*")), "part of the toolkit name was executed"
 
@@ -691,12 +798,13 @@ def test_rattler_activation_and_switch_with_a_hostile_toolkit_name(shell, world)
     assert b[f"_CUDAENV_CONDA_{prefix_key(world['B'])}_1".encode()] == NONE_TOKEN.encode()
     # rattler computed B's PATH before A's deactivate hook ran and exported it after: A's
     # deactivate hook left what it did to PATH for B's activate hook, which did it again.
-    assert _path(b) == [inner + b"/bin", B + b"/bin"] + _path(before)
+    assert _path(b) == [B + b"/bin", inner + b"/bin"] + _path(before)
     assert not any(other in e for k in (b"PATH", b"LD_LIBRARY_PATH") for e in b.get(k, b"").split(b":"))
     assert not any(k.startswith(b"_CUDAENV_CONDA_PATH") for k in b)
 
 
-@pytest.mark.parametrize("record", ["p1;,,a||b,", "p1;,,/x:/y,", "p1;,,%0A,", "p1;bogus", "x9;,,/a,"])
+@pytest.mark.parametrize("record", ["p1;,,a||b,", "p1;,,/x:/y,", "p1;,,%0A,", "p1;bogus", "x9;,,/a,",
+                                    "p1;,,/a,,/x|/y", "p1;,,/a,,%0A", "p1;,,/a,,/x,", "p1;,,/a,,|"])
 def test_a_corrupt_path_fix_record_is_ignored_and_never_puts_an_empty_entry_on_path(record):
     from cudaenv.outputs.conda_hooks import PATH_FIX_VAR, replay_path_fix
 

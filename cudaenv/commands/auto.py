@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 
-from ..env.ops import Change
-from ..env.plan import Plan, plan_off
+from ..env.direnv import reconcile
+from ..env.ops import Change, apply_changes
+from ..env.plan import Plan, diff, plan_off
 from ..env.state import ACTIVE_VAR
 from ..errors import CudaenvError
 from ..profiles.resolve import find_pin
@@ -44,6 +45,26 @@ def _pin_target(pin: str) -> tuple[str, str] | None:
 
 def plan_auto(ctx: Context, pin: str) -> Plan:
     """What the ``--auto`` hook does now that the nearest pin file is ``pin``.
+
+    First, when direnv has loaded, left or reloaded an ``.envrc`` since the
+    last call, the lists it set back are made to agree with the active
+    profile again (:func:`cudaenv.env.direnv.reconcile`); then the pin decides.
+    """
+    env0 = ctx.env
+    env1 = reconcile(env0)
+    if env1 is env0:
+        return _plan_pin(ctx, pin)
+    ctx.env = env1
+    try:
+        plan = _plan_pin(ctx, pin)
+    finally:
+        ctx.env = env0
+    final = apply_changes(env1, plan.changes)
+    return Plan(diff(env0, final, [c.name for c in plan.changes]), plan.notes)
+
+
+def _plan_pin(ctx: Context, pin: str) -> Plan:
+    """What following the pin file ``pin`` means.
 
     Entering a pinned directory (or moving to another pin) switches to the
     pin; leaving every pinned directory switches back to what was active

@@ -63,31 +63,44 @@ def _private_toolkits(ctx: Context) -> None:
 
 
 def installed(ctx: Context) -> list[tuple[str, dict]]:
-    """(root, install record) of every toolkit in the default prefix, oldest version first."""
-    import json
-
-    from ..infra.files import read_limited
-    from ..install.core import MARKER
+    """(root, record) of every toolkit cudaenv installed (its own toolkits directory and the roots
+    its registry names), oldest version first."""
+    from ..install.record import lookup, registered
     from ..install.wheels import version_key
     from ..toolkit.discover import installed_dir
 
     base = installed_dir(ctx.env)
-    out = []
     try:
-        names = sorted(os.listdir(base))
+        roots = [os.path.join(base, n) for n in sorted(os.listdir(base)) if n.startswith("cuda-")]
     except OSError:
-        return []
-    for n in names:
-        if not n.startswith("cuda-"):
+        roots = []
+    out, seen = [], set()
+    for root in roots + registered(ctx.env):
+        real = os.path.realpath(root)
+        if real in seen or os.path.islink(root):
             continue
-        try:
-            # Bounded and non-blocking: a FIFO or /dev/zero left as a record is "not installed by cudaenv".
-            rec = json.loads(read_limited(os.path.join(base, n, MARKER), 1 << 20, whole=True).decode("utf-8"))
-        except (OSError, ValueError, RecursionError):
-            continue
-        if isinstance(rec, dict) and isinstance(rec.get("version"), str):
-            out.append((os.path.join(base, n), rec))
+        rec = lookup(ctx.env, root)  # bounded and non-blocking: a FIFO record is "not installed by cudaenv"
+        if rec is not None:
+            seen.add(real)
+            out.append((root, rec))
     return sorted(out, key=lambda x: version_key(x[1]["version"]))
+
+
+def expand_path(path: str, what: str) -> str:
+    """``path`` made absolute, ``~`` and ``~user`` expanded; a ``~user`` that is no user is an error.
+
+    Raises:
+        CudaenvError: an unknown user, or a path with ':' or a newline (a toolkit path goes into PATH).
+    """
+    if path.startswith("~"):
+        done = os.path.expanduser(path)
+        if done.startswith("~"):
+            user = path[1:].split("/", 1)[0]
+            raise CudaenvError(f"{what} {path!r}: no user {user!r} to expand ~{user} for", exit_code=2)
+        path = done
+    if not path or "\0" in path:
+        raise CudaenvError(f"{what} {path!r} is not a path", exit_code=2)
+    return os.path.abspath(path)
 
 
 def _sources(ctx: Context, given: tuple[str, ...] | list[str]) -> list[str]:
@@ -172,63 +185,94 @@ def _stopped(exc: KeyboardInterrupt, what: str) -> int:
     return 128 + signum
 
 
+def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
+    """The root of a complete toolkit cudaenv installed that answers ``want`` (at ``prefix`` if given)."""
+    from ..install.record import lookup
+    from ..install.sources import match_version
+
+    if prefix:
+        rec = lookup(ctx.env, prefix)
+        ok = rec is not None and match_version(want, [rec["version"]]) is not None
+        return prefix if ok else None
+    have = installed(ctx)
+    best = match_version(want, [rec["version"] for _r, rec in have])
+    return next((r for r, rec in have if rec["version"] == best), None) if best else None
+
+
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
             verify: bool = False, jobs: int = 4, force: bool = False) -> int:
     """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status."""
     from ..context import Context
-    from ..install.core import install_tree, resolve
+    from ..install.core import install_tree, put_back, resolve
     from ..install.progress import Progress, human
+    from ..install.record import lookup
     from ..toolkit.discover import installed_dir
 
     ctx = Context()
     _interruptible()
     try:
         v = version.strip()
-        if not v or not all(p.isdigit() for p in v.split(".")):
+        if not v or not all(p.isdigit() and p.isascii() for p in v.split(".")) or len(v) > 40:
             raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+        if prefix is not None:
+            prefix = expand_path(prefix, "--prefix")
+            if ":" in prefix or "\n" in prefix:
+                raise CudaenvError(f"{prefix}: a toolkit path cannot contain ':' or a newline", exit_code=2)
         cache = download_cache(ctx)
-        from ..install.core import MARKER
-
+        if prefix or v.count(".") >= 2:
+            put_back(prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
         if not force and v.count(".") >= 2:  # an exact version already here: no source is asked
-            done = os.path.abspath(os.path.expanduser(prefix)) if prefix else \
-                os.path.join(installed_dir(ctx.env), f"cuda-{v}")
-            if os.path.isfile(os.path.join(done, MARKER)):
+            done = _installed_match(ctx, v, prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
+            if done:
                 note(f"CUDA {v} is already installed at {done}")
                 write_out(f"{done}\n")
                 return 0
         _network(ctx)
-        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
-        root = os.path.abspath(os.path.expanduser(prefix)) if prefix else \
-            os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
+        try:
+            plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
+        except CudaenvError as exc:
+            done = None if force else _installed_match(ctx, v, prefix)
+            if done is None:
+                raise
+            # Offline (or the sources no longer offer it): what is installed answers the request.
+            _say(f"{exc.message}; CUDA {lookup(ctx.env, done)['version']} is installed at {done}")
+            write_out(f"{done}\n")
+            return 0
+        root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
         if not prefix:
             _private_toolkits(ctx)
         if os.path.lexists(root):
+            rec = lookup(ctx.env, root)
+            if rec is None:
+                why = "is a symbolic link" if os.path.islink(root) else "exists and is not a toolkit cudaenv installed"
+                raise CudaenvError(f"{root} {why}", exit_code=2)
             if not force:
-                if os.path.isfile(os.path.join(root, MARKER)):
-                    note(f"CUDA {plan['version']} is already installed at {root}")
-                    write_out(f"{root}\n")
-                    return 0
-                raise CudaenvError(f"{root} exists and is not a toolkit cudaenv installed", exit_code=2)
-            uninstall(root, quiet=True)
+                if rec["version"] != plan["version"]:
+                    raise CudaenvError(f"{root} holds CUDA {rec['version']}, not {plan['version']}",
+                                       hint="--force replaces it, or choose another --prefix", exit_code=2)
+                note(f"CUDA {plan['version']} is already installed at {root}")
+                write_out(f"{root}\n")
+                return 0
         total = sum(c["size"] or 0 for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
-        summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total))
+        summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total), replace=force)
     except KeyboardInterrupt as exc:
         return _stopped(exc, "nothing was installed")
     except CudaenvError as exc:
         return _fail(exc)
     try:
-        return _installed(plan, root, summary, verify)
+        return _installed(ctx, plan, root, summary, verify)
     except KeyboardInterrupt as exc:
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
-def _installed(plan: dict, root: str, summary: dict, verify: bool) -> int:
-    """What follows a successful install: say so, print the root, write the profile, verify."""
+def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool) -> int:
+    """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
     from ..install.progress import human
+    from ..install.record import register
 
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
@@ -237,13 +281,22 @@ def _installed(plan: dict, root: str, summary: dict, verify: bool) -> int:
         note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(summary['downloaded'])} downloaded"
              + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub.get("generated") else ""))
     write_out(f"{root}\n")
+    # Without a C compiler there is no generated libcuda stub (summary["stub_error"]): optional for
+    # runtime parts; for a toolkit with nvcc, the profile build below says so in one warning.
     if not os.path.isfile(os.path.join(root, "bin", "nvcc")):
         # runtime parts: libraries to load, not a toolkit `use` can switch to
         note(f"no nvcc in these parts: no profile written (the libraries are in {root}/lib64)")
         return 0
     from .profile import build
 
+    before = _profile_files(ctx)
     rc = build([root], False, force=False)
+    if rc == 0 and not summary["already"]:
+        new = [f for f in _profile_files(ctx) if f not in before and _names_root(ctx, f, root)]
+        try:
+            register(ctx.env, root, plan["version"], summary["token"], new)
+        except CudaenvError as exc:
+            note(f"warning: {exc.message}")
     if rc == 0 and verify:
         from ..verify.prep import Options
         from .verify import run_verify
@@ -252,31 +305,57 @@ def _installed(plan: dict, root: str, summary: dict, verify: bool) -> int:
     return rc
 
 
+def _profile_files(ctx: Context) -> set[str]:
+    try:
+        return {os.path.join(ctx.profiles_dir, n) for n in os.listdir(ctx.profiles_dir) if n.endswith(".yaml")}
+    except OSError:
+        return set()
+
+
+def _names_root(ctx: Context, path: str, root: str) -> bool:
+    """Whether the profile file at ``path`` is one for the toolkit at ``root``."""
+    from ..context import Context as Fresh
+
+    profiles, _bad = Fresh(ctx.env).profiles()  # read again: the caller's context may predate the file
+    real = os.path.realpath(root)
+    return any(p.get("file") == path and os.path.realpath(p.get("root") or "") == real for p in profiles)
+
+
 def uninstall(target: str, quiet: bool = False) -> int:
-    """Remove a toolkit cudaenv installed, named by version or path; return the exit status.
+    """Remove a toolkit cudaenv installed, named by version or path, and the profile its install wrote;
+    return the exit status.
+
+    Only a tree both records agree on is removed (:mod:`cudaenv.install.record`), never
+    through a symbolic link; the lines on stderr name exactly what was removed.
 
     Raises:
         CudaenvError: (only with ``quiet``) the same errors the command reports.
     """
     from ..context import Context
-    from ..install.core import MARKER
+    from ..install.record import check_root, lookup, unregister
 
     ctx = Context()
+    removed: list[str] = []
     try:
-        if os.sep in target or target.startswith("."):
-            root = os.path.abspath(os.path.expanduser(target))
+        if os.sep in target or target.startswith(("~", ".")):
+            root = expand_path(target, "uninstall")
+            check_root(root)
+            rec = lookup(ctx.env, root)
+            if rec is None:
+                raise CudaenvError(f"{root} is not a toolkit cudaenv installed; not removing it", exit_code=2)
         else:
             from ..install.sources import match_version
 
             have = installed(ctx)
-            best = match_version(target, [rec["version"] for _r, rec in have])
-            roots = [r for r, rec in have if rec["version"] == best]
-            if not roots:
+            best = match_version(target, [r["version"] for _r, r in have])
+            found = [(r, rec) for r, rec in have if rec["version"] == best]
+            if not found:
                 raise CudaenvError(f"no CUDA {target} installed by cudaenv",
                                    hint="give the toolkit's path, or see `cudaenv list`", exit_code=2)
-            root = roots[0]
-        if not os.path.isfile(os.path.join(root, MARKER)):
-            raise CudaenvError(f"{root} is not a toolkit cudaenv installed; not removing it", exit_code=2)
+            root, rec = found[0]
+        # Only the profile files the install wrote, and only while they still name this toolkit.
+        profiles = [p for p in rec["profiles"] if os.path.isfile(p) and not os.path.islink(p)
+                    and _names_root(ctx, p, rec["root"])]
         parent, name = os.path.split(root)
         trash = os.path.join(parent, f".{name}.removing-{os.getpid()}")
         try:
@@ -286,12 +365,21 @@ def uninstall(target: str, quiet: bool = False) -> int:
         import shutil
 
         shutil.rmtree(trash, ignore_errors=True)
+        removed.append(f"removed {root} (CUDA {rec['version']})")
+        unregister(ctx.env, root)
+        for prof in profiles:
+            try:
+                os.unlink(prof)
+                removed.append(f"removed profile {prof}")
+            except OSError as exc:
+                removed.append(f"warning: cannot remove profile {prof}: {exc.strerror}")
     except CudaenvError as exc:
         if quiet:
             raise
         return report_error(exc)
     if not quiet:
-        note(f"removed {root}")
+        for line in removed:
+            note(line)
     return 0
 
 

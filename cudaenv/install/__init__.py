@@ -12,5 +12,6 @@ Beside the flow (like ``verify/``): commands/install.py drives it.
   cache keyed by sha256, every file checked against its sha256;
 - ``unpack``: archives and wheels into one tree in NVIDIA's layout;
 - ``core``: the lock, the free-space check, parallel download + unpack into
-  a staging directory renamed into place at the end.
+  a staging directory renamed into place at the end;
+- ``record``: what cudaenv installed (``uninstall`` removes nothing else).
 """

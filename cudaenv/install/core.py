@@ -17,6 +17,7 @@ from ..errors import CudaenvError
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
 from .parts import role, select
 from .progress import Progress, human
+from .record import MARKER, read_marker, register
 from .sources import NotOffered, make_source
 from .wheels import META
 
@@ -24,11 +25,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Mapping
 
-__all__ = ["MARKER", "resolve", "install_tree", "Cancelled", "version_json", "STAGING"]
+__all__ = ["MARKER", "resolve", "install_tree", "Cancelled", "version_json", "STAGING", "OLD", "put_back"]
 
-#: What cudaenv writes into every toolkit it installs (uninstall removes only such trees).
-MARKER = "cudaenv-install.json"
 STAGING = ".staging-"
+#: A tree being replaced (``--force``) waits here until the new one is in place.
+OLD = ".old-"
 #: Unpacked size per byte of download, for the free-space check (a .tar.xz's true size is unknown).
 _UNPACK_FACTOR = {"tar": 3.0, "wheel": 2.5}
 
@@ -121,19 +122,100 @@ def _remove(path: str) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
+def _write_new(path: str, text: str) -> None:
+    """Write ``text`` as a new file at ``path`` (what an archive left there is replaced, never written through)."""
+    try:
+        if os.path.lexists(path):
+            os.unlink(path)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise CudaenvError(f"cannot write {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+
+
+def _leftovers(parent: str, name: str, root: str) -> None:
+    """Under the lock: put back a tree a killed ``--force`` had set aside; remove what killed installs left."""
+    import stat
+
+    olds = sorted(n for n in os.listdir(parent) if n.startswith(f".{name}{OLD}"))
+    if not os.path.lexists(root):
+        for n in olds:
+            if read_marker(os.path.join(parent, n)) is not None:
+                os.rename(os.path.join(parent, n), root)
+                olds.remove(n)
+                break
+    for n in os.listdir(parent):
+        if n.startswith(f".{name}{STAGING}") or n in olds:
+            p = os.path.join(parent, n)
+            if stat.S_ISDIR(os.lstat(p).st_mode):
+                _remove(p)
+
+
+def put_back(root: str) -> None:
+    """Put back the tree a ``--force`` killed mid-swap set aside at ``root`` (under the install lock)."""
+    import fcntl
+
+    parent, name = os.path.split(os.path.abspath(root))
+    if os.path.lexists(root) or not os.path.isdir(parent) or \
+            not any(n.startswith(f".{name}{OLD}") for n in os.listdir(parent)):
+        return
+    try:
+        fd = os.open(os.path.join(parent, f".{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _leftovers(parent, name, root)
+    finally:
+        os.close(fd)
+
+
+def _swap(staging: str, root: str, old: str) -> None:
+    """``staging`` becomes ``root``; a tree already there is set aside first and removed only after."""
+    import signal
+
+    blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    try:
+        prev = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    except (AttributeError, ValueError, OSError):
+        prev = None
+    try:
+        had = os.path.lexists(root)
+        if had:
+            os.rename(root, old)
+        try:
+            os.rename(staging, root)
+        except OSError:
+            if had:
+                os.rename(old, root)
+            raise
+    finally:
+        if prev is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, prev)
+    if had:
+        _remove(old)
+
+
 def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs: int = 4,
-                 progress: Progress | None = None) -> dict:
-    """Install ``plan`` at ``root`` (which must not exist); return a summary.
+                 progress: Progress | None = None, replace: bool = False) -> dict:
+    """Install ``plan`` at ``root``; return a summary.
+
+    ``root`` must not exist, or, with ``replace``, be a tree cudaenv installed:
+    it stays in place until the new tree is complete, and is then swapped out.
 
     Returns:
-        ``{"root", "downloaded" (bytes fetched now), "bytes" (all files' sizes), "files", "stub", "already"}``.
-        ``already`` is True when another install finished ``root`` while this one waited for the lock.
+        ``{"root", "downloaded" (bytes fetched now), "bytes" (all files' sizes), "files", "stub",
+        "stub_error", "token", "already"}``. ``already`` is True when another install finished
+        ``root`` while this one waited for the lock.
 
     Raises:
-        CudaenvError: a download, checksum, unpack or disk failure (nothing is left behind).
-        KeyboardInterrupt: interrupted (nothing is left behind).
+        CudaenvError: a download, checksum, unpack or disk failure (nothing is left behind,
+            a replaced tree is still there).
+        KeyboardInterrupt: interrupted (the same).
     """
     import fcntl
+    import secrets
     from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
     parent, name = os.path.split(os.path.abspath(root))
@@ -150,30 +232,31 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
         except BlockingIOError:
             prog.message(f"another install of {name} is running; waiting for it")
             fcntl.flock(lock_fd, fcntl.LOCK_EX)
-        if os.path.lexists(root):
+        _leftovers(parent, name, root)
+        if os.path.lexists(root) and not replace:
             return {"root": root, "already": True, "downloaded": 0, "bytes": 0, "files": 0}
-        for n in os.listdir(parent):  # what an install that was killed left (we hold the lock)
-            if n.startswith(f".{name}{STAGING}"):
-                _remove(os.path.join(parent, n))
+        if os.path.lexists(root) and read_marker(root) is None:
+            raise CudaenvError(f"{root} exists and is not a toolkit cudaenv installed", exit_code=2)
         check_space(plan, root, cache)
         staging = os.path.join(parent, f".{name}{STAGING}{os.getpid()}")
         os.makedirs(staging)
+        token = secrets.token_hex(16)
         try:
             summary = _fill(plan, staging, cache, env, jobs, prog, ThreadPoolExecutor, wait, FIRST_EXCEPTION)
             from ..infra.jsonout import dumps
 
-            with open(os.path.join(staging, "version.json"), "w") as f:
-                f.write(version_json(plan))
+            _write_new(os.path.join(staging, "version.json"), version_json(plan))
             record = {"format": 1, "version": plan["version"], "source": plan["source"], "parts": plan["parts"],
+                      "token": token,
                       "components": {c["key"]: {"version": c["version"], "sha256": c["sha256"], "file": c["filename"],
                                                 "only": c["how"]} for c in plan["components"]}}
-            with open(os.path.join(staging, MARKER), "w") as f:
-                f.write(dumps(record) + "\n")
-            os.rename(staging, root)
+            _write_new(os.path.join(staging, MARKER), dumps(record) + "\n")
+            register(env, root, plan["version"], token, [])
+            _swap(staging, root, os.path.join(parent, f".{name}{OLD}{os.getpid()}"))
         except BaseException:
             _remove(staging)
             raise
-        summary.update(root=root, already=False)
+        summary.update(root=root, already=False, token=token)
         return summary
     finally:
         prog.close()
@@ -294,4 +377,5 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
         made = finish(staging, env, work)
     finally:
         _remove(work)
-    return {"downloaded": downloaded[0], "bytes": prog.total, "files": files[0], "stub": made.get("stub")}
+    return {"downloaded": downloaded[0], "bytes": prog.total, "files": files[0], "stub": made.get("stub"),
+            "stub_error": made.get("stub_error")}

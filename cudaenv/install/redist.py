@@ -16,13 +16,20 @@ entry one level deeper (``"linux-x86_64": {"cuda12": {…}}``). Each archive hol
 
 from __future__ import annotations
 
+import re
+
 from ..errors import CudaenvError
 from .fetch import is_local, join_url, local_path, read_url
+from .record import valid_release
 
 __all__ = ["NVIDIA_URL", "PLATFORM", "manifest_name", "list_versions", "parse_manifest"]
 
 NVIDIA_URL = "https://developer.download.nvidia.com/compute/cuda/redist/"
 PLATFORM = "linux-x86_64"
+# What the fields that become names, paths and URLs may hold (NVIDIA's own are all like these).
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}")
+_REL = re.compile(r"[A-Za-z0-9_.+~-]+(?:/[A-Za-z0-9_.+~-]+)*")
+_SHA = re.compile(r"[0-9a-fA-F]{64}")
 
 
 def manifest_name(version: str) -> str:
@@ -35,7 +42,6 @@ def list_versions(base: str) -> list[str]:
     Raises:
         Unreachable: the host cannot be reached.
     """
-    import re
 
     if is_local(base):
         import os
@@ -49,7 +55,7 @@ def list_versions(base: str) -> list[str]:
     out = set()
     for n in names:
         m = re.fullmatch(r"redistrib_([0-9]+(?:\.[0-9]+)+)\.json", n)
-        if m:
+        if m and valid_release(m.group(1)):
             out.add(m.group(1))
     return sorted(out, key=lambda v: tuple(int(x) for x in v.split(".")))
 
@@ -71,9 +77,11 @@ def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM,
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise CudaenvError(f"{where}: not a redistrib manifest ({exc.__class__.__name__})") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("release_label"), str):
+    if not isinstance(doc, dict) or "release_label" not in doc:
         raise CudaenvError(f"{where}: not a redistrib manifest (no release_label)")
     label = doc["release_label"]
+    if not valid_release(label):
+        raise CudaenvError(f"{where}: release_label {_show(label)} is not a CUDA version")
     comps = {}
     for key, ent in doc.items():
         if not isinstance(ent, dict):
@@ -81,17 +89,38 @@ def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM,
         plat = ent.get(platform)
         if isinstance(plat, dict) and "relative_path" not in plat and isinstance(ent.get("cuda_variant"), list):
             plat = plat.get(f"cuda{cuda_major or label.split('.')[0]}")
-        if not isinstance(plat, dict) or not isinstance(plat.get("relative_path"), str):
+        if plat is None:
             continue
-        sha = plat.get("sha256")
-        rel = plat["relative_path"]
-        if not isinstance(sha, str) or len(sha) != 64 or rel.startswith("/") or ".." in rel.split("/"):
-            raise CudaenvError(f"{where}: component {key} has no valid sha256 or relative_path")
-        try:
-            size = int(plat.get("size")) if plat.get("size") is not None else None
-        except (TypeError, ValueError):
-            size = None
-        comps[key] = {"key": key, "name": str(ent.get("name") or key), "version": str(ent.get("version") or ""),
+        if not _NAME.fullmatch(key):
+            raise CudaenvError(f"{where}: component name {_show(key)} is not a name")
+        if not isinstance(plat, dict):
+            raise CudaenvError(f"{where}: component {key}: {platform} is not an object")
+        rel, sha, size = plat.get("relative_path"), plat.get("sha256"), plat.get("size")
+        if not isinstance(rel, str) or not _REL.fullmatch(rel) or len(rel) > 1024 or \
+                any(p in (".", "..") for p in rel.split("/")):
+            raise CudaenvError(f"{where}: component {key}: relative_path {_show(rel)} is not a path under the source")
+        if not isinstance(sha, str) or not _SHA.fullmatch(sha):
+            raise CudaenvError(f"{where}: component {key}: sha256 {_show(sha)} is not a sha256")
+        if size is not None:
+            if isinstance(size, str) and size.isdigit() and size.isascii() and len(size) <= 18:
+                size = int(size)
+            elif not (type(size) is int and 0 <= size < 1 << 60):
+                raise CudaenvError(f"{where}: component {key}: size {_show(size)} is not a number of bytes")
+        texts = {}
+        for field in ("name", "version"):
+            v = ent.get(field)
+            if v is not None and (not isinstance(v, str) or len(v) > 200 or not v.isprintable()):
+                raise CudaenvError(f"{where}: component {key}: {field} {_show(v)} is not text")
+            texts[field] = v
+        comps[key] = {"key": key, "name": texts["name"] or key, "version": texts["version"] or "",
                       "url": join_url(base, rel), "sha256": sha.lower(), "size": size,
                       "filename": rel.rsplit("/", 1)[-1], "kind": "tar"}
-    return {"version": label, "date": doc.get("release_date"), "components": comps}
+    date = doc.get("release_date")
+    return {"version": label, "date": date if isinstance(date, str) and date.isprintable() else None,
+            "components": comps}
+
+
+def _show(value: object) -> str:
+    """A field's value in a one-line message (shortened)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

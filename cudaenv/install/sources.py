@@ -14,6 +14,7 @@ from ..errors import CudaenvError
 from . import redist, wheels
 from .fetch import Unreachable, fetch_file, is_local, join_url, local_path, read_url
 from .parts import role
+from .record import valid_release
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +63,11 @@ class RedistSource:
         data = read_url(url, missing_ok=True)
         if data is None:
             raise NotOffered(f"{self.label} has no CUDA {want}")
-        return redist.parse_manifest(data, self.base, url)
+        rel = redist.parse_manifest(data, self.base, url)
+        if rel["version"] != version:  # the label names the install directory: it must be what was asked for
+            raise CudaenvError(f"{url}: release_label {rel['version']!r} is not {version!r}; "
+                               f"not installing from {self.label}")
+        return rel
 
     def prepare(self, rel: dict, chosen: dict, cache: str, notes: list[str]) -> list[dict]:
         return [dict(rel["components"][k], how=how) for k, how in sorted(chosen.items())]
@@ -110,6 +115,8 @@ class WheelSource:
         for name, spec in dists.items():
             comps[name] = {"key": name, "name": name, "version": spec, "spec": spec, "kind": "wheel"}
         label = ".".join(version.split(".")[:3])
+        if not valid_release(label) or not (label == want or label.startswith(want + ".")):
+            raise CudaenvError(f"{self.label}: {wheels.META} {version!r} is not a CUDA release matching {want!r}")
         # The meta-wheel itself goes in too (its dist-info names the release, as pip would leave it).
         self._meta = {"key": wheels.META, "name": wheels.META, "version": meta["version"], "url": meta["url"],
                       "sha256": meta["sha256"] or _local_sha(meta["url"]), "size": meta["size"],
@@ -158,7 +165,10 @@ def make_source(spec: str, env: Mapping[str, str]) -> RedistSource | WheelSource
     if spec == "pypi":
         return WheelSource(wheels.wheel_env(env), "PyPI")
     if is_local(spec):
-        path = os.path.abspath(os.path.expanduser(local_path(spec)))
+        path = os.path.expanduser(local_path(spec))
+        if path.startswith("~"):
+            raise CudaenvError(f"source {spec}: no user {path[1:].split('/', 1)[0]!r} to expand it for", exit_code=2)
+        path = os.path.abspath(path)
         try:
             names = os.listdir(path)
         except OSError as exc:

@@ -26,6 +26,8 @@ __all__ = ["META", "canonical", "parse_version", "version_key", "spec_matches", 
 
 #: The meta-distribution whose versions are CUDA releases.
 META = "cuda-toolkit"
+#: The largest METADATA read from the meta-wheel (the real ones are ~20 KiB).
+_MAX_METADATA = 4 << 20
 _PLATFORM = {"sys_platform": "linux", "platform_machine": "x86_64", "platform_system": "Linux",
              "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython"}
 
@@ -90,11 +92,17 @@ def _page_files(page: bytes, page_url: str) -> list[dict]:
             data = json.loads(text)
         except ValueError:
             return []
-        for f in data.get("files", []):
-            if not isinstance(f, dict) or f.get("yanked") or not isinstance(f.get("filename"), str):
+        files = data.get("files", []) if isinstance(data, dict) else []
+        for f in files if isinstance(files, list) else []:
+            if not isinstance(f, dict) or f.get("yanked") or not isinstance(f.get("filename"), str) or \
+                    not isinstance(f.get("url", ""), str):
                 continue
+            size, hashes = f.get("size"), f.get("hashes")
+            if size is not None and not (type(size) is int and 0 <= size < 1 << 60):
+                continue  # a size that is not a number of bytes: the entry is not offered
+            sha = hashes.get("sha256") if isinstance(hashes, dict) else None
             out.append({"filename": f["filename"], "url": join_url(page_url, f.get("url", "")),
-                        "sha256": (f.get("hashes") or {}).get("sha256"), "size": f.get("size")})
+                        "sha256": _sha(sha), "size": size})
         return out
     import html
 
@@ -107,7 +115,7 @@ def _page_files(page: bytes, page_url: str) -> list[dict]:
         url, _, frag = url.partition("#")
         sha = frag[len("sha256="):] if frag.startswith("sha256=") else None
         out.append({"filename": html.unescape(m.group(2)).strip() or url.rsplit("/", 1)[-1],
-                    "url": join_url(page_url, url), "sha256": sha, "size": None})
+                    "url": join_url(page_url, url), "sha256": _sha(sha), "size": None})
     return out
 
 
@@ -118,6 +126,13 @@ def _insecure(location: str) -> str:
     host = host_name(parts[2]) if parts else location
     return (f"{location} ignored: neither HTTPS nor a trusted host (pip ignores it too; "
             f"trusted-host = {host} in pip.conf allows it)")
+
+
+def _sha(value: object) -> str | None:
+    """A published sha256 (it names the file in the download cache), or None when it is not one."""
+    if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdefABCDEF" for c in value):
+        return value.lower()
+    return None
 
 
 def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
@@ -249,8 +264,14 @@ def meta_metadata(path: str) -> str:
         with zipfile.ZipFile(path) as z:
             for n in z.namelist():
                 if n.count("/") == 1 and n.endswith(".dist-info/METADATA"):
-                    return z.read(n).decode("utf-8", "replace")
-    except (OSError, zipfile.BadZipFile) as exc:
+                    # Streamed and bounded: a METADATA that inflates to a gigabyte is not one.
+                    with z.open(n) as f:
+                        data = f.read(_MAX_METADATA + 1)
+                    if len(data) > _MAX_METADATA:
+                        raise CudaenvError(f"{path}: METADATA larger than {_MAX_METADATA >> 20} MiB; "
+                                           "not a cuda-toolkit wheel")
+                    return data.decode("utf-8", "replace")
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError, NotImplementedError) as exc:
         raise CudaenvError(f"{path}: not a readable wheel ({exc})") from None
     raise CudaenvError(f"{path}: no METADATA in the wheel")
 

@@ -30,6 +30,16 @@ itself (``--stack`` twice) gets one variable per level. conda exports the new
 ``CONDA_SHLVL`` before it sources activate scripts and after it sources
 deactivate scripts, so both hooks of one activation see the same level.
 
+Where the toolkit's ``bin`` goes: right behind the environment's own
+(``$CONDA_PREFIX/bin``), not in front of it. conda's non-stacked switch to
+another environment replaces the old environment's ``bin`` in place in a PATH
+it computed before the deactivate hooks ran; an environment without cudaenv
+hooks runs none after it, so a toolkit ``bin`` in front would shadow the new
+environment's own commands (its ``nvcc``) while CUDA_HOME is already given
+back. Behind the environment's ``bin`` it stays behind the new one's. The
+saved record remembers where the entries sat (:func:`anchor_of`), so a
+deactivation puts them back exactly there.
+
 conda's reactivation (after ``conda install`` in the environment, or ``conda
 activate`` of the active one) and a non-stacked switch source the deactivate
 scripts and then export a PATH computed before them. The deactivate hook sees
@@ -73,6 +83,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MARK", "HOOK_NAME", "EXTENSIONS", "SAVED_PREFIX", "NONE_TOKEN", "PATH_FIX_VAR", "prefix_key", "saved_var",
+    "anchor_of", "place_behind",
     "hook_paths", "render_hook", "reassert", "replay_path_fix", "plan_activate", "plan_deactivate", "valid_key",
     "find_prefix", "find_exe", "is_ours", "Installed", "install_hooks", "remove_hooks",
 ]
@@ -121,6 +132,72 @@ def valid_key(key: str) -> bool:
 # --------------------------------------------------------------------------- planning (pure)
 
 
+def _env_bins(env: Mapping[str, str]) -> set[str]:
+    """The ``bin`` of every conda environment ``env`` names: the active one and those below it."""
+    return {os.path.join(v, "bin") for k, v in env.items()
+            if v and (k == "CONDA_PREFIX" or (k.startswith("CONDA_PREFIX_") and k[13:].isdigit()))}
+
+
+def _path_pre(state: State | None) -> list[str]:
+    return state.lists.get("PATH", ("v", [], []))[1] if state is not None else []
+
+
+def anchor_of(env: Mapping[str, str], state: State | None) -> str | None:
+    """The bin of an environment below the active one that ``state``'s PATH entries sit right behind.
+
+    The active environment's own bin does not count: conda has just put it in
+    front of whatever was there (a profile switched to by hand before it).
+    """
+    pre = _path_pre(state)
+    entries = split(env.get("PATH", ""))
+    if not pre or pre[0] not in entries:
+        return None
+    i = entries.index(pre[0])
+    bins = _env_bins(env) - ({os.path.join(env["CONDA_PREFIX"], "bin")} if env.get("CONDA_PREFIX") else set())
+    return entries[i - 1] if i > 0 and entries[i - 1] in bins else None
+
+
+def place_behind(env: Mapping[str, str], pre: list[str], anchor: str | None) -> dict[str, str]:
+    """``env`` with the PATH entries ``pre`` that are in front of ``anchor`` moved right behind it.
+
+    ``apply`` puts a record's entries in front of PATH; this puts them where
+    the record had them (nothing moves when ``anchor`` is not on PATH).
+    """
+    out = dict(env)
+    entries = split(out.get("PATH", ""))
+    if not anchor or not pre or anchor not in entries or anchor in pre:
+        return out
+    moved = [e for e in pre if e in entries and entries.index(e) < entries.index(anchor)]
+    for e in moved:
+        entries.remove(e)  # the first occurrence: the copy in front of the anchor
+    i = entries.index(anchor) + 1
+    entries[i:i] = moved
+    out["PATH"] = join(entries)
+    return out
+
+
+def _token(env: Mapping[str, str]) -> str:
+    """What the activate hook saves: the active record (``@ANCHOR RECORD`` when it sits behind an
+    environment's bin), or :data:`NONE_TOKEN`."""
+    seen: list[str] = []
+    state = recorded(env, seen, strict=False)
+    if state is None or seen:
+        return NONE_TOKEN
+    anchor = anchor_of(env, state)
+    return env[STATE_VAR] if anchor is None else f"@{encode_value(anchor)} {env[STATE_VAR]}"
+
+
+def _untoken(token: str) -> tuple[State, str | None]:
+    """(record, anchor) of a saved token (CudaenvError if unreadable)."""
+    anchor = None
+    if token.startswith("@"):
+        text, sep, token = token[1:].partition(" ")
+        anchor = decode_value(text)
+        if not sep or not anchor or ":" in anchor or "\n" in anchor:
+            raise CudaenvError("the saved PATH position is unreadable")
+    return decode(token), anchor
+
+
 def _entries(text: str) -> list[str]:
     return [decode_value(e) for e in text.split("|")] if text else []
 
@@ -133,9 +210,11 @@ def _fix_steps(text: str) -> list[list[list[str]]]:
     steps = []
     for part in parts[1:]:
         fields = part.split(",")
-        if len(fields) != 4:
+        if len(fields) not in (4, 5):  # took in front, took at the end, put in front, put at the end[, anchor]
             raise ValueError("bad step")
-        step = [_entries(f) for f in fields]
+        step = [_entries(f) for f in fields] + ([[]] if len(fields) == 4 else [])
+        if len(step[4]) > 1:
+            raise ValueError("bad anchor")
         for e in (e for lst in step for e in lst):
             # They go back into PATH: never an empty entry (the current directory) or one PATH cannot hold.
             if not e or ":" in e or "\n" in e:
@@ -166,7 +245,7 @@ def replay_path_fix(env: Mapping[str, str], notes: list[str]) -> dict[str, str]:
     if "PATH" not in out:
         return out
     entries = split(out["PATH"])
-    for took_pre, took_app, put_pre, put_app in steps:
+    for took_pre, took_app, put_pre, put_app, anchor in steps:
         for e in took_pre:
             if e in entries:
                 entries.remove(e)
@@ -176,18 +255,22 @@ def replay_path_fix(env: Mapping[str, str], notes: list[str]) -> dict[str, str]:
                     del entries[i]
                     break
         entries = put_pre + entries + put_app
+        if anchor:
+            entries = split(place_behind({"PATH": join(entries)}, put_pre, anchor[0])["PATH"])
     if entries:  # never an empty PATH (a single empty entry: the current directory)
         out["PATH"] = join(entries)
     return out
 
 
-def _fix_step(took: State | None, put: State | None) -> str | None:
-    """One step of :data:`PATH_FIX_VAR`: PATH entries of ``took`` taken out, of ``put`` put back."""
+def _fix_step(took: State | None, put: State | None, anchor: str | None = None) -> str | None:
+    """One step of :data:`PATH_FIX_VAR`: PATH entries of ``took`` taken out, of ``put`` put back
+    (behind ``anchor``, when on PATH)."""
     _k, tp, ta = took.lists.get("PATH", ("v", [], [])) if took is not None else ("v", [], [])
     _k, pp, pa = put.lists.get("PATH", ("v", [], [])) if put is not None else ("v", [], [])
     if not (tp or ta or pp or pa):
         return None
-    return ",".join("|".join(encode_value(e) for e in lst) for lst in (tp, ta, pp, pa))
+    lists = (tp, ta, pp, pa) + (([anchor],) if anchor and pp else ())
+    return ",".join("|".join(encode_value(e) for e in lst) for lst in lists)
 
 
 def _path_reexported(env: Mapping[str, str]) -> bool:
@@ -251,16 +334,15 @@ def plan_activate(env: Mapping[str, str], key: str, plan_use_fn) -> Plan:
         cur = recorded(fixed, [], strict=False)
         final = reassert(fixed, cur) if cur is not None else fixed
         return Plan(diff(env, final, order), notes)
-    token = NONE_TOKEN
-    seen: list[str] = []
-    if recorded(fixed, seen, strict=False) is not None and not seen:
-        token = fixed[STATE_VAR]
+    token = _token(fixed)
     plan = plan_use_fn(fixed)
     active = fixed.get(ACTIVE_VAR)
     kept = [n for n in plan.notes if not (active and n == f"{active} is already active")]
-    if fixed == dict(env):
-        return Plan(plan.changes + [Change("set", var, token)], notes + kept)
     final = apply_changes(fixed, plan.changes + [Change("set", var, token)])
+    prefix = fixed.get("CONDA_PREFIX")
+    if prefix and STATE_VAR in final:
+        # Behind the environment's own bin (module docstring: a switch to an environment without hooks).
+        final = place_behind(final, _path_pre(recorded(final, [], strict=False)), os.path.join(prefix, "bin"))
     names = [c.name for c in plan.changes]
     return Plan(diff(env, final, names + [n for n in order if n not in names] + [var]), notes + kept)
 
@@ -283,7 +365,7 @@ def plan_deactivate(env: Mapping[str, str], key: str) -> Plan:
     token = fixed.get(var)
     final = fixed
     order = ["PATH"]
-    cur = prev = None
+    cur = prev = anchor = None
     if token is not None:
         cur = recorded(fixed, notes, strict=False)
         final = undo(fixed, cur, notes) if cur is not None else dict(fixed)
@@ -291,8 +373,8 @@ def plan_deactivate(env: Mapping[str, str], key: str) -> Plan:
             order = list(cur.scalars) + list(cur.lists)
         if token != NONE_TOKEN:
             try:
-                prev = decode(token)
-                final = reapply(final, prev)
+                prev, anchor = _untoken(token)
+                final = place_behind(reapply(final, prev), _path_pre(prev), anchor)
             except CudaenvError as exc:
                 prev = None
                 notes.append(f"cannot restore the CUDA setup saved in {var} ({exc.message}); leaving none active")
@@ -307,7 +389,7 @@ def plan_deactivate(env: Mapping[str, str], key: str) -> Plan:
             _fix_steps(pending)
         except (ValueError, IndexError, UnicodeDecodeError):
             pending = _FIX_FORMAT  # not readable: noted, dropped
-        step = _fix_step(cur, prev)
+        step = _fix_step(cur, prev, anchor)
         if step or pending != _FIX_FORMAT:
             final[PATH_FIX_VAR] = pending + (";" + step if step else "")
     return Plan(diff(env, final, order + [ACTIVE_VAR, STATE_VAR, var, PATH_FIX_VAR]), notes)
@@ -513,6 +595,13 @@ def install_hooks(ctx: Context, target: str, prefix: str | None, exe: str | None
     commit(staged)
     if ctx.env.get("CONDA_PREFIX") and os.path.abspath(ctx.env["CONDA_PREFIX"]) == path:
         notes.append("this environment is active: the hooks take effect at its next activation")
+    own = os.path.join(path, "bin", "nvcc")
+    if os.path.isfile(own) and os.access(own, os.X_OK):
+        # The hooks put the toolkit's bin behind the environment's own (conda's promise), so this
+        # nvcc runs while CUDA_HOME names the toolkit: say it now, not at the first odd build.
+        notes.append(f"{own} comes before {tk['root']}/bin on PATH once activated (an environment's "
+                     "own commands come first): `nvcc` will be the environment's while CUDA_HOME is "
+                     f"{tk['root']}; remove the environment's nvcc package to build with the toolkit's")
     written = sorted((p for p, _ in files), key=_is_activate)
     return Installed(path, written, exe, notes, profile["name"], tk["root"])
 

@@ -48,10 +48,13 @@ cudaenv() {
 # --auto. PROMPT_COMMAND runs this before every prompt, so the usual case (same
 # directory as last time) is one comparison and no process. A new directory
 # costs a walk up looking for .cuda-version (one stat per level, still no
-# process); cudaenv itself runs only when the nearest pin file is another one.
+# process); cudaenv itself runs only when the nearest pin file is another one,
+# or when direnv has loaded, left or reloaded an .envrc since the last prompt
+# (DIRENV_DIFF changed): direnv sets whole values back, and cudaenv then puts
+# its list entries in line with what is active (docs/direnv.md).
 _cudaenv_hook() {
     local __cudaenv_status=$?    # the last command's status, for the prompt and later hooks
-    if [ "$PWD" != "${_cudaenv_hook_pwd-}" ]; then
+    if [ "$PWD" != "${_cudaenv_hook_pwd-}" ] || [ "${DIRENV_DIFF-}" != "${_cudaenv_hook_direnv-}" ]; then
         _cudaenv_hook_pwd=$PWD
         _cudaenv_auto
     fi
@@ -70,15 +73,25 @@ _cudaenv_auto() {
     done
     # _CUDAENV_AUTO_PIN: the pin file cudaenv last acted on (exported, so a
     # subshell in the same project does not switch again).
-    if [ "$__cudaenv_pin" = "${_CUDAENV_AUTO_PIN-}" ]; then
+    if [ "$__cudaenv_pin" = "${_CUDAENV_AUTO_PIN-}" ] && [ "${DIRENV_DIFF-}" = "${_cudaenv_hook_direnv-}" ]; then
         return 0
     fi
+    _cudaenv_hook_direnv=${DIRENV_DIFF-}
     __cudaenv_out=$(CUDAENV_SHELL=bash __cudaenv_cmd _auto "$__cudaenv_pin") && eval "$__cudaenv_out"
 }
 
 _cudaenv_enable_auto() {
-    case ";${PROMPT_COMMAND-};" in
+    local __cudaenv_pc=";${PROMPT_COMMAND-};"
+    case "$__cudaenv_pc" in
     *";_cudaenv_hook;"*) ;;
+    # Right after direnv's hook (loaded earlier in the rc file), so that this one sees
+    # what direnv did at the same prompt; direnv's hook keeps $? for it. (A direnv hook
+    # loaded later puts itself first.)
+    *";_direnv_hook;"*)
+        __cudaenv_pc=${__cudaenv_pc/;_direnv_hook;/;_direnv_hook;_cudaenv_hook;}
+        __cudaenv_pc=${__cudaenv_pc#;}
+        PROMPT_COMMAND=${__cudaenv_pc%;}
+        ;;
     # First, so that hooks after it still see the user's $?. (With PROMPT_COMMAND
     # as an array, bash 5.1+, this prefixes its first element.)
     *) PROMPT_COMMAND="_cudaenv_hook${PROMPT_COMMAND:+;$PROMPT_COMMAND}" ;;

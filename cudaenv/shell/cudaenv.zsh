@@ -67,17 +67,35 @@ _cudaenv_auto() {
     done
     # _CUDAENV_AUTO_PIN: the pin file cudaenv last acted on (exported, so a
     # subshell in the same project does not switch again).
-    if [[ "$__cudaenv_pin" != "${_CUDAENV_AUTO_PIN-}" ]]; then
+    # Also when direnv has loaded, left or reloaded an .envrc since (DIRENV_DIFF changed):
+    # direnv sets whole values back, and cudaenv then puts its list entries in line with
+    # what is active (docs/direnv.md).
+    if [[ "$__cudaenv_pin" != "${_CUDAENV_AUTO_PIN-}" || "${DIRENV_DIFF-}" != "${_cudaenv_hook_direnv-}" ]]; then
+        typeset -g _cudaenv_hook_direnv="${DIRENV_DIFF-}"
         __cudaenv_out=$(CUDAENV_SHELL=zsh __cudaenv_cmd _auto "$__cudaenv_pin") && eval "$__cudaenv_out"
+    fi
+    return $__cudaenv_status
+}
+
+# direnv also acts before a prompt (a reload after .envrc changed): one comparison there.
+_cudaenv_precmd() {
+    local __cudaenv_status=$?
+    if [[ "${DIRENV_DIFF-}" != "${_cudaenv_hook_direnv-}" ]]; then
+        _cudaenv_auto
     fi
     return $__cudaenv_status
 }
 
 _cudaenv_enable_auto() {
     emulate -L zsh
+    # After direnv's hooks (direnv puts its own first in both lists), so these see what it did.
     (( ${+chpwd_functions} )) || typeset -ga chpwd_functions
     if (( ! ${chpwd_functions[(I)_cudaenv_auto]} )); then
         chpwd_functions+=(_cudaenv_auto)
+    fi
+    (( ${+precmd_functions} )) || typeset -ga precmd_functions
+    if (( ! ${precmd_functions[(I)_cudaenv_precmd]} )); then
+        precmd_functions+=(_cudaenv_precmd)
     fi
     _cudaenv_auto    # the directory the shell starts in
 }

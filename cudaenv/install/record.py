@@ -1,0 +1,138 @@
+"""What cudaenv installed, recorded under its own data directory (``uninstall`` trusts nothing else).
+
+Every install writes two records that must agree: ``cudaenv-install.json``
+inside the toolkit (with a random ``token``) and
+``$XDG_DATA_HOME/cudaenv/installs/<hash of the root>.json`` naming the root,
+the token and the profile files the install wrote. A directory that merely
+holds a file called ``cudaenv-install.json`` (a clone, a copy, a tree another
+tool made) is not cudaenv's: ``uninstall`` refuses it. Toolkits installed
+before the registry existed are recognised only directly in cudaenv's own
+toolkits directory (``cuda-*`` there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+
+from ..errors import CudaenvError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping
+
+__all__ = ["MARKER", "registry_dir", "read_marker", "register", "lookup", "unregister", "registered",
+           "valid_release"]
+
+#: What cudaenv writes into every toolkit it installs.
+MARKER = "cudaenv-install.json"
+_MAX = 1 << 20
+
+
+def valid_release(label: object) -> bool:
+    """A CUDA release label usable as a directory name: ``13.5.0`` (2 to 4 numbers)."""
+    if not isinstance(label, str) or not 3 <= len(label) <= 40:
+        return False
+    parts = label.split(".")
+    return 2 <= len(parts) <= 4 and all(p.isdigit() and p.isascii() and len(p) <= 8 for p in parts)
+
+
+def registry_dir(env: Mapping[str, str]) -> str:
+    from ..toolkit.discover import installed_dir
+
+    return os.path.join(os.path.dirname(installed_dir(env)), "installs")
+
+
+def _key(root: str) -> str:
+    return hashlib.sha256(os.path.realpath(root).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+
+
+def _read_json(path: str) -> dict | None:
+    import json
+
+    from ..infra.files import read_limited
+
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):  # a link named like a record is not one
+            return None
+        doc = json.loads(read_limited(path, _MAX, whole=True).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def read_marker(root: str) -> dict | None:
+    """The record inside ``root`` when ``root`` is a real directory (not a link) holding a valid one."""
+    try:
+        if not stat.S_ISDIR(os.lstat(root).st_mode):
+            return None
+    except OSError:
+        return None
+    rec = _read_json(os.path.join(root, MARKER))
+    if rec is None or not valid_release(rec.get("version")):
+        return None
+    return rec
+
+
+def register(env: Mapping[str, str], root: str, version: str, token: str, profiles: list[str]) -> None:
+    """Record that cudaenv installed ``root``.
+
+    Raises:
+        CudaenvError: the record cannot be written.
+    """
+    from ..infra.atomic import write_atomic
+    from ..infra.jsonout import dumps
+
+    doc = {"format": 1, "root": os.path.realpath(root), "version": version, "token": token, "profiles": profiles}
+    write_atomic(os.path.join(registry_dir(env), _key(root) + ".json"), dumps(doc) + "\n")
+
+
+def lookup(env: Mapping[str, str], root: str) -> dict | None:
+    """The registry's record of ``root`` when it agrees with the toolkit's own record, else None."""
+    from ..toolkit.discover import installed_dir
+
+    mark = read_marker(root)
+    if mark is None:
+        return None
+    real = os.path.realpath(root)
+    rec = _read_json(os.path.join(registry_dir(env), _key(root) + ".json"))
+    if rec is not None and rec.get("root") == real and isinstance(rec.get("token"), str) and \
+            rec["token"] == mark.get("token") and rec.get("version") == mark["version"]:
+        profiles = rec.get("profiles")
+        return {"root": real, "version": mark["version"],
+                "profiles": [p for p in profiles if isinstance(p, str)] if isinstance(profiles, list) else []}
+    # Installed before the registry (or its record lost): only directly in cudaenv's own toolkits directory.
+    base = os.path.realpath(installed_dir(env))
+    if rec is None and os.path.dirname(real) == base and os.path.basename(real).startswith("cuda-"):
+        return {"root": real, "version": mark["version"], "profiles": []}
+    return None
+
+
+def unregister(env: Mapping[str, str], root: str) -> None:
+    try:
+        os.unlink(os.path.join(registry_dir(env), _key(root) + ".json"))
+    except OSError:
+        pass
+
+
+def registered(env: Mapping[str, str]) -> list[str]:
+    """The roots the registry names (each still to be checked with :func:`lookup`)."""
+    d = registry_dir(env)
+    try:
+        names = sorted(os.listdir(d))
+    except OSError:
+        return []
+    out = []
+    for n in names:
+        rec = _read_json(os.path.join(d, n)) if n.endswith(".json") else None
+        if rec is not None and isinstance(rec.get("root"), str) and os.path.isabs(rec["root"]):
+            out.append(rec["root"])
+    return out
+
+
+def check_root(root: str) -> None:
+    """Refuse a root that is a link (uninstall acts on the tree itself, never through a link)."""
+    if os.path.islink(root):
+        raise CudaenvError(f"{root} is a symbolic link; give the toolkit's own path "
+                           f"({os.path.realpath(root)})", exit_code=2)
