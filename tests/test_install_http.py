@@ -766,3 +766,35 @@ def test_failing_download_cancels_a_stalled_one(tmp_path, srv):
     r = run(tmp_path, srv.url, "--parts", "cudart,nvcc", env=env)
     failed(tmp_path, r, "checksum mismatch")
     assert r.elapsed < PROMPT + 5, r.elapsed
+
+
+@pytest.mark.parametrize("sig,code,how", SIGNALS, ids=[s[0].name for s in SIGNALS])
+def test_signal_during_force_reinstall_keeps_the_old_tree(tmp_path, srv, sig, code, how):
+    """`install --force` over the same version, stopped mid-download: the old tree stays exactly."""
+    data = release(srv)
+    env = env_for(tmp_path, CUDAENV_INSTALL_TIMEOUT="120")
+    r = subprocess.run(cmd(srv.url), env=env, capture_output=True, text=True, timeout=BOUND)
+    assert r.returncode == 0, r.stderr
+    root = r.stdout.strip()
+    before = snapshot(root)
+    srv.routes[REL] = stall(OK_HEAD % len(data))
+    srv.seen(REL).clear()
+    import shutil
+
+    shutil.rmtree(tmp_path / "dl")  # not from the cache: the download itself must be under way
+    proc = subprocess.Popen(cmd(srv.url, VERSION, "--force"), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert srv.seen(REL).wait(BOUND)
+        t0 = time.monotonic()
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=BOUND)
+        elapsed = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == code and out == "" and elapsed < PROMPT, (proc.returncode, elapsed, err)
+    assert err.strip().splitlines()[-1] == f"cudaenv: {how}: nothing was installed", err
+    assert snapshot(root) == before
+    assert [n for n in toolkits(tmp_path) if not n.endswith(".lock")] == ["cuda-13.5.0"], toolkits(tmp_path)
