@@ -682,6 +682,20 @@ def _wait_for(cond, what: str) -> None:
         time.sleep(0.02)
 
 
+def _signal_when(proc, reached, sig) -> tuple[str, str, float]:
+    """Wait for ``reached()`` (a sentinel of the stage), send ``sig``; (stdout, stderr, seconds to exit)."""
+    try:
+        reached()
+        t0 = time.monotonic()
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=BOUND)
+        return out, err, time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 @pytest.mark.parametrize("sig,code,how", SIGNALS, ids=[s[0].name for s in SIGNALS])
 @pytest.mark.parametrize("stage", ["manifest", "download", "unpack", "lock"])
 def test_signal_ends_install_promptly_and_cleanly(tmp_path, srv, previous, many_files, stage, sig, code, how):
@@ -695,7 +709,8 @@ def test_signal_ends_install_promptly_and_cleanly(tmp_path, srv, previous, many_
     fd = _lock(tmp_path) if stage == "lock" else None
     env = env_for(tmp_path, CUDAENV_INSTALL_TIMEOUT="120")  # only the signal may end it
     proc = subprocess.Popen(cmd(srv.url), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+
+    def reached() -> None:
         if stage == "manifest":
             assert srv.seen(f"redistrib_{VERSION}.json").wait(BOUND)
         elif stage == "download":
@@ -707,14 +722,10 @@ def test_signal_ends_install_promptly_and_cleanly(tmp_path, srv, previous, many_
             while line and "waiting for it" not in line:
                 line = proc.stderr.readline()
             assert "waiting for it" in line
-        t0 = time.monotonic()
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=BOUND)
-        elapsed = time.monotonic() - t0
+
+    try:
+        out, err, elapsed = _signal_when(proc, reached, sig)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
         if fd is not None:
             os.close(fd)
     assert proc.returncode == code, (proc.returncode, err)
@@ -784,16 +795,7 @@ def test_signal_during_force_reinstall_keeps_the_old_tree(tmp_path, srv, sig, co
     shutil.rmtree(tmp_path / "dl")  # not from the cache: the download itself must be under way
     proc = subprocess.Popen(cmd(srv.url, VERSION, "--force"), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    try:
-        assert srv.seen(REL).wait(BOUND)
-        t0 = time.monotonic()
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=BOUND)
-        elapsed = time.monotonic() - t0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    out, err, elapsed = _signal_when(proc, lambda: srv.seen(REL).wait(BOUND) or pytest.fail("never requested"), sig)
     assert proc.returncode == code and out == "" and elapsed < PROMPT, (proc.returncode, elapsed, err)
     assert err.strip().splitlines()[-1] == f"cudaenv: {how}: nothing was installed", err
     assert snapshot(root) == before
