@@ -266,9 +266,10 @@ def test_interrupted_install_leaves_nothing(tmp_path, server):
                             preexec_fn=default_signals)
     parent = tmp_path / "data" / "cudaenv" / "toolkits"
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait until the install is under way: a staging dir exists
+    part = tmp_path / "dl" / "partial"
+    while time.monotonic() < deadline:  # wait until the install is under way: a staging dir, bytes arrived
         if parent.exists() and any(".staging-" in n for n in os.listdir(parent)) and \
-                os.path.isdir(tmp_path / "dl" / "partial") and os.listdir(tmp_path / "dl" / "partial"):
+                part.is_dir() and any(f.stat().st_size for f in part.iterdir()):
             break
         time.sleep(0.05)
     else:

@@ -104,9 +104,27 @@ def expand_path(path: str, what: str) -> str:
 
 
 def _sources(ctx: Context, given: tuple[str, ...] | list[str]) -> list[str]:
+    """The sources to try, each checked: a URL must be one cudaenv can fetch (one line otherwise)."""
+    from ..install.fetch import check_url, configure, is_local
     from ..install.sources import default_sources
 
-    return list(given) if given else default_sources(ctx.config().get("sources"))
+    configure(ctx.env)
+    specs = list(given) if given else default_sources(ctx.config().get("sources"))
+    for spec in specs:
+        if not isinstance(spec, str) or not spec:
+            raise CudaenvError(f"not a source: {spec!r}", hint="nvidia, pypi, a directory or an http(s) URL",
+                               exit_code=2)
+        if spec not in ("nvidia", "pypi") and not is_local(spec):
+            check_url(spec)
+    return specs
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGINT, SIGTERM or SIGHUP arrived: the install unwinds (its staging directory is removed)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _network(ctx: Context) -> None:
@@ -133,16 +151,38 @@ def _fail(exc: CudaenvError) -> int:
 
 
 def _interruptible() -> None:
-    """SIGTERM ends an install like Ctrl-C: the staging directory is removed on the way out."""
+    """SIGINT, SIGTERM and SIGHUP end an install the same way, exiting 128 + the signal's number.
+
+    The first one raises :class:`_Stopped` in the main thread; later ones are ignored, so that the
+    clean-up it starts (bounded: cancelled workers, removing the staging directory) is not cut
+    short. A signal the process was started with ignored (``nohup``) stays ignored.
+    """
     import signal
 
-    def handler(signum, frame):  # noqa: ARG001 - signal handler signature
-        raise KeyboardInterrupt
+    fired: list[int] = []
 
-    try:
-        signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread
-        pass
+    def handler(signum, frame):  # noqa: ARG001 - signal handler signature
+        if not fired:
+            fired.append(signum)
+            raise _Stopped(signum)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name)
+        try:
+            if signal.getsignal(sig) != signal.SIG_IGN:
+                signal.signal(sig, handler)
+        except ValueError:  # not the main thread
+            pass
+
+
+def _stopped(exc: KeyboardInterrupt, what: str) -> int:
+    """Say how the install ended on a signal; return 128 + its number."""
+    import signal
+
+    signum = getattr(exc, "signum", signal.SIGINT)
+    how = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}.get(signum, "stopped")
+    note(f"{how}: {what}")
+    return 128 + signum
 
 
 def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
@@ -165,7 +205,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
     from ..context import Context
     from ..install.core import install_tree, put_back, resolve
     from ..install.progress import Progress, human
-    from ..install.record import lookup, register
+    from ..install.record import lookup
     from ..toolkit.discover import installed_dir
 
     ctx = Context()
@@ -219,11 +259,21 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
         summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total), replace=force)
-    except KeyboardInterrupt:
-        note("interrupted: nothing was installed")
-        return 130
+    except KeyboardInterrupt as exc:
+        return _stopped(exc, "nothing was installed")
     except CudaenvError as exc:
         return _fail(exc)
+    try:
+        return _installed(ctx, plan, root, summary, verify)
+    except KeyboardInterrupt as exc:
+        return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
+
+
+def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool) -> int:
+    """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
+    from ..install.progress import human
+    from ..install.record import register
+
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
@@ -336,12 +386,21 @@ def uninstall(target: str, quiet: bool = False) -> int:
 def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
     """Print the versions each source offers and which are installed; return the exit status."""
     from ..context import Context
+
+    ctx = Context()
+    _interruptible()
+    try:
+        return _list(ctx, sources, as_json)
+    except KeyboardInterrupt as exc:
+        return _stopped(exc, "nothing listed")
+
+
+def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     from ..install.fetch import Unreachable
     from ..install.credentials import redact
     from ..install.sources import make_source
     from ..install.wheels import version_key
 
-    ctx = Context()
     have = {rec["version"]: root for root, rec in installed(ctx)}
     rows: dict[str, list[str]] = {}
     reached = 0

@@ -14,7 +14,7 @@ import os
 import threading
 
 from ..errors import CudaenvError
-from .fetch import Unreachable, cached_path, fetch_file, is_local
+from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
 from .parts import role, select
 from .progress import Progress, human
 from .record import MARKER, read_marker, register
@@ -32,10 +32,6 @@ STAGING = ".staging-"
 OLD = ".old-"
 #: Unpacked size per byte of download, for the free-space check (a .tar.xz's true size is unknown).
 _UNPACK_FACTOR = {"tar": 3.0, "wheel": 2.5}
-
-
-class Cancelled(Exception):
-    """Raised inside a worker when the install is being abandoned."""
 
 
 def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str], cache: str,
@@ -267,6 +263,53 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
         os.close(lock_fd)
 
 
+class _Busy:
+    """The worker threads inside a task, so that abandoning the install stops them within moments.
+
+    A download ends when its socket is shut (fetch's watchdog, on ``stop``); a thread busy
+    unpacking has no socket, and a thread cannot be killed. CPython can raise an exception in
+    another thread at its next bytecode (``PyThreadState_SetAsyncExc``): :meth:`stop` raises
+    :class:`Cancelled` once in each worker still inside :meth:`enter`/:meth:`leave`, which
+    unwinds the unpack like any error; :meth:`leave` withdraws one not yet delivered, so it
+    never reaches the pool's own code.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.ids: set[int] = set()
+        self.stopped = False
+
+    def enter(self) -> None:
+        with self.lock:
+            if self.stopped:
+                raise Cancelled()
+            self.ids.add(threading.get_ident())
+
+    def leave(self) -> None:
+        with self.lock:
+            tid = threading.get_ident()
+            if tid in self.ids:
+                self.ids.discard(tid)
+                _raise_in(tid, None)
+
+    def stop(self) -> None:
+        with self.lock:
+            if not self.stopped:
+                self.stopped = True
+                for tid in self.ids:
+                    _raise_in(tid, Cancelled)
+
+
+def _raise_in(tid: int, exc: type[BaseException] | None) -> None:
+    """Raise ``exc`` in thread ``tid`` at its next bytecode (None: withdraw a pending one)."""
+    try:
+        import ctypes
+
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(tid), ctypes.py_object(exc) if exc else None)
+    except (ImportError, AttributeError):  # not CPython: the unpack then runs to its end
+        pass
+
+
 def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: int, prog: Progress,
           Pool, wait, FIRST_EXCEPTION) -> dict:
     from .unpack import finish, unpack
@@ -278,7 +321,16 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
     files = [0]
     count_lock = threading.Lock()
 
+    busy = _Busy()
+
     def one(c: dict) -> None:
+        busy.enter()
+        try:
+            _one(c)
+        finally:
+            busy.leave()
+
+    def _one(c: dict) -> None:
         label = c["filename"]
         prog.start(label, c["size"])
 
@@ -287,7 +339,7 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
                 raise Cancelled()
             prog.advance(label, n)
 
-        path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label)
+        path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label, cancel=stop)
         if stop.is_set():
             raise Cancelled()
         n = unpack(path, c, staging)
@@ -297,8 +349,10 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
         prog.finish(label, "installed" + (" (headers)" if c["how"] == "include" else ""))
 
     pool = Pool(max_workers=max(1, jobs))
-    futures = [pool.submit(one, c) for c in sorted(comps, key=lambda c: -(c["size"] or 0))]
-    try:
+    futures = []
+    try:  # submitting too: a signal may arrive while a first worker already downloads
+        for c in sorted(comps, key=lambda c: -(c["size"] or 0)):
+            futures.append(pool.submit(one, c))
         while True:
             done, pending = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
             failed = [f for f in done if f.exception() is not None]
@@ -306,11 +360,12 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
                 break
         if failed:
             stop.set()
+            busy.stop()
             wait(futures)
-            exc = failed[0].exception()
-            raise exc
+            raise failed[0].exception()  # the others ended as Cancelled
     except BaseException:
         stop.set()
+        busy.stop()
         for f in futures:
             f.cancel()
         pool.shutdown(wait=True)

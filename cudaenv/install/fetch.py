@@ -1,4 +1,4 @@
-"""Reading URLs and downloading files: resumable, verified by sha256, cached by sha256.
+"""Reading URLs and downloading files: resumable, verified by sha256, cached by sha256, bounded.
 
 A download goes to ``<cache>/partial/<sha256>`` and, once its sha256 matches,
 is renamed to ``<cache>/<sha256>``: a later install of any version that needs
@@ -6,6 +6,20 @@ the same file reads it from there. A dropped connection resumes where it
 stopped (HTTP ``Range``); a server that ignores ``Range`` sends the whole file
 again, which is then started over. Local files (a mirror directory, a
 ``file://`` index) are read in place and checked, never copied.
+
+A source is as good as whoever runs it, so every request is bounded here
+(:func:`_open` is the one way out to the network):
+
+- in time: the server must answer, and then deliver at least :data:`MIN_PROGRESS`
+  bytes every :data:`TIMEOUT` seconds (a stall and a trickle of a byte every few
+  seconds both end); a watchdog thread shuts the socket down, which also ends a
+  read blocked in another thread at once when the install is cancelled;
+- in size: no more than the published size (a size that lies is found in the
+  first answer, or at the latest when the one download ends), :data:`MAX_DOWNLOAD`
+  when nothing says it, :data:`MAX_DOCUMENT` for a manifest or an index page;
+- in redirects: at most :data:`MAX_REDIRECTS`, to http(s) only, never from https
+  down to http;
+- in what it says: every malformed answer or URL is one line (a :class:`CudaenvError`).
 """
 
 from __future__ import annotations
@@ -13,6 +27,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import threading
 import time
 
 from ..errors import CudaenvError
@@ -21,23 +36,64 @@ from ..infra.private import ensure_dir, own_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Callable, Mapping
 
-__all__ = ["Unreachable", "is_local", "local_path", "join_url", "read_url", "fetch_file", "cached_path",
-           "CHUNK", "RETRIES", "MAX_DOCUMENT"]
+__all__ = ["Unreachable", "Cancelled", "is_local", "local_path", "join_url", "check_url", "configure", "read_url",
+           "fetch_file", "cached_path", "CHUNK", "RETRIES", "MAX_DOCUMENT", "MAX_DOWNLOAD", "MAX_REDIRECTS",
+           "TIMEOUT", "MIN_PROGRESS"]
 
 #: Bytes read per step (also the unit of progress reports).
 CHUNK = 1 << 20
 #: Attempts per file after a dropped connection (each resumes where the last stopped).
 RETRIES = 5
-#: Seconds a connection may stay silent before it counts as dropped.
-TIMEOUT = 60
+#: Seconds a connection may go without an answer, or with under MIN_PROGRESS bytes ($CUDAENV_INSTALL_TIMEOUT).
+TIMEOUT = 30.0
+#: Bytes that count as progress within TIMEOUT: a trickle slower than that is a stall (as curl's --speed-limit).
+MIN_PROGRESS = 1024
 #: The largest document :func:`read_url` reads (NVIDIA's manifests are ~100 KiB, a big simple-index page a few MiB).
 MAX_DOCUMENT = 64 << 20
+#: The largest download when neither the source nor the server gives a size ($CUDAENV_INSTALL_MAX_DOWNLOAD);
+#: NVIDIA's largest redist archives and wheels are under 2 GB.
+MAX_DOWNLOAD = 8 << 30
+#: Redirects followed per request.
+MAX_REDIRECTS = 10
 
 
 class Unreachable(CudaenvError):
     """A source could not be reached at all (DNS, refused, timed out): try the next one."""
+
+
+class Cancelled(Exception):
+    """Raised inside a worker when the install is being abandoned."""
+
+
+class _Dropped(CudaenvError):
+    """The connection broke in the middle of an answer: worth resuming."""
+
+
+def configure(env: Mapping[str, str]) -> None:
+    """Take :data:`TIMEOUT` and :data:`MAX_DOWNLOAD` from ``$CUDAENV_INSTALL_TIMEOUT`` (seconds) and
+    ``$CUDAENV_INSTALL_MAX_DOWNLOAD`` (bytes), when set.
+
+    Raises:
+        CudaenvError: a value that is not a positive number.
+    """
+    global TIMEOUT, MAX_DOWNLOAD
+    for var, conv in (("CUDAENV_INSTALL_TIMEOUT", float), ("CUDAENV_INSTALL_MAX_DOWNLOAD", int)):
+        text = env.get(var, "").strip()
+        if not text:
+            continue
+        try:
+            value = conv(text)
+            if not 0 < value < 1e15:
+                raise ValueError
+        except ValueError:
+            raise CudaenvError(f"{var}={text[:40]!r} is not a positive {'number' if conv is float else 'integer'}",
+                               exit_code=2) from None
+        if conv is float:
+            TIMEOUT = value
+        else:
+            MAX_DOWNLOAD = value
 
 
 def is_local(url: str) -> bool:
@@ -54,15 +110,57 @@ def local_path(url: str) -> str:
     return url
 
 
+def _show(url: str) -> str:
+    """``url`` as a message may show it: without a password or token (``credentials.redact``), cut short."""
+    from .credentials import redact
+
+    url = redact(url)
+    return url if len(url) <= 200 else url[:200] + "…"
+
+
+def check_url(url: str) -> str:
+    """``url`` itself, when it is an http(s) URL cudaenv can fetch.
+
+    Raises:
+        CudaenvError: (exit 2) any other scheme, no host, a bad port or IPv6
+            address, a space, a control or a non-ASCII character (percent-encode those).
+    """
+    from urllib.parse import urlsplit
+
+    def bad(why: str) -> CudaenvError:
+        return CudaenvError(f"not a usable URL: {_show(url)!r} ({why})", exit_code=2)
+
+    odd = next((ch for ch in url if not " " < ch < "\x7f"), None)
+    if odd is not None:
+        raise bad("a space" if odd == " " else f"the character {odd!r}; percent-encode it")
+    try:
+        parts = urlsplit(url)
+        host, _port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise bad(str(exc)) from None
+    if parts.scheme not in ("http", "https"):
+        raise bad(f"{parts.scheme or 'no'} scheme; http:// or https:// or a local directory")
+    if not host:
+        raise bad("no host")
+    return url
+
+
 def join_url(base: str, rel: str) -> str:
-    """``rel`` relative to the directory ``base`` (a URL or a path)."""
+    """``rel`` relative to the directory ``base`` (a URL or a path).
+
+    Raises:
+        CudaenvError: either is not a URL (an unclosed IPv6 bracket).
+    """
     if "://" in rel:
         return rel
     if is_local(base) and not base.startswith("file://"):
         return os.path.normpath(os.path.join(base, rel))
     from urllib.parse import urljoin
 
-    return urljoin(base if base.endswith("/") else base + "/", rel)
+    try:
+        return urljoin(base if base.endswith("/") else base + "/", rel)
+    except ValueError as exc:
+        raise CudaenvError(f"not a usable URL: {_show(base)!r} + {rel[:200]!r} ({exc})") from None
 
 
 def _why(exc: BaseException) -> str:
@@ -77,35 +175,294 @@ def _why(exc: BaseException) -> str:
     return redact(why)
 
 
-def _connection(*handlers):
+def _connection(*handlers, **kwargs):
     """The connection set-up, all of it in net.py: the CA certificates (pip's ``cert``,
     ``SSL_CERT_FILE``), pip's ``client-cert`` and ``trusted-host``, the proxy, and
     credentials per host (from the URLs, netrc), never sent to another host.
     ``handlers``: more ``urllib`` handlers for the opener (they replace a default of their class)."""
     from .net import opener
 
-    return opener(*handlers)
+    return opener(*handlers, **kwargs)
 
 
-def _open(url: str, headers: dict | None = None, timeout: float = TIMEOUT):
+# --------------------------------------------------------------------------- bounded requests
+
+
+class _Watch:
+    """One request's clock: the watchdog trips it (shutting its socket down) when it makes no
+    progress for :data:`TIMEOUT` seconds or ``cancel`` is set."""
+
+    def __init__(self, url: str, cancel: threading.Event | None) -> None:
+        self.url = url
+        self.cancel = cancel
+        self.sock = None
+        self.why: str | None = None  # "cancelled" or "stalled", once tripped
+        self.answered = False  # the status line and headers have arrived
+        self.mark = time.monotonic()
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def attach(self, sock) -> None:
+        with self.lock:
+            self.sock = sock
+            self.mark = time.monotonic()  # each connection (a redirect's too) has TIMEOUT to answer
+            tripped = self.why is not None
+        if tripped:
+            _shut(sock)
+
+    def progress(self, n: int) -> None:
+        self.count += n
+        if self.count >= MIN_PROGRESS:
+            self.count = 0
+            self.mark = time.monotonic()
+
+    def trip(self, why: str) -> None:
+        with self.lock:
+            if self.why is None:
+                self.why = why
+            sock = self.sock
+        if sock is not None:
+            _shut(sock)
+
+    def check(self, now: float) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            self.trip("cancelled")
+        elif now - self.mark > TIMEOUT:
+            self.trip("stalled")
+
+    def error(self) -> BaseException | None:
+        """What a tripped request raises (None: not tripped)."""
+        if self.why == "cancelled":
+            return Cancelled()
+        if self.why == "stalled" and not self.answered:
+            return Unreachable(f"{_show(self.url)}: no answer in {TIMEOUT:g} s")
+        if self.why == "stalled":
+            return CudaenvError(f"{_show(self.url)}: stalled (under {MIN_PROGRESS} bytes in {TIMEOUT:g} s)",
+                                hint="a slow link may need a larger CUDAENV_INSTALL_TIMEOUT (seconds)")
+        return None
+
+
+def _shut(sock) -> None:
+    import socket
+
+    try:  # the plain socket's shutdown, also under TLS: a blocked read in another thread returns at once
+        socket.socket.shutdown(sock, socket.SHUT_RDWR)
+    except OSError:
+        pass
+
+
+_watches: set[_Watch] = set()
+_watch_lock = threading.Lock()
+_watchdog: list[threading.Thread] = []
+_current = threading.local()
+
+
+def _watch_loop() -> None:
+    while True:
+        time.sleep(0.1)
+        with _watch_lock:
+            watches = list(_watches)
+        now = time.monotonic()
+        for w in watches:
+            w.check(now)
+
+
+def _watch(w: _Watch) -> None:
+    with _watch_lock:
+        _watches.add(w)
+        if not _watchdog:
+            t = threading.Thread(target=_watch_loop, name="cudaenv-fetch-watchdog", daemon=True)
+            t.start()
+            _watchdog.append(t)
+
+
+def _unwatch(w: _Watch) -> None:
+    with _watch_lock:
+        _watches.discard(w)
+
+
+def _opener():
+    """urllib with the bounds above (connections that tell the current watch their socket,
+    redirects checked one by one) over net.py's certificates, proxies and credentials."""
+    import http.client
     import urllib.request
 
-    from .net import remember
+    def watched(cls):
+        class Conn(cls):
+            def connect(self) -> None:
+                super().connect()
+                w = getattr(_current, "watch", None)
+                if w is not None:
+                    w.attach(self.sock)
+        return Conn
 
-    # remember: credentials written in the URL go to the Authorization header, not the request line.
-    req = urllib.request.Request(remember(url), headers={"User-Agent": "cudaenv", **(headers or {})})
-    return _connection().open(req, timeout=timeout)
+    http_conn, https_conn = watched(http.client.HTTPConnection), watched(http.client.HTTPSConnection)
+
+    class HTTP(urllib.request.HTTPHandler):
+        def http_open(self, req):
+            return self.do_open(http_conn, req)
+
+    class Redirects(urllib.request.HTTPRedirectHandler):
+        max_redirections = max_repeats = MAX_REDIRECTS
+
+        def http_error_302(self, req, fp, code, msg, headers):
+            loc = headers.get("location") or headers.get("uri") or ""
+            scheme = loc.partition(":")[0].lower() if ":" in loc.partition("/")[0] else ""
+            if scheme not in ("", "http", "https"):  # file:, ftp:, data:… (urllib itself would take ftp:)
+                fp.close()
+                raise CudaenvError(f"{_show(req.full_url)} redirects to {_show(loc)!r}; only http(s) is followed")
+            try:
+                return super().http_error_302(req, fp, code, msg, headers)
+            except ValueError as exc:  # a Location urllib cannot even parse
+                raise CudaenvError(f"{_show(req.full_url)} redirects to a malformed URL ({exc})") from None
+
+        http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            old = req.full_url
+            try:
+                check_url(newurl)
+            except CudaenvError as exc:
+                raise CudaenvError(f"{_show(old)} redirects elsewhere: {exc.message}") from None
+            if old.lower().startswith("https:") and not newurl.lower().startswith("https:"):
+                raise CudaenvError(f"{_show(old)} redirects from https down to {_show(newurl)}; refused")
+            if sum(getattr(req, "redirect_dict", {}).values()) >= MAX_REDIRECTS:
+                raise CudaenvError(f"{_show(old)}: more than {MAX_REDIRECTS} redirects (a loop?)")
+            fp.close()  # unread: urllib would read a redirect's body whole, however long
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    return _connection(HTTP(), Redirects(), https_connection=https_conn)
 
 
-def _shown(url: str) -> str:
-    """``url`` as a message may show it: without a password or token."""
-    from .credentials import redact
+def _failure(w: _Watch, exc: BaseException) -> BaseException:
+    """The one-line error for ``exc``, raised by urllib or http.client during the request ``w``."""
+    import http.client
+    import urllib.error
 
-    return redact(url)
+    tripped = w.error()
+    if tripped is not None:
+        return tripped
+    url = _show(w.url)
+    reason = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+    if isinstance(reason, TimeoutError):
+        return CudaenvError(f"{url}: stalled (no data in {TIMEOUT:g} s)") if w.answered else \
+            Unreachable(f"{url}: no answer in {TIMEOUT:g} s")
+    if isinstance(exc, urllib.error.URLError):  # connecting or sending failed
+        return Unreachable(f"{url}: {_clip(_why(exc), 300)}") if isinstance(reason, OSError) else \
+            CudaenvError(f"{url}: {_clip(_why(exc), 300)}")
+    if isinstance(exc, http.client.RemoteDisconnected):
+        return _Dropped(f"{url}: the server closed the connection without an answer")
+    if isinstance(exc, (OSError, http.client.IncompleteRead)):
+        return _Dropped(f"{url}: {_clip(_why(exc)) if isinstance(exc, OSError) else 'the answer was cut short'}")
+    if isinstance(exc, http.client.HTTPException):
+        name = exc.__class__.__name__
+        what = {"BadStatusLine": "a malformed status line", "LineTooLong": "an over-long line",
+                "UnknownProtocol": "an unknown protocol version"}.get(name) or _clip(exc) or name
+        return CudaenvError(f"{url}: malformed HTTP answer ({what})")
+    if isinstance(exc, ValueError):  # an URL http.client refuses
+        return CudaenvError(f"not a usable URL: {url!r} ({_clip(exc)})")
+    return CudaenvError(f"{url}: {_clip(_why(exc), 300)}")
 
 
-def read_url(url: str, accept: str | None = None, timeout: float = 10, missing_ok: bool = False) -> bytes | None:
-    """The body of a small document (a manifest, an index page).
+class _Answer:
+    """An open HTTP answer: ``status``, ``headers``, and :meth:`read` in bounded steps."""
+
+    def __init__(self, resp, watch: _Watch) -> None:
+        self.resp = resp
+        self.status = getattr(resp, "status", 200)
+        self.headers = resp.headers
+        self.watch = watch
+
+    def read(self, n: int = CHUNK) -> bytes:
+        """Up to ``n`` bytes as they arrive (b"" at the end).
+
+        Raises:
+            Cancelled, CudaenvError: cancelled, stalled, dropped (:class:`_Dropped`), malformed.
+        """
+        import http.client
+
+        try:
+            data = self.resp.read1(n)
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            raise _failure(self.watch, exc) from None
+        if not data:
+            tripped = self.watch.error()
+            if tripped is not None:
+                raise tripped
+        self.watch.progress(len(data))
+        return data
+
+    def length(self) -> int | None:
+        """The body's length as the headers say (None: not said, chunked, or nonsense)."""
+        if getattr(self.resp, "chunked", False):
+            return None
+        text = (self.headers.get("Content-Length") or "").strip()
+        return int(text) if text.isdigit() and len(text) < 20 else None
+
+
+class _open:  # noqa: N801 - used as a function: `with _open(url) as answer`
+    """The one way out to the network: a bounded request for ``url``.
+
+    Raises (on entering):
+        urllib.error.HTTPError: an HTTP error status (the caller decides: 404, 416).
+        Unreachable: no connection (refused, DNS, no answer at all).
+        Cancelled: ``cancel`` was set.
+        CudaenvError: anything else, in one line.
+    """
+
+    def __init__(self, url: str, headers: dict | None = None, cancel: threading.Event | None = None) -> None:
+        self.url, self.headers, self.watch = url, headers, _Watch(url, cancel)
+        self.resp = None
+
+    def __enter__(self) -> _Answer:
+        import http.client
+        import urllib.error
+        import urllib.request
+
+        from .net import remember
+
+        check_url(self.url)
+        # remember: credentials written in the URL go to the Authorization header, not the request line.
+        req = urllib.request.Request(remember(self.url), headers={"User-Agent": "cudaenv", **(self.headers or {})})
+        _watch(self.watch)
+        _current.watch = self.watch
+        try:
+            # The socket's own timeout is a backstop behind the watchdog.
+            self.resp = _opener().open(req, timeout=TIMEOUT + 5)
+            self.watch.answered = True
+        except urllib.error.HTTPError as exc:
+            exc.close()
+            tripped = self.watch.error()
+            _unwatch(self.watch)
+            if tripped is not None:
+                raise tripped from None
+            exc.msg = _clip(exc.msg)
+            raise
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            _unwatch(self.watch)
+            raise _failure(self.watch, exc) from None
+        except BaseException:
+            _unwatch(self.watch)
+            raise
+        finally:
+            _current.watch = None
+        return _Answer(self.resp, self.watch)
+
+    def __exit__(self, *exc) -> None:
+        _unwatch(self.watch)
+        try:
+            self.resp.close()
+        except Exception:  # noqa: BLE001 - closing a broken connection may fail in any way; nothing to keep
+            pass
+
+
+def _clip(text: object, n: int = 100) -> str:
+    text = str(text)
+    return text if len(text) <= n else text[:n] + "…"
+
+
+def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> bytes | None:
+    """The body of a small document (a manifest, an index page), at most :data:`MAX_DOCUMENT` bytes.
 
     Returns:
         The bytes, or None when ``missing_ok`` and the server says 404 (or the file is absent).
@@ -129,18 +486,27 @@ def read_url(url: str, accept: str | None = None, timeout: float = 10, missing_o
     import urllib.error
 
     try:
-        with _open(url, {"Accept": accept} if accept else None, timeout) as resp:
-            data = resp.read(MAX_DOCUMENT + 1)
-            if len(data) > MAX_DOCUMENT:
-                raise CudaenvError(f"{_shown(url)}: larger than {MAX_DOCUMENT >> 20} MiB; "
+        with _open(url, {"Accept": accept} if accept else None) as resp:
+            if (resp.length() or 0) > MAX_DOCUMENT:
+                raise CudaenvError(f"{_show(url)}: larger than {MAX_DOCUMENT >> 20} MiB; "
                                    "not a manifest or an index page")
-            return data
+            chunks, got = [], 0
+            while True:
+                block = resp.read()
+                if not block:
+                    break
+                got += len(block)
+                if got > MAX_DOCUMENT:
+                    raise CudaenvError(f"{_show(url)}: larger than {MAX_DOCUMENT >> 20} MiB; "
+                                       "not a manifest or an index page")
+                chunks.append(block)
+            if resp.length() is not None and got < resp.length():
+                raise _Dropped(f"{_show(url)}: the answer was cut short ({got} of {resp.length()} bytes)")
+            return b"".join(chunks)
     except urllib.error.HTTPError as exc:
         if exc.code == 404 and missing_ok:
             return None
-        raise _http_error(_shown(url), exc) from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise Unreachable(f"{_shown(url)}: {_why(exc)}") from None
+        raise _http_error(_show(url), exc) from None
 
 
 def _http_error(what: str, exc) -> CudaenvError:
@@ -177,24 +543,30 @@ def _hash_file(path: str, progress: Callable[[int], None] | None = None) -> str:
 
 
 def fetch_file(url: str, sha256: str, size: int | None, cache: str,
-               progress: Callable[[int], None] | None = None, name: str = "") -> tuple[str, int]:
+               progress: Callable[[int], None] | None = None, name: str = "",
+               cancel: threading.Event | None = None) -> tuple[str, int]:
     """Make the file at ``url`` with ``sha256`` available locally; return (path, bytes downloaded).
 
     Args:
         url: Where it is (http(s), file:// or a path).
         sha256: Its published sha256 (lower or upper case).
-        size: Its published size, if known (a file larger than that is refused early).
+        size: Its published size, if known: the server must agree (its Content-Length,
+            or what it sent in all), else the download fails at once.
         cache: The download cache directory.
         progress: Called with the number of new bytes as they arrive (a restart
             after a server ignored ``Range`` reports a negative number first).
         name: How to call the file in messages.
+        cancel: When set (from another thread), the download ends within a fraction of a second.
 
     Raises:
-        CudaenvError: checksum mismatch, an HTTP error, a full disk, or the
-            connection kept dropping.
+        Cancelled: ``cancel`` was set (what was downloaded stays, to be resumed).
+        CudaenvError: checksum or size mismatch, an HTTP error, a stall, a malformed
+            answer, a full disk, or the connection kept dropping.
     """
     sha = sha256.lower()
     name = name or url.rsplit("/", 1)[-1]
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+        raise CudaenvError(f"{name}: the source gives its size as {_clip(size)!r}, not a number of bytes")
     if is_local(url):
         path = local_path(url)
         if not os.path.isfile(path):
@@ -214,65 +586,133 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
     except OSError as exc:
         raise CudaenvError(f"cannot create the download cache {part_dir}: {exc.strerror}") from None
     part = os.path.join(part_dir, sha)
-    import urllib.error
-
+    cap = size if size is not None else MAX_DOWNLOAD
     downloaded = 0
     last_error = ""
     for attempt in range(RETRIES + 1):
         if attempt:
-            time.sleep(min(0.5 * attempt, 3))
+            _pause(min(0.5 * attempt, 3), cancel)
         if os.path.lexists(part) and not own_file(part):
             os.unlink(part)  # not ours (or a link): never appended to
         have = os.path.getsize(part) if os.path.exists(part) else 0
-        if size is not None and have > size:
+        if have > cap:
             os.unlink(part)
             have = 0
-        if have and size is not None and have == size:
+        if have and have == size:
             break
-        headers = {"Range": f"bytes={have}-"} if have else {}
         try:
-            with _open(url, headers) as resp:
-                status = getattr(resp, "status", 200)
-                if have and status != 206:
-                    # The server ignored Range: it sends everything again.
-                    if progress:
-                        progress(-have)
-                    have = 0
-                flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_APPEND if have else os.O_TRUNC)
-                with os.fdopen(os.open(part, flags, 0o600), "ab" if have else "wb") as out:
-                    while True:
-                        block = resp.read(CHUNK)
-                        if not block:
-                            break
-                        out.write(block)
-                        downloaded += len(block)
-                        if progress:
-                            progress(len(block))
-                        if size is not None and out.tell() > size:
-                            break
-            if size is None or os.path.getsize(part) >= size:
-                break
-            last_error = "connection closed early"
-        except urllib.error.HTTPError as exc:
-            if exc.code == 416 and have:  # asked past the end: what we have may be complete
-                break
-            raise _http_error(f"downloading {name} from {_shown(url)}", exc) from None
-        except OSError as exc:
-            if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
-                raise _disk_full(part) from None
-            last_error = _why(exc)
-            if isinstance(exc, urllib.error.URLError) and attempt == 0 and not have:
-                raise Unreachable(f"{_shown(url)}: {last_error}") from None
+            got, complete = _download(url, part, have, size, cap, name, progress, cancel)
+        except _Dropped as exc:  # what arrived stays: the next attempt resumes after it
+            last_error = exc.message
+            continue
+        except Unreachable as exc:
+            if attempt == 0 and not have:
+                raise
+            last_error = exc.message
+            continue
+        downloaded += got
+        if complete:
+            break
+        last_error = "the connection closed early"
     else:
-        raise CudaenvError(f"downloading {name} from {_shown(url)} failed after {RETRIES + 1} attempts: {last_error}",
+        raise CudaenvError(f"downloading {name} failed after {RETRIES + 1} attempts: {last_error}",
                            hint="run the same command again: it resumes where it stopped")
     got = _hash_file(part)
     if got != sha:
         os.unlink(part)
-        raise CudaenvError(f"checksum mismatch for {name} from {_shown(url)}: sha256 {got}, expected {sha}",
+        raise CudaenvError(f"checksum mismatch for {name} from {_show(url)}: sha256 {got}, expected {sha}",
                            hint="the download was deleted; if it happens again the source is corrupt")
     try:
         os.replace(part, done)
     except OSError as exc:
         raise CudaenvError(f"cannot write {done}: {exc.strerror}") from None
     return done, downloaded
+
+
+def _pause(seconds: float, cancel: threading.Event | None) -> None:
+    if cancel is None:
+        time.sleep(seconds)
+    elif cancel.wait(seconds):
+        raise Cancelled()
+
+
+def _content_range(text: str | None) -> tuple[int | None, int | None]:
+    """(first byte, total size) of ``Content-Range: bytes A-B/T`` or ``bytes */T`` (None where not said)."""
+    unit, _, spec = (text or "").strip().partition(" ")
+    rng, _, total = spec.partition("/")
+    first = rng.partition("-")[0]
+    num = (lambda t: int(t) if t.isdigit() and len(t) < 20 else None)
+    return (num(first) if unit == "bytes" else None), (num(total) if unit == "bytes" else None)
+
+
+def _download(url: str, part: str, have: int, size: int | None, cap: int, name: str,
+              progress: Callable[[int], None] | None, cancel: threading.Event | None) -> tuple[int, bool]:
+    """One request: append to ``part`` (which holds ``have`` bytes); return (bytes got, complete).
+
+    Raises:
+        _Dropped: the connection broke (resume).
+        CudaenvError: the answer does not fit ``size`` or ``cap``; an HTTP error; a stall.
+    """
+    import urllib.error
+
+    def lies(server: int, how: str) -> CudaenvError:
+        if os.path.exists(part):
+            os.unlink(part)
+        return CudaenvError(f"size mismatch for {name}: the source lists {size} bytes, "
+                            f"the server {how} {server} ({_show(url)})")
+
+    try:
+        with _open(url, {"Range": f"bytes={have}-"} if have else None, cancel) as resp:
+            if resp.status == 206:
+                first, total = _content_range(resp.headers.get("Content-Range"))
+                if first != have:  # not the range asked for: start over, without Range
+                    if os.path.exists(part):
+                        os.unlink(part)
+                    raise _Dropped(f"{_show(url)}: the server answered another range than asked for")
+            else:
+                if have and progress:  # the server ignored Range: it sends everything again
+                    progress(-have)
+                have = 0
+                total = resp.length()
+            if total is not None:
+                if size is not None and total != size:
+                    raise lies(total, "says")
+                if total > cap:
+                    raise CudaenvError(f"{name}: {_show(url)} offers {total} bytes, more than the "
+                                       f"{MAX_DOWNLOAD} taken when the source gives no size",
+                                       hint="CUDAENV_INSTALL_MAX_DOWNLOAD raises the limit")
+            got = 0
+            pos = have
+            flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_APPEND if have else os.O_TRUNC)
+            with os.fdopen(os.open(part, flags, 0o600), "ab" if have else "wb") as out:
+                while True:
+                    block = resp.read()
+                    if not block:
+                        break
+                    if pos + len(block) > cap:
+                        if size is not None:
+                            raise lies(pos + len(block), "sent at least")
+                        os.unlink(part)
+                        raise CudaenvError(f"{name}: {_show(url)} sent more than the {MAX_DOWNLOAD} bytes taken "
+                                           "when the source gives no size",
+                                           hint="CUDAENV_INSTALL_MAX_DOWNLOAD raises the limit")
+                    out.write(block)
+                    pos += len(block)
+                    got += len(block)
+                    if progress:
+                        progress(len(block))
+            if total is None and size is not None and pos != size:  # the whole answer (its end was clean)
+                raise lies(pos, "sent")
+            return got, total is None or pos == total
+    except urllib.error.HTTPError as exc:
+        if exc.code == 416 and have:  # asked past the end: what we have may be all there is
+            _first, total = _content_range(exc.headers.get("Content-Range") if exc.headers else None)
+            if total == have:
+                return 0, True
+            os.unlink(part)
+            raise _Dropped(f"{_show(url)}: HTTP 416 for bytes {have}- of a file of {total} bytes") from None
+        raise CudaenvError(f"downloading {name} from {_show(url)}: HTTP {exc.code} {_clip(exc.reason)}") from None
+    except OSError as exc:  # writing the partial file
+        if exc.errno == errno.ENOSPC:
+            raise _disk_full(part) from None
+        raise CudaenvError(f"cannot write {part}: {exc.strerror or exc}") from None

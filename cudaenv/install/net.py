@@ -351,8 +351,11 @@ def tls_reason(exc: BaseException) -> str | None:
     return None
 
 
-def opener(*handlers):
-    """A ``urllib`` opener with this process's certificates, proxies and credentials (and ``handlers``)."""
+def opener(*handlers, https_connection=None):
+    """A ``urllib`` opener with this process's certificates, proxies and credentials (and ``handlers``).
+
+    ``https_connection``: the ``http.client.HTTPSConnection`` (sub)class to connect with
+    (fetch's tells its watchdog the socket)."""
     import base64
     import http.client
     import urllib.request
@@ -394,7 +397,8 @@ def opener(*handlers):
 
     class HTTPS(urllib.request.HTTPSHandler):
         def https_open(self, req):
-            return self.do_open(http.client.HTTPSConnection, req, context=s.context(verify=not s.trusts(origin(req))))
+            return self.do_open(https_connection or http.client.HTTPSConnection, req,
+                                context=s.context(verify=not s.trusts(origin(req))))
 
     class Proxy(urllib.request.ProxyHandler):
         """urllib's proxy_open without its own bypass test, which reads os.environ's no_proxy whatever pip says."""
