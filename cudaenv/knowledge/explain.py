@@ -408,7 +408,7 @@ def _vkey(v: str) -> tuple[int, ...]:
 
 
 def _toolkit_rows() -> list[tuple[str, dict]]:
-    from .compat import table
+    from ..toolkit.compat import table
 
     rows = [(v, r) for v, r in table()["toolkits"].items() if r]
     return sorted(rows, key=lambda vr: _vkey(vr[0]))
@@ -469,7 +469,7 @@ def _d_arch(v: dict, t: _Text, m: re.Match) -> dict:
 
 def _torch_wheels_from(cuda: str) -> str:
     """The first torch release with a wheel for CUDA ``cuda`` or newer (``1.8 (+cu111)``)."""
-    from .compat import table
+    from ..toolkit.compat import table
 
     for tv, ent in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0])):
         cudas = [c for c in (ent.get("cuda") or []) if _vkey(c) >= _vkey(cuda)]
@@ -509,7 +509,7 @@ def _d_cuda_pair(v: dict, t: _Text, m: re.Match) -> dict:
     a, b = _vkey(d), _vkey(tv)
     builds = ""
     if len(a) == 2 and len(b) == 2:
-        from .compat import table
+        from ..toolkit.compat import table
 
         tags = [k for k, e in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0]))
                 if d in (e.get("cuda") or [])]

@@ -1,5 +1,8 @@
 """The compatibility tables (``data/compat.yaml``), loaded once, lazily.
 
+Here, in the lowest folder that reads them (``toolkit/facts``), so that
+``profiles``, ``checks``, ``outputs`` and ``knowledge`` all read them downward.
+
 Answers questions about toolkits that are not, or cannot be, read from the
 toolkit itself: minimum drivers, the newest CUDA a driver branch supports,
 torch builds. Unknown versions give None so callers can say "unknown,
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from ..toolkit import version_key
+from . import version_key
 
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
            "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std"]
