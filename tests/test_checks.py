@@ -212,3 +212,40 @@ def test_stale_lock_detection_with_a_live_holder(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+# --- compatibility facts come from data/compat.yaml only -----------------------------------
+
+def test_doctor_and_explain_name_the_gcc_of_the_compat_table_for_every_libstdcxx_version():
+    """One table (data/compat.yaml libstdcxx_gcc): doctor's env.libstdcxx and explain's
+    cxx.libstdcxx_too_old name the same gcc for every symbol version in it (they kept two
+    copies once, and doctor's stopped at GLIBCXX_3.4.29)."""
+    from cudaenv.checks.live import live_rules
+    from cudaenv.knowledge.explain import explain
+    from cudaenv.toolkit import compat
+
+    rows = compat.table()["libstdcxx_gcc"]
+    glibcxx = [v for v in rows if v.startswith("GLIBCXX_")]
+    assert len(glibcxx) >= 10 and any(v.startswith("CXXABI_") for v in rows)
+    for ver, ent in rows.items():
+        assert ent["src"] and compat.libstdcxx_gcc(ver) == ent["gcc"]
+        found = explain(f"/lib/x86_64-linux-gnu/libstdc++.so.6: version `{ver}' not found (required by ./prog)")
+        assert found and found[0].id == "cxx.libstdcxx_too_old", (ver, found)
+        assert f"gcc {ent['gcc']} on" in found[0].title, (ver, found[0].title)
+    for ver in glibcxx:
+        facts = {"libstdcxx": {"library": "/usr/lib/libstdc++.so.6", "missing": {ver: "torch/lib/libtorch.so"},
+                               "provides": ["GLIBCXX_3.4", "GLIBCXX_3.4.18"], "modules": 3, "prefix": "/venv"}}
+        (f,) = live_rules(facts)
+        assert f.id == "env.libstdcxx" and f.status == "fail"
+        assert f"{ver} (gcc {rows[ver]['gcc']} or newer)" in f.summary, f.summary
+    assert compat.libstdcxx_gcc("GLIBCXX_3.4.999") is None
+    assert compat.libstdcxx_gcc("") is None
+
+
+def test_ptx_isa_versions_come_from_the_compat_table():
+    from cudaenv.toolkit import compat
+
+    assert compat.ptx_isa_cuda("8.4") == {"cuda": "12.4", "ptxas_cuda": "12.4"}
+    assert compat.ptx_isa_cuda("8.5") == {"cuda": "12.5", "ptxas_cuda": "12.5 or 12.6"}
+    assert compat.ptx_isa_cuda("99.9") is None and compat.ptx_isa_cuda("") is None
+    assert all(ent["src"] for ent in compat.table()["ptx_isa_cuda"].values())

@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..toolkit.compat import libstdcxx_gcc
 from . import Finding
 
 TYPE_CHECKING = False
@@ -217,9 +218,6 @@ def gather_live(ctx: Context, driver: dict | None, python: str | None = None) ->
     return facts
 
 
-_GCC = {29: "11", 30: "12", 31: "13", 32: "13.2", 33: "14", 34: "15"}
-
-
 def live_rules(f: dict) -> list[Finding]:
     """Findings for the facts :func:`gather_live` collected (pure)."""
     out: list[Finding] = []
@@ -271,8 +269,8 @@ def live_rules(f: dict) -> list[Finding]:
         missing = s["missing"]
         if missing:
             worst = max(missing, key=_version_key)
-            m = re.match(r"GLIBCXX_3\.4\.(\d+)$", worst)
-            gcc = f" (gcc {_GCC[int(m.group(1))]} or newer)" if m and int(m.group(1)) in _GCC else ""
+            first = libstdcxx_gcc(worst)
+            gcc = f" (gcc {first} or newer)" if first else ""
             newest = max((v for v in s["provides"] if v.startswith("GLIBCXX_3.4")), key=_version_key, default="?")
             out.append(Finding("env.libstdcxx", "fail",
                                f"{missing[worst]} needs {worst}{gcc}, but the libstdc++ the loader finds, "
