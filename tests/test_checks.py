@@ -238,6 +238,10 @@ def test_doctor_and_explain_name_the_gcc_of_the_compat_table_for_every_libstdcxx
         (f,) = live_rules(facts)
         assert f.id == "env.libstdcxx" and f.status == "fail"
         assert f"{ver} (gcc {rows[ver]['gcc']} or newer)" in f.summary, f.summary
+    # rows as the libstdc++ manual (abi.versioning.history) lists them
+    assert [compat.libstdcxx_gcc(v) for v in ("GLIBCXX_3.4.30", "GLIBCXX_3.4.32", "GLIBCXX_3.4.33",
+                                               "CXXABI_1.3.13", "CXXABI_1.3.14", "CXXABI_1.3.15")] == \
+        ["12", "13.2", "14", "11", "13", "14"]
     assert compat.libstdcxx_gcc("GLIBCXX_3.4.999") is None
     assert compat.libstdcxx_gcc("") is None
 
