@@ -253,3 +253,42 @@ def test_ptx_isa_versions_come_from_the_compat_table():
     assert compat.ptx_isa_cuda("8.5") == {"cuda": "12.5", "ptxas_cuda": "12.5 or 12.6"}
     assert compat.ptx_isa_cuda("99.9") is None and compat.ptx_isa_cuda("") is None
     assert all(ent["src"] for ent in compat.table()["ptx_isa_cuda"].values())
+
+
+# --- advice a finding and an explain answer share is written once -----------------------------
+
+def test_shared_advice_is_written_once_and_reaches_both_doctor_and_explain():
+    import copy
+
+    from cudaenv.checks import ADVICE
+    from cudaenv.checks.live import live_rules
+    from cudaenv.knowledge.explain import explain
+    from cudaenv.knowledge.kb import KB_PATH, read_document, validate
+
+    pkg = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cudaenv")
+    sources = {}
+    for dp, _dn, fn in os.walk(pkg):
+        for f in fn:
+            if f.endswith((".py", ".yaml")):
+                with open(os.path.join(dp, f), encoding="utf-8") as fh:
+                    sources[os.path.relpath(os.path.join(dp, f), pkg)] = fh.read()
+    for name, text in ADVICE.items():
+        # the literal text (its first words are enough to catch a copy) lives in checks/__init__.py only
+        head = text[:40]
+        assert [p for p, s in sources.items() if head in s] == [os.path.join("checks", "__init__.py")], name
+    # doctor's findings and explain's answers give it
+    shm = live_rules({"nccl": {"vars": {}, "interfaces": None, "shm": {"total": 64 << 20, "free": 60 << 20}}})
+    assert [f.fix for f in shm if f.id == "env.nccl"] == [ADVICE["container_shm"]]
+    for line, entry in [("include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device",
+                         "nccl.shm_exhausted"),
+                        ("RuntimeError: NCCL Error 2: unhandled system error", "nccl.system_error")]:
+        found = explain(line)
+        assert found[0].id == entry and ADVICE["container_shm"] in found[0].fix, found[0].fix
+    found = explain("Failed to initialize NVML: Driver/library version mismatch")
+    assert ADVICE["driver_reload"] in found[0].fix and "{" not in found[0].fix
+    mismatch = live_rules({"driver": {"kernel": "550.1", "libraries": {}, "reasons": ["kernel module 550.1 is loaded"]}})
+    assert any(f.fix.startswith(ADVICE["driver_reload"]) for f in mismatch), [f.to_dict() for f in mismatch]
+    # an unknown advice name is a knowledge-base error
+    doc = copy.deepcopy(read_document(KB_PATH))
+    doc["entries"][0]["fix"] += " {advice.no_such_advice}"
+    assert any("advice.no_such_advice" in p for p in validate(doc))

@@ -26,7 +26,7 @@ import os
 import re
 
 from ..toolkit.compat import libstdcxx_gcc
-from . import Finding
+from . import ADVICE, Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ def live_rules(f: dict) -> list[Finding]:
                                       "mismatch', error 803 or 'CUDA driver version is insufficient') until the "
                                       "kernel module and the libraries are the same version; usually the driver "
                                       "package was upgraded and the old module is still loaded",
-                               fix="reboot (or unload and reload the nvidia modules); if the libraries are a stray "
+                               fix=ADVICE["driver_reload"] + "; if the libraries are a stray "
                                    "copy on LD_LIBRARY_PATH, remove that directory from it"))
         elif d["libraries"]:
             out.append(Finding("driver.library_mismatch", "ok",
@@ -306,8 +306,7 @@ def _nccl_rules(n: dict | None) -> list[Finding]:
                            "for NCCL between several GPUs",
                            detail="NCCL fails with 'Error while creating shared memory segment /dev/shm/nccl-...'; "
                                   "torch DataLoader workers need it too (Docker's default is 64 MB)",
-                           fix="start the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
-                               "with medium: Memory on /dev/shm)"))
+                           fix=ADVICE["container_shm"]))
     if not out:
         what = [f"/dev/shm {_mb(shm['total'])}"] if shm else []
         what += [f"{k}={v}" for k, v in sorted(n["vars"].items())]
