@@ -58,13 +58,11 @@ def _fast(args: list[str]) -> int | None:
             from .commands.init import do_init
 
             return do_init(word, bool(opts.get("auto")))
-        from .commands.switch import do_off, do_use
+        from .commands.switch import do_off, do_use, use_target
 
-        if cmd == "use" and opts.get("match_torch"):
-            if word:
-                return None  # click says why
-            word = "torch"
-        return do_use(word, opts.get("shell")) if cmd == "use" else do_off(opts.get("shell"))
+        if cmd == "use":
+            return do_use(use_target(word, bool(opts.get("match_torch"))), opts.get("shell"))
+        return do_off(opts.get("shell"))
     cmd, rest = (args[0], args[1:]) if args else ("", [])
     if not args and "_CUDAENV_COMPLETE" in os.environ:
         from .commands.complete import fast_complete

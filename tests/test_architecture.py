@@ -137,6 +137,79 @@ def _layer(mod: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
+def folder(mod: str) -> str:
+    """The folder (or top-level module) a module belongs to: ``cudaenv.toolkit.probe`` -> ``toolkit``.
+
+    The package's own ``__init__`` is ``__init__``; a top-level module is its own folder.
+    """
+    parts = mod.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def folder_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Folder -> folders it imports at run time (the module graph, folded; no self-edges)."""
+    out: dict[str, set[str]] = {}
+    for m, deps in graph.items():
+        out.setdefault(folder(m), set())
+        for d in deps:
+            if folder(d) != folder(m):
+                out[folder(m)].add(folder(d))
+    return out
+
+
+def folder_order() -> dict[str, int]:
+    """Folder -> its line in ARCHITECTURE.md's "Folders, lowest first" block (0 = lowest)."""
+    with open(os.path.join(REPO, "ARCHITECTURE.md"), encoding="utf-8") as f:
+        text = f.read()
+    start, end = text.index("<!-- folder-order -->"), text.index("<!-- /folder-order -->")
+    rank: dict[str, int] = {}
+    lines = [ln.split("#")[0].strip() for ln in text[start:end].splitlines()[1:]]
+    for i, line in enumerate(ln for ln in lines if ln and not ln.startswith("```")):
+        for name in line.split(","):
+            assert name.strip() not in rank, f"{name.strip()} is listed twice in ARCHITECTURE.md"
+            rank[name.strip()] = i
+    return rank
+
+
+def upward(fgraph: dict[str, set[str]], rank: dict[str, int]) -> list[str]:
+    """Folder imports that do not go strictly down the order (same line counts as up)."""
+    return sorted(f"{a} -> {b}" for a, deps in fgraph.items() for b in deps if rank[b] >= rank[a])
+
+
+def test_no_folder_import_cycles():
+    """Folded to folders (run-time imports only), the import graph has no cycle either."""
+    graph, _ = import_graph()
+    found = cycles(folder_graph(graph))
+    assert not found, "folder import cycles (run-time imports):\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_every_folder_is_placed_in_the_order():
+    fgraph = folder_graph(import_graph()[0])
+    rank = folder_order()
+    assert set(fgraph) <= set(rank), f"not in ARCHITECTURE.md's folder order: {sorted(set(fgraph) - set(rank))}"
+    assert set(rank) <= set(fgraph), f"in ARCHITECTURE.md's folder order but not in the tree: {sorted(set(rank) - set(fgraph))}"
+
+
+def test_lower_folders_never_import_higher_ones():
+    """ARCHITECTURE.md's order, lowest first: a folder imports only folders on lower lines."""
+    fgraph = folder_graph(import_graph()[0])
+    bad = upward(fgraph, folder_order())
+    assert not bad, "imports that run up (or sideways) ARCHITECTURE.md's folder order:\n" + "\n".join(bad)
+
+
+def test_the_folder_checks_can_fail():
+    """Folding finds a cycle that no two modules form alone; a same-line or upward import is caught."""
+    graph = {"cudaenv.a.x": {"cudaenv.b.y"}, "cudaenv.b.y": set(), "cudaenv.b.z": {"cudaenv.a.w"},
+             "cudaenv.a.w": set(), "cudaenv.errors": set()}
+    assert cycles(graph) == []
+    assert cycles(folder_graph(graph)) == [["a", "b"]]
+    assert folder("cudaenv") == "__init__" and folder("cudaenv.errors") == "errors"
+    fg = {"a": {"b"}, "b": {"c"}, "c": set()}
+    assert upward(fg, {"c": 0, "b": 1, "a": 2}) == []
+    assert upward(fg, {"c": 0, "b": 1, "a": 1}) == ["a -> b"]
+    assert upward(fg, {"c": 2, "b": 1, "a": 3}) == ["b -> c"]
+
+
 def test_no_import_cycles():
     graph, _ = import_graph()
     found = cycles(graph)

@@ -212,3 +212,83 @@ def test_stale_lock_detection_with_a_live_holder(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+# --- compatibility facts come from data/compat.yaml only -----------------------------------
+
+def test_doctor_and_explain_name_the_gcc_of_the_compat_table_for_every_libstdcxx_version():
+    """One table (data/compat.yaml libstdcxx_gcc): doctor's env.libstdcxx and explain's
+    cxx.libstdcxx_too_old name the same gcc for every symbol version in it (they kept two
+    copies once, and doctor's stopped at GLIBCXX_3.4.29)."""
+    from cudaenv.checks.live import live_rules
+    from cudaenv.knowledge.explain import explain
+    from cudaenv.toolkit import compat
+
+    rows = compat.table()["libstdcxx_gcc"]
+    glibcxx = [v for v in rows if v.startswith("GLIBCXX_")]
+    assert len(glibcxx) >= 10 and any(v.startswith("CXXABI_") for v in rows)
+    for ver, ent in rows.items():
+        assert ent["src"] and compat.libstdcxx_gcc(ver) == ent["gcc"]
+        found = explain(f"/lib/x86_64-linux-gnu/libstdc++.so.6: version `{ver}' not found (required by ./prog)")
+        assert found and found[0].id == "cxx.libstdcxx_too_old", (ver, found)
+        assert f"gcc {ent['gcc']} on" in found[0].title, (ver, found[0].title)
+    for ver in glibcxx:
+        facts = {"libstdcxx": {"library": "/usr/lib/libstdc++.so.6", "missing": {ver: "torch/lib/libtorch.so"},
+                               "provides": ["GLIBCXX_3.4", "GLIBCXX_3.4.18"], "modules": 3, "prefix": "/venv"}}
+        (f,) = live_rules(facts)
+        assert f.id == "env.libstdcxx" and f.status == "fail"
+        assert f"{ver} (gcc {rows[ver]['gcc']} or newer)" in f.summary, f.summary
+    # rows as the libstdc++ manual (abi.versioning.history) lists them
+    assert [compat.libstdcxx_gcc(v) for v in ("GLIBCXX_3.4.30", "GLIBCXX_3.4.32", "GLIBCXX_3.4.33",
+                                               "CXXABI_1.3.13", "CXXABI_1.3.14", "CXXABI_1.3.15")] == \
+        ["12", "13.2", "14", "11", "13", "14"]
+    assert compat.libstdcxx_gcc("GLIBCXX_3.4.999") is None
+    assert compat.libstdcxx_gcc("") is None
+
+
+def test_ptx_isa_versions_come_from_the_compat_table():
+    from cudaenv.toolkit import compat
+
+    assert compat.ptx_isa_cuda("8.4") == {"cuda": "12.4", "ptxas_cuda": "12.4"}
+    assert compat.ptx_isa_cuda("8.5") == {"cuda": "12.5", "ptxas_cuda": "12.5 or 12.6"}
+    assert compat.ptx_isa_cuda("99.9") is None and compat.ptx_isa_cuda("") is None
+    assert all(ent["src"] for ent in compat.table()["ptx_isa_cuda"].values())
+
+
+# --- advice a finding and an explain answer share is written once -----------------------------
+
+def test_shared_advice_is_written_once_and_reaches_both_doctor_and_explain():
+    import copy
+
+    from cudaenv.checks import ADVICE
+    from cudaenv.checks.live import live_rules
+    from cudaenv.knowledge.explain import explain
+    from cudaenv.knowledge.kb import KB_PATH, read_document, validate
+
+    pkg = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "cudaenv")
+    sources = {}
+    for dp, _dn, fn in os.walk(pkg):
+        for f in fn:
+            if f.endswith((".py", ".yaml")):
+                with open(os.path.join(dp, f), encoding="utf-8") as fh:
+                    sources[os.path.relpath(os.path.join(dp, f), pkg)] = fh.read()
+    for name, text in ADVICE.items():
+        # the literal text (its first words are enough to catch a copy) lives in checks/__init__.py only
+        head = text[:40]
+        assert [p for p, s in sources.items() if head in s] == [os.path.join("checks", "__init__.py")], name
+    # doctor's findings and explain's answers give it
+    shm = live_rules({"nccl": {"vars": {}, "interfaces": None, "shm": {"total": 64 << 20, "free": 60 << 20}}})
+    assert [f.fix for f in shm if f.id == "env.nccl"] == [ADVICE["container_shm"]]
+    for line, entry in [("include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device",
+                         "nccl.shm_exhausted"),
+                        ("RuntimeError: NCCL Error 2: unhandled system error", "nccl.system_error")]:
+        found = explain(line)
+        assert found[0].id == entry and ADVICE["container_shm"] in found[0].fix, found[0].fix
+    found = explain("Failed to initialize NVML: Driver/library version mismatch")
+    assert ADVICE["driver_reload"] in found[0].fix and "{" not in found[0].fix
+    mismatch = live_rules({"driver": {"kernel": "550.1", "libraries": {}, "reasons": ["kernel module 550.1 is loaded"]}})
+    assert any(f.fix.startswith(ADVICE["driver_reload"]) for f in mismatch), [f.to_dict() for f in mismatch]
+    # an unknown advice name is a knowledge-base error
+    doc = copy.deepcopy(read_document(KB_PATH))
+    doc["entries"][0]["fix"] += " {advice.no_such_advice}"
+    assert any("advice.no_such_advice" in p for p in validate(doc))

@@ -29,7 +29,7 @@ import threading
 
 import pytest
 
-from cudaenv.knowledge import compat
+from cudaenv.toolkit import compat
 from cudaenv.env.plan import Plan
 from cudaenv.errors import CudaenvError
 from cudaenv.main import fast_form

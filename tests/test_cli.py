@@ -315,7 +315,9 @@ def test_invalid_profiles_name_file_and_problem(three, text, problem):
 
 
 def test_repo_example_profiles_load():
-    for path in glob.glob(os.path.join(REPO, "profiles", "*.yaml")):
+    paths = glob.glob(os.path.join(REPO, "profiles", "*.yaml"))
+    assert paths, "no example profiles found: the loop below would pass on nothing"
+    for path in paths:
         prof = load_file(path)
         assert prof["name"] == os.path.basename(path)[:-5]
 

@@ -91,6 +91,7 @@ def test_knowledge_base_validates():
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
 def test_every_example_is_recognised_as_its_entry(entry):
+    assert entry["examples"], f"{entry['id']} has no examples: nothing would be checked"
     for example in entry["examples"]:
         found = explain(example)
         assert found and found[0].id == entry["id"], (example, found)

@@ -8,7 +8,7 @@ fix. Rules never run anything themselves: they read facts gathered by
 
 from __future__ import annotations
 
-__all__ = ["Finding", "STATUSES", "CHECKS"]
+__all__ = ["Finding", "STATUSES", "CHECKS", "ADVICE"]
 
 STATUSES = ("ok", "info", "warn", "fail", "skip")
 
@@ -37,6 +37,14 @@ CHECKS = {
     "env.libstdcxx": "the libstdc++ the loader finds provides what the Python environment's compiled modules need",
     "env.nccl": "NCCL's surroundings: /dev/shm large enough, NCCL_SOCKET_IFNAME naming an interface of this machine",
     "runtime.out_of_memory": "not an environment problem: the GPU ran out of memory",
+}
+
+# Advice that a finding and an `explain` answer both give, written once: a finding's fix
+# uses it as is, errors.yaml as `{advice.NAME}` (filled when the knowledge base loads).
+ADVICE = {
+    "container_shm": "start the container with `--ipc=host` or `--shm-size=16g` (Kubernetes: an emptyDir "
+                     "with `medium: Memory` on /dev/shm)",
+    "driver_reload": "reboot (or unload and reload the nvidia modules with no GPU process running)",
 }
 
 

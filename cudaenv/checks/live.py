@@ -25,7 +25,8 @@ from __future__ import annotations
 import os
 import re
 
-from . import Finding
+from ..toolkit.compat import libstdcxx_gcc
+from . import ADVICE, Finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -217,9 +218,6 @@ def gather_live(ctx: Context, driver: dict | None, python: str | None = None) ->
     return facts
 
 
-_GCC = {29: "11", 30: "12", 31: "13", 32: "13.2", 33: "14", 34: "15"}
-
-
 def live_rules(f: dict) -> list[Finding]:
     """Findings for the facts :func:`gather_live` collected (pure)."""
     out: list[Finding] = []
@@ -260,7 +258,7 @@ def live_rules(f: dict) -> list[Finding]:
                                       "mismatch', error 803 or 'CUDA driver version is insufficient') until the "
                                       "kernel module and the libraries are the same version; usually the driver "
                                       "package was upgraded and the old module is still loaded",
-                               fix="reboot (or unload and reload the nvidia modules); if the libraries are a stray "
+                               fix=ADVICE["driver_reload"] + "; if the libraries are a stray "
                                    "copy on LD_LIBRARY_PATH, remove that directory from it"))
         elif d["libraries"]:
             out.append(Finding("driver.library_mismatch", "ok",
@@ -271,8 +269,8 @@ def live_rules(f: dict) -> list[Finding]:
         missing = s["missing"]
         if missing:
             worst = max(missing, key=_version_key)
-            m = re.match(r"GLIBCXX_3\.4\.(\d+)$", worst)
-            gcc = f" (gcc {_GCC[int(m.group(1))]} or newer)" if m and int(m.group(1)) in _GCC else ""
+            first = libstdcxx_gcc(worst)
+            gcc = f" (gcc {first} or newer)" if first else ""
             newest = max((v for v in s["provides"] if v.startswith("GLIBCXX_3.4")), key=_version_key, default="?")
             out.append(Finding("env.libstdcxx", "fail",
                                f"{missing[worst]} needs {worst}{gcc}, but the libstdc++ the loader finds, "
@@ -308,8 +306,7 @@ def _nccl_rules(n: dict | None) -> list[Finding]:
                            "for NCCL between several GPUs",
                            detail="NCCL fails with 'Error while creating shared memory segment /dev/shm/nccl-...'; "
                                   "torch DataLoader workers need it too (Docker's default is 64 MB)",
-                           fix="start the container with --ipc=host or --shm-size=16g (Kubernetes: an emptyDir "
-                               "with medium: Memory on /dev/shm)"))
+                           fix=ADVICE["container_shm"]))
     if not out:
         what = [f"/dev/shm {_mb(shm['total'])}"] if shm else []
         what += [f"{k}={v}" for k, v in sorted(n["vars"].items())]

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from ..knowledge import compat
+from ..toolkit import compat
 from ..toolkit import version_key
 from . import Finding
 

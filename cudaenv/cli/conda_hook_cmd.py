@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import exits, handles_errors
+from .common import RawWords, exits, handles_errors, raw_words
 
 __all__ = ["conda_hook_group"]
 
@@ -63,14 +63,14 @@ def remove_cmd(prefix: str | None) -> None:
 
 
 def _hidden(name: str):
-    @conda_hook_group.command(name, hidden=True, add_help_option=False,
+    @conda_hook_group.command(name, cls=RawWords, hidden=True, add_help_option=False,
                               context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     def cmd(args: tuple[str, ...]) -> None:
         # What the hook files run; the same function answers without click from cudaenv.main.
         from ..commands.conda_hook import hook_main
 
-        exits(hook_main([name, *args]))
+        exits(hook_main([name, *raw_words()]))  # as typed: click's args lost the `--`
 
     return cmd
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from .common import exits, handles_errors
+from .common import RawWords, exits, handles_errors, raw_words
 from .completion import complete_targets
 
 __all__ = ["exec_cmd"]
 
 
-@click.command("exec", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.command("exec", cls=RawWords,
+               context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.argument("target", required=False, shell_complete=complete_targets)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @handles_errors
@@ -29,10 +30,11 @@ def exec_cmd(target: str | None, command: tuple[str, ...]) -> None:
     found; 126: found but not executable; cudaenv's own errors: 2 (bad
     input) or 1, with one line on stderr.
     """
-    from ..commands.exec_ import USAGE, do_exec
-    from ..errors import CudaenvError
+    from ..commands.exec_ import do_exec, split_args
 
-    # Reached only when the fast entry could not take the words (click has consumed the `--`).
-    if not command:
-        raise CudaenvError("exec: no command after `--`", hint=USAGE, exit_code=2)
-    exits(do_exec(target, list(command)))
+    # The words as typed, read by the fast form's parser (click's params lost the `--`).
+    parsed = split_args(raw_words())
+    if parsed is None:  # --help where split_args gives it to click
+        click.echo(click.get_current_context().get_help())
+        exits(0)
+    exits(do_exec(*parsed))

@@ -10,8 +10,15 @@ from ..commands.init import do_init
 __all__ = ["init_cmd"]
 
 
+def _complete_shells(_ctx, _param, incomplete: str) -> list:
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(s) for s in INIT_SHELLS if s.startswith(incomplete)]
+
+
 @click.command("init")
-@click.argument("shell", required=False, type=click.Choice(INIT_SHELLS))
+# Any word: do_init refuses the others with one line, as the fast form does (not a click.Choice).
+@click.argument("shell", required=False, metavar="[SHELL]", shell_complete=_complete_shells)
 @click.option("--auto", is_flag=True,
               help="Also follow .cuda-version: switch on entering a pinned directory, back on leaving.")
 def init_cmd(shell: str | None, auto: bool) -> None:
@@ -19,7 +26,7 @@ def init_cmd(shell: str | None, auto: bool) -> None:
 
     Defines a `cudaenv` function (tcsh: an alias) that evaluates `use` and
     `off` and runs every other subcommand as usual, plus tab completion of
-    commands, options and `use` targets. SHELL defaults to the one detected.
+    commands, options and `use` targets. SHELL (bash, zsh, fish, tcsh) defaults to the one detected.
 
     \b
     bash  ~/.bashrc:                   eval "$(cudaenv init bash)"

@@ -72,14 +72,10 @@ def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify:
     tmux:         cudaenv use 12.4 --tmux   (new panes too; after cudaenv init)
     torch:        eval "$(cudaenv use --match-torch)"   (also: `torch` in .cuda-version)
     """
-    from ..commands.switch import do_use
+    from ..commands.switch import do_use, use_target
     from ..commands.verify import require_verified
 
-    if match_torch:
-        if target:
-            raise CudaenvError(f"give a TARGET ({target}) or --match-torch, not both", exit_code=2)
-        target = "torch"
-
+    target = use_target(target, match_torch)
     if verify:
         require_verified(target)
     name = output_name(shell, fmt, tmux)

@@ -33,7 +33,24 @@ if TYPE_CHECKING:
 #: Every modulefile cudaenv writes records what it overwrote in variables with this prefix.
 MODULE_MARK = "__CUDAENV_MODULE_"
 
-__all__ = ["plan_for_use", "plan_for_off", "emit_plan", "do_use", "do_off"]
+__all__ = ["plan_for_use", "plan_for_off", "emit_plan", "do_use", "do_off", "use_target"]
+
+
+def use_target(target: str | None, match_torch: bool) -> str | None:
+    """The target ``use`` resolves: TARGET, or the word ``torch`` for ``--match-torch``.
+
+    The one rule for the click command and the fast form.
+
+    Raises:
+        CudaenvError: both given (exit 2).
+    """
+    if not match_torch:
+        return target
+    if target:
+        raise CudaenvError(f"give a TARGET ({target}) or --match-torch, not both", exit_code=2)
+    from ..profiles.torchmatch import TORCH_WORD
+
+    return TORCH_WORD
 
 
 def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, Profile, Toolkit]:

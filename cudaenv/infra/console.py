@@ -149,7 +149,8 @@ def parse(argv: list[str], flags: Mapping[str, str] = {}, values: Mapping[str, s
     Args:
         argv: The arguments after the command name.
         flags: Option -> key of a flag (``{"--json": "json"}``); a flag's value is True.
-        values: Option -> key of an option taking a value, as ``--opt V`` or ``--opt=V``.
+        values: Option -> key of an option taking a value, as ``--opt V`` or ``--opt=V`` (``-o V`` for a
+            short one: click reads ``-o=V`` as the value ``=V``, so that is not a plain form).
         max_words: At most this many words (None: any number).
         dashdash: ``--`` ends the options (every later argument is a word).
 
@@ -169,7 +170,7 @@ def parse(argv: list[str], flags: Mapping[str, str] = {}, values: Mapping[str, s
             name, eq, value = a.partition("=")
             if a in flags:
                 key, value = flags[a], True
-            elif name in values:
+            elif name in values and (not eq or name.startswith("--")):
                 if not eq:
                     if i >= len(argv):
                         return None

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from ..toolkit.compat import libstdcxx_gcc, ptx_isa_cuda, table
+
 __all__ = ["Match", "explain", "render_text", "split_lines", "checked_by", "required_literal", "demangle",
            "DERIVE", "normalize_line", "toolkits_for_arch"]
 
@@ -408,8 +410,6 @@ def _vkey(v: str) -> tuple[int, ...]:
 
 
 def _toolkit_rows() -> list[tuple[str, dict]]:
-    from .compat import table
-
     rows = [(v, r) for v, r in table()["toolkits"].items() if r]
     return sorted(rows, key=lambda vr: _vkey(vr[0]))
 
@@ -469,8 +469,6 @@ def _d_arch(v: dict, t: _Text, m: re.Match) -> dict:
 
 def _torch_wheels_from(cuda: str) -> str:
     """The first torch release with a wheel for CUDA ``cuda`` or newer (``1.8 (+cu111)``)."""
-    from .compat import table
-
     for tv, ent in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0])):
         cudas = [c for c in (ent.get("cuda") or []) if _vkey(c) >= _vkey(cuda)]
         if cudas:
@@ -509,8 +507,6 @@ def _d_cuda_pair(v: dict, t: _Text, m: re.Match) -> dict:
     a, b = _vkey(d), _vkey(tv)
     builds = ""
     if len(a) == 2 and len(b) == 2:
-        from .compat import table
-
         tags = [k for k, e in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0]))
                 if d in (e.get("cuda") or [])]
         if tags:
@@ -532,37 +528,17 @@ def _d_cuda_pair(v: dict, t: _Text, m: re.Match) -> dict:
                    "torch was built with and refuses the difference."}
 
 
-_PTX_CUDA = {"6.0": "9.0", "6.1": "9.1", "6.2": "9.2", "6.3": "10.0", "6.4": "10.1", "6.5": "10.2",
-             "7.0": "11.0", "7.1": "11.1", "7.2": "11.2", "7.3": "11.3", "7.4": "11.4", "7.5": "11.5",
-             "7.6": "11.6", "7.7": "11.7", "7.8": "11.8", "8.0": "12.0", "8.1": "12.1", "8.2": "12.2",
-             "8.3": "12.3", "8.4": "12.4", "8.5": "12.5", "8.6": "12.8", "8.7": "12.8", "8.8": "12.9",
-             "9.0": "13.0", "9.1": "13.1", "9.2": "13.2"}
-
-
 def _d_ptx(v: dict, t: _Text, m: re.Match) -> dict:
-    need, have = _PTX_CUDA.get(v.get("ptx", ""), ""), _PTX_CUDA.get(v.get("ptxas", ""), "")
-    if v.get("ptxas") == "8.5":
-        have = "12.5 or 12.6"
+    need = (ptx_isa_cuda(v.get("ptx", "")) or {}).get("cuda", "")
+    have = (ptx_isa_cuda(v.get("ptxas", "")) or {}).get("ptxas_cuda", "")
     return {"ptx_cuda": need, "ptxas_cuda": have,
             "need": f"CUDA {need} or newer" if need else "a newer toolkit",
             "have": f"CUDA {have}" if have else "an older toolkit"}
 
 
-# libstdc++ symbol versions -> the gcc release that first shipped them.
-_GLIBCXX_GCC = {19: "4.8", 20: "4.9", 21: "5", 22: "6", 23: "7", 24: "7.2", 25: "8", 26: "9", 27: "9.2",
-                28: "9.3", 29: "11", 30: "12", 31: "13", 32: "13.2", 33: "14", 34: "15"}
-_CXXABI_GCC = {7: "4.7", 8: "5", 9: "5", 10: "6", 11: "7", 12: "8", 13: "11", 14: "12", 15: "13", 16: "15"}
-
-
 def _d_libstdcxx(v: dict, t: _Text, m: re.Match) -> dict:
     ver = v.get("version", "")
-    gcc = ""
-    mm = re.match(r"GLIBCXX_3\.4\.(\d+)$", ver)
-    if mm:
-        gcc = _GLIBCXX_GCC.get(int(mm.group(1)), "")
-    mm = re.match(r"CXXABI_1\.3\.(\d+)$", ver)
-    if mm:
-        gcc = _CXXABI_GCC.get(int(mm.group(1)), "")
+    gcc = libstdcxx_gcc(ver) or ""
     need = f"{ver}, which libstdc++ has from gcc {gcc} on" if gcc else (ver or "a newer libstdc++")
     if v.get("symbol"):
         sym = demangle(v["symbol"]) or v["symbol"]

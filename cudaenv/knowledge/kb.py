@@ -12,7 +12,8 @@ import os
 
 from ..errors import CudaenvError
 
-__all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups"]
+__all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups",
+           "with_advice"]
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml")
 
@@ -60,7 +61,7 @@ def validate(doc: object) -> list[str]:
     """
     import re
 
-    from ..checks import CHECKS
+    from ..checks import ADVICE, CHECKS
 
     if not isinstance(doc, dict) or doc.get("schema") != 1 or not isinstance(doc.get("entries"), list):
         return ["the top level must be a mapping with `schema: 1` and a list of `entries`"]
@@ -103,6 +104,9 @@ def validate(doc: object) -> list[str]:
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
             problems.append(f"{where}: defaults must map names to strings")
         wanted = placeholders(entry["title"]) | placeholders(entry["cause"]) | placeholders(entry["fix"])
+        for name in re.findall(r"\{advice\.(\w+)\}", entry["title"] + entry["cause"] + entry["fix"]):
+            if name not in ADVICE:
+                problems.append(f"{where}: {{advice.{name}}} is not in cudaenv.checks.ADVICE")
         for p in entry["patterns"]:
             if not isinstance(p, str) or not p:
                 problems.append(f"{where}: a pattern must be a non-empty string")
@@ -149,5 +153,15 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         if problems:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
-        _cache[path] = doc["entries"]
+        _cache[path] = [with_advice(e) for e in doc["entries"]]
     return _cache[path]
+
+
+def with_advice(entry: dict) -> dict:
+    """``entry`` with every ``{advice.NAME}`` filled from :data:`cudaenv.checks.ADVICE`."""
+    import re
+
+    from ..checks import ADVICE
+
+    return {k: re.sub(r"\{advice\.(\w+)\}", lambda m: ADVICE[m.group(1)], v) if isinstance(v, str) else v
+            for k, v in entry.items()}

@@ -25,7 +25,7 @@ dimension. One entry per installed toolkit (one job each), oldest first::
 
 from __future__ import annotations
 
-from ..knowledge import compat
+from ..toolkit import compat
 from ..errors import CudaenvError
 from ..toolkit import version_key
 

@@ -102,7 +102,7 @@ def toolkit_sms(ctx: Context, tk: Toolkit, ask_nvcc: bool) -> list[int]:
     ctx.index.data.setdefault("smrange", {})
 
     def compute() -> list:
-        from ..knowledge import compat
+        from ..toolkit import compat
 
         row = compat.toolkit_row(tk["version"]) or {}
         lo, hi = row.get("sm_min"), row.get("sm_max")

@@ -63,7 +63,7 @@ def host_limits(tk: Toolkit) -> dict:
         neither the header nor the table knows.
     """
     from ..infra.files import read_limited
-    from ..knowledge import compat
+    from . import compat
     from .version import include_dirs
 
     for inc in include_dirs(tk["root"]):
@@ -114,7 +114,7 @@ def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = ARCH_TIM
 
     def compute() -> dict:
         from ..infra.run import run
-        from ..knowledge import compat
+        from . import compat
 
         nvcc = os.path.join(root, "bin", "nvcc")
         res = run([nvcc, "--list-gpu-code"], timeout=timeout)

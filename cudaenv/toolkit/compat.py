@@ -1,5 +1,8 @@
 """The compatibility tables (``data/compat.yaml``), loaded once, lazily.
 
+Here, in the lowest folder that reads them (``toolkit/facts``), so that
+``profiles``, ``checks``, ``outputs`` and ``knowledge`` all read them downward.
+
 Answers questions about toolkits that are not, or cannot be, read from the
 toolkit itself: minimum drivers, the newest CUDA a driver branch supports,
 torch builds. Unknown versions give None so callers can say "unknown,
@@ -10,10 +13,10 @@ from __future__ import annotations
 
 import os
 
-from ..toolkit import version_key
+from . import version_key
 
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
-           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std"]
+           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda"]
 
 _TABLE: dict | None = None
 
@@ -88,3 +91,20 @@ def nvcc_max_cxx_std(cuda_version: str) -> str | None:
             best = ent["std"]
     return best
 
+
+def libstdcxx_gcc(symbol_version: str) -> str | None:
+    """The gcc release whose libstdc++ first has ``symbol_version`` (``GLIBCXX_3.4.30`` -> ``12``), or None."""
+    ent = table().get("libstdcxx_gcc", {}).get(symbol_version)
+    return ent["gcc"] if ent else None
+
+
+def ptx_isa_cuda(isa: str) -> dict | None:
+    """``{"cuda": ..., "ptxas_cuda": ...}`` for PTX ISA ``isa`` (``8.4``), or None if unknown.
+
+    ``cuda`` is the release whose nvcc first writes that ISA; ``ptxas_cuda`` the
+    releases whose ptxas reports it as its newest (``cuda`` unless stated).
+    """
+    ent = table().get("ptx_isa_cuda", {}).get(isa)
+    if not ent:
+        return None
+    return {"cuda": ent["cuda"], "ptxas_cuda": ent.get("ptxas_cuda") or ent["cuda"]}
