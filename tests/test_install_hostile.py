@@ -22,7 +22,7 @@ import zipfile
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, default_signals
 
 TOP = "cuda_cudart-linux-x86_64-13.5.0-archive"
 BASHRC = "# the user's own .bashrc\nexport KEEP=1\n"
@@ -679,7 +679,7 @@ def test_interrupted_force_leaves_the_old_tree(tmp_path):
         url = f"http://127.0.0.1:{srv.server_address[1]}/"
         proc = subprocess.Popen([sys.executable, "-m", "cudaenv", "install", "13.5.0", "--force", "--source", url,
                                  "--parts", "cuda_cudart"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                text=True, preexec_fn=default_signals)
         partial = os.path.join(env["XDG_CACHE_HOME"], "cudaenv", "downloads", "partial")
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (os.path.isdir(partial) and os.listdir(partial)):

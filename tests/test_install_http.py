@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from helpers import REPO
+from helpers import REPO, default_signals
 
 VERSION = "13.5.0"
 KEY = "cuda_cudart"
@@ -708,7 +708,8 @@ def test_signal_ends_install_promptly_and_cleanly(tmp_path, srv, previous, many_
         srv.routes[f"redistrib_{VERSION}.json"] = stall()
     fd = _lock(tmp_path) if stage == "lock" else None
     env = env_for(tmp_path, CUDAENV_INSTALL_TIMEOUT="120")  # only the signal may end it
-    proc = subprocess.Popen(cmd(srv.url), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd(srv.url), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_signals)
 
     def reached() -> None:
         if stage == "manifest":
@@ -743,7 +744,7 @@ def test_signal_ignored_at_start_stays_ignored(tmp_path, srv, ignored):
     release(srv, stall(OK_HEAD % len(archive())))
     env = env_for(tmp_path, CUDAENV_INSTALL_TIMEOUT="120")
     proc = subprocess.Popen(cmd(srv.url), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(ignored, signal.SIG_IGN))
+                            preexec_fn=lambda: (default_signals(), signal.signal(ignored, signal.SIG_IGN)))
     try:
         assert srv.seen(REL).wait(BOUND)
         proc.send_signal(ignored)
@@ -794,7 +795,7 @@ def test_signal_during_force_reinstall_keeps_the_old_tree(tmp_path, srv, sig, co
 
     shutil.rmtree(tmp_path / "dl")  # not from the cache: the download itself must be under way
     proc = subprocess.Popen(cmd(srv.url, VERSION, "--force"), env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
     out, err, elapsed = _signal_when(proc, lambda: srv.seen(REL).wait(BOUND) or pytest.fail("never requested"), sig)
     assert proc.returncode == code and out == "" and elapsed < PROMPT, (proc.returncode, elapsed, err)
     assert err.strip().splitlines()[-1] == f"cudaenv: {how}: nothing was installed", err
