@@ -652,8 +652,15 @@ def previous(tmp_path, srv):
 
 @pytest.fixture(scope="module")
 def many_files() -> bytes:
-    """An archive of 10000 small files: its unpack takes long enough to be interrupted in the middle."""
-    return archive(files={f"include/f{i}.h": b"x" for i in range(10000)})
+    """An archive of 10000 small files: its unpack takes long enough to be interrupted in the middle.
+
+    Their bytes are random, so the archive is about 1.2 MB and its 10000 entries are well within
+    what unpack allows an archive of that size (8 per KiB): the bomb limit must not end it first.
+    """
+    import random
+
+    rnd = random.Random(0)
+    return archive(files={f"include/f{i}.h": rnd.randbytes(120) for i in range(10000)})
 
 
 def _lock(tmp_path):
