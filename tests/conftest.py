@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from helpers import IN_CI, setup_missing
+from helpers import IN_CI, make_toolkit, setup_missing
 
 
 @pytest.fixture(autouse=True)
@@ -68,3 +68,25 @@ def venv_cpu() -> str:
 def venv_cu() -> str:
     """``bin/python`` of a venv with torch 2.14.1 built for CUDA 13.0 (and its NVIDIA wheels)."""
     return _venv_python("cu")
+
+
+@pytest.fixture
+def two_toolkits(tmp_path):
+    """Fake toolkits 11.8.0 and 12.4.1 under ``tmp_path/tk``: (that dir, an env finding only them, no GPU)."""
+    base = tmp_path / "tk"
+    for v in ("11.8.0", "12.4.1"):
+        make_toolkit(str(base / f"cuda-{v}"), v)
+    env = dict(os.environ, CUDAENV_ROOTS=f"{base}/cuda-*", CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"))
+    return base, env
+
+
+@pytest.fixture
+def one_toolkit(tmp_path):
+    """A fake toolkit 12.4.1 under ``tmp_path/tk``: (tmp_path, an env finding only it, no GPU, config and
+    cache under tmp_path)."""
+    base = tmp_path / "tk"
+    make_toolkit(str(base / "cuda-12.4.1"), "12.4.1")
+    env = dict(os.environ, CUDAENV_ROOTS=f"{base}/cuda-*", CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    return tmp_path, env
+

@@ -186,3 +186,68 @@ def setup_missing(msg: str):
     if IN_CI:
         pytest.fail(msg)
     pytest.skip(msg)
+
+
+def use_as_json(args: list[str], env: dict, cwd: str | None = None):
+    """``cudaenv use ARGS --shell json``: the result and, when it succeeded, the parsed plan."""
+    res = run_cudaenv(["use", *args, "--shell", "json"], env, cwd=cwd)
+    return res, (json.loads(res.stdout) if res.returncode == 0 else None)
+
+
+def refused_in_one_line(res, *words: str) -> None:
+    """Refused: non-zero exit, nothing on stdout, one `cudaenv:` line holding ``words``."""
+    assert res.returncode != 0 and res.stdout == "", res.stdout + res.stderr
+    assert res.stderr.count("\n") == 1 and res.stderr.startswith("cudaenv: "), res.stderr
+    for w in words:
+        assert w in res.stderr, res.stderr
+
+
+def stderr_is_cudaenv_lines(res) -> None:
+    """No traceback: every stderr line (if any) is one of cudaenv's own."""
+    assert "Traceback" not in res.stderr, res.stderr
+    for line in res.stderr.splitlines():
+        assert line.startswith("cudaenv: "), res.stderr
+
+
+def one_error_line(res: subprocess.CompletedProcess, code: int | None = None) -> str:
+    """Failed (with status ``code`` if given) with nothing on stdout and one `cudaenv:` line: that line."""
+    err = res.stderr.decode() if isinstance(res.stderr, bytes) else res.stderr
+    assert res.returncode != 0 and not res.stdout, (res.returncode, res.stdout[:300])
+    assert code is None or res.returncode == code, (res.returncode, err)
+    assert "Traceback" not in err and err.startswith("cudaenv: ") and err.count("\n") == 1, err
+    return err
+
+
+def run_in_sh(cmd: str, env: dict, cwd: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+    """``cmd`` in sh with ``$CUDAENV`` running this checkout (for redirections such as ``>&-``)."""
+    e = dict(env, PYTHONPATH=REPO, CUDAENV=f"{sys.executable} -m cudaenv")
+    return subprocess.run(["sh", "-c", cmd], env=e, cwd=cwd, capture_output=True, timeout=timeout)
+
+
+def kill_marked(marker: str) -> None:
+    """SIGKILL every process whose command line holds ``marker`` (a sleep only one test runs)."""
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        os.kill(int(pid), 9)
+            except OSError:
+                pass
+
+
+_BAD_QUOTER = """#!/bin/sh
+# A cudaenv that double-quotes what the real one single-quotes: $( ) and backquotes then run.
+out=$({real} "$@"); rc=$?
+[ -n "$out" ] && printf '%s\\n' "$out" | sed "s/'/\\"/g"
+exit $rc
+"""
+
+
+def quote_badly(exe: str) -> None:
+    """Replace the command ``exe`` by a cudaenv that quotes badly (the adversarial pass must catch it)."""
+    os.replace(exe, exe + ".real")
+    with open(exe, "w") as f:
+        f.write(_BAD_QUOTER.format(real=exe + ".real"))
+    os.chmod(exe, 0o700)
+

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from helpers import fake_gpu_env, run_cudaenv, write_wrapper
+from helpers import fake_gpu_env, make_toolkit, run_cudaenv, write_wrapper
 
 
 @pytest.fixture
@@ -141,3 +141,20 @@ def test_doctor_stale_lock_and_its_fix(shell_env):
     assert f["status"] == "warn" and f["fix"] == f"rm '{lock}'"
     bash(f["fix"], e, cwd)
     assert not lock.exists()
+
+
+@pytest.mark.parametrize("how", ["path", "profile"])
+def test_check_and_doctor_print_terminal_escapes_in_a_path_escaped(one_toolkit, how):
+    tmp, env = one_toolkit
+    root = make_toolkit(str(tmp / "odd" / "cuda-\x1b[31mred"), "12.6.0")
+    target = root
+    if how == "profile":
+        prof = tmp / "config" / "cudaenv" / "profiles"
+        prof.mkdir(parents=True)
+        (prof / "odd.yaml").write_text(f"name: odd\nroot: {root!r}\n".replace("'", '"'), encoding="utf-8")
+        target = "odd"
+    res = run_cudaenv(["check", target, "--no-torch"], env)
+    assert res.returncode in (0, 1) and "\x1b" not in res.stdout + res.stderr, res.stdout
+    assert "cuda-\\x1b[31mred" in res.stdout
+    res = run_cudaenv(["doctor", "--no-torch"], dict(env, CUDA_HOME=root, PATH=f"{root}/bin:/usr/bin:/bin"))
+    assert "\x1b" not in res.stdout + res.stderr, res.stdout

@@ -9,6 +9,7 @@ import pytest
 from cudaenv.checks import CHECKS, Finding
 from cudaenv.checks.rules import arch_rules, compiler_rules, driver_rules, stub_rules, torch_rules
 from cudaenv.checks.shell import parse_ld_cache, shell_rules, stale_locks, visible_devices_problem
+from helpers import kill_marked, make_toolkit, run_cudaenv, stderr_is_cudaenv_lines
 
 
 def tk(version="12.4.1", stubs=True):
@@ -292,3 +293,40 @@ def test_shared_advice_is_written_once_and_reaches_both_doctor_and_explain():
     doc = copy.deepcopy(read_document(KB_PATH))
     doc["entries"][0]["fix"] += " {advice.no_such_advice}"
     assert any("advice.no_such_advice" in p for p in validate(doc))
+
+
+def _nvcc_that_hangs_on_list_gpu_code(root: str, marker: str) -> None:
+    nvcc = os.path.join(root, "bin", "nvcc")
+    with open(nvcc) as f:
+        body = f.read()
+    with open(nvcc, "w") as f:
+        f.write(body.replace("#!/bin/sh\n", f'#!/bin/sh\nif [ "$1" = --list-gpu-code ]; then touch "{marker}"; '
+                                            'exec sleep 296.5; fi\n', 1))
+
+
+def test_check_without_a_gpu_never_asks_nvcc_for_architectures(tmp_path):
+    root = make_toolkit(str(tmp_path / "cuda-12.4"), "12.4.1")
+    marker = str(tmp_path / "asked")
+    _nvcc_that_hangs_on_list_gpu_code(root, marker)
+    env = dict(os.environ, CUDAENV_ROOTS=root, CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"))
+    res = run_cudaenv(["check", root, "--no-torch", "--json"], env)
+    stderr_is_cudaenv_lines(res)
+    assert not os.path.exists(marker), "nvcc --list-gpu-code ran although no GPU is visible"
+
+
+def test_a_hanging_list_gpu_code_is_bounded_and_named(tmp_path):
+    from cudaenv.checks.rules import arch_rules
+    from cudaenv.toolkit.facts import gpu_archs
+    from cudaenv.toolkit.probe import probe
+
+    root = make_toolkit(str(tmp_path / "cuda-12.4"), "12.4.1")
+    _nvcc_that_hangs_on_list_gpu_code(root, str(tmp_path / "asked"))
+    tk = probe(os.path.realpath(root))
+    try:
+        archs = gpu_archs(tk, None, timeout=1)
+    finally:
+        kill_marked("sleep 296.5")
+    assert "did not finish within 1 s" in archs["slow"] and archs["range"]  # the table's range instead
+    found = arch_rules({"tk": tk, "archs": archs, "driver": {"gpus": [{"compute_cap": "8.9"}]}})
+    slow = [f for f in found if f.status == "warn"]
+    assert slow and os.path.realpath(root) in slow[0].summary

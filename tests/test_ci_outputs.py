@@ -35,7 +35,7 @@ from cudaenv.errors import CudaenvError
 from cudaenv.main import fast_form
 from cudaenv.outputs import dotenv as dotenv_out
 from cudaenv.outputs import github as gh
-from helpers import HOSTILE, REPO, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
+from helpers import HOSTILE, REPO, make_toolkit, need, parse_env0, refused_in_one_line, run_cudaenv, write_wrapper
 from conftest import SYSTEM_TOOLKIT
 
 # ---------------------------------------------------------------------------
@@ -765,3 +765,11 @@ def test_docs_workflow_uses_both_commands():
     assert any("cudaenv matrix" in s and "GITHUB_OUTPUT" in s for s in steps)
     assert any("cudaenv use" in s and "--format github" in s for s in steps)
     assert "fromJSON(needs.toolkits.outputs.matrix)" in wf["jobs"]["build"]["strategy"]["matrix"]
+
+
+@pytest.mark.parametrize("bound", ["9" * 5000, "12.\u00b9", "\uff11\uff12", "12.-1", "1" * 10])
+def test_matrix_bounds_are_ascii_numbers_of_sane_length(one_toolkit, bound):
+    _tmp, env = one_toolkit
+    res = run_cudaenv(["matrix", "--min", bound], env)
+    refused_in_one_line(res, "is not a version like 12 or 12.4")
+    assert len(res.stderr) < 200, "the message quotes a clipped value"

@@ -13,7 +13,7 @@ import pytest
 from cudaenv.context import Context
 from cudaenv.profiles.files import load_file, validate
 from cudaenv.errors import CudaenvError
-from helpers import REPO, make_toolkit, run_cudaenv
+from helpers import REPO, make_toolkit, run_cudaenv, use_as_json
 
 
 @pytest.fixture
@@ -419,3 +419,31 @@ def test_hot_path_imports_nothing_heavy(three, tmp_path):
 def test_python_dash_m_and_version():
     res = subprocess.run([sys.executable, "-m", "cudaenv", "--version"], cwd=REPO, capture_output=True, text=True)
     assert res.returncode == 0 and "cudaenv, version" in res.stdout
+
+
+@pytest.mark.parametrize("args", [["use", "12.4", "--shell", ""], ["use", "12.4", "--shell="], ["off", "--shell="]])
+def test_an_empty_shell_name_is_refused_not_detected(two_toolkits, args):
+    base, env = two_toolkits
+    res = run_cudaenv(args, env)
+    assert res.returncode == 2 and res.stdout == "" and "unknown shell ''" in res.stderr
+
+
+def test_an_unwritable_cache_costs_the_stub_link_not_the_switch(two_toolkits, tmp_path):
+    base, env = two_toolkits
+    env = dict(env, XDG_CACHE_HOME="/dev/null")  # a file: nothing can be created below it
+    res, doc = use_as_json(["12.4"], env)
+    assert res.returncode == 0, res.stderr
+    assert "switching without the driver stub" in res.stderr
+    assert doc["set"]["CUDA_HOME"].endswith("cuda-12.4.1")
+    assert doc["set"]["LD_LIBRARY_PATH"] == f"{base}/cuda-12.4.1/lib64"
+
+
+def test_terminal_escapes_in_a_toolkit_path_are_printed_escaped(tmp_path):
+    root = make_toolkit(str(tmp_path / "cuda-\x1b[31mred"), "12.4.1")
+    env = dict(os.environ, CUDAENV_ROOTS=root)
+    for args in (["list"], ["show", "12.4"]):
+        res = run_cudaenv(args, env)
+        assert res.returncode == 0, res.stderr
+        assert "\x1b" not in res.stdout and "\\x1b[31mred" in res.stdout
+    # Machine output keeps the real path.
+    assert json.loads(run_cudaenv(["list", "--json"], env).stdout)["toolkits"][0]["root"] == root

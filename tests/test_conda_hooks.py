@@ -812,3 +812,16 @@ def test_a_corrupt_path_fix_record_is_ignored_and_never_puts_an_empty_entry_on_p
     out = replay_path_fix({"PATH": "/usr/bin:/bin", PATH_FIX_VAR: record}, notes)
     assert out == {"PATH": "/usr/bin:/bin"}
     assert notes and PATH_FIX_VAR in notes[0]
+
+
+def test_conda_hook_install_refuses_a_root_use_refuses(tmp_path):
+    """Found by the field pass: install wrote hooks for a root with ':' that every activation then refused."""
+    root = make_toolkit(str(tmp_path / "tk" / "cuda:12.3"), "12.3.7")
+    prefix = tmp_path / "env"
+    (prefix / "conda-meta").mkdir(parents=True)
+    write_wrapper(str(tmp_path / "bin"))  # the cudaenv the hooks run, found as install checks it
+    env = dict(os.environ, PATH=f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    assert run_cudaenv(["use", root, "--shell", "bash"], env).returncode == 2  # use refuses it up front
+    res = run_cudaenv(["conda-hook", "install", root, "--prefix", str(prefix)], env)
+    assert res.returncode != 0 and res.stdout == "" and "cannot put" in res.stderr, res.stdout + res.stderr
+    assert not (prefix / "etc").exists()

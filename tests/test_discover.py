@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -12,7 +14,7 @@ from cudaenv.infra.index import Index
 from cudaenv.toolkit.discover import Layout, candidates, scan
 from cudaenv.toolkit.probe import Skip, probe
 from cudaenv.toolkit.version import parse_nvcc_version, read_version
-from helpers import make_toolkit, run_cudaenv
+from helpers import REPO, kill_marked, make_toolkit, run_cudaenv, stderr_is_cudaenv_lines
 
 
 @pytest.fixture
@@ -296,3 +298,40 @@ def test_cache_sees_cupti_added_under_extras(tmp_path, layout):
     os.makedirs(cupti)
     tk, _ = _cached_scan(layout, root)
     assert tk["cupti_dir"] == cupti and tk["components"]["cupti"] is True
+
+
+def test_an_nvcc_that_leaves_a_daemon_holding_its_output_does_not_hang_discovery(tmp_path):
+    """nvcc (read only when no version file says the version) starts a daemon that keeps stdout open."""
+    root = make_toolkit(str(tmp_path / "cuda-12.2"), "12.2.140", version_json=False, cuda_h=False)
+    nvcc = os.path.join(root, "bin", "nvcc")
+    with open(nvcc) as f:
+        body = f.read()
+    marker = "297.123"  # a sleep nobody else runs, so the test can find and end it
+    with open(nvcc, "w") as f:
+        f.write(body.replace("#!/bin/sh\n", f"#!/bin/sh\nsetsid sleep {marker} &\n", 1))
+    env = dict(os.environ, CUDAENV_ROOTS=root)
+    try:
+        res = subprocess.run([sys.executable, "-m", "cudaenv", "list", "--json"], env=env, cwd=REPO,
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        kill_marked(f"sleep {marker}")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["toolkits"][0]["full_version"] == "12.2.140"
+
+
+@pytest.mark.parametrize("content", [
+    '{"cuda": {"version": "\uff11\uff12.\uff14.1"}}',  # fullwidth digits: int() takes them
+    '{"cuda": {"version": "12.4.\u00b9"}}',  # a superscript: isdigit() says yes, int() says no
+    "[" * 200000,  # nested past the JSON parser's depth
+    b"\xff\xfe\x00bin\x01",
+], ids=["fullwidth", "superscript", "deep", "binary"])
+def test_odd_version_json_is_a_skip_reason_not_a_traceback(tmp_path, content):
+    root = make_toolkit(str(tmp_path / "cuda-12.4"), "12.4.1")
+    path = os.path.join(root, "version.json")
+    with open(path, "wb") as f:
+        f.write(content if isinstance(content, bytes) else content.encode())
+    res = run_cudaenv(["list", "--json"], dict(os.environ, CUDAENV_ROOTS=root))
+    stderr_is_cudaenv_lines(res)
+    assert res.returncode == 0
+    assert root not in [t["root"] for t in json.loads(res.stdout)["toolkits"]]
+    assert "unreadable version.json" in res.stderr or "names no valid CUDA version" in res.stderr

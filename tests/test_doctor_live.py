@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from conftest import TESTBED
-from helpers import IN_CI, REPO, fake_gpu_env, run_cudaenv, setup_missing
+from helpers import IN_CI, REPO, fake_gpu_env, make_toolkit, run_cudaenv, setup_missing
 
 GCC10 = os.path.join(TESTBED, "libstdcxx", "gcc10", "lib")
 
@@ -203,3 +203,27 @@ def test_nccl_network_answer_names_the_interfaces_here(env):
     [m] = json.loads(out.stdout)
     assert m["id"] == "nccl.network"
     assert m["here"][0].startswith("NCCL_SOCKET_IFNAME here is 'nosuchif': it selects no interface of this machine")
+
+
+def test_doctor_does_not_say_agree_when_only_path_chooses(two_toolkits):
+    base, env = two_toolkits
+    env = dict(env, PATH=f"{base}/cuda-12.4.1/bin:" + env["PATH"])
+    res = run_cudaenv(["doctor", "--no-torch", "--json"], env)
+    doc = json.loads(res.stdout)
+    cons = [f for f in doc["shell"] if f["id"] == "env.consistency"]
+    assert cons and cons[0]["status"] == "warn" and "only PATH chooses" in cons[0]["summary"], cons
+
+
+def test_a_hanging_nvcc_on_path_is_asked_once(one_toolkit):
+    """doctor asks PATH's nvcc its version only when the toolkit's own probe did not already (and timed out)."""
+    tmp, env = one_toolkit
+    root = make_toolkit(str(tmp / "slow" / "cuda-12.2"), "12.2.140", version_json=False, cuda_h=False)
+    count = tmp / "asked"
+    with open(os.path.join(root, "bin", "nvcc"), "w") as f:
+        f.write(f'#!/bin/sh\necho asked >> "{count}"\nexec sleep 291.5\n')
+    # (cudaenv kills the whole process group of a command that times out: no sleep is left behind)
+    res = run_cudaenv(["doctor", "--no-torch"], dict(env, PATH=f"{root}/bin:/usr/bin:/bin"))
+    assert "Traceback" not in res.stderr and "only PATH chooses a toolkit" in res.stdout, res.stdout + res.stderr
+    assert count.read_text().count("asked") == 1
+    res = run_cudaenv(["list"], dict(env, CUDAENV_ROOTS=root))
+    assert "did not finish within" in res.stderr and "cuda-12.2" in res.stderr, res.stderr

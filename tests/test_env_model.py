@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from cudaenv.env.ops import Ops, apply_changes
 from cudaenv.env.pathlist import DEFAULT_PATH, join, split
-from cudaenv.env.plan import plan_off, plan_use
+from cudaenv.env.plan import MAX_VAR_BYTES, Plan, plan_off, plan_use
 from cudaenv.env.state import STATE_VAR, State, decode, encode
 from cudaenv.errors import CudaenvError
+from helpers import use_as_json
 
 LISTS = ("PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH")
 SCALARS = ("CUDA_HOME", "CUDA_PATH", "CUDAHOSTCXX")
@@ -202,3 +203,14 @@ def test_unset_path_means_the_default_search_path_and_comes_back_unset():
     # A record written by an older release, which started from os.defpath, comes back unset too.
     old = dict(during, PATH="/c/bin:" + os.defpath)
     assert off(old) == {"HOME": "/h"}
+
+
+def test_a_value_over_the_kernels_per_variable_limit_is_refused(two_toolkits):
+    base, env = two_toolkits
+    with pytest.raises(CudaenvError, match="limit for one variable"):
+        Plan([("set", "X", "a" * MAX_VAR_BYTES)], [])
+    Plan([("set", "X", "a" * (MAX_VAR_BYTES - 3))], [])  # "X=" + value + NUL fits exactly
+    # A PATH already near the limit: prepending the toolkit's bin would push it over.
+    env = dict(env, PATH="/usr/bin:/bin:" + "/x" * ((MAX_VAR_BYTES - 40) // 2))
+    res, _ = use_as_json(["12.4"], env)
+    assert res.returncode == 2 and res.stdout == "" and "Argument list too long" in res.stderr

@@ -17,7 +17,8 @@ import time
 
 import pytest
 
-from helpers import HOSTILE, REPO, clean_shell_env, default_signals, need, parse_env0, setup_missing
+from helpers import (HOSTILE, REPO, clean_shell_env, default_signals, need, parse_env0, refused_in_one_line,
+                     run_cudaenv, setup_missing)
 
 pytestmark = pytest.mark.testbed
 
@@ -309,3 +310,8 @@ def test_a_python_command_is_judged_by_its_own_environment(tmp_path, venv_cu):
     res = run([cudaenv(tmp_path), "exec", "13.0.2", "--", "sh", "-c", f'exec "$0" -c "{code}"', venv_cu], e, text=True)
     assert res.returncode == 0, res.stderr
     assert "libnvJitLink.so.13.0.88" in res.stdout, res.stdout
+
+
+def test_exec_refuses_an_empty_command_word(one_toolkit):
+    _tmp, env = one_toolkit
+    refused_in_one_line(run_cudaenv(["exec", "12.4", "--", "", "x"], env), "empty word")

@@ -37,7 +37,7 @@ from cudaenv.checks import CHECKS
 from cudaenv.errors import CudaenvError
 from cudaenv.knowledge.explain import DERIVE, demangle, explain, render_text, required_literal
 from cudaenv.knowledge.kb import KB_PATH, OPTIONAL, REQUIRED, load_entries, read_document, validate
-from helpers import IN_CI, need, run_cudaenv
+from helpers import IN_CI, need, one_error_line, run_cudaenv, run_in_sh
 
 ENTRIES = load_entries()
 IDS = [e["id"] for e in ENTRIES]
@@ -853,3 +853,61 @@ def test_a_10000_line_build_log_names_the_first_error():
     lines[9_999] = "ninja: build stopped: subcommand failed."
     found = explain("\n".join(lines))
     assert [m.id for m in found] == ["build.cuda_header_missing"]
+
+
+_ERR = "nvcc fatal : Unsupported gpu architecture 'sm_50'"
+
+
+def test_explain_reads_a_bounded_window_of_a_large_log():
+    import io
+
+    from cudaenv.commands.explain import read_log
+
+    lines = [f"line {i}" for i in range(1, 10_001)]
+    data = ("\n".join(lines) + "\n").encode()
+    log = read_log(io.BytesIO(data), head=1000, tail=3000, stream_max=1 << 20)
+    assert len(log.text) < 4000 and log.window and "of the input (" in log.window
+    got = log.text.split("\n")
+    assert got[0] == "line 1" and got[-1] == ""
+    for i, text in enumerate(got[:-1], 1):  # every line kept is whole and keeps its number
+        assert text == f"line {log.line(i)}", (i, text)
+    # A stream is read no further than stream_max: the tail is what was read last.
+    log = read_log(io.BytesIO(data), head=1000, tail=3000, stream_max=20_000)
+    assert "reading stopped there" in log.window
+    assert all(t == f"line {log.line(i)}" for i, t in enumerate(log.text.split("\n")[:-1], 1))
+    small = read_log(io.BytesIO(b"a\nb"), head=1000, tail=3000)
+    assert (small.text, small.window) == ("a\nb", None)
+
+
+def test_explain_finds_an_error_at_the_end_of_a_large_log_with_its_line_number(tmp_path):
+    from cudaenv.commands.explain import HEAD, TAIL
+
+    filler = b"[1/2] g++ -O2 -c src/file.cpp -o build/file.o\n"
+    n = (HEAD + TAIL) // len(filler) + 1000
+    log = tmp_path / "build.log"
+    log.write_bytes(filler * n + _ERR.encode() + b"\nninja: build stopped: subcommand failed.\n")
+    for how in ("< build.log", "build.log"):  # a regular file (seekable) and a pipe
+        cmd = f"$CUDAENV explain --no-host - {how}" if how.startswith("<") else f"cat {how} | $CUDAENV explain --no-host"
+        res = run_in_sh(cmd, dict(os.environ), cwd=str(tmp_path))
+        assert res.returncode == 0, res.stderr
+        assert f"line {n + 1}: {_ERR}" in res.stdout.decode()
+        assert res.stderr.decode().count("\n") == 1 and "explained the first 4 MiB and the last 12 MiB" in res.stderr.decode()
+
+
+@pytest.mark.parametrize("stdin", ["sparse", "/dev/zero"])
+def test_explain_of_an_endless_or_huge_input_ends_in_one_line(tmp_path, stdin):
+    if stdin == "sparse":
+        with open(tmp_path / "big.log", "wb") as f:
+            f.truncate(1 << 30)
+        stdin = "big.log"
+    for args in ("--no-host -", "--json --no-host -", "--no-host"):
+        res = run_in_sh(f"ulimit -v {2 << 20}; $CUDAENV explain {args} < {stdin}", dict(os.environ), cwd=str(tmp_path), timeout=30)
+        err = one_error_line(res, 1)
+        assert "no known error in the first 4 MiB and the last 12 MiB" in err
+
+
+@pytest.mark.parametrize("args", ["--no-host -", "--json --no-host -", "--no-host"])
+def test_explain_with_stdin_closed_is_one_line(args):
+    res = run_in_sh(f"$CUDAENV explain {args} <&-", dict(os.environ))
+    err = one_error_line(res, 2)
+    assert "stdin is closed" in err or "stdin: it is closed" in err

@@ -26,7 +26,7 @@ from cudaenv.shells import shell as _shell
 
 def shell_file(name: str) -> str:
     return _shell(name).init_file(name)
-from helpers import HOSTILE, REPO, make_toolkit, need, parse_env0, run_cudaenv, write_wrapper
+from helpers import HOSTILE, REPO, make_toolkit, need, one_error_line, parse_env0, run_cudaenv, write_wrapper
 
 NEW = "12.3.7"  # under the HOSTILE root
 OLD = "11.8.0"
@@ -609,3 +609,8 @@ def test_tcsh_alias_works_with_a_broken_path(bed):
     st = statuses(res)
     assert st["st_use"] == "0" and st["st_off"] == "0", res.stderr
     assert dump(out, "during")[b"CUDA_HOME"] == root.encode()
+
+
+def test_init_refuses_an_empty_shell_name_instead_of_detecting_one():
+    res = run_cudaenv(["init", ""], dict(os.environ, SHELL="/bin/bash"))
+    assert "not ''" in one_error_line(res, 2)

@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from helpers import REPO, default_signals
+from helpers import REPO, default_signals, one_error_line, run_cudaenv
 
 VERSION = "13.5.0"
 KEY = "cuda_cudart"
@@ -808,3 +808,19 @@ def test_signal_during_force_reinstall_keeps_the_old_tree(tmp_path, srv, sig, co
     assert err.strip().splitlines()[-1] == f"cudaenv: {how}: nothing was installed", err
     assert snapshot(root) == before
     assert [n for n in toolkits(tmp_path) if not n.endswith(".lock")] == ["cuda-13.5.0"], toolkits(tmp_path)
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_install_list_with_no_source_reached_is_one_line(tmp_path, json_flag):
+    """The table's header used to reach stdout, then two stderr lines."""
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    dead = f"http://127.0.0.1:{s.getsockname()[1]}/"
+    s.close()  # nothing listens there: connection refused
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    res = run_cudaenv(["install", "--list", "--source", dead, *json_flag], env)
+    err = one_error_line(res, 1)
+    assert err.startswith(f"cudaenv: no source could be reached: {dead} is unreachable"), err

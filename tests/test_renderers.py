@@ -10,6 +10,7 @@ import pytest
 from cudaenv.env.plan import Plan
 from cudaenv.errors import CudaenvError
 from cudaenv.shells import detect, family_of, get as renderer
+from helpers import run_cudaenv
 
 PLAN = Plan(
     [
@@ -133,3 +134,12 @@ def test_json_writer_matches_the_json_module():
 
     check()
     assert json.loads(dumps({"p": "/tmp/\udcff"})) == {"p": "/tmp/\udcff"}
+
+
+def test_csh_refuses_a_switch_it_could_not_undo(two_toolkits):
+    base, env = two_toolkits
+    env = dict(env, CUDA_HOME="/opt/a\nb")
+    res = run_cudaenv(["use", "12.4", "--shell", "tcsh"], env)
+    assert res.returncode == 2 and res.stdout == "" and "CUDA_HOME holds a newline" in res.stderr
+    # Other shells can restore it, so they switch.
+    assert run_cudaenv(["use", "12.4", "--shell", "bash"], env).returncode == 0

@@ -16,7 +16,7 @@ from cudaenv.context import Context
 from cudaenv.errors import CudaenvError
 from cudaenv.profiles.select import DEFAULTS, select_targets
 from cudaenv.toolkit.discover import Layout
-from helpers import make_toolkit, run_cudaenv
+from helpers import make_toolkit, refused_in_one_line, run_cudaenv, use_as_json
 
 
 @pytest.fixture
@@ -125,3 +125,50 @@ def test_query_commands_write_nothing_but_their_caches(tmp_path):
     doc = json.loads(run_cudaenv(["use", "12.4", "--shell", "json"], env).stdout)
     stub = [d for d in doc["set"]["LD_LIBRARY_PATH"].split(":") if d.startswith(cache)]
     assert stub and os.path.islink(os.path.join(stub[0], "libcuda.so.1"))
+
+
+@pytest.mark.parametrize("text", ["11.8 trailing words\n", "11.8\u00a0\n", "\ufeff11.8\n", "  # pinned\n11.8\t# old\n"])
+def test_pin_takes_the_first_word(two_toolkits, tmp_path, text):
+    base, env = two_toolkits
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / ".cuda-version").write_text(text, encoding="utf-8")
+    res, doc = use_as_json([], env, cwd=str(proj))
+    assert res.returncode == 0, res.stderr
+    assert doc["set"]["CUDAENV_ACTIVE"] == "cuda-11.8.0"
+
+
+def test_pin_that_is_not_utf8_is_one_clear_line(two_toolkits, tmp_path):
+    base, env = two_toolkits
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / ".cuda-version").write_bytes(b"11.8\xff\xfe\n")
+    res, _ = use_as_json([], env, cwd=str(proj))
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and "is not UTF-8 text" in res.stderr
+
+
+@pytest.mark.parametrize("name", ["cuda:12.6", "cuda\n12.6"], ids=["colon", "newline"])
+def test_show_refuses_what_use_refuses(one_toolkit, name):
+    """show describes `use`: a root no PATH-like list can hold is refused by both, with the same line."""
+    tmp, env = one_toolkit
+    root = make_toolkit(str(tmp / "odd" / name), "12.6.0")
+    shown, used = (run_cudaenv([cmd, root, *extra], env) for cmd, extra in (("show", []), ("use", ["--shell", "bash"])))
+    refused_in_one_line(shown, "cannot")
+    refused_in_one_line(used)
+    assert shown.stderr == used.stderr
+
+
+def test_show_refuses_a_profile_entry_use_refuses(one_toolkit):
+    tmp, env = one_toolkit
+    prof = tmp / "config" / "cudaenv" / "profiles"
+    prof.mkdir(parents=True)
+    root = tmp / "tk" / "cuda-12.4.1"
+    (prof / "colon.yaml").write_text(f'name: colon\nroot: "{root}"\nprepend:\n  PATH: ["/a:/b"]\n', encoding="utf-8")
+    refused_in_one_line(run_cudaenv(["show", "colon"], env), "'/a:/b'")
+
+
+@pytest.mark.parametrize("cmd", ["show", "use"])
+def test_an_empty_target_is_a_bad_name_not_none_given(one_toolkit, cmd):
+    _tmp, env = one_toolkit
+    refused_in_one_line(run_cudaenv([cmd, "", "--shell", "bash"] if cmd == "use" else [cmd, ""], env), "empty")

@@ -23,7 +23,7 @@ import types
 
 import pytest
 
-from helpers import REPO, default_signals, make_toolkit
+from helpers import REPO, default_signals, make_toolkit, run_cudaenv
 
 from cudaenv.errors import CudaenvError
 from cudaenv.verify import cache as vcache
@@ -752,3 +752,11 @@ print(json.dumps(recs))
         assert os.listdir(os.path.join(base, "tmp")) == []
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "NaN"])
+def test_verify_timeout_must_be_a_finite_number(one_toolkit, value):
+    """nan passed click's range check (every comparison with nan is false), and then no limit held."""
+    _tmp, env = one_toolkit
+    res = run_cudaenv(["verify", "12.4", "--no-torch", "--timeout", value], env)
+    assert res.returncode == 2 and res.stdout == "" and "is not a number of seconds" in res.stderr, res.stderr

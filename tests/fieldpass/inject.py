@@ -17,7 +17,7 @@ dotenv parser, a tmux server. Outcomes:
 * ``broken``: nothing ran, but a value arrived mangled, undo was not exact,
   a variable was injected, or the consumer failed (a failure).
 
-Run through ``tests/fieldpass/run.py`` or ``tests/test_fieldpass.py``.
+Run through ``tests/fieldpass/run.py`` or ``tests/test_injection.py``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ starts from the process environment the shell was started with (what a new
 terminal gets), the others from values the script sets itself. tcsh cannot set
 a value holding a newline, so its trips with one always start a chunk.
 
-Run through ``tests/fieldpass/run.py`` or ``tests/test_fieldpass.py``.
+Run through ``tests/fieldpass/run.py`` or ``tests/test_roundtrips.py``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The bad-input field pass (tests/fieldpass/badinput.py), its quick subset.
+"""Bad inputs to every command (tests/fieldpass/badinput.py's catalogue), its quick subset.
 
 One case per (command family x kind of bad input), drawn with a fixed seed from the whole
 catalogue, each run as a separate ``python3 -m cudaenv`` in its own world: none may print a
