@@ -7,6 +7,30 @@ import pytest
 from helpers import IN_CI, make_toolkit, setup_missing
 
 
+def pytest_configure(config):
+    """Under pytest-xdist, ``-n N`` alone spreads tests by group (``--dist loadgroup``), not one by one,
+    which would split the groups below. The workers parse the command line again, so they are told too."""
+    if hasattr(config, "workerinput"):
+        config.option.loadgroup = True  # a worker: name each test's group in its id (what loadgroup reads)
+    elif config.getoption("numprocesses", None) and config.getoption("dist", None) == "load":
+        config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups
+def pytest_collection_modifyitems(config, items):
+    """The tests that share a module-scoped fixture (a world built once per file, a server, an account)
+    form one xdist group, the file's: under pytest-xdist they run on one worker, in file order, as
+    without it (a test may rely on what an earlier one left in that world). Other tests spread over
+    the workers: each has its own tmp_path, HOME and XDG dirs (isolated_dirs, helpers.clean_shell_env),
+    tmux server (a socket of its own) and ports (bound to port 0)."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if item.get_closest_marker("xdist_group") or info is None:
+            continue
+        if any(fd.scope == "module" for defs in info.name2fixturedefs.values() for fd in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 @pytest.fixture(autouse=True)
 def isolated_dirs(tmp_path, monkeypatch):
     """Every test gets its own config and cache dirs and no inherited cudaenv state."""

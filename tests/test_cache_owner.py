@@ -44,8 +44,12 @@ def mallory() -> pwd.struct_passwd:
     try:
         return pwd.getpwnam(MALLORY)
     except KeyError:
-        subprocess.run(["useradd", "-m", MALLORY], check=True, capture_output=True)
-        return pwd.getpwnam(MALLORY)
+        # Another pytest-xdist worker may be adding the same account: whoever loses finds it made.
+        res = subprocess.run(["useradd", "-m", MALLORY], capture_output=True, text=True)
+        try:
+            return pwd.getpwnam(MALLORY)
+        except KeyError:
+            pytest.fail(f"useradd {MALLORY} failed: {res.stderr.strip()}")
 
 
 def as_mallory(script: str, *args: str) -> None:

@@ -10,6 +10,7 @@ built once and cached beside the test bed (marker written last).
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import http.server
 import json
@@ -78,8 +79,18 @@ def _repack(whl: str, key: str, version: str, out: str) -> None:
 
 @pytest.fixture(scope="session")
 def mirror() -> str:
-    """A directory in NVIDIA's redist layout for CUDA 13.5.0 (cached; built from the wheelhouse)."""
+    """A directory in NVIDIA's redist layout for CUDA 13.5.0 (cached; built from the wheelhouse).
+
+    Under pytest-xdist each worker asks for it: a lock beside it lets the first build it while the
+    others wait, so none removes a mirror another worker is serving."""
     _need(WHEELS, "the 13.5 wheelhouse")
+    os.makedirs(os.path.dirname(MIRROR), exist_ok=True)
+    with open(f"{MIRROR}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _mirror_locked()
+
+
+def _mirror_locked() -> str:
     marker = os.path.join(MIRROR, ".complete")
     if os.path.isfile(marker) and open(marker).read() == MIRROR_REV:
         return MIRROR
