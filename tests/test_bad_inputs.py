@@ -32,6 +32,7 @@ def test_the_catalogue_is_families_not_one_offs():
     assert not [c.id for c in quick if c.slow]
 
 
+@pytest.mark.slow
 def test_quick_pass_has_no_traceback_hang_or_misbehaviour():
     if os.geteuid() == 0:
         need("setpriv")  # file modes must apply although the suite runs as root

@@ -214,6 +214,7 @@ def test_doctor_does_not_say_agree_when_only_path_chooses(two_toolkits):
     assert cons and cons[0]["status"] == "warn" and "only PATH chooses" in cons[0]["summary"], cons
 
 
+@pytest.mark.slow
 def test_a_hanging_nvcc_on_path_is_asked_once(one_toolkit):
     """doctor asks PATH's nvcc its version only when the toolkit's own probe did not already (and timed out)."""
     tmp, env = one_toolkit

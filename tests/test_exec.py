@@ -279,6 +279,7 @@ def test_exec_path_imports_nothing_heavy(env):
     assert not (loaded & heavy), loaded & heavy
 
 
+@pytest.mark.slow
 def test_a_python_command_is_judged_by_its_own_environment(tmp_path, venv_cu):
     """loader_path auto protects the wheels of the interpreter exec runs, not of PATH's python3.
 

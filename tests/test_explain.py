@@ -879,6 +879,7 @@ def test_explain_reads_a_bounded_window_of_a_large_log():
     assert (small.text, small.window) == ("a\nb", None)
 
 
+@pytest.mark.slow
 def test_explain_finds_an_error_at_the_end_of_a_large_log_with_its_line_number(tmp_path):
     from cudaenv.commands.explain import HEAD, TAIL
 
@@ -894,6 +895,7 @@ def test_explain_finds_an_error_at_the_end_of_a_large_log_with_its_line_number(t
         assert res.stderr.decode().count("\n") == 1 and "explained the first 4 MiB and the last 12 MiB" in res.stderr.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stdin", ["sparse", "/dev/zero"])
 def test_explain_of_an_endless_or_huge_input_ends_in_one_line(tmp_path, stdin):
     if stdin == "sparse":

@@ -240,6 +240,7 @@ setup(name="k", ext_modules=[CUDAExtension("k", ["k.cu"])], cmdclass={"build_ext
 """
 
 
+@pytest.mark.slow
 def test_cpp_extension_with_cuda_home_pointing_nowhere(env, venv_cu, tmp_path):
     (tmp_path / "setup.py").write_text(SETUP)
     (tmp_path / "k.cu").write_text("__global__ void k() {}\n")

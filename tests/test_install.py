@@ -212,6 +212,7 @@ def _cudaenv(args, env, timeout=600):
                           timeout=timeout)
 
 
+@pytest.mark.slow
 def test_redist_install_from_http_mirror(tmp_path, server):
     """The redist path end to end: NVIDIA's format over HTTP, top dir stripped, lib64, stub, version.json, list."""
     env = _env(tmp_path)
@@ -239,6 +240,7 @@ def test_redist_install_from_http_mirror(tmp_path, server):
     assert "release 13.5" in nvcc.stdout
 
 
+@pytest.mark.slow
 def test_resume_after_dropped_connection(tmp_path, server):
     rel = next(k["linux-x86_64"]["relative_path"] for k in
                json.load(open(os.path.join(server.root, "redistrib_13.5.0.json"))).values()
@@ -266,6 +268,7 @@ def test_corrupted_archive_refused(tmp_path, server):
     assert "13.5" not in run_cudaenv(["list"], env).stdout
 
 
+@pytest.mark.slow
 def test_interrupted_install_leaves_nothing(tmp_path, server):
     doc = json.load(open(os.path.join(server.root, "redistrib_13.5.0.json")))
     for ent in doc.values():
@@ -300,6 +303,7 @@ def test_interrupted_install_leaves_nothing(tmp_path, server):
     assert any(rg for _p, rg in server.log if rg), "no Range request: the partial downloads were not resumed"
 
 
+@pytest.mark.slow
 def test_two_installs_in_parallel(tmp_path, server):
     env = dict(_env(tmp_path), PYTHONPATH=REPO)
     cmd = [sys.executable, "-m", "cudaenv", "install", "13.5", "--source", server.url]
@@ -415,6 +419,7 @@ def test_full_disk_refused_before_starting(tmp_path, server):
     assert r.stderr.strip().splitlines()[-1].startswith("cudaenv: disk full while writing "), r.stderr
 
 
+@pytest.mark.slow
 def test_config_sources_cache_reuse_and_verify(tmp_path, server):
     """`sources:` in config.yaml is the order tried; a second install reads the sha256-keyed cache;
     --verify runs cudaenv verify on the new toolkit (nvcc and -lcuda with the generated stub)."""

@@ -356,6 +356,7 @@ def test_cache_hit_starts_no_process(tmp_path, venv_cpu, venv_cu, cpu_result, ba
     assert probe_python(venv_cpu, env, again)["torch"]["version"] == "2.13.0+cpu"
 
 
+@pytest.mark.slow
 def test_pip_install_and_uninstall_invalidate(tmp_path, base_python, home, monkeypatch):
     py = make_venv(tmp_path / "v", base_python, pip=True)
     whl = tiny_wheel(tmp_path)

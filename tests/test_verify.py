@@ -557,6 +557,7 @@ def test_profile_edit_invalidates_the_cached_result(tmp_path, testbed):
     assert res.returncode == 0 and r["cached"] is False and "g++-11" in r["host_compiler"]
 
 
+@pytest.mark.slow
 @pytest.mark.testbed
 def test_timeout_fails_the_step_and_kills_the_compiler(tmp_path, testbed):
     env = world_env(str(tmp_path), list(testbed.values()))
@@ -615,6 +616,7 @@ def test_sigterm_during_nvcc_stops_cleanly(tmp_path, testbed, sig):
     assert not os.path.exists(os.path.join(env["XDG_CACHE_HOME"], "cudaenv", "verify", "cuda-13.5.0.marshal"))
 
 
+@pytest.mark.slow
 @pytest.mark.testbed
 def test_ctrl_c_during_torch_build_leaves_no_temp_dir(tmp_path, testbed, venv_cu):
     """The deepest tree: cudaenv -> python setup -> ninja -> nvcc/c++ -> cicc/cc1plus; all of it goes."""

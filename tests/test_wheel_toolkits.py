@@ -225,6 +225,7 @@ target_link_libraries(rt CUDA::cudart)
 """
 
 
+@pytest.mark.slow
 def test_cmake_finds_the_wheel_toolkit_after_use(tmp_path, wheeltk):
     """FindCUDAToolkit looks for libcudart.so with find_library: CMAKE_LIBRARY_PATH has the link."""
     need("cmake")
@@ -275,6 +276,7 @@ def test_verify_compiles_and_links_with_the_wheel_toolkit(tmp_path, wheeltk):
     assert snapshot(wheeltk["venv"]) == before
 
 
+@pytest.mark.slow
 def test_a_torch_extension_builds_against_the_wheel_toolkit(tmp_path, wheeltk, venv_cu):
     """torch's cpp_extension with CUDA_HOME = nvidia/cu13: lib (no lib64), -lcudart through the links."""
     env = base_env(tmp_path, TMPDIR=str(tmp_path))
