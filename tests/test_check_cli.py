@@ -67,6 +67,7 @@ def test_check_without_a_compiler_the_toolkit_accepts(env, tmp_path):
     assert "apt-get install g++-11" in fix
 
 
+@pytest.mark.slow
 def test_torch_findings_with_real_torch(env, venv_cu, venv_cpu):
     res = run_cudaenv(["check", "--json", "--python", venv_cu, "12.4", "13.5", "/usr/local/cuda-13.0"], env)
     doc = json.loads(res.stdout)
