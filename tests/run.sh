@@ -8,6 +8,7 @@
 #   bash tests/run.sh -k shells                        # a subset
 #   CUDAENV_TEST_DEPS=oldest bash tests/run.sh -m 'not slow' tests/test_cli.py
 #                                                      # the oldest releases pyproject.toml allows
+#   CUDAENV_TEST_JOBS=1 bash tests/run.sh              # in one process (default: one worker per core)
 #
 # The suite's venv (${CUDAENV_TESTBED}/suite-newest or suite-oldest) is made anew on every run.
 # The real multi-version toolkit test bed is cached outside the clone
@@ -84,5 +85,17 @@ bash tests/keyring.sh  # the real keyring CLI (25.7.0, PyPI) for the private-ind
 
 id cudaenv-mallory >/dev/null 2>&1 || useradd -m cudaenv-mallory  # the second real user of tests/test_cache_owner.py
 
-echo "== test suite" >&2
-exec "$SUITE_VENV/bin/python" -m pytest -q -p no:cacheprovider "$@"
+# The suite runs in parallel (pytest-xdist, one worker per core; tests/conftest.py keeps the tests
+# that share a module-scoped world on one worker). CUDAENV_TEST_JOBS=N sets the workers (1: one
+# process, no xdist); an -n, --numprocesses, --dist or -p no:xdist of the caller's wins.
+xdist=(-n "${CUDAENV_TEST_JOBS:-auto}" --dist loadgroup)
+[ "${CUDAENV_TEST_JOBS:-auto}" = 1 ] && xdist=()
+prev=
+for arg in "$@"; do
+    case "$arg" in -n|-n[0-9a]*|--numprocesses*|--dist*) xdist=() ;; esac
+    [ "$prev" = -p ] && [ "$arg" = no:xdist ] && xdist=()
+    case "$arg" in -pno:xdist) xdist=() ;; esac
+    prev=$arg
+done
+echo "== test suite${xdist:+ (pytest-xdist ${xdist[*]})}" >&2
+exec "$SUITE_VENV/bin/python" -m pytest -q -p no:cacheprovider "${xdist[@]}" "$@"
