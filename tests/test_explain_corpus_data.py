@@ -107,3 +107,30 @@ def test_judgements_are_for_heldout_environment_logs():
             assert item["split"] == "heldout" and item["layer"] != "negative", name
             assert j["verdict"] in ("right", "wrong") and re.fullmatch(r"[a-z_]+\.[a-z0-9_]+", j["explain_id"]), (name, j)
             assert j.get("note"), name
+
+
+def test_score_script_reads_every_log_and_counts_judgements():
+    """bench/explain_corpus_score.py: the corpus it loads, and how it counts (explain not run)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(CORPUS), "..", "..", "bench", "explain_corpus_score.py")
+    spec = importlib.util.spec_from_file_location("explain_corpus_score", path)
+    score = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score)
+    logs = score.load_corpus()
+    assert len(logs) == len(OLD) + len(SAMPLED_LOGS)
+    assert all(os.path.isfile(log["path"]) for log in logs)
+    assert {log["split"] for log in logs} == {"old", "tune", "heldout"}
+    env = [log for log in logs if log["split"] == "heldout" and log["layer"] != "negative"][:3]
+    neg = [log for log in logs if log["split"] == "heldout" and log["layer"] == "negative"][:2]
+    for log in env + neg:
+        log.update(first=None, verdict=None)
+    env[0]["first"] = {"id": "a.b"}
+    env[1]["first"] = {"id": "c.d"}
+    neg[0]["first"] = {"id": "e.f"}          # a program bug claimed: the one forbidden mistake
+    neg[1]["verdict"] = "runtime.out_of_memory"
+    judged = {env[0]["file"]: {"explain_id": "a.b", "verdict": "right"},
+              env[1]["file"]: {"explain_id": "old.id", "verdict": "right"}}   # answer changed: stale
+    table = score.tally(env + neg, judged)
+    row = table[("heldout", "*")]
+    assert (row["logs"], row["recognised"], row["right"], row["stale"]) == (5, 2, 1, 1)
+    assert (row["claimed_negative"], row["verdict"]) == (1, 1)
