@@ -131,7 +131,7 @@ def print_table(table: dict, splits: list[str], judged: bool) -> None:
     """One row per split and layer; "right first" only for splits that have judgements."""
     read = {split for (split, _), row in table.items() if row["right"] + row["wrong"] + row["stale"]}
     head = f"{'split':8} {'layer':17} {'logs':>5} {'recognised':>11}"
-    head += f" {'right first':>12} {'wrong':>6} {'stale':>6}" if judged else ""
+    head += f" {'right first':>12} {'wrong':>6} {'stale':>6} {'unread':>6}" if judged else ""
     head += f" {'negatives claimed':>18} {'verdicts':>9}"
     print(head)
     for split in splits:
@@ -145,8 +145,9 @@ def print_table(table: dict, splits: list[str], judged: bool) -> None:
             cells = f"{split:8} {('all' if layer == '*' else layer):17} {row['logs']:>5}"
             cells += f" {row['recognised']:>4}/{env:<4} {pct(row['recognised'], env):>3}" if env else f" {'-':>11}"
             if judged:
+                unread = row["recognised"] - row["right"] - row["wrong"] - row["stale"]
                 cells += (f" {row['right']:>4}/{env:<4}{pct(row['right'], env):>3}"
-                          f" {row['wrong']:>6} {row['stale']:>6}") if env and split in read else f" {'-':>12} {'':>6} {'':>6}"
+                          f" {row['wrong']:>6} {row['stale']:>6} {unread:>6}") if env and split in read else f" {'-':>12} {'':>6} {'':>6} {'':>6}"
             neg = table.get((split, "negative")) if layer == "*" else (row if layer == "negative" else None)
             if neg:
                 cells += f" {neg['claimed_negative']:>9}/{neg['logs']:<8} {neg['verdict']:>9}"
