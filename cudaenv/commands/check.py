@@ -27,14 +27,11 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
         note(n)
     failed = any(worst(f) == "fail" for _, _, f in results)
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps, target
 
-        write_out(dumps({
-            "schema": 1,
-            "ok": not failed,
-            "results": [{"profile": p["name"], "root": tk["root"], "version": tk["full_version"],
-                         "status": worst(f), "findings": [x.to_dict() for x in f]} for p, tk, f in results],
-        }) + "\n")
+        write_out(dumps(document("check", not failed, results=[
+            {**target(p["name"], tk["root"], tk["full_version"]), "version": tk["full_version"],
+             "status": worst(f), "findings": [x.to_dict() for x in f]} for p, tk, f in results])) + "\n")
     else:
         for p, tk, f in results:
             write_out(printable(f"{p['name']}: CUDA {tk['full_version']} at {tk['root']}") + "\n")

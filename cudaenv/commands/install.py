@@ -434,10 +434,11 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
         rows.setdefault(ver, [])
     order = sorted(rows, key=version_key)
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps
 
-        write_out(redact(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
-                                             for v in order]})) + "\n")
+        write_out(redact(dumps(document("install --list", True, versions=[
+            {"version": v, "full_version": v, "series": ".".join(v.split(".")[:2]), "sources": rows[v],
+             "installed": have.get(v)} for v in order]))) + "\n")
     else:
         lines = [f"{'':2}{'VERSION':10} SOURCES"]
         for v in order:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA", "render_record", "json_document", "failed"]
 
-#: ``verify --json`` schema version (fields may be added, none removed or changed).
+#: ``verify --json`` schema version (fields may be added, none removed or changed): the one
+#: ``--json`` shape's (docs/json.md, ``infra.jsonout.SCHEMA``).
 SCHEMA = 1
 
 _LABEL = {"pass": "pass", "fail": "FAIL", "skip": "skip"}
@@ -86,10 +87,11 @@ def json_document(records: list[dict]) -> dict:
     results = []
     for r in records:
         results.append({
-            "profile": r["profile"], "root": r["root"], "version": r["version"], "status": r["status"],
+            "profile": r["profile"], "root": r["root"], "version": r["version"], "full_version": r["version"],
+            "series": ".".join(r["version"].split(".")[:2]), "status": r["status"],
             "cached": bool(r.get("cached")), "age_seconds": round(r.get("age", 0.0), 1) if r.get("cached") else None,
             "seconds": r.get("seconds"), "arch": r.get("arch"), "arch_why": r.get("arch_why"),
             "host_compiler": r.get("host_compiler"), "python": r.get("python"), "torch": r.get("torch"),
             "tmpdir": r.get("tmpdir"), "steps": r.get("steps", []),
         })
-    return {"schema": SCHEMA, "ok": not failed(records), "results": results}
+    return {"schema": SCHEMA, "command": "verify", "ok": not failed(records), "results": results}
