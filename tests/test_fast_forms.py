@@ -48,7 +48,7 @@ ATOMS = {
                       "--verify", "--json"],
     "off": _COMMON + ["bash", "--shell", "-s", "--shell=zsh", "--shell=", "-s=fish", "-sfish", "--format=json",
                       "--tmux", "--match-torch"],
-    "list": _COMMON + ["--json", "--json=1", "-j", "--shell", "bash"],
+    "list": _COMMON + ["--json", "--json=1", "-j", "--wide", "--shell", "bash"],
     "init": _COMMON + ["bash", "zsh", "fish", "tcsh", "sh", "Bash", "--auto", "--auto=yes", "--shell"],
     "verify": _COMMON + ["12.5", "--all", "--no-torch", "--json", "--no-cache", "--keep", "--python",
                          "--python=", "--python=/usr/bin/python3", "/usr/bin/python3", "--jobs", "-j", "-j3",

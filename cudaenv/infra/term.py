@@ -117,7 +117,7 @@ def fit_table(rows: Sequence[Sequence[str]], n: int | None, elide: Sequence[int]
     """Rows (the first is the header) as aligned lines of at most ``n`` cells (None: full width).
 
     Too wide, the table first drops the columns in ``drop`` (lowest value first), then
-    elides the columns in ``elide`` in the middle, the widest first, down to
+    elides the columns in ``elide`` in the middle, evening out the widest, down to
     ``min_width`` each; whatever is still too wide is cut at the end. The last
     column is not padded.
     """
@@ -142,10 +142,9 @@ def fit_table(rows: Sequence[Sequence[str]], n: int | None, elide: Sequence[int]
             cand = [i for i in elide if i in cols and w[i] > min_width]
             if not cand:
                 break
-            i = max(cand, key=lambda c: w[c])
-            cut = min(over, w[i] - min_width)
-            w[i] -= cut
-            over -= cut
+            i = max(cand, key=lambda c: w[c])  # one cell off the widest: the columns even out
+            w[i] -= 1
+            over -= 1
     lines = []
     for r in rows:
         parts = []
