@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..checks.gather import gather
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
 from ..infra.console import note, printable, write_out
+from ..infra.term import colour
 from ..profiles.select import select_targets
 
 __all__ = ["check"]
@@ -26,6 +29,7 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
     for n in notes:
         note(n)
     failed = any(worst(f) == "fail" for _, _, f in results)
+    col = colour(sys.stdout, ctx.env)
     if as_json:
         from ..infra.jsonout import document, dumps, target
 
@@ -35,5 +39,5 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
     else:
         for p, tk, f in results:
             write_out(printable(f"{p['name']}: CUDA {tk['full_version']} at {tk['root']}") + "\n")
-            write_out(render_findings(f, verbose))
+            write_out(render_findings(f, verbose, col))
     return 1 if failed else 0

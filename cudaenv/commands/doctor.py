@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..checks.gather import driver, gather
 from ..checks.live import gather_live, live_rules
 from ..checks.report import render_findings, worst
@@ -9,6 +11,7 @@ from ..checks.rules import check_toolkit
 from ..checks.shell import gather_shell, shell_rules
 from ..errors import CudaenvError
 from ..infra.console import note, printable, write_out
+from ..infra.term import colour
 from ..profiles.select import select_targets
 
 __all__ = ["doctor"]
@@ -52,7 +55,8 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
                                  target=target_record(*checked) if checked else None,
                                  checks=[f.to_dict() for f in profile_findings])) + "\n")
     else:
-        write_out("this shell:\n" + render_findings(findings, verbose))
+        col = colour(sys.stdout, ctx.env)
+        write_out("this shell:\n" + render_findings(findings, verbose, col))
         if profile_findings:
-            write_out(printable(f"active toolkit ({target}):") + "\n" + render_findings(profile_findings, verbose))
+            write_out(printable(f"active toolkit ({target}):") + "\n" + render_findings(profile_findings, verbose, col))
     return 1 if failed else 0

@@ -12,7 +12,10 @@ otherwise :func:`cudaenv.verify.runner.run_command` runs the steps.
 
 from __future__ import annotations
 
+import sys
+
 from ..errors import CudaenvError
+from ..infra.term import colour
 from ..infra.console import parse
 from ..infra.console import report_error, write_out
 
@@ -94,7 +97,8 @@ def run_verify(targets: list[str] | tuple[str, ...], all_: bool, opts: Options, 
 
         write_out(dumps(json_document(records)) + "\n")
     else:
-        write_out("".join(render_record(r) for r in records))
+        col = colour(sys.stdout, ctx.env)
+        write_out("".join(render_record(r, colour=col) for r in records))
     return 0
 
 

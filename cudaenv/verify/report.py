@@ -13,6 +13,7 @@ __all__ = ["SCHEMA", "render_record", "json_document", "failed"]
 SCHEMA = 1
 
 _LABEL = {"pass": "pass", "fail": "FAIL", "skip": "skip"}
+_STYLE = {"pass": "green", "fail": "red", "skip": "dim", "ok": "green", "FAIL": "red"}
 
 
 def _age(seconds: float) -> str:
@@ -32,8 +33,10 @@ def _secs(s: float) -> str:
     return f"{s:.1f} s" if s < 100 else f"{s:.0f} s"
 
 
-def render_record(rec: dict, verbose: bool = False) -> str:
-    """One target's result: a header, one line per step, details under failures."""
+def render_record(rec: dict, verbose: bool = False, colour: bool = False) -> str:
+    """One target's result: a header, one line per step, details under failures; ``colour``: statuses coloured."""
+    from ..infra.term import paint
+
     out = [f"{rec['profile']}: CUDA {rec['version']} at {rec['root']}"
            + (f"  (cached result from {_age(rec.get('age', 0))} ago; --no-cache re-runs it)" if rec.get("cached")
               else "")]
@@ -52,7 +55,8 @@ def render_record(rec: dict, verbose: bool = False) -> str:
     shown: set[str] = set()
     width = max((len(s["id"]) for s in steps), default=10)
     for s in steps:
-        out.append(f"  {_LABEL.get(s['status'], s['status']):<4}  {s['id']:<{width}}  {_secs(s.get('seconds', 0)):>7}  "
+        label = paint(f"{_LABEL.get(s['status'], s['status']):<4}", _STYLE.get(s["status"], "bold"), colour)
+        out.append(f"  {label}  {s['id']:<{width}}  {_secs(s.get('seconds', 0)):>7}  "
                    f"{s['summary']}")
         pad = " " * 8
         for w in s.get("warnings", []):
@@ -76,7 +80,7 @@ def render_record(rec: dict, verbose: bool = False) -> str:
     n = {k: sum(1 for s in steps if s["status"] == k) for k in ("pass", "fail", "skip")}
     counts = f"{n['pass']} passed, {n['fail']} failed, {n['skip']} skipped"
     verdict = "FAIL" if rec.get("status") == "fail" else "ok"
-    out.append(f"  {verdict}: {counts} in {_secs(rec.get('seconds', 0)) or '0 s'}")
+    out.append(f"  {paint(verdict, _STYLE[verdict], colour)}: {counts} in {_secs(rec.get('seconds', 0)) or '0 s'}")
     if rec.get("tmpdir"):
         out.append(f"  files kept in {rec['tmpdir']}")
     return "\n".join(out) + "\n"

@@ -565,13 +565,16 @@ def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Option
     from ..infra.console import note, report_error, write_out
     from .report import json_document, render_record
 
+    from ..infra.term import colour
+
     progress = Progress(sys.stderr)
+    col = colour(sys.stdout, ctx.env)
 
     def emit(rec: dict) -> None:
         if rec.get("tmpdir"):
             note(f"{rec['profile']}: files kept in {rec['tmpdir']}")
         if not as_json:
-            progress.write(lambda: write_out(render_record(rec)))
+            progress.write(lambda: write_out(render_record(rec, colour=col)))
 
     old = None
     try:
