@@ -50,7 +50,7 @@ ATOMS = {
                       "--tmux", "--match-torch"],
     "list": _COMMON + ["--json", "--json=1", "-j", "--wide", "--shell", "bash"],
     "init": _COMMON + ["bash", "zsh", "fish", "tcsh", "sh", "Bash", "--auto", "--auto=yes", "--shell"],
-    "verify": _COMMON + ["12.5", "--all", "--no-torch", "--json", "--no-cache", "--keep", "--python",
+    "verify": _COMMON + ["12.5", "--all", "--no-torch", "--json", "--no-cache", "--keep", "--quiet", "-q", "--python",
                          "--python=", "--python=/usr/bin/python3", "/usr/bin/python3", "--jobs", "-j", "-j3",
                          "--jobs=2", "-j=2", "0", "3", "1.5", " 2", "--timeout", "--timeout=0.5", "--timeout=nan",
                          "--timeout=inf", "30", "1e3", "--all=1"],

@@ -455,3 +455,13 @@ def test_progress_bars_on_a_terminal(tmp_path, server, cols):
     assert not any("%" in r or r.split()[:1] == ["total"] for r in final), final
     assert any(r.startswith("cudaenv: installed CUDA 13.5") for r in final), final
     assert out.splitlines()[0].endswith("cuda-13.5.0")
+
+
+def test_quiet_install_prints_only_the_root(tmp_path, server):
+    """install -q: no progress, no notes; the root on stdout (what a script reads); errors still one line."""
+    env = _env(tmp_path)
+    r = _cudaenv(["install", "13.5", "--source", server.url, "--parts", "cccl", "-q"], env)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "" and r.stdout == os.path.join(str(tmp_path), "data", "cudaenv", "toolkits", "cuda-13.5.0") + "\n"
+    r = _cudaenv(["install", "99.1", "--source", server.url, "--quiet"], env)
+    assert r.returncode != 0 and r.stdout == "" and len(r.stderr.splitlines()) == 1, r.stderr

@@ -90,3 +90,22 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(tmp_path, command):
     forced = run_cudaenv(command, dict(env, FORCE_COLOR="1"))
     assert any(s in forced.stdout for s in sgr), forced.stdout
     assert "\x1b" not in run_cudaenv(command, dict(env, FORCE_COLOR="1", NO_COLOR="1")).stdout
+
+
+@pytest.mark.parametrize("command", [["check", "--all", "--no-torch"], ["verify", "--all", "--no-torch"]])
+def test_quiet_prints_nothing_and_the_exit_status_says(tmp_path, command):
+    base = tmp_path / "tk"
+    for v in ("11.8.0", "12.4.1"):
+        make_toolkit(str(base / f"cuda-{v}"), v)
+    env = dict(os.environ, CUDAENV_ROOTS=f"{base}/cuda-*")
+    loud = run_cudaenv(command, env)
+    assert loud.stdout, loud.stderr
+    for flag in ("-q", "--quiet"):
+        for extra in ([], ["--no-cache"])[:1 + (command[0] == "verify")]:  # verify: also past its cache
+            quiet = run_cudaenv([*command, flag, *extra], env)
+            assert (quiet.returncode, quiet.stdout, quiet.stderr) == (loud.returncode, "", ""), quiet
+    # --json is asked for explicitly: it still prints.
+    assert run_cudaenv([*command, "-q", "--json"], env).stdout.startswith("{")
+    # Errors are never quiet: one line, non-zero.
+    bad = run_cudaenv([command[0], "no-such-toolkit", "-q"], env)
+    assert bad.returncode != 0 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1, bad

@@ -15,8 +15,12 @@ __all__ = ["check"]
 
 
 def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, torch: bool, verbose: bool,
-          as_json: bool) -> int:
-    """Check each target; exit status 1 when any check fails."""
+          as_json: bool, quiet: bool = False) -> int:
+    """Check each target; exit status 1 when any check fails (``quiet``: only that, and errors)."""
+    if quiet:
+        from ..infra.console import quiet as be_quiet
+
+        be_quiet()
     from ..context import Context
 
     ctx = Context()
@@ -36,7 +40,7 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
         write_out(dumps(document("check", not failed, results=[
             {**target(p["name"], tk["root"], tk["full_version"]), "version": tk["full_version"],
              "status": worst(f), "findings": [x.to_dict() for x in f]} for p, tk, f in results])) + "\n")
-    else:
+    elif not quiet:
         for p, tk, f in results:
             write_out(printable(f"{p['name']}: CUDA {tk['full_version']} at {tk['root']}") + "\n")
             write_out(render_findings(f, verbose, col))

@@ -44,12 +44,15 @@ class Display:
         tty: Redraw (default: whether ``stream`` is a terminal).
         env: Where ``COLUMNS`` is read (default: ``os.environ``).
         interval: Least seconds between two redraws that are not forced.
+        enabled: False (``--quiet``): nothing is ever written.
     """
 
     def __init__(self, rows: Callable[[int], list[str]] | None = None, stream: TextIO | None = None,
-                 tty: bool | None = None, env: Mapping[str, str] | None = None, interval: float = 0.1) -> None:
+                 tty: bool | None = None, env: Mapping[str, str] | None = None, interval: float = 0.1,
+                 enabled: bool = True) -> None:
         self.stream = stream or sys.stderr
-        self.tty = is_tty(self.stream) if tty is None else tty
+        self.enabled = enabled
+        self.tty = enabled and (is_tty(self.stream) if tty is None else tty)
         self.env = env
         self.rows = rows or (lambda _w: [])
         self.interval = interval
@@ -100,6 +103,8 @@ class Display:
 
     def line(self, text: str) -> None:
         """One lasting line above the rows (``text`` without its newline)."""
+        if not self.enabled:
+            return
         with self.lock:
             self._clear()
             self._write(text + "\n")

@@ -42,14 +42,15 @@ class Progress:
     Args:
         total: Bytes expected in all (0 when unknown).
         tty: Draw bars (default: whether stderr is a terminal).
+        quiet: Show nothing (``--quiet``).
     """
 
-    def __init__(self, total: int, tty: bool | None = None, stream=None) -> None:
+    def __init__(self, total: int, tty: bool | None = None, stream=None, quiet: bool = False) -> None:
         self.total = total
         self.done = 0
         self.files: dict[str, list[int]] = {}  # name -> [got, size]
         self.lock = threading.Lock()
-        self.display = Display(self._rows, stream=stream, tty=tty)
+        self.display = Display(self._rows, stream=stream, tty=tty, enabled=not quiet)
         self.tty = self.display.tty
 
     def _rows(self, cols: int) -> list[str]:

@@ -128,7 +128,7 @@ class Progress:
 
     def __init__(self, stream: TextIO | None = None, enabled: bool = True) -> None:
         self.enabled = enabled
-        self.display = Display(self._rows, stream=stream, tty=None if enabled else False, interval=0.0)
+        self.display = Display(self._rows, stream=stream, interval=0.0, enabled=enabled)
         self.tty = self.display.tty
         self.lock = threading.Lock()
         self.running: dict[str, list] = {}
@@ -554,8 +554,11 @@ def _sigterm(signum, frame):  # noqa: ARG001 - the signal handler signature
     raise KeyboardInterrupt()
 
 
-def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Options, as_json: bool) -> int:
+def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Options, as_json: bool,
+                quiet: bool = False) -> int:
     """``cudaenv verify`` for resolved targets: results on stdout, progress on stderr; the exit status.
+
+    ``quiet``: no progress and no results (the exit status says); errors still print.
 
     0 when no step failed, 1 otherwise, 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP:
     every running command is killed and every private directory removed).
@@ -567,13 +570,13 @@ def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Option
 
     from ..infra.term import colour
 
-    progress = Progress(sys.stderr)
+    progress = Progress(sys.stderr, enabled=not quiet)
     col = colour(sys.stdout, ctx.env)
 
     def emit(rec: dict) -> None:
         if rec.get("tmpdir"):
             note(f"{rec['profile']}: files kept in {rec['tmpdir']}")
-        if not as_json:
+        if not as_json and not quiet:
             progress.write(lambda: write_out(render_record(rec, colour=col)))
 
     old = None
