@@ -200,8 +200,15 @@ def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
 
 
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
-            verify: bool = False, jobs: int = 4, force: bool = False) -> int:
-    """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status."""
+            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False) -> int:
+    """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
+
+    ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
+    """
+    if quiet:
+        from ..infra.console import quiet as be_quiet
+
+        be_quiet()
     from ..context import Context
     from ..install.core import install_tree, put_back, resolve
     from ..install.progress import Progress, human
@@ -258,18 +265,19 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         total = sum(c["size"] or 0 for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
-        summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total), replace=force)
+        summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total, quiet=quiet),
+                               replace=force)
     except KeyboardInterrupt as exc:
         return _stopped(exc, "nothing was installed")
     except CudaenvError as exc:
         return _fail(exc)
     try:
-        return _installed(ctx, plan, root, summary, verify)
+        return _installed(ctx, plan, root, summary, verify, quiet)
     except KeyboardInterrupt as exc:
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
-def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool) -> int:
+def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool, quiet: bool = False) -> int:
     """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
     from ..install.progress import human
     from ..install.record import register
@@ -301,7 +309,7 @@ def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool)
         from ..verify.prep import Options
         from .verify import run_verify
 
-        rc = run_verify([root], False, Options(), False, use_cache=False)
+        rc = run_verify([root], False, Options(), False, use_cache=False, quiet=quiet)
     return rc
 
 
@@ -434,10 +442,11 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
         rows.setdefault(ver, [])
     order = sorted(rows, key=version_key)
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps
 
-        write_out(redact(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
-                                             for v in order]})) + "\n")
+        write_out(redact(dumps(document("install --list", True, versions=[
+            {"version": v, "full_version": v, "series": ".".join(v.split(".")[:2]), "sources": rows[v],
+             "installed": have.get(v)} for v in order]))) + "\n")
     else:
         lines = [f"{'':2}{'VERSION':10} SOURCES"]
         for v in order:

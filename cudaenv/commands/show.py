@@ -27,12 +27,12 @@ def show(target: str | None, as_json: bool) -> int:
     for n in notes:
         note(n)
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps, target
 
         write_out(dumps({
-            "profile": profile["name"],
+            **document("show", True),
+            **target(profile["name"], tk["root"], tk["full_version"]),
             "file": profile.get("file"),
-            "root": tk["root"],
             "version": tk["full_version"],
             "origin": tk.get("origin"),
             "stubs": profile["stubs"],
