@@ -184,7 +184,7 @@ def test_debian_profile_never_puts_system_dirs_in_front():
     from cudaenv.profiles.model import default_profile
 
     tk = {"root": "/usr", "full_version": "12.4.131", "libdir": "lib", "cupti_dir": None,
-          "components": {"stubs": False}}
+          "components": {"stubs": False}, "origin": None}
     prof = default_profile(tk)
     assert "PATH" not in prof["prepend"] and prof["set"]["CUDA_HOME"] == "{root}"
 

@@ -7,6 +7,10 @@ import os
 from . import wheel_site
 from ..infra.index import valid_result
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .types import ProbedToolkit
+
 __all__ = ["Skip", "probe", "signature", "valid_entry", "SYSTEM_DIRS"]
 
 # Directories the system already searches; a profile never puts these in
@@ -21,7 +25,7 @@ class Skip(Exception):
     """The candidate is not a usable toolkit; ``str(exc)`` says why."""
 
 
-def _stat(path: str) -> tuple | None:
+def _stat(path: str) -> tuple[int, int, int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -30,7 +34,7 @@ def _stat(path: str) -> tuple | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
 
 
-def signature(root: str) -> tuple:
+def signature(root: str) -> tuple[object, ...]:
     """Cheap fingerprint of what probing ``root`` reads: stat of the key paths.
 
     A directory's mtime moves when an entry is added to or removed from it, so
@@ -109,7 +113,7 @@ def _valid_record(tk: object) -> bool:
             and (tk.get("cupti_dir") is None or isinstance(tk["cupti_dir"], str)))
 
 
-def probe(root: str) -> dict:
+def probe(root: str) -> ProbedToolkit:
     """Describe the toolkit at ``root`` (a real path).
 
     Returns:
