@@ -492,7 +492,7 @@ def _smi_source(smi: str, env: Mapping[str, str], deadline: float) -> tuple[dict
 
     # The GPUs. Old nvidia-smi rejects the whole query when it names compute_cap.
     gpus = None
-    fields = SMI_QUERY_FIELDS
+    fields: tuple[str, ...] = SMI_QUERY_FIELDS
     for attempt in (0, 1):
         if left() <= 0:
             src["gpus_reason"] = "nvidia-smi --query-gpu skipped: the time budget was used up"
@@ -685,7 +685,7 @@ def driver_facts(
         reasons.append(smi["gpus_reason"])
 
     raw = smi_gpus if smi_gpus is not None else (nvml_gpus or [])
-    gpus: list[Gpu] = [{"index": g.get("index"), "name": g.get("name"), "compute_cap": g.get("compute_cap"),
+    gpus: list[Gpu] = [{"index": g["index"], "name": g.get("name"), "compute_cap": g.get("compute_cap"),
              "uuid": g.get("uuid")} for g in raw]
 
     return {

@@ -151,13 +151,14 @@ def locate(env: Mapping[str, str], cwd: str | None = None) -> PythonEnv | None:
             here = cwd or os.getcwd()
         except OSError:
             here = "/"
-        prefix = _pyenv_prefix(py, env, here)
-        if prefix is None:  # 'system': the next python3 on PATH
+        found = _pyenv_prefix(py, env, here)
+        if found is None:  # 'system': the next python3 on PATH
             py = _first_python(path, skip_shims=True)
             if py is None:
                 return None
             prefix = os.path.dirname(os.path.dirname(py))
         else:
+            prefix = found
             py = os.path.join(prefix, "bin", "python3")
     kind = "python"
     cfg = _read_cfg(os.path.join(prefix, "pyvenv.cfg"))
@@ -277,7 +278,7 @@ def python_wheels(ctx: Context) -> tuple[PythonEnv | None, WheelInventory]:
     if memo is None:
         pyenv = ctx.python_env()
         memo = ctx.memo["pywheels"] = (pyenv, wheel_inventory(pyenv, ctx.index))
-    return memo
+    return memo  # type: ignore[return-value]  # ctx.memo holds objects: what was stored just above
 
 
 def wheel_inventory(pyenv: PythonEnv | None, index: Index | None = None) -> WheelInventory:
@@ -289,8 +290,8 @@ def wheel_inventory(pyenv: PythonEnv | None, index: Index | None = None) -> Whee
     """
     if not pyenv:
         return {"libs": {}, "tools": {}}
-    dirs = list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv.get("user_site") else [])
-    sig = [_VERSION]
+    dirs = list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv["user_site"] else [])
+    sig: list[int | None] = [_VERSION]
     for d in dirs:
         try:
             sig.append(os.stat(d).st_mtime_ns)
@@ -330,7 +331,7 @@ def torch_build(pyenv: PythonEnv | None) -> TorchBuild | None:
     """
     if not pyenv:
         return None
-    for site in list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv.get("user_site") else []):
+    for site in list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv["user_site"] else []):
         path = os.path.join(site, "torch", "version.py")
         try:
             text = read_limited(path, 65536).decode("utf-8", "replace")
@@ -344,7 +345,12 @@ def torch_build(pyenv: PythonEnv | None) -> TorchBuild | None:
                 continue
             value = value.strip()
             if value[:1] in ("'", '"') and value[-1:] == value[:1]:
-                out["version" if key == "__version__" else key] = value[1:-1]
+                if key == "__version__":
+                    out["version"] = value[1:-1]
+                elif key == "cuda":
+                    out["cuda"] = value[1:-1]
+                else:
+                    out["hip"] = value[1:-1]
         return out
     return None
 

@@ -173,7 +173,7 @@ def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | N
     if al == "auto":
         pyenv = ctx.python_env()
         tb = torch_build(pyenv)
-        torch = cached_torch(ctx.index, pyenv["python"], tb.get("version")) if tb and pyenv else None
+        torch = cached_torch(ctx.index, pyenv["python"], tb["version"]) if tb and pyenv else None
         gpus = gpu_caps(ctx)
         sms, why = arch_list(gpus, toolkit_sms(ctx, tk, bool(gpus)), _torch_sms((torch or {}).get("arch_list") or []))
         if sms:
