@@ -23,6 +23,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, TypeVar
 
+    from typing_extensions import TypeGuard
+
     T = TypeVar("T")
 
 __all__ = ["Index", "MAX_BYTES", "valid_result"]
@@ -32,7 +34,7 @@ _FORMAT = 4
 MAX_BYTES = 64 << 20
 
 
-def _well_formed(data: object) -> bool:
+def _well_formed(data: object) -> TypeGuard[dict[str, Any]]:
     """An index of this format: a dict of tables, each a dict of ``key: (sig, value, ...)``."""
     if not (isinstance(data, dict) and data.get("format") == _FORMAT):
         return False
