@@ -21,11 +21,11 @@ from helpers import REPO
 STRICT = ("cudaenv.env.*", "cudaenv.profiles.*", "cudaenv.toolkit.*", "cudaenv.install.*")
 
 
-def _mypy(cwd: str, cache: str) -> subprocess.CompletedProcess:
-    # A fresh cache per run (never the checkout's): a stale or shared cache cannot hide an error.
+def _mypy(cwd: str, cache: str, *targets: str) -> subprocess.CompletedProcess:
+    # Never the checkout's own .mypy_cache. Without targets: what pyproject.toml names (the package).
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", os.path.join(cwd, "pyproject.toml"), "--cache-dir", cache,
-         "--no-error-summary", "--hide-error-context"],
+         "--no-error-summary", "--hide-error-context", *targets],
         cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
@@ -34,9 +34,19 @@ def _has_mypy() -> None:
     assert res.returncode == 0, "mypy is part of the test extra: pip install -e '.[test]'\n" + res.stderr
 
 
-def test_mypy_finds_no_error(tmp_path):
+def _checkout_cache() -> str:
+    """A cache for this checkout under the temporary directory, kept between runs (a warm run takes
+    about a second, a cold one a few). mypy's cache is incremental: a changed file is checked again."""
+    import hashlib
+    import tempfile
+
+    key = hashlib.sha1(REPO.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return os.path.join(tempfile.gettempdir(), f"cudaenv-mypy-{os.getuid()}-{key}")
+
+
+def test_mypy_finds_no_error():
     _has_mypy()
-    res = _mypy(REPO, str(tmp_path / "cache"))
+    res = _mypy(REPO, _checkout_cache())
     assert res.returncode == 0 and not res.stdout.strip(), res.stdout + res.stderr
 
 
@@ -81,7 +91,7 @@ def test_the_checker_sees_an_untyped_record_read(tmp_path):
         "    return x\n"
         "def wrong_key(tk: Toolkit) -> str:\n"
         "    return tk['rooot']\n")
-    res = _mypy(str(tree), str(tmp_path / "cache"))
+    res = _mypy(str(tree), str(tmp_path / "cache"), "-m", "cudaenv.env.bad_shape")  # and what it imports
     assert res.returncode != 0
     assert "bad_shape.py:5: error: Function is missing a type annotation" in res.stdout, res.stdout
     assert 'bad_shape.py:8: error: TypedDict "Toolkit" has no key "rooot"' in res.stdout, res.stdout
