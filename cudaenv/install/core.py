@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 
 from ..errors import CudaenvError
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
@@ -23,8 +24,7 @@ from .wheels import META
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-    from typing import Any, Callable, Mapping
+    from typing import Callable, Mapping
 
     from .types import Made, Marker, Plan, PlanComponent, Summary
 
@@ -217,7 +217,6 @@ def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs
     """
     import fcntl
     import secrets
-    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
     parent, name = os.path.split(os.path.abspath(root))
     try:
@@ -244,8 +243,7 @@ def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs
         os.makedirs(staging)
         token = secrets.token_hex(16)
         try:
-            downloaded, files, made = _fill(plan, staging, cache, env, jobs, prog, ThreadPoolExecutor, wait,
-                                            FIRST_EXCEPTION)
+            downloaded, files, made = _fill(plan, staging, cache, env, jobs, prog)
             from ..infra.jsonout import dumps
 
             _write_new(os.path.join(staging, "version.json"), version_json(plan))
@@ -314,8 +312,8 @@ def _raise_in(tid: int, exc: type[BaseException] | None) -> None:
         pass
 
 
-def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: int, prog: Progress,
-          Pool: Any, wait: Any, FIRST_EXCEPTION: Any) -> tuple[int, int, Made]:
+def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: int,
+          prog: Progress) -> tuple[int, int, Made]:
     """Download and unpack every component into ``staging`` in parallel, then give it NVIDIA's layout.
 
     Returns:
@@ -357,7 +355,7 @@ def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: in
             files[0] += n
         prog.finish(label, "installed" + (" (headers)" if c["how"] == "include" else ""))
 
-    pool = Pool(max_workers=max(1, jobs))
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     futures: list[Future[None]] = []
     try:  # submitting too: a signal may arrive while a first worker already downloads
         for c in sorted(comps, key=lambda c: -(c["size"] or 0)):
