@@ -575,41 +575,64 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
     """
     sha = sha256.lower()
     name = name or url.rsplit("/", 1)[-1]
-    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
-        raise CudaenvError(f"{name}: the source gives its size as {_clip(size)!r}, not a number of bytes")
+    _check_size(size, name)
     if is_local(url):
-        path = local_path(url)
-        if not os.path.isfile(path):
-            raise CudaenvError(f"{name}: {path} does not exist")
-        digest = _hash_file(path, progress)
-        if digest != sha:
-            raise CudaenvError(f"checksum mismatch for {name}: {path} has sha256 {digest}, the manifest says {sha}")
-        return path, 0
+        return _check_local(local_path(url), sha, name, progress), 0
     done = cached_path(cache, sha)
     if own_file(done):  # the user's own file in the user's own cache (infra/private.py)
         if progress:
             progress(os.path.getsize(done))
         return done, 0
+    part = _partial_path(cache, sha)
+    downloaded = _download_resuming(url, part, size, name, progress, cancel)
+    _keep_verified(part, done, sha, f"{name} from {_show(url)}")
+    return done, downloaded
+
+
+def _check_size(size: object, name: str) -> None:
+    """Refuse a published size that is not a number of bytes (a source's word is not trusted)."""
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+        raise CudaenvError(f"{name}: the source gives its size as {_clip(size)!r}, not a number of bytes")
+
+
+def _check_local(path: str, sha: str, name: str, progress: Callable[[int], None] | None) -> str:
+    """``path`` itself, once its sha256 is ``sha`` (a local file is read in place, never copied)."""
+    if not os.path.isfile(path):
+        raise CudaenvError(f"{name}: {path} does not exist")
+    got = _hash_file(path, progress)
+    if got != sha:
+        raise CudaenvError(f"checksum mismatch for {name}: {path} has sha256 {got}, the manifest says {sha}")
+    return path
+
+
+def _partial_path(cache: str, sha: str) -> str:
+    """Where the download of ``sha`` accumulates: ``<cache>/partial/<sha>``, its directory made 0700."""
     part_dir = os.path.join(cache, "partial")
     try:
         ensure_dir(part_dir)  # 0700 whatever the umask
     except OSError as exc:
         raise CudaenvError(f"cannot create the download cache {part_dir}: {exc.strerror}") from None
-    part = os.path.join(part_dir, sha)
+    return os.path.join(part_dir, sha)
+
+
+def _download_resuming(url: str, part: str, size: int | None, name: str,
+                       progress: Callable[[int], None] | None, cancel: threading.Event | None) -> int:
+    """Complete ``part`` from ``url``, resuming after a dropped connection up to :data:`RETRIES`
+    times; return the bytes downloaded.
+
+    Raises:
+        Unreachable: the first attempt, with nothing downloaded yet, could not connect.
+        CudaenvError: as :func:`_download`, or the connection kept dropping.
+    """
     cap = size if size is not None else MAX_DOWNLOAD
     downloaded = 0
     last_error = ""
     for attempt in range(RETRIES + 1):
         if attempt:
             _pause(min(0.5 * attempt, 3), cancel)
-        if os.path.lexists(part) and not own_file(part):
-            os.unlink(part)  # not ours (or a link): never appended to
-        have = os.path.getsize(part) if os.path.exists(part) else 0
-        if have > cap:
-            os.unlink(part)
-            have = 0
+        have = _partial_size(part, cap)
         if have and have == size:
-            break
+            return downloaded
         try:
             got, complete = _download(url, part, have, size, cap, name, progress, cancel)
         except _Dropped as exc:  # what arrived stays: the next attempt resumes after it
@@ -622,21 +645,35 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
             continue
         downloaded += got
         if complete:
-            break
+            return downloaded
         last_error = "the connection closed early"
-    else:
-        raise CudaenvError(f"downloading {name} failed after {RETRIES + 1} attempts: {last_error}",
-                           hint="run the same command again: it resumes where it stopped")
-    digest = _hash_file(part)
-    if digest != sha:
+    raise CudaenvError(f"downloading {name} failed after {RETRIES + 1} attempts: {last_error}",
+                       hint="run the same command again: it resumes where it stopped")
+
+
+def _partial_size(part: str, cap: int) -> int:
+    """The bytes of ``part`` to resume after: 0 when it is not the user's own file (it is removed
+    then: never appended to) or larger than ``cap``."""
+    if os.path.lexists(part) and not own_file(part):
+        os.unlink(part)  # not ours (or a link): never appended to
+    have = os.path.getsize(part) if os.path.exists(part) else 0
+    if have > cap:
         os.unlink(part)
-        raise CudaenvError(f"checksum mismatch for {name} from {_show(url)}: sha256 {digest}, expected {sha}",
+        have = 0
+    return have
+
+
+def _keep_verified(part: str, done: str, sha: str, what: str) -> None:
+    """Move the finished download ``part`` to ``done`` in the cache when its sha256 is ``sha``; else delete it."""
+    got = _hash_file(part)
+    if got != sha:
+        os.unlink(part)
+        raise CudaenvError(f"checksum mismatch for {what}: sha256 {got}, expected {sha}",
                            hint="the download was deleted; if it happens again the source is corrupt")
     try:
         os.replace(part, done)
     except OSError as exc:
         raise CudaenvError(f"cannot write {done}: {exc.strerror}") from None
-    return done, downloaded
 
 
 def _pause(seconds: float, cancel: threading.Event | None) -> None:
