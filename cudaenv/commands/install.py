@@ -13,7 +13,10 @@ from ..infra.console import note, report_error, write_out
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import FrameType
+
     from ..context import Context
+    from ..install.types import Installed, Plan, Summary
 
 __all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
 
@@ -62,7 +65,7 @@ def _private_toolkits(ctx: Context) -> None:
         raise CudaenvError(f"cannot create {base}: {exc.strerror}") from None
 
 
-def installed(ctx: Context) -> list[tuple[str, dict]]:
+def installed(ctx: Context) -> list[tuple[str, Installed]]:
     """(root, record) of every toolkit cudaenv installed (its own toolkits directory and the roots
     its registry names), oldest version first."""
     from ..install.record import lookup, registered
@@ -74,7 +77,8 @@ def installed(ctx: Context) -> list[tuple[str, dict]]:
         roots = [os.path.join(base, n) for n in sorted(os.listdir(base)) if n.startswith("cuda-")]
     except OSError:
         roots = []
-    out, seen = [], set()
+    out: list[tuple[str, Installed]] = []
+    seen: set[str] = set()
     for root in roots + registered(ctx.env):
         real = os.path.realpath(root)
         if real in seen or os.path.islink(root):
@@ -161,7 +165,7 @@ def _interruptible() -> None:
 
     fired: list[int] = []
 
-    def handler(signum, frame):  # noqa: ARG001 - signal handler signature
+    def handler(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - signal handler signature
         if not fired:
             fired.append(signum)
             raise _Stopped(signum)
@@ -242,7 +246,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             if done is None:
                 raise
             # Offline (or the sources no longer offer it): what is installed answers the request.
-            _say(f"{exc.message}; CUDA {lookup(ctx.env, done)['version']} is installed at {done}")
+            found = lookup(ctx.env, done)
+            _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}")
             write_out(f"{done}\n")
             return 0
         root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
@@ -277,7 +282,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
-def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool, quiet: bool = False) -> int:
+def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False) -> int:
     """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
     from ..install.progress import human
     from ..install.record import register
@@ -285,9 +290,9 @@ def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool,
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
-        stub = summary.get("stub") or {}
+        stub = summary["stub"]
         note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(summary['downloaded'])} downloaded"
-             + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub.get("generated") else ""))
+             + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub and stub["generated"] else ""))
     write_out(f"{root}\n")
     # Without a C compiler there is no generated libcuda stub (summary["stub_error"]): optional for
     # runtime parts; for a toolkit with nvcc, the profile build below says so in one warning.

@@ -10,6 +10,10 @@ import threading
 from ..infra.progress import Display, bar
 from ..infra.term import fit
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
+
 __all__ = ["Progress", "human"]
 
 
@@ -45,7 +49,7 @@ class Progress:
         quiet: Show nothing (``--quiet``).
     """
 
-    def __init__(self, total: int, tty: bool | None = None, stream=None, quiet: bool = False) -> None:
+    def __init__(self, total: int, tty: bool | None = None, stream: TextIO | None = None, quiet: bool = False) -> None:
         self.total = total
         self.done = 0
         self.files: dict[str, list[int]] = {}  # name -> [got, size]
