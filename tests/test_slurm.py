@@ -1,0 +1,210 @@
+"""A real Slurm (slurmctld + slurmd + munge, tests/slurm.sh): a switch made on a driverless login
+node, then jobs on a GPU node (slurmd in a mount namespace showing the test's stand-in driver).
+
+The probe dlopens libcuda.so.1 the way the CUDA runtime does and calls cuInit(0): the stand-in
+driver answers 0, the toolkit's stub answers 34 (CUDA_ERROR_STUB_LIBRARY). Issue 17: today
+`cudaenv use` on the login node puts the stub on LD_LIBRARY_PATH and --export=ALL (Slurm's
+default) carries it into the job, so the scenarios marked xfail(strict) show the bug and turn
+green (then fail as XPASS: remove the mark) when the fix lands.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import TESTBED
+from helpers import IN_CI, REPO, clean_shell_env, setup_missing
+
+pytestmark = [pytest.mark.slurm, pytest.mark.testbed]
+
+SLURM_SH = os.path.join(REPO, "tests", "slurm.sh")
+BED = os.path.join(TESTBED, "slurm")
+SLURM_CONF = os.path.join(BED, "slurm.conf")
+STANDIN = os.path.join(BED, "driver", "libcuda.so.1")
+TIMEOUT = 90  # per Slurm command; a job here takes well under a second
+
+PROBE_C = r"""
+/* dlopen libcuda.so.1 as the CUDA runtime does, call cuInit(0), say which file answered. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+int main(void) {
+    void *h = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!h) { printf("libcuda=none cuInit=none\n"); return 0; }
+    int (*cuInit)(unsigned int) = (int (*)(unsigned int))dlsym(h, "cuInit");
+    if (!cuInit) { printf("libcuda=nosym cuInit=none\n"); return 0; }
+    Dl_info info;
+    const char *file = dladdr((void *)cuInit, &info) && info.dli_fname ? info.dli_fname : "?";
+    printf("libcuda=%s cuInit=%d\n", file, cuInit(0));
+    return 0;
+}
+"""
+
+ISSUE17 = "issue 17: the login node's libcuda stub travels into the job with --export=ALL (cuInit 34)"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """The test bed's cluster, up for this module: reused when already running, else started
+    here and stopped at the end (nothing left behind)."""
+    if shutil.which("slurmctld") is None or shutil.which("munged") is None:
+        setup_missing("Slurm/munge not installed: run bash tests/slurm.sh")
+    env = dict(os.environ, SLURM_CONF=SLURM_CONF)
+    was_up = subprocess.run(["bash", SLURM_SH, "status"], env=env, capture_output=True, timeout=60).returncode == 0
+    if not was_up:
+        res = subprocess.run(["bash", SLURM_SH, "start"], env=env, capture_output=True, text=True, timeout=300)
+        if res.returncode != 0:
+            subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
+            msg = f"Slurm test bed cannot start here: {res.stderr.strip()[-500:]}"
+            if IN_CI and res.returncode != 3:  # 3: this machine cannot show a driver (no /proc/driver, no namespaces)
+                pytest.fail(msg)
+            pytest.skip(msg)
+    yield env
+    if not was_up:
+        subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    d = tmp_path_factory.mktemp("probe")
+    (d / "probe.c").write_text(PROBE_C)
+    subprocess.run(["gcc", "-O1", "-o", str(d / "probe"), str(d / "probe.c"), "-ldl"], check=True, timeout=60)
+    return str(d / "probe")
+
+
+@pytest.fixture
+def login(tmp_path, testbed, cluster):
+    """The login node's environment: this checkout's cudaenv first on PATH, the test bed's 12.4."""
+    return clean_shell_env(tmp_path, "/usr/local/bin:/usr/bin:/bin", SLURM_CONF=SLURM_CONF,
+                           CUDAENV_ROOTS=testbed["12.4"])
+
+
+def parse(out: str) -> dict[str, str]:
+    lines = [ln for ln in out.splitlines() if ln.startswith("libcuda=")]
+    if len(lines) != 1:  # not an AssertionError: an xfail(raises=AssertionError) must not hide it
+        pytest.fail(f"no single probe line in {out!r}")
+    return dict(kv.split("=", 1) for kv in lines[0].split())
+
+
+def login_bash(script: str, env: dict, cwd) -> subprocess.CompletedProcess:
+    """Run ``script`` in bash on the login side; a failing command fails the test (not as an
+    AssertionError, so the xfail marks below only accept the wrong-libcuda outcome)."""
+    res = subprocess.run(["bash", "--norc", "--noprofile", "-c", "set -eu\n" + script], env=env, cwd=str(cwd),
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    if res.returncode != 0:
+        pytest.fail(f"exit {res.returncode}: {res.stderr.strip()[-800:]}")
+    return res
+
+
+USE = 'eval "$(cudaenv use 12.4)"\n'
+
+
+def assert_standin(out: str):
+    r = parse(out)
+    assert (r["libcuda"], r["cuInit"]) == (STANDIN, "0"), out
+
+
+# -- the bed itself ---------------------------------------------------------------------------
+
+def test_bed_login_has_no_driver_gpu_node_has_the_standin(login, probe, tmp_path):
+    """Without cudaenv: the login side finds no libcuda; a job step finds the stand-in (cuInit 0)
+    and sees /proc/driver/nvidia/version. After `use` on the login side, the stub answers 34 there."""
+    res = login_bash(f"{probe}; test ! -e /proc/driver/nvidia/version && echo login-no-proc\n"
+                     f"srun -n1 sh -c '{probe}; head -c 12 /proc/driver/nvidia/version; echo'\n", login, tmp_path)
+    lines = res.stdout.splitlines()
+    assert lines[0] == "libcuda=none cuInit=none", res.stdout
+    assert lines[1] == "login-no-proc"
+    assert_standin(lines[2])
+    assert lines[3] == "NVRM version"
+    res = login_bash(USE + probe, login, tmp_path)
+    r = parse(res.stdout)
+    assert r["cuInit"] == "34" and r["libcuda"].startswith(str(tmp_path)), res.stdout  # the stub, in our cache
+
+
+# -- issue 17's scenarios: a switch on the login node, then a job ----------------------------
+
+def sbatch_script(tmp_path, body: str) -> str:
+    p = tmp_path / "job.sh"
+    p.write_text("#!/bin/bash\n" + body + "\n")
+    return str(p)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
+@pytest.mark.slow  # sbatch --wait polls every few seconds
+def test_sbatch_export_all_after_use(login, probe, tmp_path):
+    job = sbatch_script(tmp_path, probe)
+    res = login_bash(USE + f"sbatch --wait -Q --export=ALL -o {tmp_path}/out.txt {job}", login, tmp_path)
+    assert_standin((tmp_path / "out.txt").read_text())
+
+
+@pytest.mark.slow  # sbatch --wait polls every few seconds
+def test_sbatch_export_none_after_use(login, probe, tmp_path):
+    job = sbatch_script(tmp_path, probe)
+    res = login_bash(USE + f"sbatch --wait -Q --export=NONE -o {tmp_path}/out.txt {job}", login, tmp_path)
+    assert_standin((tmp_path / "out.txt").read_text())
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
+def test_srun_export_all_after_use(login, probe, tmp_path):
+    res = login_bash(USE + f"srun -n1 --export=ALL {probe}", login, tmp_path)
+    assert_standin(res.stdout)
+
+
+def test_srun_export_none_after_use(login, probe, tmp_path):
+    res = login_bash(USE + f"srun -n1 --export=NONE {probe}", login, tmp_path)
+    assert_standin(res.stdout)
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
+def test_salloc_export_all_after_use(login, probe, tmp_path):
+    res = login_bash(USE + f"salloc -Q -n1 srun -n1 --export=ALL {probe}", login, tmp_path)
+    assert_standin(res.stdout)
+
+
+def test_salloc_export_none_after_use(login, probe, tmp_path):
+    # salloc (22.05) has no --export: it runs its command on the login side with the login
+    # environment; the step inside is what reaches the node, and --export=NONE is on the step.
+    res = login_bash(USE + f"salloc -Q -n1 srun -n1 --export=NONE {probe}", login, tmp_path)
+    assert_standin(res.stdout)
+
+
+def array_outputs(tmp_path, export: str, login, probe) -> list[str]:
+    job = sbatch_script(tmp_path, probe)
+    res = login_bash(USE + f"sbatch --wait -Q --array=0-1 --export={export} -o {tmp_path}/out-%a.txt {job}",
+                     login, tmp_path)
+    return [(tmp_path / f"out-{i}.txt").read_text() for i in range(2)]
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
+@pytest.mark.slow  # sbatch --wait polls every few seconds
+def test_job_array_export_all_after_use(login, probe, tmp_path):
+    for out in array_outputs(tmp_path, "ALL", login, probe):
+        assert_standin(out)
+
+
+@pytest.mark.slow  # sbatch --wait polls every few seconds
+def test_job_array_export_none_after_use(login, probe, tmp_path):
+    for out in array_outputs(tmp_path, "NONE", login, probe):
+        assert_standin(out)
+
+
+def test_srun_cudaenv_list_after_use(login, tmp_path, testbed):
+    res = login_bash(USE + "srun -n1 cudaenv list", login, tmp_path)
+    assert testbed["12.4"] in res.stdout, res.stdout
+
+
+# -- groundwork for sizing builds by the job's allocation -------------------------------------
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_job_cpu_count_visible_to_the_process(login, tmp_path, cpus):
+    """task/affinity binds a step to its allocated cores: nproc and sched_getaffinity see -c N."""
+    if (os.cpu_count() or 1) < cpus:
+        pytest.skip(f"needs {cpus} CPUs")
+    script = tmp_path / "cpus.sh"
+    script.write_text("nproc\npython3 -c 'import os; print(len(os.sched_getaffinity(0)), os.environ[\"SLURM_CPUS_PER_TASK\"])'\n")
+    res = login_bash(f"srun -n1 -c{cpus} sh {script}", login, tmp_path)
+    assert res.stdout.split() == [str(cpus), str(cpus), str(cpus)], res.stdout
