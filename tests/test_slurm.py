@@ -11,6 +11,7 @@ green (then fail as XPASS: remove the mark) when the fix lands.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 
@@ -208,3 +209,60 @@ def test_job_cpu_count_visible_to_the_process(login, tmp_path, cpus):
     script.write_text("nproc\npython3 -c 'import os; print(len(os.sched_getaffinity(0)), os.environ[\"SLURM_CPUS_PER_TASK\"])'\n")
     res = login_bash(f"srun -n1 -c{cpus} sh {script}", login, tmp_path)
     assert res.stdout.split() == [str(cpus), str(cpus), str(cpus)], res.stdout
+
+
+# -- cudaenv used inside the job, on the GPU node ---------------------------------------------
+
+def job_script(tmp_path, login: dict, body: str) -> str:
+    """A job script that sets up cudaenv itself (what a user's script does under --export=NONE)."""
+    keep = ("PATH", "HOME", "CUDAENV_ROOTS", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME")
+    lines = ["#!/bin/bash", "set -eu"] + [f"export {k}={shlex.quote(login[k])}" for k in keep] + [body]
+    p = tmp_path / "job-in.sh"
+    p.write_text("\n".join(lines) + "\n")
+    return str(p)
+
+
+def test_use_in_job_export_none(login, probe, tmp_path):
+    job = job_script(tmp_path, login, USE + probe)
+    assert_standin(login_bash(USE + f"srun -n1 --export=NONE /bin/bash {job}", login, tmp_path).stdout)
+
+
+def test_use_in_job_after_use_on_login_export_all(login, probe, tmp_path):
+    job = tmp_path / "again.sh"
+    job.write_text(USE + probe + "\n")
+    assert_standin(login_bash(USE + f"srun -n1 --export=ALL bash {job}", login, tmp_path).stdout)
+
+
+def test_exec_in_job_after_use_on_login_export_all(login, probe, tmp_path):
+    assert_standin(login_bash(USE + f"srun -n1 --export=ALL cudaenv exec 12.4 -- {probe}", login, tmp_path).stdout)
+
+
+def test_exec_in_job_export_none(login, probe, tmp_path):
+    job = job_script(tmp_path, login, f"cudaenv exec 12.4 -- {probe}")
+    assert_standin(login_bash(f"srun -n1 --export=NONE /bin/bash {job}", login, tmp_path).stdout)
+
+
+# -- a module (cudaenv modulefiles, real Lmod) loaded on the login node or in the job ---------
+
+LMOD_INIT = "/usr/share/lmod/lmod/init/bash"
+
+
+@pytest.fixture
+def lmod(login, tmp_path):
+    if not os.path.isfile(LMOD_INIT):
+        setup_missing("Lmod not installed (bash tests/run.sh installs it)")
+    moddir = tmp_path / "modules"
+    subprocess.run(["bash", "--norc", "--noprofile", "-c", f"cudaenv modulefiles --format lmod 12.4 --output {moddir}"],
+                   env=login, check=True, capture_output=True, timeout=TIMEOUT)
+    return f"source {LMOD_INIT}\nmodule use {moddir}\nmodule load cuda/12.4\n"
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 17: a module loaded on the login node puts "
+                   "its stub on LD_LIBRARY_PATH and --export=ALL carries it into the job (cuInit 34)")
+def test_module_loaded_on_login_export_all(login, lmod, probe, tmp_path):
+    assert_standin(login_bash(lmod + f"srun -n1 --export=ALL {probe}", login, tmp_path).stdout)
+
+
+def test_module_loaded_in_job_export_none(login, lmod, probe, tmp_path):
+    job = job_script(tmp_path, login, lmod + probe)
+    assert_standin(login_bash(f"srun -n1 --export=NONE /bin/bash {job}", login, tmp_path).stdout)
