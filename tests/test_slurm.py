@@ -233,6 +233,14 @@ def test_use_in_job_after_use_on_login_export_all(login, probe, tmp_path):
     assert_standin(login_bash(USE + f"srun -n1 --export=ALL bash {job}", login, tmp_path).stdout)
 
 
+def test_off_before_submitting_then_use_in_job(login, probe, tmp_path):
+    """The documented workaround (docs/clusters.md): `cudaenv off` before sbatch/srun, `use` in the job."""
+    job = tmp_path / "job.sh"
+    job.write_text(USE + probe + "\n")
+    res = login_bash(USE + 'eval "$(cudaenv off)"\n' + f"srun -n1 --export=ALL bash {job}", login, tmp_path)
+    assert_standin(res.stdout)
+
+
 def test_exec_in_job_after_use_on_login_export_all(login, probe, tmp_path):
     assert_standin(login_bash(USE + f"srun -n1 --export=ALL cudaenv exec 12.4 -- {probe}", login, tmp_path).stdout)
 
