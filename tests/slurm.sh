@@ -108,22 +108,36 @@ EOF
     if cmp -s "$CONF.new" "$CONF"; then rm -f "$CONF.new"; else mv "$CONF.new" "$CONF"; fi
 }
 
+# Our daemons are found by pid file, or, should a pid file be lost, by a command line naming
+# this bed's slurm.conf (never by name alone: another cluster's daemons are not ours).
+ours() {  # ours COMM: pids of COMM whose arguments name $CONF
+    local d
+    for d in /proc/[0-9]*; do
+        [ "$(cat "$d/comm" 2>/dev/null)" = "$1" ] || continue
+        tr '\0' '\n' < "$d/cmdline" 2>/dev/null | grep -qxF "$CONF" && echo "${d#/proc/}"
+    done
+    return 0
+}
+
 alive() {  # alive PIDFILE COMM: the pid in PIDFILE runs COMM
     local pid
     pid=$(cat "$1" 2>/dev/null) || return 1
     [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]
 }
 
-stop_one() {  # stop_one PIDFILE COMM
-    local pid i
-    alive "$1" "$2" || { rm -f "$1"; return 0; }
-    pid=$(cat "$1")
-    kill -TERM "$pid" 2>/dev/null || true
+stop_one() {  # stop_one PIDFILE COMM [by-conf]: TERM, up to 10 s, then KILL
+    local pids pid i left
+    pids=$(cat "$1" 2>/dev/null || true)
+    alive "$1" "$2" || pids=
+    if [ "${3:-}" = by-conf ]; then pids="$pids $(ours "$2")"; fi
+    for pid in $pids; do kill -TERM "$pid" 2>/dev/null || true; done
     for i in $(seq 100); do
-        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] || break
+        left=
+        for pid in $pids; do [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && left="$left $pid"; done
+        [ -z "$left" ] && break
         sleep 0.1
     done
-    if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]; then kill -KILL "$pid" 2>/dev/null || true; fi
+    for pid in $left; do kill -KILL "$pid" 2>/dev/null || true; done
     rm -f "$1"
 }
 
@@ -150,7 +164,7 @@ start() {
         mkdir -p /run/munge /var/log/munge /var/lib/munge
         chown munge:munge /run/munge /var/log/munge /var/lib/munge 2>/dev/null || true
         rm -f /run/munge/munge.socket.2 /run/munge/munge.socket.2.lock
-        runuser -u munge -- /usr/sbin/munged --pid-file=/run/munge/munged.pid
+        runuser -u munge -- /usr/sbin/munged --pid-file=/run/munge/munged.pid 9>&-  # not holding our lock
         echo /run/munge/munged.pid > "$BED/munged.ours"
         local i
         for i in $(seq 50); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.1; done
@@ -161,21 +175,21 @@ start() {
         && scontrol ping 2>/dev/null | grep -q UP; then
         :
     else
-        stop_one "$BED/slurmctld.pid" slurmctld
-        slurmctld -c -f "$CONF"
+        stop_one "$BED/slurmctld.pid" slurmctld by-conf
+        slurmctld -c -f "$CONF" 9>&-
         local i
         for i in $(seq 100); do scontrol ping 2>/dev/null | grep -q UP && break; sleep 0.1; done
         scontrol ping 2>/dev/null | grep -q UP || { say "slurmctld does not answer (log: $BED/log/slurmctld.log)"; exit 1; }
     fi
     # slurmd: the GPU node. Its private mount namespace shows the driver to it and its job steps.
     if ! slurmd_current; then
-        stop_one "$BED/slurmd.pid" slurmd
+        stop_one "$BED/slurmd.pid" slurmd by-conf
         unshare -m --propagation private sh -ec '
             mount -t tmpfs -o mode=0755,size=1m cudaenv-testbed-driver /proc/driver
             mkdir /proc/driver/nvidia
             cp "$1/driver/version" /proc/driver/nvidia/version
             mount --bind "$1/ld.so.cache" /etc/ld.so.cache
-            exec slurmd -f "$2"' sh "$BED" "$CONF"
+            exec slurmd -f "$2"' sh "$BED" "$CONF" 9>&-
     fi
     local i st=
     for i in $(seq 150); do
@@ -191,14 +205,19 @@ start() {
 
 stop() {
     # Each takes ~2 s to shut down: stop both at once, munged (which they use) after them.
-    stop_one "$BED/slurmd.pid" slurmd &
-    stop_one "$BED/slurmctld.pid" slurmctld &
+    stop_one "$BED/slurmd.pid" slurmd by-conf &
+    stop_one "$BED/slurmctld.pid" slurmctld by-conf &
     wait
     if [ -e "$BED/munged.ours" ]; then
         stop_one "$(cat "$BED/munged.ours")" munged
         rm -f "$BED/munged.ours"
     fi
 }
+
+# One set-up, start or stop at a time (the tests and bench/bench_slurm.py may overlap).
+mkdir -p "$BED"
+exec 9>"$BED/.lock"
+flock 9
 
 case "$action" in
     setup) setup ;;
