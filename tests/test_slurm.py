@@ -134,63 +134,30 @@ def sbatch_script(tmp_path, body: str) -> str:
     return str(p)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
-@pytest.mark.slow  # sbatch --wait polls every few seconds
-def test_sbatch_export_all_after_use(login, probe, tmp_path):
+# How each way of submitting reaches the GPU node. salloc (22.05) has no --export: its command
+# runs on the login side with the login environment, and the step inside is what reaches the node.
+SUBMIT = {
+    "sbatch": "sbatch --wait -Q --export={export} -o {out}/out-0.txt {job}",
+    "srun": "srun -n1 --export={export} {probe} > {out}/out-0.txt",
+    "salloc": "salloc -Q -n1 srun -n1 --export={export} {probe} > {out}/out-0.txt",
+    "array": "sbatch --wait -Q --array=0-1 --export={export} -o {out}/out-%a.txt {job}",
+}
+
+
+def _case(how: str, export: str):
+    marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)] if export == "ALL" else []
+    if how in ("sbatch", "array"):
+        marks.append(pytest.mark.slow)  # sbatch --wait polls every 2 s
+    return pytest.param(how, export, marks=marks, id=f"{how}-{export}")
+
+
+@pytest.mark.parametrize("how, export", [_case(h, e) for h in SUBMIT for e in ("ALL", "NONE")])
+def test_job_after_use_on_login(how, export, login, probe, tmp_path):
+    """`use` on the driverless login node, then a job: cuInit there must be the node's driver's."""
     job = sbatch_script(tmp_path, probe)
-    res = login_bash(USE + f"sbatch --wait -Q --export=ALL -o {tmp_path}/out.txt {job}", login, tmp_path)
-    assert_standin((tmp_path / "out.txt").read_text())
-
-
-@pytest.mark.slow  # sbatch --wait polls every few seconds
-def test_sbatch_export_none_after_use(login, probe, tmp_path):
-    job = sbatch_script(tmp_path, probe)
-    res = login_bash(USE + f"sbatch --wait -Q --export=NONE -o {tmp_path}/out.txt {job}", login, tmp_path)
-    assert_standin((tmp_path / "out.txt").read_text())
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
-def test_srun_export_all_after_use(login, probe, tmp_path):
-    res = login_bash(USE + f"srun -n1 --export=ALL {probe}", login, tmp_path)
-    assert_standin(res.stdout)
-
-
-def test_srun_export_none_after_use(login, probe, tmp_path):
-    res = login_bash(USE + f"srun -n1 --export=NONE {probe}", login, tmp_path)
-    assert_standin(res.stdout)
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
-def test_salloc_export_all_after_use(login, probe, tmp_path):
-    res = login_bash(USE + f"salloc -Q -n1 srun -n1 --export=ALL {probe}", login, tmp_path)
-    assert_standin(res.stdout)
-
-
-def test_salloc_export_none_after_use(login, probe, tmp_path):
-    # salloc (22.05) has no --export: it runs its command on the login side with the login
-    # environment; the step inside is what reaches the node, and --export=NONE is on the step.
-    res = login_bash(USE + f"salloc -Q -n1 srun -n1 --export=NONE {probe}", login, tmp_path)
-    assert_standin(res.stdout)
-
-
-def array_outputs(tmp_path, export: str, login, probe) -> list[str]:
-    job = sbatch_script(tmp_path, probe)
-    res = login_bash(USE + f"sbatch --wait -Q --array=0-1 --export={export} -o {tmp_path}/out-%a.txt {job}",
-                     login, tmp_path)
-    return [(tmp_path / f"out-{i}.txt").read_text() for i in range(2)]
-
-
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)
-@pytest.mark.slow  # sbatch --wait polls every few seconds
-def test_job_array_export_all_after_use(login, probe, tmp_path):
-    for out in array_outputs(tmp_path, "ALL", login, probe):
-        assert_standin(out)
-
-
-@pytest.mark.slow  # sbatch --wait polls every few seconds
-def test_job_array_export_none_after_use(login, probe, tmp_path):
-    for out in array_outputs(tmp_path, "NONE", login, probe):
-        assert_standin(out)
+    login_bash(USE + SUBMIT[how].format(export=export, out=tmp_path, job=job, probe=probe), login, tmp_path)
+    for i in range(2 if how == "array" else 1):
+        assert_standin((tmp_path / f"out-{i}.txt").read_text())
 
 
 def test_srun_cudaenv_list_after_use(login, tmp_path, testbed):
