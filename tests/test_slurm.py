@@ -241,3 +241,38 @@ def test_module_loaded_on_login_export_all(login, lmod, probe, tmp_path):
 def test_module_loaded_in_job_export_none(login, lmod, probe, tmp_path):
     job = job_script(tmp_path, login, lmod + probe)
     assert_standin(login_bash(f"srun -n1 --export=NONE /bin/bash {job}", login, tmp_path).stdout)
+
+
+# -- build settings: the job's allocation, not the login node's cores -------------------------
+
+SIZES = 'echo "MAX_JOBS=${MAX_JOBS-} NVCC_THREADS=${NVCC_THREADS-}"'
+# (login side's CPUs for `use`, the job's -c): each pair gives different settings on 2 cores.
+SIZE_CASES = [pytest.param("0", 2, id="login1-job2"), pytest.param("0,1", 1, id="login2-job1")]
+
+
+def sizes_from_use_in_job(login, tmp_path, cpus: int) -> str:
+    job = job_script(tmp_path, login, USE + SIZES)
+    return login_bash(f"srun -n1 -c{cpus} --export=NONE /bin/bash {job}", login, tmp_path).stdout.strip()
+
+
+@pytest.mark.parametrize("login_cpus, job_cpus", SIZE_CASES)
+def test_use_in_job_sizes_builds_by_the_allocation(login, tmp_path, login_cpus, job_cpus):
+    """`use` inside a step bound to N cores computes what `use` computes on N cores elsewhere."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs 2 CPUs")
+    pinned = ",".join(str(i) for i in range(job_cpus))
+    here = login_bash(f'eval "$(taskset -c {pinned} cudaenv use 12.4)"\n{SIZES}', login, tmp_path).stdout.strip()
+    assert sizes_from_use_in_job(login, tmp_path, job_cpus) == here
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 17: MAX_JOBS/NVCC_THREADS computed on the "
+                   "login node travel into the job with --export=ALL instead of following the job's cores")
+@pytest.mark.parametrize("login_cpus, job_cpus", SIZE_CASES)
+def test_build_settings_after_use_on_login_follow_the_allocation(login, tmp_path, login_cpus, job_cpus):
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs 2 CPUs")
+    job = tmp_path / "sizes.sh"
+    job.write_text(SIZES + "\n")
+    inherited = login_bash(f'eval "$(taskset -c {login_cpus} cudaenv use 12.4)"\n'
+                           f"srun -n1 -c{job_cpus} --export=ALL /bin/bash {job}", login, tmp_path).stdout.strip()
+    assert inherited == sizes_from_use_in_job(login, tmp_path, job_cpus)
