@@ -14,6 +14,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -173,7 +174,7 @@ def test_job_cpu_count_visible_to_the_process(login, tmp_path, cpus):
     if (os.cpu_count() or 1) < cpus:
         pytest.skip(f"needs {cpus} CPUs")
     script = tmp_path / "cpus.sh"
-    script.write_text("nproc\npython3 -c 'import os; print(len(os.sched_getaffinity(0)), os.environ[\"SLURM_CPUS_PER_TASK\"])'\n")
+    script.write_text(f"nproc\n{sys.executable} -c 'import os; print(len(os.sched_getaffinity(0)), os.environ[\"SLURM_CPUS_PER_TASK\"])'\n")
     res = login_bash(f"srun -n1 -c{cpus} sh {script}", login, tmp_path)
     assert res.stdout.split() == [str(cpus), str(cpus), str(cpus)], res.stdout
 
