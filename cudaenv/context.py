@@ -22,6 +22,7 @@ from .toolkit.probe import Skip, probe, signature, valid_entry
 # __future__ import annotations`` no annotation is evaluated, so its names need not exist.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .host.types import PythonEnv
     from .profiles.model import Profile
     from .toolkit.types import Toolkit
     from typing import Mapping
@@ -157,7 +158,7 @@ class Context:
             self._profiles = load_all(self.profiles_dir, self.index) if ok else ([], [])
         return self._profiles
 
-    def python_env(self) -> dict | None:
+    def python_env(self) -> PythonEnv | None:
         """The Python environment ``python3`` on PATH belongs to (``host/pyenv.locate``), once per command."""
         if "python_env" not in self.memo:
             from .host.pyenv import locate

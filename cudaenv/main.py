@@ -24,7 +24,7 @@ _SHELL = {"--shell": "shell", "-s": "shell"}
 _FORMS = {
     "use": ({"--match-torch": "match_torch"}, _SHELL, 1),
     "off": ({}, _SHELL, 0),
-    "list": ({"--json": "json"}, {}, 0),
+    "list": ({"--json": "json", "--wide": "wide"}, {}, 0),
     "init": ({"--auto": "auto"}, {}, 1),
 }
 
@@ -53,7 +53,7 @@ def _fast(args: list[str]) -> int | None:
         if cmd == "list":
             from .commands.listing import do_list
 
-            return do_list(bool(opts.get("json")))
+            return do_list(bool(opts.get("json")), bool(opts.get("wide")))
         if cmd == "init":
             from .commands.init import do_init
 

@@ -186,7 +186,7 @@ def test_debian_profile_never_puts_system_dirs_in_front():
     from cudaenv.profiles.model import default_profile
 
     tk = {"root": "/usr", "full_version": "12.4.131", "libdir": "lib", "cupti_dir": None,
-          "components": {"stubs": False}}
+          "components": {"stubs": False}, "origin": None}
     prof = default_profile(tk)
     assert "PATH" not in prof["prepend"] and prof["set"]["CUDA_HOME"] == "{root}"
 
@@ -216,7 +216,7 @@ def test_list_cli_human_and_json(tmp_path, layout):
     assert doc["schema"] == 1
     tk = next(t for t in doc["toolkits"] if t["root"] == f"{tmp_path}/r/cuda-12.4")
     assert set(tk) == {"version", "full_version", "version_source", "nvcc_version", "root", "aliases", "found_by",
-                       "default", "active", "profile", "libdir", "components", "origin"}
+                       "default", "active", "profile", "libdir", "components", "origin", "series"}  # series: docs/json.md
     assert tk["origin"] is None  # an installed toolkit (wheel toolkits: tests/test_wheel_toolkits.py)
     assert tk["components"]["cupti"] and tk["profile"] == "cuda-12.4.1"
     assert f"skipped {tmp_path}/r/cuda-broken (CUDAENV_ROOTS): dangling symlink" in res.stderr

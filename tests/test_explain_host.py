@@ -293,3 +293,51 @@ def test_explain_without_anything_for_the_host_to_add_runs_nothing(env, tmp_path
     assert res.returncode == 0 and res.stderr == ""
     [m] = json.loads(res.stdout)
     assert m["here"] == [] and m["host"] is None
+
+
+# --- the table of host answers ---------------------------------------------------------------
+
+
+def _bad_answers(table: dict, ids: set[str], facts: set[str]) -> list[str]:
+    """What is wrong with each record of ``here.ANSWERS``-shaped ``table`` (empty: nothing)."""
+    from cudaenv.knowledge.here import KINDS, Answer
+
+    bad = []
+    for key, ans in table.items():
+        if key not in ids:
+            bad.append(f"{key}: not a knowledge-base id")
+        if not isinstance(ans, Answer):
+            bad.append(f"{key}: not an Answer record")
+            continue
+        for field in Answer.__slots__:
+            if not hasattr(ans, field):
+                bad.append(f"{key}: no {field}")
+        if not getattr(ans, "needs", None) or not set(ans.needs) <= set(KINDS):
+            bad.append(f"{key}: needs {getattr(ans, 'needs', None)!r} is not a non-empty set of {KINDS}")
+        if not callable(getattr(ans, "lines", None)):
+            bad.append(f"{key}: lines is not a function")
+        if not set(getattr(ans, "also", ())) <= facts:
+            bad.append(f"{key}: also names a fact gather_host does not collect: {ans.also}")
+    return bad
+
+
+def test_every_host_answer_is_one_complete_record(tmp_path):
+    """One table, one record per id, every field there: a family cannot read facts it has no lines for."""
+    from cudaenv.context import Context
+    from cudaenv.knowledge.here import ANSWERS, NEEDS, Answer, gather_host
+    from cudaenv.knowledge.kb import load_entries
+
+    ids = {e["id"] for e in load_entries()}
+    facts = set(gather_host(Context(env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}), set()))
+    assert len(ANSWERS) >= 36
+    assert _bad_answers(ANSWERS, ids, facts) == []
+    assert NEEDS == {k: a.needs for k, a in ANSWERS.items()}
+    # The check sees a record with a field missing, a wrong kind, a stray id or fact.
+    broken = Answer(("toolkits",), lambda m, h: [])
+    del broken.lines
+    bad = _bad_answers({"torch.cpu_build": broken, "no.such_id": Answer(("gpu",), len, also=("nope",))}, ids, facts)
+    assert any("torch.cpu_build: no lines" in b for b in bad)
+    assert any(b.startswith("no.such_id: not a knowledge-base id") for b in bad)
+    assert any("no.such_id: needs" in b for b in bad) and any("no.such_id: also" in b for b in bad)
+    with pytest.raises(TypeError):
+        Answer(("toolkits",))  # a record is made whole or not at all

@@ -15,6 +15,7 @@ import hashlib
 import http.server
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -438,26 +439,45 @@ def test_config_sources_cache_reuse_and_verify(tmp_path, server):
     assert "0 B downloaded" in r.stderr and os.path.isfile(other / "bin" / "nvcc")
 
 
-def test_progress_bars_on_a_terminal(tmp_path, server):
-    import pty
+@pytest.mark.parametrize("cols", [80, 60])
+def test_progress_bars_on_a_terminal(tmp_path, server, cols):
+    """On a terminal of 80 or 60 columns: bars and a total, no row wider than the terminal, never two
+    progress blocks on the screen at once (no stale rows after a redraw), none left at the end."""
+    from ptyscreen import ESC, Screen, run_on_pty
 
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "cudaenv", "install", "13.5", "--source", server.url,
-                             "--parts", "cudart,cccl"], env=dict(_env(tmp_path), PYTHONPATH=REPO),
-                            stdout=subprocess.PIPE, stderr=slave, text=True)
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=300)
-    os.close(master)
-    text = b"".join(chunks).decode()
-    assert proc.returncode == 0, text
+    # Every archive arrives in ten pieces: several redraws per download.
+    for dirpath, _dirs, files in os.walk(server.root):
+        for fn in files:
+            if fn.endswith(".tar.xz"):
+                rel = os.path.relpath(os.path.join(dirpath, fn), server.root)
+                server.slow[rel] = max(1, os.path.getsize(os.path.join(dirpath, fn)) // 10)
+    code, raw, out = run_on_pty([sys.executable, "-m", "cudaenv", "install", "13.5", "--source", server.url,
+                                 "--parts", "cudart,cccl"], dict(_env(tmp_path), PYTHONPATH=REPO), cols)
+    text = raw.decode()
+    assert code == 0, text
     assert "total" in text and "\x1b[" in text and "100%" in text, text
     assert "cudaenv: fetching" not in text  # the plain lines are for logs, not terminals
+    # Every progress row as written (cursor moves taken out) fits the terminal, less the last
+    # column; lasting messages (a long path) may wrap: they are never redrawn.
+    rows = [ESC.sub("", p) for p in re.split(r"\r|\n|\x1b\[\d*A|\x1b\[J", text) if re.search(r"\d%", p)]
+    assert rows and all(len(r) < cols for r in rows), [r for r in rows if len(r) >= cols]
+    screen = Screen(cols, 100)
+    totals = []
+    for i in range(0, len(raw), 256):  # the screen after every piece, as it arrives
+        screen.feed(raw[i:i + 256])
+        totals.append(sum(1 for r in screen.rows() if r.split()[:1] == ["total"]))
+    assert max(totals) == 1, max(totals)
+    final = screen.rows()
+    assert not any("%" in r or r.split()[:1] == ["total"] for r in final), final
+    assert any(r.startswith("cudaenv: installed CUDA 13.5") for r in final), final
+    assert out.splitlines()[0].endswith("cuda-13.5.0")
+
+
+def test_quiet_install_prints_only_the_root(tmp_path, server):
+    """install -q: no progress, no notes; the root on stdout (what a script reads); errors still one line."""
+    env = _env(tmp_path)
+    r = _cudaenv(["install", "13.5", "--source", server.url, "--parts", "cccl", "-q"], env)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "" and r.stdout == os.path.join(str(tmp_path), "data", "cudaenv", "toolkits", "cuda-13.5.0") + "\n"
+    r = _cudaenv(["install", "99.1", "--source", server.url, "--quiet"], env)
+    assert r.returncode != 0 and r.stdout == "" and len(r.stderr.splitlines()) == 1, r.stderr

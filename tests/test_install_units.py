@@ -134,7 +134,8 @@ def test_a_fifo_or_device_named_like_a_wheel_is_not_a_find_links_file(tmp_path):
         os.mkfifo(path) if kind == "fifo" else os.symlink("/dev/zero", path) if kind == "devzero" else \
             open(path, "wb").close()
     notes: list[str] = []
-    got = wheels.project_files("nvidia-cuda-nvcc-cu12", {"find_links": [str(tmp_path / d) for d in "abc"]}, notes)
+    got = wheels.project_files("nvidia-cuda-nvcc-cu12", {"index": [], "find_links": [str(tmp_path / d) for d in "abc"],
+                                                         "auth": {}}, notes)
     assert [f["url"] for f in got] == [str(tmp_path / "c" / name)]
 
 

@@ -575,12 +575,12 @@ def test_files_are_readable_by_everyone_and_no_temporaries_remain(base):
 
 def test_short_names():
     """cuda/12.4 = newest 12.4.x, cuda/12 = newest 12.x, default = newest; an exact name wins; ties are said."""
-    from cudaenv.outputs.modulefiles import _aliases, render_rc
+    from cudaenv.outputs.modulefiles import render_rc, short_names
 
     mods = {"12.4.1": ("12.4.1", "/a"), "12.4.1-2": ("12.4.1", "/b"), "12.4.1-mine": ("12.4.1", "/a"),
             "12.4.0": ("12.4.0", "/c"), "12.3": ("12.3", "/d"), "12.3.2": ("12.3.2", "/e"), "11.8.0": ("11.8.0", "/f")}
     notes: list[str] = []
-    aliases = _aliases(mods, notes)
+    aliases = short_names(mods, notes)
     assert aliases == {"11.8.0": ["11", "11.8"], "12.4.1": ["12", "12.4", "default"]}
     assert notes == [
         "cuda/12 loads cuda/12.4.1; cuda/12.4.1-2 has the same version (`cudaenv use 12` would call this ambiguous)",
@@ -765,3 +765,22 @@ def test_use_refuses_to_switch_over_a_cudaenv_module(system, bed):
     assert (out / "code").read_text() == ""
     err = (out / "err").read_text()
     assert err.count("\n") == 1 and "run `module unload cuda` before `cudaenv use`" in err
+
+
+def test_each_format_is_one_complete_renderer():
+    """One renderer object per format, as shells are: each fills in every piece the base leaves open."""
+    import inspect
+
+    from cudaenv.outputs.modulefiles import FORMATS, RENDERERS
+    from cudaenv.outputs.modulefiles.base import Renderer
+
+    assert tuple(RENDERERS) == FORMATS == ("lmod", "tcl")
+    open_ = [n for n, f in vars(Renderer).items()
+             if inspect.isfunction(f) and "raise NotImplementedError" in inspect.getsource(f)]
+    assert {"quote", "head", "stub", "set_step", "flags_step", "path_step", "rc"} <= set(open_)
+    for fmt, r in RENDERERS.items():
+        assert r.fmt == fmt and r.rc_name and r.label and all(r.helpers)
+        missing = [n for n in open_ if getattr(type(r), n) is getattr(Renderer, n)
+                   and not (n == "alias" and not r.alias_files)]
+        assert not missing, (fmt, missing)
+        assert r.module_name_of(r.file_name("12.4.1")) == "12.4.1"

@@ -288,7 +288,7 @@ def test_match_torch_takes_the_same_minor_not_the_newest(venv_cu, testbed, tmp_p
 def test_match_rule_prefers_the_nearest_older_minor():
     from cudaenv.profiles.torchmatch import pick
 
-    tks = [{"full_version": v} for v in ("12.1.1", "12.4.1", "12.8.0", "13.0.2")]
+    tks = [{"full_version": v, "origin": None} for v in ("12.1.1", "12.4.1", "12.8.0", "13.0.2")]
     assert pick("12.4", tks) == (tks[1], "same")
     assert pick("12.6", tks) == (tks[1], "older")
     assert pick("12.0", tks) == (tks[0], "newer")

@@ -191,12 +191,13 @@ def test_choose_arch():
 
 def test_fast_path_arguments():
     base = {"targets": [], "all": False, "python": None, "no_torch": False, "json": False, "no_cache": False,
-            "keep": False, "jobs": None, "timeout": None}
+            "keep": False, "jobs": None, "timeout": None, "quiet": False}
     assert parse_args(["12.4", "--no-torch", "--json"]) == dict(base, targets=["12.4"], no_torch=True, json=True)
     assert parse_args(["--all", "--python", "/p/python", "-j", "3", "--keep", "--no-cache"]) == dict(
         base, all=True, python="/p/python", jobs=3, keep=True, no_cache=True)
     assert parse_args(["--python=/p/python", "--jobs=2", "--timeout", "30", "12.4"]) == dict(
         base, targets=["12.4"], python="/p/python", jobs=2, timeout=30.0)
+    assert parse_args(["-q", "12.4"]) == parse_args(["12.4", "--quiet"]) == dict(base, targets=["12.4"], quiet=True)
     # Anything unusual goes to click, which has the messages.
     for argv in (["-h"], ["--help"], ["--bogus"], ["--python"], ["--python="], ["--all", "12.4"],
                  ["--jobs", "x"], ["-j", "0"], ["--timeout=-1"]):

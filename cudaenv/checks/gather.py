@@ -77,7 +77,7 @@ def profile_shadowing(ctx: Context, profile: Profile, tk: Toolkit) -> dict:
     pyenv, inventory = python_wheels(ctx)
     ops = profile_ops(profile)
     dirs = list(ops.prepend.get("LD_LIBRARY_PATH", [])) + list(ops.append.get("LD_LIBRARY_PATH", []))
-    return {"env": pyenv["prefix"] if pyenv else None, "policy": profile.get("loader_path") or "auto",
+    return {"env": pyenv["prefix"] if pyenv else None, "policy": profile["loader_path"],
             "libs": shadowing(dirs, inventory, ctx.index),
             "tools": tool_shadowing(list(ops.prepend.get("PATH", [])), inventory, tk)}
 

@@ -213,7 +213,7 @@ def arch_rules(facts: dict) -> list[Finding]:
 
 def stub_rules(facts: dict) -> list[Finding]:
     tk = facts["tk"]
-    if tk["components"].get("stubs"):
+    if tk["components"]["stubs"]:
         return [Finding("toolkit.stubs", "ok", "lib64/stubs/libcuda.so present: -lcuda links through LIBRARY_PATH")]
     if facts.get("link_stub"):
         return [Finding("toolkit.stubs", "ok", "no stub in the toolkit; cudaenv's stub generated from its cuda.h "

@@ -17,10 +17,11 @@ __all__ = ["check_cmd"]
 @click.option("--match-torch", "match_torch", is_flag=True,
               help="Check the installed toolkit that fits the torch of the Python on PATH.")
 @click.option("--verbose", "-v", is_flag=True, help="Show detail for every finding.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors (and --json); the exit status says.")
 @json_option
 @handles_errors
 def check_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torch: bool, verbose: bool, as_json: bool,
-              match_torch: bool = False) -> None:
+              match_torch: bool = False, quiet: bool = False) -> None:
     """Check driver, host compiler, torch and GPU against PROFILEs.
 
     Without PROFILEs: the active profile, else the toolkit $CUDA_HOME points
@@ -35,4 +36,4 @@ def check_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torch
             raise CudaenvError("--match-torch checks one toolkit: give no PROFILEs and no --all with it", exit_code=2)
         targets = ("torch",)
 
-    exits(check(targets, all_, python, not no_torch, verbose, as_json))
+    exits(check(targets, all_, python, not no_torch, verbose, as_json, quiet))

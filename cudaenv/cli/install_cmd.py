@@ -21,12 +21,13 @@ __all__ = ["install_cmd", "uninstall_cmd"]
 @click.option("--list", "list_", is_flag=True, help="List the versions the sources offer and which are installed.")
 @click.option("--verify", is_flag=True, help="Run `cudaenv verify` on the installed toolkit.")
 @click.option("--force", is_flag=True, help="Reinstall over a toolkit cudaenv installed before.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress and no notes: only the toolkit's root (stdout) and errors.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
               help="Parallel downloads.")
 @json_option
 @handles_errors
 def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tuple[str, ...], list_: bool,
-                verify: bool, force: bool, jobs: int, as_json: bool) -> None:
+                verify: bool, force: bool, jobs: int, as_json: bool, quiet: bool) -> None:
     """Install CUDA VERSION (13.5, 13.5.0, 12) without root, only the parts you need.
 
     \b
@@ -43,7 +44,7 @@ def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tu
         exits(list_available(sources, as_json))
     if not version:
         raise click.UsageError("missing VERSION (or --list)")
-    exits(install(version, parts, prefix, sources, verify, jobs, force))
+    exits(install(version, parts, prefix, sources, verify, jobs, force, quiet))
 
 
 @click.command("uninstall")

@@ -12,6 +12,7 @@ __all__ = ["list_cmd"]
 
 @click.command("list")
 @json_option
-def list_cmd(as_json: bool) -> None:
+@click.option("--wide", is_flag=True, help="Every column in full, however wide the terminal (a pipe always gets them).")
+def list_cmd(as_json: bool, wide: bool) -> None:
     """List installed CUDA toolkits (skipped candidates go to stderr)."""
-    raise click.exceptions.Exit(do_list(as_json))
+    raise click.exceptions.Exit(do_list(as_json, wide))

@@ -33,11 +33,12 @@ def _finite(_ctx, _param, value: float) -> float:
 @json_option
 @click.option("--no-cache", is_flag=True, help="Run every step even if a cached pass matches.")
 @click.option("--keep", is_flag=True, help="Keep the private build directory and print its path.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors (and --json); the exit status says.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=DEFAULT_TIMEOUT, show_default=True,
               metavar="SECONDS", callback=_finite, help="Limit for each command; its whole process group is killed then.")
 @handles_errors
 def verify_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torch: bool, jobs: int | None,
-               as_json: bool, no_cache: bool, keep: bool, timeout: float) -> None:
+               as_json: bool, no_cache: bool, keep: bool, timeout: float, quiet: bool) -> None:
     """Prove PROFILEs build (and, with a GPU, run) CUDA code.
 
     \b
@@ -63,4 +64,4 @@ def verify_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torc
     if all_ and targets:
         raise click.UsageError("name profiles or pass --all, not both")
     opts = Options(python=python, torch=not no_torch, timeout=timeout, keep=keep, no_cache=no_cache, jobs=jobs)
-    exits(run_verify(targets, all_, opts, as_json, use_cache=False))
+    exits(run_verify(targets, all_, opts, as_json, use_cache=False, quiet=quiet))

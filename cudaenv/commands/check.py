@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..checks.gather import gather
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
 from ..infra.console import note, printable, write_out
+from ..infra.term import colour
 from ..profiles.select import select_targets
 
 __all__ = ["check"]
 
 
 def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, torch: bool, verbose: bool,
-          as_json: bool) -> int:
-    """Check each target; exit status 1 when any check fails."""
+          as_json: bool, quiet: bool = False) -> int:
+    """Check each target; exit status 1 when any check fails (``quiet``: only that, and errors)."""
+    if quiet:
+        from ..infra.console import quiet as be_quiet
+
+        be_quiet()
     from ..context import Context
 
     ctx = Context()
@@ -26,17 +33,15 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
     for n in notes:
         note(n)
     failed = any(worst(f) == "fail" for _, _, f in results)
+    col = colour(sys.stdout, ctx.env)
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps, target
 
-        write_out(dumps({
-            "schema": 1,
-            "ok": not failed,
-            "results": [{"profile": p["name"], "root": tk["root"], "version": tk["full_version"],
-                         "status": worst(f), "findings": [x.to_dict() for x in f]} for p, tk, f in results],
-        }) + "\n")
-    else:
+        write_out(dumps(document("check", not failed, results=[
+            {**target(p["name"], tk["root"], tk["full_version"]), "version": tk["full_version"],
+             "status": worst(f), "findings": [x.to_dict() for x in f]} for p, tk, f in results])) + "\n")
+    elif not quiet:
         for p, tk, f in results:
             write_out(printable(f"{p['name']}: CUDA {tk['full_version']} at {tk['root']}") + "\n")
-            write_out(render_findings(f, verbose))
+            write_out(render_findings(f, verbose, col))
     return 1 if failed else 0

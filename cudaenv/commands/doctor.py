@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..checks.gather import driver, gather
 from ..checks.live import gather_live, live_rules
 from ..checks.report import render_findings, worst
@@ -9,6 +11,7 @@ from ..checks.rules import check_toolkit
 from ..checks.shell import gather_shell, shell_rules
 from ..errors import CudaenvError
 from ..infra.console import note, printable, write_out
+from ..infra.term import colour
 from ..profiles.select import select_targets
 
 __all__ = ["doctor"]
@@ -27,6 +30,7 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
     findings = shell_rules(gather_shell(ctx, driver(ctx)))
     findings += live_rules(gather_live(ctx, driver(ctx), python))
     target = None
+    checked = None
     profile_findings = []
     notes: list[str] = []
     try:
@@ -37,18 +41,22 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
     for profile, tk in pairs:
         target = profile["name"] if ctx.env.get("CUDAENV_ACTIVE") == profile["name"] else ctx.env.get("CUDA_HOME")
         profile_findings = check_toolkit(gather(ctx, profile, tk, python=python, torch=torch))
+        checked = (profile["name"], tk["root"], tk["full_version"])
     ctx.save()
     for n in notes:
         note(n)
     allf = findings + profile_findings
     failed = worst(allf) == "fail"
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps
+        from ..infra.jsonout import target as target_record
 
-        write_out(dumps({"schema": 1, "ok": not failed, "shell": [f.to_dict() for f in findings],
-                         "profile": target, "checks": [f.to_dict() for f in profile_findings]}) + "\n")
+        write_out(dumps(document("doctor", not failed, shell=[f.to_dict() for f in findings], profile=target,
+                                 target=target_record(*checked) if checked else None,
+                                 checks=[f.to_dict() for f in profile_findings])) + "\n")
     else:
-        write_out("this shell:\n" + render_findings(findings, verbose))
+        col = colour(sys.stdout, ctx.env)
+        write_out("this shell:\n" + render_findings(findings, verbose, col))
         if profile_findings:
-            write_out(printable(f"active toolkit ({target}):") + "\n" + render_findings(profile_findings, verbose))
+            write_out(printable(f"active toolkit ({target}):") + "\n" + render_findings(profile_findings, verbose, col))
     return 1 if failed else 0

@@ -24,6 +24,7 @@ from ..infra.console import note, report_error
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..context import Context
+    from ..host.types import PythonEnv
 
 __all__ = ["USAGE", "split_args", "command_python_env", "exec_env", "do_exec", "fast_exec"]
 
@@ -57,7 +58,7 @@ def split_args(args: list[str]) -> tuple[str | None, list[str]] | None:
     return (before[0] if before else None), command
 
 
-def command_python_env(ctx: Context, command: list[str]) -> dict | None:
+def command_python_env(ctx: Context, command: list[str]) -> PythonEnv | None:
     """The Python environment ``command`` runs in when it is an interpreter (``~/venvs/t/bin/python``), else None.
 
     ``use`` judges what the switch lands in (``loader_path: auto``, wheel

@@ -13,7 +13,10 @@ from ..infra.console import note, report_error, write_out
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import FrameType
+
     from ..context import Context
+    from ..install.types import Installed, Plan, Summary
 
 __all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
 
@@ -62,7 +65,7 @@ def _private_toolkits(ctx: Context) -> None:
         raise CudaenvError(f"cannot create {base}: {exc.strerror}") from None
 
 
-def installed(ctx: Context) -> list[tuple[str, dict]]:
+def installed(ctx: Context) -> list[tuple[str, Installed]]:
     """(root, record) of every toolkit cudaenv installed (its own toolkits directory and the roots
     its registry names), oldest version first."""
     from ..install.record import lookup, registered
@@ -74,7 +77,8 @@ def installed(ctx: Context) -> list[tuple[str, dict]]:
         roots = [os.path.join(base, n) for n in sorted(os.listdir(base)) if n.startswith("cuda-")]
     except OSError:
         roots = []
-    out, seen = [], set()
+    out: list[tuple[str, Installed]] = []
+    seen: set[str] = set()
     for root in roots + registered(ctx.env):
         real = os.path.realpath(root)
         if real in seen or os.path.islink(root):
@@ -161,7 +165,7 @@ def _interruptible() -> None:
 
     fired: list[int] = []
 
-    def handler(signum, frame):  # noqa: ARG001 - signal handler signature
+    def handler(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - signal handler signature
         if not fired:
             fired.append(signum)
             raise _Stopped(signum)
@@ -200,8 +204,15 @@ def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
 
 
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
-            verify: bool = False, jobs: int = 4, force: bool = False) -> int:
-    """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status."""
+            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False) -> int:
+    """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
+
+    ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
+    """
+    if quiet:
+        from ..infra.console import quiet as be_quiet
+
+        be_quiet()
     from ..context import Context
     from ..install.core import install_tree, put_back, resolve
     from ..install.progress import Progress, human
@@ -235,7 +246,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             if done is None:
                 raise
             # Offline (or the sources no longer offer it): what is installed answers the request.
-            _say(f"{exc.message}; CUDA {lookup(ctx.env, done)['version']} is installed at {done}")
+            found = lookup(ctx.env, done)
+            _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}")
             write_out(f"{done}\n")
             return 0
         root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
@@ -258,18 +270,19 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         total = sum(c["size"] or 0 for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
-        summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total), replace=force)
+        summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total, quiet=quiet),
+                               replace=force)
     except KeyboardInterrupt as exc:
         return _stopped(exc, "nothing was installed")
     except CudaenvError as exc:
         return _fail(exc)
     try:
-        return _installed(ctx, plan, root, summary, verify)
+        return _installed(ctx, plan, root, summary, verify, quiet)
     except KeyboardInterrupt as exc:
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
-def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool) -> int:
+def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False) -> int:
     """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
     from ..install.progress import human
     from ..install.record import register
@@ -277,9 +290,9 @@ def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool)
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
-        stub = summary.get("stub") or {}
+        stub = summary["stub"]
         note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(summary['downloaded'])} downloaded"
-             + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub.get("generated") else ""))
+             + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub and stub["generated"] else ""))
     write_out(f"{root}\n")
     # Without a C compiler there is no generated libcuda stub (summary["stub_error"]): optional for
     # runtime parts; for a toolkit with nvcc, the profile build below says so in one warning.
@@ -301,7 +314,7 @@ def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool)
         from ..verify.prep import Options
         from .verify import run_verify
 
-        rc = run_verify([root], False, Options(), False, use_cache=False)
+        rc = run_verify([root], False, Options(), False, use_cache=False, quiet=quiet)
     return rc
 
 
@@ -434,10 +447,11 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
         rows.setdefault(ver, [])
     order = sorted(rows, key=version_key)
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps
 
-        write_out(redact(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
-                                             for v in order]})) + "\n")
+        write_out(redact(dumps(document("install --list", True, versions=[
+            {"version": v, "full_version": v, "series": ".".join(v.split(".")[:2]), "sources": rows[v],
+             "installed": have.get(v)} for v in order]))) + "\n")
     else:
         lines = [f"{'':2}{'VERSION':10} SOURCES"]
         for v in order:

@@ -9,6 +9,7 @@ import os
 
 from ..errors import CudaenvError
 from ..infra.console import note, printable, report_error, write_out
+from ..infra.term import fit, fit_table, width
 from ..profiles.resolve import profile_for
 from ..profiles.select import active_profile
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SCHEMA", "list_document", "parts_text", "render_table", "do_list"]
 
-SCHEMA = 1
+SCHEMA = 1  # == infra.jsonout.SCHEMA: the one --json shape (docs/json.md)
 
 
 def parts_text(c: dict) -> str:
@@ -60,16 +61,23 @@ def list_document(ctx: Context) -> dict:
             "libdir": tk["libdir"],
             "components": tk["components"],
             "origin": tk.get("origin"),
+            "series": tk["version"],
         })
     return {
         "schema": SCHEMA,
+        "command": "list",
+        "ok": True,
         "toolkits": out,
         "skipped": [{"path": p, "found_by": how, "reason": why} for p, how, why in skipped],
     }
 
 
-def render_table(doc: dict) -> str:
-    """The human table."""
+def render_table(doc: dict, width: int | None = None) -> str:
+    """The human table, in ``width`` columns (None: as wide as it needs).
+
+    Too wide for the terminal, it drops FOUND BY, then PARTS, then elides ROOT and PROFILE
+    in the middle (a path's ends are what tell it apart).
+    """
     rows = [("", "VERSION", "ROOT", "PROFILE", "PARTS", "FOUND BY")]
     for t in doc["toolkits"]:
         marks = ("*" if t["active"] else " ") + ("d" if t["default"] else " ")
@@ -78,14 +86,16 @@ def render_table(doc: dict) -> str:
             how += f"; pip wheels in {t['origin']['env']}"
         rows.append((marks, t["full_version"], t["root"], t["profile"], parts_text(t["components"]), how))
     rows = [tuple(printable(c) for c in r) for r in rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1] for r in rows]
-    lines.append("(* active, d default: /usr/local/cuda)")
+    lines = fit_table(rows, width, elide=(2, 3), drop=(5, 4))
+    lines.append(fit("(* active, d default: /usr/local/cuda)", width, "end"))
     return "\n".join(lines) + "\n"
 
 
-def do_list(as_json: bool, ctx: Context | None = None) -> int:
-    """``cudaenv list [--json]``: skipped candidates on stderr, the list on stdout."""
+def do_list(as_json: bool, wide: bool = False, ctx: Context | None = None) -> int:
+    """``cudaenv list [--json] [--wide]``: skipped candidates on stderr, the list on stdout.
+
+    The table fits the terminal it is shown on; ``--wide`` (or a pipe) gives every column in full.
+    """
     from ..context import Context
 
     ctx = ctx or Context()
@@ -104,5 +114,7 @@ def do_list(as_json: bool, ctx: Context | None = None) -> int:
     elif not doc["toolkits"]:
         note("no CUDA toolkit found (set CUDAENV_ROOTS to add places to look)")
     else:
-        write_out(render_table(doc))
+        import sys
+
+        write_out(render_table(doc, width(sys.stdout, ctx.env, wide)))
     return 0

@@ -11,7 +11,7 @@ __all__ = ["modulefiles"]
 
 
 def modulefiles(targets: tuple[str, ...] | list[str], all_: bool, fmt: str | None, output: str | None) -> int:
-    """Write the modulefiles (see ``outputs/modulefiles.py``); say where they went and how to use them."""
+    """Write the modulefiles (see ``outputs/modulefiles/``); say where they went and how to use them."""
     from ..context import Context
 
     ctx = Context()

@@ -142,7 +142,7 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
             path = os.path.join(ctx.profiles_dir, f"{name}.yaml")
         taken.add(name)
         prof["name"] = name
-        if not tk["components"].get("stubs"):
+        if not tk["components"]["stubs"]:
             _generate_stub(ctx, tk, out, warnings)
         if os.path.exists(path) and not force:
             out.append(f"kept     {path} (exists; --force overwrites)\n")

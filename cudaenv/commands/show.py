@@ -27,14 +27,14 @@ def show(target: str | None, as_json: bool) -> int:
     for n in notes:
         note(n)
     if as_json:
-        from ..infra.jsonout import dumps
+        from ..infra.jsonout import document, dumps, target
 
         write_out(dumps({
-            "profile": profile["name"],
+            **document("show", True),
+            **target(profile["name"], tk["root"], tk["full_version"]),
             "file": profile.get("file"),
-            "root": tk["root"],
             "version": tk["full_version"],
-            "origin": tk.get("origin"),
+            "origin": tk["origin"],
             "stubs": profile["stubs"],
             "stubs_on_loader_path": stub is not None,
             **ops.to_dict(),
@@ -43,13 +43,13 @@ def show(target: str | None, as_json: bool) -> int:
     src = profile.get("file") or "built-in default (no profile file; `cudaenv profile build` writes one)"
     lines = [f"profile  {profile['name']}  ({src})",
              f"toolkit  CUDA {tk['full_version']} at {tk['root']}  (version from {tk['version_source']})"]
-    if tk.get("origin"):
+    if tk["origin"]:
         lines.append(f"origin   pip wheels in {tk['origin']['env']} (a wheel toolkit: links in cudaenv's cache "
                      "stand in for the unversioned libraries wheels cannot ship)")
     lines += [f"  set      {var}={val}" for var, val in ops.set.items()]
     lines += [f"  prepend  {var} <- {e}" for var, entries in ops.prepend.items() for e in entries]
     lines += [f"  append   {var} <- {e}" for var, entries in ops.append.items() for e in entries]
-    if not tk["components"].get("stubs"):
+    if not tk["components"]["stubs"]:
         lines.append(f"stubs    none: the toolkit has no {tk['libdir']}/stubs/libcuda.so (`-lcuda` cannot link through it)")
     else:
         why = {"auto": "no NVIDIA driver found on this host" if stub else "an NVIDIA driver is present",

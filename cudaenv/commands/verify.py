@@ -12,7 +12,10 @@ otherwise :func:`cudaenv.verify.runner.run_command` runs the steps.
 
 from __future__ import annotations
 
+import sys
+
 from ..errors import CudaenvError
+from ..infra.term import colour
 from ..infra.console import parse
 from ..infra.console import report_error, write_out
 
@@ -22,7 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["parse_args", "run_verify", "fast_verify", "require_verified"]
 
-_FLAGS = {"--all": "all", "--no-torch": "no_torch", "--json": "json", "--no-cache": "no_cache", "--keep": "keep"}
+_FLAGS = {"--all": "all", "--no-torch": "no_torch", "--json": "json", "--no-cache": "no_cache", "--keep": "keep",
+          "--quiet": "quiet", "-q": "quiet"}
 _VALUES = {"--python": "python", "--jobs": "jobs", "-j": "jobs", "--timeout": "timeout"}
 
 
@@ -44,7 +48,7 @@ def parse_args(argv: list[str]) -> dict | None:
         return None
     given, words = parsed
     opts: dict = {"targets": words, "all": False, "python": None, "no_torch": False, "json": False,
-                  "no_cache": False, "keep": False, "jobs": None, "timeout": None}
+                  "no_cache": False, "keep": False, "jobs": None, "timeout": None, "quiet": False}
     opts.update(given)
     if "python" in given and not given["python"]:
         return None
@@ -59,12 +63,17 @@ def parse_args(argv: list[str]) -> dict | None:
 
 
 def run_verify(targets: list[str] | tuple[str, ...], all_: bool, opts: Options, as_json: bool,
-               use_cache: bool = True) -> int:
+               use_cache: bool = True, quiet: bool = False) -> int:
     """Verify the targets (:func:`~cudaenv.profiles.select.select_targets`); return the exit status.
 
     Args:
         use_cache: Answer from cached passes without importing the runner when every target has one.
+        quiet: No notes, no progress, no results for people (``--json`` still prints); errors do.
     """
+    if quiet:
+        from ..infra.console import quiet as be_quiet
+
+        be_quiet()
     from ..context import Context
     from ..profiles.select import select_targets
     from ..verify.prep import cached_result, prepare
@@ -85,7 +94,7 @@ def run_verify(targets: list[str] | tuple[str, ...], all_: bool, opts: Options, 
     if not use_cache or len(records) < len(pairs):
         from ..verify.runner import run_command
 
-        return run_command(ctx, pairs, opts, as_json)
+        return run_command(ctx, pairs, opts, as_json, quiet)
     ctx.save()
     from ..verify.report import json_document, render_record
 
@@ -93,8 +102,9 @@ def run_verify(targets: list[str] | tuple[str, ...], all_: bool, opts: Options, 
         from ..infra.jsonout import dumps
 
         write_out(dumps(json_document(records)) + "\n")
-    else:
-        write_out("".join(render_record(r) for r in records))
+    elif not quiet:
+        col = colour(sys.stdout, ctx.env)
+        write_out("".join(render_record(r, colour=col) for r in records))
     return 0
 
 
@@ -111,7 +121,7 @@ def fast_verify(argv: list[str]) -> int | None:
         return None
     opts = Options(python=args["python"], torch=not args["no_torch"], timeout=args["timeout"] or DEFAULT_TIMEOUT,
                    keep=args["keep"], no_cache=args["no_cache"], jobs=args["jobs"])
-    return run_verify(args["targets"], args["all"], opts, args["json"])
+    return run_verify(args["targets"], args["all"], opts, args["json"], quiet=args["quiet"])
 
 
 def require_verified(target: str | None) -> None:

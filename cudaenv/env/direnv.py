@@ -26,7 +26,7 @@ from .state import ACTIVE_VAR, STATE_VAR, State, decode, encode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping
+    from typing import Iterable, Mapping
 
 __all__ = ["DIRENV_VAR", "DIFF_VAR", "reconcile", "snapshot", "rebase_lists"]
 
@@ -112,7 +112,7 @@ def snapshot(diff: str) -> tuple[dict[str, str], set[str]]:
     return saved, set(_json_object(text, "n")) - set(saved)
 
 
-def rebase_lists(env: Mapping[str, str], snap: State | None, names, state: State | None) -> dict[str, str]:
+def rebase_lists(env: Mapping[str, str], snap: State | None, names: Iterable[str], state: State | None) -> dict[str, str]:
     """``env`` after another tool set the lists ``names`` back to values saved while ``snap`` was active.
 
     ``snap``'s entries come out of those lists, and every list entry the
@@ -144,7 +144,7 @@ def rebase_lists(env: Mapping[str, str], snap: State | None, names, state: State
     return out
 
 
-def reconcile(env: Mapping[str, str]) -> dict[str, str]:
+def reconcile(env: dict[str, str]) -> dict[str, str]:
     """``env`` with cudaenv's lists made whole again after a direnv load, unload or reload.
 
     Returns ``env`` itself when direnv is not in use or nothing happened since
@@ -172,7 +172,7 @@ def reconcile(env: Mapping[str, str]) -> dict[str, str]:
         except Exception:  # noqa: BLE001 - another tool's data (any shape): never fail the hook
             names = []
         out = dict(env)
-        out[DIRENV_VAR] = f"{crc} {','.join(names) or '-'} {encode(snap) if names else '-'}"
+        out[DIRENV_VAR] = f"{crc} {','.join(names) or '-'} {encode(snap) if names and snap else '-'}"
         return out
     old_crc, _, rest = rec.partition(" ")
     names_text, _, snap_text = rest.partition(" ")

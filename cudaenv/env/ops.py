@@ -11,6 +11,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
+    _Tuple = tuple[str, ...]
+else:
+    _Tuple = tuple
+
 __all__ = ["Ops", "Change", "apply_changes", "valid_name"]
 
 
@@ -50,7 +54,7 @@ class Ops:
                     out.append(k)
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, dict[str, str] | dict[str, list[str]]]:
         return {"set": dict(self.set), "prepend": dict(self.prepend), "append": dict(self.append)}
 
     def __eq__(self, other: object) -> bool:
@@ -60,7 +64,7 @@ class Ops:
         return f"Ops({self.to_dict()!r})"
 
 
-class Change(tuple):
+class Change(_Tuple):
     """One change to the environment: ``Change("set", NAME, VALUE)`` or ``Change("unset", NAME)``.
 
     A tuple (``("set", NAME, VALUE)`` / ``("unset", NAME)``, equal to the plain

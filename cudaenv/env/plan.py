@@ -42,13 +42,13 @@ class Plan:
 
     __slots__ = ("changes", "notes", "path_changed", "subject")
 
-    def __init__(self, changes: list, notes: list[str], subject: tuple[str, str, str] | None = None) -> None:
+    def __init__(self, changes: list[Change] | list[tuple[str, ...]], notes: list[str], subject: tuple[str, str, str] | None = None) -> None:
         self.changes = [c if type(c) is Change else Change(*c) for c in changes]
         for c in self.changes:
             # Every output writes names unquoted (`export NAME=...`): the last line of defence.
             if not valid_name(c.name):
                 raise CudaenvError(f"refusing to change the variable {c.name!r}: not a valid name", exit_code=2)
-            if c.op == "set" and (len(c.name) + 2 + 4 * len(c.value) > MAX_VAR_BYTES  # cheap test first
+            if c.op == "set" and c.value is not None and (len(c.name) + 2 + 4 * len(c.value) > MAX_VAR_BYTES  # cheap test first
                                   and len(c.name) + 2 + len(c.value.encode("utf-8", "surrogateescape"))
                                   > MAX_VAR_BYTES):
                 raise CudaenvError(

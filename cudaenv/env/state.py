@@ -68,8 +68,8 @@ class State:
     def __init__(
         self,
         name: str,
-        scalars: dict[str, tuple] | None = None,
-        lists: dict[str, tuple] | None = None,
+        scalars: dict[str, tuple[str | None, str]] | None = None,
+        lists: dict[str, tuple[str, list[str], list[str]]] | None = None,
     ) -> None:
         self.name = name
         self.scalars = dict(scalars or {})

@@ -11,6 +11,8 @@ if TYPE_CHECKING:
     from typing import Mapping
 
     from ..infra.index import Index
+    from ..toolkit.types import HostLimits
+    from .types import Compiler, CompilerVersion, DefaultCompiler
 
 __all__ = ["find_compilers", "default_compiler", "accepts", "select", "compiler_info", "ccbin_of"]
 
@@ -38,7 +40,7 @@ def _parse_version(text: str) -> tuple[str, str] | None:
     return None
 
 
-def compiler_info(path: str, index: Index | None = None) -> dict | None:
+def compiler_info(path: str, index: Index | None = None) -> Compiler | None:
     """``{"path", "family", "version", "major"}`` for one compiler (cached by its stat)."""
     real = os.path.realpath(path)
     try:
@@ -46,7 +48,7 @@ def compiler_info(path: str, index: Index | None = None) -> dict | None:
     except OSError:
         return None
 
-    def compute() -> dict | None:
+    def compute() -> CompilerVersion | None:
         from ..infra.run import run
 
         res = run([real, "--version"], timeout=20, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"})
@@ -63,16 +65,16 @@ def compiler_info(path: str, index: Index | None = None) -> dict | None:
         info = index.cached("compilers", real, (st.st_mtime_ns, st.st_size, st.st_ino), compute)
     if info is None:
         return None
-    return dict(info, path=path, real=real)
+    return {**info, "path": path, "real": real}
 
 
-def find_compilers(env: Mapping[str, str], index: Index | None = None) -> list[dict]:
+def find_compilers(env: Mapping[str, str], index: Index | None = None) -> list[Compiler]:
     """Every distinct C++ compiler on ``env``'s PATH (first occurrence of each real binary).
 
     Without PATH in ``env`` (``env -i sh``, cron), where that shell looks: :data:`DEFAULT_PATH`.
     """
     seen: set[str] = set()
-    out: list[dict] = []
+    out: list[Compiler] = []
     for d in env.get("PATH", DEFAULT_PATH).split(":"):
         if not d:
             continue
@@ -106,7 +108,7 @@ def _which(name: str, env: Mapping[str, str]) -> str | None:
     return None
 
 
-def default_compiler(env: Mapping[str, str], index: Index | None = None) -> dict | None:
+def default_compiler(env: Mapping[str, str], index: Index | None = None) -> DefaultCompiler | None:
     """The compiler a build would use: ``$CXX`` if set, else ``g++``, else ``c++`` on PATH."""
     cxx = env.get("CXX", "").split()
     for name in ([cxx[0]] if cxx else []) + ["g++", "c++", "clang++"]:
@@ -114,20 +116,19 @@ def default_compiler(env: Mapping[str, str], index: Index | None = None) -> dict
         if path:
             info = compiler_info(path, index)
             if info:
-                info["why"] = "$CXX" if cxx and name == cxx[0] else f"{name} on PATH"
-                return info
+                return {**info, "why": "$CXX" if cxx and name == cxx[0] else f"{name} on PATH"}
     return None
 
 
-def accepts(limits: dict, comp: dict) -> bool | None:
+def accepts(limits: HostLimits, comp: Compiler) -> bool | None:
     """Does a toolkit with ``limits`` accept ``comp``? None when the limit is unknown."""
-    limit = limits.get("clang_max" if comp["family"] == "clang" else "gcc_max")
+    limit = limits["clang_max"] if comp["family"] == "clang" else limits["gcc_max"]
     if limit is None:
         return None
     return comp["major"] <= int(limit)
 
 
-def select(limits: dict, compilers: list[dict], default: dict | None) -> dict | None:
+def select(limits: HostLimits, compilers: list[Compiler], default: Compiler | None) -> Compiler | None:
     """The newest accepted compiler, preferring the default's family; None if none is."""
     ok = [c for c in compilers if accepts(limits, c)]
     if not ok:

@@ -31,6 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
+    from .types import DriverFacts, Gpu
+
 __all__ = [
     "CUDA_ERROR_STUB_LIBRARY",
     "SMI_QUERY_FIELDS",
@@ -490,7 +492,7 @@ def _smi_source(smi: str, env: Mapping[str, str], deadline: float) -> tuple[dict
 
     # The GPUs. Old nvidia-smi rejects the whole query when it names compute_cap.
     gpus = None
-    fields = SMI_QUERY_FIELDS
+    fields: tuple[str, ...] = SMI_QUERY_FIELDS
     for attempt in (0, 1):
         if left() <= 0:
             src["gpus_reason"] = "nvidia-smi --query-gpu skipped: the time budget was used up"
@@ -575,7 +577,7 @@ def driver_facts(
     proc_root: str = "/proc",
     nvidia_smi: str | None = None,
     timeout: float = 10,
-) -> dict:
+) -> DriverFacts:
     """Everything that can be learned about the NVIDIA driver without root.
 
     Args:
@@ -683,7 +685,7 @@ def driver_facts(
         reasons.append(smi["gpus_reason"])
 
     raw = smi_gpus if smi_gpus is not None else (nvml_gpus or [])
-    gpus = [{"index": g.get("index"), "name": g.get("name"), "compute_cap": g.get("compute_cap"),
+    gpus: list[Gpu] = [{"index": g["index"], "name": g.get("name"), "compute_cap": g.get("compute_cap"),
              "uuid": g.get("uuid")} for g in raw]
 
     return {

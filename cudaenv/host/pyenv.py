@@ -37,10 +37,11 @@ from ..infra.files import read_limited
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping
+    from typing import Any, Mapping
 
     from ..context import Context
     from ..infra.index import Index
+    from .types import PythonEnv, TorchBuild, WheelInventory
 
 __all__ = ["locate", "wheel_inventory", "python_wheels", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
            "PROBE_TABLE", "RECORD_MAX", "RECORDS_BUDGET"]
@@ -131,7 +132,7 @@ def _read_cfg(path: str) -> dict[str, str]:
     return out
 
 
-def locate(env: Mapping[str, str], cwd: str | None = None) -> dict | None:
+def locate(env: Mapping[str, str], cwd: str | None = None) -> PythonEnv | None:
     """The Python environment ``python3`` on ``env``'s PATH belongs to, or None.
 
     Returns:
@@ -150,13 +151,14 @@ def locate(env: Mapping[str, str], cwd: str | None = None) -> dict | None:
             here = cwd or os.getcwd()
         except OSError:
             here = "/"
-        prefix = _pyenv_prefix(py, env, here)
-        if prefix is None:  # 'system': the next python3 on PATH
+        found = _pyenv_prefix(py, env, here)
+        if found is None:  # 'system': the next python3 on PATH
             py = _first_python(path, skip_shims=True)
             if py is None:
                 return None
             prefix = os.path.dirname(os.path.dirname(py))
         else:
+            prefix = found
             py = os.path.join(prefix, "bin", "python3")
     kind = "python"
     cfg = _read_cfg(os.path.join(prefix, "pyvenv.cfg"))
@@ -270,16 +272,16 @@ def _valid_inventory(inv: object) -> bool:
                                              for e in inv[k].values()) for k in ("libs", "tools")))
 
 
-def python_wheels(ctx: Context) -> tuple:
+def python_wheels(ctx: Context) -> tuple[PythonEnv | None, WheelInventory]:
     """(the Python environment, its wheel inventory) for ``ctx``, once per command."""
     memo = ctx.memo.get("pywheels")
     if memo is None:
         pyenv = ctx.python_env()
         memo = ctx.memo["pywheels"] = (pyenv, wheel_inventory(pyenv, ctx.index))
-    return memo
+    return memo  # type: ignore[return-value]  # ctx.memo holds objects: what was stored just above
 
 
-def wheel_inventory(pyenv: dict | None, index: Index | None = None) -> dict:
+def wheel_inventory(pyenv: PythonEnv | None, index: Index | None = None) -> WheelInventory:
     """The NVIDIA libraries and tools the environment's wheels ship (see the module doc).
 
     Returns:
@@ -288,17 +290,17 @@ def wheel_inventory(pyenv: dict | None, index: Index | None = None) -> dict:
     """
     if not pyenv:
         return {"libs": {}, "tools": {}}
-    dirs = list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv.get("user_site") else [])
-    sig = [_VERSION]
+    dirs = list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv["user_site"] else [])
+    sig: list[int | None] = [_VERSION]
     for d in dirs:
         try:
             sig.append(os.stat(d).st_mtime_ns)
         except OSError:
             sig.append(None)
 
-    def compute() -> dict:
-        libs: dict = {}
-        tools: dict = {}
+    def compute() -> WheelInventory:
+        libs: dict[str, list[str]] = {}
+        tools: dict[str, list[str]] = {}
         budget = [RECORDS_BUDGET]
         for d in dirs:
             _scan_site(d, libs, tools, budget)
@@ -310,7 +312,7 @@ def wheel_inventory(pyenv: dict | None, index: Index | None = None) -> dict:
     return index.cached(TABLE, "\0".join(dirs), tuple(sig), compute, _valid_inventory)
 
 
-def version_tuple(text: str | None) -> tuple:
+def version_tuple(text: str | None) -> tuple[int, ...]:
     """'12.4.127' -> (12, 4, 127): the leading numeric parts of ``text`` (``()`` when none)."""
     out = []
     for part in (text or "").split("."):
@@ -320,7 +322,7 @@ def version_tuple(text: str | None) -> tuple:
     return tuple(out)
 
 
-def torch_build(pyenv: dict | None) -> dict | None:
+def torch_build(pyenv: PythonEnv | None) -> TorchBuild | None:
     """What the environment's torch was built with, from ``torch/version.py`` (torch is never imported).
 
     Returns:
@@ -329,13 +331,13 @@ def torch_build(pyenv: dict | None) -> dict | None:
     """
     if not pyenv:
         return None
-    for site in list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv.get("user_site") else []):
+    for site in list(pyenv["site"]) + ([pyenv["user_site"]] if pyenv["user_site"] else []):
         path = os.path.join(site, "torch", "version.py")
         try:
             text = read_limited(path, 65536).decode("utf-8", "replace")
         except OSError:
             continue
-        out: dict = {"version": None, "cuda": None, "hip": None, "path": os.path.dirname(path)}
+        out: TorchBuild = {"version": None, "cuda": None, "hip": None, "path": os.path.dirname(path)}
         for line in text.splitlines():
             name, sep, value = line.partition("=")
             key = name.split(":", 1)[0].strip()
@@ -343,7 +345,12 @@ def torch_build(pyenv: dict | None) -> dict | None:
                 continue
             value = value.strip()
             if value[:1] in ("'", '"') and value[-1:] == value[:1]:
-                out["version" if key == "__version__" else key] = value[1:-1]
+                if key == "__version__":
+                    out["version"] = value[1:-1]
+                elif key == "cuda":
+                    out["cuda"] = value[1:-1]
+                else:
+                    out["hip"] = value[1:-1]
         return out
     return None
 
@@ -364,7 +371,7 @@ def probe_key(path: str) -> str:
     return os.path.join(os.path.realpath(d), base)
 
 
-def cached_torch(index: Index, python: str, version: str | None) -> dict | None:
+def cached_torch(index: Index, python: str, version: str | None) -> dict[str, Any] | None:
     """What an earlier probe of ``python`` (check, doctor, verify) learned about torch, without a process.
 
     Only when that probe saw the same torch build (``version`` from ``torch/version.py``): a

@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 
     from ..errors import CudaenvError
 
-__all__ = ["write_out", "printable", "note", "report_error", "parse", "GuardedStdout"]
+__all__ = ["write_out", "printable", "note", "quiet", "report_error", "parse", "GuardedStdout"]
+
+_QUIET = [False]
 
 
 def write_out(text: str) -> None:
@@ -130,15 +132,25 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in text)
 
 
-def note(message: str) -> None:
-    """One line on stderr (control characters escaped)."""
+def _line(message: str) -> None:
     sys.stderr.write(f"cudaenv: {printable(message)}\n")
     sys.stderr.flush()
 
 
+def note(message: str) -> None:
+    """One line on stderr (control characters escaped); nothing after :func:`quiet`."""
+    if not _QUIET[0]:
+        _line(message)
+
+
+def quiet(on: bool = True) -> None:
+    """``--quiet``: :func:`note` prints nothing from now on in this process; errors still do."""
+    _QUIET[0] = on
+
+
 def report_error(exc: CudaenvError) -> int:
-    """Print ``exc`` as one stderr line and return its exit code."""
-    note(f"{exc.message}; hint: {exc.hint}" if exc.hint else exc.message)
+    """Print ``exc`` as one stderr line (also when :func:`quiet`) and return its exit code."""
+    _line(f"{exc.message}; hint: {exc.hint}" if exc.hint else exc.message)
     return exc.exit_code
 
 

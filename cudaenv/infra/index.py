@@ -19,6 +19,14 @@ import os
 
 from .private import read_private, write_private
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, TypeVar
+
+    from typing_extensions import TypeGuard
+
+    T = TypeVar("T")
+
 __all__ = ["Index", "MAX_BYTES", "valid_result"]
 
 _FORMAT = 4
@@ -26,7 +34,7 @@ _FORMAT = 4
 MAX_BYTES = 64 << 20
 
 
-def _well_formed(data: object) -> bool:
+def _well_formed(data: object) -> TypeGuard[dict[str, Any]]:
     """An index of this format: a dict of tables, each a dict of ``key: (sig, value, ...)``."""
     if not (isinstance(data, dict) and data.get("format") == _FORMAT):
         return False
@@ -41,7 +49,7 @@ def _well_formed(data: object) -> bool:
     return True
 
 
-def valid_result(ent: object, valid_value) -> bool:
+def valid_result(ent: object, valid_value: Callable[[Any], bool]) -> bool:
     """A cached ``(value or None, message)``: None with a message string, or a value ``valid_value`` accepts."""
     if type(ent) is not tuple or len(ent) != 2:
         return False
@@ -61,7 +69,7 @@ class Index:
     def __init__(self, path: str | None) -> None:
         self.path = path
         self.dirty = False
-        self.data: dict = {}
+        self.data: dict[str, Any] = {}
         if path:
             raw = read_private(path, MAX_BYTES)
             try:
@@ -75,7 +83,8 @@ class Index:
         self.data.setdefault("roots", {})
         self.data.setdefault("files", {})
 
-    def cached(self, table: str, key: str, sig: object, compute, valid=None):
+    def cached(self, table: str, key: str, sig: object, compute: Callable[[], T],
+               valid: Callable[[Any], bool] | None = None) -> T:
         """Return the cached value for ``key`` if ``sig`` matches, else compute it.
 
         ``compute()`` returns a marshal-able value; it is stored with ``sig``.

@@ -7,7 +7,21 @@ lone surrogates (undecodable bytes from the environment) are written as
 
 from __future__ import annotations
 
-__all__ = ["dumps"]
+__all__ = ["dumps", "SCHEMA", "document", "target"]
+
+#: The version of the one ``--json`` shape (docs/json.md): fields may be added, none removed or changed.
+SCHEMA = 1
+
+
+def document(command: str, ok: bool, **fields: object) -> dict:
+    """A ``--json`` document: ``schema``, ``command``, ``ok``, then the command's own fields."""
+    return {"schema": SCHEMA, "command": command, "ok": ok, **fields}
+
+
+def target(profile: str | None, root: str, full_version: str) -> dict:
+    """The keys every record naming a toolkit carries (docs/json.md, "target")."""
+    return {"profile": profile, "root": root, "full_version": full_version,
+            "series": ".".join(full_version.split(".")[:2])}
 
 _ESC = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 
 from ..errors import CudaenvError
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
-from .parts import role, select
+from .parts import role
 from .progress import Progress, human
 from .record import MARKER, read_marker, register
 from .sources import NotOffered, make_source
@@ -24,6 +25,8 @@ from .wheels import META
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable, Mapping
+
+    from .types import Made, Marker, Plan, PlanComponent, Summary
 
 __all__ = ["MARKER", "resolve", "install_tree", "Cancelled", "version_json", "STAGING", "OLD", "put_back"]
 
@@ -35,7 +38,7 @@ _UNPACK_FACTOR = {"tar": 3.0, "wheel": 2.5}
 
 
 def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str], cache: str,
-            say: Callable[[str], None]) -> dict:
+            say: Callable[[str], None]) -> Plan:
     """The first source's answer for ``version`` and ``parts``.
 
     Returns:
@@ -50,9 +53,7 @@ def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str]
         notes: list[str] = []
         last = n == len(sources) - 1  # its failure is said once, in the error line
         try:
-            rel = src.release(version, cache)
-            chosen = select(parts, list(rel["components"]))
-            comps = src.prepare(rel, chosen, cache, notes)
+            label, comps = src.offer(version, parts, cache, notes)
         except Unreachable as exc:
             tried.append(f"{src.label}: unreachable" + (f" ({exc.message})" if last else ""))
             if not last:
@@ -63,17 +64,17 @@ def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str]
             if not last:
                 say(f"{exc.message}; trying the next source")
             continue
-        return {"version": rel["version"], "source": src.label, "kind": src.kind, "components": comps,
+        return {"version": label, "source": src.label, "kind": src.kind, "components": comps,
                 "parts": parts}
     raise CudaenvError(f"no source offers CUDA {version} ({'; '.join(tried) or 'no sources'})",
                        hint="`cudaenv install --list` shows what the sources have", exit_code=2)
 
 
-def version_json(plan: dict) -> str:
+def version_json(plan: Plan) -> str:
     """``version.json`` in NVIDIA's format: ``cuda`` (the release) and one entry per component."""
     import json
 
-    doc: dict = {"cuda": {"name": "CUDA SDK", "version": plan["version"]}}
+    doc: dict[str, dict[str, str]] = {"cuda": {"name": "CUDA SDK", "version": plan["version"]}}
     for c in plan["components"]:
         key = c["key"]
         if key == META:
@@ -98,14 +99,14 @@ def _dev(path: str) -> int:
     return os.stat(path).st_dev
 
 
-def check_space(plan: dict, root: str, cache: str) -> None:
+def check_space(plan: Plan, root: str, cache: str) -> None:
     """Refuse to start when the downloads and the unpacked tree cannot fit."""
     dl = sum(c["size"] or 0 for c in plan["components"]
              if not is_local(c["url"]) and not os.path.exists(cached_path(cache, c["sha256"])))
     tree = int(sum((c["size"] or 0) * _UNPACK_FACTOR[c["kind"]] * (0.3 if c["how"] == "include" else 1)
                    for c in plan["components"]))
     parent = os.path.dirname(root)
-    need = {}
+    need: dict[int, tuple[str, int]] = {}
     for where, n in ((cache, dl), (parent, tree)):
         first, total = need.get(_dev(where), (where, 0))
         need[_dev(where)] = (first, total + n)
@@ -197,8 +198,8 @@ def _swap(staging: str, root: str, old: str) -> None:
         _remove(old)
 
 
-def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs: int = 4,
-                 progress: Progress | None = None, replace: bool = False) -> dict:
+def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs: int = 4,
+                 progress: Progress | None = None, replace: bool = False) -> Summary:
     """Install ``plan`` at ``root``; return a summary.
 
     ``root`` must not exist, or, with ``replace``, be a tree cudaenv installed:
@@ -216,7 +217,6 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
     """
     import fcntl
     import secrets
-    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
     parent, name = os.path.split(os.path.abspath(root))
     try:
@@ -234,7 +234,8 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
             fcntl.flock(lock_fd, fcntl.LOCK_EX)
         _leftovers(parent, name, root)
         if os.path.lexists(root) and not replace:
-            return {"root": root, "already": True, "downloaded": 0, "bytes": 0, "files": 0}
+            return {"root": root, "already": True, "downloaded": 0, "bytes": 0, "files": 0, "stub": None,
+                    "stub_error": None, "token": ""}
         if os.path.lexists(root) and read_marker(root) is None:
             raise CudaenvError(f"{root} exists and is not a toolkit cudaenv installed", exit_code=2)
         check_space(plan, root, cache)
@@ -242,22 +243,23 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
         os.makedirs(staging)
         token = secrets.token_hex(16)
         try:
-            summary = _fill(plan, staging, cache, env, jobs, prog, ThreadPoolExecutor, wait, FIRST_EXCEPTION)
+            downloaded, files, made = _fill(plan, staging, cache, env, jobs, prog)
             from ..infra.jsonout import dumps
 
             _write_new(os.path.join(staging, "version.json"), version_json(plan))
-            record = {"format": 1, "version": plan["version"], "source": plan["source"], "parts": plan["parts"],
-                      "token": token,
-                      "components": {c["key"]: {"version": c["version"], "sha256": c["sha256"], "file": c["filename"],
-                                                "only": c["how"]} for c in plan["components"]}}
+            record: Marker = {"format": 1, "version": plan["version"], "source": plan["source"],
+                              "parts": plan["parts"], "token": token,
+                              "components": {c["key"]: {"version": c["version"], "sha256": c["sha256"],
+                                                        "file": c["filename"], "only": c["how"]}
+                                             for c in plan["components"]}}
             _write_new(os.path.join(staging, MARKER), dumps(record) + "\n")
             register(env, root, plan["version"], token, [])
             _swap(staging, root, os.path.join(parent, f".{name}{OLD}{os.getpid()}"))
         except BaseException:
             _remove(staging)
             raise
-        summary.update(root=root, already=False, token=token)
-        return summary
+        return {"root": root, "already": False, "downloaded": downloaded, "bytes": prog.total, "files": files,
+                "stub": made["stub"], "stub_error": made["stub_error"], "token": token}
     finally:
         prog.close()
         os.close(lock_fd)
@@ -310,8 +312,13 @@ def _raise_in(tid: int, exc: type[BaseException] | None) -> None:
         pass
 
 
-def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: int, prog: Progress,
-          Pool, wait, FIRST_EXCEPTION) -> dict:
+def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: int,
+          prog: Progress) -> tuple[int, int, Made]:
+    """Download and unpack every component into ``staging`` in parallel, then give it NVIDIA's layout.
+
+    Returns:
+        (bytes downloaded now, files written, what :func:`~cudaenv.install.unpack.finish` made).
+    """
     from .unpack import finish, unpack
 
     comps = plan["components"]
@@ -323,14 +330,14 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
 
     busy = _Busy()
 
-    def one(c: dict) -> None:
+    def one(c: PlanComponent) -> None:
         busy.enter()
         try:
             _one(c)
         finally:
             busy.leave()
 
-    def _one(c: dict) -> None:
+    def _one(c: PlanComponent) -> None:
         label = c["filename"]
         prog.start(label, c["size"])
 
@@ -348,21 +355,21 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
             files[0] += n
         prog.finish(label, "installed" + (" (headers)" if c["how"] == "include" else ""))
 
-    pool = Pool(max_workers=max(1, jobs))
-    futures = []
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    futures: list[Future[None]] = []
     try:  # submitting too: a signal may arrive while a first worker already downloads
         for c in sorted(comps, key=lambda c: -(c["size"] or 0)):
             futures.append(pool.submit(one, c))
         while True:
             done, pending = wait(futures, timeout=0.2, return_when=FIRST_EXCEPTION)
-            failed = [f for f in done if f.exception() is not None]
+            failed = [exc for exc in (f.exception() for f in done) if exc is not None]
             if failed or not pending:
                 break
         if failed:
             stop.set()
             busy.stop()
             wait(futures)
-            raise failed[0].exception()  # the others ended as Cancelled
+            raise failed[0]  # the others ended as Cancelled
     except BaseException:
         stop.set()
         busy.stop()
@@ -377,5 +384,4 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
         made = finish(staging, env, work)
     finally:
         _remove(work)
-    return {"downloaded": downloaded[0], "bytes": prog.total, "files": files[0], "stub": made.get("stub"),
-            "stub_error": made.get("stub_error")}
+    return downloaded[0], files[0], made

@@ -17,7 +17,7 @@ __all__ = ["split_auth", "netloc_split", "redact", "add_secret", "host_name", "M
 MIN_SECRET = 6
 
 _LOCK = threading.Lock()
-_SECRETS: set = set()
+_SECRETS: set[str] = set()
 
 
 def netloc_split(url: str) -> tuple[str, str | None, str, str] | None:

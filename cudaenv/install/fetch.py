@@ -36,7 +36,11 @@ from ..infra.private import ensure_dir, own_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable, Mapping
+    import http.client
+    import socket
+    import urllib.error
+    import urllib.request
+    from typing import IO, Any, Callable, Mapping
 
 __all__ = ["Unreachable", "Cancelled", "is_local", "local_path", "join_url", "check_url", "configure", "read_url",
            "fetch_file", "cached_path", "CHUNK", "RETRIES", "MAX_DOCUMENT", "MAX_DOWNLOAD", "MAX_REDIRECTS",
@@ -84,7 +88,7 @@ def configure(env: Mapping[str, str]) -> None:
         if not text:
             continue
         try:
-            value = conv(text)
+            value: float = conv(text)
             if not 0 < value < 1e15:
                 raise ValueError
         except ValueError:
@@ -93,7 +97,7 @@ def configure(env: Mapping[str, str]) -> None:
         if conv is float:
             TIMEOUT = value
         else:
-            MAX_DOWNLOAD = value
+            MAX_DOWNLOAD = int(value)
 
 
 def is_local(url: str) -> bool:
@@ -175,14 +179,15 @@ def _why(exc: BaseException) -> str:
     return redact(why)
 
 
-def _connection(*handlers, **kwargs):
+def _connection(*handlers: urllib.request.BaseHandler,
+                https_connection: type[http.client.HTTPSConnection] | None = None) -> urllib.request.OpenerDirector:
     """The connection set-up, all of it in net.py: the CA certificates (pip's ``cert``,
     ``SSL_CERT_FILE``), pip's ``client-cert`` and ``trusted-host``, the proxy, and
     credentials per host (from the URLs, netrc), never sent to another host.
     ``handlers``: more ``urllib`` handlers for the opener (they replace a default of their class)."""
     from .net import opener
 
-    return opener(*handlers, **kwargs)
+    return opener(*handlers, https_connection=https_connection)
 
 
 # --------------------------------------------------------------------------- bounded requests
@@ -195,14 +200,14 @@ class _Watch:
     def __init__(self, url: str, cancel: threading.Event | None) -> None:
         self.url = url
         self.cancel = cancel
-        self.sock = None
+        self.sock: socket.socket | None = None
         self.why: str | None = None  # "cancelled" or "stalled", once tripped
         self.answered = False  # the status line and headers have arrived
         self.mark = time.monotonic()
         self.count = 0
         self.lock = threading.Lock()
 
-    def attach(self, sock) -> None:
+    def attach(self, sock: socket.socket) -> None:
         with self.lock:
             self.sock = sock
             self.mark = time.monotonic()  # each connection (a redirect's too) has TIMEOUT to answer
@@ -242,7 +247,7 @@ class _Watch:
         return None
 
 
-def _shut(sock) -> None:
+def _shut(sock: socket.socket) -> None:
     import socket
 
     try:  # the plain socket's shutdown, also under TLS: a blocked read in another thread returns at once
@@ -281,31 +286,33 @@ def _unwatch(w: _Watch) -> None:
         _watches.discard(w)
 
 
-def _opener():
+def _opener() -> urllib.request.OpenerDirector:
     """urllib with the bounds above (connections that tell the current watch their socket,
     redirects checked one by one) over net.py's certificates, proxies and credentials."""
     import http.client
     import urllib.request
 
-    def watched(cls):
-        class Conn(cls):
-            def connect(self) -> None:
-                super().connect()
-                w = getattr(_current, "watch", None)
-                if w is not None:
-                    w.attach(self.sock)
-        return Conn
+    class Conn(http.client.HTTPConnection):
+        """A connection that tells the current watch its socket (under TLS too: see TLSConn)."""
 
-    http_conn, https_conn = watched(http.client.HTTPConnection), watched(http.client.HTTPSConnection)
+        def connect(self) -> None:
+            super().connect()
+            w = getattr(_current, "watch", None)
+            if w is not None:
+                w.attach(self.sock)
+
+    class TLSConn(Conn, http.client.HTTPSConnection):
+        """Conn.connect first, whose super() is HTTPSConnection.connect: the watch gets the TLS socket."""
 
     class HTTP(urllib.request.HTTPHandler):
-        def http_open(self, req):
-            return self.do_open(http_conn, req)
+        def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+            return self.do_open(Conn, req)
 
     class Redirects(urllib.request.HTTPRedirectHandler):
         max_redirections = max_repeats = MAX_REDIRECTS
 
-        def http_error_302(self, req, fp, code, msg, headers):
+        def http_error_302(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                           headers: http.client.HTTPMessage) -> Any:
             loc = headers.get("location") or headers.get("uri") or ""
             scheme = loc.partition(":")[0].lower() if ":" in loc.partition("/")[0] else ""
             if scheme not in ("", "http", "https"):  # file:, ftp:, data:… (urllib itself would take ftp:)
@@ -318,7 +325,8 @@ def _opener():
 
         http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
-        def redirect_request(self, req, fp, code, msg, headers, newurl):
+        def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                             headers: http.client.HTTPMessage, newurl: str) -> urllib.request.Request | None:
             old = req.full_url
             try:
                 check_url(newurl)
@@ -331,7 +339,7 @@ def _opener():
             fp.close()  # unread: urllib would read a redirect's body whole, however long
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
-    return _connection(HTTP(), Redirects(), https_connection=https_conn)
+    return _connection(HTTP(), Redirects(), https_connection=TLSConn)
 
 
 def _failure(w: _Watch, exc: BaseException) -> BaseException:
@@ -367,7 +375,7 @@ def _failure(w: _Watch, exc: BaseException) -> BaseException:
 class _Answer:
     """An open HTTP answer: ``status``, ``headers``, and :meth:`read` in bounded steps."""
 
-    def __init__(self, resp, watch: _Watch) -> None:
+    def __init__(self, resp: http.client.HTTPResponse, watch: _Watch) -> None:
         self.resp = resp
         self.status = getattr(resp, "status", 200)
         self.headers = resp.headers
@@ -410,9 +418,9 @@ class _open:  # noqa: N801 - used as a function: `with _open(url) as answer`
         CudaenvError: anything else, in one line.
     """
 
-    def __init__(self, url: str, headers: dict | None = None, cancel: threading.Event | None = None) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None, cancel: threading.Event | None = None) -> None:
         self.url, self.headers, self.watch = url, headers, _Watch(url, cancel)
-        self.resp = None
+        self.resp: http.client.HTTPResponse | None = None
 
     def __enter__(self) -> _Answer:
         import http.client
@@ -448,16 +456,17 @@ class _open:  # noqa: N801 - used as a function: `with _open(url) as answer`
             _current.watch = None
         return _Answer(self.resp, self.watch)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         _unwatch(self.watch)
         try:
-            self.resp.close()
+            if self.resp is not None:
+                self.resp.close()
         except Exception:  # noqa: BLE001 - closing a broken connection may fail in any way; nothing to keep
             pass
 
 
-def _clip(text: object, n: int = 100) -> str:
-    text = str(text)
+def _clip(value: object, n: int = 100) -> str:
+    text = str(value)
     return text if len(text) <= n else text[:n] + "…"
 
 
@@ -500,8 +509,9 @@ def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> b
                     raise CudaenvError(f"{_show(url)}: larger than {MAX_DOCUMENT >> 20} MiB; "
                                        "not a manifest or an index page")
                 chunks.append(block)
-            if resp.length() is not None and got < resp.length():
-                raise _Dropped(f"{_show(url)}: the answer was cut short ({got} of {resp.length()} bytes)")
+            length = resp.length()
+            if length is not None and got < length:
+                raise _Dropped(f"{_show(url)}: the answer was cut short ({got} of {length} bytes)")
             return b"".join(chunks)
     except urllib.error.HTTPError as exc:
         if exc.code == 404 and missing_ok:
@@ -509,7 +519,7 @@ def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> b
         raise _http_error(_show(url), exc) from None
 
 
-def _http_error(what: str, exc) -> CudaenvError:
+def _http_error(what: str, exc: urllib.error.HTTPError) -> CudaenvError:
     """An HTTP error status in one line (the server's reason phrase is its own words: masked too)."""
     from .credentials import redact
 
@@ -565,41 +575,64 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
     """
     sha = sha256.lower()
     name = name or url.rsplit("/", 1)[-1]
-    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
-        raise CudaenvError(f"{name}: the source gives its size as {_clip(size)!r}, not a number of bytes")
+    _check_size(size, name)
     if is_local(url):
-        path = local_path(url)
-        if not os.path.isfile(path):
-            raise CudaenvError(f"{name}: {path} does not exist")
-        got = _hash_file(path, progress)
-        if got != sha:
-            raise CudaenvError(f"checksum mismatch for {name}: {path} has sha256 {got}, the manifest says {sha}")
-        return path, 0
+        return _check_local(local_path(url), sha, name, progress), 0
     done = cached_path(cache, sha)
     if own_file(done):  # the user's own file in the user's own cache (infra/private.py)
         if progress:
             progress(os.path.getsize(done))
         return done, 0
+    part = _partial_path(cache, sha)
+    downloaded = _download_resuming(url, part, size, name, progress, cancel)
+    _keep_verified(part, done, sha, f"{name} from {_show(url)}")
+    return done, downloaded
+
+
+def _check_size(size: object, name: str) -> None:
+    """Refuse a published size that is not a number of bytes (a source's word is not trusted)."""
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+        raise CudaenvError(f"{name}: the source gives its size as {_clip(size)!r}, not a number of bytes")
+
+
+def _check_local(path: str, sha: str, name: str, progress: Callable[[int], None] | None) -> str:
+    """``path`` itself, once its sha256 is ``sha`` (a local file is read in place, never copied)."""
+    if not os.path.isfile(path):
+        raise CudaenvError(f"{name}: {path} does not exist")
+    got = _hash_file(path, progress)
+    if got != sha:
+        raise CudaenvError(f"checksum mismatch for {name}: {path} has sha256 {got}, the manifest says {sha}")
+    return path
+
+
+def _partial_path(cache: str, sha: str) -> str:
+    """Where the download of ``sha`` accumulates: ``<cache>/partial/<sha>``, its directory made 0700."""
     part_dir = os.path.join(cache, "partial")
     try:
         ensure_dir(part_dir)  # 0700 whatever the umask
     except OSError as exc:
         raise CudaenvError(f"cannot create the download cache {part_dir}: {exc.strerror}") from None
-    part = os.path.join(part_dir, sha)
+    return os.path.join(part_dir, sha)
+
+
+def _download_resuming(url: str, part: str, size: int | None, name: str,
+                       progress: Callable[[int], None] | None, cancel: threading.Event | None) -> int:
+    """Complete ``part`` from ``url``, resuming after a dropped connection up to :data:`RETRIES`
+    times; return the bytes downloaded.
+
+    Raises:
+        Unreachable: the first attempt, with nothing downloaded yet, could not connect.
+        CudaenvError: as :func:`_download`, or the connection kept dropping.
+    """
     cap = size if size is not None else MAX_DOWNLOAD
     downloaded = 0
     last_error = ""
     for attempt in range(RETRIES + 1):
         if attempt:
             _pause(min(0.5 * attempt, 3), cancel)
-        if os.path.lexists(part) and not own_file(part):
-            os.unlink(part)  # not ours (or a link): never appended to
-        have = os.path.getsize(part) if os.path.exists(part) else 0
-        if have > cap:
-            os.unlink(part)
-            have = 0
+        have = _partial_size(part, cap)
         if have and have == size:
-            break
+            return downloaded
         try:
             got, complete = _download(url, part, have, size, cap, name, progress, cancel)
         except _Dropped as exc:  # what arrived stays: the next attempt resumes after it
@@ -612,21 +645,35 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
             continue
         downloaded += got
         if complete:
-            break
+            return downloaded
         last_error = "the connection closed early"
-    else:
-        raise CudaenvError(f"downloading {name} failed after {RETRIES + 1} attempts: {last_error}",
-                           hint="run the same command again: it resumes where it stopped")
+    raise CudaenvError(f"downloading {name} failed after {RETRIES + 1} attempts: {last_error}",
+                       hint="run the same command again: it resumes where it stopped")
+
+
+def _partial_size(part: str, cap: int) -> int:
+    """The bytes of ``part`` to resume after: 0 when it is not the user's own file (it is removed
+    then: never appended to) or larger than ``cap``."""
+    if os.path.lexists(part) and not own_file(part):
+        os.unlink(part)  # not ours (or a link): never appended to
+    have = os.path.getsize(part) if os.path.exists(part) else 0
+    if have > cap:
+        os.unlink(part)
+        have = 0
+    return have
+
+
+def _keep_verified(part: str, done: str, sha: str, what: str) -> None:
+    """Move the finished download ``part`` to ``done`` in the cache when its sha256 is ``sha``; else delete it."""
     got = _hash_file(part)
     if got != sha:
         os.unlink(part)
-        raise CudaenvError(f"checksum mismatch for {name} from {_show(url)}: sha256 {got}, expected {sha}",
+        raise CudaenvError(f"checksum mismatch for {what}: sha256 {got}, expected {sha}",
                            hint="the download was deleted; if it happens again the source is corrupt")
     try:
         os.replace(part, done)
     except OSError as exc:
         raise CudaenvError(f"cannot write {done}: {exc.strerror}") from None
-    return done, downloaded
 
 
 def _pause(seconds: float, cancel: threading.Event | None) -> None:
@@ -641,7 +688,10 @@ def _content_range(text: str | None) -> tuple[int | None, int | None]:
     unit, _, spec = (text or "").strip().partition(" ")
     rng, _, total = spec.partition("/")
     first = rng.partition("-")[0]
-    num = (lambda t: int(t) if t.isdigit() and len(t) < 20 else None)
+
+    def num(t: str) -> int | None:
+        return int(t) if t.isdigit() and len(t) < 20 else None
+
     return (num(first) if unit == "bytes" else None), (num(total) if unit == "bytes" else None)
 
 

@@ -38,7 +38,16 @@ from .pipconf import pip_indexes, pip_options, site_prefix, truthy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping
+    import http.client
+    import ssl
+    import urllib.request
+    from email.message import Message
+    from typing import IO, Any, Mapping
+
+    from .types import Credential
+
+    #: netrc's host -> (login, account, password).
+    NetrcHosts = dict[str, tuple[str, str | None, str | None]]
 
 __all__ = ["configure", "settings", "add_credentials", "remember", "opener", "tls_reason"]
 
@@ -46,7 +55,7 @@ __all__ = ["configure", "settings", "add_credentials", "remember", "opener", "tl
 KEYRING_TIMEOUT = 60
 
 _LOCK = threading.RLock()
-_STATE: dict = {"settings": None}
+_STATE: dict[str, Settings | None] = {"settings": None}
 
 
 class Settings:
@@ -87,9 +96,9 @@ class Settings:
         named = env.get("NETRC")
         places = [named] if named is not None else [os.path.join(home, ".netrc"), os.path.join(home, "_netrc")]
         self.netrc = next((p for p in places if p and os.path.exists(p)), None)
-        self.creds: dict[str, tuple[str, str | None]] = {}
-        self._contexts: dict[bool, object] = {}
-        self._netrc_hosts: dict | None = None
+        self.creds: dict[str, Credential] = {}
+        self._contexts: dict[bool, ssl.SSLContext] = {}
+        self._netrc_hosts: NetrcHosts | None = None
         # Keyring, as pip asks it after a 401: when pip may prompt (no `no-input`) or a provider is named.
         provider = options.get("keyring-provider", "auto").strip().lower()
         self.keyring_provider = provider if (not truthy(options.get("no-input", "")) or
@@ -136,7 +145,7 @@ class Settings:
                 return True
         return False
 
-    def context(self, verify: bool = True):
+    def context(self, verify: bool = True) -> ssl.SSLContext:
         """The ``ssl.SSLContext`` for a verified (or a trusted host's) connection.
 
         Raises:
@@ -268,7 +277,7 @@ class Settings:
         return (login or account or ""), password or ""
 
 
-def _read_netrc(path: str) -> dict:
+def _read_netrc(path: str) -> NetrcHosts:
     """host -> (login, account, password) of a netrc file; {} when it cannot be read (as requests does)."""
     import netrc
     import stat
@@ -276,7 +285,7 @@ def _read_netrc(path: str) -> dict:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block netrc's open
             return {}
-        hosts = dict(netrc.netrc(path).hosts)
+        hosts: NetrcHosts = dict(netrc.netrc(path).hosts)
     except (OSError, netrc.NetrcParseError, UnicodeDecodeError):
         return {}
     for _login, account, password in hosts.values():
@@ -325,7 +334,7 @@ def settings() -> Settings:
     return s if s is not None else configure(os.environ)
 
 
-def add_credentials(netloc: str, cred: tuple[str, str | None]) -> None:
+def add_credentials(netloc: str, cred: Credential) -> None:
     """Send ``cred`` (user, password or None) to ``netloc`` (``host[:port]``), unless it has some already."""
     add_secret(cred[1] if cred[1] is not None else cred[0])
     s = settings()
@@ -351,7 +360,8 @@ def tls_reason(exc: BaseException) -> str | None:
     return None
 
 
-def opener(*handlers, https_connection=None):
+def opener(*handlers: urllib.request.BaseHandler,
+           https_connection: type[http.client.HTTPSConnection] | None = None) -> urllib.request.OpenerDirector:
     """A ``urllib`` opener with this process's certificates, proxies and credentials (and ``handlers``).
 
     ``https_connection``: the ``http.client.HTTPSConnection`` (sub)class to connect with
@@ -362,13 +372,16 @@ def opener(*handlers, https_connection=None):
 
     s = settings()
 
-    def origin(req) -> str:
+    def origin(req: urllib.request.Request) -> str:
         """The request's own ``host[:port]`` (``req.host`` is the proxy's once a proxy is chosen)."""
         parts = netloc_split(req.full_url)
         return parts[2] if parts else (req.host or "")
 
+    class Retry(urllib.request.Request):
+        """A request sent again with keyring's credentials after a 401 (keyring is asked once)."""
+
     class Auth(urllib.request.BaseHandler):
-        def http_request(self, req):
+        def http_request(self, req: urllib.request.Request) -> urllib.request.Request:
             cred = s.credentials(origin(req))
             if cred is not None:
                 token = base64.b64encode(f"{cred[0]}:{cred[1]}".encode()).decode("ascii")
@@ -378,9 +391,10 @@ def opener(*handlers, https_connection=None):
 
         https_request = http_request
 
-        def http_error_401(self, req, fp, code, msg, headers):
+        def http_error_401(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                           headers: Message) -> Any:
             """pip's handle_401 without the prompt: ask keyring once, then send the request again."""
-            if getattr(req, "cudaenv_keyring_tried", False):
+            if isinstance(req, Retry):
                 return None
             with _LOCK:
                 sent = s.creds.get(origin(req).lower())
@@ -390,21 +404,22 @@ def opener(*handlers, https_connection=None):
             with _LOCK:
                 s.creds[origin(req).lower()] = found
             fp.close()
-            again = urllib.request.Request(req.full_url, headers=dict(req.header_items()), method=req.get_method())
+            again = Retry(req.full_url, headers=dict(req.header_items()), method=req.get_method())
             again.remove_header("Authorization")
-            again.cudaenv_keyring_tried = True
             return self.parent.open(again, timeout=req.timeout)
 
     class HTTPS(urllib.request.HTTPSHandler):
-        def https_open(self, req):
+        def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
             return self.do_open(https_connection or http.client.HTTPSConnection, req,
                                 context=s.context(verify=not s.trusts(origin(req))))
 
     class Proxy(urllib.request.ProxyHandler):
         """urllib's proxy_open without its own bypass test, which reads os.environ's no_proxy whatever pip says."""
 
-        def proxy_open(self, req, proxy, type):  # noqa: A002 - urllib's name
-            if s.no_proxy and urllib.request.proxy_bypass_environment(origin(req), {"no": s.no_proxy}):
+        def proxy_open(self, req: urllib.request.Request, proxy: str, type: str) -> Any:  # noqa: A002 - urllib's name
+            # proxy_bypass_environment: urllib's own rule, undocumented (so not in the type stubs)
+            bypass = urllib.request.proxy_bypass_environment  # type: ignore[attr-defined]
+            if s.no_proxy and bypass(origin(req), {"no": s.no_proxy}):
                 return None
             from urllib.parse import unquote
 

@@ -21,6 +21,10 @@ from __future__ import annotations
 
 from ..errors import CudaenvError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .types import How
+
 __all__ = ["role", "BUILD", "BUILD_HEADERS", "RUNTIME", "PARTS", "is_driver", "select"]
 
 #: Compile and link: the compiler, its front end and back end, the runtime, C++ core libraries.
@@ -52,7 +56,7 @@ def is_driver(name: str) -> bool:
                          "nvlsm", "mft"))
 
 
-def select(spec: str, available: list[str]) -> dict[str, str]:
+def select(spec: str, available: list[str]) -> dict[str, How]:
     """Component key -> ``"all"`` or ``"include"`` (headers only) for ``--parts SPEC``.
 
     Args:
@@ -66,9 +70,9 @@ def select(spec: str, available: list[str]) -> dict[str, str]:
     by_role: dict[str, list[str]] = {}
     for key in available:
         by_role.setdefault(role(key), []).append(key)
-    chosen: dict[str, str] = {}
+    chosen: dict[str, How] = {}
 
-    def take(keys: list[str], how: str) -> None:
+    def take(keys: list[str], how: How) -> None:
         for k in keys:
             if chosen.get(k) != "all":
                 chosen[k] = how

@@ -24,6 +24,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
+    from .types import Credential, Indexes
+
 __all__ = ["DEFAULT_INDEX", "pip_config_files", "pip_options", "pip_indexes", "site_prefix", "truthy"]
 
 DEFAULT_INDEX = "https://pypi.org/simple"
@@ -98,7 +100,7 @@ def pip_options(env: Mapping[str, str], prefix: str | None = None) -> dict[str, 
     return out
 
 
-def pip_indexes(env: Mapping[str, str], options: Mapping[str, str] | None = None) -> dict:
+def pip_indexes(env: Mapping[str, str], options: Mapping[str, str] | None = None) -> Indexes:
     """``{"index": [urls], "find_links": [paths or urls], "auth": {netloc: (user, password)}}`` as pip would use them.
 
     ``index`` holds ``index-url`` first and then every ``extra-index-url``
@@ -113,7 +115,7 @@ def pip_indexes(env: Mapping[str, str], options: Mapping[str, str] | None = None
         index: list[str] = []
     else:
         index = [conf.get("index-url", "").strip() or DEFAULT_INDEX] + conf.get("extra-index-url", "").split()
-    auth: dict[str, tuple[str, str]] = {}
+    auth: dict[str, Credential] = {}
 
     def clean(url: str) -> str:
         if "://" not in url:

@@ -1,10 +1,18 @@
-"""Progress on stderr: a bar per download and an overall one on a terminal, plain lines otherwise."""
+"""Install's progress on stderr: a bar per download and a total on a terminal, plain lines otherwise.
+
+Drawn by the one display (:mod:`cudaenv.infra.progress`): every row fits the terminal's width.
+"""
 
 from __future__ import annotations
 
-import sys
 import threading
-import time
+
+from ..infra.progress import Display, bar
+from ..infra.term import fit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["Progress", "human"]
 
@@ -17,83 +25,63 @@ def human(n: float) -> str:
     return f"{n:.1f} GB"
 
 
+def _rows(items: list[tuple[str, int, int, str]], cols: int) -> list[str]:
+    """``  name [####----]  42% amount`` rows in ``cols`` cells, aligned: the bar, then the name give way."""
+    tails = [f" {(min(1.0, got / size) if size else 0.0) * 100:3.0f}% {amount}" for _n, got, size, amount in items]
+    room = cols - 2 - max(len(t) for t in tails)
+    barw = max(0, min(26, room - 12))  # the bar shrinks (to nothing) before the name goes below 11 cells
+    if barw < 4:
+        barw = 0
+    name_w = max(1, min(40, room - barw - 1 if barw else room))
+    out = []
+    for (name, got, size, _a), tail in zip(items, tails):
+        frac = min(1.0, got / size) if size else 0.0
+        out.append(f"  {fit(name, name_w):{name_w}}" + (f" {bar(frac, barw)}" if barw else "") + tail)
+    return out
+
+
 class Progress:
     """Thread-safe progress of several downloads.
 
     Args:
         total: Bytes expected in all (0 when unknown).
         tty: Draw bars (default: whether stderr is a terminal).
+        quiet: Show nothing (``--quiet``).
     """
 
-    def __init__(self, total: int, tty: bool | None = None, stream=None) -> None:
-        self.stream = stream or sys.stderr
-        self.tty = self.stream.isatty() if tty is None else tty
+    def __init__(self, total: int, tty: bool | None = None, stream: TextIO | None = None, quiet: bool = False) -> None:
         self.total = total
         self.done = 0
-        self.files: dict[str, list] = {}  # name -> [got, size]
+        self.files: dict[str, list[int]] = {}  # name -> [got, size]
         self.lock = threading.Lock()
-        self.lines = 0
-        self.last = 0.0
+        self.display = Display(self._rows, stream=stream, tty=tty, enabled=not quiet)
+        self.tty = self.display.tty
+
+    def _rows(self, cols: int) -> list[str]:
+        items = [(name, g, s, human(g)) for name, (g, s) in list(self.files.items())]
+        items.append(("total", self.done, self.total, f"{human(self.done)} / {human(self.total)}"))
+        return _rows(items, cols)
 
     def start(self, name: str, size: int | None) -> None:
         with self.lock:
             self.files[name] = [0, size or 0]
             if not self.tty:
-                self._line(f"cudaenv: fetching {name}" + (f" ({human(size)})" if size else ""))
-            self._draw(force=True)
+                self.display.line(f"cudaenv: fetching {name}" + (f" ({human(size)})" if size else ""))
+        self.display.draw(force=True)
 
     def advance(self, name: str, n: int) -> None:
         with self.lock:
             self.files[name][0] += n
             self.done += n
-            self._draw()
+        self.display.draw()
 
     def finish(self, name: str, note: str = "") -> None:
         with self.lock:
-            got, size = self.files.pop(name, [0, 0])
-            if not self.tty:
-                self._line(f"cudaenv: {note or 'fetched'} {name}")
-            else:
-                self._clear()
-                self._line(f"cudaenv: {note or 'fetched'} {name}")
-                self._draw(force=True)
+            self.files.pop(name, None)
+        self.display.line(f"cudaenv: {note or 'fetched'} {name}")
 
     def message(self, text: str) -> None:
-        with self.lock:
-            self._clear()
-            self._line(f"cudaenv: {text}")
-            self._draw(force=True)
+        self.display.line(f"cudaenv: {text}")
 
     def close(self) -> None:
-        with self.lock:
-            self._clear()
-
-    # -- drawing (lock held)
-    def _line(self, text: str) -> None:
-        self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def _clear(self) -> None:
-        if self.tty and self.lines:
-            self.stream.write(f"\x1b[{self.lines}A\x1b[J")
-            self.lines = 0
-
-    @staticmethod
-    def _bar(got: int, size: int, width: int = 24) -> str:
-        frac = min(1.0, got / size) if size else 0.0
-        fill = int(frac * width)
-        return "[" + "#" * fill + "-" * (width - fill) + f"] {frac * 100:3.0f}%"
-
-    def _draw(self, force: bool = False) -> None:
-        if not self.tty:
-            return
-        now = time.monotonic()
-        if not force and now - self.last < 0.1:
-            return
-        self.last = now
-        self._clear()
-        rows = [f"  {name[:40]:40} {self._bar(g, s)} {human(g)}" for name, (g, s) in self.files.items()]
-        rows.append(f"  {'total':40} {self._bar(self.done, self.total)} {human(self.done)} / {human(self.total)}")
-        self.stream.write("\n".join(rows) + "\n")
-        self.stream.flush()
-        self.lines = len(rows)
+        self.display.close()

@@ -22,6 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
+    from .types import Installed, MarkerRead, RegistryEntry, Registration
+
 __all__ = ["MARKER", "registry_dir", "read_marker", "register", "lookup", "unregister", "registered",
            "valid_release"]
 
@@ -48,7 +50,8 @@ def _key(root: str) -> str:
     return hashlib.sha256(os.path.realpath(root).encode("utf-8", "surrogateescape")).hexdigest()[:24]
 
 
-def _read_json(path: str) -> dict | None:
+def _read_json(path: str) -> dict[str, object] | None:
+    """The JSON object in the regular file at ``path`` (anyone may have written it: every field is to be checked)."""
     import json
 
     from ..infra.files import read_limited
@@ -62,7 +65,19 @@ def _read_json(path: str) -> dict | None:
     return doc if isinstance(doc, dict) else None
 
 
-def read_marker(root: str) -> dict | None:
+def _read_entry(path: str) -> RegistryEntry | None:
+    """The registry record at ``path``, each field checked (None where it is not what cudaenv writes);
+    None when there is no JSON object there."""
+    rec = _read_json(path)
+    if rec is None:
+        return None
+    root, version, token, profiles = rec.get("root"), rec.get("version"), rec.get("token"), rec.get("profiles")
+    return {"root": root if isinstance(root, str) else None, "version": version if isinstance(version, str) else None,
+            "token": token if isinstance(token, str) else None,
+            "profiles": [p for p in profiles if isinstance(p, str)] if isinstance(profiles, list) else []}
+
+
+def read_marker(root: str) -> MarkerRead | None:
     """The record inside ``root`` when ``root`` is a real directory (not a link) holding a valid one."""
     try:
         if not stat.S_ISDIR(os.lstat(root).st_mode):
@@ -70,9 +85,12 @@ def read_marker(root: str) -> dict | None:
     except OSError:
         return None
     rec = _read_json(os.path.join(root, MARKER))
-    if rec is None or not valid_release(rec.get("version")):
+    if rec is None:
         return None
-    return rec
+    version, token = rec.get("version"), rec.get("token")
+    if not isinstance(version, str) or not valid_release(version):
+        return None
+    return {"version": version, "token": token if isinstance(token, str) else None}
 
 
 def register(env: Mapping[str, str], root: str, version: str, token: str, profiles: list[str]) -> None:
@@ -84,11 +102,12 @@ def register(env: Mapping[str, str], root: str, version: str, token: str, profil
     from ..infra.atomic import write_atomic
     from ..infra.jsonout import dumps
 
-    doc = {"format": 1, "root": os.path.realpath(root), "version": version, "token": token, "profiles": profiles}
+    doc: Registration = {"format": 1, "root": os.path.realpath(root), "version": version, "token": token,
+                         "profiles": profiles}
     write_atomic(os.path.join(registry_dir(env), _key(root) + ".json"), dumps(doc) + "\n")
 
 
-def lookup(env: Mapping[str, str], root: str) -> dict | None:
+def lookup(env: Mapping[str, str], root: str) -> Installed | None:
     """The registry's record of ``root`` when it agrees with the toolkit's own record, else None."""
     from ..toolkit.discover import installed_dir
 
@@ -96,12 +115,10 @@ def lookup(env: Mapping[str, str], root: str) -> dict | None:
     if mark is None:
         return None
     real = os.path.realpath(root)
-    rec = _read_json(os.path.join(registry_dir(env), _key(root) + ".json"))
-    if rec is not None and rec.get("root") == real and isinstance(rec.get("token"), str) and \
-            rec["token"] == mark.get("token") and rec.get("version") == mark["version"]:
-        profiles = rec.get("profiles")
-        return {"root": real, "version": mark["version"],
-                "profiles": [p for p in profiles if isinstance(p, str)] if isinstance(profiles, list) else []}
+    rec = _read_entry(os.path.join(registry_dir(env), _key(root) + ".json"))
+    if rec is not None and rec["root"] == real and mark["token"] is not None and rec["token"] == mark["token"] \
+            and rec["version"] == mark["version"]:
+        return {"root": real, "version": mark["version"], "profiles": rec["profiles"]}
     # Installed before the registry (or its record lost): only directly in cudaenv's own toolkits directory.
     base = os.path.realpath(installed_dir(env))
     if rec is None and os.path.dirname(real) == base and os.path.basename(real).startswith("cuda-"):
@@ -125,8 +142,8 @@ def registered(env: Mapping[str, str]) -> list[str]:
         return []
     out = []
     for n in names:
-        rec = _read_json(os.path.join(d, n)) if n.endswith(".json") else None
-        if rec is not None and isinstance(rec.get("root"), str) and os.path.isabs(rec["root"]):
+        rec = _read_entry(os.path.join(d, n)) if n.endswith(".json") else None
+        if rec is not None and rec["root"] is not None and os.path.isabs(rec["root"]):
             out.append(rec["root"])
     return out
 

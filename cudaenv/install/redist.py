@@ -22,6 +22,10 @@ from ..errors import CudaenvError
 from .fetch import is_local, join_url, local_path, read_url
 from .record import valid_release
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .types import Component, Release
+
 __all__ = ["NVIDIA_URL", "PLATFORM", "manifest_name", "list_versions", "parse_manifest"]
 
 NVIDIA_URL = "https://developer.download.nvidia.com/compute/cuda/redist/"
@@ -60,7 +64,8 @@ def list_versions(base: str) -> list[str]:
     return sorted(out, key=lambda v: tuple(int(x) for x in v.split(".")))
 
 
-def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM, cuda_major: str | None = None) -> dict:
+def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM,
+                   cuda_major: str | None = None) -> Release:
     """``{"version", "date", "components": {key: component}}`` of one manifest.
 
     A component: ``key, name, version, url, sha256, size, filename, kind="tar"``.
@@ -82,7 +87,7 @@ def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM,
     label = doc["release_label"]
     if not valid_release(label):
         raise CudaenvError(f"{where}: release_label {_show(label)} is not a CUDA version")
-    comps = {}
+    comps: dict[str, Component] = {}
     for key, ent in doc.items():
         if not isinstance(ent, dict):
             continue  # release_date, release_label, release_product

@@ -13,12 +13,14 @@ import os
 from ..errors import CudaenvError
 from . import redist, wheels
 from .fetch import Unreachable, fetch_file, is_local, join_url, local_path, read_url
-from .parts import role
+from .parts import role, select
 from .record import valid_release
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
+
+    from .types import How, Indexes, PlanComponent, Release, WheelFile, WheelPin, WheelRelease
 
 __all__ = ["NotOffered", "RedistSource", "WheelSource", "make_source", "default_sources", "match_version"]
 
@@ -45,9 +47,21 @@ class RedistSource:
     def versions(self) -> list[str]:
         return redist.list_versions(self.base)
 
-    def release(self, want: str, cache: str) -> dict:
-        parts = want.split(".")
-        if len(parts) >= 3:
+    def offer(self, want: str, parts: str, cache: str, notes: list[str]) -> tuple[str, list[PlanComponent]]:
+        """(the release label, the components ``parts`` selects) of the newest release matching ``want``.
+
+        Raises:
+            Unreachable: the source cannot be reached.
+            NotOffered: it has no such release.
+            CudaenvError: a bad ``parts``, or an answer not in NVIDIA's format.
+        """
+        rel = self.release(want, cache)
+        chosen = select(parts, list(rel["components"]))
+        return rel["version"], [{**rel["components"][k], "how": how} for k, how in sorted(chosen.items())]
+
+    def release(self, want: str, cache: str) -> Release:
+        version: str | None
+        if len(want.split(".")) >= 3:
             version = want
         else:
             try:
@@ -69,26 +83,23 @@ class RedistSource:
                                f"not installing from {self.label}")
         return rel
 
-    def prepare(self, rel: dict, chosen: dict, cache: str, notes: list[str]) -> list[dict]:
-        return [dict(rel["components"][k], how=how) for k, how in sorted(chosen.items())]
-
 
 class WheelSource:
     """NVIDIA's wheels on the package indexes pip uses (or a directory of wheels)."""
 
     kind = "wheels"
 
-    def __init__(self, indexes: dict, label: str) -> None:
+    def __init__(self, indexes: Indexes, label: str) -> None:
         from .net import add_credentials
 
-        for netloc, cred in indexes.get("auth", {}).items():  # taken out of the URLs by pipconf
+        for netloc, cred in indexes["auth"].items():  # taken out of the URLs by pipconf
             add_credentials(netloc, cred)
         self.indexes = indexes
         self.label = label
         self._notes: list[str] = []
-        self._files: dict[str, list[dict]] = {}
+        self._files: dict[str, list[WheelFile]] = {}
 
-    def _project(self, name: str) -> list[dict]:
+    def _project(self, name: str) -> list[WheelFile]:
         if name not in self._files:
             self._files[name] = wheels.project_files(name, self.indexes, self._notes)
         return self._files[name]
@@ -96,38 +107,47 @@ class WheelSource:
     def versions(self) -> list[str]:
         return sorted({f["version"] for f in self._project(wheels.META)}, key=wheels.version_key)
 
-    def _newest(self, name: str, spec: str) -> dict | None:
+    def _newest(self, name: str, spec: str) -> WheelFile | None:
         hits = [f for f in self._project(name) if wheels.spec_matches(f["version"], spec)]
         return max(hits, key=lambda f: (wheels.version_key(f["version"]), f["filename"])) if hits else None
 
-    def release(self, want: str, cache: str) -> dict:
+    def offer(self, want: str, parts: str, cache: str, notes: list[str]) -> tuple[str, list[PlanComponent]]:
+        """(the release label, the wheels ``parts`` selects, the meta-wheel last); raises as
+        :meth:`RedistSource.offer`."""
+        rel = self.release(want, cache)
+        return rel["version"], self.prepare(rel, select(parts, list(rel["components"])), cache, notes)
+
+    def release(self, want: str, cache: str) -> WheelRelease:
         version = match_version(want, self.versions())
         if version is None:
             raise NotOffered(f"{self.label} has no {wheels.META} {want}")
         meta = self._newest(wheels.META, f"=={version}")
-        path, _ = fetch_file(meta["url"], meta["sha256"] or _local_sha(meta["url"]), meta["size"], cache)
+        if meta is None:  # versions() lists only what _project found: never
+            raise NotOffered(f"{self.label} has no {wheels.META} {want}")
+        meta_sha = meta["sha256"] or _local_sha(meta["url"])
+        path, _ = fetch_file(meta["url"], meta_sha, meta["size"], cache)
         extras = wheels.extras_of(wheels.meta_metadata(path))
         dists: dict[str, str] = {}
         for deps in extras.values():
             for name, spec in deps:
                 dists.setdefault(name, spec)
-        comps = {}
+        comps: dict[str, WheelPin] = {}
         for name, spec in dists.items():
             comps[name] = {"key": name, "name": name, "version": spec, "spec": spec, "kind": "wheel"}
         label = ".".join(version.split(".")[:3])
         if not valid_release(label) or not (label == want or label.startswith(want + ".")):
             raise CudaenvError(f"{self.label}: {wheels.META} {version!r} is not a CUDA release matching {want!r}")
         # The meta-wheel itself goes in too (its dist-info names the release, as pip would leave it).
-        self._meta = {"key": wheels.META, "name": wheels.META, "version": meta["version"], "url": meta["url"],
-                      "sha256": meta["sha256"] or _local_sha(meta["url"]), "size": meta["size"],
-                      "filename": meta["filename"], "kind": "wheel", "how": "all"}
-        return {"version": label, "date": None, "components": comps, "extras": extras}
+        meta_comp: PlanComponent = {"key": wheels.META, "name": wheels.META, "version": meta["version"],
+                                    "url": meta["url"], "sha256": meta_sha, "size": meta["size"],
+                                    "filename": meta["filename"], "kind": "wheel", "how": "all"}
+        return {"version": label, "date": None, "components": comps, "extras": extras, "meta": meta_comp}
 
-    def prepare(self, rel: dict, chosen: dict, cache: str, notes: list[str]) -> list[dict]:
+    def prepare(self, rel: WheelRelease, chosen: dict[str, How], cache: str, notes: list[str]) -> list[PlanComponent]:
         if int(rel["version"].split(".")[0]) < 13 and any(role(k) == "nvcc" for k in chosen):
             raise NotOffered(f"CUDA {rel['version']}'s wheels on {self.label} carry ptxas but no nvcc; "
                              "compiling needs NVIDIA's redistributable archives")
-        out = []
+        out: list[PlanComponent] = []
         for key, how in sorted(chosen.items()):
             spec = rel["components"][key]["spec"]
             f = self._newest(key, spec)
@@ -137,7 +157,7 @@ class WheelSource:
                         "sha256": f["sha256"] or _local_sha(f["url"]), "size": f["size"],
                         "filename": f["filename"], "kind": "wheel", "how": how})
         notes.extend(self._notes)
-        return out + [self._meta]
+        return out + [rel["meta"]]
 
 
 def _local_sha(url: str) -> str:
@@ -176,7 +196,7 @@ def make_source(spec: str, env: Mapping[str, str]) -> RedistSource | WheelSource
         if any(n.startswith("redistrib_") and n.endswith(".json") for n in names):
             return RedistSource(path, path)
         if any(n.endswith(".whl") for n in names):
-            return WheelSource({"index": [], "find_links": [path]}, path)
+            return WheelSource({"index": [], "find_links": [path], "auth": {}}, path)
         raise CudaenvError(f"source {spec}: neither redistrib_*.json manifests nor wheels in it", exit_code=2)
     from .net import remember
 

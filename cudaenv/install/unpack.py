@@ -17,7 +17,12 @@ from ..errors import CudaenvError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping
+    import tarfile
+    from typing import IO, Callable, Literal, Mapping, TypeVar
+
+    from .types import How, Made, PlanComponent
+
+    T = TypeVar("T")
 
 __all__ = ["unpack", "finish", "unpacked_size"]
 
@@ -167,23 +172,23 @@ class _Tree:
         except FileNotFoundError:
             pass
 
-    def _create(self, dest: str, rel: str, make):
+    def _create(self, dest: str, rel: str, make: Callable[[], T]) -> T:
         """``make()`` at ``dest`` after clearing what is there; archives unpacked in parallel may
         both bring a file (a LICENSE): the last one wins, as with tar."""
-        for attempt in range(8):
+        for _attempt in range(7):
             self._clear(dest, rel)
             try:
                 return make()
             except FileExistsError:
-                if attempt == 7:
-                    raise
-        return None
+                pass
+        self._clear(dest, rel)
+        return make()
 
     def mkdir(self, rel: str) -> None:
         parts = self.split(rel)
         self.resolve([], parts, rel, True, [0])
 
-    def write(self, rel: str, src, mode: int, budget: _Budget) -> None:
+    def write(self, rel: str, src: IO[bytes], mode: int, budget: _Budget) -> None:
         parts = self.split(rel)
         dest = os.path.join(self.parent(parts, rel), parts[-1])
         # Never through a link (O_NOFOLLOW), never over a file another thread just made (O_EXCL).
@@ -250,7 +255,7 @@ def _file_mode(mode: int) -> int:
     return mode | 0o600
 
 
-def _keep(rel: str, how: str) -> bool:
+def _keep(rel: str, how: How) -> bool:
     if any(p in _SKIP for p in rel.split("/")):
         return False
     return how == "all" or rel == "include" or rel.startswith("include/")
@@ -259,7 +264,7 @@ def _keep(rel: str, how: str) -> bool:
 class _Reader:
     """The decompressed bytes of an archive, bounded (and xz with a memory limit)."""
 
-    def __init__(self, f, budget: _Budget, xz: bool) -> None:
+    def __init__(self, f: IO[bytes], budget: _Budget, xz: bool) -> None:
         import lzma
 
         self.f, self.budget, self.lzma = f, budget, lzma
@@ -307,19 +312,19 @@ class _Reader:
         return b"".join(chunks)
 
 
-def _tarinfo_class():
+def _tarinfo_class() -> type[tarfile.TarInfo]:
     import tarfile
 
     class Bounded(tarfile.TarInfo):
         """Refuses a pax or long-name header too large to read into memory, and GNU sparse files."""
 
-        def _proc_member(self, tarfile_):
+        def _proc_member(self, tarfile_: tarfile.TarFile) -> tarfile.TarInfo:
             if self.type == tarfile.GNUTYPE_SPARSE:  # its map of extension blocks is read whole
                 raise tarfile.HeaderError("a sparse file")
             if self.type in (tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK, tarfile.XHDTYPE,
                              tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE) and self.size > MAX_HEADER:
                 raise tarfile.HeaderError(f"a {self.size}-byte extended header")
-            return super()._proc_member(tarfile_)
+            return super()._proc_member(tarfile_)  # type: ignore[misc, no-any-return]  # tarfile's own step
 
     return Bounded
 
@@ -332,7 +337,7 @@ def _strip_top(name: str) -> str:
     return "/".join(parts[1:])
 
 
-def _unpack_tar(path: str, root: str, how: str, what: str) -> int:
+def _unpack_tar(path: str, root: str, how: How, what: str) -> int:
     import lzma
     import tarfile
 
@@ -345,7 +350,9 @@ def _unpack_tar(path: str, root: str, how: str, what: str) -> int:
             xz = raw.read(6) == b"\xfd7zXZ\x00"
             raw.seek(0)
             src = _Reader(raw, budget, xz)
-            with tarfile.open(fileobj=src, mode="r|" if xz else "r|*", tarinfo=_tarinfo_class()) as tar:
+            mode: Literal["r|", "r|*"] = "r|" if xz else "r|*"
+            # A stream ("r|") is only read: _Reader has no write, seek or tell, which tarfile's type asks for.
+            with tarfile.open(fileobj=src, mode=mode, tarinfo=_tarinfo_class()) as tar:  # type: ignore[call-overload]
                 for m in tar:
                     budget.entry()
                     tar.members = []  # streaming: do not keep every member's record
@@ -370,7 +377,10 @@ def _unpack_tar(path: str, root: str, how: str, what: str) -> int:
                     else:
                         if m.size > budget.max_bytes - budget.bytes:
                             budget.take(m.size)
-                        tree.write(rel, tar.extractfile(m), m.mode, budget)
+                        data = tar.extractfile(m)
+                        if data is None:  # m.isreg(): never
+                            raise tree.refuse(rel, "not a file")
+                        tree.write(rel, data, m.mode, budget)
                     n += 1
     except (tarfile.TarError, EOFError, OSError, ValueError, lzma.LZMAError) as exc:
         if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
@@ -381,7 +391,7 @@ def _unpack_tar(path: str, root: str, how: str, what: str) -> int:
     return n
 
 
-def _unpack_wheel(path: str, root: str, how: str, what: str, written: list[str]) -> int:
+def _unpack_wheel(path: str, root: str, how: How, what: str, written: list[str]) -> int:
     import zipfile
 
     tree = _Tree(root, what)
@@ -436,15 +446,15 @@ def _full_sonames(root: str, files: list[str], version: str) -> None:
                 os.symlink(full, path)
 
 
-def unpack(path: str, comp: dict, root: str) -> int:
+def unpack(path: str, comp: PlanComponent, root: str) -> int:
     """Unpack one component's file into ``root``; return how many files it wrote."""
-    what = f"{comp['key']} {comp.get('version', '')}".strip()
+    what = f"{comp['key']} {comp['version']}".strip()
     if comp["kind"] == "wheel":
         files: list[str] = []
-        n = _unpack_wheel(path, root, comp.get("how", "all"), what, files)
-        _full_sonames(root, files, comp.get("version", ""))
+        n = _unpack_wheel(path, root, comp["how"], what, files)
+        _full_sonames(root, files, comp["version"])
         return n
-    return _unpack_tar(path, root, comp.get("how", "all"), what)
+    return _unpack_tar(path, root, comp["how"], what)
 
 
 def unpacked_size(path: str, kind: str) -> int:
@@ -490,7 +500,7 @@ def _link(target: str, d: str | None, name: str) -> None:
         os.symlink(target, os.path.join(d, name))
 
 
-def finish(root: str, env: Mapping[str, str], work: str) -> dict:
+def finish(root: str, env: Mapping[str, str], work: str) -> Made:
     """Give the unpacked tree NVIDIA's layout; return what was made.
 
     ``lib64`` (a link to ``lib``, as NVIDIA's packages have it), the
@@ -501,7 +511,7 @@ def finish(root: str, env: Mapping[str, str], work: str) -> dict:
     entered or moved from; every link in the tree is then checked to resolve
     inside it. Without a C compiler there is no stub: ``made["stub_error"]`` says why.
     """
-    made: dict = {}
+    made: Made = {"stub": None, "stub_error": None}
     cmake = _dir(root, "cccl", "lib", "cmake")
     if cmake is not None:  # the CUDA 13 cccl wheel keeps CMake packages under cccl/
         dest = _dir(root, "lib", "cmake", make=True)

@@ -21,6 +21,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
+    from packaging.version import Version
+
+    from .types import IndexFile, Indexes, WheelFile
+
 __all__ = ["META", "canonical", "parse_version", "version_key", "spec_matches", "parse_filename",
            "platform_ok", "project_files", "parse_requirement", "marker_true", "extras_of"]
 
@@ -39,7 +43,7 @@ def canonical(name: str) -> str:
     return str(canonicalize_name(name))
 
 
-def parse_version(text: str):
+def parse_version(text: str) -> Version | None:
     """The PEP 440 version of ``text`` (``13.5.37``, ``12.4.127.post1``), or None when it is not one."""
     from packaging.version import InvalidVersion, Version
 
@@ -49,7 +53,7 @@ def parse_version(text: str):
         return None
 
 
-def version_key(text: str) -> tuple:
+def version_key(text: str) -> tuple[int] | tuple[int, Version]:
     """A sort key (unparsable versions first)."""
     v = parse_version(text)
     return (1, v) if v is not None else (0,)
@@ -82,9 +86,11 @@ def platform_ok(tags: list[str]) -> bool:
     return any(t == "any" or (t.endswith("_x86_64") and t.startswith(("manylinux", "linux"))) for t in tags)
 
 
-def _page_files(page: bytes, page_url: str) -> list[dict]:
+def _page_files(page: bytes, page_url: str) -> list[IndexFile]:
+    """The files a simple-index page lists (PEP 691 JSON or PEP 503 HTML), each checked: what is
+    not well formed is left out."""
     text = page.decode("utf-8", "replace")
-    out = []
+    out: list[IndexFile] = []
     if text.lstrip().startswith("{"):
         import json
 
@@ -135,7 +141,7 @@ def _sha(value: object) -> str | None:
     return None
 
 
-def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
+def project_files(project: str, indexes: Indexes, notes: list[str]) -> list[WheelFile]:
     """Every Linux x86_64 wheel of ``project`` on the indexes and find-links.
 
     Each: ``filename, url, sha256 (or None), size (or None), version, origin``.
@@ -147,9 +153,9 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
     from .net import settings
 
     name = canonical(project)
-    found: dict[str, dict] = {}
+    found: dict[str, tuple[IndexFile, str]] = {}  # file name -> (file, origin)
     reached = 0
-    for index in indexes.get("index", []):
+    for index in indexes["index"]:
         page_url = f"{index}/{name}/"
         if not is_local(index) and not settings().secure_origin(index):
             notes.append(_insecure(index))
@@ -169,9 +175,8 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
             continue
         reached += 1
         for f in _page_files(page or b"", page_url):
-            f["origin"] = index
-            found.setdefault(f["filename"], f)
-    for loc in indexes.get("find_links", []):
+            found.setdefault(f["filename"], (f, index))
+    for loc in indexes["find_links"]:
         if is_local(loc):
             d = local_path(loc)
             try:
@@ -183,8 +188,7 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
                 # Hashed where it lies: a FIFO or a device named like a wheel would hang that or never end.
                 if not os.path.isfile(os.path.join(d, fn)):
                     continue
-                found.setdefault(fn, {"filename": fn, "url": os.path.join(d, fn), "sha256": None, "size": None,
-                                      "origin": d})
+                found.setdefault(fn, ({"filename": fn, "url": os.path.join(d, fn), "sha256": None, "size": None}, d))
         elif not settings().secure_origin(loc):
             notes.append(_insecure(loc))
         else:
@@ -194,19 +198,17 @@ def project_files(project: str, indexes: dict, notes: list[str]) -> list[dict]:
                 continue
             reached += 1
             for f in _page_files(page or b"", loc):
-                f["origin"] = loc
-                found.setdefault(f["filename"], f)
-    if not reached and (indexes.get("index") or indexes.get("find_links")):
+                found.setdefault(f["filename"], (f, loc))
+    if not reached and (indexes["index"] or indexes["find_links"]):
         raise Unreachable("no package index could be reached: " + "; ".join(notes))
-    out = []
-    for f in found.values():
+    out: list[WheelFile] = []
+    for f, origin in found.values():
         parsed = parse_filename(f["filename"])
         if parsed is None or parsed[0] != name or not platform_ok(parsed[2]) or parse_version(parsed[1]) is None:
             continue
         if f["sha256"] is None and not is_local(f["url"]):
             continue  # a remote file without a published sha256 cannot be checked
-        f["version"] = parsed[1]
-        out.append(f)
+        out.append({**f, "version": parsed[1], "origin": origin})
     return out
 
 
@@ -276,7 +278,7 @@ def meta_metadata(path: str) -> str:
     raise CudaenvError(f"{path}: no METADATA in the wheel")
 
 
-def wheel_env(env: Mapping[str, str]) -> dict:
+def wheel_env(env: Mapping[str, str]) -> Indexes:
     """The indexes pip would use in ``env``."""
     from .pipconf import pip_indexes
 

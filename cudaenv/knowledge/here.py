@@ -27,31 +27,36 @@ import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Callable
+
     from ..context import Context
     from .explain import Match
 
-__all__ = ["NEEDS", "host_needs", "gather_host", "answer_here", "lib_dirs_holding"]
+__all__ = ["KINDS", "Answer", "ANSWERS", "NEEDS", "host_needs", "gather_host", "answer_here", "lib_dirs_holding"]
 
-# Which host facts each family's answer reads ("toolkits" also brings the active
-# profile, CUDA_HOME and LD_LIBRARY_PATH: all free).
+# The kinds of host facts an answer reads ("toolkits" also brings the active profile,
+# CUDA_HOME and LD_LIBRARY_PATH: all free).
 _T, _P, _D = "toolkits", "torch", "driver"
-NEEDS: dict[str, tuple[str, ...]] = {
-    "torch.cuda_major_mismatch": (_T,), "torch.cuda_minor_mismatch": (_T,),
-    "torch.cuda_home_not_set": (_T, _P), "torch.nvcc_not_found": (_T, _P), "torch.no_cuda_runtime": (_T, _P),
-    "build.cuda_header_missing": (_T, _P), "shell.nvcc_not_found": (_T, _P), "env.cuda_home_list": (_T, _P),
-    "torch.cpu_build": (_P,), "torch.cxx11_abi": (_P,), "torch.extension_abi": (_P,),
-    "build.ninja_missing": (_P,), "torch.arch_unsupported": (_P, _D), "torch.arch_list_empty": (_D,),
-    "runtime.libcudart_not_found": (_T, _P), "runtime.cuda_library_not_found": (_T, _P),
-    "runtime.cuda_lib_shadowed": (_T, _P),
-    "nvcc.unsupported_arch": (_T,), "link.lcuda_not_found": (_T,), "nvcc.ptx_too_new": (_T,),
-    "nvcc.gcc_too_new": (_T,),
-    "runtime.insufficient_driver": (_T, _D), "runtime.unsupported_ptx": (_T, _D), "driver.not_loaded": (_D,),
-    "torch.no_driver": (_D,), "runtime.libcuda_not_found": (_D,), "runtime.stub_library": (_T, _D),
-    "driver.version_mismatch": (_D,), "runtime.no_device": (_D,), "runtime.no_kernel_image": (_P, _D),
-    "cxx.libstdcxx_too_old": (_T,),
-    "nccl.shm_exhausted": ("nccl",), "nccl.network": ("nccl",), "nccl.p2p_unsupported": ("nccl", _D),
-    "nccl.system_error": ("nccl",), "nccl.duplicate_gpu": (_D,),
-}
+KINDS = (_T, _P, _D, "nccl")
+
+
+class Answer:
+    """How one family's answer looks at this machine: one record per knowledge-base id in :data:`ANSWERS`.
+
+    Attributes:
+        needs: The kinds of host facts it reads (:data:`KINDS`): :func:`gather_host`
+            collects them, and they are what the match's ``host`` shows.
+        lines: ``(match, host facts) -> [here lines]`` (pure).
+        also: Further host facts (keys of :func:`gather_host`'s dict) the match's ``host`` shows.
+    """
+
+    __slots__ = ("needs", "lines", "also")
+
+    def __init__(self, needs: tuple[str, ...], lines: Callable[[Match, dict], list[str]],
+                 also: tuple[str, ...] = ()) -> None:
+        self.needs = needs
+        self.lines = lines
+        self.also = also
 
 
 def host_needs(matches: list[Match]) -> set[str]:
@@ -59,7 +64,8 @@ def host_needs(matches: list[Match]) -> set[str]:
     out: set[str] = set()
     for m in matches:
         if m.environment:
-            out.update(NEEDS.get(m.id, ()))
+            ans = ANSWERS.get(m.id)
+            out.update(ans.needs if ans else ())
     return out
 
 
@@ -555,29 +561,51 @@ def _h_duplicate(m: Match, h: dict) -> list[str]:
     return out
 
 
-_ANSWERS = {
-    "nccl.shm_exhausted": _h_nccl, "nccl.network": _h_nccl, "nccl.p2p_unsupported": _h_nccl,
-    "nccl.system_error": _h_nccl, "nccl.duplicate_gpu": _h_duplicate,
-    "cxx.libstdcxx_too_old": _h_libstdcxx,
-    "torch.cuda_major_mismatch": _h_mismatch, "torch.cuda_minor_mismatch": _h_mismatch,
-    "torch.cuda_home_not_set": _h_cuda_home, "torch.nvcc_not_found": _h_cuda_home,
-    "torch.no_cuda_runtime": _h_cuda_home, "shell.nvcc_not_found": _h_cuda_home,
-    "build.cuda_header_missing": _h_header, "env.cuda_home_list": _h_cuda_home_list,
-    "torch.cpu_build": _h_cpu, "torch.cxx11_abi": _h_abi, "torch.extension_abi": _h_abi,
-    "build.ninja_missing": _h_ninja, "runtime.libcudart_not_found": _h_libcudart,
-    "runtime.cuda_library_not_found": _h_library, "runtime.cuda_lib_shadowed": _h_shadowed,
-    "nvcc.unsupported_arch": _h_arch, "link.lcuda_not_found": _h_stubs, "nvcc.ptx_too_new": _h_ptx,
-    "nvcc.gcc_too_new": _h_gcc,
-    "runtime.insufficient_driver": _h_driver, "runtime.unsupported_ptx": _h_driver,
-    "driver.not_loaded": _h_driver_only, "torch.no_driver": _h_driver_only, "runtime.libcuda_not_found": _h_driver_only,
-    "driver.version_mismatch": _h_driver_only, "runtime.no_device": _h_driver_only,
-    "runtime.stub_library": _h_stub, "torch.arch_unsupported": _h_torch_arch, "torch.arch_list_empty": _h_driver_only,
-    "runtime.no_kernel_image": _h_torch_arch,
+#: One record per family with an answer tied to this machine: the facts it reads, the lines it writes.
+ANSWERS: dict[str, Answer] = {
+    "torch.cuda_major_mismatch": Answer((_T,), _h_mismatch),
+    "torch.cuda_minor_mismatch": Answer((_T,), _h_mismatch),
+    "torch.cuda_home_not_set": Answer((_T, _P), _h_cuda_home),
+    "torch.nvcc_not_found": Answer((_T, _P), _h_cuda_home),
+    "torch.no_cuda_runtime": Answer((_T, _P), _h_cuda_home),
+    "build.cuda_header_missing": Answer((_T, _P), _h_header),
+    "shell.nvcc_not_found": Answer((_T, _P), _h_cuda_home),
+    "env.cuda_home_list": Answer((_T, _P), _h_cuda_home_list),
+    "torch.cpu_build": Answer((_P,), _h_cpu),
+    "torch.cxx11_abi": Answer((_P,), _h_abi),
+    "torch.extension_abi": Answer((_P,), _h_abi),
+    "build.ninja_missing": Answer((_P,), _h_ninja),
+    "torch.arch_unsupported": Answer((_P, _D), _h_torch_arch),
+    "torch.arch_list_empty": Answer((_D,), _h_driver_only),
+    "runtime.libcudart_not_found": Answer((_T, _P), _h_libcudart),
+    "runtime.cuda_library_not_found": Answer((_T, _P), _h_library),
+    "runtime.cuda_lib_shadowed": Answer((_T, _P), _h_shadowed),
+    "nvcc.unsupported_arch": Answer((_T,), _h_arch),
+    "link.lcuda_not_found": Answer((_T,), _h_stubs),
+    "nvcc.ptx_too_new": Answer((_T,), _h_ptx),
+    "nvcc.gcc_too_new": Answer((_T,), _h_gcc),
+    "runtime.insufficient_driver": Answer((_T, _D), _h_driver),
+    "runtime.unsupported_ptx": Answer((_T, _D), _h_driver),
+    "driver.not_loaded": Answer((_D,), _h_driver_only),
+    "torch.no_driver": Answer((_D,), _h_driver_only),
+    "runtime.libcuda_not_found": Answer((_D,), _h_driver_only),
+    "runtime.stub_library": Answer((_T, _D), _h_stub),
+    "driver.version_mismatch": Answer((_D,), _h_driver_only),
+    "runtime.no_device": Answer((_D,), _h_driver_only),
+    "runtime.no_kernel_image": Answer((_P, _D), _h_torch_arch),
+    "cxx.libstdcxx_too_old": Answer((_T,), _h_libstdcxx),
+    "nccl.shm_exhausted": Answer(("nccl",), _h_nccl),
+    "nccl.network": Answer(("nccl",), _h_nccl),
+    "nccl.p2p_unsupported": Answer(("nccl", _D), _h_nccl),
+    "nccl.system_error": Answer(("nccl",), _h_nccl),
+    "nccl.duplicate_gpu": Answer((_D,), _h_duplicate, also=("cuda_visible_devices",)),
 }
+#: Which host facts each family's answer reads (a view of :data:`ANSWERS`).
+NEEDS: dict[str, tuple[str, ...]] = {k: a.needs for k, a in ANSWERS.items()}
 
 
-def _used(entry_id: str, h: dict) -> dict:
-    keys = NEEDS.get(entry_id, ())
+def _used(ans: Answer, h: dict) -> dict:
+    keys = ans.needs
     out = {}
     if _T in keys:
         out.update(toolkits=h.get("toolkits"), active=h.get("active"), cuda_home=h.get("cuda_home"),
@@ -588,8 +616,8 @@ def _used(entry_id: str, h: dict) -> dict:
         out["driver"] = h.get("driver")
     if "nccl" in keys:
         out["nccl"] = h.get("nccl")
-    if entry_id == "nccl.duplicate_gpu":
-        out["cuda_visible_devices"] = h.get("cuda_visible_devices")
+    for key in ans.also:
+        out[key] = h.get(key)
     return out
 
 
@@ -599,8 +627,8 @@ def answer_here(matches: list[Match], host: dict) -> None:
     A program bug, or a family without a host answer, gets no lines.
     """
     for m in matches:
-        fn = _ANSWERS.get(m.id) if m.environment else None
-        if fn is None:
+        ans = ANSWERS.get(m.id) if m.environment else None
+        if ans is None:
             continue
-        m.here = [line for line in fn(m, host) if line]
-        m.host = _used(m.id, host)
+        m.here = [line for line in ans.lines(m, host) if line]
+        m.host = _used(ans, host)

@@ -54,15 +54,12 @@ def placeholders(text: str) -> set[str]:
 def validate(doc: object) -> list[str]:
     """Every problem with a parsed knowledge base (an empty list when it is valid).
 
-    Checks the fields and their types, unique ids, check ids against
-    :data:`cudaenv.checks.CHECKS`, that each pattern compiles (and that all of them
-    compile together, as the pre-filter does), and that every ``{name}`` in the
-    title, cause and fix is captured by every pattern or has a default.
+    Checks the fields and their types (:func:`_field_problems`), unique ids, check ids
+    against :data:`cudaenv.checks.CHECKS` and the rest of an entry's shape
+    (:func:`_entry_problems`), that each pattern compiles and captures every ``{name}``
+    in the title, cause and fix that has no default (:func:`_pattern_problems`), and that
+    all patterns compile together, as the pre-filter does.
     """
-    import re
-
-    from ..checks import ADVICE, CHECKS
-
     if not isinstance(doc, dict) or doc.get("schema") != 1 or not isinstance(doc.get("entries"), list):
         return ["the top level must be a mapping with `schema: 1` and a list of `entries`"]
     problems: list[str] = []
@@ -73,65 +70,90 @@ def validate(doc: object) -> list[str]:
             problems.append(f"entry {n}: not a mapping")
             continue
         where = f"entry {n} ({entry.get('id', '?')})"
-        for key in entry:
-            if key not in REQUIRED and key not in OPTIONAL:
-                problems.append(f"{where}: unknown field {key!r}")
-        bad = False
-        for key, typ in {**REQUIRED, **OPTIONAL}.items():
-            if key not in entry:
-                if key in REQUIRED:
-                    problems.append(f"{where}: missing {key!r}")
-                    bad = True
-                continue
-            value = entry[key]
-            if not isinstance(value, typ) or (typ in (str, list) and not value):
-                problems.append(f"{where}: {key!r} must be a non-empty {typ.__name__}")
-                bad = True
-        if bad:
-            continue
-        if entry["id"] in seen:
-            problems.append(f"{where}: duplicate id")
-        seen.add(entry["id"])
-        if not re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+", entry["id"]):
-            problems.append(f"{where}: id must be dotted lower-case words")
-        if "check" in entry and entry["check"] not in CHECKS:
-            problems.append(f"{where}: check {entry['check']!r} is not in cudaenv.checks.CHECKS")
-        if "check" not in entry and entry.get("environment", True):
-            problems.append(f"{where}: missing 'check' (only `environment: false` entries may have none)")
-        if ("derive" in entry) != ("derived" in entry):
-            problems.append(f"{where}: `derive` (the function) and `derived` (the names it adds) go together")
-        defaults = entry.get("defaults", {})
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
-            problems.append(f"{where}: defaults must map names to strings")
-        wanted = placeholders(entry["title"]) | placeholders(entry["cause"]) | placeholders(entry["fix"])
-        for name in re.findall(r"\{advice\.(\w+)\}", entry["title"] + entry["cause"] + entry["fix"]):
-            if name not in ADVICE:
-                problems.append(f"{where}: {{advice.{name}}} is not in cudaenv.checks.ADVICE")
-        for p in entry["patterns"]:
-            if not isinstance(p, str) or not p:
-                problems.append(f"{where}: a pattern must be a non-empty string")
-                continue
-            try:
-                rx = re.compile(p)
-            except re.error as exc:
-                problems.append(f"{where}: pattern {p!r} does not compile: {exc}")
-                continue
-            if re.match(r"\s*\(\?[aiLmsux]+\)", p):
-                problems.append(f"{where}: pattern {p!r}: use a scoped flag (?i:...) instead of a global one")
-            if "(?P=" in p:
-                problems.append(f"{where}: pattern {p!r}: back-references are not allowed")
-            missing = wanted - set(rx.groupindex) - set(defaults) - set(entry.get("derived", ()))
-            if missing:
-                problems.append(f"{where}: pattern {p!r} captures no {', '.join(sorted(missing))} and has no default")
-            joined.append(p)
+        found = _field_problems(where, entry)
+        problems += found
+        if any(not p.startswith(f"{where}: unknown field") for p in found):
+            continue  # a required field is missing or a field has the wrong type: nothing further to read
+        problems += _entry_problems(where, entry, seen)
+        problems += _pattern_problems(where, entry, joined)
         if not all(isinstance(x, str) and x for x in entry["examples"]):
             problems.append(f"{where}: examples must be non-empty strings")
     if not problems:
+        import re
+
         try:
             re.compile("|".join(f"(?:{strip_groups(p)})" for p in joined))
         except re.error as exc:
             problems.append(f"the patterns do not compile together: {exc}")
     return problems
+
+
+def _field_problems(where: str, entry: dict) -> list[str]:
+    """Unknown fields, missing required ones, and values of the wrong type (or empty)."""
+    out = [f"{where}: unknown field {key!r}" for key in entry if key not in REQUIRED and key not in OPTIONAL]
+    for key, typ in {**REQUIRED, **OPTIONAL}.items():
+        if key not in entry:
+            if key in REQUIRED:
+                out.append(f"{where}: missing {key!r}")
+            continue
+        value = entry[key]
+        if not isinstance(value, typ) or (typ in (str, list) and not value):
+            out.append(f"{where}: {key!r} must be a non-empty {typ.__name__}")
+    return out
+
+
+def _entry_problems(where: str, entry: dict, seen: set[str]) -> list[str]:
+    """The id (unique, dotted), the check it names, derive/derived, defaults and ``{advice.NAME}``s."""
+    import re
+
+    from ..checks import ADVICE, CHECKS
+
+    out = []
+    if entry["id"] in seen:
+        out.append(f"{where}: duplicate id")
+    seen.add(entry["id"])
+    if not re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+", entry["id"]):
+        out.append(f"{where}: id must be dotted lower-case words")
+    if "check" in entry and entry["check"] not in CHECKS:
+        out.append(f"{where}: check {entry['check']!r} is not in cudaenv.checks.CHECKS")
+    if "check" not in entry and entry.get("environment", True):
+        out.append(f"{where}: missing 'check' (only `environment: false` entries may have none)")
+    if ("derive" in entry) != ("derived" in entry):
+        out.append(f"{where}: `derive` (the function) and `derived` (the names it adds) go together")
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in entry.get("defaults", {}).items()):
+        out.append(f"{where}: defaults must map names to strings")
+    for name in re.findall(r"\{advice\.(\w+)\}", entry["title"] + entry["cause"] + entry["fix"]):
+        if name not in ADVICE:
+            out.append(f"{where}: {{advice.{name}}} is not in cudaenv.checks.ADVICE")
+    return out
+
+
+def _pattern_problems(where: str, entry: dict, joined: list[str]) -> list[str]:
+    """Each pattern: a non-empty string that compiles, no global flag or back-reference, capturing
+    every placeholder that has no default; the good ones are added to ``joined``."""
+    import re
+
+    out = []
+    wanted = placeholders(entry["title"]) | placeholders(entry["cause"]) | placeholders(entry["fix"])
+    known = set(entry.get("defaults", {})) | set(entry.get("derived", ()))
+    for p in entry["patterns"]:
+        if not isinstance(p, str) or not p:
+            out.append(f"{where}: a pattern must be a non-empty string")
+            continue
+        try:
+            rx = re.compile(p)
+        except re.error as exc:
+            out.append(f"{where}: pattern {p!r} does not compile: {exc}")
+            continue
+        if re.match(r"\s*\(\?[aiLmsux]+\)", p):
+            out.append(f"{where}: pattern {p!r}: use a scoped flag (?i:...) instead of a global one")
+        if "(?P=" in p:
+            out.append(f"{where}: pattern {p!r}: back-references are not allowed")
+        missing = wanted - set(rx.groupindex) - known
+        if missing:
+            out.append(f"{where}: pattern {p!r} captures no {', '.join(sorted(missing))} and has no default")
+        joined.append(p)
+    return out
 
 
 def strip_groups(pattern: str) -> str:

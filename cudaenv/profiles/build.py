@@ -43,8 +43,11 @@ from ..host.pyenv import cached_torch, torch_build
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..context import Context
+    from typing import Mapping
+
     from ..env.ops import Ops
     from ..toolkit.types import Toolkit
+    from .types import Profile
 
 __all__ = ["SETTINGS", "DEFAULT_SM", "GIB_PER_THREAD", "gpu_caps", "toolkit_sms", "arch_list", "jobs", "build_vars", "apply_build"]
 
@@ -71,13 +74,13 @@ def gpu_caps(ctx: Context) -> list[int] | None:
     except OSError:
         buses = ()
 
-    def compute() -> list:
+    def compute() -> list[int]:
         from ..host.driver import driver_facts
 
         facts = driver_facts(ctx.env, proc_root=ctx.proc_root)
         caps = []
-        for g in facts.get("gpus") or []:
-            cc = str(g.get("compute_cap") or "")
+        for g in facts["gpus"]:
+            cc = g["compute_cap"] or ""
             major, _, minor = cc.partition(".")
             if major.isdigit() and minor.isdigit():
                 caps.append(int(major) * 10 + int(minor))
@@ -97,15 +100,15 @@ def toolkit_sms(ctx: Context, tk: Toolkit, ask_nvcc: bool) -> list[int]:
         from ..toolkit.facts import gpu_archs
 
         got = gpu_archs(tk, ctx.index)
-        if got.get("sm"):
+        if got["sm"]:
             return got["sm"]
     ctx.index.data.setdefault("smrange", {})
 
-    def compute() -> list:
+    def compute() -> list[int]:
         from ..toolkit import compat
 
-        row = compat.toolkit_row(tk["version"]) or {}
-        lo, hi = row.get("sm_min"), row.get("sm_max")
+        row = compat.toolkit_row(tk["version"])
+        lo, hi = (row["sm_min"], row["sm_max"]) if row else (None, None)
         return [sm for sm in DEFAULT_SM if lo <= sm <= hi] if lo and hi else []
 
     return ctx.index.cached("smrange", tk["version"], tuple(DEFAULT_SM), compute)
@@ -115,7 +118,7 @@ def _dotted(sm: int) -> str:
     return f"{sm // 10}.{sm % 10}"
 
 
-def _torch_sms(arch_list: list) -> list[int]:
+def _torch_sms(arch_list: list[str]) -> list[int]:
     out = []
     for a in arch_list or []:
         digits = "".join(c for c in str(a).split("_", 1)[-1] if c.isdigit())
@@ -161,7 +164,7 @@ def _machine() -> tuple[int, float]:
     return cores, mem if mem > 0 else 4.0
 
 
-def build_vars(ctx: Context, profile: dict, tk: Toolkit, notes: list[str] | None = None) -> dict[str, str]:
+def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None) -> dict[str, str]:
     """The variables the profile's ``build`` settings export for ``tk`` (before 'your values win')."""
     settings = profile.get("build") or {}
     out: dict[str, str] = {}
@@ -170,7 +173,7 @@ def build_vars(ctx: Context, profile: dict, tk: Toolkit, notes: list[str] | None
     if al == "auto":
         pyenv = ctx.python_env()
         tb = torch_build(pyenv)
-        torch = cached_torch(ctx.index, pyenv["python"], tb.get("version")) if tb and pyenv else None
+        torch = cached_torch(ctx.index, pyenv["python"], tb["version"]) if tb and pyenv else None
         gpus = gpu_caps(ctx)
         sms, why = arch_list(gpus, toolkit_sms(ctx, tk, bool(gpus)), _torch_sms((torch or {}).get("arch_list") or []))
         if sms:
@@ -199,7 +202,7 @@ def build_vars(ctx: Context, profile: dict, tk: Toolkit, notes: list[str] | None
     return out
 
 
-def apply_build(ctx: Context, profile: dict, tk: Toolkit, ops: Ops, base: dict, notes: list[str]) -> None:
+def apply_build(ctx: Context, profile: Profile, tk: Toolkit, ops: Ops, base: Mapping[str, str], notes: list[str]) -> None:
     """Add the build variables to ``ops``, except those the user (``base``) or the profile already set."""
     for var, value in build_vars(ctx, profile, tk, notes).items():
         if var in base or var in ops.set or var in ops.prepend or var in ops.append:

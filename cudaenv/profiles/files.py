@@ -9,7 +9,7 @@ from ..errors import CudaenvError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .model import Profile
+    from .types import BuildValue, Profile
 
 __all__ = ["KEYS", "BUILD_KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump"]
 
@@ -32,98 +32,135 @@ def valid_profile_name(name: object) -> bool:
     )
 
 
-def validate(data: object, source: str) -> dict:
+class _Invalid(Exception):
+    """One problem of a profile's data; :func:`validate` names the source."""
+
+
+def validate(data: object, source: str) -> Profile:
     """Check a profile's data and return it normalised.
+
+    The steps below run in this order and the first problem found is reported.
 
     Raises:
         CudaenvError: naming ``source`` and the first problem found.
     """
+    try:
+        return _validated(data)
+    except _Invalid as exc:
+        raise CudaenvError(f"invalid profile {source}: {exc}", exit_code=2) from None
 
-    def bad(problem: str) -> CudaenvError:
-        return CudaenvError(f"invalid profile {source}: {problem}", exit_code=2)
 
+def _validated(data: object) -> Profile:
     if not isinstance(data, dict):
-        raise bad("expected a mapping of keys (name, root, set, prepend, ...)")
+        raise _Invalid("expected a mapping of keys (name, root, set, prepend, ...)")
     for k in data:
         if k not in KEYS:
-            raise bad(f"unknown key {k!r} (known: {', '.join(KEYS)})")
-    name = data.get("name")
-    if not valid_profile_name(name):
-        raise bad(f"'name' must be a word of letters, digits and ._+- (got {name!r})")
-    root = data.get("root")
-    if not isinstance(root, str) or not os.path.isabs(root):
-        raise bad(f"'root' must be an absolute path (got {root!r})")
-    if any(c in root for c in ":\n\r\0"):
-        # The same rule as a path typed on the command line: no path list can hold it.
-        raise bad(f"'root' cannot hold ':', a newline or NUL, which PATH-like lists cannot express (got {root!r})")
-    version = data.get("version")
-    if version is not None and not isinstance(version, (str, int, float)):
-        raise bad("'version' must be a string")
-    stubs = data.get("stubs", "auto")
-    if stubs not in STUBS_POLICIES:
-        raise bad(f"'stubs' must be one of {', '.join(STUBS_POLICIES)} (got {stubs!r})")
-    loader_path = data.get("loader_path", "auto")
-    if loader_path not in STUBS_POLICIES:
-        raise bad(f"'loader_path' must be one of {', '.join(STUBS_POLICIES)} (got {loader_path!r})")
-    hc = data.get("host_compiler")
-    if hc is not None and not (isinstance(hc, str) and (hc in ("auto", "none") or os.path.isabs(hc))):
-        raise bad(f"'host_compiler' must be auto, none or an absolute path (got {hc!r})")
-    build = data.get("build", {})
-    if build == "none":
-        build = {k: "none" for k in BUILD_KEYS}
-    if not isinstance(build, dict):
-        raise bad("'build' must be a mapping (arch_list, max_jobs, nvcc_threads) or none")
-    for k, v in build.items():
-        if k not in BUILD_KEYS:
-            raise bad(f"build: unknown key {k!r} (known: {', '.join(BUILD_KEYS)})")
-        if v in ("auto", "none"):
-            continue
-        if k == "arch_list":
-            if not isinstance(v, (str, int, float)) or isinstance(v, bool) or not str(v).strip() \
-                    or not all(c in _ARCH_CHARS for c in str(v)):
-                raise bad(f"build.arch_list must be auto, none or a list like '8.0;8.6;9.0+PTX' (got {v!r})")
-        elif not (isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 4096):
-            raise bad(f"build.{k} must be auto, none or a positive whole number (got {v!r})")
+            raise _Invalid(f"unknown key {k!r} (known: {', '.join(KEYS)})")
+    name = _name(data.get("name"))
+    root = _root(data.get("root"))
+    version = _version(data.get("version"))
+    stubs = _policy("stubs", data.get("stubs", "auto"))
+    loader_path = _policy("loader_path", data.get("loader_path", "auto"))
+    hc = _host_compiler(data.get("host_compiler"))
+    build = _build(data.get("build", {}))
     desc = data.get("description")
     if desc is not None and not isinstance(desc, str):
-        raise bad("'description' must be a string")
-    out = {
+        raise _Invalid("'description' must be a string")
+    out: Profile = {
         "name": name,
         "description": desc,
         "root": root,
-        "version": None if version is None else str(version),
+        "version": version,
         "stubs": stubs,
         "loader_path": loader_path,
         "host_compiler": hc,
-        "build": {k: (str(v) if k == "arch_list" and v not in ("auto", "none") else v) for k, v in build.items()},
+        "build": build,
         "set": {},
         "prepend": {},
         "append": {},
     }
     for key in ("set", "prepend", "append"):
-        section = data.get(key) or {}
-        if not isinstance(section, dict):
-            raise bad(f"'{key}' must be a mapping of variable names")
-        for var, val in section.items():
-            if not isinstance(var, str) or not valid_name(var) or var in ("CUDAENV_ACTIVE", "_CUDAENV_STATE"):
-                raise bad(f"'{key}' names an invalid variable {var!r}")
-            if key == "set":
-                if not isinstance(val, (str, int, float)) or isinstance(val, bool):
-                    raise bad(f"set.{var} must be a string")
-                out["set"][var] = str(val)
-            else:
-                if isinstance(val, str):
-                    val = [val]
-                if not isinstance(val, list) or not all(isinstance(e, str) and e for e in val):
-                    raise bad(f"{key}.{var} must be a list of non-empty strings")
-                out[key][var] = list(val)
+        _section(key, data.get(key) or {}, out)
     for var in out["set"]:
         if var in out["prepend"] or var in out["append"]:
-            raise bad(f"{var} is both set and extended; choose one")
+            raise _Invalid(f"{var} is both set and extended; choose one")
     return out
 
 
-def load_file(path: str) -> dict:
+def _name(name: object) -> str:
+    if not isinstance(name, str) or not valid_profile_name(name):
+        raise _Invalid(f"'name' must be a word of letters, digits and ._+- (got {name!r})")
+    return name
+
+
+def _root(root: object) -> str:
+    if not isinstance(root, str) or not os.path.isabs(root):
+        raise _Invalid(f"'root' must be an absolute path (got {root!r})")
+    if any(c in root for c in ":\n\r\0"):
+        # The same rule as a path typed on the command line: no path list can hold it.
+        raise _Invalid(f"'root' cannot hold ':', a newline or NUL, which PATH-like lists cannot express (got {root!r})")
+    return root
+
+
+def _version(version: object) -> str | None:
+    if version is not None and not isinstance(version, (str, int, float)):
+        raise _Invalid("'version' must be a string")
+    return None if version is None else str(version)
+
+
+def _policy(key: str, value: object) -> str:
+    """``stubs`` and ``loader_path``: auto | always | never."""
+    if not isinstance(value, str) or value not in STUBS_POLICIES:
+        raise _Invalid(f"'{key}' must be one of {', '.join(STUBS_POLICIES)} (got {value!r})")
+    return value
+
+
+def _host_compiler(hc: object) -> str | None:
+    if hc is not None and not (isinstance(hc, str) and (hc in ("auto", "none") or os.path.isabs(hc))):
+        raise _Invalid(f"'host_compiler' must be auto, none or an absolute path (got {hc!r})")
+    return hc
+
+
+def _build(build: object) -> dict[str, BuildValue]:
+    """The ``build`` section: ``none`` (every setting none) or a mapping of :data:`BUILD_KEYS`."""
+    if build == "none":
+        build = {k: "none" for k in BUILD_KEYS}
+    if not isinstance(build, dict):
+        raise _Invalid("'build' must be a mapping (arch_list, max_jobs, nvcc_threads) or none")
+    for k, v in build.items():
+        if k not in BUILD_KEYS:
+            raise _Invalid(f"build: unknown key {k!r} (known: {', '.join(BUILD_KEYS)})")
+        if v in ("auto", "none"):
+            continue
+        if k == "arch_list":
+            if not isinstance(v, (str, int, float)) or isinstance(v, bool) or not str(v).strip() \
+                    or not all(c in _ARCH_CHARS for c in str(v)):
+                raise _Invalid(f"build.arch_list must be auto, none or a list like '8.0;8.6;9.0+PTX' (got {v!r})")
+        elif not (isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 4096):
+            raise _Invalid(f"build.{k} must be auto, none or a positive whole number (got {v!r})")
+    return {k: (str(v) if k == "arch_list" and v not in ("auto", "none") else v) for k, v in build.items()}
+
+
+def _section(key: str, section: object, out: Profile) -> None:
+    """``set`` (NAME: value) or ``prepend``/``append`` (NAME: [entries]) into ``out``."""
+    if not isinstance(section, dict):
+        raise _Invalid(f"'{key}' must be a mapping of variable names")
+    for var, val in section.items():
+        if not isinstance(var, str) or not valid_name(var) or var in ("CUDAENV_ACTIVE", "_CUDAENV_STATE"):
+            raise _Invalid(f"'{key}' names an invalid variable {var!r}")
+        if key == "set":
+            if not isinstance(val, (str, int, float)) or isinstance(val, bool):
+                raise _Invalid(f"set.{var} must be a string")
+            out["set"][var] = str(val)
+        else:
+            if isinstance(val, str):
+                val = [val]
+            if not isinstance(val, list) or not all(isinstance(e, str) and e for e in val):
+                raise _Invalid(f"{key}.{var} must be a list of non-empty strings")
+            out["prepend" if key == "prepend" else "append"][var] = list(val)
+
+
+def load_file(path: str) -> Profile:
     """Read and validate one profile file (parses YAML: not for the hot path)."""
     import yaml
 

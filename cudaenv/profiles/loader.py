@@ -60,7 +60,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..context import Context
     from ..env.ops import Ops
+    from ..host.types import WheelInventory
+    from ..infra.index import Index
     from ..toolkit.types import Toolkit
+    from .types import ShadowRow, SymbolJudgement, ToolShadowRow
 
 __all__ = ["POLICIES", "LEFT_OUT", "dir_libraries", "shadowing", "relation_text", "tool_shadowing", "mirror_dir",
            "make_mirror", "apply_loader_path"]
@@ -87,14 +90,14 @@ def _version_of(directory: str, name: str) -> str | None:
     return None
 
 
-def dir_libraries(directory: str, index=None) -> dict:
+def dir_libraries(directory: str, index: Index | None = None) -> dict[str, str | None]:
     """{soname-like name: version or None} for the versioned libraries in ``directory`` (cached by mtime)."""
     try:
         st = os.stat(directory)
     except OSError:
         return {}
 
-    def compute() -> dict:
+    def compute() -> dict[str, str | None]:
         try:
             names = os.listdir(directory)
         except OSError:
@@ -116,7 +119,7 @@ def _relation(mine: str | None, theirs: str | None) -> str:
     return "older" if a[:n] < b[:n] else "newer" if a[:n] > b[:n] else "same"
 
 
-def _stamp(path: str) -> tuple | None:
+def _stamp(path: str) -> tuple[int, int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -124,7 +127,7 @@ def _stamp(path: str) -> tuple | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino)
 
 
-def _judge_by_symbols(mine: str, soname: str, inventory: dict, index=None) -> dict:
+def _judge_by_symbols(mine: str, soname: str, inventory: WheelInventory, index: Index | None = None) -> SymbolJudgement:
     """What a copy of ``soname`` whose version is unknown lacks of the wheel's copy (cached by stat).
 
     Returns:
@@ -133,17 +136,18 @@ def _judge_by_symbols(mine: str, soname: str, inventory: dict, index=None) -> di
     """
     from ..infra.elf import dynamic_symbols, symbol_versions  # only for this rare case: not on use's hot path
 
-    libs = inventory.get("libs") or {}
+    libs = inventory["libs"]
     theirs = libs[soname][0]
     others = sorted(v[0] for k, v in libs.items() if k != soname)
 
-    def compute() -> dict:
+    def compute() -> SymbolJudgement:
         try:
             _n, want, _u = dynamic_symbols(theirs)
             _n, have, _u = dynamic_symbols(mine)
             lacking = want - have
             lacking |= {f"version {v}" for v in symbol_versions(theirs)[1] if v not in symbol_versions(mine)[1]}
-            needed_by, used = [], set()
+            needed_by: list[str] = []
+            used: set[str] = set()
             if lacking:
                 for other in others:
                     needs, _d, undefined = dynamic_symbols(other)
@@ -169,7 +173,7 @@ def _judge_by_symbols(mine: str, soname: str, inventory: dict, index=None) -> di
     return index.cached(_SYMS_TABLE, f"{mine}\0{soname}\0{theirs}", stamp, compute)
 
 
-def relation_text(s: dict) -> str:
+def relation_text(s: ShadowRow) -> str:
     """One :func:`shadowing` record in words: 'libX.so.12 12.1.105 is older than the wheel's 12.4.127'."""
     mine, theirs = f"{s['soname']} {s['version'] or '(version unknown)'}", f"the wheel's {s['wheel_version']}"
     rel = s["relation"]
@@ -193,7 +197,7 @@ def relation_text(s: dict) -> str:
     return f"{mine} vs {theirs}"
 
 
-def shadowing(dirs: list[str], inventory: dict, index=None) -> list[dict]:
+def shadowing(dirs: list[str], inventory: WheelInventory, index: Index | None = None) -> list[ShadowRow]:
     """Sonames that ``dirs`` hold and the environment's wheels ship too, with both files and versions.
 
     Returns:
@@ -202,27 +206,30 @@ def shadowing(dirs: list[str], inventory: dict, index=None) -> list[dict]:
         the wheel's; a copy whose version cannot be compared is judged by its symbols, and then
         also has ``missing``, ``needed_by`` and ``error``, see :func:`_judge_by_symbols`).
     """
-    libs = inventory.get("libs") or {}
+    libs = inventory["libs"]
     if not libs:
         return []
-    out = []
+    out: list[ShadowRow] = []
     for d in dirs:
         for name, version in sorted(dir_libraries(d, index).items()):
             hit = libs.get(name)
             if hit is None:
                 continue
-            rec = {"dir": d, "soname": name, "file": os.path.realpath(os.path.join(d, name)), "version": version,
-                   "wheel_file": hit[0], "dist": hit[1], "wheel_version": hit[2], "relation": _relation(version, hit[2])}
+            rec: ShadowRow = {"dir": d, "soname": name, "file": os.path.realpath(os.path.join(d, name)),
+                              "version": version, "wheel_file": hit[0], "dist": hit[1], "wheel_version": hit[2],
+                              "relation": _relation(version, hit[2])}
             if rec["relation"] == "unknown":  # no evidence either way: unknown is never taken as "no conflict"
-                rec.update(_judge_by_symbols(rec["file"], name, inventory, index))
+                j = _judge_by_symbols(rec["file"], name, inventory, index)
+                rec["relation"], rec["missing"], rec["used"] = j["relation"], j["missing"], j["used"]
+                rec["needed_by"], rec["error"] = j["needed_by"], j["error"]
             out.append(rec)
     return out
 
 
-def tool_shadowing(bindirs: list[str], inventory: dict, tk: Toolkit) -> list[dict]:
+def tool_shadowing(bindirs: list[str], inventory: WheelInventory, tk: Toolkit) -> list[ToolShadowRow]:
     """Compiler tools (ptxas, nvlink, …) in ``bindirs`` that the environment's wheels ship newer or older."""
-    tools = inventory.get("tools") or {}
-    out = []
+    tools = inventory["tools"]
+    out: list[ToolShadowRow] = []
     for d in bindirs:
         for name, (path, dist, version) in sorted(tools.items()):
             mine = os.path.join(d, name)
@@ -327,7 +334,7 @@ def _replace(ops: Ops, old: str, new: str | None) -> None:
         entries = part.get("LD_LIBRARY_PATH")
         if entries is None:
             continue
-        entries = [new if e == old else e for e in entries if new is not None or e != old]
+        entries = [e for e in entries if e != old] if new is None else [new if e == old else e for e in entries]
         if entries:
             part["LD_LIBRARY_PATH"] = entries
         else:

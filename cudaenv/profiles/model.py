@@ -30,27 +30,12 @@ from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping, TypedDict
+    from typing import Mapping
 
     from ..context import Context
     from ..infra.index import Index
     from ..toolkit.types import Toolkit
-
-    class Profile(TypedDict, total=False):
-        """A validated profile (plain dict at run time; see ``profiles/files.py`` for the rules)."""
-
-        name: str
-        description: str | None
-        root: str
-        version: str | None
-        stubs: str  # auto | always | never
-        loader_path: str  # auto | always | never (profiles/loader.py)
-        build: dict  # arch_list / max_jobs / nvcc_threads: auto | none | a value (profiles/build.py)
-        host_compiler: str | None  # auto | none | an absolute path
-        set: dict[str, str]
-        prepend: dict[str, list[str]]
-        append: dict[str, list[str]]
-        file: str | None  # the YAML file it came from (None: the built-in default)
+    from .types import Profile
 
 __all__ = ["Profile", "load_all", "default_profile", "profile_ops", "generated_name", "loader_stub", "path_fingerprint",
            "host_compiler", "user_ccbin", "user_env", "use_ops"]
@@ -62,7 +47,7 @@ def generated_name(tk: Toolkit) -> str:
     label, so it never takes the name of an installed toolkit of the same
     version: ``cuda-13.0.2+proj`` for ``/home/me/proj/.venv`` (``toolkit/wheels.py``).
     """
-    origin = tk.get("origin")
+    origin = tk["origin"]
     if origin:
         return f"cuda-{tk['full_version']}+{origin['label']}"
     return f"cuda-{tk['full_version']}"
@@ -73,10 +58,12 @@ def _valid_profile(ent: object) -> bool:
     return valid_result(ent, _valid_profile_dict)
 
 
-def _valid_profile_dict(p: dict) -> bool:
+def _valid_profile_dict(p: object) -> bool:
+    """Every key ``files.load_file`` gives, of its type: a profile cached otherwise (an older
+    cudaenv's) is read again, so readers take each key as :class:`Profile` declares it."""
     opt = (str, type(None))
-    return (isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("root"), str)
-            and all(isinstance(p.get(k), opt) for k in ("description", "version", "stubs", "loader_path", "host_compiler"))
+    return (isinstance(p, dict) and all(isinstance(p.get(k), str) for k in ("name", "root", "stubs", "loader_path"))
+            and all(k in p and isinstance(p[k], opt) for k in ("description", "version", "host_compiler", "file"))
             and isinstance(p.get("build"), dict) and isinstance(p.get("set"), dict)
             and all(isinstance(k, str) and isinstance(v, str) for k, v in p["set"].items())
             and all(isinstance(p.get(s), dict) and all(isinstance(k, str) and type(v) is list
@@ -104,12 +91,13 @@ def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[st
             st = os.stat(path)
         except OSError:
             continue
-        if file_problem(st) is not None and stat.S_ISREG(st.st_mode):
-            note_untrusted(path, file_problem(st))  # another user's (or writable by others): it sets PATH
+        problem = file_problem(st)
+        if problem is not None and stat.S_ISREG(st.st_mode):
+            note_untrusted(path, problem)  # another user's (or writable by others): it sets PATH
             continue
         sig = (st.st_mtime_ns, st.st_size, st.st_ino)
 
-        def compute(path: str = path) -> tuple:
+        def compute(path: str = path) -> tuple[Profile, None] | tuple[None, str]:
             from .files import load_file
 
             try:
@@ -117,11 +105,11 @@ def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[st
             except CudaenvError as exc:
                 return (None, exc.message)
 
-        prof, err = index.cached("files", path, sig, compute, _valid_profile)
-        if prof is None:
-            errors.append((path, err))
+        ent = index.cached("files", path, sig, compute, _valid_profile)
+        if ent[0] is None:
+            errors.append((path, ent[1]))
         else:
-            profiles.append(prof)
+            profiles.append(ent[0])
     profiles.sort(key=lambda p: p["name"])
     return profiles, errors
 
@@ -130,15 +118,15 @@ def _sub(value: str, root: str) -> str:
     return value.replace("{root}", root)
 
 
-def default_profile(tk: Toolkit) -> dict:
+def default_profile(tk: Toolkit) -> Profile:
     """The profile a toolkit gets when the user has written none."""
     root = tk["root"]
     lib = "{root}/" + tk["libdir"]
     ld = [lib]
-    if tk.get("cupti_dir"):
+    if tk["cupti_dir"]:
         ld.append("{root}/extras/CUPTI/lib64")
     link = [lib]
-    if tk["components"].get("stubs"):
+    if tk["components"]["stubs"]:
         link.append(lib + "/stubs")
     prepend = {"PATH": ["{root}/bin"], "LD_LIBRARY_PATH": ld, "LIBRARY_PATH": link}
     # Debian's toolkit lives in /usr: never put system directories in front
@@ -218,7 +206,7 @@ def loader_stub(ctx: Context, profile: Profile, tk: Toolkit) -> tuple[str, str] 
     return loader_link_dir(ctx.cache_dir, tk), want
 
 
-def _select_host_compiler(ctx: Context, tk: Toolkit) -> tuple:
+def _select_host_compiler(ctx: Context, tk: Toolkit) -> tuple[str | None, str | None]:
     """(path or None, reason): the compiler to force for ``tk``, None when the default is fine."""
     from ..host.compilers import accepts, default_compiler, find_compilers, select
     from ..toolkit.facts import host_limits
@@ -237,7 +225,7 @@ def _select_host_compiler(ctx: Context, tk: Toolkit) -> tuple:
                             f"CUDA {tk['version']} accepts")
 
 
-def path_fingerprint(env: Mapping[str, str]) -> tuple:
+def path_fingerprint(env: Mapping[str, str]) -> tuple[str, str, tuple[int | None, ...]]:
     """What compiler discovery depends on: PATH, CXX and each PATH directory's mtime.
 
     Installing or removing a compiler changes its directory's mtime, so a
@@ -245,7 +233,7 @@ def path_fingerprint(env: Mapping[str, str]) -> tuple:
     does not load ``host/compilers.py``).
     """
     path = env.get("PATH", DEFAULT_PATH)  # where host/compilers.py looks
-    mt = []
+    mt: list[int | None] = []
     for d in path.split(":"):
         try:
             mt.append(os.stat(d).st_mtime_ns if d else None)
@@ -254,7 +242,7 @@ def path_fingerprint(env: Mapping[str, str]) -> tuple:
     return (path, env.get("CXX", ""), tuple(mt))
 
 
-def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
+def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple[str | None, str | None]:
     """(compiler path or None, reason) for a switch to ``profile``.
 
     ``host_compiler`` in the profile: a path pins one, ``none`` turns
@@ -263,7 +251,7 @@ def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
     cached against the toolkit's and PATH's fingerprints, so ``use`` only pays
     a few stats unless compilers or the toolkit changed.
     """
-    hc = profile.get("host_compiler")
+    hc = profile["host_compiler"]
     if hc == "none":
         return (None, None)
     if hc and hc != "auto":
@@ -272,8 +260,8 @@ def host_compiler(ctx: Context, profile: Profile, tk: Toolkit) -> tuple:
 
     ctx.index.data.setdefault("hostcxx", {})
     sig = (signature(tk["root"]), path_fingerprint(ctx.env))
-    return tuple(ctx.index.cached("hostcxx", tk["root"], sig, lambda: _select_host_compiler(ctx, tk),
-                                  lambda v: type(v) is tuple and len(v) == 2 and all(isinstance(x, (str, type(None))) for x in v)))
+    return ctx.index.cached("hostcxx", tk["root"], sig, lambda: _select_host_compiler(ctx, tk),
+                            lambda v: type(v) is tuple and len(v) == 2 and all(isinstance(x, (str, type(None))) for x in v))
 
 
 def user_env(env: Mapping[str, str]) -> Mapping[str, str]:
@@ -324,7 +312,7 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
             cxx = None
         elif ctx.env.get("CC") and os.path.basename(ctx.env["CC"].split()[0]) != os.path.basename(cxx):
             notes.append(f"CC={ctx.env['CC']}: torch extension builds add -ccbin $CC, which overrides {cxx}")
-    elif why and profile.get("host_compiler") in (None, "auto"):
+    elif why and profile["host_compiler"] in (None, "auto"):
         notes.append(f"warning: {why}; `cudaenv check` says what to install")
     stub = loader_stub(ctx, profile, tk)
     if stub is not None and links:
@@ -349,7 +337,7 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
     for var in ("LIBRARY_PATH", "CMAKE_LIBRARY_PATH"):
         if dev is not None and var not in ops.set and dev not in ops.prepend.get(var, []):
             ops.prepend.setdefault(var, []).append(dev)
-    policy = profile.get("loader_path") or "auto"
+    policy = profile["loader_path"]
     if policy == "never" or (policy == "auto" and _wheels_here(ctx)):
         from .loader import apply_loader_path
 

@@ -120,7 +120,7 @@ def _prefer(top: list[Toolkit]) -> list[Toolkit]:
     """
     if len(top) < 2:
         return top
-    installed = [t for t in top if not t.get("origin")]
+    installed = [t for t in top if not t["origin"]]
     if installed:
         return installed
     active = [t for t in top if ACTIVE_FOUND_BY.intersection(t["found_by"])]
@@ -171,9 +171,7 @@ def resolve(
     if named:
         prof = named[0]
         real = os.path.realpath(prof["root"])
-        tk = next((t for t in toolkits if t["root"] == real), None)
-        if tk is None:
-            tk = probe_path(real)
+        tk = next((t for t in toolkits if t["root"] == real), None) or probe_path(real)
         return prof, tk
     # A toolkit's generated profile name works before any file is written.
     by_default = [t for t in toolkits if generated_name(t) == target]

@@ -41,12 +41,12 @@ def pick(want: str, toolkits: list[Toolkit]) -> tuple[Toolkit | None, str]:
         return None, "unreadable"
     same_major = [t for t in toolkits if version_tuple(t["full_version"])[:1] == w[:1]]
 
-    def minor(t: Toolkit) -> tuple:
+    def minor(t: Toolkit) -> tuple[int, ...]:
         return version_tuple(t["full_version"])[:2]
 
-    def rank(t: Toolkit) -> tuple:
+    def rank(t: Toolkit) -> tuple[tuple[int, ...], bool]:
         # Of equal versions an installed toolkit wins over wheel toolkits, as for a typed version.
-        return version_tuple(t["full_version"]), not t.get("origin")
+        return version_tuple(t["full_version"]), not t["origin"]
 
     exact = [t for t in same_major if minor(t) == w]
     if exact:
@@ -75,22 +75,23 @@ def match_torch(ctx: Context, notes: list[str] | None = None) -> Toolkit:
         raise CudaenvError(f"no torch in {where}: nothing to match", exit_code=2,
                            hint="activate the environment that has torch, or name a toolkit version")
     ver = tb["version"] or "?"
-    if tb.get("hip"):
+    if tb["hip"]:
         raise CudaenvError(f"torch {ver} in {where} is a ROCm build (HIP {tb['hip']}): no CUDA toolkit matches it",
                            exit_code=2, hint="name a toolkit version, or install a CUDA build of torch")
-    if not tb.get("cuda"):
+    cuda = tb["cuda"]
+    if not cuda:
         raise CudaenvError(f"torch {ver} in {where} is a CPU-only build: it has no CUDA version to match",
                            exit_code=2, hint="install a CUDA build of torch (e.g. pip install torch --index-url "
                                              "https://download.pytorch.org/whl/cu124), or name a toolkit version")
     toolkits, _ = ctx.scan()
-    tk, how = pick(tb["cuda"], toolkits)
+    tk, how = pick(cuda, toolkits)
     if tk is None:
         have = ", ".join(sorted({t["full_version"] for t in toolkits})) or "none"
-        raise CudaenvError(f"torch {ver} was built with CUDA {tb['cuda']}; no installed toolkit has CUDA "
-                           f"{tb['cuda'].split('.')[0]}.x (installed: {have})", exit_code=2,
-                           hint=f"install CUDA {tb['cuda']} (cudaenv install {tb['cuda']})")
+        raise CudaenvError(f"torch {ver} was built with CUDA {cuda}; no installed toolkit has CUDA "
+                           f"{cuda.split('.')[0]}.x (installed: {have})", exit_code=2,
+                           hint=f"install CUDA {cuda} (cudaenv install {cuda})")
     if how != "same":
         rel = "older" if how == "older" else "newer"
-        notes.append(f"torch {ver} was built with CUDA {tb['cuda']}, which is not installed; using the nearest "
-                     f"{rel} {tk['full_version']} (cudaenv install {tb['cuda']} gives the exact one)")
+        notes.append(f"torch {ver} was built with CUDA {cuda}, which is not installed; using the nearest "
+                     f"{rel} {tk['full_version']} (cudaenv install {cuda} gives the exact one)")
     return tk

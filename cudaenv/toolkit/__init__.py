@@ -7,7 +7,7 @@ import os
 __all__ = ["version_key", "family", "wheel_site"]
 
 
-def version_key(v: str) -> tuple:
+def version_key(v: str) -> tuple[tuple[int, int, str], ...]:
     """Sort key for dotted numeric versions (non-numeric parts sort first)."""
     out = []
     for p in v.split("."):

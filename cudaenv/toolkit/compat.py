@@ -15,13 +15,17 @@ import os
 
 from . import version_key
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .types import CompatTable, CompatToolkit, PtxCuda
+
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
            "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda"]
 
-_TABLE: dict | None = None
+_TABLE: CompatTable | None = None
 
 
-def table() -> dict:
+def table() -> CompatTable:
     """The whole table (parsed on first use)."""
     global _TABLE
     if _TABLE is None:
@@ -36,7 +40,7 @@ def _short(v: str) -> str:
     return ".".join(v.split(".")[:2])
 
 
-def toolkit_row(version: str) -> dict | None:
+def toolkit_row(version: str) -> CompatToolkit | None:
     """The row for a toolkit release (``12.4`` or ``12.4.1``), or None if unknown."""
     return table()["toolkits"].get(_short(version))
 
@@ -46,16 +50,16 @@ def min_driver(version: str) -> str | None:
     row = toolkit_row(version)
     if row is None:
         return None
-    upd = (row.get("updates") or {}).get(version)
-    if upd and upd.get("min_driver"):
+    upd = row["updates"].get(version)
+    if upd and upd["min_driver"]:
         return upd["min_driver"]
-    return row.get("min_driver")
+    return row["min_driver"]
 
 
 def minor_compat_min_driver(version: str) -> str | None:
     """The minor-version-compatibility floor (limited features), or None."""
     row = toolkit_row(version)
-    return row.get("minor_compat_min_driver") if row else None
+    return row["minor_compat_min_driver"] if row else None
 
 
 def driver_max_cuda(driver: str) -> str | None:
@@ -74,19 +78,19 @@ def driver_max_cuda(driver: str) -> str | None:
 def torch_cudas(torch_version: str) -> list[str] | None:
     """CUDA versions torch ``X.Y`` publishes wheels for, or None."""
     ent = table()["torch"].get(_short(torch_version.split("+")[0]))
-    return ent.get("cuda") if ent else None
+    return ent["cuda"] if ent else None
 
 
 def torch_cxx_std(torch_version: str) -> str | None:
     """The -std= torch's extension builds use, when known."""
-    ent = table().get("torch_cxx_std", {}).get(_short(torch_version.split("+")[0]))
+    ent = table()["torch_cxx_std"].get(_short(torch_version.split("+")[0]))
     return ent["std"] if ent else None
 
 
 def nvcc_max_cxx_std(cuda_version: str) -> str | None:
     """The newest -std= that nvcc of ``cuda_version`` accepts."""
     best = None
-    for v, ent in table().get("nvcc_max_cxx_std", {}).items():
+    for v, ent in table()["nvcc_max_cxx_std"].items():
         if version_key(v) <= version_key(_short(cuda_version)):
             best = ent["std"]
     return best
@@ -94,17 +98,17 @@ def nvcc_max_cxx_std(cuda_version: str) -> str | None:
 
 def libstdcxx_gcc(symbol_version: str) -> str | None:
     """The gcc release whose libstdc++ first has ``symbol_version`` (``GLIBCXX_3.4.30`` -> ``12``), or None."""
-    ent = table().get("libstdcxx_gcc", {}).get(symbol_version)
+    ent = table()["libstdcxx_gcc"].get(symbol_version)
     return ent["gcc"] if ent else None
 
 
-def ptx_isa_cuda(isa: str) -> dict | None:
+def ptx_isa_cuda(isa: str) -> PtxCuda | None:
     """``{"cuda": ..., "ptxas_cuda": ...}`` for PTX ISA ``isa`` (``8.4``), or None if unknown.
 
     ``cuda`` is the release whose nvcc first writes that ISA; ``ptxas_cuda`` the
     releases whose ptxas reports it as its newest (``cuda`` unless stated).
     """
-    ent = table().get("ptx_isa_cuda", {}).get(isa)
+    ent = table()["ptx_isa_cuda"].get(isa)
     if not ent:
         return None
     return {"cuda": ent["cuda"], "ptxas_cuda": ent.get("ptxas_cuda") or ent["cuda"]}

@@ -17,7 +17,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable, Mapping
 
+    from ..host.types import PythonEnv
     from ..infra.index import Index
+    from .types import ProbedToolkit, Toolkit
 
 __all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir", "ACTIVE_FOUND_BY", "wheel_toolkits",
            "env_site_dirs", "wheel_roots"]
@@ -200,7 +202,7 @@ def candidates(
     layout: Layout | None = None,
     extra_roots: Iterable[str] = (),
     profile_roots: Iterable[str] = (),
-    python_env: Mapping | None = None,
+    python_env: PythonEnv | None = None,
 ) -> list[tuple[str, str]]:
     """Every place a toolkit may be, as (path, how it was found), in priority order.
 
@@ -251,9 +253,9 @@ def candidates(
         out.append((lay.debian_root, "Debian package"))
     if python_env:
         # The wheel toolkits of the environment python3 on PATH belongs to (host/pyenv.locate).
-        how = _ACTIVE.get(python_env.get("kind", ""), "python3 on PATH")
-        sites = list(python_env.get("site") or [])
-        if python_env.get("user_site"):
+        how = _ACTIVE.get(python_env["kind"], "python3 on PATH")
+        sites = list(python_env["site"])
+        if python_env["user_site"]:
             sites.append(python_env["user_site"])
         for site in sites:
             out.extend((r, how) for r in wheel_toolkits(site))
@@ -291,7 +293,7 @@ def scan(
     cands: list[tuple[str, str]],
     index: Index,
     layout: Layout | None = None,
-) -> tuple[list[dict], list[tuple[str, str, str]]]:
+) -> tuple[list[Toolkit], list[tuple[str, str, str]]]:
     """Probe every candidate (through the cache).
 
     Returns:
@@ -299,7 +301,7 @@ def scan(
         Each toolkit dict gains ``aliases``, ``found_by`` and ``default``.
     """
     lay = layout or Layout()
-    by_root: dict[str, dict] = {}
+    by_root: dict[str, Toolkit] = {}
     skipped: list[tuple[str, str, str]] = []
     seen_skips: set[str] = set()
     default_real = os.path.realpath(lay.default_link) if os.path.lexists(lay.default_link) else None
@@ -316,21 +318,18 @@ def scan(
             if real in seen_skips:
                 continue
 
-            def compute(real: str = real) -> tuple:
+            def compute(real: str = real) -> tuple[ProbedToolkit, None] | tuple[None, str]:
                 try:
                     return (probe(real), None)
                 except Skip as exc:
                     return (None, str(exc))
 
-            data, reason = index.cached("roots", real, signature(real), compute, valid_entry)
-            if data is None:
+            ent = index.cached("roots", real, signature(real), compute, valid_entry)
+            if ent[0] is None:
                 seen_skips.add(real)
-                skipped.append((path, how, reason))
+                skipped.append((path, how, ent[1]))
                 continue
-            tk = dict(data)
-            tk["aliases"] = []
-            tk["found_by"] = []
-            tk["default"] = real == default_real
+            tk = {**ent[0], "aliases": [], "found_by": [], "default": real == default_real}
             by_root[real] = tk
         if path != real and path not in tk["aliases"]:
             tk["aliases"].append(path)

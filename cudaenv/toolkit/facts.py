@@ -16,13 +16,13 @@ from .probe import signature
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .types import Toolkit
+    from .types import GpuArchs, HostLimits, Toolkit
     from ..infra.index import Index
 
 __all__ = ["host_limits", "parse_host_config", "gpu_archs", "parse_arch_list"]
 
 
-def parse_host_config(text: str) -> dict:
+def parse_host_config(text: str) -> dict[str, int | None]:
     """Read the gcc/clang limits out of ``crt/host_config.h``.
 
     The header says ``#if __GNUC__ > N`` -> "gcc versions later than N are not
@@ -55,7 +55,7 @@ def parse_host_config(text: str) -> dict:
     return {"gcc_max": gcc, "clang_max": clang}
 
 
-def host_limits(tk: Toolkit) -> dict:
+def host_limits(tk: Toolkit) -> HostLimits:
     """Newest gcc and clang majors ``tk`` accepts, and where that came from.
 
     Returns:
@@ -73,13 +73,12 @@ def host_limits(tk: Toolkit) -> dict:
         except OSError:
             continue
         if got["gcc_max"] is not None or got["clang_max"] is not None:
-            got["source"] = "crt/host_config.h"
-            return got
+            return {"gcc_max": got["gcc_max"], "clang_max": got["clang_max"], "source": "crt/host_config.h"}
     row = compat.toolkit_row(tk["version"])
     if row:
-        clang = row.get("clang_max")
-        clang = int(str(clang).split(".")[0]) if clang is not None else None
-        return {"gcc_max": row.get("gcc_max"), "clang_max": clang, "source": "compat table"}
+        clang = row["clang_max"]
+        return {"gcc_max": row["gcc_max"], "clang_max": int(str(clang).split(".")[0]) if clang is not None else None,
+                "source": "compat table"}
     return {"gcc_max": None, "clang_max": None, "source": "unknown"}
 
 
@@ -98,7 +97,7 @@ def parse_arch_list(text: str, prefix: str) -> list[int]:
 ARCH_TIMEOUT = 15.0
 
 
-def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = ARCH_TIMEOUT) -> dict:
+def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = ARCH_TIMEOUT) -> GpuArchs:
     """Real architectures (``sm_XX`` as ints) the toolkit can build for.
 
     Asks ``nvcc --list-gpu-code`` (cached in ``index``); falls back to the
@@ -112,7 +111,7 @@ def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = ARCH_TIM
     """
     root = tk["root"]
 
-    def compute() -> dict:
+    def compute() -> GpuArchs:
         from ..infra.run import run
         from . import compat
 
@@ -121,12 +120,13 @@ def gpu_archs(tk: Toolkit, index: Index | None = None, timeout: float = ARCH_TIM
         sms = parse_arch_list(res.stdout, "sm_") if res.returncode == 0 else []
         if sms:
             return {"sm": sms, "source": "nvcc --list-gpu-code"}
-        out: dict = {"sm": [], "source": "unknown"}
+        out: GpuArchs = {"sm": [], "source": "unknown"}
         if res.timed_out:
             out["slow"] = f"{nvcc} --list-gpu-code did not finish within {timeout:g} s"
         row = compat.toolkit_row(tk["version"])
-        if row and row.get("sm_min") and row.get("sm_max"):
-            out.update(range=[row["sm_min"], row["sm_max"]], source="compat table")
+        if row and row["sm_min"] and row["sm_max"]:
+            out["range"] = [row["sm_min"], row["sm_max"]]
+            out["source"] = "compat table"
         return out
 
     if index is None:

@@ -7,6 +7,10 @@ import os
 from . import wheel_site
 from ..infra.index import valid_result
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .types import ProbedToolkit
+
 __all__ = ["Skip", "probe", "signature", "valid_entry", "SYSTEM_DIRS"]
 
 # Directories the system already searches; a profile never puts these in
@@ -21,7 +25,7 @@ class Skip(Exception):
     """The candidate is not a usable toolkit; ``str(exc)`` says why."""
 
 
-def _stat(path: str) -> tuple | None:
+def _stat(path: str) -> tuple[int, int, int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
@@ -30,7 +34,7 @@ def _stat(path: str) -> tuple | None:
     return (st.st_mtime_ns, st.st_size, st.st_ino, st.st_mode)
 
 
-def signature(root: str) -> tuple:
+def signature(root: str) -> tuple[object, ...]:
     """Cheap fingerprint of what probing ``root`` reads: stat of the key paths.
 
     A directory's mtime moves when an entry is added to or removed from it, so
@@ -100,16 +104,26 @@ def valid_entry(ent: object) -> bool:
     return valid_result(ent, _valid_record)
 
 
+_COMPONENTS = ("nvcc", "cudart_shared", "cudart_static", "stubs", "cupti")
+
+
 def _valid_record(tk: object) -> bool:
+    """Every key :func:`probe` gives, of its type (``ProbedToolkit``): a record cached otherwise
+    (an older cudaenv's) is probed again, so readers take each key as the type declares it."""
     return (isinstance(tk, dict) and all(isinstance(tk.get(k), str) for k in _STR_KEYS)
-            and isinstance(tk.get("components"), dict) and isinstance(tk.get("dev_links"), list)
+            and "nvcc_version" in tk and isinstance(tk["nvcc_version"], (str, type(None)))
+            and isinstance(tk.get("components"), dict)
+            and all(type(tk["components"].get(k)) is bool for k in _COMPONENTS)
+            and "cudnn" in tk["components"] and isinstance(tk["components"]["cudnn"], (str, type(None)))
+            and isinstance(tk.get("dev_links"), list)
             and all(type(x) is list and len(x) == 2 and all(isinstance(s, str) for s in x) for x in tk["dev_links"])
-            and (tk.get("origin") is None or (isinstance(tk["origin"], dict)
-                                              and all(isinstance(tk["origin"].get(k), str) for k in ("env", "site", "label"))))
-            and (tk.get("cupti_dir") is None or isinstance(tk["cupti_dir"], str)))
+            and "origin" in tk and (tk["origin"] is None or (
+                isinstance(tk["origin"], dict) and all(isinstance(tk["origin"].get(k), str)
+                                                       for k in ("kind", "env", "site", "label"))))
+            and "cupti_dir" in tk and isinstance(tk["cupti_dir"], (str, type(None))))
 
 
-def probe(root: str) -> dict:
+def probe(root: str) -> ProbedToolkit:
     """Describe the toolkit at ``root`` (a real path).
 
     Returns:

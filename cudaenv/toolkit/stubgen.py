@@ -41,7 +41,7 @@ from .version import include_dirs
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .types import Toolkit
-    from typing import Mapping
+    from typing import Any, Mapping
 
 __all__ = ["StubError", "HEADERS", "STUB_RESULT", "include_dir", "stub_path", "stub_state", "generate",
            "ensure_stub", "entry_points", "c_compiler"]
@@ -76,7 +76,7 @@ def include_dir(root: str) -> str | None:
     return None
 
 
-def _source_sig(inc: str) -> tuple:
+def _source_sig(inc: str) -> tuple[object, ...]:
     """What the stub is made from: the stat of each header it reads."""
     out = [FORMAT, inc]
     for name in HEADERS + ("cudaProfilerTypedefs.h",):
@@ -93,7 +93,7 @@ def stub_path(cache_dir: str, tk: Toolkit) -> str:
     return os.path.join(generated_stub_dir(cache_dir, tk), "libcuda.so")
 
 
-def stub_state(cache_dir: str, tk: Toolkit) -> dict | None:
+def stub_state(cache_dir: str, tk: Toolkit) -> dict[str, Any] | None:
     """The record of ``tk``'s generated stub if it exists and matches the headers, else None."""
     path = stub_path(cache_dir, tk)
     inc = include_dir(tk["root"])
@@ -149,7 +149,7 @@ def entry_points(preprocessed: list[str], profiler_typedefs: str = "") -> list[s
     return sorted(names)
 
 
-def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: float = 120) -> dict:
+def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: float = 120) -> dict[str, Any]:
     """Generate a stub from the headers in ``inc`` and write it to ``out`` (atomically).
 
     Args:
@@ -231,7 +231,7 @@ def generate(inc: str, out: str, env: Mapping[str, str], work: str, timeout: flo
 
 
 def ensure_stub(cache_dir: str, tk: Toolkit, env: Mapping[str, str], work: str | None = None,
-                timeout: float = 120, force: bool = False) -> dict:
+                timeout: float = 120, force: bool = False) -> dict[str, Any]:
     """Make sure ``tk`` (a toolkit without ``lib64/stubs``) has an up-to-date generated stub.
 
     Args:
@@ -261,7 +261,7 @@ def ensure_stub(cache_dir: str, tk: Toolkit, env: Mapping[str, str], work: str |
     import tempfile
 
     own = work is None
-    if own:
+    if work is None:
         work = tempfile.mkdtemp(prefix="cudaenv-stub-", dir=env.get("TMPDIR") or None)
     try:
         sub = os.path.join(work, "libcuda-stub")

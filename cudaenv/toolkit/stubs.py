@@ -56,7 +56,7 @@ def link_stub_dir(cache_dir: str, tk: Toolkit) -> str | None:
     generated: ``use`` stays fast by doing a few stats here, never generating.
     A stub in a cache directory another user can change is never used (``infra/private.py``).
     """
-    if tk["components"].get("stubs"):
+    if tk["components"]["stubs"]:
         return None
     d = generated_stub_dir(cache_dir, tk)
     return d if own_file(os.path.join(d, "libcuda.so")) else None
@@ -64,7 +64,7 @@ def link_stub_dir(cache_dir: str, tk: Toolkit) -> str | None:
 
 def stub_target(cache_dir: str, tk: Toolkit) -> str | None:
     """The ``libcuda.so`` a loader link of ``tk`` points at (its own, else the generated one), or None."""
-    if tk["components"].get("stubs"):
+    if tk["components"]["stubs"]:
         return os.path.join(tk["root"], tk["libdir"], "stubs", "libcuda.so")
     gen = link_stub_dir(cache_dir, tk)
     return None if gen is None else os.path.join(gen, "libcuda.so")
@@ -144,7 +144,7 @@ def dev_link_dir(cache_dir: str, tk: Toolkit) -> str | None:
 
     Computing only: :func:`make_dev_links` makes them (``use``, ``verify``).
     """
-    if not tk.get("dev_links"):
+    if not tk["dev_links"]:
         return None
     return os.path.join(cache_dir, "devlinks", tk["stub_key"])
 

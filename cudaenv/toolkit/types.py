@@ -1,4 +1,4 @@
-"""The Toolkit record, for type checkers.
+"""The records ``toolkit/`` produces (Toolkit, facts, the compatibility table), for type checkers.
 
 Toolkits are plain dicts at run time: they are cached with ``marshal`` and
 ``use`` must not pay for classes or imports. These ``TypedDict`` definitions
@@ -12,6 +12,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TypedDict
 
+    from typing_extensions import NotRequired
+
     class Components(TypedDict):
         """What parts a toolkit has (see :func:`cudaenv.toolkit.probe.probe`)."""
 
@@ -22,8 +24,8 @@ if TYPE_CHECKING:
         cupti: bool
         cudnn: str | None
 
-    class Toolkit(TypedDict):
-        """One installed toolkit: what :func:`~cudaenv.toolkit.probe.probe` reads, plus how it was found."""
+    class ProbedToolkit(TypedDict):
+        """What :func:`~cudaenv.toolkit.probe.probe` reads of one root (the index caches this)."""
 
         root: str  # real path
         version: str  # major.minor
@@ -34,11 +36,15 @@ if TYPE_CHECKING:
         cupti_dir: str | None
         components: Components
         stub_key: str  # names the toolkit's cache directories
+        origin: Origin | None  # a wheel toolkit's environment (None: an installed toolkit)
+        dev_links: list[list[str]]  # [link name, target]: unversioned libraries a wheel toolkit lacks
+
+    class Toolkit(ProbedToolkit):
+        """One installed toolkit: what :func:`~cudaenv.toolkit.probe.probe` reads, plus how it was found."""
+
         aliases: list[str]  # other paths (symlinks) that lead to root
         found_by: list[str]
         default: bool  # /usr/local/cuda points here
-        origin: Origin | None  # a wheel toolkit's environment (None: an installed toolkit)
-        dev_links: list[list[str]]  # [link name, target]: unversioned libraries a wheel toolkit lacks
 
     class Origin(TypedDict):
         """Where a wheel toolkit (``site-packages/nvidia/cuNN``) came from (see ``toolkit/wheels.py``)."""
@@ -48,4 +54,89 @@ if TYPE_CHECKING:
         site: str  # the site-packages directory holding nvidia/cuNN
         label: str  # a short name of the environment (profile names use it)
 
-__all__ = ["Toolkit", "Components", "Origin"]
+    class FoundVersion(TypedDict):
+        """A toolkit's version as one source gives it (``toolkit/version.py``, ``toolkit/wheels.py``)."""
+
+        full: str
+        source: str
+        nvcc: str | None
+
+    class VersionInfo(FoundVersion):
+        """A toolkit's version as :func:`~cudaenv.toolkit.version.read_version` reads it."""
+
+        short: str  # major.minor
+
+    class HostLimits(TypedDict):
+        """The newest host compilers a toolkit accepts (:func:`~cudaenv.toolkit.facts.host_limits`)."""
+
+        gcc_max: int | None
+        clang_max: int | None
+        source: str  # crt/host_config.h, compat table, unknown
+
+    class GpuArchs(TypedDict):
+        """The real architectures a toolkit's nvcc builds (:func:`~cudaenv.toolkit.facts.gpu_archs`)."""
+
+        sm: list[int]
+        source: str
+        slow: NotRequired[str]  # only when nvcc timed out: why
+        range: NotRequired[list[int]]  # nvcc gave none: [sm_min, sm_max] of the compat table
+
+    # data/compat.yaml (toolkit/compat.py): a data file of the package, so every key of a row
+    # is there (null when not verified); tests/test_types.py holds the file to these shapes.
+    class CompatUpdate(TypedDict):
+        min_driver: str | None
+        nvcc: str | None
+
+    class CompatToolkit(TypedDict):
+        """One toolkit release (major.minor)."""
+
+        min_driver: str | None
+        minor_compat_min_driver: str | None
+        gcc_max: int | None
+        clang_max: int | str | None
+        sm_min: int | None
+        sm_max: int | None
+        src: dict[str, list[str]]
+        updates: dict[str, CompatUpdate]  # full version -> its own minimum driver
+
+    class CompatDriver(TypedDict):
+        cuda: str
+        src: list[str]
+        note: NotRequired[str]
+
+    class CompatTorch(TypedDict):
+        cuda: list[str] | None
+        default_pypi_cuda: str | None
+        src: list[str]
+
+    class CompatStd(TypedDict):
+        std: str
+        src: list[str]
+
+    class CompatGcc(TypedDict):
+        gcc: str
+        src: list[str]
+
+    class CompatPtx(TypedDict):
+        cuda: str
+        ptxas_cuda: NotRequired[str]  # when it differs from cuda
+        src: list[str]
+
+    class PtxCuda(TypedDict):
+        cuda: str
+        ptxas_cuda: str
+
+    class CompatTable(TypedDict):
+        schema: int
+        sources: dict[str, str]
+        toolkits: dict[str, CompatToolkit | None]  # None: a version never released
+        driver_max_cuda: dict[str, CompatDriver]  # driver branch -> newest CUDA
+        torch: dict[str, CompatTorch]
+        torch_cxx_std: dict[str, CompatStd]
+        nvcc_max_cxx_std: dict[str, CompatStd]
+        libstdcxx_gcc: dict[str, CompatGcc]
+        ptx_isa_cuda: dict[str, CompatPtx]
+
+__all__ = ["Toolkit", "ProbedToolkit", "Components", "Origin", "FoundVersion", "VersionInfo", "HostLimits", "GpuArchs", "CompatTable",
+           "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx",
+           "PtxCuda"]

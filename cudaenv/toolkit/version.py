@@ -15,6 +15,10 @@ from ..infra.files import read_limited
 from . import version_key, wheel_site
 from .wheels import read_version as wheel_version
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .types import FoundVersion, VersionInfo
+
 __all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version", "include_dirs"]
 
 
@@ -35,7 +39,7 @@ def _valid(v: object) -> bool:
     return len(parts) >= 2 and all(p.isascii() and p.isdigit() for p in parts)
 
 
-def _from_version_json(path: str) -> dict:
+def _from_version_json(path: str) -> FoundVersion:
     import json
 
     try:
@@ -60,7 +64,7 @@ def _from_version_json(path: str) -> dict:
     return {"full": full, "source": "version.json", "nvcc": nvcc}
 
 
-def _from_version_txt(path: str) -> dict:
+def _from_version_txt(path: str) -> FoundVersion:
     try:
         text = read_limited(path, 4096).decode("utf-8", "replace")
     except OSError as exc:
@@ -135,7 +139,7 @@ def parse_nvcc_version(text: str) -> tuple[str, str] | None:
 NVCC_VERSION_TIMEOUT = 15
 
 
-def _from_nvcc(root: str) -> dict | None:
+def _from_nvcc(root: str) -> FoundVersion | None:
     from ..infra.run import run
 
     res = run([os.path.join(root, "bin", "nvcc"), "--version"], timeout=NVCC_VERSION_TIMEOUT)
@@ -147,13 +151,14 @@ def _from_nvcc(root: str) -> dict | None:
     return {"full": parsed[1], "source": "nvcc --version", "nvcc": parsed[1]}
 
 
-def read_version(root: str) -> dict:
+def read_version(root: str) -> VersionInfo:
     """Return ``{"full", "short", "source", "nvcc"}`` for the toolkit at ``root``.
 
     Raises:
         VersionError: a version file is garbage, or no source gives a version.
     """
     vj = os.path.join(root, "version.json")
+    info: FoundVersion
     if os.path.exists(vj):
         info = _from_version_json(vj)
     elif os.path.exists(os.path.join(root, "version.txt")):
@@ -172,5 +177,4 @@ def read_version(root: str) -> dict:
             if got is None:
                 raise VersionError("no version.json, version.txt or cuda.h, and nvcc --version gave nothing")
             info = got
-    info["short"] = short(info["full"])
-    return info
+    return {"full": info["full"], "source": info["source"], "nvcc": info["nvcc"], "short": short(info["full"])}

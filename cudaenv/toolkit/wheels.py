@@ -42,6 +42,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Iterable
 
+    from .types import FoundVersion, Origin
+
 __all__ = ["env_prefix", "env_label", "read_version", "origin", "dev_links", "NVCC_DIST"]
 
 #: The distribution that ships ``bin/nvcc`` into ``nvidia/cuNN`` (13.x: no -cuNN suffix).
@@ -112,7 +114,7 @@ def _short(v: str) -> str:
     return ".".join(v.split(".")[:2])
 
 
-def read_version(root: str) -> dict | None:
+def read_version(root: str) -> FoundVersion | None:
     """The wheel toolkit's version from the wheels' ``.dist-info`` names, or None.
 
     ``nvidia_cuda_nvcc-X.Y.Z`` of the toolkit's family (its major is the ``N``
@@ -141,7 +143,7 @@ def read_version(root: str) -> dict | None:
     return {"full": nvcc[-1], "source": "dist-info (nvidia-cuda-nvcc)", "nvcc": nvcc[-1]}
 
 
-def origin(root: str) -> dict | None:
+def origin(root: str) -> Origin | None:
     """Where a wheel toolkit came from: ``{"kind": "wheels", "env", "site", "label"}``; None for other toolkits."""
     site = wheel_site(root)
     if site is None:

@@ -71,7 +71,7 @@ def prepare(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, reuse_py
 
     env = profile_env(ctx, profile, tk, links=True)
     stub = None
-    if not tk["components"].get("stubs"):
+    if not tk["components"]["stubs"]:
         state = stub_state(ctx.cache_dir, tk)
         if state is None:
             return Prep(profile, tk, env, None, None, None, None, True)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA", "render_record", "json_document", "failed"]
 
-#: ``verify --json`` schema version (fields may be added, none removed or changed).
+#: ``verify --json`` schema version (fields may be added, none removed or changed): the one
+#: ``--json`` shape's (docs/json.md, ``infra.jsonout.SCHEMA``).
 SCHEMA = 1
 
 _LABEL = {"pass": "pass", "fail": "FAIL", "skip": "skip"}
+_STYLE = {"pass": "green", "fail": "red", "skip": "dim", "ok": "green", "FAIL": "red"}
 
 
 def _age(seconds: float) -> str:
@@ -31,8 +33,10 @@ def _secs(s: float) -> str:
     return f"{s:.1f} s" if s < 100 else f"{s:.0f} s"
 
 
-def render_record(rec: dict, verbose: bool = False) -> str:
-    """One target's result: a header, one line per step, details under failures."""
+def render_record(rec: dict, verbose: bool = False, colour: bool = False) -> str:
+    """One target's result: a header, one line per step, details under failures; ``colour``: statuses coloured."""
+    from ..infra.term import paint
+
     out = [f"{rec['profile']}: CUDA {rec['version']} at {rec['root']}"
            + (f"  (cached result from {_age(rec.get('age', 0))} ago; --no-cache re-runs it)" if rec.get("cached")
               else "")]
@@ -51,7 +55,8 @@ def render_record(rec: dict, verbose: bool = False) -> str:
     shown: set[str] = set()
     width = max((len(s["id"]) for s in steps), default=10)
     for s in steps:
-        out.append(f"  {_LABEL.get(s['status'], s['status']):<4}  {s['id']:<{width}}  {_secs(s.get('seconds', 0)):>7}  "
+        label = paint(f"{_LABEL.get(s['status'], s['status']):<4}", _STYLE.get(s["status"], "bold"), colour)
+        out.append(f"  {label}  {s['id']:<{width}}  {_secs(s.get('seconds', 0)):>7}  "
                    f"{s['summary']}")
         pad = " " * 8
         for w in s.get("warnings", []):
@@ -75,7 +80,7 @@ def render_record(rec: dict, verbose: bool = False) -> str:
     n = {k: sum(1 for s in steps if s["status"] == k) for k in ("pass", "fail", "skip")}
     counts = f"{n['pass']} passed, {n['fail']} failed, {n['skip']} skipped"
     verdict = "FAIL" if rec.get("status") == "fail" else "ok"
-    out.append(f"  {verdict}: {counts} in {_secs(rec.get('seconds', 0)) or '0 s'}")
+    out.append(f"  {paint(verdict, _STYLE[verdict], colour)}: {counts} in {_secs(rec.get('seconds', 0)) or '0 s'}")
     if rec.get("tmpdir"):
         out.append(f"  files kept in {rec['tmpdir']}")
     return "\n".join(out) + "\n"
@@ -86,10 +91,11 @@ def json_document(records: list[dict]) -> dict:
     results = []
     for r in records:
         results.append({
-            "profile": r["profile"], "root": r["root"], "version": r["version"], "status": r["status"],
+            "profile": r["profile"], "root": r["root"], "version": r["version"], "full_version": r["version"],
+            "series": ".".join(r["version"].split(".")[:2]), "status": r["status"],
             "cached": bool(r.get("cached")), "age_seconds": round(r.get("age", 0.0), 1) if r.get("cached") else None,
             "seconds": r.get("seconds"), "arch": r.get("arch"), "arch_why": r.get("arch_why"),
             "host_compiler": r.get("host_compiler"), "python": r.get("python"), "torch": r.get("torch"),
             "tmpdir": r.get("tmpdir"), "steps": r.get("steps", []),
         })
-    return {"schema": SCHEMA, "ok": not failed(records), "results": results}
+    return {"schema": SCHEMA, "command": "verify", "ok": not failed(records), "results": results}

@@ -19,6 +19,7 @@ import threading
 import time
 
 from ..errors import CudaenvError
+from ..infra.progress import Display
 from . import cache as vcache
 from .prep import DEFAULT_TIMEOUT, Options, Prep, cached_result, prepare, probe_target
 from .steps import STEP_TITLES, Cancelled, Step
@@ -116,9 +117,9 @@ def choose_arch(tk: Toolkit, index, gpus: list[dict], timeout: float | None = No
 # --------------------------------------------------------------------------- progress
 
 class Progress:
-    """Which step is running, and for how long, on stderr.
+    """Which step is running, and for how long, on stderr (through the one display).
 
-    On a terminal one line is redrawn twice a second for all running targets;
+    On a terminal one row per running target is redrawn twice a second;
     otherwise (CI logs) a line is printed when a long step starts and when a
     step has been running for 15 s, 1 min and then every minute.
     """
@@ -126,29 +127,19 @@ class Progress:
     LONG = ("torch-build",)
 
     def __init__(self, stream: TextIO | None = None, enabled: bool = True) -> None:
-        self.stream = stream or sys.stderr
         self.enabled = enabled
-        try:
-            self.tty = enabled and self.stream.isatty()
-        except (AttributeError, ValueError):
-            self.tty = False
+        self.display = Display(self._rows, stream=stream, interval=0.0, enabled=enabled)
+        self.tty = self.display.tty
         self.lock = threading.Lock()
         self.running: dict[str, list] = {}
-        self.drawn = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def _say(self, text: str) -> None:
-        try:
-            self.stream.write(text)
-            self.stream.flush()
-        except (OSError, ValueError):
-            pass
-
-    def _clear(self) -> None:
-        if self.drawn:
-            self._say("\r" + " " * self.drawn + "\r")
-            self.drawn = 0
+    def _rows(self, cols: int) -> list[str]:  # noqa: ARG002 - the display cuts rows to fit
+        now = time.monotonic()
+        with self.lock:
+            return [f"cudaenv verify: {label}: {step} {int(now - t0)} s"
+                    for label, (step, t0, _) in self.running.items()]
 
     def start(self, label: str, step: str) -> None:
         if not self.enabled:
@@ -156,8 +147,8 @@ class Progress:
         with self.lock:
             self.running[label] = [step, time.monotonic(), 15.0]
             if not self.tty and step in self.LONG:
-                self._say(f"cudaenv verify: {label}: {step} ({STEP_TITLES.get(step, step)}) started; "
-                          "this takes minutes\n")
+                self.display.line(f"cudaenv verify: {label}: {step} ({STEP_TITLES.get(step, step)}) started; "
+                                  "this takes minutes")
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, name="cudaenv-verify-progress", daemon=True)
                 self._thread.start()
@@ -168,43 +159,26 @@ class Progress:
 
     def _loop(self) -> None:
         while not self._stop.wait(0.5):
+            if self.tty:
+                self.display.draw(force=True)
+                continue
             with self.lock:
                 now = time.monotonic()
-                if self.tty:
-                    self._draw(now)
-                    continue
                 for label, ent in self.running.items():
                     step, t0, due = ent
                     if now - t0 >= due:
-                        self._say(f"cudaenv verify: {label}: {step} still running ({int(now - t0)} s)\n")
+                        self.display.line(f"cudaenv verify: {label}: {step} still running ({int(now - t0)} s)")
                         ent[2] = 60.0 if due < 60 else due + 60.0
 
-    def _draw(self, now: float) -> None:
-        if not self.running:
-            self._clear()
-            return
-        parts = [f"{label}: {step} {int(now - t0)} s" for label, (step, t0, _) in self.running.items()]
-        text = "cudaenv verify: " + " | ".join(parts)
-        width = shutil.get_terminal_size((100, 20)).columns - 1
-        text = text[:width]
-        pad = max(0, self.drawn - len(text))
-        self._say("\r" + text + " " * pad)
-        self.drawn = len(text)
-
     def write(self, fn: Callable[[], None]) -> None:
-        """Call ``fn`` (which writes results) with the progress line out of the way."""
-        with self.lock:
-            if self.tty:
-                self._clear()
-            fn()
+        """Call ``fn`` (which writes results) with the progress rows out of the way."""
+        self.display.aside(fn)
 
     def close(self) -> None:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(2)
-        with self.lock:
-            if self.tty:
-                self._clear()
+        self.display.close()
 
 
 # --------------------------------------------------------------------------- one target
@@ -417,8 +391,6 @@ def verify_one(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, progr
     Raises:
         Cancelled: ``cancel`` was set (the private directory is removed first).
     """
-    from . import steps as S
-
     t0 = time.monotonic()
     try:
         prep = prepare(ctx, profile, tk, opts)
@@ -438,57 +410,83 @@ def verify_one(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, progr
 
     arch = choose_arch(tk, ctx.index, host["gpus"], timeout=min(opts.timeout, ARCH_TIMEOUT))
     work = make_workdir(ctx.env)
-    keep = opts.keep
     try:
-        if keep:
+        if opts.keep:
             open(os.path.join(work, _KEEP_MARK), "w").close()
         job = Job(ctx, prep, opts, work, arch, progress, cancel, driverless=not host.get("driver"))
         steps: list[Step] = []
-        if not tk["components"].get("stubs"):
-            st = S.step_stub(job)
-            steps.append(st)
-            if st.status == "pass" and prep.stub_needed:
-                try:
-                    prep = prepare(ctx, profile, tk, opts, reuse_python=False)
-                except CudaenvError as exc:
-                    steps.append(Step("setup", "fail", exc.message))
-                    return _finish(ctx, prep, steps, t0, arch, job, work if keep else None)
-                job.set_prep(prep)
-        if prep.stub_needed:
-            # The stub could not be made; the other steps still run (and say what
-            # else works), with the Python probe that prepare() left out.
-            prep.python, prep.python_info = probe_target(ctx, prep.env, opts)
-            job.set_prep(prep)
-        shared = S.step_nvcc(job, "shared")
-        static = S.step_nvcc(job, "static")
-        link = S.step_link(job)
-        steps += [shared, static, link]
-        gate = _torch_gate(prep, opts)
-        build = S.step_torch_build(job) if gate is None else gate
-        steps.append(build)
-        gpu = host["gpu"]
-        no_gpu = host["reason"] or "no GPU"
-        imp = call = None
-        if build.status == "pass":
-            imp, call = S.step_torch_run(job, call=gpu)
-        else:
-            imp = Step("torch-import", "skip", "no extension was built")
-        steps.append(imp)
-        for built, which in ((shared, "shared"), (static, "static"), (link, "driver")):
-            sid = {"shared": "run-shared", "static": "run-static", "driver": "run-driver"}[which]
-            if not gpu:
-                steps.append(Step(sid, "skip", no_gpu))
-            elif built.status != "pass":
-                steps.append(Step(sid, "skip", "not built"))
-            else:
-                steps.append(S.step_run_program(job, which))
-        if call is None:
-            call = Step("torch-call", "skip", no_gpu if not gpu else "no extension was imported")
-        steps.append(call)
-        return _finish(ctx, prep, steps, t0, arch, job, work if keep else None)
+        prep = _stub_steps(job, steps)
+        if prep is not None:
+            steps += _build_and_run_steps(job, host)
+        return _finish(ctx, job.prep, steps, t0, arch, job, work if opts.keep else None)
     finally:
-        if not keep:
+        if not opts.keep:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _stub_steps(job: Job, steps: list[Step]) -> Prep | None:
+    """Generate a libcuda stub when the toolkit has none, and take the environment that follows.
+
+    Appends the steps taken to ``steps``; returns the job's (possibly recomputed) preparation,
+    or None when it could not be recomputed (a ``setup`` failure was appended: stop there).
+    """
+    from . import steps as S
+
+    prep = job.prep
+    if not job.tk["components"].get("stubs"):
+        st = S.step_stub(job)
+        steps.append(st)
+        if st.status == "pass" and prep.stub_needed:
+            try:
+                prep = prepare(job.ctx, job.profile, job.tk, job.opts, reuse_python=False)
+            except CudaenvError as exc:
+                steps.append(Step("setup", "fail", exc.message))
+                return None
+            job.set_prep(prep)
+    if prep.stub_needed:
+        # The stub could not be made; the other steps still run (and say what
+        # else works), with the Python probe that prepare() left out.
+        prep.python, prep.python_info = probe_target(job.ctx, prep.env, job.opts)
+        job.set_prep(prep)
+    return prep
+
+
+def _build_and_run_steps(job: Job, host: dict) -> list[Step]:
+    """The builds (nvcc shared/static, -lcuda, the torch extension), then running what was built."""
+    from . import steps as S
+
+    shared = S.step_nvcc(job, "shared")
+    static = S.step_nvcc(job, "static")
+    link = S.step_link(job)
+    gate = _torch_gate(job.prep, job.opts)
+    build = S.step_torch_build(job) if gate is None else gate
+    steps = [shared, static, link, build]
+    gpu = host["gpu"]
+    no_gpu = host["reason"] or "no GPU"
+    call = None
+    if build.status == "pass":
+        imp, call = S.step_torch_run(job, call=gpu)
+    else:
+        imp = Step("torch-import", "skip", "no extension was built")
+    steps.append(imp)
+    for built, which in ((shared, "shared"), (static, "static"), (link, "driver")):
+        steps.append(_run_step(job, built, which, gpu, no_gpu))
+    if call is None:
+        call = Step("torch-call", "skip", no_gpu if not gpu else "no extension was imported")
+    steps.append(call)
+    return steps
+
+
+def _run_step(job: Job, built: Step, which: str, gpu: bool, no_gpu: str) -> Step:
+    """Run the program ``built`` made (``run-shared``, ``run-static``, ``run-driver``), or say why not."""
+    from . import steps as S
+
+    sid = f"run-{which}"
+    if not gpu:
+        return Step(sid, "skip", no_gpu)
+    if built.status != "pass":
+        return Step(sid, "skip", "not built")
+    return S.step_run_program(job, which)
 
 
 def _finish(ctx: Context, prep: Prep, steps: list[Step], t0: float, arch: dict, job: Job,
@@ -556,8 +554,11 @@ def _sigterm(signum, frame):  # noqa: ARG001 - the signal handler signature
     raise KeyboardInterrupt()
 
 
-def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Options, as_json: bool) -> int:
+def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Options, as_json: bool,
+                quiet: bool = False) -> int:
     """``cudaenv verify`` for resolved targets: results on stdout, progress on stderr; the exit status.
+
+    ``quiet``: no progress and no results (the exit status says); errors still print.
 
     0 when no step failed, 1 otherwise, 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP:
     every running command is killed and every private directory removed).
@@ -567,13 +568,16 @@ def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Option
     from ..infra.console import note, report_error, write_out
     from .report import json_document, render_record
 
-    progress = Progress(sys.stderr)
+    from ..infra.term import colour
+
+    progress = Progress(sys.stderr, enabled=not quiet)
+    col = colour(sys.stdout, ctx.env)
 
     def emit(rec: dict) -> None:
         if rec.get("tmpdir"):
             note(f"{rec['profile']}: files kept in {rec['tmpdir']}")
-        if not as_json:
-            progress.write(lambda: write_out(render_record(rec)))
+        if not as_json and not quiet:
+            progress.write(lambda: write_out(render_record(rec, colour=col)))
 
     old = None
     try:

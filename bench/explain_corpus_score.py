@@ -1,0 +1,218 @@
+"""Score ``cudaenv explain`` on the real-log corpus, per split and per layer (issue 18's protocol).
+
+The corpus is tests/data/explain_corpus: the old logs (manifest.yaml, split "old", layers in
+old.yaml: read while the current patterns were written) and the sampled logs
+(sampled/manifest.yaml: each with its source, layer, expected cause and fix, split "tune" or
+"heldout" by a hash of the source URL, fixed before any pattern was written for them).
+
+Every log goes through the real command, ``cudaenv explain --json --no-host -`` of this
+checkout (one process per log, so the score does not depend on how explain is built inside,
+nor on this machine's toolkits). Counted:
+
+* recognised: an environment cause is claimed (an answer with environment: true);
+* claimed negatives: a program bug (layer "negative") for which an environment cause is
+  claimed -- the one mistake the issue forbids;
+* negative verdicts: an explicit "not an environment problem" answer on a negative.
+
+"Right first" needs reading: ``--sample N`` prints, for N logs drawn at random (``--seed``),
+the expected cause and fix beside explain's first answer. Judgements are kept in a YAML file
+(``--judged FILE``), one per log: ``right`` (the first answer names the cause and puts a
+fix that solves this case first), ``wrong`` (claimed, but the wrong cause or a wrong first
+fix), with the explain id that was judged; a judgement whose id no longer matches explain's
+current first answer is reported as stale, so a changed answer is read again.
+
+    python3 bench/explain_corpus_score.py                      # counts for all splits
+    python3 bench/explain_corpus_score.py --split heldout --sample 10 --seed 1
+    python3 bench/explain_corpus_score.py --split heldout --judged tests/data/explain_corpus/sampled/judged-26d5894.yaml
+    python3 bench/explain_corpus_score.py --split heldout --template > /tmp/judge.yaml   # a file to fill in
+    python3 bench/explain_corpus_score.py --json                # one record per log
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import os
+import random
+import subprocess
+import sys
+
+import yaml
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(REPO, "tests", "data", "explain_corpus")
+SAMPLED = os.path.join(CORPUS, "sampled")
+LAYERS = ["compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
+          "hardware", "negative"]
+SPLITS = ["old", "tune", "heldout"]
+
+
+def load_corpus() -> list[dict]:
+    """Every log of the corpus as {file, path, split, layer, ...}, the old ones first."""
+    with open(os.path.join(CORPUS, "old.yaml"), encoding="utf-8") as f:
+        old = {i["file"]: i for i in yaml.safe_load(f)["logs"]}
+    with open(os.path.join(CORPUS, "manifest.yaml"), encoding="utf-8") as f:
+        manifest = yaml.safe_load(f)["logs"]
+    logs = []
+    for item in manifest:
+        logs.append({"file": item["file"], "path": os.path.join(CORPUS, item["file"]), "split": "old",
+                     "layer": old[item["file"]]["layer"], "source": item["source"],
+                     "cause": item["expect"] or "not an environment problem", "fix": ""})
+    with open(os.path.join(SAMPLED, "manifest.yaml"), encoding="utf-8") as f:
+        sampled = yaml.safe_load(f)["logs"]
+    for item in sampled:
+        cause = item["cause"]
+        logs.append({"file": item["file"], "path": os.path.join(SAMPLED, item["file"]), "split": item["split"],
+                     "layer": item["layer"], "source": item["source"],
+                     "cause": f"{cause['component']} x {cause['failure']}", "fix": item["fix"]})
+    return logs
+
+
+def run_explain(path: str) -> list[dict]:
+    """explain's answers for one log, as its --json output (an empty list when nothing is recognised)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    with open(path, "rb") as f:
+        res = subprocess.run([sys.executable, "-m", "cudaenv", "explain", "--json", "--no-host", "-"], stdin=f,
+                             env=env, capture_output=True, timeout=120)
+    if res.returncode == 1 and not res.stdout.strip():
+        return []
+    if res.returncode != 0:
+        raise SystemExit(f"explain failed on {path}: {res.stderr.decode(errors='replace').strip()}")
+    return json.loads(res.stdout)
+
+
+def score(logs: list[dict], jobs: int) -> None:
+    """Adds to each log: claimed (environment answers), first (the first of them), verdict (a negative one)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for log, answers in zip(logs, pool.map(run_explain, [log["path"] for log in logs])):
+            claimed = [a for a in answers if a.get("environment")]
+            log["claimed"] = [a["id"] for a in claimed]
+            log["first"] = claimed[0] if claimed else None
+            log["verdict"] = next((a["id"] for a in answers if a.get("environment") is False), None)
+
+
+def first_fix_line(answer: dict) -> str:
+    return next((line for line in answer.get("fix", "").splitlines() if line.strip()), "")
+
+
+def load_judged(path: str | None) -> dict:
+    if not path:
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return (yaml.safe_load(f) or {}).get("judged") or {}
+
+
+def tally(logs: list[dict], judged: dict) -> dict:
+    """Counts per (split, layer) and per split: logs, recognised, right, wrong, stale, claimed negatives."""
+    table: dict = collections.defaultdict(collections.Counter)
+    for log in logs:
+        for key in ((log["split"], log["layer"]), (log["split"], "*")):
+            row = table[key]
+            row["logs"] += 1
+            if log["layer"] == "negative":
+                row["claimed_negative"] += bool(log["first"])
+                row["verdict"] += bool(log["verdict"])
+                continue
+            row["recognised"] += bool(log["first"])
+            j = judged.get(log["file"])
+            if not log["first"] or not j:
+                continue
+            if j.get("explain_id") != log["first"]["id"]:
+                row["stale"] += 1
+            else:
+                row[j["verdict"]] += 1
+    return table
+
+
+def print_table(table: dict, splits: list[str], judged: bool) -> None:
+    """One row per split and layer; "right first" only for splits that have judgements."""
+    read = {split for (split, _), row in table.items() if row["right"] + row["wrong"] + row["stale"]}
+    head = f"{'split':8} {'layer':17} {'logs':>5} {'recognised':>11}"
+    head += f" {'right first':>12} {'wrong':>6} {'stale':>6} {'unread':>6}" if judged else ""
+    head += f" {'negatives claimed':>18} {'verdicts':>9}"
+    print(head)
+    for split in splits:
+        for layer in ["*"] + LAYERS:
+            row = table.get((split, layer))
+            if not row:
+                continue
+            env = row["logs"] if layer != "negative" else 0
+            if layer == "*":
+                env = row["logs"] - table.get((split, "negative"), collections.Counter())["logs"]
+            cells = f"{split:8} {('all' if layer == '*' else layer):17} {row['logs']:>5}"
+            cells += f" {row['recognised']:>4}/{env:<4} {pct(row['recognised'], env):>3}" if env else f" {'-':>11}"
+            if judged:
+                unread = row["recognised"] - row["right"] - row["wrong"] - row["stale"]
+                cells += (f" {row['right']:>4}/{env:<4}{pct(row['right'], env):>3}"
+                          f" {row['wrong']:>6} {row['stale']:>6} {unread:>6}") if env and split in read else f" {'-':>12} {'':>6} {'':>6} {'':>6}"
+            neg = table.get((split, "negative")) if layer == "*" else (row if layer == "negative" else None)
+            if neg:
+                cells += f" {neg['claimed_negative']:>9}/{neg['logs']:<8} {neg['verdict']:>9}"
+            print(cells)
+
+
+def pct(a: int, b: int) -> str:
+    return f"{round(100 * a / b)}%" if b else "-"
+
+
+def print_sample(logs: list[dict], n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for log in rng.sample(logs, min(n, len(logs))):
+        print(f"--- {log['file']}  [{log['split']}, {log['layer']}]  {log['source']}")
+        print(f"    expected: {log['cause']}" + (f"; fix: {log['fix']}" if log["fix"] else ""))
+        if log["first"]:
+            a = log["first"]
+            print(f"    explain:  {a['id']}: {a['title']}")
+            print(f"              first fix: {first_fix_line(a)}")
+        elif log["verdict"]:
+            print(f"    explain:  {log['verdict']} (not an environment problem)")
+        else:
+            print("    explain:  nothing recognised")
+
+
+def print_template(logs: list[dict]) -> None:
+    """A judgement file to fill in: one entry per recognised environment log."""
+    out = {}
+    for log in logs:
+        if log["layer"] == "negative" or not log["first"]:
+            continue
+        out[log["file"]] = {"explain_id": log["first"]["id"], "verdict": "right or wrong",
+                            "note": f"expected {log['cause']}; got {log['first']['title']}"}
+    yaml.safe_dump({"judged": out}, sys.stdout, sort_keys=False, allow_unicode=True, width=200)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=SPLITS + ["all"], default="all")
+    ap.add_argument("--sample", type=int, default=0, help="print N logs at random: expected cause beside explain's")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--judged", help="YAML of right/wrong judgements (see the module doc)")
+    ap.add_argument("--template", action="store_true", help="print a judgement file to fill in and stop")
+    ap.add_argument("--json", action="store_true", help="one record per log on stdout")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+
+    logs = load_corpus()
+    splits = SPLITS if args.split == "all" else [args.split]
+    logs = [log for log in logs if log["split"] in splits]
+    score(logs, args.jobs)
+    if args.template:
+        print_template(logs)
+        return 0
+    if args.json:
+        json.dump([{k: v for k, v in log.items() if k != "path"} for log in logs], sys.stdout, indent=1)
+        print()
+        return 0
+    judged = load_judged(args.judged)
+    print_table(tally(logs, judged), splits, bool(judged))
+    if args.sample:
+        print()
+        print_sample(logs, args.sample, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

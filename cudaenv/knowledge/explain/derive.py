@@ -1,0 +1,312 @@
+"""Facts derived from what a message captured: one function per ``derive`` name in ``errors.yaml``.
+
+Each function takes the captured values, the whole text (:class:`~.text.LogText`) and
+the match, and returns the names its entry declares in ``derived``: strings, never
+None. :data:`DERIVE` maps the names to the functions; they read the compatibility
+table (``data/compat.yaml``) for architectures, torch builds, PTX ISA and GLIBCXX.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...toolkit.compat import libstdcxx_gcc, ptx_isa_cuda, table
+from .symbols import demangle
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .text import LogText
+
+__all__ = ["DERIVE", "toolkits_for_arch"]
+
+
+
+def _vkey(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", v)[:2])
+
+
+def _toolkit_rows() -> list[tuple[str, dict]]:
+    rows = [(v, r) for v, r in table()["toolkits"].items() if r]
+    return sorted(rows, key=lambda vr: _vkey(vr[0]))
+
+
+def _span(versions: list[str]) -> str:
+    """``9.0-10.2``, ``11.8 or newer`` (up to the newest known), or one version."""
+    if not versions:
+        return ""
+    newest = _toolkit_rows()[-1][0]
+    if versions[-1] == newest:
+        return f"{versions[0]} or newer"
+    return versions[0] if len(versions) == 1 else f"{versions[0]}-{versions[-1]}"
+
+
+def _arch_number(arch: str) -> int | None:
+    m = re.search(r"(\d+)", arch)
+    return int(m.group(1)) if m else None
+
+
+def toolkits_for_arch(sm: int | None) -> list[str]:
+    """The toolkit versions (``major.minor``, oldest first) whose nvcc compiles for ``sm_<sm>``."""
+    if sm is None:
+        return []
+    return [v for v, r in _toolkit_rows() if r.get("sm_min") is not None and r["sm_min"] <= sm <= r["sm_max"]]
+
+
+
+def _nvcc_seen(t: LogText) -> str:
+    m = re.search(r"Cuda compilation tools, release (\d+\.\d+)|[/\\]cuda-?(\d+\.\d+)[/\\]bin[/\\]nvcc|"
+                  r"CUDA[/\\\s]v?(\d+\.\d+)[/\\.]", t.text)
+    return next((g for g in m.groups() if g), "") if m else ""
+
+
+def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
+    arch = v.get("arch", "")
+    sm = _arch_number(arch)
+    have = toolkits_for_arch(sm)
+    seen = _nvcc_seen(t)
+    newest = _toolkit_rows()[-1][0]
+    note = f" The nvcc in this log is CUDA {seen}." if seen else ""
+    if not have:
+        advice = (f"No CUDA toolkit in cudaenv's tables compiles for {arch}: take it out of the architecture list "
+                  f"(-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST); a script that computed it "
+                  f"may have failed to see the GPU.")
+        toolkits = "none"
+    elif have[-1] != newest:
+        advice = (f"{arch} was dropped after CUDA {have[-1]} (it compiles with CUDA {_span(have)} only): take it out "
+                  f"of the architecture list (-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST), "
+                  f"or build with one of those toolkits: `eval \"$(cudaenv use {have[-1]})\"`.")
+        toolkits = _span(have)
+    else:
+        advice = (f"{arch} needs CUDA {have[0]} or newer: `eval \"$(cudaenv use {have[0]})\"` or any later "
+                  f"toolkit (`cudaenv list` shows what is installed); or take {arch} out of the architecture list.")
+        toolkits = _span(have)
+    return {"toolkits": toolkits, "advice": advice, "nvcc_note": note}
+
+
+def _torch_wheels_from(cuda: str) -> str:
+    """The first torch release with a wheel for CUDA ``cuda`` or newer (``1.8 (+cu111)``)."""
+    for tv, ent in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0])):
+        cudas = [c for c in (ent.get("cuda") or []) if _vkey(c) >= _vkey(cuda)]
+        if cudas:
+            return f"torch {tv} or newer, in a build for CUDA {cudas[0]} or newer (+cu{cudas[0].replace('.', '')})"
+    return ""
+
+
+def _d_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
+    arch = v.get("arch") or ""
+    if v.get("capability"):
+        arch = "sm_" + v["capability"].replace(".", "")
+    sm = _arch_number(arch)
+    have = toolkits_for_arch(sm)
+    newest = _toolkit_rows()[-1][0]
+    if v.get("capability"):  # "too old"
+        if have:
+            advice = (f"Official torch builds no longer carry code for {arch}. Use an older torch release whose "
+                      f"builds still include it, or build torch (and extensions) from source with "
+                      f"TORCH_CUDA_ARCH_LIST={sm // 10}.{sm % 10} under a toolkit that still compiles for it "
+                      f"(CUDA {_span(have)}: `eval \"$(cudaenv use {have[-1]})\"`).")
+        else:
+            advice = (f"No CUDA toolkit in cudaenv's tables compiles for {arch} any more: this GPU cannot run a "
+                      f"current torch; run on the CPU or another GPU.")
+    elif have and have[-1] == newest:
+        wheels = _torch_wheels_from(have[0])
+        advice = (f"{arch} needs code from CUDA {have[0]} or newer: install {wheels or 'a torch build for it'}; "
+                  f"`python -c \"import torch; print(torch.cuda.get_arch_list())\"` must list {arch}.")
+    else:
+        advice = (f"Install a torch build whose `torch.cuda.get_arch_list()` includes {arch} "
+                  f"(toolkits that compile for it: CUDA {_span(have) or 'none known'}).")
+    return {"arch": arch, "advice": advice}
+
+
+def _d_cuda_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    d, tv = v.get("detected", ""), v.get("torch", "")
+    a, b = _vkey(d), _vkey(tv)
+    builds = ""
+    if len(a) == 2 and len(b) == 2:
+        tags = [k for k, e in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0]))
+                if d in (e.get("cuda") or [])]
+        if tags:
+            builds = (f" Official torch builds for CUDA {d}: torch {', '.join(tags)} "
+                      f"(`pip install torch --index-url https://download.pytorch.org/whl/cu{d.replace('.', '')}`).")
+        else:
+            builds = f" No official torch build uses CUDA {d}."
+        if a[0] != b[0]:
+            return {"difference": "major", "differ": "differ in major version", "builds": builds,
+                    "why": "torch's BuildExtension (setup.py, pip builds) refuses a toolkit whose major version "
+                           "differs from the one torch was built with: the extension would need a second CUDA "
+                           "runtime."}
+        return {"difference": "minor", "differ": "differ in minor version only", "builds": builds,
+                "why": "They differ only in the minor version. Recent torch only warns about that; this torch "
+                       "refuses any difference (older releases did), so the build stops although the two would "
+                       "work together."}
+    return {"difference": "", "differ": "differ", "builds": builds,
+            "why": "torch's BuildExtension (setup.py, pip builds) compares the nvcc under CUDA_HOME with the CUDA "
+                   "torch was built with and refuses the difference."}
+
+
+def _d_ptx(v: dict, t: LogText, m: re.Match) -> dict:
+    need = (ptx_isa_cuda(v.get("ptx", "")) or {}).get("cuda", "")
+    have = (ptx_isa_cuda(v.get("ptxas", "")) or {}).get("ptxas_cuda", "")
+    return {"ptx_cuda": need, "ptxas_cuda": have,
+            "need": f"CUDA {need} or newer" if need else "a newer toolkit",
+            "have": f"CUDA {have}" if have else "an older toolkit"}
+
+
+def _d_libstdcxx(v: dict, t: LogText, m: re.Match) -> dict:
+    ver = v.get("version", "")
+    gcc = libstdcxx_gcc(ver) or ""
+    need = f"{ver}, which libstdc++ has from gcc {gcc} on" if gcc else (ver or "a newer libstdc++")
+    if v.get("symbol"):
+        sym = demangle(v["symbol"]) or v["symbol"]
+        need = f"the C++ library symbol {sym}"
+    loaded = v.get("loaded", "")
+    return {"gcc": gcc, "need": need, "loaded_note": f" The one loaded was {loaded}." if loaded else ""}
+
+
+def _d_symbol(v: dict, t: LogText, m: re.Match) -> dict:
+    sym = v.get("symbol", "")
+    readable = demangle(sym) or sym
+    abi = "1" if "cxx11" in sym else ("0" if re.search(r"Ss|basic_string", sym) else "")
+    side = ""
+    if abi == "1":
+        side = ("The missing symbol uses std::__cxx11 strings: the extension was compiled with "
+                "_GLIBCXX_USE_CXX11_ABI=1, the torch it loads with _GLIBCXX_USE_CXX11_ABI=0.")
+    elif abi == "0":
+        side = ("The missing symbol uses pre-C++11 std::string: the extension was compiled with "
+                "_GLIBCXX_USE_CXX11_ABI=0, the torch it loads with _GLIBCXX_USE_CXX11_ABI=1.")
+    return {"demangled": readable, "abi": abi, "abi_note": side}
+
+
+def _d_libcudart(v: dict, t: LogText, m: re.Match) -> dict:
+    ver = v.get("version", "")
+    major = ver.split(".")[0]
+    use = ver if major.isdigit() and int(major) <= 10 else major
+    pkg = ""
+    for mm in re.finditer(r"(?:site|dist)-packages[/\\]([A-Za-z_][\w-]*)[/\\]", t.text[:m.end()]):
+        if mm.group(1) not in ("torch", "importlib", "nvidia"):
+            pkg = mm.group(1)
+    if pkg:
+        wheel = (f"{pkg} here is a prebuilt binary made for CUDA {ver}: install the {pkg} build made for your "
+                 f"torch and its CUDA (torch.version.cuda), or build {pkg} from source in this environment; "
+                 f"a CUDA {ver} runtime on the loader path only hides the mismatch.")
+    else:
+        wheel = (f"A prebuilt package (mmcv-full and the like) made for CUDA {ver}: install its build for your "
+                 f"torch and CUDA instead, or build it from source here.")
+    return {"major": major, "use": use, "package": pkg, "wheel": wheel}
+
+
+_LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuBLASLt", "nvidia-cublas-cu{major}"),
+              "cufft": ("cuFFT", "nvidia-cufft-cu{cuda}"), "curand": ("cuRAND", "nvidia-curand-cu{cuda}"),
+              "cusparse": ("cuSPARSE", "nvidia-cusparse-cu{cuda}"), "cusolver": ("cuSOLVER", "nvidia-cusolver-cu{cuda}"),
+              "nvrtc": ("NVRTC", "nvidia-cuda-nvrtc-cu{major}"), "nvJitLink": ("nvJitLink", "nvidia-nvjitlink-cu{major}"),
+              "nccl": ("NCCL", "nvidia-nccl-cu12"), "cupti": ("CUPTI", "nvidia-cuda-cupti-cu{major}"),
+              "nvToolsExt": ("NVTX", "nvidia-nvtx-cu{cuda}"), "cudnn": ("cuDNN", "nvidia-cudnn-cu{cudnn}"),
+              "nvinfer": ("TensorRT", "tensorrt")}
+
+
+def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
+    name = v.get("name", "")
+    base = "cudnn" if name.startswith("cudnn") else ("nvinfer" if name.startswith("nvinfer") else name.split("-")[0])
+    label, wheel = _LIBRARIES.get(base, (name, ""))
+    major = v.get("major", "")
+    if base == "cudnn":
+        cudnn = "11" if major == "8" else "12"
+        what = f"cuDNN {major}" if major else "cuDNN"
+        extra = (" cuDNN 9 renamed its libraries (libcudnn_ops.so.9 ...): a program built for cuDNN 8 needs "
+                 "cuDNN 8 itself." if major == "8" and name != "cudnn" else "")
+        wheel = wheel.format(cudnn=cudnn) + ("==8.*" if major == "8" else "")
+    elif base in ("cublas", "cublasLt", "nvrtc", "cupti", "nvJitLink"):
+        what = f"{label} from CUDA {major}" if major else label
+        extra = ""
+        wheel = wheel.format(major=major or "12")
+    else:
+        what = label
+        extra = ""
+        wheel = wheel.format(major=major or "12", cuda="12" if not major or int(major) >= 11 else major, cudnn=major)
+    return {"library": label, "what": what, "extra": extra, "wheel": wheel}
+
+
+# NCCL entry points newer torch builds call, and the NCCL release that added them (NCCL's nccl.h).
+_NCCL_SINCE = {"ncclCommRegister": "2.19", "ncclCommDeregister": "2.19", "ncclCommSplit": "2.18",
+               "ncclCommInitRankConfig": "2.14", "ncclCommFinalize": "2.14", "ncclMemAlloc": "2.19",
+               "ncclCommWindowRegister": "2.27", "ncclCommShrink": "2.27"}
+
+
+def _d_shadowed(v: dict, t: LogText, m: re.Match) -> dict:
+    sym = v.get("symbol", "")
+    mm = re.search(r"_(\d+)_(\d+)$", sym)
+    needed = f"{mm.group(1)}.{mm.group(2)}" if mm else ""
+    lib = v.get("lib", "")
+    if not lib or lib.startswith("copy of"):  # the entry's default: name the library from the symbol
+        lib = ("libnvJitLink.so.12" if sym.startswith("__nvJitLink") else
+               "libnccl.so.2" if sym.startswith("nccl") else lib)
+    if not needed and sym in _NCCL_SINCE:
+        needed = _NCCL_SINCE[sym]
+    found = re.search(r"(/[\w./+-]*?cuda[\w.+-]*/(?:lib64|lib|targets/[\w-]+/lib))\b", t.text)
+    path = found.group(1) if found else ""
+    where = (f" This log shows {path} (an older toolkit's libraries) on the loader path." if path else "")
+    need = f"; it needs {lib.split('.so')[0]} {needed} or newer" if needed else ""
+    return {"needed": needed, "lib": lib, "path": path, "where": where, "need": need}
+
+
+_HEADERS = {"cusparse": "cuSPARSE", "cublas": "cuBLAS", "cusolver": "cuSOLVER", "cufft": "cuFFT",
+            "curand": "cuRAND", "cudnn": "cuDNN", "nccl": "NCCL", "nvrtc": "NVRTC", "nvToolsExt": "NVTX",
+            "cuda_runtime": "the CUDA runtime (cudart)", "cuda_fp16": "the CUDA runtime (cudart)",
+            "cuda_bf16": "the CUDA runtime (cudart)", "cuda": "the CUDA driver API"}
+
+
+def _d_header(v: dict, t: LogText, m: re.Match) -> dict:
+    h = v.get("header", "")
+    stem = re.split(r"[._/]", h)[0] if not h.startswith("cuda_") else "_".join(h.split("_")[:2]).split(".")[0]
+    part = _HEADERS.get(stem, _HEADERS.get(h.split(".")[0], "a CUDA library"))
+    return {"part": part}
+
+
+def _d_stub(v: dict, t: LogText, m: re.Match) -> dict:
+    found = re.search(r"[\w./+-]*/stubs(?:/libcuda\.so[\w.]*)?", t.text)
+    stub = found.group(0) if found else ""
+    return {"code": v.get("code", "34"), "stub": stub,
+            "seen": f" This log shows the stub being used: {stub}." if stub else ""}
+
+
+def _d_nvml(v: dict, t: LogText, m: re.Match) -> dict:
+    found = re.search(r"NVML library version:\s*([\d.]+)", t.text)
+    lib = found.group(1) if found else ""
+    return {"library_version": lib,
+            "seen": f" The user-space libraries here are driver {lib}." if lib else ""}
+
+
+def _d_cuda_home(v: dict, t: LogText, m: re.Match) -> dict:
+    home = v.get("cuda_home", "")
+    note = ""
+    if home.endswith(("/nvcc", "/bin", "/bin/")):
+        note = f" CUDA_HOME is {home}: it must name the toolkit's root (the directory holding bin/nvcc), not nvcc."
+    elif home in ("/usr", "/usr/"):
+        note = " CUDA_HOME=/usr is a guess torch made from an nvcc in /usr/bin (a distribution package)."
+    return {"note": note}
+
+
+def _d_cuda_home_list(v: dict, t: LogText, m: re.Match) -> dict:
+    parts = [p for p in v.get("cuda_home", "").split(":") if p]
+    first = parts[-1] if parts else "/usr/local/cuda"
+    return {"one": first}
+
+
+def _d_torch_in_log(v: dict, t: LogText, m: re.Match) -> dict:
+    found = re.search(r"torch\.__version__\s*=\s*(\S+)", t.text)
+    tv = found.group(1) if found else ""
+    note = ""
+    if "+cpu" in tv:
+        note = f" The torch in this log, {tv}, is a CPU build."
+    elif "rocm" in tv:
+        note = f" The torch in this log, {tv}, is a ROCm build: it builds with hipcc, not nvcc."
+    elif "+cu" in tv:
+        cu = tv.split("+cu")[1]
+        note = f" The torch in this log, {tv}, was built with CUDA {cu[:-1]}.{cu[-1:]}: use a {cu[:-1]}.x toolkit."
+    return {"torch_version": tv, "torch_note": note}
+
+
+DERIVE = {"torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
+          "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
+          "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
+          "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list}

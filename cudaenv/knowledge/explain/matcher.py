@@ -1,0 +1,206 @@
+"""The matcher: every known error family in a text, root causes first, each once.
+
+Each knowledge-base entry's patterns are compiled once (the first time :func:`explain`
+runs, not at import); :func:`explain` scans the normalised text with them
+(:func:`~.text.scan`), fills the entry's title, cause and fix from what matched and what
+its ``derive`` function (:data:`~.derive.DERIVE`) adds, and orders the answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .derive import DERIVE
+from .text import LogText, clip, required_literal, scan
+
+__all__ = ["Match", "checked_by", "explain"]
+
+# A compiler's error line: gcc/clang/nvcc "error:", "fatal error:", "nvcc fatal   :",
+# MSVC "error C2065:".
+_COMPILER_ERROR = re.compile(r"\b(?:error|fatal)\b\s*(?:[A-Z]+\d+\s*)?:")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# Check ids whose rules look at the calling shell (cudaenv/checks/shell.py): only
+# `cudaenv doctor` runs them; `cudaenv check` runs the rest (and doctor runs those too).
+_SHELL_CHECKS = ("env.", "torch.extension_lock", "driver.library_mismatch")
+# Ids that only name a verdict: no rule can see the problem on the machine.
+_NO_RULE = ("runtime.out_of_memory",)
+
+
+def checked_by(check: str | None) -> str | None:
+    """The command that runs the check ``check`` (None: nothing can check it beforehand)."""
+    if check is None or check in _NO_RULE:
+        return None
+    return "cudaenv doctor" if check.startswith(_SHELL_CHECKS) else "cudaenv check"
+
+
+class Match:
+    """One known error found in the input.
+
+    Attributes:
+        id: The knowledge-base entry's stable id.
+        title: One line, placeholders filled from the captured and derived values.
+        check: The ``cudaenv check`` id that catches the problem (None for a program bug).
+        line: 1-based number of the line where the message starts.
+        matched: The message (over several lines when it was wrapped), colour codes,
+            quoting and indentation removed.
+        count: How many places matched this entry in all.
+        cause: Why it happens.
+        fix: What to do, one step per line.
+        first_error: For a generic build failure: (line number, text) of the first
+            compiler error line in the input, or None.
+        values: What the message said (captured) and what follows from it (derived).
+        environment: False for a verdict that the problem is in the program, not the
+            environment (out of memory, a device-side assert, an illegal address).
+        here: Lines naming this machine's facts (installed toolkits, torch, driver) that
+            answer the message; empty when the host was not looked at (``--no-host``).
+        host: The host facts those lines used (None when the host was not looked at).
+    """
+
+    __slots__ = ("id", "title", "check", "line", "matched", "count", "cause", "fix", "first_error", "values",
+                 "environment", "here", "host")
+
+    def __init__(self, id: str, title: str, check: str | None, line: int, matched: str, cause: str, fix: str,
+                 count: int = 1, first_error: tuple[int, str] | None = None, values: dict | None = None,
+                 environment: bool = True) -> None:
+        self.id = id
+        self.title = title
+        self.check = check
+        self.line = line
+        self.matched = matched
+        self.count = count
+        self.cause = cause
+        self.fix = fix
+        self.first_error = first_error
+        self.values = values or {}
+        self.environment = environment
+        self.here: list[str] = []
+        self.host: dict | None = None
+
+    def to_dict(self) -> dict:
+        """The ``explain --json`` object (stable: keys are added, never removed or renamed)."""
+        fe = self.first_error
+        return {
+            "id": self.id,
+            "title": self.title,
+            "check": self.check,
+            "checked_by": checked_by(self.check) if self.environment else None,
+            "line": self.line,
+            "matched": self.matched,
+            "count": self.count,
+            "cause": self.cause,
+            "fix": self.fix,
+            "first_error": None if fe is None else {"line": fe[0], "text": fe[1]},
+            "values": dict(self.values),
+            "environment": self.environment,
+            "here": list(self.here),
+            "host": self.host,
+        }
+
+    def __repr__(self) -> str:
+        return f"Match({self.id!r}, line={self.line})"
+
+
+class _Compiled:
+    """The knowledge base with its patterns compiled.
+
+    MULTILINE, because each pattern scans the whole text (see :func:`_scan`).
+    """
+
+    def __init__(self, entries: list[dict]) -> None:
+        self.entries = [(e, [re.compile(p, re.MULTILINE) for p in e["patterns"]]) for e in entries]
+        self.needles = {p: required_literal(p) for e in entries for p in e["patterns"]}
+
+
+_default: _Compiled | None = None
+
+
+def _knowledge(entries: list[dict] | None) -> _Compiled:
+    """The packaged knowledge base, compiled once; or ``entries``, compiled now."""
+    global _default
+    if entries is not None:
+        return _Compiled(entries)
+    if _default is None:
+        from ..kb import load_entries
+
+        _default = _Compiled(load_entries())
+    return _default
+
+
+def _fill(text: str, values: dict[str, str | None]) -> str:
+    def sub(m: re.Match) -> str:
+        return values[m.group(1)] if m.group(1) in values else m.group(0)
+
+    return _PLACEHOLDER.sub(sub, text)
+
+
+
+def _first_compiler_error(t: LogText, before: int, skip: list[re.Pattern]) -> tuple[int, str] | None:
+    """The first line (index < ``before``) that looks like a compiler error, else None.
+
+    After a ninja ``FAILED:`` line when there is one: what ninja ran before it succeeded.
+    """
+    start = 0
+    for i in range(before):
+        if t.lines[i].startswith("FAILED:"):
+            start = i
+            break
+    for i in range(start, before):
+        line = t.lines[i]
+        if ("error" in line or "fatal" in line) and _COMPILER_ERROR.search(line) \
+                and not any(p.search(line) for p in skip):
+            return i + 1, clip(line)
+    return None
+
+
+def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
+    """Every known error in ``text``: root causes first, then consequences, each once.
+
+    Args:
+        text: One message or a whole build log, as pasted.
+        entries: Knowledge-base entries (default: the packaged ``errors.yaml``).
+
+    Returns:
+        One :class:`Match` per entry that matched, ordered by the entry's ``rank``
+        (0, a cause, by default; 1 for a warning or a consequence such as "No CUDA
+        runtime is found"), then by the line where it first matched, then by
+        knowledge-base order. A ``fallback`` entry (a generic build failure) is left
+        out when any other entry matched: the specific cause explains it better.
+    """
+    kb = _knowledge(entries)
+    t = LogText(text)
+    hits = []  # (rank, first line index, kb order, entry, first match, number of places)
+    for n, (entry, pats) in enumerate(kb.entries):
+        where: dict[int, re.Match] = {}
+        for rx in pats:  # the entry's patterns go from the most to the least specific
+            for i, m in scan(rx, kb.needles[rx.pattern], t).items():
+                where.setdefault(i, m)
+        if where:
+            i = min(where)
+            hits.append((entry.get("rank", 0), i, n, entry, where[i], len(where)))
+    if any(not h[3].get("fallback") for h in hits):
+        hits = [h for h in hits if not h[3].get("fallback")]
+    matches = []
+    for _, i, _, entry, m, count in sorted(hits, key=lambda h: h[:3]):
+        values = {k: v for k, v in m.groupdict().items() if v}
+        filled = {**entry.get("defaults", {}), **values}
+        derive = entry.get("derive")
+        if derive:
+            derived = DERIVE[derive](filled, t, m)
+            values.update({k: v for k, v in derived.items() if v})
+            filled.update({k: v for k, v in derived.items() if v or k not in filled})
+        first = _first_compiler_error(t, i, [re.compile(p) for p in entry["patterns"]]) \
+            if entry.get("first_error") else None
+        matches.append(Match(
+            id=entry["id"],
+            title=_fill(entry["title"], filled),
+            check=entry.get("check"),
+            line=i + 1,
+            matched=clip(m.string[t.starts[i]:max(m.end(), t.end(i))]),
+            cause=_fill(entry["cause"], filled).strip(),
+            fix=_fill(entry["fix"], filled).strip(),
+            count=count,
+            first_error=first,
+            values=values,
+            environment=entry.get("environment", True),
+        ))
+    return matches

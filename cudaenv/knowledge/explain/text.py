@@ -1,0 +1,196 @@
+"""Logs as people paste them: colour codes, ``\\r`` overwrites and quoting taken off, and fast scanning.
+
+:class:`LogText` holds the normalised lines; :func:`scan` finds where a pattern
+starts, line by line, without one regex search per line (:func:`required_literal`
+gives the literal it looks for first).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_LINE", "SPAN", "LogText", "split_lines", "normalize_line", "required_literal", "scan", "clip"]
+
+# CSI sequences (colours, cursor movement) and OSC sequences (titles, hyperlinks):
+# gcc, ninja and pip colour their output when they think they talk to a terminal.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+# What pasting adds in front of a line: indentation (pip's subprocess output), e-mail
+# and Markdown quoting (">"), box drawing, pytest's "E   ", torchrun's "[rank3]:",
+# backticks, a compiler's "  138 | " source gutter.
+_PREFIX = re.compile(r"^[ \t]*(?:(?:>|\u2502|\||E(?=[ \t]{2})|\[rank\d+\]:|`+|\d+[ \t]*\|(?=[ \t]*#))[ \t]*)+")
+# A matched line longer than this is cut (in the JSON too): minified or joined logs.
+MAX_LINE = 2000
+# A message may continue over this many lines after the one it starts on.
+SPAN = 3
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` as lines, without colour codes or line ends (``\\r\\n`` too).
+
+    Only ``\\n`` ends a line, so line numbers agree with an editor's.
+    """
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    return [line.rstrip("\r") for line in text.split("\n")]
+
+
+def normalize_line(line: str) -> str:
+    """One line as the terminal showed it, without what pasting put in front of it.
+
+    ``\\r`` overwrites (progress bars) are kept as separate pieces of the same line:
+    what was overwritten can still hold the error.
+    """
+    if "\r" in line:
+        line = "  ".join(p for p in line.split("\r") if p.strip())
+    line = line.rstrip()
+    if line[:1] in " \t>|`E[\u2502" or line[:1].isdigit():
+        line = _PREFIX.sub("", line, count=1)
+    return line
+
+
+class LogText:
+    """Normalised lines, the same lines joined by ``\\n``, and where each line starts."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = [normalize_line(line) for line in split_lines(text)]
+        self.text = "\n".join(self.lines)
+        self.starts = []
+        pos = 0
+        for line in self.lines:
+            self.starts.append(pos)
+            pos += len(line) + 1
+
+    def line_at(self, offset: int) -> int:
+        """Index of the line holding ``offset``."""
+        from bisect import bisect_right
+
+        return bisect_right(self.starts, offset) - 1
+
+    def end(self, i: int) -> int:
+        """Offset just past line ``i``."""
+        return self.starts[i] + len(self.lines[i])
+
+
+_META = frozenset(".^$*+?{}[]\\|()")
+
+
+def required_literal(pattern: str) -> str | None:
+    """The longest run of plain characters that every match of ``pattern`` contains.
+
+    Conservative: only text outside groups and character classes counts, a
+    character followed by ``?``, ``*`` or ``{`` does not, and a pattern with a
+    top-level ``|`` has none. Returns None when the longest run is shorter than
+    three characters.
+    """
+    runs: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    i, n = 0, len(pattern)
+
+    def flush() -> None:
+        if cur:
+            runs.append("".join(cur))
+            cur.clear()
+
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return None
+            d = pattern[i + 1]
+            i += 2
+            if depth:
+                continue
+            if d.isalnum():  # \\b, \\d, \\w, a back-reference...: not a literal
+                flush()
+                continue
+            cur.append(d)
+        elif c == "[":
+            j = i + 1
+            if j < n and pattern[j] == "^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            i = j + 1
+            if not depth:
+                flush()
+        elif c == "(":
+            if not depth:
+                flush()
+            depth += 1
+            i += 1
+        elif c == ")":
+            depth -= 1
+            i += 1
+        elif c == "|":
+            if not depth:
+                return None
+            i += 1
+        elif c in "*?{+":
+            if not depth:
+                if c != "+" and cur:
+                    cur.pop()  # the quantified character may be absent
+                flush()
+            if c == "{":
+                j = pattern.find("}", i)
+                i = n if j < 0 else j + 1
+            else:
+                i += 1
+        elif c in _META:  # . ^ $
+            if not depth:
+                flush()
+            i += 1
+        else:
+            if not depth:
+                cur.append(c)
+            i += 1
+    flush()
+    best = max(runs, key=len, default="")
+    return best if len(best) >= 3 else None
+
+
+def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
+    """The first match of ``rx`` starting on each line, by line index.
+
+    A log can have 100,000 lines, so this avoids one Python-level search per line
+    per pattern: with a ``needle`` (a literal every match contains, see
+    :func:`required_literal`) ``str.find`` locates the candidate lines and the
+    pattern is tried on a window of lines around each; without one, the pattern
+    searches the whole text. A match may run over at most ``SPAN`` line ends (a
+    wrapped message), never further.
+    """
+    found: dict[int, re.Match] = {}
+    text = t.text
+    last = len(t.lines) - 1
+    if needle is None:
+        for m in rx.finditer(text):
+            if text.count("\n", m.start(), m.end()) <= SPAN:
+                found.setdefault(t.line_at(m.start()), m)
+        return found
+    pos = 0
+    scanned = 0  # lines before this one were searched from their start already
+    while True:
+        k = text.find(needle, pos)
+        if k < 0:
+            break
+        i = t.line_at(k)
+        if i in found:  # a window before already matched here
+            pos = t.end(i) + 1
+            continue
+        lo = t.starts[max(0, i - SPAN, scanned)]
+        hi = t.end(min(last, i + SPAN))
+        scanned = i + 1
+        for m in rx.finditer(text, lo, hi):
+            if text.count("\n", m.start(), m.end()) <= SPAN:
+                found.setdefault(t.line_at(m.start()), m)
+        pos = t.end(i) + 1
+    return found
+
+
+
+def clip(line: str) -> str:
+    line = " ".join(part.strip() for part in line.split("\n") if part.strip())
+    return line if len(line) <= MAX_LINE else line[:MAX_LINE] + "…"
+

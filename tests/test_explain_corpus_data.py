@@ -1,0 +1,136 @@
+"""The explain corpus as data: every log has its source, layer, expected cause and split (issue 18).
+
+Cheap: reads the manifests and the logs, never runs explain (tests/test_explain.py does that for
+the old corpus; bench/explain_corpus_score.py scores every split).
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import os
+import re
+
+import yaml
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
+SAMPLED = os.path.join(CORPUS, "sampled")
+LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
+          "hardware", "negative"}
+
+
+def load(path: str) -> list[dict]:
+    with open(path, encoding="utf-8") as f:
+        return yaml.safe_load(f)["logs"]
+
+
+OLD = load(os.path.join(CORPUS, "manifest.yaml"))
+OLD_LAYERS = load(os.path.join(CORPUS, "old.yaml"))
+SAMPLED_LOGS = load(os.path.join(SAMPLED, "manifest.yaml"))
+
+
+def split_of(source: str) -> str:
+    """The rule written in sampled/manifest.yaml: fixed by the source URL, before any tuning."""
+    return "tune" if int(hashlib.sha256(source.encode()).hexdigest()[:8], 16) % 100 < 60 else "heldout"
+
+
+def text(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def test_old_logs_are_marked_old_with_a_layer():
+    assert [i["file"] for i in OLD_LAYERS] == [i["file"] for i in OLD]
+    for item, mark in zip(OLD, OLD_LAYERS):
+        assert mark["split"] == "old" and mark["layer"] in LAYERS, mark
+        assert (mark["layer"] == "negative") == (item["expect"] is None), (item, mark)
+
+
+def test_every_sampled_log_has_source_layer_cause_fix_and_split():
+    for item in SAMPLED_LOGS:
+        assert set(item) == {"file", "source", "project", "layer", "cause", "fix", "split"}, item
+        assert re.fullmatch(r"https://\S+", item["source"]), item
+        assert re.fullmatch(r"[\w.-]+/[\w.-]+", item["project"]), item
+        assert item["layer"] in LAYERS, item
+        cause = item["cause"]
+        assert set(cause) == {"component", "failure"} and all(re.fullmatch(r"[a-z0-9+.-]+", v) for v in cause.values()), item
+        assert (cause["component"] == "program") == (item["layer"] == "negative"), item
+        assert len(item["fix"].strip()) > 10, item
+        assert item["split"] == split_of(item["source"]), item
+        assert re.fullmatch(r"\d{3}-[a-z0-9-]+\.log", item["file"]), item
+
+
+def test_the_files_on_disk_are_the_manifests():
+    on_disk = sorted(os.path.basename(p) for p in glob.glob(os.path.join(SAMPLED, "*.log")))
+    assert on_disk == sorted(i["file"] for i in SAMPLED_LOGS)
+    others = sorted(set(os.listdir(SAMPLED)) - set(on_disk))
+    assert all(n == "manifest.yaml" or re.fullmatch(r"judged-[0-9a-f]{7,40}\.yaml", n) for n in others), others
+    for item in SAMPLED_LOGS:
+        assert text(os.path.join(SAMPLED, item["file"])).strip(), item["file"]
+
+
+def test_no_duplicates_across_old_and_sampled():
+    names = [i["file"] for i in OLD] + [i["file"] for i in SAMPLED_LOGS]
+    assert len(names) == len(set(names))
+    sources = [i["source"] for i in OLD] + [i["source"] for i in SAMPLED_LOGS]
+    dup = {s for s in sources if sources.count(s) > 1}
+    assert not dup, dup
+    bodies = {}
+    for path in [os.path.join(CORPUS, i["file"]) for i in OLD] + [os.path.join(SAMPLED, i["file"]) for i in SAMPLED_LOGS]:
+        body = " ".join(text(path).split())
+        assert body not in bodies, (path, bodies.get(body))
+        bodies[body] = path
+
+
+def test_size_negatives_and_split_shares():
+    total = len(OLD) + len(SAMPLED_LOGS)
+    negatives = sum(i["expect"] is None for i in OLD) + sum(i["layer"] == "negative" for i in SAMPLED_LOGS)
+    assert total >= 350 and negatives >= 30, (total, negatives)
+    tune = sum(i["split"] == "tune" for i in SAMPLED_LOGS)
+    assert 0.5 <= tune / len(SAMPLED_LOGS) <= 0.7, tune
+    heldout = [i for i in SAMPLED_LOGS if i["split"] == "heldout"]
+    assert any(i["layer"] == "negative" for i in heldout)
+    # sampled broadly: many projects, every layer the issue names
+    assert len({i["project"] for i in SAMPLED_LOGS}) >= 100
+    assert {i["layer"] for i in SAMPLED_LOGS} == LAYERS
+
+
+def test_judgements_are_for_heldout_environment_logs():
+    by_file = {i["file"]: i for i in SAMPLED_LOGS}
+    files = glob.glob(os.path.join(SAMPLED, "judged-*.yaml"))
+    assert files
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            judged = yaml.safe_load(f)["judged"]
+        for name, j in judged.items():
+            item = by_file[name]
+            assert item["split"] == "heldout" and item["layer"] != "negative", name
+            assert j["verdict"] in ("right", "wrong") and re.fullmatch(r"[a-z_]+\.[a-z0-9_]+", j["explain_id"]), (name, j)
+            assert j.get("note"), name
+
+
+def test_score_script_reads_every_log_and_counts_judgements():
+    """bench/explain_corpus_score.py: the corpus it loads, and how it counts (explain not run)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(CORPUS), "..", "..", "bench", "explain_corpus_score.py")
+    spec = importlib.util.spec_from_file_location("explain_corpus_score", path)
+    score = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score)
+    logs = score.load_corpus()
+    assert len(logs) == len(OLD) + len(SAMPLED_LOGS)
+    assert all(os.path.isfile(log["path"]) for log in logs)
+    assert {log["split"] for log in logs} == {"old", "tune", "heldout"}
+    env = [log for log in logs if log["split"] == "heldout" and log["layer"] != "negative"][:3]
+    neg = [log for log in logs if log["split"] == "heldout" and log["layer"] == "negative"][:2]
+    for log in env + neg:
+        log.update(first=None, verdict=None)
+    env[0]["first"] = {"id": "a.b"}
+    env[1]["first"] = {"id": "c.d"}
+    neg[0]["first"] = {"id": "e.f"}          # a program bug claimed: the one forbidden mistake
+    neg[1]["verdict"] = "runtime.out_of_memory"
+    judged = {env[0]["file"]: {"explain_id": "a.b", "verdict": "right"},
+              env[1]["file"]: {"explain_id": "old.id", "verdict": "right"}}   # answer changed: stale
+    table = score.tally(env + neg, judged)
+    row = table[("heldout", "*")]
+    assert (row["logs"], row["recognised"], row["right"], row["stale"]) == (5, 2, 1, 1)
+    assert (row["claimed_negative"], row["verdict"]) == (1, 1)

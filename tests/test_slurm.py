@@ -1,0 +1,279 @@
+"""A real Slurm (slurmctld + slurmd + munge, tests/slurm.sh): a switch made on a driverless login
+node, then jobs on a GPU node (slurmd in a mount namespace showing the test's stand-in driver).
+
+The probe dlopens libcuda.so.1 the way the CUDA runtime does and calls cuInit(0): the stand-in
+driver answers 0, the toolkit's stub answers 34 (CUDA_ERROR_STUB_LIBRARY). Issue 17: today
+`cudaenv use` on the login node puts the stub on LD_LIBRARY_PATH and --export=ALL (Slurm's
+default) carries it into the job, so the scenarios marked xfail(strict) show the bug and turn
+green (then fail as XPASS: remove the mark) when the fix lands.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import TESTBED
+from helpers import IN_CI, REPO, clean_shell_env, setup_missing
+
+pytestmark = [pytest.mark.slurm, pytest.mark.testbed]
+
+SLURM_SH = os.path.join(REPO, "tests", "slurm.sh")
+BED = os.path.join(TESTBED, "slurm")
+SLURM_CONF = os.path.join(BED, "slurm.conf")
+STANDIN = os.path.join(BED, "driver", "libcuda.so.1")
+TIMEOUT = 90  # per Slurm command; a job here takes well under a second
+
+PROBE_C = r"""
+/* dlopen libcuda.so.1 as the CUDA runtime does, call cuInit(0), say which file answered. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+int main(void) {
+    void *h = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!h) { printf("libcuda=none cuInit=none\n"); return 0; }
+    int (*cuInit)(unsigned int) = (int (*)(unsigned int))dlsym(h, "cuInit");
+    if (!cuInit) { printf("libcuda=nosym cuInit=none\n"); return 0; }
+    Dl_info info;
+    const char *file = dladdr((void *)cuInit, &info) && info.dli_fname ? info.dli_fname : "?";
+    printf("libcuda=%s cuInit=%d\n", file, cuInit(0));
+    return 0;
+}
+"""
+
+ISSUE17 = "issue 17: the login node's libcuda stub travels into the job with --export=ALL (cuInit 34)"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """The test bed's cluster, up for this module: reused when already running, else started
+    here and stopped at the end (nothing left behind)."""
+    if shutil.which("slurmctld") is None or shutil.which("munged") is None:
+        setup_missing("Slurm/munge not installed: run bash tests/slurm.sh")
+    env = dict(os.environ, SLURM_CONF=SLURM_CONF)
+    was_up = subprocess.run(["bash", SLURM_SH, "status"], env=env, capture_output=True, timeout=60).returncode == 0
+    if not was_up:
+        res = subprocess.run(["bash", SLURM_SH, "start"], env=env, capture_output=True, text=True, timeout=300)
+        if res.returncode != 0:
+            subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
+            msg = f"Slurm test bed cannot start here: {res.stderr.strip()[-500:]}"
+            if IN_CI and res.returncode != 3:  # 3: this machine cannot show a driver (no /proc/driver, no namespaces)
+                pytest.fail(msg)
+            pytest.skip(msg)
+    yield env
+    if not was_up:
+        subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory):
+    d = tmp_path_factory.mktemp("probe")
+    (d / "probe.c").write_text(PROBE_C)
+    subprocess.run(["gcc", "-O1", "-o", str(d / "probe"), str(d / "probe.c"), "-ldl"], check=True, timeout=60)
+    return str(d / "probe")
+
+
+@pytest.fixture
+def login(tmp_path, testbed, cluster):
+    """The login node's environment: this checkout's cudaenv first on PATH, the test bed's 12.4."""
+    return clean_shell_env(tmp_path, "/usr/local/bin:/usr/bin:/bin", SLURM_CONF=SLURM_CONF,
+                           CUDAENV_ROOTS=testbed["12.4"])
+
+
+def parse(out: str) -> dict[str, str]:
+    lines = [ln for ln in out.splitlines() if ln.startswith("libcuda=")]
+    if len(lines) != 1:  # not an AssertionError: an xfail(raises=AssertionError) must not hide it
+        pytest.fail(f"no single probe line in {out!r}")
+    return dict(kv.split("=", 1) for kv in lines[0].split())
+
+
+def login_bash(script: str, env: dict, cwd) -> subprocess.CompletedProcess:
+    """Run ``script`` in bash on the login side; a failing command fails the test (not as an
+    AssertionError, so the xfail marks below only accept the wrong-libcuda outcome)."""
+    res = subprocess.run(["bash", "--norc", "--noprofile", "-c", "set -eu\n" + script], env=env, cwd=str(cwd),
+                         capture_output=True, text=True, timeout=TIMEOUT)
+    if res.returncode != 0:
+        pytest.fail(f"exit {res.returncode}: {res.stderr.strip()[-800:]}")
+    return res
+
+
+USE = 'eval "$(cudaenv use 12.4)"\n'
+
+
+def assert_standin(out: str):
+    r = parse(out)
+    assert (r["libcuda"], r["cuInit"]) == (STANDIN, "0"), out
+
+
+# -- the bed itself ---------------------------------------------------------------------------
+
+def test_bed_login_has_no_driver_gpu_node_has_the_standin(login, probe, tmp_path):
+    """Without cudaenv: the login side finds no libcuda; a job step finds the stand-in (cuInit 0)
+    and sees /proc/driver/nvidia/version. After `use` on the login side, the stub answers 34 there."""
+    res = login_bash(f"{probe}; test ! -e /proc/driver/nvidia/version && echo login-no-proc\n"
+                     f"srun -n1 sh -c '{probe}; head -c 12 /proc/driver/nvidia/version; echo'\n", login, tmp_path)
+    lines = res.stdout.splitlines()
+    assert lines[0] == "libcuda=none cuInit=none", res.stdout
+    assert lines[1] == "login-no-proc"
+    assert_standin(lines[2])
+    assert lines[3] == "NVRM version"
+    res = login_bash(USE + probe, login, tmp_path)
+    r = parse(res.stdout)
+    assert r["cuInit"] == "34" and r["libcuda"].startswith(str(tmp_path)), res.stdout  # the stub, in our cache
+
+
+# -- issue 17's scenarios: a switch on the login node, then a job ----------------------------
+
+def sbatch_script(tmp_path, body: str) -> str:
+    p = tmp_path / "job.sh"
+    p.write_text("#!/bin/bash\n" + body + "\n")
+    return str(p)
+
+
+# How each way of submitting reaches the GPU node. salloc (22.05) has no --export: its command
+# runs on the login side with the login environment, and the step inside is what reaches the node.
+SUBMIT = {
+    "sbatch": "sbatch --wait -Q --export={export} -o {out}/out-0.txt {job}",
+    "srun": "srun -n1 --export={export} {probe} > {out}/out-0.txt",
+    "salloc": "salloc -Q -n1 srun -n1 --export={export} {probe} > {out}/out-0.txt",
+    "array": "sbatch --wait -Q --array=0-1 --export={export} -o {out}/out-%a.txt {job}",
+}
+
+
+def _case(how: str, export: str):
+    marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)] if export == "ALL" else []
+    if how in ("sbatch", "array"):
+        marks.append(pytest.mark.slow)  # sbatch --wait polls every 2 s
+    return pytest.param(how, export, marks=marks, id=f"{how}-{export}")
+
+
+@pytest.mark.parametrize("how, export", [_case(h, e) for h in SUBMIT for e in ("ALL", "NONE")])
+def test_job_after_use_on_login(how, export, login, probe, tmp_path):
+    """`use` on the driverless login node, then a job: cuInit there must be the node's driver's."""
+    job = sbatch_script(tmp_path, probe)
+    login_bash(USE + SUBMIT[how].format(export=export, out=tmp_path, job=job, probe=probe), login, tmp_path)
+    for i in range(2 if how == "array" else 1):
+        assert_standin((tmp_path / f"out-{i}.txt").read_text())
+
+
+def test_srun_cudaenv_list_after_use(login, tmp_path, testbed):
+    res = login_bash(USE + "srun -n1 cudaenv list", login, tmp_path)
+    assert testbed["12.4"] in res.stdout, res.stdout
+
+
+# -- groundwork for sizing builds by the job's allocation -------------------------------------
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_job_cpu_count_visible_to_the_process(login, tmp_path, cpus):
+    """task/affinity binds a step to its allocated cores: nproc and sched_getaffinity see -c N."""
+    if (os.cpu_count() or 1) < cpus:
+        pytest.skip(f"needs {cpus} CPUs")
+    script = tmp_path / "cpus.sh"
+    script.write_text(f"nproc\n{sys.executable} -c 'import os; print(len(os.sched_getaffinity(0)), os.environ[\"SLURM_CPUS_PER_TASK\"])'\n")
+    res = login_bash(f"srun -n1 -c{cpus} sh {script}", login, tmp_path)
+    assert res.stdout.split() == [str(cpus), str(cpus), str(cpus)], res.stdout
+
+
+# -- cudaenv used inside the job, on the GPU node ---------------------------------------------
+
+def job_script(tmp_path, login: dict, body: str) -> str:
+    """A job script that sets up cudaenv itself (what a user's script does under --export=NONE)."""
+    keep = ("PATH", "HOME", "CUDAENV_ROOTS", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME")
+    lines = ["#!/bin/bash", "set -eu"] + [f"export {k}={shlex.quote(login[k])}" for k in keep] + [body]
+    p = tmp_path / "job-in.sh"
+    p.write_text("\n".join(lines) + "\n")
+    return str(p)
+
+
+def test_use_in_job_export_none(login, probe, tmp_path):
+    job = job_script(tmp_path, login, USE + probe)
+    assert_standin(login_bash(USE + f"srun -n1 --export=NONE /bin/bash {job}", login, tmp_path).stdout)
+
+
+def test_use_in_job_after_use_on_login_export_all(login, probe, tmp_path):
+    job = tmp_path / "again.sh"
+    job.write_text(USE + probe + "\n")
+    assert_standin(login_bash(USE + f"srun -n1 --export=ALL bash {job}", login, tmp_path).stdout)
+
+
+def test_off_before_submitting_then_use_in_job(login, probe, tmp_path):
+    """The documented workaround (docs/clusters.md): `cudaenv off` before sbatch/srun, `use` in the job."""
+    job = tmp_path / "job.sh"
+    job.write_text(USE + probe + "\n")
+    res = login_bash(USE + 'eval "$(cudaenv off)"\n' + f"srun -n1 --export=ALL bash {job}", login, tmp_path)
+    assert_standin(res.stdout)
+
+
+def test_exec_in_job_after_use_on_login_export_all(login, probe, tmp_path):
+    assert_standin(login_bash(USE + f"srun -n1 --export=ALL cudaenv exec 12.4 -- {probe}", login, tmp_path).stdout)
+
+
+def test_exec_in_job_export_none(login, probe, tmp_path):
+    job = job_script(tmp_path, login, f"cudaenv exec 12.4 -- {probe}")
+    assert_standin(login_bash(f"srun -n1 --export=NONE /bin/bash {job}", login, tmp_path).stdout)
+
+
+# -- a module (cudaenv modulefiles, real Lmod) loaded on the login node or in the job ---------
+
+LMOD_INIT = "/usr/share/lmod/lmod/init/bash"
+
+
+@pytest.fixture
+def lmod(login, tmp_path):
+    if not os.path.isfile(LMOD_INIT):
+        setup_missing("Lmod not installed (bash tests/run.sh installs it)")
+    moddir = tmp_path / "modules"
+    subprocess.run(["bash", "--norc", "--noprofile", "-c", f"cudaenv modulefiles --format lmod 12.4 --output {moddir}"],
+                   env=login, check=True, capture_output=True, timeout=TIMEOUT)
+    return f"source {LMOD_INIT}\nmodule use {moddir}\nmodule load cuda/12.4\n"
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 17: a module loaded on the login node puts "
+                   "its stub on LD_LIBRARY_PATH and --export=ALL carries it into the job (cuInit 34)")
+def test_module_loaded_on_login_export_all(login, lmod, probe, tmp_path):
+    assert_standin(login_bash(lmod + f"srun -n1 --export=ALL {probe}", login, tmp_path).stdout)
+
+
+def test_module_loaded_in_job_export_none(login, lmod, probe, tmp_path):
+    job = job_script(tmp_path, login, lmod + probe)
+    assert_standin(login_bash(f"srun -n1 --export=NONE /bin/bash {job}", login, tmp_path).stdout)
+
+
+# -- build settings: the job's allocation, not the login node's cores -------------------------
+
+SIZES = 'echo "MAX_JOBS=${MAX_JOBS-} NVCC_THREADS=${NVCC_THREADS-}"'
+# (login side's CPUs for `use`, the job's -c): each pair gives different settings on 2 cores.
+SIZE_CASES = [pytest.param("0", 2, id="login1-job2"), pytest.param("0,1", 1, id="login2-job1")]
+
+
+def sizes_from_use_in_job(login, tmp_path, cpus: int) -> str:
+    job = job_script(tmp_path, login, USE + SIZES)
+    return login_bash(f"srun -n1 -c{cpus} --export=NONE /bin/bash {job}", login, tmp_path).stdout.strip()
+
+
+@pytest.mark.parametrize("login_cpus, job_cpus", SIZE_CASES)
+def test_use_in_job_sizes_builds_by_the_allocation(login, tmp_path, login_cpus, job_cpus):
+    """`use` inside a step bound to N cores computes what `use` computes on N cores elsewhere."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs 2 CPUs")
+    pinned = ",".join(str(i) for i in range(job_cpus))
+    here = login_bash(f'eval "$(taskset -c {pinned} cudaenv use 12.4)"\n{SIZES}', login, tmp_path).stdout.strip()
+    assert sizes_from_use_in_job(login, tmp_path, job_cpus) == here
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 17: MAX_JOBS/NVCC_THREADS computed on the "
+                   "login node travel into the job with --export=ALL instead of following the job's cores")
+@pytest.mark.parametrize("login_cpus, job_cpus", SIZE_CASES)
+def test_build_settings_after_use_on_login_follow_the_allocation(login, tmp_path, login_cpus, job_cpus):
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs 2 CPUs")
+    job = tmp_path / "sizes.sh"
+    job.write_text(SIZES + "\n")
+    inherited = login_bash(f'eval "$(taskset -c {login_cpus} cudaenv use 12.4)"\n'
+                           f"srun -n1 -c{job_cpus} --export=ALL /bin/bash {job}", login, tmp_path).stdout.strip()
+    assert inherited == sizes_from_use_in_job(login, tmp_path, job_cpus)
