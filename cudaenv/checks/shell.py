@@ -10,6 +10,8 @@ import os
 import time
 
 from . import Finding
+from ..env.pathlist import entries, which
+from ..infra.files import LD_CACHE, ld_cache_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
 
     from ..context import Context
 
-__all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks", "parse_ld_cache",
+__all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks",
            "cudart_providers", "visible_devices_problem", "wheel_shadowing"]
 
 LOCK_AGE = 300  # seconds: a lock older than this that nobody holds is stale
@@ -77,17 +79,7 @@ def stale_locks(dirs: list[str], proc_root: str = "/proc", now: float | None = N
     return [p for p in found if os.path.realpath(p) not in held]
 
 
-def parse_ld_cache(data: bytes) -> list[tuple[str, str]]:
-    """(soname, path) pairs for libcudart in ``/etc/ld.so.cache``'s string table."""
-    out = []
-    for chunk in data.split(b"\0"):
-        if chunk.startswith(b"/") and b"/libcudart.so" in chunk:
-            path = chunk.decode("utf-8", "replace")
-            out.append((os.path.basename(path), path))
-    return out
-
-
-def cudart_providers(ld_path: list[str], ld_cache: str = "/etc/ld.so.cache") -> dict[str, list[str]]:
+def cudart_providers(ld_path: list[str], ld_cache: str = LD_CACHE) -> dict[str, list[str]]:
     """soname -> real files providing it, in loader order (LD_LIBRARY_PATH, then the cache)."""
     prov: dict[str, list[str]] = {}
     for d in ld_path:
@@ -100,15 +92,12 @@ def cudart_providers(ld_path: list[str], ld_cache: str = "/etc/ld.so.cache") -> 
                 real = os.path.realpath(os.path.join(d, n))
                 if real not in prov.setdefault(n, []):
                     prov[n].append(real)
-    try:
-        with open(ld_cache, "rb") as f:
-            for soname, path in parse_ld_cache(f.read()):
-                if soname.count(".") == 2:
-                    real = os.path.realpath(path)
-                    if real not in prov.setdefault(soname, []):
-                        prov[soname].append(real)
-    except OSError:
-        pass
+    for path in ld_cache_paths(ld_cache):
+        soname = os.path.basename(path)
+        if soname.startswith("libcudart.so.") and soname.count(".") == 2:
+            real = os.path.realpath(path)
+            if real not in prov.setdefault(soname, []):
+                prov[soname].append(real)
     return prov
 
 
@@ -143,14 +132,6 @@ def visible_devices_problem(value: str, gpu_count: int | None, uuids: list[str] 
     return None
 
 
-def _nvcc_root(env: Mapping[str, str]) -> str | None:
-    for d in env.get("PATH", "").split(":"):
-        p = os.path.join(d, "nvcc") if d else ""
-        if d and os.path.isfile(p) and os.access(p, os.X_OK):
-            return p
-    return None
-
-
 def gather_shell(ctx: Context, driver: dict | None) -> dict:
     """Facts about the current shell's environment."""
     from ..infra.run import run
@@ -173,7 +154,7 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     for var in ("CUDA_HOME", "CUDA_PATH"):
         v = env.get(var)
         facts[var] = None if v is None else {"value": v, "version": version_of_root(v) if v else None}
-    nvcc = _nvcc_root(env)
+    nvcc = which("nvcc", env.get("PATH"))
     facts["nvcc"] = None
     if nvcc:
         root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
@@ -188,12 +169,12 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     default = ctx.layout.default_link
     facts["default"] = os.path.realpath(default) if os.path.exists(default) else None
     facts["lists"] = {v: env.get(v) for v in ("PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH")}
-    ld = [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d]
+    ld = entries(env.get("LD_LIBRARY_PATH"))
     facts["stub_dirs"] = [d for d in ld if d.rstrip("/").endswith("/stubs") or (
         os.path.islink(os.path.join(d, "libcuda.so.1"))
         and "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1")))]
     facts["cudart"] = cudart_providers(ld)
-    facts["shadow"] = wheel_shadowing(ctx, ld, [d for d in (env.get("PATH") or "").split(":") if d])
+    facts["shadow"] = wheel_shadowing(ctx, ld, entries(env.get("PATH")))
     proc = ctx.proc_root
     ext = extension_dirs(env)
     facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}

@@ -38,11 +38,13 @@ __all__ = [
     "SMI_QUERY_FIELDS",
     "driver_cuda_from_int",
     "driver_facts",
+    "file_version",
     "parse_proc_version",
     "parse_smi_banner",
     "parse_smi_failure",
     "parse_smi_query",
     "probe_libraries",
+    "same_version",
 ]
 
 CUDA_ERROR_STUB_LIBRARY = 34
@@ -424,15 +426,19 @@ def probe_libraries(env: Mapping[str, str], timeout: float = 10) -> dict:
 # --------------------------------------------------------------------------- gathering
 
 
-def _file_version(path: str | None) -> str | None:
-    """``580.95.05`` from ``.../libcuda.so.580.95.05`` (how drivers install it)."""
+def file_version(path: str | None) -> str | None:
+    """``580.95.05`` for ``libcuda.so.1`` when it leads to ``libcuda.so.580.95.05`` (how drivers install it).
+
+    The name of the file behind the path's links says it; None when that name
+    ends in no ``.so.X.Y[.Z]``.
+    """
     if not path:
         return None
-    m = re.search(r"\.so\.(\d+\.\d+(?:\.\d+)?)$", path)
+    m = re.search(r"\.so\.(\d+\.\d+(?:\.\d+)?)$", os.path.realpath(path))
     return m.group(1) if m else None
 
 
-def _same_version(a: str, b: str) -> bool:
+def same_version(a: str, b: str) -> bool:
     """Equal, or one a component-wise prefix of the other (NVML prints ``535.161`` for ``535.161.07``)."""
     pa, pb = a.split("."), b.split(".")
     n = min(len(pa), len(pb))
@@ -455,12 +461,6 @@ def _proc_source(proc_root: str) -> dict:
         first = text.strip().splitlines()[0] if text.strip() else "(empty)"
         src["reason"] = f"no version in {path}: {first[:200]}"
     return src
-
-
-def _which(name: str, env: Mapping[str, str]) -> str | None:
-    import shutil
-
-    return shutil.which(name, path=env.get("PATH", os.defpath))
 
 
 def _smi_source(smi: str, env: Mapping[str, str], deadline: float) -> tuple[dict, list[dict] | None]:
@@ -547,7 +547,7 @@ def _nvml_source(data: dict) -> tuple[dict, list[dict] | None]:
 
 def _libcuda_source(data: dict) -> dict:
     path = data.get("path")
-    src: dict[str, Any] = {"path": path, "loaded": bool(data.get("loaded")), "file_version": _file_version(path),
+    src: dict[str, Any] = {"path": path, "loaded": bool(data.get("loaded")), "file_version": file_version(path),
                            "cuda": None, "stub": False, "init_result": data.get("init"), "reason": None}
     if not data.get("loaded"):
         src["reason"] = _not_loaded("libcuda.so.1", data.get("error"))
@@ -610,7 +610,9 @@ def driver_facts(
     proc = _proc_source(proc_root)
     sources["proc"] = proc
 
-    smi_path = nvidia_smi or _which("nvidia-smi", env)
+    from ..env.pathlist import which  # here: this file also runs as a script (--probe-libraries)
+
+    smi_path = nvidia_smi or which("nvidia-smi", env.get("PATH"))
     smi_gpus = None
     if smi_path is None:
         sources["nvidia-smi"] = {"path": None, "version": None, "cuda": None,
@@ -667,14 +669,14 @@ def driver_facts(
                  ("libcuda.so.1", cuda_lib.get("file_version") if real_libcuda else None),
                  ("NVML", nvml.get("version"))]
     for what, uv in userspace:
-        if kernel and uv and not _same_version(kernel, uv):
+        if kernel and uv and not same_version(kernel, uv):
             reasons.append(f"kernel module {kernel} but {what} {uv}: the driver was changed without a reboot "
                            "or module reload (Driver/library version mismatch)")
             break
     for name, v in (("nvidia-smi", smi.get("version")), ("NVML", nvml.get("version"))):
-        if v and version and not _same_version(v, version):
+        if v and version and not same_version(v, version):
             reasons.append(f"{name} reports driver {v}, other sources {version}")
-    if smi.get("smi_version") and smi.get("version") and not _same_version(smi["smi_version"], smi["version"]):
+    if smi.get("smi_version") and smi.get("version") and not same_version(smi["smi_version"], smi["version"]):
         reasons.append(f"{smi.get('path')} is nvidia-smi {smi['smi_version']} but the driver is {smi['version']} "
                        "(an nvidia-smi bundled by a snap or container image?)")
     cudas = {c for c in (smi.get("cuda"), nvml.get("cuda"), cuda_lib.get("cuda") if real_libcuda else None) if c}

@@ -33,9 +33,9 @@ output, a crash) are never cached.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 
+from ..env.pathlist import which
 from ..infra.run import run
 from .pyenv import PROBE_TABLE, probe_key
 
@@ -240,13 +240,13 @@ def default_python(env: Mapping[str, str]) -> str | None:
     """The interpreter a shell with ``env`` runs for ``python3`` (else ``python``).
 
     Args:
-        env: The environment whose ``PATH`` is searched (``os.defpath`` when unset).
+        env: The environment whose ``PATH`` is searched (by :func:`~cudaenv.env.pathlist.which`).
 
     Returns:
-        The path found by :func:`shutil.which`, or None when neither name resolves.
+        The path found, or None when neither name resolves.
     """
-    path = env.get("PATH", os.defpath)
-    return shutil.which("python3", path=path) or shutil.which("python", path=path)
+    path = env.get("PATH")
+    return which("python3", path) or which("python", path)
 
 
 def _stat(path: str, follow: bool = True) -> list | None:
@@ -260,7 +260,7 @@ def _stat(path: str, follow: bool = True) -> list | None:
 def _resolve(python: str, env: Mapping[str, str]) -> str | None:
     """Absolute path of ``python`` (a bare name is looked up on env's PATH)."""
     if os.sep not in python:
-        return shutil.which(python, path=env.get("PATH", os.defpath))
+        return which(python, env.get("PATH"))
     return os.path.abspath(python) if os.path.exists(python) else None
 
 
@@ -272,7 +272,7 @@ def _static_sig(path: str, env: Mapping[str, str]) -> tuple:
         tuple(_stat(path) or ()),
         tuple((k, env.get(k)) for k in _ENV_KEYS),
         # torch's CUDA_HOME guesses after the env vars: `which nvcc`, then /usr/local/cuda.
-        shutil.which("nvcc", path=env.get("PATH", os.defpath)),
+        which("nvcc", env.get("PATH")),
         os.path.exists("/usr/local/cuda"),
     )
 
