@@ -209,10 +209,9 @@ def _short(v: str | None) -> str:
     return ".".join(v.split(".")[:2]) if v else "?"
 
 
-def shell_rules(f: dict) -> list[Finding]:
+def _cuda_home_rule(f: dict) -> list[Finding]:
+    """CUDA_HOME itself: set, not empty, a toolkit."""
     out: list[Finding] = []
-
-    # CUDA_HOME itself.
     ch = f.get("CUDA_HOME")
     if ch is None:
         out.append(Finding("env.cuda_home", "warn", "CUDA_HOME is not set",
@@ -228,7 +227,13 @@ def shell_rules(f: dict) -> list[Finding]:
                            fix='eval "$(cudaenv use <version>)"; `cudaenv list` shows what is installed'))
     else:
         out.append(Finding("env.cuda_home", "ok", f"CUDA_HOME={ch['value']} (CUDA {ch['version']})"))
-    # Agreement.
+    return out
+
+
+def _consistency_rule(f: dict) -> list[Finding]:
+    """CUDA_HOME, CUDA_PATH, the active profile and the nvcc on PATH name one toolkit."""
+    out: list[Finding] = []
+    ch = f.get("CUDA_HOME")
     seen = []
     act = f.get("active")
     if act and act.get("root"):
@@ -261,7 +266,12 @@ def shell_rules(f: dict) -> list[Finding]:
         what = nv["version"] if nv and nv.get("version") else (ch or {}).get("version")
         out.append(Finding("env.consistency", "ok", f"CUDA_HOME, CUDA_PATH, nvcc agree (CUDA {what or '?'})"
                            + (f"; /usr/local/cuda is {f['default']}" if f.get("default") else "")))
-    # Empty entries.
+    return out
+
+
+def _empty_entries_rule(f: dict) -> list[Finding]:
+    """No empty entry (the current directory) in the path lists."""
+    out: list[Finding] = []
     bad = []
     for var, val in f["lists"].items():
         if val is None or val == "":
@@ -276,7 +286,12 @@ def shell_rules(f: dict) -> list[Finding]:
                            fix="remove the stray ':' (e.g. from `export X=$X:/new` when X was unset); cudaenv never adds one"))
     else:
         out.append(Finding("env.empty_entries", "ok", "no empty entries in PATH, LD_LIBRARY_PATH, LIBRARY_PATH"))
-    # Stubs on the loader path.
+    return out
+
+
+def _stubs_rule(f: dict) -> list[Finding]:
+    """No driver stub on the loader path where a real driver is."""
+    out: list[Finding] = []
     drv = f.get("driver") or {}
     if f["stub_dirs"]:
         if drv.get("present"):
@@ -288,7 +303,12 @@ def shell_rules(f: dict) -> list[Finding]:
         else:
             out.append(Finding("env.stubs_on_loader_path", "ok",
                                "driver stub on the loader path, and no driver here (a build host): fine"))
-    # libcudart versions.
+    return out
+
+
+def _cudart_rule(f: dict) -> list[Finding]:
+    """One libcudart per soname reachable."""
+    out: list[Finding] = []
     dup = {s: p for s, p in f["cudart"].items() if len(p) > 1}
     if dup:
         s, paths = sorted(dup.items())[0]
@@ -298,7 +318,12 @@ def shell_rules(f: dict) -> list[Finding]:
                            fix="set LD_LIBRARY_PATH to the toolkit you build with (cudaenv use) or link with an rpath"))
     elif f["cudart"]:
         out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
-    # The Python environment's wheels, shadowed.
+    return out
+
+
+def _shadowing_rules(f: dict) -> list[Finding]:
+    """Nothing on LD_LIBRARY_PATH or PATH shadows the Python environment's NVIDIA wheels."""
+    out: list[Finding] = []
     from ..profiles.loader import LEFT_OUT, relation_text
 
     sh = f.get("shadow") or {}
@@ -327,7 +352,13 @@ def shell_rules(f: dict) -> list[Finding]:
         out.append(Finding("env.wheel_shadowing", "ok",
                            f"nothing on LD_LIBRARY_PATH shadows the {sh['wheels']} NVIDIA wheel libraries of "
                            f"{sh.get('env')}{extra}"))
-    # CUDA_VISIBLE_DEVICES.
+    return out
+
+
+def _visible_devices_rule(f: dict) -> list[Finding]:
+    """CUDA_VISIBLE_DEVICES names devices that exist."""
+    out: list[Finding] = []
+    drv = f.get("driver") or {}
     if f.get("visible") is not None:
         gpus = drv.get("gpus")
         why = visible_devices_problem(f["visible"], len(gpus) if gpus else None,
@@ -338,7 +369,12 @@ def shell_rules(f: dict) -> list[Finding]:
                                fix="unset CUDA_VISIBLE_DEVICES, or list valid indices/UUIDs from `nvidia-smi -L`"))
         else:
             out.append(Finding("env.cuda_visible_devices", "ok", f"CUDA_VISIBLE_DEVICES={f['visible']}"))
-    # torch_extensions locks.
+    return out
+
+
+def _locks_rule(f: dict) -> list[Finding]:
+    """No stale torch_extensions lock."""
+    out: list[Finding] = []
     stale = f["locks"]["stale"]
     if stale:
         from ..shells.posix import quote
@@ -350,3 +386,13 @@ def shell_rules(f: dict) -> list[Finding]:
     else:
         out.append(Finding("torch.extension_lock", "ok", "no stale torch_extensions locks in " + ", ".join(f["locks"]["dirs"])))
     return out
+
+
+#: The rules over :func:`gather_shell`'s facts, in the order their findings are shown.
+_RULES = (_cuda_home_rule, _consistency_rule, _empty_entries_rule, _stubs_rule, _cudart_rule, _shadowing_rules,
+          _visible_devices_rule, _locks_rule)
+
+
+def shell_rules(f: dict) -> list[Finding]:
+    """The findings about the current shell's environment, from :func:`gather_shell`'s facts."""
+    return [finding for rule in _RULES for finding in rule(f)]

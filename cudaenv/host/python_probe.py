@@ -352,22 +352,40 @@ def probe_python(
     static = _static_sig(path, env)
 
     table = index.data.setdefault(TABLE, {}) if index is not None else None
-    if table is not None:
-        ent = table.get(key)
-        if (ent is not None and len(ent) == 3 and ent[0] == static and isinstance(ent[2], dict)
-                and type(ent[1]) is list and all(type(d) in (list, tuple) and len(d) == 2 for d in ent[1])
-                and _dirs_unchanged(ent[1])):
-            return done(_copy(ent[2]), True)
+    hit = _cached(table, key, static)
+    if hit is not None:
+        return done(hit, True)
+    data, sig_dirs, complete = _run_probe(path, env, timeout)
+    if complete and table is not None and not data["wrapper"]:
+        # Drop entries of interpreters that are gone (deleted venvs), so the index stays small.
+        for k in [k for k in table if k != key and not os.path.lexists(k)]:
+            del table[k]
+        table[key] = (static, sig_dirs, _copy(data))
+        index.dirty = True
+    return done(data, False)
 
+
+def _cached(table: dict | None, key: str, static: tuple) -> dict | None:
+    """A copy of the cached probe of ``key`` when its signature and directories are unchanged, else None."""
+    ent = table.get(key) if table is not None else None
+    if (ent is not None and len(ent) == 3 and ent[0] == static and isinstance(ent[2], dict)
+            and type(ent[1]) is list and all(type(d) in (list, tuple) and len(d) == 2 for d in ent[1])
+            and _dirs_unchanged(ent[1])):
+        return _copy(ent[2])
+    return None
+
+
+def _run_probe(path: str, env: Mapping[str, str], timeout: float) -> tuple[dict, list, bool]:
+    """(the result, the directories it depends on, whether it is complete and may be cached) of one probe run."""
     child_env = dict(env)
     # The probe must not write __pycache__ into the user's site-packages (that would
     # also change the directory mtimes the cache is keyed on).
     child_env["PYTHONDONTWRITEBYTECODE"] = "1"
     res = run([path, "-c", CHILD], env=child_env, cwd="/", timeout=timeout)
     if getattr(res, "cancelled", False):  # stop_all (Ctrl-C) ended it: not a fact about the interpreter
-        return done({"python": path, "error": f"probing {path} was cancelled"}, False)
+        return {"python": path, "error": f"probing {path} was cancelled"}, [], False
     if res.timed_out:
-        return done({"python": path, "error": f"{path} did not finish within {timeout:g} s (killed)"}, False)
+        return {"python": path, "error": f"{path} did not finish within {timeout:g} s (killed)"}, [], False
     data = _parse(res.stdout)
     if data is None:
         if res.returncode == 127 and not res.stdout and res.stderr.startswith(path):
@@ -375,7 +393,7 @@ def probe_python(
         else:
             tail = _last_line(res.stderr) or _last_line(res.stdout) or "no output"
             msg = f"{path}: not a working Python (exit {res.returncode}, no probe result); last output: {tail}"
-        return done({"python": path, "error": msg}, False)
+        return {"python": path, "error": msg}, [], False
 
     sig_dirs = data.pop("sig_dirs", [])
     stage = data.pop("stage", None)
@@ -388,12 +406,5 @@ def probe_python(
         torch = data.setdefault("torch", {})
         tail = _last_line(res.stderr)
         torch["import_error"] = f"interpreter died while importing torch ({how})" + (f": {tail}" if tail else "")
-        return done(data, False)
-
-    if table is not None and not data["wrapper"]:
-        # Drop entries of interpreters that are gone (deleted venvs), so the index stays small.
-        for k in [k for k in table if k != key and not os.path.lexists(k)]:
-            del table[k]
-        table[key] = (static, sig_dirs, _copy(data))
-        index.dirty = True
-    return done(data, False)
+        return data, sig_dirs, False
+    return data, sig_dirs, True
