@@ -8,7 +8,7 @@ import pytest
 
 from cudaenv.checks import CHECKS, Finding
 from cudaenv.checks.rules import arch_rules, compiler_rules, driver_rules, stub_rules, torch_rules
-from cudaenv.checks.shell import parse_ld_cache, shell_rules, stale_locks, visible_devices_problem
+from cudaenv.checks.shell import cudart_providers, shell_rules, stale_locks, visible_devices_problem
 from helpers import kill_marked, make_toolkit, run_cudaenv, stderr_is_cudaenv_lines
 
 
@@ -184,9 +184,15 @@ def test_visible_devices(value, count, bad):
     assert (visible_devices_problem(value, count) is not None) == bad
 
 
-def test_ld_cache_parser():
-    data = b"glibc-ld.so.cache1.1\0libcudart.so.13\0/usr/local/cuda-13.0/lib/libcudart.so.13\0libc.so.6\0/lib/libc.so.6\0"
-    assert parse_ld_cache(data) == [("libcudart.so.13", "/usr/local/cuda-13.0/lib/libcudart.so.13")]
+def test_ld_cache_cudart_providers(tmp_path):
+    lib = tmp_path / "cuda-13.0" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "libcudart.so.13.0.48").touch()
+    (lib / "libcudart.so.13").symlink_to("libcudart.so.13.0.48")
+    cache = tmp_path / "ld.so.cache"
+    cache.write_bytes(b"glibc-ld.so.cache1.1\0libcudart.so.13\0" + str(lib / "libcudart.so.13").encode()
+                      + b"\0libc.so.6\0/lib/libc.so.6\0")
+    assert cudart_providers([], str(cache)) == {"libcudart.so.13": [str(lib / "libcudart.so.13.0.48")]}
 
 
 def test_stale_lock_detection_with_a_live_holder(tmp_path):

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from cudaenv.host.pyenv import locate, version_tuple, wheel_inventory
+from cudaenv.host.pyenv import locate, wheel_inventory
 from cudaenv.infra.index import Index
 from conftest import TESTBED
 from helpers import clean_shell_env, make_toolkit, need, run_cudaenv, setup_missing
@@ -113,7 +113,6 @@ def test_inventory_reads_the_wheels_records(shadow_bed, tmp_path):
     index.dirty = False
     assert wheel_inventory(locate(env), index) == inv and not index.dirty  # cached by mtime
     assert wheel_inventory(None) == {"libs": {}, "tools": {}}
-    assert version_tuple("12.4.127") == (12, 4, 127) and version_tuple("13.0.2.post1") == (13, 0, 2)
 
 
 def test_inventory_follows_pip_install_and_uninstall(shadow_bed, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..env.ops import apply_changes
+from ..env.pathlist import entries, which
 from ..env.plan import plan_use
 from ..profiles.model import host_compiler, use_ops
 from ..toolkit.stubs import link_stub_dir
@@ -108,16 +109,14 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
         "link_stub": link_stub_dir(ctx.cache_dir, tk),
         "compilers": find_compilers(ctx.env, ctx.index),
         "install_hint": install_hint(),
-        "ld_library_path": [d for d in env.get("LD_LIBRARY_PATH", "").split(":") if d],
+        "ld_library_path": entries(env.get("LD_LIBRARY_PATH")),
         "shadow": profile_shadowing(ctx, profile, tk),
         "python": None,
     }
     if torch:
-        import shutil  # here, not at the top: profile_env is on verify's cache-hit path, shutil imports re
-
         from ..host.python_probe import probe_python
 
-        py = python or shutil.which("python3", path=env.get("PATH")) or shutil.which("python", path=env.get("PATH"))
+        py = python or which("python3", env.get("PATH")) or which("python", env.get("PATH"))
         if py:
             facts["python"] = probe_python(py, env, ctx.index)
             facts["python"].setdefault("python", py)

@@ -23,8 +23,11 @@ Gathering (:func:`gather_live`) reads files and ELF headers (no process is start
 from __future__ import annotations
 
 import os
-import re
 
+from ..env.pathlist import entries
+from ..host.driver import file_version, same_version
+from ..infra.files import ld_cache_paths
+from ..toolkit import version_key
 from ..toolkit.compat import libstdcxx_gcc
 from . import ADVICE, Finding
 
@@ -91,22 +94,13 @@ def headers_missing(root: str, names: tuple[str, ...]) -> list[str]:
     return [n for n in names if not any(os.path.isfile(os.path.join(d, n)) for d in dirs)]
 
 
-def _ld_cache(path: str = "/etc/ld.so.cache") -> list[str]:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError:
-        return []
-    return [c.decode("utf-8", "replace") for c in data.split(b"\0") if c.startswith(b"/") and b".so" in c]
-
-
 def loader_finds(soname: str, ld_path: list[str], extra: list[str] = (), cache: list[str] | None = None) -> str | None:
     """Where the dynamic loader would find ``soname``: LD_LIBRARY_PATH, ``extra`` (a RUNPATH), the cache, the defaults."""
     for d in list(ld_path) + list(extra):
         p = os.path.join(d, soname)
         if os.path.exists(p):
             return p
-    for p in _ld_cache() if cache is None else cache:
+    for p in ld_cache_paths() if cache is None else cache:
         if os.path.basename(p) == soname and os.path.exists(p):
             return p
     for d in _SYSTEM_LIB_DIRS:
@@ -114,19 +108,6 @@ def loader_finds(soname: str, ld_path: list[str], extra: list[str] = (), cache: 
         if os.path.exists(p):
             return p
     return None
-
-
-def _file_version(path: str | None) -> str | None:
-    if not path:
-        return None
-    m = re.search(r"\.so\.(\d+\.\d+(?:\.\d+)?)$", os.path.realpath(path))
-    return m.group(1) if m else None
-
-
-def _same(a: str, b: str) -> bool:
-    pa, pb = a.split("."), b.split(".")
-    n = min(len(pa), len(pb))
-    return pa[:n] == pb[:n]
 
 
 def env_modules(prefix: str, limit: int = MAX_MODULES) -> list[str]:
@@ -151,18 +132,13 @@ def env_modules(prefix: str, limit: int = MAX_MODULES) -> list[str]:
     return out
 
 
-def _version_key(v: str) -> tuple:
-    name, _, num = v.partition("_")
-    return (name, tuple(int(x) for x in re.findall(r"\d+", num)))
-
-
 def gather_live(ctx: Context, driver: dict | None, python: str | None = None) -> dict:
     """Facts for :func:`live_rules`: headers under CUDA_HOME, driver library versions, libstdc++."""
     from ..infra.elf import symbol_versions
     from ..profiles.select import active_profile
 
     env = ctx.env
-    ld = [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d]
+    ld = entries(env.get("LD_LIBRARY_PATH"))
     facts: dict = {"headers": None, "driver": None, "libstdcxx": None,
                    "nccl": nccl_facts(env)}
 
@@ -179,12 +155,12 @@ def gather_live(ctx: Context, driver: dict | None, python: str | None = None) ->
     drv = driver or {}
     kernel = ((drv.get("sources") or {}).get("proc") or {}).get("version")
     if kernel:
-        cache = _ld_cache()
+        cache = ld_cache_paths()
         libs = {}
         for soname in ("libnvidia-ml.so.1", "libcuda.so.1"):
             p = loader_finds(soname, ld, cache=cache)
             if p and "/stubs/" not in os.path.realpath(p) and not p.rstrip("/").endswith("/stubs"):
-                libs[soname] = {"path": p, "real": os.path.realpath(p), "version": _file_version(p)}
+                libs[soname] = {"path": p, "real": os.path.realpath(p), "version": file_version(p)}
         facts["driver"] = {"kernel": kernel, "libraries": libs,
                            "reasons": [r for r in drv.get("reasons") or [] if "mismatch" in r.lower()]}
 
@@ -245,7 +221,7 @@ def live_rules(f: dict) -> list[Finding]:
     d = f.get("driver")
     if d:
         bad = [(s, lib) for s, lib in sorted(d["libraries"].items())
-               if lib["version"] and not _same(lib["version"], d["kernel"])]
+               if lib["version"] and not same_version(lib["version"], d["kernel"])]
         if bad or d["reasons"]:
             if bad:
                 soname, lib = bad[0]
@@ -268,15 +244,15 @@ def live_rules(f: dict) -> list[Finding]:
     if s and s.get("library"):
         missing = s["missing"]
         if missing:
-            worst = max(missing, key=_version_key)
+            worst = max(missing, key=version_key)
             first = libstdcxx_gcc(worst)
             gcc = f" (gcc {first} or newer)" if first else ""
-            newest = max((v for v in s["provides"] if v.startswith("GLIBCXX_3.4")), key=_version_key, default="?")
+            newest = max((v for v in s["provides"] if v.startswith("GLIBCXX_3.4")), key=version_key, default="?")
             out.append(Finding("env.libstdcxx", "fail",
                                f"{missing[worst]} needs {worst}{gcc}, but the libstdc++ the loader finds, "
                                f"{s['library']}, stops at {newest}",
                                detail=f"importing it fails with \"version `{worst}' not found\"; also missing: "
-                                      + (", ".join(sorted((v for v in missing if v != worst), key=_version_key))
+                                      + (", ".join(sorted((v for v in missing if v != worst), key=version_key))
                                          or "nothing else"),
                                fix="take the directory holding the older libstdc++ off LD_LIBRARY_PATH, or install "
                                    "a newer one where the loader looks first (conda: `conda install -c conda-forge "

@@ -10,6 +10,8 @@ import os
 import time
 
 from . import Finding
+from ..env.pathlist import entries, which
+from ..infra.files import LD_CACHE, ld_cache_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
 
     from ..context import Context
 
-__all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks", "parse_ld_cache",
+__all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks",
            "cudart_providers", "visible_devices_problem", "wheel_shadowing"]
 
 LOCK_AGE = 300  # seconds: a lock older than this that nobody holds is stale
@@ -77,17 +79,7 @@ def stale_locks(dirs: list[str], proc_root: str = "/proc", now: float | None = N
     return [p for p in found if os.path.realpath(p) not in held]
 
 
-def parse_ld_cache(data: bytes) -> list[tuple[str, str]]:
-    """(soname, path) pairs for libcudart in ``/etc/ld.so.cache``'s string table."""
-    out = []
-    for chunk in data.split(b"\0"):
-        if chunk.startswith(b"/") and b"/libcudart.so" in chunk:
-            path = chunk.decode("utf-8", "replace")
-            out.append((os.path.basename(path), path))
-    return out
-
-
-def cudart_providers(ld_path: list[str], ld_cache: str = "/etc/ld.so.cache") -> dict[str, list[str]]:
+def cudart_providers(ld_path: list[str], ld_cache: str = LD_CACHE) -> dict[str, list[str]]:
     """soname -> real files providing it, in loader order (LD_LIBRARY_PATH, then the cache)."""
     prov: dict[str, list[str]] = {}
     for d in ld_path:
@@ -100,15 +92,12 @@ def cudart_providers(ld_path: list[str], ld_cache: str = "/etc/ld.so.cache") -> 
                 real = os.path.realpath(os.path.join(d, n))
                 if real not in prov.setdefault(n, []):
                     prov[n].append(real)
-    try:
-        with open(ld_cache, "rb") as f:
-            for soname, path in parse_ld_cache(f.read()):
-                if soname.count(".") == 2:
-                    real = os.path.realpath(path)
-                    if real not in prov.setdefault(soname, []):
-                        prov[soname].append(real)
-    except OSError:
-        pass
+    for path in ld_cache_paths(ld_cache):
+        soname = os.path.basename(path)
+        if soname.startswith("libcudart.so.") and soname.count(".") == 2:
+            real = os.path.realpath(path)
+            if real not in prov.setdefault(soname, []):
+                prov[soname].append(real)
     return prov
 
 
@@ -143,14 +132,6 @@ def visible_devices_problem(value: str, gpu_count: int | None, uuids: list[str] 
     return None
 
 
-def _nvcc_root(env: Mapping[str, str]) -> str | None:
-    for d in env.get("PATH", "").split(":"):
-        p = os.path.join(d, "nvcc") if d else ""
-        if d and os.path.isfile(p) and os.access(p, os.X_OK):
-            return p
-    return None
-
-
 def gather_shell(ctx: Context, driver: dict | None) -> dict:
     """Facts about the current shell's environment."""
     from ..infra.run import run
@@ -173,7 +154,7 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     for var in ("CUDA_HOME", "CUDA_PATH"):
         v = env.get(var)
         facts[var] = None if v is None else {"value": v, "version": version_of_root(v) if v else None}
-    nvcc = _nvcc_root(env)
+    nvcc = which("nvcc", env.get("PATH"))
     facts["nvcc"] = None
     if nvcc:
         root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
@@ -188,12 +169,12 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     default = ctx.layout.default_link
     facts["default"] = os.path.realpath(default) if os.path.exists(default) else None
     facts["lists"] = {v: env.get(v) for v in ("PATH", "LD_LIBRARY_PATH", "LIBRARY_PATH")}
-    ld = [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d]
+    ld = entries(env.get("LD_LIBRARY_PATH"))
     facts["stub_dirs"] = [d for d in ld if d.rstrip("/").endswith("/stubs") or (
         os.path.islink(os.path.join(d, "libcuda.so.1"))
         and "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1")))]
     facts["cudart"] = cudart_providers(ld)
-    facts["shadow"] = wheel_shadowing(ctx, ld, [d for d in (env.get("PATH") or "").split(":") if d])
+    facts["shadow"] = wheel_shadowing(ctx, ld, entries(env.get("PATH")))
     proc = ctx.proc_root
     ext = extension_dirs(env)
     facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}
@@ -228,10 +209,9 @@ def _short(v: str | None) -> str:
     return ".".join(v.split(".")[:2]) if v else "?"
 
 
-def shell_rules(f: dict) -> list[Finding]:
+def _cuda_home_rule(f: dict) -> list[Finding]:
+    """CUDA_HOME itself: set, not empty, a toolkit."""
     out: list[Finding] = []
-
-    # CUDA_HOME itself.
     ch = f.get("CUDA_HOME")
     if ch is None:
         out.append(Finding("env.cuda_home", "warn", "CUDA_HOME is not set",
@@ -247,7 +227,13 @@ def shell_rules(f: dict) -> list[Finding]:
                            fix='eval "$(cudaenv use <version>)"; `cudaenv list` shows what is installed'))
     else:
         out.append(Finding("env.cuda_home", "ok", f"CUDA_HOME={ch['value']} (CUDA {ch['version']})"))
-    # Agreement.
+    return out
+
+
+def _consistency_rule(f: dict) -> list[Finding]:
+    """CUDA_HOME, CUDA_PATH, the active profile and the nvcc on PATH name one toolkit."""
+    out: list[Finding] = []
+    ch = f.get("CUDA_HOME")
     seen = []
     act = f.get("active")
     if act and act.get("root"):
@@ -280,7 +266,12 @@ def shell_rules(f: dict) -> list[Finding]:
         what = nv["version"] if nv and nv.get("version") else (ch or {}).get("version")
         out.append(Finding("env.consistency", "ok", f"CUDA_HOME, CUDA_PATH, nvcc agree (CUDA {what or '?'})"
                            + (f"; /usr/local/cuda is {f['default']}" if f.get("default") else "")))
-    # Empty entries.
+    return out
+
+
+def _empty_entries_rule(f: dict) -> list[Finding]:
+    """No empty entry (the current directory) in the path lists."""
+    out: list[Finding] = []
     bad = []
     for var, val in f["lists"].items():
         if val is None or val == "":
@@ -295,7 +286,12 @@ def shell_rules(f: dict) -> list[Finding]:
                            fix="remove the stray ':' (e.g. from `export X=$X:/new` when X was unset); cudaenv never adds one"))
     else:
         out.append(Finding("env.empty_entries", "ok", "no empty entries in PATH, LD_LIBRARY_PATH, LIBRARY_PATH"))
-    # Stubs on the loader path.
+    return out
+
+
+def _stubs_rule(f: dict) -> list[Finding]:
+    """No driver stub on the loader path where a real driver is."""
+    out: list[Finding] = []
     drv = f.get("driver") or {}
     if f["stub_dirs"]:
         if drv.get("present"):
@@ -307,7 +303,12 @@ def shell_rules(f: dict) -> list[Finding]:
         else:
             out.append(Finding("env.stubs_on_loader_path", "ok",
                                "driver stub on the loader path, and no driver here (a build host): fine"))
-    # libcudart versions.
+    return out
+
+
+def _cudart_rule(f: dict) -> list[Finding]:
+    """One libcudart per soname reachable."""
+    out: list[Finding] = []
     dup = {s: p for s, p in f["cudart"].items() if len(p) > 1}
     if dup:
         s, paths = sorted(dup.items())[0]
@@ -317,7 +318,12 @@ def shell_rules(f: dict) -> list[Finding]:
                            fix="set LD_LIBRARY_PATH to the toolkit you build with (cudaenv use) or link with an rpath"))
     elif f["cudart"]:
         out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
-    # The Python environment's wheels, shadowed.
+    return out
+
+
+def _shadowing_rules(f: dict) -> list[Finding]:
+    """Nothing on LD_LIBRARY_PATH or PATH shadows the Python environment's NVIDIA wheels."""
+    out: list[Finding] = []
     from ..profiles.loader import LEFT_OUT, relation_text
 
     sh = f.get("shadow") or {}
@@ -346,7 +352,13 @@ def shell_rules(f: dict) -> list[Finding]:
         out.append(Finding("env.wheel_shadowing", "ok",
                            f"nothing on LD_LIBRARY_PATH shadows the {sh['wheels']} NVIDIA wheel libraries of "
                            f"{sh.get('env')}{extra}"))
-    # CUDA_VISIBLE_DEVICES.
+    return out
+
+
+def _visible_devices_rule(f: dict) -> list[Finding]:
+    """CUDA_VISIBLE_DEVICES names devices that exist."""
+    out: list[Finding] = []
+    drv = f.get("driver") or {}
     if f.get("visible") is not None:
         gpus = drv.get("gpus")
         why = visible_devices_problem(f["visible"], len(gpus) if gpus else None,
@@ -357,7 +369,12 @@ def shell_rules(f: dict) -> list[Finding]:
                                fix="unset CUDA_VISIBLE_DEVICES, or list valid indices/UUIDs from `nvidia-smi -L`"))
         else:
             out.append(Finding("env.cuda_visible_devices", "ok", f"CUDA_VISIBLE_DEVICES={f['visible']}"))
-    # torch_extensions locks.
+    return out
+
+
+def _locks_rule(f: dict) -> list[Finding]:
+    """No stale torch_extensions lock."""
+    out: list[Finding] = []
     stale = f["locks"]["stale"]
     if stale:
         from ..shells.posix import quote
@@ -369,3 +386,13 @@ def shell_rules(f: dict) -> list[Finding]:
     else:
         out.append(Finding("torch.extension_lock", "ok", "no stale torch_extensions locks in " + ", ".join(f["locks"]["dirs"])))
     return out
+
+
+#: The rules over :func:`gather_shell`'s facts, in the order their findings are shown.
+_RULES = (_cuda_home_rule, _consistency_rule, _empty_entries_rule, _stubs_rule, _cudart_rule, _shadowing_rules,
+          _visible_devices_rule, _locks_rule)
+
+
+def shell_rules(f: dict) -> list[Finding]:
+    """The findings about the current shell's environment, from :func:`gather_shell`'s facts."""
+    return [finding for rule in _RULES for finding in rule(f)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 
 from ..env.ops import apply_changes
+from ..env.pathlist import which
 from ..errors import CudaenvError
 from ..infra.console import note, report_error
 
@@ -74,8 +75,7 @@ def command_python_env(ctx: Context, command: list[str]) -> PythonEnv | None:
     if "/" in name:
         path = os.path.join(ctx.cwd, name)
     else:
-        dirs = [d for d in ctx.env.get("PATH", os.defpath).split(":") if d]
-        path = next((os.path.join(d, name) for d in dirs if os.access(os.path.join(d, name), os.X_OK)), "")
+        path = which(name, ctx.env.get("PATH")) or ""
     bindir = os.path.dirname(os.path.normpath(path))
     if not path or os.path.basename(bindir) == "shims":  # a pyenv shim: PATH's own rule already applies
         return None

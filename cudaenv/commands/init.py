@@ -12,6 +12,7 @@ import sys
 
 from ..errors import CudaenvError
 from ..infra.console import note, report_error, write_out
+from ..env.pathlist import entries, which
 from ..env.state import STATE_VAR
 from ..shells import INIT_SHELLS, detect, shell
 
@@ -32,14 +33,6 @@ def _check_shell(name: str) -> str:
 RUN_FROM = "import sys; sys.path.insert(0, sys.argv.pop(1)); from cudaenv.main import main; main()"
 
 
-def _on_path(name: str) -> str | None:
-    for d in os.environ.get("PATH", "").split(":"):
-        p = os.path.join(d, name)
-        if d and os.path.isfile(p) and os.access(p, os.X_OK):
-            return p
-    return None
-
-
 def runner_words(argv0: str | None = None) -> list[str] | None:
     """How the shell functions must run this cudaenv: None for ``cudaenv`` from PATH, else the words.
 
@@ -54,10 +47,10 @@ def runner_words(argv0: str | None = None) -> list[str] | None:
     argv0 = (sys.argv[0] if sys.argv else "") if argv0 is None else argv0
     if os.path.basename(argv0) == "cudaenv" and os.path.isfile(argv0):
         exe = os.path.abspath(argv0)
-        found = _on_path("cudaenv")
+        found = which("cudaenv", os.environ.get("PATH"))
         return None if found and os.path.realpath(found) == os.path.realpath(exe) else [exe]
     parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds cudaenv/
-    extra = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(":") if p]
+    extra = [os.path.abspath(p) for p in entries(os.environ.get("PYTHONPATH"))]
     try:
         cwd = os.getcwd()
     except OSError:

@@ -69,7 +69,7 @@ def installed(ctx: Context) -> list[tuple[str, Installed]]:
     """(root, record) of every toolkit cudaenv installed (its own toolkits directory and the roots
     its registry names), oldest version first."""
     from ..install.record import lookup, registered
-    from ..install.wheels import version_key
+    from ..install.wheels import pep440_key
     from ..toolkit.discover import installed_dir
 
     base = installed_dir(ctx.env)
@@ -87,7 +87,7 @@ def installed(ctx: Context) -> list[tuple[str, Installed]]:
         if rec is not None:
             seen.add(real)
             out.append((root, rec))
-    return sorted(out, key=lambda x: version_key(x[1]["version"]))
+    return sorted(out, key=lambda x: pep440_key(x[1]["version"]))
 
 
 def expand_path(path: str, what: str) -> str:
@@ -412,7 +412,7 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     from ..install.fetch import Unreachable
     from ..install.credentials import redact
     from ..install.sources import make_source
-    from ..install.wheels import version_key
+    from ..install.wheels import pep440_key
 
     have = {rec["version"]: root for root, rec in installed(ctx)}
     rows: dict[str, list[str]] = {}
@@ -445,7 +445,7 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
         _say(msg)
     for ver in have:
         rows.setdefault(ver, [])
-    order = sorted(rows, key=version_key)
+    order = sorted(rows, key=pep440_key)
     if as_json:
         from ..infra.jsonout import document, dumps
 

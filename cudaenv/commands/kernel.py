@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..env.pathlist import which
 from ..errors import CudaenvError
 from ..host.jupyter import data_dir, default_kernel_python, kernel_dirs, prefix_kernels, probe_kernel_python
 from ..infra.console import note, printable, report_error, write_out
@@ -51,9 +52,7 @@ def _python(ctx: Context, python: str | None) -> str:
     if python is None:
         return default_kernel_python(ctx.env, ctx.cwd)
     if os.sep not in python:
-        import shutil
-
-        found = shutil.which(python, path=ctx.env.get("PATH", os.defpath))
+        found = which(python, ctx.env.get("PATH"))
         if found is None:
             raise CudaenvError(f"{python}: not found on PATH", exit_code=2)
         python = found

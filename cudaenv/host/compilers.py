@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ..env.pathlist import DEFAULT_PATH
+from ..env.pathlist import DEFAULT_PATH, entries, which
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,9 +75,7 @@ def find_compilers(env: Mapping[str, str], index: Index | None = None) -> list[C
     """
     seen: set[str] = set()
     out: list[Compiler] = []
-    for d in env.get("PATH", DEFAULT_PATH).split(":"):
-        if not d:
-            continue
+    for d in entries(env.get("PATH", DEFAULT_PATH)):
         try:
             # Versioned names first, so g++-12 is reported rather than its alias c++.
             names = sorted(os.listdir(d), key=lambda n: (not n[-1].isdigit(), n.startswith("c++"), n))
@@ -99,20 +97,11 @@ def find_compilers(env: Mapping[str, str], index: Index | None = None) -> list[C
     return out
 
 
-def _which(name: str, env: Mapping[str, str]) -> str | None:
-    if "/" in name:
-        return name if os.access(name, os.X_OK) else None
-    for d in env.get("PATH", DEFAULT_PATH).split(":"):
-        if d and os.access(os.path.join(d, name), os.X_OK) and os.path.isfile(os.path.join(d, name)):
-            return os.path.join(d, name)
-    return None
-
-
 def default_compiler(env: Mapping[str, str], index: Index | None = None) -> DefaultCompiler | None:
     """The compiler a build would use: ``$CXX`` if set, else ``g++``, else ``c++`` on PATH."""
     cxx = env.get("CXX", "").split()
     for name in ([cxx[0]] if cxx else []) + ["g++", "c++", "clang++"]:
-        path = _which(name, env)
+        path = which(name, env.get("PATH"))
         if path:
             info = compiler_info(path, index)
             if info:

@@ -38,11 +38,13 @@ __all__ = [
     "SMI_QUERY_FIELDS",
     "driver_cuda_from_int",
     "driver_facts",
+    "file_version",
     "parse_proc_version",
     "parse_smi_banner",
     "parse_smi_failure",
     "parse_smi_query",
     "probe_libraries",
+    "same_version",
 ]
 
 CUDA_ERROR_STUB_LIBRARY = 34
@@ -424,15 +426,19 @@ def probe_libraries(env: Mapping[str, str], timeout: float = 10) -> dict:
 # --------------------------------------------------------------------------- gathering
 
 
-def _file_version(path: str | None) -> str | None:
-    """``580.95.05`` from ``.../libcuda.so.580.95.05`` (how drivers install it)."""
+def file_version(path: str | None) -> str | None:
+    """``580.95.05`` for ``libcuda.so.1`` when it leads to ``libcuda.so.580.95.05`` (how drivers install it).
+
+    The name of the file behind the path's links says it; None when that name
+    ends in no ``.so.X.Y[.Z]``.
+    """
     if not path:
         return None
-    m = re.search(r"\.so\.(\d+\.\d+(?:\.\d+)?)$", path)
+    m = re.search(r"\.so\.(\d+\.\d+(?:\.\d+)?)$", os.path.realpath(path))
     return m.group(1) if m else None
 
 
-def _same_version(a: str, b: str) -> bool:
+def same_version(a: str, b: str) -> bool:
     """Equal, or one a component-wise prefix of the other (NVML prints ``535.161`` for ``535.161.07``)."""
     pa, pb = a.split("."), b.split(".")
     n = min(len(pa), len(pb))
@@ -455,12 +461,6 @@ def _proc_source(proc_root: str) -> dict:
         first = text.strip().splitlines()[0] if text.strip() else "(empty)"
         src["reason"] = f"no version in {path}: {first[:200]}"
     return src
-
-
-def _which(name: str, env: Mapping[str, str]) -> str | None:
-    import shutil
-
-    return shutil.which(name, path=env.get("PATH", os.defpath))
 
 
 def _smi_source(smi: str, env: Mapping[str, str], deadline: float) -> tuple[dict, list[dict] | None]:
@@ -547,7 +547,7 @@ def _nvml_source(data: dict) -> tuple[dict, list[dict] | None]:
 
 def _libcuda_source(data: dict) -> dict:
     path = data.get("path")
-    src: dict[str, Any] = {"path": path, "loaded": bool(data.get("loaded")), "file_version": _file_version(path),
+    src: dict[str, Any] = {"path": path, "loaded": bool(data.get("loaded")), "file_version": file_version(path),
                            "cuda": None, "stub": False, "init_result": data.get("init"), "reason": None}
     if not data.get("loaded"):
         src["reason"] = _not_loaded("libcuda.so.1", data.get("error"))
@@ -603,21 +603,46 @@ def driver_facts(
         Every source dict has a ``reason`` (None when it answered) next to what it
         found.
     """
+    sources, raw_gpus = _sources(env, proc_root, nvidia_smi, timeout)
+    proc, smi, nvml, cuda_lib = sources["proc"], sources["nvidia-smi"], sources["nvml"], sources["libcuda"]
+    stub = bool(cuda_lib.get("stub"))
+    real_libcuda = cuda_lib.get("path") is not None and not stub and cuda_lib.get("cuda") is not None
+
+    # Which version to report: userspace first (what programs get), the kernel module last.
+    version = (smi.get("version") or nvml.get("version")
+               or (cuda_lib.get("file_version") if real_libcuda else None) or proc.get("version"))
+    cuda = smi.get("cuda") or nvml.get("cuda") or (cuda_lib.get("cuda") if real_libcuda else None)
+    present = bool(proc.get("version") or smi.get("version") or nvml.get("version") or real_libcuda)
+    reasons = _failures(sources, present) + _disagreements(sources, version, real_libcuda)
+    if present and smi.get("gpus_reason"):
+        reasons.append(smi["gpus_reason"])
+    gpus: list[Gpu] = [{"index": g["index"], "name": g.get("name"), "compute_cap": g.get("compute_cap"),
+                        "uuid": g.get("uuid")} for g in raw_gpus]
+    return {
+        "present": present,
+        "version": version,
+        "cuda": cuda,
+        "sources": sources,
+        "gpus": gpus,
+        "stub_loaded": stub,
+        "reasons": reasons,
+    }
+
+
+def _sources(env: Mapping[str, str], proc_root: str, nvidia_smi: str | None,
+             timeout: float) -> tuple[dict[str, dict], list[dict]]:
+    """(the four sources of :func:`driver_facts`, the GPUs nvidia-smi or else NVML lists), within ``timeout``."""
+    from ..env.pathlist import which  # here: this file also runs as a script (--probe-libraries)
+
     deadline = time.monotonic() + timeout
-    sources: dict[str, dict] = {}
-    reasons: list[str] = []
-
-    proc = _proc_source(proc_root)
-    sources["proc"] = proc
-
-    smi_path = nvidia_smi or _which("nvidia-smi", env)
+    sources: dict[str, dict] = {"proc": _proc_source(proc_root)}
+    smi_path = nvidia_smi or which("nvidia-smi", env.get("PATH"))
     smi_gpus = None
     if smi_path is None:
         sources["nvidia-smi"] = {"path": None, "version": None, "cuda": None,
                                  "reason": "nvidia-smi is not on PATH"}
     else:
         sources["nvidia-smi"], smi_gpus = _smi_source(smi_path, env, deadline)
-    smi = sources["nvidia-smi"]
 
     left = deadline - time.monotonic()
     if left > 0:
@@ -631,72 +656,58 @@ def driver_facts(
     else:
         sources["nvml"], nvml_gpus = _nvml_source(libs.get("nvml") or {})
         sources["libcuda"] = _libcuda_source(libs.get("libcuda") or {})
-    nvml, cuda_lib = sources["nvml"], sources["libcuda"]
-    stub = bool(cuda_lib.get("stub"))
-    real_libcuda = cuda_lib.get("path") is not None and not stub and cuda_lib.get("cuda") is not None
+    return sources, smi_gpus if smi_gpus is not None else (nvml_gpus or [])
 
-    # Which version to report: userspace first (what programs get), the kernel module last.
-    version = (smi.get("version") or nvml.get("version")
-               or (cuda_lib.get("file_version") if real_libcuda else None) or proc.get("version"))
-    cuda = smi.get("cuda") or nvml.get("cuda") or (cuda_lib.get("cuda") if real_libcuda else None)
-    present = bool(proc.get("version") or smi.get("version") or nvml.get("version") or real_libcuda)
 
+def _failures(sources: dict[str, dict], present: bool) -> list[str]:
+    """Why no driver answered (``present`` False), or which source failed while others answered."""
+    smi, nvml, cuda_lib = sources["nvidia-smi"], sources["nvml"], sources["libcuda"]
     if not present:
-        for name in ("proc", "nvidia-smi", "nvml", "libcuda"):
-            if sources[name].get("reason"):
-                reasons.append(sources[name]["reason"])
-    else:
-        # A source that failed while others answered is worth a line too; a missing
-        # nvidia-smi or NVML is not (minimal installs, containers), a missing libcuda is.
-        if smi.get("reason") and smi.get("path"):
-            reasons.append(smi["reason"])
-        if nvml.get("reason") and nvml.get("loaded") is not False:
-            reasons.append(nvml["reason"])
-        if stub:
-            reasons.append(cuda_lib["reason"] + "; with a real driver installed, take the stub directory off "
-                           "LD_LIBRARY_PATH (CUDA calls fail with error 34)")
-        elif cuda_lib.get("loaded") is False:
-            reasons.append(cuda_lib["reason"] + ": CUDA programs cannot run here (in a container: is the "
-                           "'compute' driver capability enabled?)")
-        elif cuda_lib.get("reason"):
-            reasons.append(cuda_lib["reason"])
+        return [sources[name]["reason"] for name in ("proc", "nvidia-smi", "nvml", "libcuda")
+                if sources[name].get("reason")]
+    # A source that failed while others answered is worth a line too; a missing
+    # nvidia-smi or NVML is not (minimal installs, containers), a missing libcuda is.
+    reasons = []
+    if smi.get("reason") and smi.get("path"):
+        reasons.append(smi["reason"])
+    if nvml.get("reason") and nvml.get("loaded") is not False:
+        reasons.append(nvml["reason"])
+    if cuda_lib.get("stub"):
+        reasons.append(cuda_lib["reason"] + "; with a real driver installed, take the stub directory off "
+                       "LD_LIBRARY_PATH (CUDA calls fail with error 34)")
+    elif cuda_lib.get("loaded") is False:
+        reasons.append(cuda_lib["reason"] + ": CUDA programs cannot run here (in a container: is the "
+                       "'compute' driver capability enabled?)")
+    elif cuda_lib.get("reason"):
+        reasons.append(cuda_lib["reason"])
+    return reasons
 
+
+def _disagreements(sources: dict[str, dict], version: str | None, real_libcuda: bool) -> list[str]:
+    """Where the sources contradict each other: kernel vs userspace, versions, the CUDA version."""
+    proc, smi, nvml, cuda_lib = sources["proc"], sources["nvidia-smi"], sources["nvml"], sources["libcuda"]
+    reasons = []
     # Kernel module vs userspace: a mismatch breaks NVML and CUDA until a reboot or module reload.
     kernel = proc.get("version")
     userspace = [("nvidia-smi's NVML library", smi.get("library_version")),
                  ("libcuda.so.1", cuda_lib.get("file_version") if real_libcuda else None),
                  ("NVML", nvml.get("version"))]
     for what, uv in userspace:
-        if kernel and uv and not _same_version(kernel, uv):
+        if kernel and uv and not same_version(kernel, uv):
             reasons.append(f"kernel module {kernel} but {what} {uv}: the driver was changed without a reboot "
                            "or module reload (Driver/library version mismatch)")
             break
     for name, v in (("nvidia-smi", smi.get("version")), ("NVML", nvml.get("version"))):
-        if v and version and not _same_version(v, version):
+        if v and version and not same_version(v, version):
             reasons.append(f"{name} reports driver {v}, other sources {version}")
-    if smi.get("smi_version") and smi.get("version") and not _same_version(smi["smi_version"], smi["version"]):
+    if smi.get("smi_version") and smi.get("version") and not same_version(smi["smi_version"], smi["version"]):
         reasons.append(f"{smi.get('path')} is nvidia-smi {smi['smi_version']} but the driver is {smi['version']} "
                        "(an nvidia-smi bundled by a snap or container image?)")
     cudas = {c for c in (smi.get("cuda"), nvml.get("cuda"), cuda_lib.get("cuda") if real_libcuda else None) if c}
     if len(cudas) > 1:
         reasons.append(f"the sources disagree on the driver's CUDA version: {', '.join(sorted(cudas))} "
                        "(forward-compatibility libraries on LD_LIBRARY_PATH?)")
-    if present and smi.get("gpus_reason"):
-        reasons.append(smi["gpus_reason"])
-
-    raw = smi_gpus if smi_gpus is not None else (nvml_gpus or [])
-    gpus: list[Gpu] = [{"index": g["index"], "name": g.get("name"), "compute_cap": g.get("compute_cap"),
-             "uuid": g.get("uuid")} for g in raw]
-
-    return {
-        "present": present,
-        "version": version,
-        "cuda": cuda,
-        "sources": sources,
-        "gpus": gpus,
-        "stub_loaded": stub,
-        "reasons": reasons,
-    }
+    return reasons
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--probe-libraries"]:

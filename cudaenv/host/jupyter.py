@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from ..env.pathlist import entries
 from ..errors import CudaenvError
 from ..infra.run import run
 
@@ -40,7 +41,7 @@ def kernel_dirs(env: Mapping[str, str]) -> list[str]:
     ``$JUPYTER_PATH`` entries, the user data dir, the active environment's
     prefix (``$VIRTUAL_ENV``, ``$CONDA_PREFIX``), then the system's.
     """
-    data = [p for p in env.get("JUPYTER_PATH", "").split(":") if p]
+    data = entries(env.get("JUPYTER_PATH"))
     data.append(data_dir(env))
     data += [os.path.join(env[v], "share", "jupyter") for v in ("VIRTUAL_ENV", "CONDA_PREFIX") if env.get(v)]
     data += ["/usr/local/share/jupyter", "/usr/share/jupyter"]

@@ -33,6 +33,7 @@ import os
 
 # Every file read here is the user's (a venv, a pin, a wheel's RECORD): never block on a FIFO
 # or read a device without end.
+from ..env.pathlist import DEFAULT_PATH, entries, which
 from ..infra.files import read_limited
 
 TYPE_CHECKING = False
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ..infra.index import Index
     from .types import PythonEnv, TorchBuild, WheelInventory
 
-__all__ = ["locate", "wheel_inventory", "python_wheels", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
+__all__ = ["locate", "wheel_inventory", "python_wheels", "torch_build", "cached_torch", "probe_key", "TABLE", "TOOLS",
            "PROBE_TABLE", "RECORD_MAX", "RECORDS_BUDGET"]
 
 #: Index table holding inventories.
@@ -58,14 +59,10 @@ RECORD_MAX = 4 << 20
 RECORDS_BUDGET = 8 << 20
 
 
-def _first_python(path: str, skip_shims: bool = False) -> str | None:
-    for d in path.split(":"):
-        if not d or (skip_shims and os.path.basename(d) == "shims"):
-            continue
-        cand = os.path.join(d, "python3")
-        if os.access(cand, os.X_OK):
-            return cand
-    return None
+def _first_python(path: str | None, skip_shims: bool = False) -> str | None:
+    if skip_shims:
+        path = ":".join(d for d in entries(DEFAULT_PATH if path is None else path) if os.path.basename(d) != "shims")
+    return which("python3", path)
 
 
 def _read_words(path: str) -> list[str] | None:
@@ -140,7 +137,7 @@ def locate(env: Mapping[str, str], cwd: str | None = None) -> PythonEnv | None:
         "user_site": dir or None}``. ``site`` lists existing site-packages
         directories, the environment's own first.
     """
-    path = env.get("PATH", "")
+    path = env.get("PATH")
     py = _first_python(path)
     if py is None:
         return None
@@ -310,16 +307,6 @@ def wheel_inventory(pyenv: PythonEnv | None, index: Index | None = None) -> Whee
         return compute()
     index.data.setdefault(TABLE, {})
     return index.cached(TABLE, "\0".join(dirs), tuple(sig), compute, _valid_inventory)
-
-
-def version_tuple(text: str | None) -> tuple[int, ...]:
-    """'12.4.127' -> (12, 4, 127): the leading numeric parts of ``text`` (``()`` when none)."""
-    out = []
-    for part in (text or "").split("."):
-        if not part.isdigit():
-            break
-        out.append(int(part))
-    return tuple(out)
 
 
 def torch_build(pyenv: PythonEnv | None) -> TorchBuild | None:

@@ -33,9 +33,9 @@ output, a crash) are never cached.
 from __future__ import annotations
 
 import os
-import shutil
 import time
 
+from ..env.pathlist import which
 from ..infra.run import run
 from .pyenv import PROBE_TABLE, probe_key
 
@@ -240,13 +240,13 @@ def default_python(env: Mapping[str, str]) -> str | None:
     """The interpreter a shell with ``env`` runs for ``python3`` (else ``python``).
 
     Args:
-        env: The environment whose ``PATH`` is searched (``os.defpath`` when unset).
+        env: The environment whose ``PATH`` is searched (by :func:`~cudaenv.env.pathlist.which`).
 
     Returns:
-        The path found by :func:`shutil.which`, or None when neither name resolves.
+        The path found, or None when neither name resolves.
     """
-    path = env.get("PATH", os.defpath)
-    return shutil.which("python3", path=path) or shutil.which("python", path=path)
+    path = env.get("PATH")
+    return which("python3", path) or which("python", path)
 
 
 def _stat(path: str, follow: bool = True) -> list | None:
@@ -260,7 +260,7 @@ def _stat(path: str, follow: bool = True) -> list | None:
 def _resolve(python: str, env: Mapping[str, str]) -> str | None:
     """Absolute path of ``python`` (a bare name is looked up on env's PATH)."""
     if os.sep not in python:
-        return shutil.which(python, path=env.get("PATH", os.defpath))
+        return which(python, env.get("PATH"))
     return os.path.abspath(python) if os.path.exists(python) else None
 
 
@@ -272,7 +272,7 @@ def _static_sig(path: str, env: Mapping[str, str]) -> tuple:
         tuple(_stat(path) or ()),
         tuple((k, env.get(k)) for k in _ENV_KEYS),
         # torch's CUDA_HOME guesses after the env vars: `which nvcc`, then /usr/local/cuda.
-        shutil.which("nvcc", path=env.get("PATH", os.defpath)),
+        which("nvcc", env.get("PATH")),
         os.path.exists("/usr/local/cuda"),
     )
 
@@ -352,22 +352,40 @@ def probe_python(
     static = _static_sig(path, env)
 
     table = index.data.setdefault(TABLE, {}) if index is not None else None
-    if table is not None:
-        ent = table.get(key)
-        if (ent is not None and len(ent) == 3 and ent[0] == static and isinstance(ent[2], dict)
-                and type(ent[1]) is list and all(type(d) in (list, tuple) and len(d) == 2 for d in ent[1])
-                and _dirs_unchanged(ent[1])):
-            return done(_copy(ent[2]), True)
+    hit = _cached(table, key, static)
+    if hit is not None:
+        return done(hit, True)
+    data, sig_dirs, complete = _run_probe(path, env, timeout)
+    if complete and table is not None and not data["wrapper"]:
+        # Drop entries of interpreters that are gone (deleted venvs), so the index stays small.
+        for k in [k for k in table if k != key and not os.path.lexists(k)]:
+            del table[k]
+        table[key] = (static, sig_dirs, _copy(data))
+        index.dirty = True
+    return done(data, False)
 
+
+def _cached(table: dict | None, key: str, static: tuple) -> dict | None:
+    """A copy of the cached probe of ``key`` when its signature and directories are unchanged, else None."""
+    ent = table.get(key) if table is not None else None
+    if (ent is not None and len(ent) == 3 and ent[0] == static and isinstance(ent[2], dict)
+            and type(ent[1]) is list and all(type(d) in (list, tuple) and len(d) == 2 for d in ent[1])
+            and _dirs_unchanged(ent[1])):
+        return _copy(ent[2])
+    return None
+
+
+def _run_probe(path: str, env: Mapping[str, str], timeout: float) -> tuple[dict, list, bool]:
+    """(the result, the directories it depends on, whether it is complete and may be cached) of one probe run."""
     child_env = dict(env)
     # The probe must not write __pycache__ into the user's site-packages (that would
     # also change the directory mtimes the cache is keyed on).
     child_env["PYTHONDONTWRITEBYTECODE"] = "1"
     res = run([path, "-c", CHILD], env=child_env, cwd="/", timeout=timeout)
     if getattr(res, "cancelled", False):  # stop_all (Ctrl-C) ended it: not a fact about the interpreter
-        return done({"python": path, "error": f"probing {path} was cancelled"}, False)
+        return {"python": path, "error": f"probing {path} was cancelled"}, [], False
     if res.timed_out:
-        return done({"python": path, "error": f"{path} did not finish within {timeout:g} s (killed)"}, False)
+        return {"python": path, "error": f"{path} did not finish within {timeout:g} s (killed)"}, [], False
     data = _parse(res.stdout)
     if data is None:
         if res.returncode == 127 and not res.stdout and res.stderr.startswith(path):
@@ -375,7 +393,7 @@ def probe_python(
         else:
             tail = _last_line(res.stderr) or _last_line(res.stdout) or "no output"
             msg = f"{path}: not a working Python (exit {res.returncode}, no probe result); last output: {tail}"
-        return done({"python": path, "error": msg}, False)
+        return {"python": path, "error": msg}, [], False
 
     sig_dirs = data.pop("sig_dirs", [])
     stage = data.pop("stage", None)
@@ -388,12 +406,5 @@ def probe_python(
         torch = data.setdefault("torch", {})
         tail = _last_line(res.stderr)
         torch["import_error"] = f"interpreter died while importing torch ({how})" + (f": {tail}" if tail else "")
-        return done(data, False)
-
-    if table is not None and not data["wrapper"]:
-        # Drop entries of interpreters that are gone (deleted venvs), so the index stays small.
-        for k in [k for k in table if k != key and not os.path.lexists(k)]:
-            del table[k]
-        table[key] = (static, sig_dirs, _copy(data))
-        index.dirty = True
-    return done(data, False)
+        return data, sig_dirs, False
+    return data, sig_dirs, True

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import stat
 
-__all__ = ["read_limited", "NotRegular", "TooLarge"]
+__all__ = ["read_limited", "NotRegular", "TooLarge", "LD_CACHE", "LD_CACHE_MAX", "ld_cache_paths"]
 
 
 class NotRegular(OSError):
@@ -24,6 +24,28 @@ class NotRegular(OSError):
 
 class TooLarge(OSError):
     """The file holds more than the caller's limit (``read_limited(..., whole=True)``)."""
+
+
+#: The dynamic loader's cache (``ldconfig`` writes it).
+LD_CACHE = "/etc/ld.so.cache"
+#: The most of it read: real caches hold some hundred kB; a larger file is read this far.
+LD_CACHE_MAX = 16 << 20
+
+
+def ld_cache_paths(path: str = LD_CACHE, limit: int = LD_CACHE_MAX) -> list[str]:
+    """The library paths the loader's cache names, in its order; ``[]`` when it cannot be read.
+
+    The file is not parsed as a structure (its format changed across glibc
+    releases): its string table holds each library's soname and absolute path,
+    NUL-terminated, and every string starting with ``/`` and holding ``.so`` is
+    taken. Garbage yields no paths or paths that do not exist, which the callers
+    check; a FIFO, a device or a huge file costs nothing (:func:`read_limited`).
+    """
+    try:
+        data = read_limited(path, limit)
+    except OSError:
+        return []
+    return [os.fsdecode(c) for c in data.split(b"\0") if c.startswith(b"/") and b".so" in c and len(c) < 4096]
 
 
 def _size_text(n: int) -> str:

@@ -33,6 +33,7 @@ import os
 import threading
 
 from .credentials import add_secret, host_name, netloc_split, redact, split_auth
+from ..env.pathlist import which
 from ..host.pyenv import locate
 from .pipconf import pip_indexes, pip_options, site_prefix, truthy
 
@@ -248,15 +249,13 @@ class Settings:
         with _LOCK:
             if self._keyring_cmd is not None:
                 return self._keyring_cmd or None
-        import shutil
-
         cmd: list[str] = []
         if self.keyring_provider in ("import", "auto"):
             pyenv = locate(self.env)
             if pyenv and any(os.path.isdir(os.path.join(d, "keyring")) for d in pyenv["site"]):
                 cmd = [pyenv["python"], "-m", "keyring"]
         if not cmd and self.keyring_provider in ("subprocess", "auto"):
-            found = shutil.which("keyring", path=self.env.get("PATH", os.defpath))
+            found = which("keyring", self.env.get("PATH"))
             cmd = [found] if found else []
         with _LOCK:
             self._keyring_cmd = cmd

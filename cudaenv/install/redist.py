@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from ..errors import CudaenvError
+from ..toolkit import version_key
 from .fetch import is_local, join_url, local_path, read_url
 from .record import valid_release
 
@@ -61,7 +62,7 @@ def list_versions(base: str) -> list[str]:
         m = re.fullmatch(r"redistrib_([0-9]+(?:\.[0-9]+)+)\.json", n)
         if m and valid_release(m.group(1)):
             out.add(m.group(1))
-    return sorted(out, key=lambda v: tuple(int(x) for x in v.split(".")))
+    return sorted(out, key=version_key)
 
 
 def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM,

@@ -32,7 +32,7 @@ class NotOffered(CudaenvError):
 def match_version(want: str, offered: list[str]) -> str | None:
     """The newest offered release equal to ``want`` or below it as a prefix (``13`` -> newest 13.x)."""
     hits = [v for v in offered if v == want or v.startswith(want + ".")]
-    return max(hits, key=wheels.version_key) if hits else None
+    return max(hits, key=wheels.pep440_key) if hits else None
 
 
 class RedistSource:
@@ -105,11 +105,11 @@ class WheelSource:
         return self._files[name]
 
     def versions(self) -> list[str]:
-        return sorted({f["version"] for f in self._project(wheels.META)}, key=wheels.version_key)
+        return sorted({f["version"] for f in self._project(wheels.META)}, key=wheels.pep440_key)
 
     def _newest(self, name: str, spec: str) -> WheelFile | None:
         hits = [f for f in self._project(name) if wheels.spec_matches(f["version"], spec)]
-        return max(hits, key=lambda f: (wheels.version_key(f["version"]), f["filename"])) if hits else None
+        return max(hits, key=lambda f: (wheels.pep440_key(f["version"]), f["filename"])) if hits else None
 
     def offer(self, want: str, parts: str, cache: str, notes: list[str]) -> tuple[str, list[PlanComponent]]:
         """(the release label, the wheels ``parts`` selects, the meta-wheel last); raises as

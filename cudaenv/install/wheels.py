@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from .types import IndexFile, Indexes, WheelFile
 
-__all__ = ["META", "canonical", "parse_version", "version_key", "spec_matches", "parse_filename",
+__all__ = ["META", "canonical", "parse_version", "pep440_key", "spec_matches", "parse_filename",
            "platform_ok", "project_files", "parse_requirement", "marker_true", "extras_of"]
 
 #: The meta-distribution whose versions are CUDA releases.
@@ -53,8 +53,12 @@ def parse_version(text: str) -> Version | None:
         return None
 
 
-def version_key(text: str) -> tuple[int] | tuple[int, Version]:
-    """A sort key (unparsable versions first)."""
+def pep440_key(text: str) -> tuple[int] | tuple[int, Version]:
+    """A PEP 440 sort key for a distribution's version (``13.0.0rc1`` < ``13.0.0``; unparsable versions first).
+
+    Not :func:`cudaenv.toolkit.version_key`: PyPI orders pre-, post- and dev
+    releases by PEP 440, which a dotted-number key does not know.
+    """
     v = parse_version(text)
     return (1, v) if v is not None else (0,)
 

@@ -25,6 +25,9 @@ from __future__ import annotations
 import os
 import re
 
+from ..env.pathlist import entries, which
+from ..toolkit import version_key
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Callable
@@ -86,7 +89,7 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
     """
     env = ctx.env
     facts: dict = {"toolkits": None, "active": None, "cuda_home": env.get("CUDA_HOME"),
-                   "ld_library_path": [d for d in (env.get("LD_LIBRARY_PATH") or "").split(":") if d],
+                   "ld_library_path": entries(env.get("LD_LIBRARY_PATH")),
                    "path": env.get("PATH") or "", "torch": None, "driver": None, "nccl": None,
                    "cuda_visible_devices": env.get("CUDA_VISIBLE_DEVICES")}
     if "nccl" in needs:
@@ -143,16 +146,12 @@ def _use(version: str) -> str:
     return f'`eval "$(cudaenv use {version})"`'
 
 
-def _vkey(v: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in re.findall(r"\d+", v or "")[:3])
-
-
 def _mm(v: str) -> str:
     return ".".join(v.split(".")[:2])
 
 
 def _installed(h: dict) -> list[dict]:
-    return sorted(h.get("toolkits") or [], key=lambda t: _vkey(t["full_version"]))
+    return sorted(h.get("toolkits") or [], key=lambda t: version_key(t["full_version"]))
 
 
 def _listing(tks: list[dict]) -> str:
@@ -316,12 +315,10 @@ def _h_abi(m: Match, h: dict) -> list[str]:
 
 
 def _h_ninja(m: Match, h: dict) -> list[str]:
-    import shutil
-
     t = h.get("torch") or {}
     py = t.get("python")
     envbin = os.path.dirname(py) if py else None
-    found = shutil.which("ninja", path=":".join(d for d in (envbin, h.get("path")) if d))
+    found = which("ninja", ":".join(d for d in (envbin, h.get("path")) if d))
     if found:
         return [f"ninja is at {found} here: put its directory on PATH in the shell that builds"]
     if py:
@@ -397,7 +394,7 @@ def _h_arch(m: Match, h: dict) -> list[str]:
     if have:
         return [f"installed here that compile {arch}: {_listing(have)}: {_use(have[-1]['version'])}"]
     return [f"no toolkit installed here compiles {arch} (installed: {_listing(tks)})"
-            + (f"; `cudaenv install {sorted(ok, key=_vkey)[-1]}` would" if ok else "")]
+            + (f"; `cudaenv install {sorted(ok, key=version_key)[-1]}` would" if ok else "")]
 
 
 def _h_stubs(m: Match, h: dict) -> list[str]:
@@ -421,7 +418,7 @@ def _h_ptx(m: Match, h: dict) -> list[str]:
     if not need:
         return []
     tks = _installed(h)
-    have = [t for t in tks if _vkey(t["version"]) >= _vkey(need)]
+    have = [t for t in tks if version_key(t["version"]) >= version_key(need)]
     if have:
         return [f"installed here with a ptxas for PTX {m.values.get('ptx')}: {_listing(have)}: "
                 f"{_use(have[0]['version'])} for the whole build"]
@@ -457,7 +454,7 @@ def _h_driver(m: Match, h: dict) -> list[str]:
     dc = d.get("cuda")
     if d.get("present") and dc and h.get("toolkits") is not None:
         tks = _installed(h)
-        ok = [t for t in tks if _vkey(t["version"]) <= _vkey(dc)]
+        ok = [t for t in tks if version_key(t["version"]) <= version_key(dc)]
         if ok:
             out.append(f"toolkits installed here that this driver runs: {_listing(ok)}: {_use(ok[-1]['version'])}")
         else:

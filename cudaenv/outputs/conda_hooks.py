@@ -69,7 +69,7 @@ import sys
 
 from ..infra.atomic import commit, discard, stage_text
 from ..env.ops import Change, apply_changes
-from ..env.pathlist import join, separator, split
+from ..env.pathlist import join, separator, split, which
 from ..env.plan import Plan, diff, reapply, recorded, undo
 from ..env.state import ACTIVE_VAR, STATE_VAR, State, decode, decode_value, encode_value
 from ..errors import CudaenvError
@@ -492,12 +492,10 @@ def find_prefix(prefix: str | None, env: Mapping[str, str]) -> str:
 
 def find_exe(env: Mapping[str, str], argv0: str | None = None) -> str | None:
     """The absolute path of the running cudaenv command, else the one on PATH, else None."""
-    import shutil
-
     argv0 = sys.argv[0] if argv0 is None else argv0
     if os.path.basename(argv0) == "cudaenv" and os.path.isfile(argv0) and os.access(argv0, os.X_OK):
         return os.path.abspath(argv0)
-    found = shutil.which("cudaenv", path=env.get("PATH", os.defpath))
+    found = which("cudaenv", env.get("PATH"))
     return os.path.abspath(found) if found else None
 
 

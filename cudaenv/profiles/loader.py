@@ -54,7 +54,8 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..host.pyenv import python_wheels, version_tuple
+from ..host.pyenv import python_wheels
+from ..toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -112,8 +113,8 @@ def dir_libraries(directory: str, index: Index | None = None) -> dict[str, str |
 
 
 def _relation(mine: str | None, theirs: str | None) -> str:
-    a, b = version_tuple(mine), version_tuple(theirs)
-    if not a or not b:
+    a, b = version_key(mine), version_key(theirs)
+    if not a or not b or a[0][0] < 0 or b[0][0] < 0:
         return "unknown"
     n = min(len(a), len(b), 3)
     return "older" if a[:n] < b[:n] else "newer" if a[:n] > b[:n] else "same"

@@ -20,7 +20,7 @@ import os
 import stat
 
 from ..env.ops import Ops
-from ..env.pathlist import DEFAULT_PATH
+from ..env.pathlist import DEFAULT_PATH, entries
 from ..errors import CudaenvError
 from ..infra.index import valid_result
 from ..infra.private import file_problem, note_untrusted
@@ -234,9 +234,9 @@ def path_fingerprint(env: Mapping[str, str]) -> tuple[str, str, tuple[int | None
     """
     path = env.get("PATH", DEFAULT_PATH)  # where host/compilers.py looks
     mt: list[int | None] = []
-    for d in path.split(":"):
+    for d in entries(path):
         try:
-            mt.append(os.stat(d).st_mtime_ns if d else None)
+            mt.append(os.stat(d).st_mtime_ns)
         except OSError:
             mt.append(None)
     return (path, env.get("CXX", ""), tuple(mt))

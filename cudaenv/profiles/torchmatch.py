@@ -21,7 +21,8 @@ torch at all, is a clear error, never a guess.
 from __future__ import annotations
 
 from ..errors import CudaenvError
-from ..host.pyenv import torch_build, version_tuple
+from ..host.pyenv import torch_build
+from ..toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,17 +37,17 @@ TORCH_WORD = "torch"
 
 def pick(want: str, toolkits: list[Toolkit]) -> tuple[Toolkit | None, str]:
     """(the toolkit the rule picks for torch's CUDA ``want``, which step of the rule) — see the module doc."""
-    w = version_tuple(want)[:2]
-    if len(w) < 2:
+    w = version_key(want)[:2]
+    if len(w) < 2 or w[0][0] < 0 or w[1][0] < 0:
         return None, "unreadable"
-    same_major = [t for t in toolkits if version_tuple(t["full_version"])[:1] == w[:1]]
+    same_major = [t for t in toolkits if version_key(t["full_version"])[:1] == w[:1]]
 
-    def minor(t: Toolkit) -> tuple[int, ...]:
-        return version_tuple(t["full_version"])[:2]
+    def minor(t: Toolkit) -> tuple[tuple[int, str], ...]:
+        return version_key(t["full_version"])[:2]
 
-    def rank(t: Toolkit) -> tuple[tuple[int, ...], bool]:
+    def rank(t: Toolkit) -> tuple[tuple[tuple[int, str], ...], bool]:
         # Of equal versions an installed toolkit wins over wheel toolkits, as for a typed version.
-        return version_tuple(t["full_version"]), not t["origin"]
+        return version_key(t["full_version"]), not t["origin"]
 
     exact = [t for t in same_major if minor(t) == w]
     if exact:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from stat import S_ISLNK
 
+from ..env.pathlist import entries, which
 from ..infra.private import trusted_dir
 from .probe import Skip, probe, signature, valid_entry
 from . import version_key
@@ -228,7 +229,7 @@ def candidates(
             out.append((os.path.join(inst, name), "cudaenv install"))
     # A configured root may also be a Python environment, a site-packages
     # directory or nvidia/cuNN itself: its wheel toolkits (toolkit/wheels.py).
-    for p in expand_roots(env.get("CUDAENV_ROOTS", "").split(":")):
+    for p in expand_roots(entries(env.get("CUDAENV_ROOTS"))):
         out.extend((r, "CUDAENV_ROOTS") for r in wheel_roots(p) or [p])
     for p in expand_roots(extra_roots):
         out.extend((r, "config") for r in wheel_roots(p) or [p])
@@ -237,15 +238,13 @@ def candidates(
     for var in ("CUDA_HOME", "CUDA_PATH"):
         if env.get(var):
             out.append((env[var], var))
-    for d in env.get("PATH", "").split(":"):
-        nvcc = os.path.join(d, "nvcc") if d else ""
-        if d and os.path.isfile(nvcc):
-            # Only a real toolkit root counts: /usr/local/bin/nvcc may be a
-            # wrapper script, and /usr/local is not a toolkit.
-            root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
-            if os.path.exists(os.path.join(root, "include", "cuda_runtime.h")):
-                out.append((root, "nvcc on PATH"))
-            break
+    nvcc = which("nvcc", env.get("PATH"))
+    if nvcc:
+        # Only a real toolkit root counts: /usr/local/bin/nvcc may be a
+        # wrapper script, and /usr/local is not a toolkit.
+        root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+        if os.path.exists(os.path.join(root, "include", "cuda_runtime.h")):
+            out.append((root, "nvcc on PATH"))
     conda = env.get("CONDA_PREFIX", "")
     if conda and os.path.isfile(os.path.join(conda, "bin", "nvcc")):
         out.append((conda, "CONDA_PREFIX"))

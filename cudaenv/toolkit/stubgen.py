@@ -32,6 +32,7 @@ import marshal
 import os
 import time
 
+from ..env.pathlist import which
 from ..errors import CudaenvError
 from ..infra.files import read_limited
 from ..infra.private import Untrusted, ensure_dir, own_file, read_private, replace_file, write_private
@@ -111,21 +112,11 @@ def stub_state(cache_dir: str, tk: Toolkit) -> dict[str, Any] | None:
     return dict(meta, path=path)
 
 
-def _which(name: str, env: Mapping[str, str]) -> str | None:
-    if "/" in name:
-        return name if os.access(name, os.X_OK) else None
-    for d in env.get("PATH", "").split(":"):
-        p = os.path.join(d, name)
-        if d and os.path.isfile(p) and os.access(p, os.X_OK):
-            return p
-    return None
-
-
 def c_compiler(env: Mapping[str, str]) -> str | None:
     """The C compiler a build in ``env`` uses: ``$CC``, else gcc, cc or clang on PATH."""
     cc = env.get("CC", "").split()
     for name in ([cc[0]] if cc else []) + ["gcc", "cc", "clang"]:
-        path = _which(name, env)
+        path = which(name, env.get("PATH"))
         if path:
             return path
     return None

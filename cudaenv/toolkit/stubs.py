@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import os
 
+from ..env.pathlist import entries
 from ..errors import CudaenvError
+from ..infra.files import LD_CACHE, ld_cache_paths
 from ..infra.private import own_file, private_dir
 
 TYPE_CHECKING = False
@@ -190,7 +192,7 @@ def make_dev_links(directory: str, links: list[list[str]]) -> bool:
 def driver_present(
     env: Mapping[str, str],
     proc_root: str = "/proc",
-    ld_cache: str = "/etc/ld.so.cache",
+    ld_cache: str = LD_CACHE,
     ignore_dirs: tuple[str, ...] = (),
 ) -> bool:
     """True when the kernel driver is loaded or a real ``libcuda.so.1`` is known to the loader.
@@ -203,13 +205,9 @@ def driver_present(
     """
     if os.path.exists(os.path.join(proc_root, "driver", "nvidia", "version")):
         return True
-    try:
-        with open(ld_cache, "rb") as f:
-            if b"libcuda.so.1\0" in f.read():
-                return True
-    except OSError:
-        pass
-    for d in env.get("LD_LIBRARY_PATH", "").split(":"):
-        if d and d not in ignore_dirs and "/stubs" not in d and os.path.exists(os.path.join(d, "libcuda.so.1")):
+    if any(os.path.basename(p) == "libcuda.so.1" for p in ld_cache_paths(ld_cache)):
+        return True
+    for d in entries(env.get("LD_LIBRARY_PATH")):
+        if d not in ignore_dirs and "/stubs" not in d and os.path.exists(os.path.join(d, "libcuda.so.1")):
             return True
     return False

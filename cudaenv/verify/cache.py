@@ -30,6 +30,7 @@ import marshal
 import os
 import time
 
+from ..env.pathlist import which
 from ..errors import CudaenvError
 from ..host.compilers import ccbin_of
 from ..infra.private import Untrusted, ensure_dir, read_private, write_private
@@ -129,16 +130,6 @@ def store(cache_dir: str, profile_name: str, key: tuple | None, record: dict) ->
         os.close(lock)
 
 
-def _which(name: str, path: str) -> str | None:
-    if "/" in name:
-        return name if os.path.isfile(name) else None
-    for d in path.split(":"):
-        p = os.path.join(d, name)
-        if d and os.path.isfile(p) and os.access(p, os.X_OK):
-            return p
-    return None
-
-
 def _stat(path: str | None) -> tuple | None:
     if not path:
         return None
@@ -150,14 +141,14 @@ def _stat(path: str | None) -> tuple | None:
 
 
 def _tools_sig(env: Mapping[str, str]) -> tuple:
-    path = env.get("PATH", "")
+    path = env.get("PATH")
     names = [ccbin_of(env)]
     for var in ("CC", "CXX", "CUDAHOSTCXX"):
         words = env.get(var, "").split()
         names.append(words[0] if words else None)
     out = []
     for n in [n for n in names if n] + list(_TOOLS):
-        p = _which(n, path)
+        p = which(n, path)
         real = os.path.realpath(p) if p else None
         out.append((n, p, real, _stat(real)))
     return tuple(out)
@@ -221,14 +212,14 @@ def fingerprint_holds(fp: tuple) -> bool:
 
 def which_python(env: Mapping[str, str]) -> str | None:
     """What ``python3`` (else ``python``) resolves to on env's PATH, like the probe's default."""
-    path = env.get("PATH", os.defpath)
-    return _which("python3", path) or _which("python", path)
+    path = env.get("PATH")
+    return which("python3", path) or which("python", path)
 
 
 def resolve_python(python: str, env: Mapping[str, str]) -> str | None:
     """``python`` as a path: a bare name is looked up on env's PATH (as the probe does)."""
     if "/" not in python:
-        return _which(python, env.get("PATH", os.defpath))
+        return which(python, env.get("PATH"))
     return os.path.abspath(python) if os.path.exists(python) else None
 
 

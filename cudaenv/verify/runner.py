@@ -18,6 +18,7 @@ import tempfile
 import threading
 import time
 
+from ..env.pathlist import entries, which
 from ..errors import CudaenvError
 from ..infra.progress import Display
 from . import cache as vcache
@@ -183,14 +184,6 @@ class Progress:
 
 # --------------------------------------------------------------------------- one target
 
-def _which(name: str, env: Mapping[str, str]) -> str | None:
-    for d in env.get("PATH", "").split(":"):
-        p = os.path.join(d, name)
-        if d and os.path.isfile(p) and os.access(p, os.X_OK):
-            return p
-    return None
-
-
 class Job:
     """One target's cold verify: its inputs, private directory and helpers for the steps."""
 
@@ -221,7 +214,7 @@ class Job:
         tmp = os.path.join(self.work, "tmp")
         os.makedirs(tmp, exist_ok=True)
         self.env = dict(prep.env, TMPDIR=tmp)
-        self.nvcc = _which("nvcc", self.env)
+        self.nvcc = which("nvcc", self.env.get("PATH"))
         self.cxx = self._cxx()
         self.host_desc = self._host_desc()
         self.python = prep.python
@@ -233,17 +226,17 @@ class Job:
         for var in ("CUDAHOSTCXX", "CXX"):
             words = self.env.get(var, "").split()
             if words:
-                found = words[0] if "/" in words[0] else _which(words[0], self.env)
+                found = words[0] if "/" in words[0] else which(words[0], self.env.get("PATH"))
                 if found:
                     return found
-        return _which("g++", self.env) or _which("c++", self.env)
+        return which("g++", self.env.get("PATH")) or which("c++", self.env.get("PATH"))
 
     def _host_desc(self) -> str:
         from ..host.compilers import compiler_info, default_compiler
 
         ccbin = vcache.ccbin_of(self.env)
         if ccbin:
-            path = ccbin if "/" in ccbin else _which(ccbin, self.env)
+            path = ccbin if "/" in ccbin else which(ccbin, self.env.get("PATH"))
             info = compiler_info(path, self.ctx.index) if path else None
             name = os.path.basename(ccbin)
             return f"-ccbin {name}" + (f" ({info['family']} {info['version']})" if info else "")
@@ -272,8 +265,8 @@ class Job:
         return env
 
     def libcuda_found(self) -> str:
-        for d in self.env.get("LIBRARY_PATH", "").split(":"):
-            if d and os.path.exists(os.path.join(d, "libcuda.so")):
+        for d in entries(self.env.get("LIBRARY_PATH")):
+            if os.path.exists(os.path.join(d, "libcuda.so")):
                 return f"{os.path.join(d, 'libcuda.so')} (LIBRARY_PATH)"
         return "libcuda.so in the linker's default directories"
 
@@ -469,24 +462,24 @@ def _build_and_run_steps(job: Job, host: dict) -> list[Step]:
     else:
         imp = Step("torch-import", "skip", "no extension was built")
     steps.append(imp)
-    for built, which in ((shared, "shared"), (static, "static"), (link, "driver")):
-        steps.append(_run_step(job, built, which, gpu, no_gpu))
+    for built, kind in ((shared, "shared"), (static, "static"), (link, "driver")):
+        steps.append(_run_step(job, built, kind, gpu, no_gpu))
     if call is None:
         call = Step("torch-call", "skip", no_gpu if not gpu else "no extension was imported")
     steps.append(call)
     return steps
 
 
-def _run_step(job: Job, built: Step, which: str, gpu: bool, no_gpu: str) -> Step:
+def _run_step(job: Job, built: Step, kind: str, gpu: bool, no_gpu: str) -> Step:
     """Run the program ``built`` made (``run-shared``, ``run-static``, ``run-driver``), or say why not."""
     from . import steps as S
 
-    sid = f"run-{which}"
+    sid = f"run-{kind}"
     if not gpu:
         return Step(sid, "skip", no_gpu)
     if built.status != "pass":
         return Step(sid, "skip", "not built")
-    return S.step_run_program(job, which)
+    return S.step_run_program(job, kind)
 
 
 def _finish(ctx: Context, prep: Prep, steps: list[Step], t0: float, arch: dict, job: Job,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ...env.pathlist import entries
+from ...toolkit import version_key
 from ...toolkit.compat import libstdcxx_gcc, ptx_isa_cuda, table
 from .symbols import demangle
 
@@ -21,13 +23,9 @@ __all__ = ["DERIVE", "toolkits_for_arch"]
 
 
 
-def _vkey(v: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in re.findall(r"\d+", v)[:2])
-
-
 def _toolkit_rows() -> list[tuple[str, dict]]:
     rows = [(v, r) for v, r in table()["toolkits"].items() if r]
-    return sorted(rows, key=lambda vr: _vkey(vr[0]))
+    return sorted(rows, key=lambda vr: version_key(vr[0]))
 
 
 def _span(versions: list[str]) -> str:
@@ -85,8 +83,8 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
 
 def _torch_wheels_from(cuda: str) -> str:
     """The first torch release with a wheel for CUDA ``cuda`` or newer (``1.8 (+cu111)``)."""
-    for tv, ent in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0])):
-        cudas = [c for c in (ent.get("cuda") or []) if _vkey(c) >= _vkey(cuda)]
+    for tv, ent in sorted(table()["torch"].items(), key=lambda kv: version_key(kv[0])):
+        cudas = [c for c in (ent.get("cuda") or []) if version_key(c)[:2] >= version_key(cuda)[:2]]
         if cudas:
             return f"torch {tv} or newer, in a build for CUDA {cudas[0]} or newer (+cu{cudas[0].replace('.', '')})"
     return ""
@@ -120,10 +118,10 @@ def _d_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
 
 def _d_cuda_pair(v: dict, t: LogText, m: re.Match) -> dict:
     d, tv = v.get("detected", ""), v.get("torch", "")
-    a, b = _vkey(d), _vkey(tv)
+    a, b = version_key(d)[:2], version_key(tv)[:2]
     builds = ""
-    if len(a) == 2 and len(b) == 2:
-        tags = [k for k, e in sorted(table()["torch"].items(), key=lambda kv: _vkey(kv[0]))
+    if len(a) == 2 and len(b) == 2 and all(n >= 0 for n, _ in a + b):
+        tags = [k for k, e in sorted(table()["torch"].items(), key=lambda kv: version_key(kv[0]))
                 if d in (e.get("cuda") or [])]
         if tags:
             builds = (f" Official torch builds for CUDA {d}: torch {', '.join(tags)} "
@@ -287,7 +285,7 @@ def _d_cuda_home(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 def _d_cuda_home_list(v: dict, t: LogText, m: re.Match) -> dict:
-    parts = [p for p in v.get("cuda_home", "").split(":") if p]
+    parts = entries(v.get("cuda_home", ""))
     first = parts[-1] if parts else "/usr/local/cuda"
     return {"one": first}
 
