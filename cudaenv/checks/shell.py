@@ -203,10 +203,9 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
 
 def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
     """What on LD_LIBRARY_PATH (libraries) and PATH (ptxas, nvlink, …) shadows the environment's wheels."""
-    from ..host.pyenv import python_wheels
     from ..profiles.loader import shadowing, tool_shadowing
 
-    pyenv, inventory = python_wheels(ctx)
+    pyenv, inventory = ctx.python.wheels()
     libs = [s for s in shadowing(ld, inventory, ctx.index) if s["relation"] != "same"]
     tools = []
     for d in path:

@@ -316,7 +316,7 @@ def _names_root(ctx: Context, path: str, root: str) -> bool:
     """Whether the profile file at ``path`` is one for the toolkit at ``root``."""
     from ..context import Context as Fresh
 
-    profiles, _bad = Fresh(ctx.env).profiles()  # read again: the caller's context may predate the file
+    profiles, _bad = Fresh(ctx.env).profile_files.load()  # read again: the caller's context may predate the file
     real = os.path.realpath(root)
     return any(p.get("file") == path and os.path.realpath(p.get("root") or "") == real for p in profiles)
 

@@ -113,7 +113,7 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     _refuse_shared(ctx.profiles_dir)  # before anything reads it (and notes it)
     notes: list[str] = []
     chosen = [tk for _p, tk in select_targets(ctx, targets, all_, verb="build", notes=notes)]
-    profiles, _ = ctx.profiles()
+    profiles, _ = ctx.profile_files.load()
     # Names no new profile may take: every profile's name and every file's, even invalid ones.
     taken = {p["name"] for p in profiles} | _existing_names(ctx.profiles_dir)
     seen: set[str] = set()
@@ -174,7 +174,7 @@ def list_profiles(as_json: bool) -> int:
     from ..context import Context
 
     ctx = Context()
-    profiles, bad = ctx.profiles()
+    profiles, bad = ctx.profile_files.load()
     ctx.save()
     for _path, err in bad:
         note(err)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import os
 import re
 
+from ..profiles.model import scan_toolkits
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..context import Context
@@ -90,7 +92,7 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
     if _T in needs:
         from ..profiles.select import active_profile
 
-        toolkits, _ = ctx.scan()
+        toolkits, _ = scan_toolkits(ctx)
         facts["toolkits"] = [{"version": tk["version"], "full_version": tk["full_version"], "root": tk["root"],
                               "libdir": tk["libdir"], "stubs": bool(tk["components"].get("stubs")),
                               "nvcc": bool(tk["components"].get("nvcc"))} for tk in toolkits]
@@ -100,11 +102,7 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
     if _P in needs:
         facts["torch"] = _torch_facts(ctx, python, notes)
     if _D in needs:
-        from ..host.driver import driver_facts
-
-        d = ctx.memo.get("driver")
-        if d is None:
-            d = ctx.memo["driver"] = driver_facts(env, proc_root=ctx.proc_root)
+        d = ctx.driver
         facts["driver"] = {"present": d.get("present"), "version": d.get("version"), "cuda": d.get("cuda"),
                            "gpus": [{"index": g.get("index"), "name": g.get("name"), "compute_cap": g.get("compute_cap")}
                                     for g in d.get("gpus") or []],

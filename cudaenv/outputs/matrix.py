@@ -28,6 +28,7 @@ from __future__ import annotations
 from ..toolkit import compat
 from ..errors import CudaenvError
 from ..toolkit import version_key
+from ..profiles.model import scan_toolkits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def matrix(ctx: Context, lo: str | None = None, hi: str | None = None, torch: tu
         if short not in wanted:
             wanted.append(short)
     builds = torch_builds()
-    toolkits, _ = ctx.scan()
+    toolkits, _ = scan_toolkits(ctx)
     default = default_compiler(ctx.env, ctx.index)
     compilers = find_compilers(ctx.env, ctx.index)
     out = []

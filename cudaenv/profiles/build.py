@@ -168,7 +168,7 @@ def build_vars(ctx: Context, profile: dict, tk: Toolkit, notes: list[str] | None
     sms: list[int] = []
     al = settings.get("arch_list", "auto")
     if al == "auto":
-        pyenv = ctx.python_env()
+        pyenv = ctx.python.get()
         tb = torch_build(pyenv)
         torch = cached_torch(ctx.index, pyenv["python"], tb.get("version")) if tb and pyenv else None
         gpus = gpu_caps(ctx)

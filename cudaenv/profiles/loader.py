@@ -54,7 +54,7 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..host.pyenv import python_wheels, version_tuple
+from ..host.pyenv import version_tuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -348,7 +348,7 @@ def apply_loader_path(ctx: Context, policy: str, tk: Toolkit, ops: Ops, notes: l
         for d in dirs:
             _replace(ops, d, None)
         return
-    _pyenv, inventory = python_wheels(ctx)
+    _pyenv, inventory = ctx.python.wheels()
     if not inventory["libs"] and not inventory["tools"]:
         return
     where = f"{_pyenv['prefix']}" if _pyenv else "the Python environment"
