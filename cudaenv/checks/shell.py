@@ -9,6 +9,12 @@ from __future__ import annotations
 import os
 import time
 
+from ..infra.run import run
+from ..profiles.loader import LEFT_OUT, relation_text, shadowing, tool_shadowing
+from ..profiles.select import active_profile
+from ..shells.posix import quote
+from ..toolkit.probe import Skip, probe
+from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
 from . import Finding
 
 TYPE_CHECKING = False
@@ -153,11 +159,6 @@ def _nvcc_root(env: Mapping[str, str]) -> str | None:
 
 def gather_shell(ctx: Context, driver: dict | None) -> dict:
     """Facts about the current shell's environment."""
-    from ..infra.run import run
-    from ..profiles.select import active_profile
-    from ..toolkit.probe import Skip, probe
-    from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
-
     env = ctx.env
     facts: dict = {"env": env, "driver": driver or {}}
     act = active_profile(ctx)
@@ -203,15 +204,12 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
 
 def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
     """What on LD_LIBRARY_PATH (libraries) and PATH (ptxas, nvlink, …) shadows the environment's wheels."""
-    from ..profiles.loader import shadowing, tool_shadowing
-
     pyenv, inventory = ctx.python.wheels()
     libs = [s for s in shadowing(ld, inventory, ctx.index) if s["relation"] != "same"]
     tools = []
     for d in path:
         ptxas = os.path.join(d, "ptxas")
         if os.path.exists(ptxas):  # the first compiler bin on PATH is the one that runs
-            from ..toolkit.probe import Skip, probe
 
             try:
                 tk = probe(os.path.dirname(os.path.realpath(d)))
@@ -317,8 +315,6 @@ def shell_rules(f: dict) -> list[Finding]:
     elif f["cudart"]:
         out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
     # The Python environment's wheels, shadowed.
-    from ..profiles.loader import LEFT_OUT, relation_text
-
     sh = f.get("shadow") or {}
     older = [s for s in sh.get("libs", []) if s["relation"] in LEFT_OUT]
     for s in older:
@@ -359,8 +355,6 @@ def shell_rules(f: dict) -> list[Finding]:
     # torch_extensions locks.
     stale = f["locks"]["stale"]
     if stale:
-        from ..shells.posix import quote
-
         out.append(Finding("torch.extension_lock", "warn",
                            f"{len(stale)} stale torch_extensions lock(s): builds will hang in baton.wait()",
                            detail="; ".join(stale),

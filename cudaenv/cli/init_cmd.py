@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import click
+from click.shell_completion import CompletionItem
 
-from ..shells import INIT_SHELLS
 from ..commands.init import do_init
+from ..shells import INIT_SHELLS
 
 __all__ = ["init_cmd"]
 
 
 def _complete_shells(_ctx, _param, incomplete: str) -> list:
-    from click.shell_completion import CompletionItem
-
     return [CompletionItem(s) for s in INIT_SHELLS if s.startswith(incomplete)]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..commands.profile import build, profiles_path
 from .common import exits, handles_errors, json_option
 
 __all__ = ["profile_group"]
@@ -25,8 +26,6 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
     Without TARGETS: the active profile's toolkit, else the one $CUDA_HOME
     points at, else .cuda-version's, else the default toolkit (/usr/local/cuda).
     """
-    from ..commands.profile import build
-
     exits(build(targets, all_, force))
 
 
@@ -53,6 +52,4 @@ def show_profile(target: str) -> None:
 @profile_group.command("path")
 def path_cmd() -> None:
     """Print the directory holding profile files."""
-    from ..commands.profile import profiles_path
-
     exits(profiles_path())

@@ -5,7 +5,9 @@ from __future__ import annotations
 from ..checks.gather import gather
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
+from ..context import Context
 from ..infra.console import note, printable, write_out
+from ..infra.jsonout import dumps
 from ..profiles.select import select_targets
 
 __all__ = ["check"]
@@ -14,8 +16,6 @@ __all__ = ["check"]
 def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, torch: bool, verbose: bool,
           as_json: bool) -> int:
     """Check each target; exit status 1 when any check fails."""
-    from ..context import Context
-
     ctx = Context()
     notes: list[str] = []
     results = []
@@ -27,8 +27,6 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
         note(n)
     failed = any(worst(f) == "fail" for _, _, f in results)
     if as_json:
-        from ..infra.jsonout import dumps
-
         write_out(dumps({
             "schema": 1,
             "ok": not failed,

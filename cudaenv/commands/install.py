@@ -6,14 +6,28 @@ root and the profile written, or the version table of ``--list``).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import signal
+import tempfile
 
+from ..context import Context
 from ..errors import CudaenvError
 from ..infra.console import note, report_error, write_out
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..context import Context
+from ..infra.jsonout import dumps
+from ..infra.private import Untrusted, ensure_dir
+from ..install.core import install_tree, put_back, resolve
+from ..install.credentials import redact
+from ..install.fetch import Unreachable, check_url, configure, is_local
+from ..install.progress import Progress, human
+from ..install.record import check_root, lookup, register, registered, unregister
+from ..install.sources import default_sources, make_source, match_version
+from ..install.wheels import version_key
+from ..toolkit.discover import installed_dir
+from ..verify.prep import Options
+from .profile import build
+from .verify import run_verify
 
 __all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
 
@@ -24,8 +38,6 @@ def download_cache(ctx: Context) -> str:
     Made 0700. One another user can change (``infra/private.py``: its one note) is not used:
     this run downloads into a private temporary directory, removed at exit.
     """
-    from ..infra.private import Untrusted, ensure_dir
-
     path = ctx.env.get("CUDAENV_INSTALL_CACHE") or os.path.join(ctx.cache_dir, "downloads")
     try:
         ensure_dir(path)
@@ -34,9 +46,6 @@ def download_cache(ctx: Context) -> str:
         pass
     except OSError:
         return path  # cannot be made: fetch says why, as before
-    import atexit
-    import shutil
-    import tempfile
 
     tmp = tempfile.mkdtemp(prefix="cudaenv-downloads-", dir=ctx.env.get("TMPDIR") or None)
     atexit.register(shutil.rmtree, tmp, True)
@@ -49,9 +58,6 @@ def _private_toolkits(ctx: Context) -> None:
     Raises:
         CudaenvError: it is another user's to change (``discover`` would not list it either).
     """
-    from ..infra.private import Untrusted, ensure_dir
-    from ..toolkit.discover import installed_dir
-
     base = installed_dir(ctx.env)
     try:
         ensure_dir(base)
@@ -65,10 +71,6 @@ def _private_toolkits(ctx: Context) -> None:
 def installed(ctx: Context) -> list[tuple[str, dict]]:
     """(root, record) of every toolkit cudaenv installed (its own toolkits directory and the roots
     its registry names), oldest version first."""
-    from ..install.record import lookup, registered
-    from ..install.wheels import version_key
-    from ..toolkit.discover import installed_dir
-
     base = installed_dir(ctx.env)
     try:
         roots = [os.path.join(base, n) for n in sorted(os.listdir(base)) if n.startswith("cuda-")]
@@ -105,9 +107,6 @@ def expand_path(path: str, what: str) -> str:
 
 def _sources(ctx: Context, given: tuple[str, ...] | list[str]) -> list[str]:
     """The sources to try, each checked: a URL must be one cudaenv can fetch (one line otherwise)."""
-    from ..install.fetch import check_url, configure, is_local
-    from ..install.sources import default_sources
-
     configure(ctx.env)
     specs = list(given) if given else default_sources(ctx.config().get("sources"))
     for spec in specs:
@@ -136,15 +135,11 @@ def _network(ctx: Context) -> None:
 
 def _say(message: str) -> None:
     """A note with every password or token masked (a URL's, or one a server echoed back)."""
-    from ..install.credentials import redact
-
     note(redact(message))
 
 
 def _fail(exc: CudaenvError) -> int:
     """:func:`report_error` with every password or token masked."""
-    from ..install.credentials import redact
-
     exc.message = redact(exc.message)
     exc.hint = redact(exc.hint) if exc.hint else exc.hint
     return report_error(exc)
@@ -157,8 +152,6 @@ def _interruptible() -> None:
     clean-up it starts (bounded: cancelled workers, removing the staging directory) is not cut
     short. A signal the process was started with ignored (``nohup``) stays ignored.
     """
-    import signal
-
     fired: list[int] = []
 
     def handler(signum, frame):  # noqa: ARG001 - signal handler signature
@@ -177,8 +170,6 @@ def _interruptible() -> None:
 
 def _stopped(exc: KeyboardInterrupt, what: str) -> int:
     """Say how the install ended on a signal; return 128 + its number."""
-    import signal
-
     signum = getattr(exc, "signum", signal.SIGINT)
     how = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}.get(signum, "stopped")
     note(f"{how}: {what}")
@@ -187,9 +178,6 @@ def _stopped(exc: KeyboardInterrupt, what: str) -> int:
 
 def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
     """The root of a complete toolkit cudaenv installed that answers ``want`` (at ``prefix`` if given)."""
-    from ..install.record import lookup
-    from ..install.sources import match_version
-
     if prefix:
         rec = lookup(ctx.env, prefix)
         ok = rec is not None and match_version(want, [rec["version"]]) is not None
@@ -202,12 +190,6 @@ def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
             verify: bool = False, jobs: int = 4, force: bool = False) -> int:
     """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status."""
-    from ..context import Context
-    from ..install.core import install_tree, put_back, resolve
-    from ..install.progress import Progress, human
-    from ..install.record import lookup
-    from ..toolkit.discover import installed_dir
-
     ctx = Context()
     _interruptible()
     try:
@@ -271,9 +253,6 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
 
 def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool) -> int:
     """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
-    from ..install.progress import human
-    from ..install.record import register
-
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
@@ -287,7 +266,6 @@ def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool)
         # runtime parts: libraries to load, not a toolkit `use` can switch to
         note(f"no nvcc in these parts: no profile written (the libraries are in {root}/lib64)")
         return 0
-    from .profile import build
 
     before = _profile_files(ctx)
     rc = build([root], False, force=False)
@@ -298,9 +276,6 @@ def _installed(ctx: Context, plan: dict, root: str, summary: dict, verify: bool)
         except CudaenvError as exc:
             note(f"warning: {exc.message}")
     if rc == 0 and verify:
-        from ..verify.prep import Options
-        from .verify import run_verify
-
         rc = run_verify([root], False, Options(), False, use_cache=False)
     return rc
 
@@ -314,9 +289,7 @@ def _profile_files(ctx: Context) -> set[str]:
 
 def _names_root(ctx: Context, path: str, root: str) -> bool:
     """Whether the profile file at ``path`` is one for the toolkit at ``root``."""
-    from ..context import Context as Fresh
-
-    profiles, _bad = Fresh(ctx.env).profile_files.load()  # read again: the caller's context may predate the file
+    profiles, _bad = Context(ctx.env).profile_files.load()  # read again: the caller's context may predate the file
     real = os.path.realpath(root)
     return any(p.get("file") == path and os.path.realpath(p.get("root") or "") == real for p in profiles)
 
@@ -331,9 +304,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
     Raises:
         CudaenvError: (only with ``quiet``) the same errors the command reports.
     """
-    from ..context import Context
-    from ..install.record import check_root, lookup, unregister
-
     ctx = Context()
     removed: list[str] = []
     try:
@@ -385,8 +355,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
 
 def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
     """Print the versions each source offers and which are installed; return the exit status."""
-    from ..context import Context
-
     ctx = Context()
     _interruptible()
     try:
@@ -396,11 +364,6 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
 
 
 def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
-    from ..install.fetch import Unreachable
-    from ..install.credentials import redact
-    from ..install.sources import make_source
-    from ..install.wheels import version_key
-
     have = {rec["version"]: root for root, rec in installed(ctx)}
     rows: dict[str, list[str]] = {}
     reached = 0
@@ -434,8 +397,6 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
         rows.setdefault(ver, [])
     order = sorted(rows, key=version_key)
     if as_json:
-        from ..infra.jsonout import dumps
-
         write_out(redact(dumps({"versions": [{"version": v, "sources": rows[v], "installed": have.get(v)}
                                              for v in order]})) + "\n")
     else:

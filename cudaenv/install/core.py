@@ -10,8 +10,15 @@ and then find it installed.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import secrets
+import shutil
+import signal
+import stat
 import threading
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 from ..errors import CudaenvError
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
@@ -19,6 +26,7 @@ from .parts import role, select
 from .progress import Progress, human
 from .record import MARKER, read_marker, register
 from .sources import NotOffered, make_source
+from .unpack import finish, unpack
 from .wheels import META
 
 TYPE_CHECKING = False
@@ -71,8 +79,6 @@ def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str]
 
 def version_json(plan: dict) -> str:
     """``version.json`` in NVIDIA's format: ``cuda`` (the release) and one entry per component."""
-    import json
-
     doc: dict = {"cuda": {"name": "CUDA SDK", "version": plan["version"]}}
     for c in plan["components"]:
         key = c["key"]
@@ -117,8 +123,6 @@ def check_space(plan: dict, root: str, cache: str) -> None:
 
 
 def _remove(path: str) -> None:
-    import shutil
-
     shutil.rmtree(path, ignore_errors=True)
 
 
@@ -136,8 +140,6 @@ def _write_new(path: str, text: str) -> None:
 
 def _leftovers(parent: str, name: str, root: str) -> None:
     """Under the lock: put back a tree a killed ``--force`` had set aside; remove what killed installs left."""
-    import stat
-
     olds = sorted(n for n in os.listdir(parent) if n.startswith(f".{name}{OLD}"))
     if not os.path.lexists(root):
         for n in olds:
@@ -154,8 +156,6 @@ def _leftovers(parent: str, name: str, root: str) -> None:
 
 def put_back(root: str) -> None:
     """Put back the tree a ``--force`` killed mid-swap set aside at ``root`` (under the install lock)."""
-    import fcntl
-
     parent, name = os.path.split(os.path.abspath(root))
     if os.path.lexists(root) or not os.path.isdir(parent) or \
             not any(n.startswith(f".{name}{OLD}") for n in os.listdir(parent)):
@@ -173,8 +173,6 @@ def put_back(root: str) -> None:
 
 def _swap(staging: str, root: str, old: str) -> None:
     """``staging`` becomes ``root``; a tree already there is set aside first and removed only after."""
-    import signal
-
     blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     try:
         prev = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
@@ -214,10 +212,6 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
             a replaced tree is still there).
         KeyboardInterrupt: interrupted (the same).
     """
-    import fcntl
-    import secrets
-    from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
-
     parent, name = os.path.split(os.path.abspath(root))
     try:
         os.makedirs(parent, exist_ok=True)
@@ -242,7 +236,7 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
         os.makedirs(staging)
         token = secrets.token_hex(16)
         try:
-            summary = _fill(plan, staging, cache, env, jobs, prog, ThreadPoolExecutor, wait, FIRST_EXCEPTION)
+            summary = _fill(plan, staging, cache, env, jobs, prog)
             from ..infra.jsonout import dumps
 
             _write_new(os.path.join(staging, "version.json"), version_json(plan))
@@ -310,10 +304,7 @@ def _raise_in(tid: int, exc: type[BaseException] | None) -> None:
         pass
 
 
-def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: int, prog: Progress,
-          Pool, wait, FIRST_EXCEPTION) -> dict:
-    from .unpack import finish, unpack
-
+def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: int, prog: Progress) -> dict:
     comps = plan["components"]
     prog.total = sum(c["size"] or 0 for c in comps)
     stop = threading.Event()
@@ -348,7 +339,7 @@ def _fill(plan: dict, staging: str, cache: str, env: Mapping[str, str], jobs: in
             files[0] += n
         prog.finish(label, "installed" + (" (headers)" if c["how"] == "include" else ""))
 
-    pool = Pool(max_workers=max(1, jobs))
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     futures = []
     try:  # submitting too: a signal may arrive while a first worker already downloads
         for c in sorted(comps, key=lambda c: -(c["size"] or 0)):

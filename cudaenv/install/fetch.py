@@ -26,13 +26,19 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import http.client
 import os
+import socket
 import threading
 import time
+import urllib.request
+from urllib.parse import unquote, urljoin, urlsplit
 
 from ..errors import CudaenvError
 from ..infra.files import read_limited
 from ..infra.private import ensure_dir, own_file
+from .credentials import redact
+from .net import opener, remember, tls_reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -104,16 +110,12 @@ def is_local(url: str) -> bool:
 def local_path(url: str) -> str:
     """The filesystem path of a local ``url``."""
     if url.startswith("file://"):
-        from urllib.parse import unquote, urlsplit
-
         return unquote(urlsplit(url).path)
     return url
 
 
 def _show(url: str) -> str:
     """``url`` as a message may show it: without a password or token (``credentials.redact``), cut short."""
-    from .credentials import redact
-
     url = redact(url)
     return url if len(url) <= 200 else url[:200] + "…"
 
@@ -125,8 +127,6 @@ def check_url(url: str) -> str:
         CudaenvError: (exit 2) any other scheme, no host, a bad port or IPv6
             address, a space, a control or a non-ASCII character (percent-encode those).
     """
-    from urllib.parse import urlsplit
-
     def bad(why: str) -> CudaenvError:
         return CudaenvError(f"not a usable URL: {_show(url)!r} ({why})", exit_code=2)
 
@@ -155,7 +155,6 @@ def join_url(base: str, rel: str) -> str:
         return rel
     if is_local(base) and not base.startswith("file://"):
         return os.path.normpath(os.path.join(base, rel))
-    from urllib.parse import urljoin
 
     try:
         return urljoin(base if base.endswith("/") else base + "/", rel)
@@ -164,9 +163,6 @@ def join_url(base: str, rel: str) -> str:
 
 
 def _why(exc: BaseException) -> str:
-    from .credentials import redact
-    from .net import tls_reason
-
     reason = getattr(exc, "reason", None)
     if reason is not None and not isinstance(reason, str):
         exc = reason
@@ -180,8 +176,6 @@ def _connection(*handlers, **kwargs):
     ``SSL_CERT_FILE``), pip's ``client-cert`` and ``trusted-host``, the proxy, and
     credentials per host (from the URLs, netrc), never sent to another host.
     ``handlers``: more ``urllib`` handlers for the opener (they replace a default of their class)."""
-    from .net import opener
-
     return opener(*handlers, **kwargs)
 
 
@@ -243,8 +237,6 @@ class _Watch:
 
 
 def _shut(sock) -> None:
-    import socket
-
     try:  # the plain socket's shutdown, also under TLS: a blocked read in another thread returns at once
         socket.socket.shutdown(sock, socket.SHUT_RDWR)
     except OSError:
@@ -284,9 +276,6 @@ def _unwatch(w: _Watch) -> None:
 def _opener():
     """urllib with the bounds above (connections that tell the current watch their socket,
     redirects checked one by one) over net.py's certificates, proxies and credentials."""
-    import http.client
-    import urllib.request
-
     def watched(cls):
         class Conn(cls):
             def connect(self) -> None:
@@ -336,7 +325,6 @@ def _opener():
 
 def _failure(w: _Watch, exc: BaseException) -> BaseException:
     """The one-line error for ``exc``, raised by urllib or http.client during the request ``w``."""
-    import http.client
     import urllib.error
 
     tripped = w.error()
@@ -379,8 +367,6 @@ class _Answer:
         Raises:
             Cancelled, CudaenvError: cancelled, stalled, dropped (:class:`_Dropped`), malformed.
         """
-        import http.client
-
         try:
             data = self.resp.read1(n)
         except (OSError, http.client.HTTPException, ValueError) as exc:
@@ -415,11 +401,7 @@ class _open:  # noqa: N801 - used as a function: `with _open(url) as answer`
         self.resp = None
 
     def __enter__(self) -> _Answer:
-        import http.client
         import urllib.error
-        import urllib.request
-
-        from .net import remember
 
         check_url(self.url)
         # remember: credentials written in the URL go to the Authorization header, not the request line.
@@ -511,8 +493,6 @@ def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> b
 
 def _http_error(what: str, exc) -> CudaenvError:
     """An HTTP error status in one line (the server's reason phrase is its own words: masked too)."""
-    from .credentials import redact
-
     hint = None
     if exc.code in (401, 403):
         hint = "credentials go in the index URL (https://user:TOKEN@host/simple) or ~/.netrc, as for pip"

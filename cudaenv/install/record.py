@@ -13,10 +13,15 @@ toolkits directory (``cuda-*`` there).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 
 from ..errors import CudaenvError
+from ..infra.atomic import write_atomic
+from ..infra.files import read_limited
+from ..infra.jsonout import dumps
+from ..toolkit.discover import installed_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,8 +44,6 @@ def valid_release(label: object) -> bool:
 
 
 def registry_dir(env: Mapping[str, str]) -> str:
-    from ..toolkit.discover import installed_dir
-
     return os.path.join(os.path.dirname(installed_dir(env)), "installs")
 
 
@@ -49,10 +52,6 @@ def _key(root: str) -> str:
 
 
 def _read_json(path: str) -> dict | None:
-    import json
-
-    from ..infra.files import read_limited
-
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):  # a link named like a record is not one
             return None
@@ -81,17 +80,12 @@ def register(env: Mapping[str, str], root: str, version: str, token: str, profil
     Raises:
         CudaenvError: the record cannot be written.
     """
-    from ..infra.atomic import write_atomic
-    from ..infra.jsonout import dumps
-
     doc = {"format": 1, "root": os.path.realpath(root), "version": version, "token": token, "profiles": profiles}
     write_atomic(os.path.join(registry_dir(env), _key(root) + ".json"), dumps(doc) + "\n")
 
 
 def lookup(env: Mapping[str, str], root: str) -> dict | None:
     """The registry's record of ``root`` when it agrees with the toolkit's own record, else None."""
-    from ..toolkit.discover import installed_dir
-
     mark = read_marker(root)
     if mark is None:
         return None

@@ -22,8 +22,11 @@ time :func:`explain` runs, not at import.
 from __future__ import annotations
 
 import re
+import textwrap
+from bisect import bisect_right
 
 from ..toolkit.compat import libstdcxx_gcc, ptx_isa_cuda, table
+from .kb import load_entries
 
 __all__ = ["Match", "explain", "render_text", "split_lines", "checked_by", "required_literal", "demangle",
            "DERIVE", "normalize_line", "toolkits_for_arch"]
@@ -144,8 +147,6 @@ def _knowledge(entries: list[dict] | None) -> _Compiled:
     if entries is not None:
         return _Compiled(entries)
     if _default is None:
-        from .kb import load_entries
-
         _default = _Compiled(load_entries())
     return _default
 
@@ -188,8 +189,6 @@ class _Text:
 
     def line_at(self, offset: int) -> int:
         """Index of the line holding ``offset``."""
-        from bisect import bisect_right
-
         return bisect_right(self.starts, offset) - 1
 
     def end(self, i: int) -> int:
@@ -886,8 +885,6 @@ _SHOWN_LINE = 240
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:
     """Wrap ``text`` without breaking inside `backticks` (commands stay on one line)."""
-    import textwrap
-
     nbsp = "\u00a0"
     protected = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", nbsp), text)
     out = textwrap.wrap(protected, width=_WIDTH, initial_indent=first, subsequent_indent=rest,

@@ -24,8 +24,14 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 
+from ..checks.live import SHM_MIN, ifname_matches, loader_finds, nccl_facts
+from ..host.python_probe import default_python, probe_python
+from ..infra.elf import symbol_versions
 from ..profiles.model import scan_toolkits
+from ..profiles.select import active_profile
+from .explain import toolkits_for_arch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -86,12 +92,8 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
                    "path": env.get("PATH") or "", "torch": None, "driver": None, "nccl": None,
                    "cuda_visible_devices": env.get("CUDA_VISIBLE_DEVICES")}
     if "nccl" in needs:
-        from ..checks.live import nccl_facts
-
         facts["nccl"] = nccl_facts(env)
     if _T in needs:
-        from ..profiles.select import active_profile
-
         toolkits, _ = scan_toolkits(ctx)
         facts["toolkits"] = [{"version": tk["version"], "full_version": tk["full_version"], "root": tk["root"],
                               "libdir": tk["libdir"], "stubs": bool(tk["components"].get("stubs")),
@@ -111,8 +113,6 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
 
 
 def _torch_facts(ctx: Context, python: str | None, notes: list[str] | None) -> dict | None:
-    from ..host.python_probe import default_python, probe_python
-
     py = python or default_python(ctx.env)
     if not py:
         return None
@@ -308,8 +308,6 @@ def _h_abi(m: Match, h: dict) -> list[str]:
 
 
 def _h_ninja(m: Match, h: dict) -> list[str]:
-    import shutil
-
     t = h.get("torch") or {}
     py = t.get("python")
     envbin = os.path.dirname(py) if py else None
@@ -377,8 +375,6 @@ def _h_shadowed(m: Match, h: dict) -> list[str]:
 
 
 def _h_arch(m: Match, h: dict) -> list[str]:
-    from .explain import toolkits_for_arch
-
     arch = m.values.get("arch", "")
     sm = re.search(r"(\d+)", arch)
     if not sm:
@@ -490,9 +486,6 @@ def _h_cuda_home_list(m: Match, h: dict) -> list[str]:
 
 
 def _h_libstdcxx(m: Match, h: dict) -> list[str]:
-    from ..checks.live import loader_finds
-    from ..infra.elf import symbol_versions
-
     want = m.values.get("version", "")
     if not want:
         return []
@@ -514,8 +507,6 @@ def _h_libstdcxx(m: Match, h: dict) -> list[str]:
 
 
 def _h_nccl(m: Match, h: dict) -> list[str]:
-    from ..checks.live import SHM_MIN, ifname_matches
-
     n = h.get("nccl") or {}
     out = []
     shm = n.get("shm")

@@ -65,21 +65,23 @@ from __future__ import annotations
 import json
 import os
 
-from ..infra.atomic import commit, discard, stage_text
-from ..infra.files import NotRegular, read_limited
 from ..env.ops import Ops
 from ..env.pathlist import dedupe, separator
+from ..env.plan import apply
 from ..errors import CudaenvError
-from ..toolkit import version_key
+from ..infra.atomic import commit, discard, stage_text
+from ..infra.files import NotRegular, read_limited
+from ..profiles.model import host_compiler, profile_ops
 from ..profiles.select import select_targets
+from ..toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..toolkit.types import Toolkit
-    from ..profiles.model import Profile
     from typing import Iterator
 
     from ..context import Context
+    from ..profiles.model import Profile
+    from ..toolkit.types import Toolkit
 
 __all__ = [
     "FORMATS", "MODULE", "DRIVER_FILE", "STUBS_DIR", "Module", "Written", "lua_quote", "tcl_quote",
@@ -875,9 +877,6 @@ def _existing(cuda_dir: str, fmt: str, alias_files: list[str] | None = None) -> 
 
 
 def _module_for(ctx: Context, prof: Profile, tk: Toolkit, name: str, output: str, notes: list[str]) -> Module:
-    from ..env.plan import apply
-    from ..profiles.model import host_compiler, profile_ops
-
     # The host compiler `use` would pick, chosen here (like `profile build` records it).
     cxx, why = host_compiler(ctx, prof, tk)
     if not cxx and why and prof.get("host_compiler") in (None, "auto"):
