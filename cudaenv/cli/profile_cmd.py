@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..commands import profile
 from ..commands.profile import build, profiles_path
 from .common import exits, handles_errors, json_option
 
@@ -34,9 +35,7 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
 @handles_errors
 def list_profiles(as_json: bool) -> None:
     """List profile files (invalid ones are reported on stderr)."""
-    from ..commands.profile import list_profiles
-
-    exits(list_profiles(as_json))
+    exits(profile.list_profiles(as_json))
 
 
 @profile_group.command("show")
@@ -44,9 +43,7 @@ def list_profiles(as_json: bool) -> None:
 @handles_errors
 def show_profile(target: str) -> None:
     """Print the profile YAML that governs TARGET (the built-in default if none is written)."""
-    from ..commands.profile import show_profile
-
-    exits(show_profile(target))
+    exits(profile.show_profile(target))
 
 
 @profile_group.command("path")

@@ -17,6 +17,7 @@ from ..errors import CudaenvError
 from ..infra.console import note, report_error, write_out
 from ..infra.jsonout import dumps
 from ..infra.private import Untrusted, ensure_dir
+from ..install import net
 from ..install.core import install_tree, put_back, resolve
 from ..install.credentials import redact
 from ..install.fetch import Unreachable, check_url, configure, is_local
@@ -128,9 +129,7 @@ class _Stopped(KeyboardInterrupt):
 
 def _network(ctx: Context) -> None:
     """Connections as pip's configuration says (certificates, proxy, credentials): before any source is asked."""
-    from ..install.net import configure
-
-    configure(ctx.env)
+    net.configure(ctx.env)
 
 
 def _say(message: str) -> None:
@@ -314,8 +313,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
             if rec is None:
                 raise CudaenvError(f"{root} is not a toolkit cudaenv installed; not removing it", exit_code=2)
         else:
-            from ..install.sources import match_version
-
             have = installed(ctx)
             best = match_version(target, [r["version"] for _r, r in have])
             found = [(r, rec) for r, rec in have if rec["version"] == best]
@@ -332,8 +329,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
             os.rename(root, trash)  # gone from discovery at once, even if the removal below is slow
         except OSError as exc:
             raise CudaenvError(f"cannot remove {root}: {exc.strerror}") from None
-        import shutil
-
         shutil.rmtree(trash, ignore_errors=True)
         removed.append(f"removed {root} (CUDA {rec['version']})")
         unregister(ctx.env, root)

@@ -130,8 +130,6 @@ def kernel_remove(words: list[str], prefix: str | None = None, ctx: Context | No
             if not hits:
                 resolved = None
                 try:
-                    from ..profiles.resolve import resolve_target
-
                     profile, tk = resolve_target(ctx, word, [])
                     resolved = (profile["name"], tk["root"])
                 except CudaenvError:

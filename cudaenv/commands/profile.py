@@ -6,7 +6,7 @@ import os
 
 from ..context import Context, profiles_dir
 from ..errors import CudaenvError
-from ..infra.atomic import write_atomic
+from ..infra import atomic
 from ..infra.console import note, write_out
 from ..infra.jsonout import dumps
 from ..infra.private import MISSING, Untrusted, dir_problem, ensure_dir
@@ -175,7 +175,7 @@ def _write_profile(ctx: Context, prof: Profile, tk: Toolkit, path: str, written:
         prof["host_compiler"] = cxx
     try:
         _private_profiles(path)
-        write_atomic(path, dump(prof))
+        atomic.write_atomic(path, dump(prof))
     except CudaenvError as exc:
         if written:  # still one line, but the user learns what did change
             exc.message += f" (written before it: {', '.join(written)})"

@@ -21,6 +21,7 @@ import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 from ..errors import CudaenvError
+from ..infra.jsonout import dumps
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
 from .parts import role, select
 from .progress import Progress, human
@@ -237,8 +238,6 @@ def install_tree(plan: dict, root: str, cache: str, env: Mapping[str, str], jobs
         token = secrets.token_hex(16)
         try:
             summary = _fill(plan, staging, cache, env, jobs, prog)
-            from ..infra.jsonout import dumps
-
             _write_new(os.path.join(staging, "version.json"), version_json(plan))
             record = {"format": 1, "version": plan["version"], "source": plan["source"], "parts": plan["parts"],
                       "token": token,

@@ -31,6 +31,7 @@ import os
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -325,8 +326,6 @@ def _opener():
 
 def _failure(w: _Watch, exc: BaseException) -> BaseException:
     """The one-line error for ``exc``, raised by urllib or http.client during the request ``w``."""
-    import urllib.error
-
     tripped = w.error()
     if tripped is not None:
         return tripped
@@ -401,8 +400,6 @@ class _open:  # noqa: N801 - used as a function: `with _open(url) as answer`
         self.resp = None
 
     def __enter__(self) -> _Answer:
-        import urllib.error
-
         check_url(self.url)
         # remember: credentials written in the URL go to the Authorization header, not the request line.
         req = urllib.request.Request(remember(self.url), headers={"User-Agent": "cudaenv", **(self.headers or {})})
@@ -465,8 +462,6 @@ def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> b
             raise CudaenvError(f"{path}: no such file", exit_code=2) from None
         except OSError as exc:
             raise CudaenvError(f"cannot read {path}: {exc.strerror or exc.__class__.__name__}") from None
-    import urllib.error
-
     try:
         with _open(url, {"Accept": accept} if accept else None) as resp:
             if (resp.length() or 0) > MAX_DOCUMENT:
@@ -633,8 +628,6 @@ def _download(url: str, part: str, have: int, size: int | None, cap: int, name: 
         _Dropped: the connection broke (resume).
         CudaenvError: the answer does not fit ``size`` or ``cap``; an HTTP error; a stall.
     """
-    import urllib.error
-
     def lies(server: int, how: str) -> CudaenvError:
         if os.path.exists(part):
             os.unlink(part)
