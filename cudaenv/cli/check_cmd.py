@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.check import check
-from ..errors import CudaenvError
 from .common import exits, handles_errors, json_option
 
 __all__ = ["check_cmd"]
@@ -29,6 +27,9 @@ def check_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torch
     at, else .cuda-version, else the default toolkit (/usr/local/cuda).
     Exit status 0 when nothing fails, 1 otherwise.
     """
+    from ..commands.check import check
+    from ..errors import CudaenvError
+
     if match_torch:
         if targets or all_:
             raise CudaenvError("--match-torch checks one toolkit: give no PROFILEs and no --all with it", exit_code=2)

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import os
 
-from click.shell_completion import (BashComplete, CompletionItem, FishComplete, ShellComplete, ZshComplete,
-                                    add_completion_class, split_arg_string)
-
-from ..commands.complete import target_candidates
-from ..commands.init import init_text
-from ..shells import shell
+from click.shell_completion import (
+    BashComplete,
+    CompletionItem,
+    FishComplete,
+    ShellComplete,
+    ZshComplete,
+    add_completion_class,
+    split_arg_string,
+)
 
 __all__ = ["complete_targets", "BashCompletion", "ZshCompletion", "FishCompletion", "TcshCompletion"]
 
@@ -37,6 +40,7 @@ def complete_targets(ctx, param, incomplete: str) -> list[CompletionItem]:
     """
     if incomplete[:1] in ("/", ".", "~"):
         return [CompletionItem(incomplete, type="dir")]
+    from ..commands.complete import target_candidates
 
     return [CompletionItem(v, help=h) for v, h in target_candidates(incomplete)]
 
@@ -49,10 +53,13 @@ class _Cudaenv:
     """Source: ``cudaenv init``; format: the shell object's."""
 
     def source(self) -> str:  # type: ignore[override]
+        from ..commands.init import init_text
 
         return init_text(self.name)  # type: ignore[attr-defined]
 
     def format_completion(self, item: CompletionItem) -> str:
+        from ..shells import shell
+
         name = self.name  # type: ignore[attr-defined]
         return shell(name).completion(name, item.type, item.value, _one_line(item.help))
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands import conda_hook
-from ..commands.conda_hook import install, remove
 from .common import RawWords, exits, handles_errors, raw_words
 
 __all__ = ["conda_hook_group"]
@@ -49,6 +47,8 @@ def install_cmd(target: str, prefix: str | None) -> None:
     one is gone. Existing cudaenv hooks are replaced; a file cudaenv did not
     write is never overwritten. Each write is atomic.
     """
+    from ..commands.conda_hook import install
+
     exits(install(target, prefix))
 
 
@@ -57,6 +57,8 @@ def install_cmd(target: str, prefix: str | None) -> None:
 @handles_errors
 def remove_cmd(prefix: str | None) -> None:
     """Delete the hooks `conda-hook install` wrote (only files that carry its header)."""
+    from ..commands.conda_hook import remove
+
     exits(remove(prefix))
 
 
@@ -66,7 +68,9 @@ def _hidden(name: str):
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     def cmd(args: tuple[str, ...]) -> None:
         # What the hook files run; the same function answers without click from cudaenv.main.
-        exits(conda_hook.hook_main([name, *raw_words()]))  # as typed: click's args lost the `--`
+        from ..commands.conda_hook import hook_main
+
+        exits(hook_main([name, *raw_words()]))  # as typed: click's args lost the `--`
 
     return cmd
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.doctor import doctor
 from .common import exits, handles_errors, json_option
 
 __all__ = ["doctor_cmd"]
@@ -25,4 +24,6 @@ def doctor_cmd(python: str | None, no_torch: bool, verbose: bool, as_json: bool)
 
     Exit status 0 when nothing fails, 1 otherwise.
     """
+    from ..commands.doctor import doctor
+
     exits(doctor(python, not no_torch, verbose, as_json))

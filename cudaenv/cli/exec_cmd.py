@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands import exec_
-from ..commands.exec_ import split_args
 from .common import RawWords, exits, handles_errors, raw_words
 from .completion import complete_targets
 
@@ -32,9 +30,11 @@ def exec_cmd(target: str | None, command: tuple[str, ...]) -> None:
     found; 126: found but not executable; cudaenv's own errors: 2 (bad
     input) or 1, with one line on stderr.
     """
+    from ..commands.exec_ import do_exec, split_args
+
     # The words as typed, read by the fast form's parser (click's params lost the `--`).
     parsed = split_args(raw_words())
     if parsed is None:  # --help where split_args gives it to click
         click.echo(click.get_current_context().get_help())
         exits(0)
-    exits(exec_.do_exec(*parsed))
+    exits(do_exec(*parsed))

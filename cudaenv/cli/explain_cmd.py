@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.explain import explain_command
 from .common import exits, handles_errors, json_option
 
 __all__ = ["explain_cmd"]
@@ -36,4 +35,6 @@ def explain_cmd(text: tuple[str, ...], no_host: bool, python: str | None, as_jso
     over 16 MiB is explained by its first 4 MiB and last 12 MiB (a note says
     so); a stream is read no further than 256 MiB.
     """
+    from ..commands.explain import explain_command
+
     exits(explain_command(text, as_json, host=not no_host, python=python))

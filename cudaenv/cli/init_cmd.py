@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import click
-from click.shell_completion import CompletionItem
 
-from ..commands.init import do_init
 from ..shells import INIT_SHELLS
+from ..commands.init import do_init
 
 __all__ = ["init_cmd"]
 
 
 def _complete_shells(_ctx, _param, incomplete: str) -> list:
+    from click.shell_completion import CompletionItem
+
     return [CompletionItem(s) for s in INIT_SHELLS if s.startswith(incomplete)]
 
 

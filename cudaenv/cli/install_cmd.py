@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.install import install, list_available, uninstall
 from .common import exits, handles_errors, json_option
 
 __all__ = ["install_cmd", "uninstall_cmd"]
@@ -36,6 +35,8 @@ def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tu
     staging directory and renamed into place at the end: an interrupted install
     leaves nothing. `cudaenv list` and `use` find it; a profile is written.
     """
+    from ..commands.install import install, list_available
+
     if list_:
         if version:
             raise click.UsageError("--list takes no VERSION")
@@ -50,4 +51,6 @@ def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tu
 @handles_errors
 def uninstall_cmd(target: str) -> None:
     """Remove a toolkit `cudaenv install` installed (VERSION or PATH)."""
+    from ..commands.install import uninstall
+
     exits(uninstall(target))

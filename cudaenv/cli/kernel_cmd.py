@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.kernel import kernel_install, kernel_list, kernel_remove
-from ..errors import CudaenvError
 from .common import exits, handles_errors, json_option
 from .completion import complete_targets
 
@@ -44,6 +42,9 @@ def kernel_install_cmd(target: str, python: str | None, name: str | None, displa
     cudaenv kernel install 12.4
     cudaenv kernel install 11.8 --python ~/venvs/tf/bin/python --name tf-cuda118
     """
+    from ..commands.kernel import kernel_install
+    from ..errors import CudaenvError
+
     if prefix is not None:
         if where == "sys-prefix":
             raise CudaenvError("--prefix and --sys-prefix exclude each other", exit_code=2)
@@ -60,6 +61,8 @@ def kernel_remove_cmd(names: tuple[str, ...], prefix: str | None) -> None:
 
     Kernelspecs cudaenv did not write are never removed.
     """
+    from ..commands.kernel import kernel_remove
+
     exits(kernel_remove(list(names), prefix))
 
 
@@ -68,4 +71,6 @@ def kernel_remove_cmd(names: tuple[str, ...], prefix: str | None) -> None:
 @handles_errors
 def kernel_list_cmd(as_json: bool) -> None:
     """List the kernelspecs cudaenv wrote that Jupyter sees, and any that no longer work."""
+    from ..commands.kernel import kernel_list
+
     exits(kernel_list(as_json))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.matrix import print_matrix
 from .common import exits, handles_errors
 
 __all__ = ["matrix_cmd"]
@@ -32,4 +31,6 @@ def matrix_cmd(pretty: bool, lo: str | None, hi: str | None, torch: tuple[str, .
         echo "matrix=$matrix" >> "$GITHUB_OUTPUT"
     # later: strategy: {matrix: ${{ fromJSON(needs.<job>.outputs.matrix) }}}
     """
+    from ..commands.matrix import print_matrix
+
     exits(print_matrix(lo, hi, torch, pretty))

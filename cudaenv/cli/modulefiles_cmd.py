@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.modulefiles import modulefiles
 from .common import exits, handles_errors
 
 __all__ = ["modulefiles_cmd"]
@@ -42,4 +41,6 @@ def modulefiles_cmd(targets: tuple[str, ...], fmt: str | None, all_: bool, outpu
               held before load (unset, empty or a value; Lmod reading Tcl files
               gives an empty one back unset); one you changed since stays.
     """
+    from ..commands.modulefiles import modulefiles
+
     exits(modulefiles(targets, all_, fmt, output))

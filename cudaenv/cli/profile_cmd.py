@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands import profile
-from ..commands.profile import build, profiles_path
 from .common import exits, handles_errors, json_option
 
 __all__ = ["profile_group"]
@@ -27,6 +25,8 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
     Without TARGETS: the active profile's toolkit, else the one $CUDA_HOME
     points at, else .cuda-version's, else the default toolkit (/usr/local/cuda).
     """
+    from ..commands.profile import build
+
     exits(build(targets, all_, force))
 
 
@@ -35,7 +35,9 @@ def build_cmd(targets: tuple[str, ...], all_: bool, force: bool) -> None:
 @handles_errors
 def list_profiles(as_json: bool) -> None:
     """List profile files (invalid ones are reported on stderr)."""
-    exits(profile.list_profiles(as_json))
+    from ..commands.profile import list_profiles
+
+    exits(list_profiles(as_json))
 
 
 @profile_group.command("show")
@@ -43,10 +45,14 @@ def list_profiles(as_json: bool) -> None:
 @handles_errors
 def show_profile(target: str) -> None:
     """Print the profile YAML that governs TARGET (the built-in default if none is written)."""
-    exits(profile.show_profile(target))
+    from ..commands.profile import show_profile
+
+    exits(show_profile(target))
 
 
 @profile_group.command("path")
 def path_cmd() -> None:
     """Print the directory holding profile files."""
+    from ..commands.profile import profiles_path
+
     exits(profiles_path())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands.show import show
 from .common import exits, handles_errors, json_option
 from .completion import complete_targets
 
@@ -21,4 +20,6 @@ def show_cmd(target: str | None, as_json: bool) -> None:
     Without TARGET: the active profile, else the toolkit $CUDA_HOME points at,
     else .cuda-version, else the default toolkit (/usr/local/cuda).
     """
+    from ..commands.show import show
+
     exits(show(target, as_json))

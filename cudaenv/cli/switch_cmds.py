@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..commands import switch
-from ..commands.switch import use_target
-from ..commands.tmux import do_off_tmux, do_use_tmux
-from ..commands.verify import require_verified
 from ..errors import CudaenvError
 from .common import exits, handles_errors, shell_option
 from .completion import complete_targets
@@ -76,13 +72,18 @@ def use_cmd(target: str | None, shell: str | None, fmt: str, tmux: bool, verify:
     tmux:         cudaenv use 12.4 --tmux   (new panes too; after cudaenv init)
     torch:        eval "$(cudaenv use --match-torch)"   (also: `torch` in .cuda-version)
     """
+    from ..commands.switch import do_use, use_target
+    from ..commands.verify import require_verified
+
     target = use_target(target, match_torch)
     if verify:
         require_verified(target)
     name = output_name(shell, fmt, tmux)
     if tmux:
+        from ..commands.tmux import do_use_tmux
+
         exits(do_use_tmux(target, name))
-    exits(switch.do_use(target, name))
+    exits(do_use(target, name))
 
 
 @click.command("off")
@@ -99,7 +100,11 @@ def off_cmd(shell: str | None, fmt: str, tmux: bool) -> None:
     variable or take a directory off PATH. --tmux also gives the tmux session
     environment back as it was before `use --tmux`.
     """
+    from ..commands.switch import do_off
+
     name = output_name(shell, fmt, tmux)
     if tmux:
+        from ..commands.tmux import do_off_tmux
+
         exits(do_off_tmux(name))
-    exits(switch.do_off(name))
+    exits(do_off(name))

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import click
 
-from ..commands import verify as verify_driver
-from ..verify.prep import DEFAULT_TIMEOUT, Options
+from ..verify.prep import DEFAULT_TIMEOUT
 from .common import exits, handles_errors, json_option
 
 __all__ = ["verify_cmd"]
@@ -58,7 +57,10 @@ def verify_cmd(targets: tuple[str, ...], all_: bool, python: str | None, no_torc
     failed verify is recorded, and `cudaenv use --verify` refuses that profile.
     Exit status 0 when no step failed, 1 otherwise, 130 when interrupted.
     """
+    from ..commands.verify import run_verify
+    from ..verify.prep import Options
+
     if all_ and targets:
         raise click.UsageError("name profiles or pass --all, not both")
     opts = Options(python=python, torch=not no_torch, timeout=timeout, keep=keep, no_cache=no_cache, jobs=jobs)
-    exits(verify_driver.run_verify(targets, all_, opts, as_json, use_cache=False))
+    exits(run_verify(targets, all_, opts, as_json, use_cache=False))

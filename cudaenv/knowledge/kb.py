@@ -9,11 +9,7 @@ YAML is imported only when the knowledge base is first loaded.
 from __future__ import annotations
 
 import os
-import re
 
-import yaml
-
-from ..checks import ADVICE, CHECKS
 from ..errors import CudaenvError
 
 __all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups",
@@ -36,6 +32,8 @@ def read_document(path: str = KB_PATH) -> object:
     Raises:
         CudaenvError: the file cannot be read or is not YAML.
     """
+    import yaml
+
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         with open(path, encoding="utf-8") as f:
@@ -48,6 +46,8 @@ def read_document(path: str = KB_PATH) -> object:
 
 def placeholders(text: str) -> set[str]:
     """The ``{name}`` placeholders in ``text``."""
+    import re
+
     return set(re.findall(r"\{(\w+)\}", text))
 
 
@@ -59,6 +59,10 @@ def validate(doc: object) -> list[str]:
     compile together, as the pre-filter does), and that every ``{name}`` in the
     title, cause and fix is captured by every pattern or has a default.
     """
+    import re
+
+    from ..checks import ADVICE, CHECKS
+
     if not isinstance(doc, dict) or doc.get("schema") != 1 or not isinstance(doc.get("entries"), list):
         return ["the top level must be a mapping with `schema: 1` and a list of `entries`"]
     problems: list[str] = []
@@ -132,6 +136,8 @@ def validate(doc: object) -> list[str]:
 
 def strip_groups(pattern: str) -> str:
     """``pattern`` with its named groups made non-capturing (for the joined pre-filter)."""
+    import re
+
     return re.sub(r"\(\?P<\w+>", "(?:", pattern)
 
 
@@ -153,5 +159,9 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
 
 def with_advice(entry: dict) -> dict:
     """``entry`` with every ``{advice.NAME}`` filled from :data:`cudaenv.checks.ADVICE`."""
+    import re
+
+    from ..checks import ADVICE
+
     return {k: re.sub(r"\{advice\.(\w+)\}", lambda m: ADVICE[m.group(1)], v) if isinstance(v, str) else v
             for k, v in entry.items()}

@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import time
 
-from ..checks.gather import profile_env
-from ..host.python_probe import default_python, probe_python
-from ..toolkit.stubgen import stub_state
 from . import cache as vcache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..context import Context
-    from ..profiles.model import Profile
     from ..toolkit.types import Toolkit
+    from ..profiles.model import Profile
+    from ..context import Context
 
 __all__ = ["DEFAULT_TIMEOUT", "Options", "Prep", "prepare", "probe_target", "cached_result"]
 
@@ -69,6 +66,9 @@ def prepare(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, reuse_py
     supplies the Python part of the key (``python_info`` is then None: a caller
     that builds must probe).
     """
+    from ..checks.gather import profile_env
+    from ..toolkit.stubgen import stub_state
+
     env = profile_env(ctx, profile, tk, links=True)
     stub = None
     if not tk["components"].get("stubs"):
@@ -95,6 +95,7 @@ def probe_target(ctx: Context, env: dict, opts: Options) -> tuple[str | None, di
     """(interpreter, probe result) for the torch steps; (None, None) with --no-torch or no python."""
     if not opts.torch:
         return None, None
+    from ..host.python_probe import default_python, probe_python
 
     python = opts.python or default_python(env)
     if not python:
