@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import shutil
-
 from ..env.ops import apply_changes
 from ..env.plan import plan_use
-from ..host.compilers import default_compiler, find_compilers
-from ..host.python_probe import probe_python
-from ..profiles.loader import shadowing, tool_shadowing
-from ..profiles.model import host_compiler, profile_ops, use_ops
-from ..toolkit.facts import gpu_archs, host_limits
+from ..profiles.model import host_compiler, use_ops
 from ..toolkit.stubs import link_stub_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..context import Context
-    from ..profiles.model import Profile
     from ..toolkit.types import Toolkit
+    from ..profiles.model import Profile
+    from ..context import Context
 
 __all__ = ["install_hint", "profile_env", "profile_shadowing", "gather", "driver"]
 
@@ -71,6 +65,9 @@ def driver(ctx: Context) -> dict:
 
 def profile_shadowing(ctx: Context, profile: Profile, tk: Toolkit) -> dict:
     """The profile's own library directories against the Python environment's NVIDIA wheels."""
+    from ..profiles.loader import shadowing, tool_shadowing
+    from ..profiles.model import profile_ops
+
     pyenv, inventory = ctx.python.wheels()
     ops = profile_ops(profile)
     dirs = list(ops.prepend.get("LD_LIBRARY_PATH", [])) + list(ops.append.get("LD_LIBRARY_PATH", []))
@@ -89,6 +86,9 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
             profile's PATH resolves).
         torch: False skips the torch probe.
     """
+    from ..host.compilers import default_compiler, find_compilers
+    from ..toolkit.facts import gpu_archs, host_limits
+
     env = profile_env(ctx, profile, tk)
     facts = {
         "tk": tk,
@@ -107,6 +107,10 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
         "python": None,
     }
     if torch:
+        import shutil  # here, not at the top: profile_env is on verify's cache-hit path, shutil imports re
+
+        from ..host.python_probe import probe_python
+
         py = python or shutil.which("python3", path=env.get("PATH")) or shutil.which("python", path=env.get("PATH"))
         if py:
             facts["python"] = probe_python(py, env, ctx.index)

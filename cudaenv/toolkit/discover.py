@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..infra.index import Index
 
 __all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir", "ACTIVE_FOUND_BY", "wheel_toolkits",
-           "env_site_dirs", "wheel_roots", "probe_path", "Discovery"]
+           "env_site_dirs", "wheel_roots", "probed", "probe_path", "Discovery"]
 
 
 class Layout:
@@ -316,14 +316,7 @@ def scan(
         if tk is None:
             if real in seen_skips:
                 continue
-
-            def compute(real: str = real) -> tuple:
-                try:
-                    return (probe(real), None)
-                except Skip as exc:
-                    return (None, str(exc))
-
-            data, reason = index.cached("roots", real, signature(real), compute, valid_entry)
+            data, reason = probed(real, index)
             if data is None:
                 seen_skips.add(real)
                 skipped.append((path, how, reason))
@@ -341,6 +334,18 @@ def scan(
     return toolkits, skipped
 
 
+def probed(real: str, index: Index) -> tuple:
+    """(the toolkit record, None) or (None, why it is not one) for the real path ``real``, through the cache."""
+
+    def compute() -> tuple:
+        try:
+            return (probe(real), None)
+        except Skip as exc:
+            return (None, str(exc))
+
+    return index.cached("roots", real, signature(real), compute, valid_entry)
+
+
 def probe_path(path: str, index: Index) -> dict:
     """Probe a toolkit path given by the user (through the cache).
 
@@ -350,14 +355,7 @@ def probe_path(path: str, index: Index) -> dict:
     real = os.path.realpath(path)
     if not os.path.exists(real):
         raise CudaenvError(f"{path}: no such directory", exit_code=2)
-
-    def compute() -> tuple:
-        try:
-            return (probe(real), None)
-        except Skip as exc:
-            return (None, str(exc))
-
-    data, reason = index.cached("roots", real, signature(real), compute, valid_entry)
+    data, reason = probed(real, index)
     if data is None:
         raise CudaenvError(f"{path} is not a usable CUDA toolkit: {reason}", exit_code=2)
     tk = dict(data)

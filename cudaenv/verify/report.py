@@ -6,8 +6,6 @@ on the fast path.
 
 from __future__ import annotations
 
-from .cache import age_text
-
 __all__ = ["SCHEMA", "render_record", "json_document", "failed"]
 
 #: ``verify --json`` schema version (fields may be added, none removed or changed).
@@ -17,6 +15,8 @@ _LABEL = {"pass": "pass", "fail": "FAIL", "skip": "skip"}
 
 
 def _age(seconds: float) -> str:
+    from .cache import age_text
+
     return age_text(seconds)
 
 

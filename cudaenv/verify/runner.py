@@ -13,35 +13,23 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
-from ..checks.gather import driver
 from ..errors import CudaenvError
-from ..host.compilers import compiler_info, default_compiler
-from ..infra.console import note, report_error, write_out
-from ..infra.jsonout import dumps
-from ..infra.run import resume_all, stop_all
-from ..toolkit.facts import ARCH_TIMEOUT, gpu_archs
-from ..toolkit.stubgen import include_dir
-from ..toolkit.stubs import driver_present
 from . import cache as vcache
-from . import steps as S
 from .prep import DEFAULT_TIMEOUT, Options, Prep, cached_result, prepare, probe_target
-from .report import json_document, render_record
-from .steps import STEP_TITLES, Cancelled, Step, explain_dicts, tail
+from .steps import STEP_TITLES, Cancelled, Step
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
+    from ..profiles.model import Profile
     from typing import Callable, Mapping, TextIO
 
     from ..context import Context
-    from ..profiles.model import Profile
-    from ..toolkit.types import Toolkit
 
 __all__ = ["Options", "Job", "Progress", "DEFAULT_TIMEOUT", "verify_one", "verify_targets", "run_command",
            "choose_arch", "host_facts", "sweep_stale", "make_workdir", "TMP_PREFIX"]
@@ -66,12 +54,14 @@ def host_facts(ctx: Context) -> dict:
     with _HOST_LOCK:
         if "gpu" in _HOST:
             return _HOST
+        from ..toolkit.stubs import driver_present
 
         if not driver_present(ctx.env, proc_root=ctx.proc_root):
             _HOST.update(gpu=False, gpus=[], driver=False, reason="no NVIDIA driver on this host (no kernel module, "
                          "no libcuda.so.1 known to the loader)")
             return _HOST
         _HOST["driver"] = True
+        from ..checks.gather import driver
 
         facts = driver(ctx)
         gpus = facts.get("gpus") or []
@@ -91,6 +81,8 @@ def choose_arch(tk: Toolkit, index, gpus: list[dict], timeout: float | None = No
     Returns:
         ``{"sm": int|None, "nvcc": [flags], "torch": TORCH_CUDA_ARCH_LIST, "label", "why"}``.
     """
+    from ..toolkit.facts import gpu_archs
+
     known = gpu_archs(tk, index) if timeout is None else gpu_archs(tk, index, timeout=timeout)
     sms = list(known.get("sm") or [])
     if not sms and known.get("range"):
@@ -230,6 +222,8 @@ class Job:
 
     def __init__(self, ctx: Context, prep: Prep, opts: Options, work: str, arch: dict, progress: Progress,
                  cancel: threading.Event, driverless: bool = False) -> None:
+        from ..toolkit.stubgen import include_dir
+
         self.ctx = ctx
         self.cache_dir = ctx.cache_dir
         self.profile = prep.profile
@@ -271,6 +265,8 @@ class Job:
         return _which("g++", self.env) or _which("c++", self.env)
 
     def _host_desc(self) -> str:
+        from ..host.compilers import compiler_info, default_compiler
+
         ccbin = vcache.ccbin_of(self.env)
         if ccbin:
             path = ccbin if "/" in ccbin else _which(ccbin, self.env)
@@ -323,6 +319,8 @@ def _torch_gate(prep: Prep, opts: Options) -> Step | None:
     if not t.get("installed"):
         return Step("torch-build", "skip", f"torch is not installed for {py}")
     if t.get("import_error"):
+        from .steps import explain_dicts, tail
+
         err = t["import_error"]
         return Step("torch-build", "fail", f"`import torch` fails in {py} with the profile's environment: "
                     f"{err.splitlines()[-1] if err else ''}", output=tail(err), explain=explain_dicts(err))
@@ -419,6 +417,8 @@ def verify_one(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, progr
     Raises:
         Cancelled: ``cancel`` was set (the private directory is removed first).
     """
+    from . import steps as S
+
     t0 = time.monotonic()
     try:
         prep = prepare(ctx, profile, tk, opts)
@@ -434,6 +434,7 @@ def verify_one(ctx: Context, profile: Profile, tk: Toolkit, opts: Options, progr
         # prepare() answered the key from a stored fingerprint; the steps need the probe itself.
         prep.python, prep.python_info = probe_target(ctx, prep.env, opts)
     host = host_facts(ctx)
+    from ..toolkit.facts import ARCH_TIMEOUT
 
     arch = choose_arch(tk, ctx.index, host["gpus"], timeout=min(opts.timeout, ARCH_TIMEOUT))
     work = make_workdir(ctx.env)
@@ -513,6 +514,10 @@ def verify_targets(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Opt
     running command's process group is killed, the workers remove their
     private directories, and the interrupt is re-raised.
     """
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    from ..infra.run import resume_all, stop_all
+
     resume_all()
     sweep_stale(ctx.env)
     jobs = opts.jobs or _cores()
@@ -557,6 +562,11 @@ def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Option
     0 when no step failed, 1 otherwise, 130 when interrupted (Ctrl-C, SIGTERM or SIGHUP:
     every running command is killed and every private directory removed).
     """
+    import signal
+
+    from ..infra.console import note, report_error, write_out
+    from .report import json_document, render_record
+
     progress = Progress(sys.stderr)
 
     def emit(rec: dict) -> None:
@@ -586,5 +596,7 @@ def run_command(ctx: Context, pairs: list[tuple[Profile, Toolkit]], opts: Option
             signal.signal(sig, handler)
         ctx.save()
     if as_json:
+        from ..infra.jsonout import dumps
+
         write_out(dumps(json_document(records)) + "\n")
     return 1 if any(r["status"] == "fail" for r in records) else 0

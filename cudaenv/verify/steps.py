@@ -10,15 +10,10 @@ embed, programs for the values the kernel wrote.
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import time
 
-from ..infra.elf import read_elf
 from ..infra.run import run
-from ..knowledge.explain import explain
-from ..toolkit.stubgen import StubError, ensure_stub
 from . import programs
 
 TYPE_CHECKING = False
@@ -93,6 +88,8 @@ def tail(text: str, n: int = _TAIL_LINES) -> list[str]:
 
 def explain_dicts(text: str) -> list[dict]:
     """What ``cudaenv explain`` recognises in ``text``, as plain dicts."""
+    from ..knowledge.explain import explain
+
     out = []
     for m in explain(text):
         out.append({"id": m.id, "title": m.title, "cause": m.cause, "fix": m.fix, "check": m.check,
@@ -101,6 +98,8 @@ def explain_dicts(text: str) -> list[dict]:
 
 
 def _cmdline(argv: list[str]) -> str:
+    import shlex
+
     return " ".join(shlex.quote(a) for a in argv)
 
 
@@ -153,6 +152,8 @@ def _why_failed(res, tool: str, timeout: float) -> str:
 
 def step_stub(job: Job) -> Step:
     """Generate (or reuse) the libcuda stub of a toolkit that ships none."""
+    from ..toolkit.stubgen import StubError, ensure_stub
+
     t0 = time.monotonic()
     if job.cancelled():
         raise Cancelled()
@@ -177,6 +178,8 @@ def step_stub(job: Job) -> Step:
 
 def step_nvcc(job: Job, mode: str) -> Step:
     """Compile and link the runtime program with ``nvcc -cudart <mode>``."""
+    from ..infra.elf import read_elf
+
     sid = f"nvcc-{mode}"
     t0 = time.monotonic()
     nvcc = job.nvcc
@@ -224,6 +227,8 @@ def step_link(job: Job) -> Step:
     No ``-L``: nvcc's own nvcc.profile adds the stubs directory, which would hide
     a missing LIBRARY_PATH; setup.py and CMake builds link with the host compiler.
     """
+    from ..infra.elf import read_elf
+
     t0 = time.monotonic()
     cxx = job.cxx
     if cxx is None:
@@ -306,6 +311,7 @@ def step_torch_run(job: Job, call: bool) -> tuple[Step, Step | None]:
         imp = _failed("torch-import", _why_failed(res, "importing the extension", job.timeout), t0, argv, res.stdout,
                       job.driverless)
         return imp, (Step("torch-call", "skip", "the extension did not import") if call else None)
+    import json
 
     where = json.loads(marks["import"]).get("file", "")
     if not where.startswith(tdir + os.sep):
