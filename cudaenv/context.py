@@ -6,7 +6,7 @@ settings (environment, cwd, layout, directories, ``config.yaml``, the cache
 index) and one cache object per layer that computes something, each defined
 and filled by its layer: ``discovery`` (``toolkit/discover.Discovery``),
 ``profile_files`` (``profiles/model.ProfileFiles``), ``python``
-(``host/pyenv.PythonEnv``). The layers below receive it and never call back
+(``host/pyenv.PythonEnvCache``). The layers below receive it and never call back
 into it, and nothing writes into it after it is built: a command that judges
 another Python environment (``exec`` of a named interpreter) builds one with
 :meth:`Context.with_python_env`.
@@ -18,7 +18,7 @@ import os
 
 from .errors import CudaenvError
 from .infra.index import Index, valid_result
-from .host.pyenv import PythonEnv
+from .host.pyenv import PythonEnvCache
 from .infra.private import file_problem, note_untrusted, trusted_dir
 from .profiles.model import ProfileFiles
 from .toolkit.discover import Discovery, Layout
@@ -96,7 +96,7 @@ class Context:
         # The layers' caches for this command (each class is its layer's).
         self.discovery = Discovery(self.env, self.layout, self.index)
         self.profile_files = ProfileFiles(self.profiles_dir, self.index)
-        self.python = PythonEnv(self.env, self.cwd, self.index)
+        self.python = PythonEnvCache(self.env, self.cwd, self.index)
         self._driver: dict | None = None
 
     def with_env(self, env: Mapping[str, str]) -> Context:
@@ -114,7 +114,7 @@ class Context:
         """
         other = Context(self.env, self.cwd, self.layout, self.index)
         other.profile_files = self.profile_files
-        other.python = PythonEnv(self.env, self.cwd, self.index, given=pyenv)
+        other.python = PythonEnvCache(self.env, self.cwd, self.index, given=pyenv)
         return other
 
     @property

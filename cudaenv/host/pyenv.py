@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
     from ..infra.index import Index
 
-__all__ = ["locate", "wheel_inventory", "PythonEnv", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
+__all__ = ["locate", "wheel_inventory", "PythonEnvCache", "torch_build", "cached_torch", "probe_key", "version_tuple", "TABLE", "TOOLS",
            "PROBE_TABLE", "RECORD_MAX", "RECORDS_BUDGET"]
 
 #: Index table holding inventories.
@@ -269,7 +269,7 @@ def _valid_inventory(inv: object) -> bool:
                                              for e in inv[k].values()) for k in ("libs", "tools")))
 
 
-class PythonEnv:
+class PythonEnvCache:
     """One command's Python environment and its wheel inventory, each found once.
 
     Args:
@@ -290,7 +290,7 @@ class PythonEnv:
 
     def get(self) -> dict | None:
         """The environment (:func:`locate`'s record), or None."""
-        if self._pyenv is PythonEnv._UNSET:
+        if self._pyenv is PythonEnvCache._UNSET:
             self._pyenv = locate(self.env, self.cwd)
         return self._pyenv  # type: ignore[return-value]
 
