@@ -1,8 +1,15 @@
 """Everything a command reads from the outside world, gathered in one object.
 
 Commands build one ``Context`` from the process (environment, working
-directory) and pass it down; tests build one from a dict. It owns the cache
-index and memoises discovery for the life of one command.
+directory) and pass it down; tests build one from a dict. It holds facts and
+settings (environment, cwd, layout, directories, ``config.yaml``, the cache
+index) and one cache object per layer that computes something, each defined
+and filled by its layer: ``discovery`` (``toolkit/discover.Discovery``),
+``profile_files`` (``profiles/model.ProfileFiles``), ``python``
+(``host/pyenv.PythonEnvCache``). The layers below receive it and never call back
+into it, and nothing writes into it after it is built: a command that judges
+another Python environment (``exec`` of a named interpreter) builds one with
+:meth:`Context.with_python_env`.
 """
 
 from __future__ import annotations
@@ -11,10 +18,10 @@ import os
 
 from .errors import CudaenvError
 from .infra.index import Index, valid_result
+from .host.pyenv import PythonEnvCache
 from .infra.private import file_problem, note_untrusted, trusted_dir
-from .profiles.model import load_all
-from .toolkit.discover import Layout, candidates, scan
-from .toolkit.probe import Skip, probe, signature, valid_entry
+from .profiles.model import ProfileFiles
+from .toolkit.discover import Discovery, Layout
 
 # The idiom every module uses: importing ``typing`` costs what ``use`` (run in every
 # shell, pane and conda activation) must not pay, so TYPE_CHECKING is a plain False
@@ -22,10 +29,9 @@ from .toolkit.probe import Skip, probe, signature, valid_entry
 # __future__ import annotations`` no annotation is evaluated, so its names need not exist.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .host.types import PythonEnv
-    from .profiles.model import Profile
-    from .toolkit.types import Toolkit
     from typing import Mapping
+
+    from .host.types import PythonEnv
 
 __all__ = ["Context", "config_dir", "cache_dir", "profiles_dir", "config_file"]
 
@@ -74,28 +80,53 @@ class Context:
         layout: Standard locations (tests substitute fake trees).
     """
 
-    def __init__(self, env: Mapping[str, str] | None = None, cwd: str | None = None, layout: Layout | None = None) -> None:
+    def __init__(self, env: Mapping[str, str] | None = None, cwd: str | None = None, layout: Layout | None = None,
+                 index: Index | None = None) -> None:
         self.env = dict(os.environ) if env is None else dict(env)
-        self._cwd = cwd
+        if cwd is None:
+            try:
+                cwd = os.getcwd()
+            except OSError:
+                cwd = "/"
+        self.cwd = cwd
         self.layout = layout or Layout()
         self.cache_dir = cache_dir(self.env)
         self.profiles_dir = profiles_dir(self.env)
-        self.index = Index(os.path.join(self.cache_dir, "index.marshal"))
+        self.index = index or Index(os.path.join(self.cache_dir, "index.marshal"))
         # Where the kernel driver's files are (tests point it at a tree made from real outputs).
         self.proc_root = self.env.get("CUDAENV_PROC_ROOT", "/proc")
-        # Facts gathered once per command (the driver), keyed by what they are.
-        self.memo: dict[str, object] = {}
-        self._profiles: tuple[list[Profile], list[tuple[str, str]]] | None = None
-        self._scan: tuple[list[Toolkit], list[tuple[str, str, str]]] | None = None
+        # The layers' caches for this command (each class is its layer's).
+        self.discovery = Discovery(self.env, self.layout, self.index)
+        self.profile_files = ProfileFiles(self.profiles_dir, self.index)
+        self.python = PythonEnvCache(self.env, self.cwd, self.index)
+        self._driver: dict | None = None
+
+    def with_env(self, env: Mapping[str, str]) -> Context:
+        """The same context reading ``env`` instead (a repaired PATH, direnv's lists reconciled).
+
+        It shares the cache index (one save covers both); every other cache is its own.
+        """
+        return Context(env, self.cwd, self.layout, self.index)
+
+    def with_python_env(self, pyenv: PythonEnv | None) -> Context:
+        """The same context judging ``pyenv`` as the Python environment (not ``python3`` on PATH's).
+
+        It shares the cache index (one save covers both) and the profile files;
+        discovery depends on the Python environment, so it is its own.
+        """
+        other = Context(self.env, self.cwd, self.layout, self.index)
+        other.profile_files = self.profile_files
+        other.python = PythonEnvCache(self.env, self.cwd, self.index, given=pyenv)
+        return other
 
     @property
-    def cwd(self) -> str:
-        if self._cwd is None:
-            try:
-                self._cwd = os.getcwd()
-            except OSError:
-                self._cwd = "/"
-        return self._cwd
+    def driver(self) -> dict:
+        """The NVIDIA driver's facts (``host/driver.driver_facts``), read once per command."""
+        if self._driver is None:
+            from .host.driver import driver_facts  # here: only check, doctor, explain read the driver
+
+            self._driver = driver_facts(self.env, proc_root=self.proc_root)
+        return self._driver
 
     def config(self) -> dict:
         """The parsed ``config.yaml`` (``{}`` when absent).
@@ -148,60 +179,6 @@ class Context:
         if err:
             raise CudaenvError(err, exit_code=2)
         return data
-
-    def profiles(self) -> tuple[list[Profile], list[tuple[str, str]]]:
-        """(valid profiles, [(file, error)])."""
-        if self._profiles is None:
-            # A profile sets PATH and LD_LIBRARY_PATH: never one from a directory another user can
-            # change (infra/private.py: one note, and the toolkits' default profiles instead).
-            ok = trusted_dir(self.profiles_dir)
-            self._profiles = load_all(self.profiles_dir, self.index) if ok else ([], [])
-        return self._profiles
-
-    def python_env(self) -> PythonEnv | None:
-        """The Python environment ``python3`` on PATH belongs to (``host/pyenv.locate``), once per command."""
-        if "python_env" not in self.memo:
-            from .host.pyenv import locate
-
-            self.memo["python_env"] = locate(self.env, self.cwd)
-        return self.memo["python_env"]  # type: ignore[return-value]
-
-    def scan(self) -> tuple[list[Toolkit], list[tuple[str, str, str]]]:
-        """(toolkits, skipped candidates)."""
-        if self._scan is None:
-            profs, _ = self.profiles()
-            cands = candidates(
-                self.env,
-                self.layout,
-                extra_roots=self.config().get("roots", []),
-                profile_roots=[p["root"] for p in profs],
-                python_env=self.python_env(),
-            )
-            self._scan = scan(cands, self.index, self.layout)
-        return self._scan
-
-    def probe_path(self, path: str) -> Toolkit:
-        """Probe a toolkit path given by the user (through the cache).
-
-        Raises:
-            CudaenvError: the path is not a usable toolkit.
-        """
-        real = os.path.realpath(path)
-        if not os.path.exists(real):
-            raise CudaenvError(f"{path}: no such directory", exit_code=2)
-
-        def compute() -> tuple:
-            try:
-                return (probe(real), None)
-            except Skip as exc:
-                return (None, str(exc))
-
-        data, reason = self.index.cached("roots", real, signature(real), compute, valid_entry)
-        if data is None:
-            raise CudaenvError(f"{path} is not a usable CUDA toolkit: {reason}", exit_code=2)
-        tk = dict(data)
-        tk.update(aliases=[] if path == real else [path], found_by=["argument"], default=False)
-        return tk
 
     def save(self) -> None:
         """Persist the cache if it changed."""

@@ -283,3 +283,54 @@ def test_the_source_parses_as_the_oldest_python_pyproject_allows():
             bad.append(f"{name}:{exc.lineno}: {exc.msg}")
     assert not bad, f"syntax newer than Python {oldest[0]}.{oldest[1]}:\n" + "\n".join(bad)
     assert sys.version_info >= oldest
+
+
+# The context holds facts and settings passed down; the layers that compute own their caches.
+CONTEXT_BUILDERS = ("commands", "cli")
+
+
+def test_only_commands_and_above_import_the_context():
+    graph, _ = import_graph()
+    bad = sorted(m for m, deps in graph.items() if "cudaenv.context" in deps
+                 and _layer(m) not in CONTEXT_BUILDERS and m not in ("cudaenv.main", "cudaenv.__main__"))
+    assert not bad, "below commands/ the context is a parameter (imported under TYPE_CHECKING only): " + ", ".join(bad)
+
+
+def _context_writes(tree: ast.AST) -> list[int]:
+    """Lines assigning to ``ctx.X`` or ``ctx.X[...]`` (a context is filled by its own class only)."""
+
+    def on_ctx(t: ast.expr) -> bool:
+        if isinstance(t, ast.Subscript):
+            t = t.value
+        return isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "ctx"
+
+    out = []
+    for node in ast.walk(tree):
+        targets = (node.targets if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else [])
+        out += [node.lineno for t in targets if on_ctx(t)]
+        if isinstance(node, ast.Attribute) and node.attr == "memo" and isinstance(node.value, ast.Name) \
+                and node.value.id == "ctx":
+            out.append(node.lineno)
+    return out
+
+
+def test_nothing_writes_into_the_context():
+    bad = []
+    for m, path in modules().items():
+        with open(path, encoding="utf-8") as f:
+            src = f.read()
+        # A module that names no cudaenv Context has other ``ctx``s (click's, ssl's).
+        if m != "cudaenv.context" and ("from ..context import Context" in src or "from .context import Context" in src):
+            bad += [f"{m}:{n}" for n in _context_writes(ast.parse(src, path))]
+    assert not bad, "pass what a layer needs as an argument or keep it in the layer's cache object: " + ", ".join(bad)
+
+
+def test_the_context_write_check_can_fail():
+    src = 'ctx.memo["python_env"] = e\nx = ctx.memo.get("d")\nctx.python = p\nctx.index.data.setdefault("t", {})\n'
+    assert sorted(set(_context_writes(ast.parse(src)))) == [1, 2, 3]
+
+
+def test_the_context_has_no_string_keyed_memo():
+    with open(os.path.join(PKG, "context.py"), encoding="utf-8") as f:
+        assert "memo" not in f.read()

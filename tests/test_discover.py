@@ -11,6 +11,7 @@ import pytest
 
 from cudaenv.context import Context
 from cudaenv.infra.index import Index
+from cudaenv.profiles.model import scan_toolkits
 from cudaenv.toolkit.discover import Layout, candidates, scan
 from cudaenv.toolkit.probe import Skip, probe
 from cudaenv.toolkit.version import parse_nvcc_version, read_version
@@ -161,7 +162,7 @@ def test_config_file_roots(tmp_path, monkeypatch):
     cfg = tmp_path / "xdg-config" / "cudaenv"
     cfg.mkdir(parents=True)
     (cfg / "config.yaml").write_text(f"roots:\n  - {tmp_path}/site/cuda-*\n")
-    toolkits, _ = Context().scan()
+    toolkits, _ = scan_toolkits(Context())
     assert f"{tmp_path}/site/cuda-12.4" in [t["root"] for t in toolkits]
     (cfg / "config.yaml").write_text("roots: 3\n")
     res = run_cudaenv(["list"], dict(os.environ))
@@ -245,7 +246,7 @@ def test_cudnn_version_from_its_header(tmp_path):
 def _cached_scan(layout, root):
     """One discovery through the on-disk cache, as `list` and `use` run it; root's record and the context."""
     ctx = Context(env=dict(os.environ, CUDAENV_ROOTS=root), layout=layout)
-    toolkits, _ = ctx.scan()
+    toolkits, _ = scan_toolkits(ctx)
     ctx.save()
     return next(t for t in toolkits if t["root"] == root), ctx
 

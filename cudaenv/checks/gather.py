@@ -60,22 +60,16 @@ def profile_env(ctx: Context, profile: Profile, tk: Toolkit, links: bool = False
 
 
 def driver(ctx: Context) -> dict:
-    """Driver and GPU facts, gathered once per command (kept on the context)."""
-    facts = ctx.memo.get("driver")
-    if facts is None:
-        from ..host.driver import driver_facts
-
-        facts = ctx.memo["driver"] = driver_facts(ctx.env, proc_root=ctx.proc_root)
-    return facts  # type: ignore[return-value]
+    """Driver and GPU facts, gathered once per command (:attr:`Context.driver`)."""
+    return ctx.driver
 
 
 def profile_shadowing(ctx: Context, profile: Profile, tk: Toolkit) -> dict:
     """The profile's own library directories against the Python environment's NVIDIA wheels."""
-    from ..host.pyenv import python_wheels
     from ..profiles.loader import shadowing, tool_shadowing
     from ..profiles.model import profile_ops
 
-    pyenv, inventory = python_wheels(ctx)
+    pyenv, inventory = ctx.python.wheels()
     ops = profile_ops(profile)
     dirs = list(ops.prepend.get("LD_LIBRARY_PATH", [])) + list(ops.append.get("LD_LIBRARY_PATH", []))
     return {"env": pyenv["prefix"] if pyenv else None, "policy": profile["loader_path"],

@@ -22,13 +22,18 @@ Gathering (:func:`gather_live`) reads files and ELF headers (no process is start
 
 from __future__ import annotations
 
+import glob
 import os
 
 from ..env.pathlist import entries
 from ..host.driver import file_version, same_version
 from ..infra.files import ld_cache_paths
 from ..toolkit import version_key
+from ..host.python_probe import default_python
+from ..infra.elf import symbol_versions
+from ..profiles.select import active_profile
 from ..toolkit.compat import libstdcxx_gcc
+from ..toolkit.version import include_dirs
 from . import ADVICE, Finding
 
 TYPE_CHECKING = False
@@ -88,8 +93,6 @@ def _mb(n: int) -> str:
 
 def headers_missing(root: str, names: tuple[str, ...]) -> list[str]:
     """The headers of ``names`` found in none of the toolkit's include directories."""
-    from ..toolkit.version import include_dirs
-
     dirs = include_dirs(root)
     return [n for n in names if not any(os.path.isfile(os.path.join(d, n)) for d in dirs)]
 
@@ -113,8 +116,6 @@ def loader_finds(soname: str, ld_path: list[str], extra: list[str] = (), cache: 
 def env_modules(prefix: str, limit: int = MAX_MODULES) -> list[str]:
     """Compiled modules of the Python environment at ``prefix``: torch's libraries and every
     ``*.so`` up to three levels below each site-packages (Debian's dist-packages too)."""
-    import glob
-
     out: list[str] = []
     for sp in sorted(glob.glob(os.path.join(prefix, "lib", "python3*", "site-packages"))
                      + glob.glob(os.path.join(prefix, "lib", "python3*", "dist-packages"))):
@@ -134,9 +135,6 @@ def env_modules(prefix: str, limit: int = MAX_MODULES) -> list[str]:
 
 def gather_live(ctx: Context, driver: dict | None, python: str | None = None) -> dict:
     """Facts for :func:`live_rules`: headers under CUDA_HOME, driver library versions, libstdc++."""
-    from ..infra.elf import symbol_versions
-    from ..profiles.select import active_profile
-
     env = ctx.env
     ld = entries(env.get("LD_LIBRARY_PATH"))
     facts: dict = {"headers": None, "driver": None, "libstdcxx": None,
@@ -165,8 +163,6 @@ def gather_live(ctx: Context, driver: dict | None, python: str | None = None) ->
                            "reasons": [r for r in drv.get("reasons") or [] if "mismatch" in r.lower()]}
 
     # libstdc++ for the Python environment.
-    from ..host.python_probe import default_python
-
     py = python or default_python(env)
     if py:
         prefix = os.path.dirname(os.path.dirname(os.path.abspath(py)))

@@ -15,8 +15,8 @@
 
 from __future__ import annotations
 
-from ..toolkit import compat
-from ..toolkit import version_key
+from ..profiles.loader import LEFT_OUT, relation_text
+from ..toolkit import compat, version_key
 from . import Finding
 
 __all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules", "wheel_rules"]
@@ -231,8 +231,6 @@ def stub_rules(facts: dict) -> list[Finding]:
 
 def wheel_rules(facts: dict) -> list[Finding]:
     """The profile's library directories and compiler tools against the Python environment's wheels."""
-    from ..profiles.loader import LEFT_OUT, relation_text
-
     sh = facts.get("shadow") or {}
     out: list[Finding] = []
     where = sh.get("env") or "the Python environment"

@@ -9,6 +9,12 @@ from __future__ import annotations
 import os
 import time
 
+from ..infra.run import run
+from ..profiles.loader import LEFT_OUT, relation_text, shadowing, tool_shadowing
+from ..profiles.select import active_profile
+from ..shells.posix import quote
+from ..toolkit.probe import Skip, probe
+from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
 from . import Finding
 from ..env.pathlist import entries, which
 from ..infra.files import LD_CACHE, ld_cache_paths
@@ -134,11 +140,6 @@ def visible_devices_problem(value: str, gpu_count: int | None, uuids: list[str] 
 
 def gather_shell(ctx: Context, driver: dict | None) -> dict:
     """Facts about the current shell's environment."""
-    from ..infra.run import run
-    from ..profiles.select import active_profile
-    from ..toolkit.probe import Skip, probe
-    from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
-
     env = ctx.env
     facts: dict = {"env": env, "driver": driver or {}}
     act = active_profile(ctx)
@@ -184,16 +185,12 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
 
 def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
     """What on LD_LIBRARY_PATH (libraries) and PATH (ptxas, nvlink, …) shadows the environment's wheels."""
-    from ..host.pyenv import python_wheels
-    from ..profiles.loader import shadowing, tool_shadowing
-
-    pyenv, inventory = python_wheels(ctx)
+    pyenv, inventory = ctx.python.wheels()
     libs = [s for s in shadowing(ld, inventory, ctx.index) if s["relation"] != "same"]
     tools = []
     for d in path:
         ptxas = os.path.join(d, "ptxas")
         if os.path.exists(ptxas):  # the first compiler bin on PATH is the one that runs
-            from ..toolkit.probe import Skip, probe
 
             try:
                 tk = probe(os.path.dirname(os.path.realpath(d)))
@@ -324,8 +321,6 @@ def _cudart_rule(f: dict) -> list[Finding]:
 def _shadowing_rules(f: dict) -> list[Finding]:
     """Nothing on LD_LIBRARY_PATH or PATH shadows the Python environment's NVIDIA wheels."""
     out: list[Finding] = []
-    from ..profiles.loader import LEFT_OUT, relation_text
-
     sh = f.get("shadow") or {}
     older = [s for s in sh.get("libs", []) if s["relation"] in LEFT_OUT]
     for s in older:
@@ -377,8 +372,6 @@ def _locks_rule(f: dict) -> list[Finding]:
     out: list[Finding] = []
     stale = f["locks"]["stale"]
     if stale:
-        from ..shells.posix import quote
-
         out.append(Finding("torch.extension_lock", "warn",
                            f"{len(stale)} stale torch_extensions lock(s): builds will hang in baton.wait()",
                            detail="; ".join(stale),

@@ -54,11 +54,7 @@ def plan_auto(ctx: Context, pin: str) -> Plan:
     env1 = reconcile(env0)
     if env1 is env0:
         return _plan_pin(ctx, pin)
-    ctx.env = env1
-    try:
-        plan = _plan_pin(ctx, pin)
-    finally:
-        ctx.env = env0
+    plan = _plan_pin(ctx.with_env(env1), pin)
     final = apply_changes(env1, plan.changes)
     return Plan(diff(env0, final, [c.name for c in plan.changes]), plan.notes)
 

@@ -7,8 +7,11 @@ import sys
 from ..checks.gather import gather
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
+from ..context import Context
 from ..infra.console import note, printable, write_out
+from ..infra.console import quiet as be_quiet
 from ..infra.term import colour
+from ..infra.jsonout import document, dumps, target
 from ..profiles.select import select_targets
 
 __all__ = ["check"]
@@ -18,11 +21,7 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
           as_json: bool, quiet: bool = False) -> int:
     """Check each target; exit status 1 when any check fails (``quiet``: only that, and errors)."""
     if quiet:
-        from ..infra.console import quiet as be_quiet
-
         be_quiet()
-    from ..context import Context
-
     ctx = Context()
     notes: list[str] = []
     results = []
@@ -35,8 +34,6 @@ def check(targets: tuple[str, ...] | list[str], all_: bool, python: str | None, 
     failed = any(worst(f) == "fail" for _, _, f in results)
     col = colour(sys.stdout, ctx.env)
     if as_json:
-        from ..infra.jsonout import document, dumps, target
-
         write_out(dumps(document("check", not failed, results=[
             {**target(p["name"], tk["root"], tk["full_version"]), "version": tk["full_version"],
              "status": worst(f), "findings": [x.to_dict() for x in f]} for p, tk, f in results])) + "\n")

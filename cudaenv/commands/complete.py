@@ -26,13 +26,13 @@ def target_candidates(incomplete: str) -> list[tuple[str, str]]:
     ``use``; any error gives no candidates (completion never prints one).
     """
     from ..context import Context
-    from ..profiles.model import generated_name
+    from ..profiles.model import generated_name, scan_toolkits
     from ..toolkit import version_key
 
     try:
         ctx = Context()
-        profiles, _ = ctx.profiles()
-        toolkits, _ = ctx.scan()
+        profiles, _ = ctx.profile_files.load()
+        toolkits, _ = scan_toolkits(ctx)
         ctx.save()
     except (CudaenvError, OSError):
         return []

@@ -65,13 +65,10 @@ def hook_main(args: list[str]) -> int:
     env = ctx.env
 
     def plan_use_fn(fixed: dict) -> Plan:
-        ctx.env = fixed  # PATH repaired (outputs/conda_hooks.replay_path_fix): plan from there
-        return plan_for_use(ctx, rest[0])[0]
+        # PATH repaired (outputs/conda_hooks.replay_path_fix): plan from there
+        return plan_for_use(ctx.with_env(fixed), rest[0])[0]
 
-    try:
-        return emit_plan(ctx, lambda out: plan_activate(env, key, plan_use_fn), shell, "conda-hook _activate")
-    finally:
-        ctx.env = env
+    return emit_plan(ctx, lambda out: plan_activate(env, key, plan_use_fn), shell, "conda-hook _activate")
 
 
 def install(target: str, prefix: str | None) -> int:

@@ -9,9 +9,12 @@ from ..checks.live import gather_live, live_rules
 from ..checks.report import render_findings, worst
 from ..checks.rules import check_toolkit
 from ..checks.shell import gather_shell, shell_rules
+from ..context import Context
 from ..errors import CudaenvError
 from ..infra.console import note, printable, write_out
 from ..infra.term import colour
+from ..infra.jsonout import document, dumps
+from ..infra.jsonout import target as target_record
 from ..profiles.select import select_targets
 
 __all__ = ["doctor"]
@@ -24,8 +27,6 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
     (:func:`~cudaenv.profiles.select.select_targets`): the active profile, else
     the toolkit ``$CUDA_HOME`` points at. Exit status 1 when anything fails.
     """
-    from ..context import Context
-
     ctx = Context()
     findings = shell_rules(gather_shell(ctx, driver(ctx)))
     findings += live_rules(gather_live(ctx, driver(ctx), python))
@@ -48,9 +49,6 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
     allf = findings + profile_findings
     failed = worst(allf) == "fail"
     if as_json:
-        from ..infra.jsonout import document, dumps
-        from ..infra.jsonout import target as target_record
-
         write_out(dumps(document("doctor", not failed, shell=[f.to_dict() for f in findings], profile=target,
                                  target=target_record(*checked) if checked else None,
                                  checks=[f.to_dict() for f in profile_findings])) + "\n")

@@ -98,7 +98,7 @@ def exec_env(ctx: Context, target: str | None, command: list[str] | None = None)
 
     pyenv = command_python_env(ctx, command) if command else None
     if pyenv is not None:
-        ctx.memo["python_env"] = pyenv  # what Context.python_env() answers for the rest of this command
+        ctx = ctx.with_python_env(pyenv)  # the switch is judged for the interpreter the command names
     try:
         plan = plan_for_use(ctx, target)[0]
     finally:

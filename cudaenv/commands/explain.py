@@ -6,8 +6,12 @@ import os
 import stat
 import sys
 
+from ..context import Context
 from ..errors import CudaenvError
 from ..infra.console import note, write_out
+from ..infra.jsonout import dumps
+from ..knowledge.explain import explain, render_text
+from ..knowledge.here import answer_here, gather_host, host_needs
 
 __all__ = ["explain_command", "read_log", "Log", "HEAD", "TAIL", "STREAM_MAX"]
 
@@ -208,8 +212,6 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool
     Raises:
         CudaenvError: nothing to read, or stdin cannot be read.
     """
-    from ..knowledge.explain import explain, render_text
-
     text = tuple(text)
     log = None
     if text == ("-",) or (not text and sys.stdin is not None and not _is_tty(sys.stdin)):
@@ -249,8 +251,6 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool
     if window:
         note(f"explained {window}: a log's errors are usually near its end")
     if as_json:
-        from ..infra.jsonout import dumps
-
         write_out(dumps([m.to_dict() for m in matches]) + "\n")
         return 0
     multi = "\n" in source.strip("\n")
@@ -260,9 +260,6 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool
 
 def _tie_to_host(matches: list, python: str | None) -> None:
     """Add the answers that name this machine's facts (see :mod:`cudaenv.knowledge.here`)."""
-    from ..context import Context
-    from ..knowledge.here import answer_here, gather_host, host_needs
-
     needs = host_needs(matches)
     if not needs:
         return

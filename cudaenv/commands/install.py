@@ -6,16 +6,35 @@ root and the profile written, or the version table of ``--list``).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import signal
+import tempfile
 
+from ..context import Context
 from ..errors import CudaenvError
 from ..infra.console import note, report_error, write_out
+from ..infra.console import quiet as be_quiet
+from ..infra.jsonout import document, dumps
+from ..infra.private import Untrusted, ensure_dir
+from ..install import net
+from ..install.core import install_tree, put_back, resolve
+from ..install.credentials import redact
+from ..install.fetch import Unreachable, check_url, configure, is_local
+from ..install.progress import Progress, human
+from ..install.record import check_root, lookup, register, registered, unregister
+from ..install.sources import default_sources, make_source, match_version
+from ..install.wheels import pep440_key
+from ..toolkit.discover import installed_dir
+from ..verify.prep import Options
+from .profile import build
+from .verify import run_verify
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
 
-    from ..context import Context
     from ..install.types import Installed, Plan, Summary
 
 __all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
@@ -27,8 +46,6 @@ def download_cache(ctx: Context) -> str:
     Made 0700. One another user can change (``infra/private.py``: its one note) is not used:
     this run downloads into a private temporary directory, removed at exit.
     """
-    from ..infra.private import Untrusted, ensure_dir
-
     path = ctx.env.get("CUDAENV_INSTALL_CACHE") or os.path.join(ctx.cache_dir, "downloads")
     try:
         ensure_dir(path)
@@ -37,9 +54,6 @@ def download_cache(ctx: Context) -> str:
         pass
     except OSError:
         return path  # cannot be made: fetch says why, as before
-    import atexit
-    import shutil
-    import tempfile
 
     tmp = tempfile.mkdtemp(prefix="cudaenv-downloads-", dir=ctx.env.get("TMPDIR") or None)
     atexit.register(shutil.rmtree, tmp, True)
@@ -52,9 +66,6 @@ def _private_toolkits(ctx: Context) -> None:
     Raises:
         CudaenvError: it is another user's to change (``discover`` would not list it either).
     """
-    from ..infra.private import Untrusted, ensure_dir
-    from ..toolkit.discover import installed_dir
-
     base = installed_dir(ctx.env)
     try:
         ensure_dir(base)
@@ -68,10 +79,6 @@ def _private_toolkits(ctx: Context) -> None:
 def installed(ctx: Context) -> list[tuple[str, Installed]]:
     """(root, record) of every toolkit cudaenv installed (its own toolkits directory and the roots
     its registry names), oldest version first."""
-    from ..install.record import lookup, registered
-    from ..install.wheels import pep440_key
-    from ..toolkit.discover import installed_dir
-
     base = installed_dir(ctx.env)
     try:
         roots = [os.path.join(base, n) for n in sorted(os.listdir(base)) if n.startswith("cuda-")]
@@ -109,9 +116,6 @@ def expand_path(path: str, what: str) -> str:
 
 def _sources(ctx: Context, given: tuple[str, ...] | list[str]) -> list[str]:
     """The sources to try, each checked: a URL must be one cudaenv can fetch (one line otherwise)."""
-    from ..install.fetch import check_url, configure, is_local
-    from ..install.sources import default_sources
-
     configure(ctx.env)
     specs = list(given) if given else default_sources(ctx.config().get("sources"))
     for spec in specs:
@@ -133,22 +137,16 @@ class _Stopped(KeyboardInterrupt):
 
 def _network(ctx: Context) -> None:
     """Connections as pip's configuration says (certificates, proxy, credentials): before any source is asked."""
-    from ..install.net import configure
-
-    configure(ctx.env)
+    net.configure(ctx.env)
 
 
 def _say(message: str) -> None:
     """A note with every password or token masked (a URL's, or one a server echoed back)."""
-    from ..install.credentials import redact
-
     note(redact(message))
 
 
 def _fail(exc: CudaenvError) -> int:
     """:func:`report_error` with every password or token masked."""
-    from ..install.credentials import redact
-
     exc.message = redact(exc.message)
     exc.hint = redact(exc.hint) if exc.hint else exc.hint
     return report_error(exc)
@@ -161,8 +159,6 @@ def _interruptible() -> None:
     clean-up it starts (bounded: cancelled workers, removing the staging directory) is not cut
     short. A signal the process was started with ignored (``nohup``) stays ignored.
     """
-    import signal
-
     fired: list[int] = []
 
     def handler(signum: int, frame: FrameType | None) -> None:  # noqa: ARG001 - signal handler signature
@@ -181,8 +177,6 @@ def _interruptible() -> None:
 
 def _stopped(exc: KeyboardInterrupt, what: str) -> int:
     """Say how the install ended on a signal; return 128 + its number."""
-    import signal
-
     signum = getattr(exc, "signum", signal.SIGINT)
     how = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}.get(signum, "stopped")
     note(f"{how}: {what}")
@@ -191,9 +185,6 @@ def _stopped(exc: KeyboardInterrupt, what: str) -> int:
 
 def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
     """The root of a complete toolkit cudaenv installed that answers ``want`` (at ``prefix`` if given)."""
-    from ..install.record import lookup
-    from ..install.sources import match_version
-
     if prefix:
         rec = lookup(ctx.env, prefix)
         ok = rec is not None and match_version(want, [rec["version"]]) is not None
@@ -210,15 +201,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
     ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
     """
     if quiet:
-        from ..infra.console import quiet as be_quiet
-
         be_quiet()
-    from ..context import Context
-    from ..install.core import install_tree, put_back, resolve
-    from ..install.progress import Progress, human
-    from ..install.record import lookup
-    from ..toolkit.discover import installed_dir
-
     ctx = Context()
     _interruptible()
     try:
@@ -284,9 +267,6 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
 
 def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False) -> int:
     """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
-    from ..install.progress import human
-    from ..install.record import register
-
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
@@ -300,7 +280,6 @@ def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bo
         # runtime parts: libraries to load, not a toolkit `use` can switch to
         note(f"no nvcc in these parts: no profile written (the libraries are in {root}/lib64)")
         return 0
-    from .profile import build
 
     before = _profile_files(ctx)
     rc = build([root], False, force=False)
@@ -311,9 +290,6 @@ def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bo
         except CudaenvError as exc:
             note(f"warning: {exc.message}")
     if rc == 0 and verify:
-        from ..verify.prep import Options
-        from .verify import run_verify
-
         rc = run_verify([root], False, Options(), False, use_cache=False, quiet=quiet)
     return rc
 
@@ -327,9 +303,7 @@ def _profile_files(ctx: Context) -> set[str]:
 
 def _names_root(ctx: Context, path: str, root: str) -> bool:
     """Whether the profile file at ``path`` is one for the toolkit at ``root``."""
-    from ..context import Context as Fresh
-
-    profiles, _bad = Fresh(ctx.env).profiles()  # read again: the caller's context may predate the file
+    profiles, _bad = Context(ctx.env).profile_files.load()  # read again: the caller's context may predate the file
     real = os.path.realpath(root)
     return any(p.get("file") == path and os.path.realpath(p.get("root") or "") == real for p in profiles)
 
@@ -344,9 +318,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
     Raises:
         CudaenvError: (only with ``quiet``) the same errors the command reports.
     """
-    from ..context import Context
-    from ..install.record import check_root, lookup, unregister
-
     ctx = Context()
     removed: list[str] = []
     try:
@@ -357,8 +328,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
             if rec is None:
                 raise CudaenvError(f"{root} is not a toolkit cudaenv installed; not removing it", exit_code=2)
         else:
-            from ..install.sources import match_version
-
             have = installed(ctx)
             best = match_version(target, [r["version"] for _r, r in have])
             found = [(r, rec) for r, rec in have if rec["version"] == best]
@@ -375,8 +344,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
             os.rename(root, trash)  # gone from discovery at once, even if the removal below is slow
         except OSError as exc:
             raise CudaenvError(f"cannot remove {root}: {exc.strerror}") from None
-        import shutil
-
         shutil.rmtree(trash, ignore_errors=True)
         removed.append(f"removed {root} (CUDA {rec['version']})")
         unregister(ctx.env, root)
@@ -398,8 +365,6 @@ def uninstall(target: str, quiet: bool = False) -> int:
 
 def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
     """Print the versions each source offers and which are installed; return the exit status."""
-    from ..context import Context
-
     ctx = Context()
     _interruptible()
     try:
@@ -409,11 +374,6 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
 
 
 def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
-    from ..install.fetch import Unreachable
-    from ..install.credentials import redact
-    from ..install.sources import make_source
-    from ..install.wheels import pep440_key
-
     have = {rec["version"]: root for root, rec in installed(ctx)}
     rows: dict[str, list[str]] = {}
     reached = 0
@@ -447,8 +407,6 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
         rows.setdefault(ver, [])
     order = sorted(rows, key=pep440_key)
     if as_json:
-        from ..infra.jsonout import document, dumps
-
         write_out(redact(dumps(document("install --list", True, versions=[
             {"version": v, "full_version": v, "series": ".".join(v.split(".")[:2]), "sources": rows[v],
              "installed": have.get(v)} for v in order]))) + "\n")

@@ -11,22 +11,21 @@ import os
 import sys
 
 from ..env.pathlist import which
+from ..context import Context
 from ..errors import CudaenvError
 from ..host.jupyter import data_dir, default_kernel_python, kernel_dirs, prefix_kernels, probe_kernel_python
 from ..infra.console import note, printable, report_error, write_out
+from ..infra.jsonout import dumps
 from ..outputs.kernelspec import MARK, install, kernel_name, kernelspec, ours_in, read_spec, remove, valid_kernel_name
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from ..context import Context
+from ..profiles.model import generated_name
+from ..profiles.resolve import resolve_target
+from .init import runner_words
 
 __all__ = ["runner", "exec_target", "display_name", "kernel_install", "kernel_remove", "kernel_list", "list_document"]
 
 
 def runner() -> list[str]:
     """The words that run this cudaenv from a kernelspec: always absolute (Jupyter's PATH may differ)."""
-    from .init import runner_words
-
     return runner_words() or [os.path.abspath(sys.argv[0])]
 
 
@@ -42,8 +41,6 @@ def exec_target(profile: dict, tk: dict) -> str:
 
 def display_name(profile: dict, tk: dict, major: str) -> str:
     """``Python 3 (CUDA 12.4)``; a profile named by the user is added: ``Python 3 (CUDA 12.4, gcc11)``."""
-    from ..profiles.model import generated_name
-
     extra = f", {profile['name']}" if profile["name"] != generated_name(tk) else ""
     return f"Python {major or '3'} (CUDA {tk['version']}{extra})"
 
@@ -75,9 +72,6 @@ def kernel_install(target: str, python: str | None = None, name: str | None = No
         where: ``user`` (the Jupyter data dir), ``sys-prefix`` (the kernel
             python's environment) or ``prefix`` (``prefix``/share/jupyter).
     """
-    from ..context import Context
-    from ..profiles.resolve import resolve_target
-
     ctx = ctx or Context()
     notes: list[str] = []
     try:
@@ -119,8 +113,6 @@ def _matches(spec: dict, word: str, resolved: tuple[str, str] | None) -> bool:
 
 def kernel_remove(words: list[str], prefix: str | None = None, ctx: Context | None = None) -> int:
     """``cudaenv kernel remove NAME|TARGET...``: remove cudaenv's kernelspecs by name, or all for a profile."""
-    from ..context import Context
-
     ctx = ctx or Context()
     dirs = kernel_dirs(ctx.env) + ([prefix_kernels(os.path.join(ctx.cwd, prefix))] if prefix else [])
     removed: list[str] = []
@@ -138,8 +130,6 @@ def kernel_remove(words: list[str], prefix: str | None = None, ctx: Context | No
             if not hits:
                 resolved = None
                 try:
-                    from ..profiles.resolve import resolve_target
-
                     profile, tk = resolve_target(ctx, word, [])
                     resolved = (profile["name"], tk["root"])
                 except CudaenvError:
@@ -188,12 +178,8 @@ def list_document(ctx: Context) -> list[dict]:
 
 def kernel_list(as_json: bool = False, ctx: Context | None = None) -> int:
     """``cudaenv kernel list [--json]``."""
-    from ..context import Context
-
     doc = list_document(ctx or Context())
     if as_json:
-        from ..infra.jsonout import dumps
-
         write_out(dumps({"schema": 1, "kernels": doc}) + "\n")
         return 0
     if not doc:

@@ -10,6 +10,7 @@ import os
 from ..errors import CudaenvError
 from ..infra.console import note, printable, report_error, write_out
 from ..infra.term import fit, fit_table, width
+from ..profiles.model import scan_toolkits
 from ..profiles.resolve import profile_for
 from ..profiles.select import active_profile
 
@@ -41,8 +42,8 @@ def parts_text(c: dict) -> str:
 
 def list_document(ctx: Context) -> dict:
     """The ``list --json`` document (schema documented in the README)."""
-    toolkits, skipped = ctx.scan()
-    profiles, _ = ctx.profiles()
+    toolkits, skipped = scan_toolkits(ctx)
+    profiles, _ = ctx.profile_files.load()
     active = active_profile(ctx)
     active_root = os.path.realpath(active["root"]) if active else None
     out = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..context import Context
 from ..infra.console import note, write_out
 from ..outputs.matrix import matrix, render
 
@@ -10,8 +11,6 @@ __all__ = ["print_matrix"]
 
 def print_matrix(lo: str | None, hi: str | None, torch: tuple[str, ...], pretty: bool) -> int:
     """Print the matrix document (compact unless ``pretty``); notes on stderr."""
-    from ..context import Context
-
     ctx = Context()
     notes: list[str] = []
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 
+from ..context import Context
 from ..infra.console import note, write_out
 from ..outputs.modulefiles import MODULE, write_modulefiles
 
@@ -12,8 +13,6 @@ __all__ = ["modulefiles"]
 
 def modulefiles(targets: tuple[str, ...] | list[str], all_: bool, fmt: str | None, output: str | None) -> int:
     """Write the modulefiles (see ``outputs/modulefiles/``); say where they went and how to use them."""
-    from ..context import Context
-
     ctx = Context()
     try:
         done = write_modulefiles(ctx, list(targets), all_, fmt, output)

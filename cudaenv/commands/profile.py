@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import os
 
+from ..context import Context, profiles_dir
+from ..errors import CudaenvError
+from ..infra import atomic
 from ..infra.console import note, write_out
+from ..infra.jsonout import dumps
+from ..infra.private import MISSING, Untrusted, dir_problem, ensure_dir
+from ..profiles.files import dump
+from ..profiles.model import default_profile, generated_name, host_compiler
+from ..profiles.resolve import resolve_target
 from ..profiles.select import select_targets
+from ..toolkit.stubgen import StubError, ensure_stub
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..context import Context
+    from ..profiles.model import Profile
     from ..toolkit.types import Toolkit
 
 __all__ = ["build", "list_profiles", "show_profile", "profiles_path"]
@@ -20,8 +29,6 @@ def _generate_stub(ctx: Context, tk: Toolkit, out: list[str], warnings: list[str
 
     Its line goes to ``out`` (or a warning to ``warnings``): printed once every profile is written.
     """
-    from ..toolkit.stubgen import StubError, ensure_stub
-
     try:
         info = ensure_stub(ctx.cache_dir, tk, ctx.env)
     except StubError as exc:
@@ -58,9 +65,6 @@ def _refuse_shared(directory: str) -> None:
     Raises:
         CudaenvError: it is.
     """
-    from ..errors import CudaenvError
-    from ..infra.private import MISSING, dir_problem
-
     why = dir_problem(directory)
     if why not in (None, MISSING):
         raise CudaenvError(f"not writing profiles into {directory}: {why}, so another user could change them",
@@ -73,9 +77,6 @@ def _private_profiles(path: str) -> None:
     Raises:
         CudaenvError: it is another user's to change (a profile there sets PATH), or cannot be made.
     """
-    from ..errors import CudaenvError
-    from ..infra.private import Untrusted, ensure_dir
-
     directory = os.path.dirname(path)
     try:
         ensure_dir(directory)
@@ -103,62 +104,24 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     Raises:
         CudaenvError: a profile file cannot be written.
     """
-    from ..context import Context
-    from ..errors import CudaenvError
-    from ..infra.atomic import write_atomic
-    from ..profiles.files import dump
-    from ..profiles.model import default_profile, generated_name, host_compiler
-
     ctx = Context()
     _refuse_shared(ctx.profiles_dir)  # before anything reads it (and notes it)
-    notes: list[str] = []
-    chosen = [tk for _p, tk in select_targets(ctx, targets, all_, verb="build", notes=notes)]
-    profiles, _ = ctx.profiles()
+    profiles, _ = ctx.profile_files.load()
     # Names no new profile may take: every profile's name and every file's, even invalid ones.
     taken = {p["name"] for p in profiles} | _existing_names(ctx.profiles_dir)
-    seen: set[str] = set()
     out: list[str] = []  # stdout lines, printed at the end
     warnings: list[str] = []
     written: list[str] = []
-    for tk in chosen:
-        root = os.path.realpath(tk["root"])
-        if root in seen:
-            continue
-        seen.add(root)
+    for tk in _distinct_toolkits(ctx, targets, all_):
         prof = default_profile(tk)
-        base = generated_name(tk)
-        # This root's own generated profile, if an earlier run wrote one (the lowest number wins).
-        own = sorted(
-            (_number(p["name"], base), p["name"], p["file"]) for p in profiles
-            if _number(p["name"], base) is not None and os.path.realpath(p["root"]) == root
-        )
-        if own:
-            _n, name, path = own[0]
-        else:
-            name, n = base, 2
-            while name in taken:
-                name = f"{base}-{n}"
-                n += 1
-            path = os.path.join(ctx.profiles_dir, f"{name}.yaml")
-        taken.add(name)
-        prof["name"] = name
+        prof["name"], path = _name_and_file(tk, profiles, taken, ctx.profiles_dir)
+        taken.add(prof["name"])
         if not tk["components"]["stubs"]:
             _generate_stub(ctx, tk, out, warnings)
         if os.path.exists(path) and not force:
             out.append(f"kept     {path} (exists; --force overwrites)\n")
             continue
-        cxx, why = host_compiler(ctx, prof, tk)
-        if cxx:
-            # Record the choice so the user sees it and can change it.
-            prof["host_compiler"] = cxx
-        try:
-            _private_profiles(path)
-            write_atomic(path, dump(prof))
-        except CudaenvError as exc:
-            if written:  # still one line, but the user learns what did change
-                exc.message += f" (written before it: {', '.join(written)})"
-            raise
-        written.append(path)
+        cxx, why = _write_profile(ctx, prof, tk, path, written)
         out.append(f"wrote    {path}" + (f"  (host compiler {cxx}: {why})" if cxx else "") + "\n")
         if why and not cxx:
             warnings.append(f"warning: {why}")
@@ -169,18 +132,66 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     return 0
 
 
+def _distinct_toolkits(ctx: Context, targets: tuple[str, ...] | list[str], all_: bool) -> list[Toolkit]:
+    """The toolkits :func:`select_targets` chooses, each root once (the first of its aliases)."""
+    seen: set[str] = set()
+    out = []
+    for _p, tk in select_targets(ctx, targets, all_, verb="build", notes=[]):
+        root = os.path.realpath(tk["root"])
+        if root not in seen:
+            seen.add(root)
+            out.append(tk)
+    return out
+
+
+def _name_and_file(tk: Toolkit, profiles: list[Profile], taken: set[str], directory: str) -> tuple[str, str]:
+    """(name, file) of ``tk``'s generated profile: the one an earlier run wrote for its root (the
+    lowest number wins), else ``cuda-<version>`` or the lowest ``-N`` not in ``taken``."""
+    root = os.path.realpath(tk["root"])
+    base = generated_name(tk)
+    own = sorted(
+        (_number(p["name"], base), p["name"], p["file"]) for p in profiles
+        if _number(p["name"], base) is not None and os.path.realpath(p["root"]) == root
+    )
+    if own:
+        return own[0][1], own[0][2]
+    name, n = base, 2
+    while name in taken:
+        name = f"{base}-{n}"
+        n += 1
+    return name, os.path.join(directory, f"{name}.yaml")
+
+
+def _write_profile(ctx: Context, prof: Profile, tk: Toolkit, path: str, written: list[str]) -> tuple:
+    """Record the host compiler ``use`` would choose in ``prof`` and write it to ``path`` (added to
+    ``written``); returns the compiler choice (path or None, why).
+
+    Raises:
+        CudaenvError: the file cannot be written (the message names the files ``written`` before it).
+    """
+    cxx, why = host_compiler(ctx, prof, tk)
+    if cxx:
+        # Record the choice so the user sees it and can change it.
+        prof["host_compiler"] = cxx
+    try:
+        _private_profiles(path)
+        atomic.write_atomic(path, dump(prof))
+    except CudaenvError as exc:
+        if written:  # still one line, but the user learns what did change
+            exc.message += f" (written before it: {', '.join(written)})"
+        raise
+    written.append(path)
+    return cxx, why
+
+
 def list_profiles(as_json: bool) -> int:
     """``profile list``: the profile files (invalid ones reported on stderr)."""
-    from ..context import Context
-
     ctx = Context()
-    profiles, bad = ctx.profiles()
+    profiles, bad = ctx.profile_files.load()
     ctx.save()
     for _path, err in bad:
         note(err)
     if as_json:
-        from ..infra.jsonout import dumps
-
         write_out(dumps({
             "profiles": [{k: p.get(k) for k in ("name", "root", "version", "stubs", "file")} for p in profiles],
             "invalid": [{"file": f, "error": e} for f, e in bad],
@@ -194,10 +205,6 @@ def list_profiles(as_json: bool) -> int:
 
 def show_profile(target: str) -> int:
     """``profile show TARGET``: the YAML of the profile that governs it (the built-in default if none is written)."""
-    from ..context import Context
-    from ..profiles.files import dump
-    from ..profiles.resolve import resolve_target
-
     ctx = Context()
     profile, _tk = resolve_target(ctx, target)
     ctx.save()
@@ -207,7 +214,5 @@ def show_profile(target: str) -> int:
 
 def profiles_path() -> int:
     """``profile path``: the directory holding profile files."""
-    from ..context import profiles_dir
-
     write_out(profiles_dir() + "\n")
     return 0

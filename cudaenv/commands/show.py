@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from ..context import Context
+from ..env.plan import plan_use
 from ..infra.console import note, printable, write_out
+from ..infra.jsonout import document, dumps
+from ..infra.jsonout import target as target_record
 from ..profiles.model import loader_stub, use_ops
 from ..profiles.select import select_targets
 
@@ -11,8 +15,6 @@ __all__ = ["show"]
 
 def show(target: str | None, as_json: bool) -> int:
     """``cudaenv show [TARGET] [--json]`` (no TARGET: :func:`~cudaenv.profiles.select.select_targets`)."""
-    from ..context import Context
-
     ctx = Context()
     notes: list[str] = []
     # An empty word is a bad name, as for `use`, not "none given".
@@ -20,18 +22,14 @@ def show(target: str | None, as_json: bool) -> int:
     stub = loader_stub(ctx, profile, tk)
     ops = use_ops(ctx, profile, tk)
     # Show only what `use` would do: what it refuses (a root no PATH-like list can hold), show refuses.
-    from ..env.plan import plan_use
-
     plan_use(ctx.env, ops, profile["name"])
     ctx.save()
     for n in notes:
         note(n)
     if as_json:
-        from ..infra.jsonout import document, dumps, target
-
         write_out(dumps({
             **document("show", True),
-            **target(profile["name"], tk["root"], tk["full_version"]),
+            **target_record(profile["name"], tk["root"], tk["full_version"]),
             "file": profile.get("file"),
             "version": tk["full_version"],
             "origin": tk["origin"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..context import Context
 from ..env.ops import apply_changes
 from ..infra.console import note
 from ..outputs.tmux import require_tmux, session_off, session_use
@@ -17,8 +18,6 @@ __all__ = ["do_use_tmux", "do_off_tmux"]
 
 def do_use_tmux(target: str | None, shell: str | None) -> int:
     """``cudaenv use [TARGET] --tmux``: switch the pane, and the session for new panes."""
-    from ..context import Context
-
     ctx = Context()
     done: list[str] = []
 
@@ -38,8 +37,6 @@ def do_use_tmux(target: str | None, shell: str | None) -> int:
 
 def do_off_tmux(shell: str | None) -> int:
     """``cudaenv off --tmux``: undo in the pane, and give the session environment back."""
-    from ..context import Context
-
     ctx = Context()
     restored: list[bool] = []
 

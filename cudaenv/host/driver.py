@@ -22,10 +22,14 @@ recorded outputs.
 
 from __future__ import annotations
 
+import ctypes
+import json
 import os
 import re
 import sys
 import time
+
+from ..infra.run import run
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -382,9 +386,6 @@ def _probe_libcuda(ctypes: Any) -> dict:
 
 def _probe_main() -> None:
     """Child side of :func:`probe_libraries`: load both libraries, print JSON."""
-    import ctypes
-    import json
-
     result = {}
     for key, probe in (("nvml", _probe_nvml), ("libcuda", _probe_libcuda)):
         try:
@@ -405,10 +406,6 @@ def probe_libraries(env: Mapping[str, str], timeout: float = 10) -> dict:
         ``{"nvml": {...}, "libcuda": {...}}`` as the child reported it, or
         ``{"error": reason}`` when the child did not report.
     """
-    import json
-
-    from ..infra.run import run
-
     res = run([sys.executable, "-I", "-S", os.path.abspath(__file__), "--probe-libraries"],
               env=env, timeout=timeout)
     if res.timed_out:
@@ -464,8 +461,6 @@ def _proc_source(proc_root: str) -> dict:
 
 
 def _smi_source(smi: str, env: Mapping[str, str], deadline: float) -> tuple[dict, list[dict] | None]:
-    from ..infra.run import run
-
     src: dict[str, Any] = {"path": smi, "version": None, "cuda": None, "smi_version": None, "format": None,
                            "reason": None}
 

@@ -9,10 +9,12 @@ process (``infra/run``), never imported here.
 from __future__ import annotations
 
 import os
+import shlex
 
 from ..env.pathlist import entries
 from ..errors import CudaenvError
 from ..infra.run import run
+from .pyenv import locate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +70,6 @@ def default_kernel_python(env: Mapping[str, str], cwd: str) -> str:
                 p = os.path.join(env[var], "bin", name)
                 if os.access(p, os.X_OK):
                     return p
-    from .pyenv import locate
 
     found = locate(env, cwd)
     if found and os.access(found["python"], os.X_OK):
@@ -119,8 +120,6 @@ def probe_kernel_python(python: str, env: Mapping[str, str]) -> dict:
     i = lines.index("cudaenv-kernel-probe")
     prefix, major, origin, version = (lines[i + 1:i + 5] + ["", "", "", ""])[:4]
     if not origin:
-        import shlex
-
         raise CudaenvError(f"{python} has no ipykernel, so it cannot run a notebook kernel",
                            hint=f"install it: {shlex.quote(python)} -m pip install ipykernel", exit_code=2)
     res_dir = os.path.join(os.path.dirname(origin), "resources")

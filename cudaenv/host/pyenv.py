@@ -40,11 +40,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Mapping
 
-    from ..context import Context
     from ..infra.index import Index
     from .types import PythonEnv, TorchBuild, WheelInventory
 
-__all__ = ["locate", "wheel_inventory", "python_wheels", "torch_build", "cached_torch", "probe_key", "TABLE", "TOOLS",
+__all__ = ["locate", "wheel_inventory", "PythonEnvCache", "torch_build", "cached_torch", "probe_key", "TABLE", "TOOLS",
            "PROBE_TABLE", "RECORD_MAX", "RECORDS_BUDGET"]
 
 #: Index table holding inventories.
@@ -269,13 +268,37 @@ def _valid_inventory(inv: object) -> bool:
                                              for e in inv[k].values()) for k in ("libs", "tools")))
 
 
-def python_wheels(ctx: Context) -> tuple[PythonEnv | None, WheelInventory]:
-    """(the Python environment, its wheel inventory) for ``ctx``, once per command."""
-    memo = ctx.memo.get("pywheels")
-    if memo is None:
-        pyenv = ctx.python_env()
-        memo = ctx.memo["pywheels"] = (pyenv, wheel_inventory(pyenv, ctx.index))
-    return memo  # type: ignore[return-value]  # ctx.memo holds objects: what was stored just above
+class PythonEnvCache:
+    """One command's Python environment and its wheel inventory, each found once.
+
+    Args:
+        env, cwd: Where ``python3`` is looked up (:func:`locate`).
+        index: The cache the inventory goes through.
+        given: The environment to judge instead of ``python3`` on PATH's, when
+            the caller knows it (``exec`` of a named interpreter); None is an answer too.
+    """
+
+    _UNSET = object()
+
+    def __init__(self, env: Mapping[str, str], cwd: str, index: Index | None, given: object = _UNSET) -> None:
+        self.env = env
+        self.cwd = cwd
+        self.index = index
+        self._pyenv = given
+        self._wheels: tuple[PythonEnv | None, WheelInventory] | None = None
+
+    def get(self) -> PythonEnv | None:
+        """The environment (:func:`locate`'s record), or None."""
+        if self._pyenv is PythonEnvCache._UNSET:
+            self._pyenv = locate(self.env, self.cwd)
+        return self._pyenv  # type: ignore[return-value]
+
+    def wheels(self) -> tuple[PythonEnv | None, WheelInventory]:
+        """(the environment, its wheel inventory)."""
+        if self._wheels is None:
+            pyenv = self.get()
+            self._wheels = (pyenv, wheel_inventory(pyenv, self.index))
+        return self._wheels
 
 
 def wheel_inventory(pyenv: PythonEnv | None, index: Index | None = None) -> WheelInventory:

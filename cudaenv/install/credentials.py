@@ -9,7 +9,9 @@ appears (a server may echo what it was sent).
 
 from __future__ import annotations
 
+import re
 import threading
+from urllib.parse import quote, unquote
 
 __all__ = ["split_auth", "netloc_split", "redact", "add_secret", "host_name", "MIN_SECRET"]
 
@@ -40,8 +42,6 @@ def host_name(netloc: str) -> str:
 
 def split_auth(url: str) -> tuple[str, str, tuple[str, str | None] | None]:
     """(``url`` without credentials, its ``host[:port]`` in lower case, (user, password or None) or None)."""
-    from urllib.parse import unquote
-
     parts = netloc_split(url)
     if parts is None:
         return url, "", None
@@ -54,8 +54,6 @@ def split_auth(url: str) -> tuple[str, str, tuple[str, str | None] | None]:
 
 def redact(text: str) -> str:
     """``text`` with every URL's credentials and every secret cudaenv knows masked."""
-    import re
-
     text = re.sub(r"([A-Za-z][A-Za-z0-9+.\-]*://)([^\s/?#]*)@",
                   lambda m: m.group(1) + (m.group(2).split(":", 1)[0] + ":****" if ":" in m.group(2) else "****")
                   + "@", text)
@@ -68,8 +66,6 @@ def redact(text: str) -> str:
 
 def add_secret(value: str | None) -> None:
     """From now on, :func:`redact` masks ``value`` (and its URL-quoted forms) wherever it appears."""
-    from urllib.parse import quote
-
     if value and len(value) >= MIN_SECRET:
         with _LOCK:
             _SECRETS.update({value, quote(value, safe=""), quote(value)})

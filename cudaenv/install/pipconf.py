@@ -18,7 +18,12 @@ Empty or relative ``XDG_*`` entries are ignored, as pip's platformdirs does.
 
 from __future__ import annotations
 
+import configparser
 import os
+
+from ..host.pyenv import locate
+from ..infra.files import read_limited
+from .credentials import split_auth
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,8 +45,6 @@ def _abs_dirs(value: str | None) -> list[str]:
 
 def site_prefix(env: Mapping[str, str]) -> str | None:
     """``sys.prefix`` of the Python whose ``pip`` the user runs: the ``python3`` on ``env``'s PATH."""
-    from ..host.pyenv import locate
-
     found = locate(env)
     return found["prefix"] if found else None
 
@@ -75,10 +78,6 @@ def pip_options(env: Mapping[str, str], prefix: str | None = None) -> dict[str, 
 
     A file that cannot be read or parsed is skipped (pip stops with an error).
     """
-    import configparser
-
-    from ..infra.files import read_limited
-
     ranked: dict[str, dict[str, str]] = {"global": {}, COMMAND: {}, ":env:": {}}
     for path in pip_config_files(env, prefix):
         parser = configparser.RawConfigParser()
@@ -108,8 +107,6 @@ def pip_indexes(env: Mapping[str, str], options: Mapping[str, str] | None = None
     (``https://user:TOKEN@host/simple``) are taken out of it into ``auth``:
     the URLs returned never hold a secret, so no message can print one.
     """
-    from .credentials import split_auth
-
     conf = pip_options(env, site_prefix(env)) if options is None else options
     if truthy(conf.get("no-index", "")):
         index: list[str] = []

@@ -16,6 +16,8 @@ entry one level deeper (``"linux-x86_64": {"cuda12": {…}}``). Each archive hol
 
 from __future__ import annotations
 
+import json
+import os
 import re
 
 from ..errors import CudaenvError
@@ -49,8 +51,6 @@ def list_versions(base: str) -> list[str]:
     """
 
     if is_local(base):
-        import os
-
         try:
             names = os.listdir(local_path(base))
         except OSError:
@@ -77,8 +77,6 @@ def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM,
     Raises:
         CudaenvError: not a manifest in NVIDIA's format.
     """
-    import json
-
     try:
         doc = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -11,11 +11,23 @@ no nvcc, so a 12.x ``build`` needs NVIDIA's redistributable archives.
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
+import zipfile
+
+from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+from packaging.version import InvalidVersion, Version
 
 from ..errors import CudaenvError
+from .credentials import host_name, netloc_split
 from .fetch import Unreachable, is_local, join_url, local_path, read_url
+from .net import settings
+from .pipconf import pip_indexes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,15 +50,11 @@ _PLATFORM = {"sys_platform": "linux", "platform_machine": "x86_64", "platform_sy
 
 def canonical(name: str) -> str:
     """PEP 503 normalised project name."""
-    from packaging.utils import canonicalize_name
-
     return str(canonicalize_name(name))
 
 
 def parse_version(text: str) -> Version | None:
     """The PEP 440 version of ``text`` (``13.5.37``, ``12.4.127.post1``), or None when it is not one."""
-    from packaging.version import InvalidVersion, Version
-
     try:
         return Version(text.strip())
     except InvalidVersion:
@@ -65,8 +73,6 @@ def pep440_key(text: str) -> tuple[int] | tuple[int, Version]:
 
 def spec_matches(version: str, spec: str) -> bool:
     """Whether ``version`` satisfies a PEP 440 specifier list (``==13.5.37.*``, ``<14,>=13.5.37``)."""
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-
     v = parse_version(version)
     try:
         return v is not None and SpecifierSet(spec).contains(v, prereleases=True)
@@ -76,8 +82,6 @@ def spec_matches(version: str, spec: str) -> bool:
 
 def parse_filename(filename: str) -> tuple[str, str, list[str]] | None:
     """(canonical project name, version, platform tags) of a wheel file name, or None."""
-    from packaging.utils import InvalidWheelFilename, parse_wheel_filename
-
     try:
         name, version, _build, tags = parse_wheel_filename(filename)
     except (InvalidWheelFilename, ValueError):
@@ -96,8 +100,6 @@ def _page_files(page: bytes, page_url: str) -> list[IndexFile]:
     text = page.decode("utf-8", "replace")
     out: list[IndexFile] = []
     if text.lstrip().startswith("{"):
-        import json
-
         try:
             data = json.loads(text)
         except ValueError:
@@ -114,7 +116,6 @@ def _page_files(page: bytes, page_url: str) -> list[IndexFile]:
             out.append({"filename": f["filename"], "url": join_url(page_url, f.get("url", "")),
                         "sha256": _sha(sha), "size": size})
         return out
-    import html
 
     for m in re.finditer(r"<a\s([^>]*)>([^<]*)</a>", text, re.I):
         attrs = m.group(1)
@@ -130,8 +131,6 @@ def _page_files(page: bytes, page_url: str) -> list[IndexFile]:
 
 
 def _insecure(location: str) -> str:
-    from .credentials import host_name, netloc_split
-
     parts = netloc_split(location)
     host = host_name(parts[2]) if parts else location
     return (f"{location} ignored: neither HTTPS nor a trusted host (pip ignores it too; "
@@ -154,8 +153,6 @@ def project_files(project: str, indexes: Indexes, notes: list[str]) -> list[Whee
     Raises:
         Unreachable: no index or find-links location could be read at all.
     """
-    from .net import settings
-
     name = canonical(project)
     found: dict[str, tuple[IndexFile, str]] = {}  # file name -> (file, origin)
     reached = 0
@@ -218,8 +215,6 @@ def project_files(project: str, indexes: Indexes, notes: list[str]) -> list[Whee
 
 def marker_true(marker: str, extra: str | None, python: str = "3.11") -> bool:
     """Evaluate a PEP 508 environment marker for Linux x86_64 and one ``extra`` (invalid: False)."""
-    from packaging.markers import InvalidMarker, Marker, UndefinedComparison, UndefinedEnvironmentName
-
     env = dict(_PLATFORM, python_version=python, python_full_version=python + ".0", extra=extra or "")
     try:
         return Marker(marker).evaluate(env)
@@ -229,8 +224,6 @@ def marker_true(marker: str, extra: str | None, python: str = "3.11") -> bool:
 
 def parse_requirement(line: str) -> tuple[str, str, str]:
     """``Requires-Dist`` value -> (canonical name, specifier, marker); ``("", "", "")`` when invalid."""
-    from packaging.requirements import InvalidRequirement, Requirement
-
     try:
         req = Requirement(line)
     except InvalidRequirement:
@@ -264,8 +257,6 @@ def extras_of(metadata: str) -> dict[str, list[tuple[str, str]]]:
 
 def meta_metadata(path: str) -> str:
     """The METADATA text of the downloaded meta-wheel at ``path``."""
-    import zipfile
-
     try:
         with zipfile.ZipFile(path) as z:
             for n in z.namelist():
@@ -284,6 +275,4 @@ def meta_metadata(path: str) -> str:
 
 def wheel_env(env: Mapping[str, str]) -> Indexes:
     """The indexes pip would use in ``env``."""
-    from .pipconf import pip_indexes
-
     return pip_indexes(env)

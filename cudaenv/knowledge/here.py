@@ -25,6 +25,13 @@ from __future__ import annotations
 import os
 import re
 
+from ..checks.live import SHM_MIN, ifname_matches, loader_finds, nccl_facts
+from ..host.python_probe import default_python, probe_python
+from ..infra.elf import symbol_versions
+from ..profiles.model import scan_toolkits
+from ..profiles.select import active_profile
+from .explain import toolkits_for_arch
+
 from ..env.pathlist import entries, which
 from ..toolkit import version_key
 
@@ -93,13 +100,9 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
                    "path": env.get("PATH") or "", "torch": None, "driver": None, "nccl": None,
                    "cuda_visible_devices": env.get("CUDA_VISIBLE_DEVICES")}
     if "nccl" in needs:
-        from ..checks.live import nccl_facts
-
         facts["nccl"] = nccl_facts(env)
     if _T in needs:
-        from ..profiles.select import active_profile
-
-        toolkits, _ = ctx.scan()
+        toolkits, _ = scan_toolkits(ctx)
         facts["toolkits"] = [{"version": tk["version"], "full_version": tk["full_version"], "root": tk["root"],
                               "libdir": tk["libdir"], "stubs": bool(tk["components"].get("stubs")),
                               "nvcc": bool(tk["components"].get("nvcc"))} for tk in toolkits]
@@ -109,11 +112,7 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
     if _P in needs:
         facts["torch"] = _torch_facts(ctx, python, notes)
     if _D in needs:
-        from ..host.driver import driver_facts
-
-        d = ctx.memo.get("driver")
-        if d is None:
-            d = ctx.memo["driver"] = driver_facts(env, proc_root=ctx.proc_root)
+        d = ctx.driver
         facts["driver"] = {"present": d.get("present"), "version": d.get("version"), "cuda": d.get("cuda"),
                            "gpus": [{"index": g.get("index"), "name": g.get("name"), "compute_cap": g.get("compute_cap")}
                                     for g in d.get("gpus") or []],
@@ -122,8 +121,6 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
 
 
 def _torch_facts(ctx: Context, python: str | None, notes: list[str] | None) -> dict | None:
-    from ..host.python_probe import default_python, probe_python
-
     py = python or default_python(ctx.env)
     if not py:
         return None
@@ -382,8 +379,6 @@ def _h_shadowed(m: Match, h: dict) -> list[str]:
 
 
 def _h_arch(m: Match, h: dict) -> list[str]:
-    from .explain import toolkits_for_arch
-
     arch = m.values.get("arch", "")
     sm = re.search(r"(\d+)", arch)
     if not sm:
@@ -495,9 +490,6 @@ def _h_cuda_home_list(m: Match, h: dict) -> list[str]:
 
 
 def _h_libstdcxx(m: Match, h: dict) -> list[str]:
-    from ..checks.live import loader_finds
-    from ..infra.elf import symbol_versions
-
     want = m.values.get("version", "")
     if not want:
         return []
@@ -519,8 +511,6 @@ def _h_libstdcxx(m: Match, h: dict) -> list[str]:
 
 
 def _h_nccl(m: Match, h: dict) -> list[str]:
-    from ..checks.live import SHM_MIN, ifname_matches
-
     n = h.get("nccl") or {}
     out = []
     shm = n.get("shm")

@@ -38,6 +38,9 @@ Decisions (also in docs/ci.md):
 
 from __future__ import annotations
 
+import os
+import secrets
+import stat
 
 from ..env.pathlist import split
 from ..env.state import STATE_VAR, decode
@@ -81,8 +84,6 @@ class Entries:
 
 
 def _random_hex() -> str:
-    import secrets
-
     return secrets.token_hex(16)
 
 
@@ -231,8 +232,6 @@ def write(out: Entries, env_file: str, path_file: str | None) -> None:
         if path_file is None:
             raise CudaenvError(f"${PATH_FILE} is not set", exit_code=2)
         todo.append((path_file, out.path_text))
-    import os
-    import stat
 
     fds: list[tuple[int, str, int | None]] = []  # (fd, path, length before; None: not a regular file)
     try:
@@ -266,8 +265,6 @@ def write(out: Entries, env_file: str, path_file: str | None) -> None:
 
 def _take_back(written: list[tuple[int, str, int | None, bool]]) -> list[str]:
     """Cut each file back to its length before; return the paths where what was appended stays."""
-    import os
-
     left = []
     for fd, path, before, wrote in written:
         if not wrote:

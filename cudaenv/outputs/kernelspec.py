@@ -20,8 +20,10 @@ CUDA version, root, python); only those are ever replaced or removed.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import tempfile
 
 from ..errors import CudaenvError
 from ..infra.atomic import write_atomic
@@ -90,8 +92,6 @@ def render(spec: dict) -> str:
 
 def read_spec(kernel_dir: str) -> dict | None:
     """The parsed kernel.json of ``kernel_dir``, or None (missing, unreadable, not a JSON object)."""
-    import json
-
     try:
         # Bounded and non-blocking: a FIFO or /dev/zero named kernel.json is "not a spec", not a hang.
         data = json.loads(read_limited(os.path.join(kernel_dir, "kernel.json"), 1 << 20, whole=True).decode("utf-8"))
@@ -127,7 +127,6 @@ def install(kernels_dir: str, name: str, spec: dict, resources: str | None) -> t
                                hint="choose another --name", exit_code=2)
         write_atomic(os.path.join(dest, "kernel.json"), text, 0o644)
         return dest, True
-    import tempfile
 
     parent = os.path.dirname(kernels_dir)
     try:
@@ -161,7 +160,6 @@ def remove(kernel_dir: str) -> None:
     if not is_ours(read_spec(kernel_dir)):
         raise CudaenvError(f"{kernel_dir} was not written by cudaenv; not removing it",
                            hint="jupyter kernelspec remove removes any kernelspec", exit_code=2)
-    import tempfile
 
     parent = os.path.dirname(os.path.dirname(kernel_dir))
     try:

@@ -25,14 +25,19 @@ dimension. One entry per installed toolkit (one job each), oldest first::
 
 from __future__ import annotations
 
-from ..toolkit import compat
+import json
+
 from ..errors import CudaenvError
-from ..toolkit import version_key
+from ..host.compilers import accepts, default_compiler, find_compilers, select
+from ..infra.jsonout import dumps
+from ..profiles.model import scan_toolkits
+from ..toolkit import compat, version_key
+from ..toolkit.facts import host_limits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..toolkit.types import Toolkit
     from ..context import Context
+    from ..toolkit.types import Toolkit
 
 __all__ = ["matrix", "entry", "torch_builds", "choose_compiler", "in_range", "render"]
 
@@ -74,8 +79,6 @@ def torch_builds() -> dict[str, list[str]]:
 
 def choose_compiler(limits: dict, default: dict | None, compilers: list[dict]) -> dict | None:
     """The default compiler if the toolkit accepts it, else the newest accepted; None if none is."""
-    from ..host.compilers import accepts, select
-
     if default is not None and accepts(limits, default) is not False:
         chosen = default
     else:
@@ -119,9 +122,6 @@ def matrix(ctx: Context, lo: str | None = None, hi: str | None = None, torch: tu
     Raises:
         CudaenvError: a bad bound or unknown torch version, or nothing matches.
     """
-    from ..host.compilers import default_compiler, find_compilers
-    from ..toolkit.facts import host_limits
-
     for v, what in ((lo, "--min"), (hi, "--max")):
         if v is not None:
             _check_version(v, what)
@@ -136,7 +136,7 @@ def matrix(ctx: Context, lo: str | None = None, hi: str | None = None, torch: tu
         if short not in wanted:
             wanted.append(short)
     builds = torch_builds()
-    toolkits, _ = ctx.scan()
+    toolkits, _ = scan_toolkits(ctx)
     default = default_compiler(ctx.env, ctx.index)
     compilers = find_compilers(ctx.env, ctx.index)
     out = []
@@ -166,9 +166,6 @@ def render(doc: dict, pretty: bool = False) -> str:
     line is safe in any file or log whatever the toolkit paths hold.
     """
     if pretty:
-        from ..infra.jsonout import dumps
-
         return dumps(doc) + "\n"
-    import json
 
     return json.dumps(doc, separators=(",", ":"), ensure_ascii=True) + "\n"

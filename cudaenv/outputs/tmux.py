@@ -29,6 +29,7 @@ from __future__ import annotations
 from ..env.ops import valid_name
 from ..env.state import ACTIVE_VAR, STATE_VAR, decode, decode_value, encode_value
 from ..errors import CudaenvError
+from ..infra.run import run
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,8 +65,6 @@ def tmux_arg(value: str) -> str:
 
 
 def _tmux(ctx: Context, args: list[str]) -> str:
-    from ..infra.run import run
-
     res = run(["tmux", *args], env=ctx.env, timeout=15)
     if res.returncode != 0:
         why = res.stderr.strip().splitlines()[-1:] or [f"exit status {res.returncode}"]

@@ -171,7 +171,7 @@ def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | N
     sms: list[int] = []
     al = settings.get("arch_list", "auto")
     if al == "auto":
-        pyenv = ctx.python_env()
+        pyenv = ctx.python.get()
         tb = torch_build(pyenv)
         torch = cached_torch(ctx.index, pyenv["python"], tb["version"]) if tb and pyenv else None
         gpus = gpu_caps(ctx)

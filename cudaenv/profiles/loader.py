@@ -54,7 +54,6 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..host.pyenv import python_wheels
 from ..toolkit import version_key
 
 TYPE_CHECKING = False
@@ -356,7 +355,7 @@ def apply_loader_path(ctx: Context, policy: str, tk: Toolkit, ops: Ops, notes: l
         for d in dirs:
             _replace(ops, d, None)
         return
-    _pyenv, inventory = python_wheels(ctx)
+    _pyenv, inventory = ctx.python.wheels()
     if not inventory["libs"] and not inventory["tools"]:
         return
     where = f"{_pyenv['prefix']}" if _pyenv else "the Python environment"

@@ -23,7 +23,7 @@ from ..env.ops import Ops
 from ..env.pathlist import DEFAULT_PATH, entries
 from ..errors import CudaenvError
 from ..infra.index import valid_result
-from ..infra.private import file_problem, note_untrusted
+from ..infra.private import file_problem, note_untrusted, trusted_dir
 from ..toolkit.probe import SYSTEM_DIRS
 from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader_link_dir, make_dev_links,
                              make_loader_link, stub_target)
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from ..toolkit.types import Toolkit
     from .types import Profile
 
-__all__ = ["Profile", "load_all", "default_profile", "profile_ops", "generated_name", "loader_stub", "path_fingerprint",
+__all__ = ["Profile", "ProfileFiles", "scan_toolkits", "load_all", "default_profile", "profile_ops", "generated_name", "loader_stub", "path_fingerprint",
            "host_compiler", "user_ccbin", "user_env", "use_ops"]
 
 def generated_name(tk: Toolkit) -> str:
@@ -112,6 +112,34 @@ def load_all(directory: str, index: Index) -> tuple[list[Profile], list[tuple[st
             profiles.append(ent[0])
     profiles.sort(key=lambda p: p["name"])
     return profiles, errors
+
+
+class ProfileFiles:
+    """One command's profile files: the directory read once (:func:`load_all`), if it is trusted.
+
+    A profile sets PATH and LD_LIBRARY_PATH: never one from a directory another
+    user can change (infra/private.py: one note, and the toolkits' default
+    profiles instead).
+    """
+
+    def __init__(self, directory: str, index: Index) -> None:
+        self.directory = directory
+        self.index = index
+        self._loaded: tuple[list[Profile], list[tuple[str, str]]] | None = None
+
+    def load(self) -> tuple[list[Profile], list[tuple[str, str]]]:
+        """(valid profiles, [(file, error)])."""
+        if self._loaded is None:
+            ok = trusted_dir(self.directory)
+            self._loaded = load_all(self.directory, self.index) if ok else ([], [])
+        return self._loaded
+
+
+def scan_toolkits(ctx: Context) -> tuple[list[Toolkit], list[tuple[str, str, str]]]:
+    """(toolkits, skipped candidates) this command sees: the layout and environment, the config's
+    roots, the profiles' roots and the Python environment's wheel toolkits (each scan once per command)."""
+    profs, _ = ctx.profile_files.load()
+    return ctx.discovery.scan(ctx.config().get("roots", []), [p["root"] for p in profs], ctx.python.get())
 
 
 def _sub(value: str, root: str) -> str:
@@ -286,9 +314,7 @@ def user_ccbin(env: Mapping[str, str]) -> str | None:
 
 def _wheels_here(ctx: Context) -> bool:
     """Whether the Python environment has NVIDIA wheels (loader_path auto has nothing to do otherwise)."""
-    from ..host.pyenv import python_wheels
-
-    inv = python_wheels(ctx)[1]
+    inv = ctx.python.wheels()[1]
     return bool(inv["libs"] or inv["tools"])
 
 

@@ -25,7 +25,7 @@ import os
 from ..errors import CudaenvError
 from ..toolkit import version_key
 from ..toolkit.discover import ACTIVE_FOUND_BY, wheel_roots
-from .model import default_profile, generated_name
+from .model import default_profile, generated_name, scan_toolkits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -226,17 +226,17 @@ def resolve_target(ctx: Context, target: str, notes: list[str] | None = None) ->
     Raises:
         CudaenvError: nothing matches, a tie, or a governing file is invalid.
     """
-    profiles, bad = ctx.profiles()
-    toolkits, _ = ctx.scan()
+    profiles, bad = ctx.profile_files.load()
+    toolkits, _ = scan_toolkits(ctx)
     valid_named = any(p["name"] == target for p in profiles)
     if target == "torch" and not valid_named:  # `use --match-torch`, a `.cuda-version` saying torch
         from .torchmatch import match_torch
 
         tk = match_torch(ctx, notes)
-        return profile_for(tk, ctx.profiles()[0]), tk
+        return profile_for(tk, ctx.profile_files.load()[0]), tk
     err = None if valid_named else _bad_file(bad, target)
     if err is None:
-        profile, tk = resolve(target, toolkits, profiles, ctx.probe_path)
+        profile, tk = resolve(target, toolkits, profiles, ctx.discovery.probe_path)
         err = _bad_file([(p, e) for p, e in bad if p != profile.get("file")], profile["name"])
     if err is not None:
         raise CudaenvError(err, hint="fix the file or delete it", exit_code=2)

@@ -11,7 +11,7 @@ import os
 
 from ..env.state import ACTIVE_VAR
 from ..errors import CudaenvError
-from .model import default_profile
+from .model import default_profile, scan_toolkits
 from .resolve import find_pin, profile_for, resolve_target
 
 TYPE_CHECKING = False
@@ -30,11 +30,11 @@ def active_profile(ctx: Context) -> Profile | None:
     name = ctx.env.get(ACTIVE_VAR)
     if not name:
         return None
-    profiles, _ = ctx.profiles()
+    profiles, _ = ctx.profile_files.load()
     for p in profiles:
         if p["name"] == name:
             return p
-    toolkits, _ = ctx.scan()
+    toolkits, _ = scan_toolkits(ctx)
     for tk in toolkits:
         d = default_profile(tk)
         if d["name"] == name:
@@ -79,9 +79,9 @@ def select_targets(ctx: Context, names: Sequence[str] = (), all_: bool = False, 
     if all_ and names:
         raise CudaenvError("name profiles or versions, or pass --all, not both", exit_code=2)
     if all_:
-        profiles, bad = ctx.profiles()
+        profiles, bad = ctx.profile_files.load()
         notes.extend(f"ignoring {err}" for _path, err in bad)
-        toolkits, _ = ctx.scan()
+        toolkits, _ = scan_toolkits(ctx)
         if not toolkits:
             raise CudaenvError(f"no CUDA toolkit found; nothing to {verb}", hint="`cudaenv list` shows what was skipped")
         pairs = [(profile_for(tk, profiles), tk) for tk in sorted(toolkits, key=lambda t: not t["default"])]
@@ -106,9 +106,9 @@ def select_targets(ctx: Context, names: Sequence[str] = (), all_: bool = False, 
                 if pin:
                     pairs = [resolve_target(ctx, pin[1], notes)]
             elif how == "default":
-                default = [tk for tk in ctx.scan()[0] if tk["default"]]
+                default = [tk for tk in scan_toolkits(ctx)[0] if tk["default"]]
                 if default:
-                    pairs = [(profile_for(default[0], ctx.profiles()[0]), default[0])]
+                    pairs = [(profile_for(default[0], ctx.profile_files.load()[0]), default[0])]
             if pairs:
                 break
         if not pairs and "default" in defaults:

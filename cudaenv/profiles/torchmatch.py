@@ -23,6 +23,7 @@ from __future__ import annotations
 from ..errors import CudaenvError
 from ..host.pyenv import torch_build
 from ..toolkit import version_key
+from .model import scan_toolkits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def match_torch(ctx: Context, notes: list[str] | None = None) -> Toolkit:
         CudaenvError: no torch, a CPU-only or ROCm torch, or no installed toolkit of its major version.
     """
     notes = [] if notes is None else notes
-    pyenv = ctx.python_env()
+    pyenv = ctx.python.get()
     where = pyenv["prefix"] if pyenv else "the Python on PATH"
     tb = torch_build(pyenv)
     if tb is None:
@@ -84,7 +85,7 @@ def match_torch(ctx: Context, notes: list[str] | None = None) -> Toolkit:
         raise CudaenvError(f"torch {ver} in {where} is a CPU-only build: it has no CUDA version to match",
                            exit_code=2, hint="install a CUDA build of torch (e.g. pip install torch --index-url "
                                              "https://download.pytorch.org/whl/cu124), or name a toolkit version")
-    toolkits, _ = ctx.scan()
+    toolkits, _ = scan_toolkits(ctx)
     tk, how = pick(cuda, toolkits)
     if tk is None:
         have = ", ".join(sorted({t["full_version"] for t in toolkits})) or "none"

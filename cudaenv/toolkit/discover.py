@@ -10,6 +10,7 @@ import os
 from stat import S_ISLNK
 
 from ..env.pathlist import entries, which
+from ..errors import CudaenvError
 from ..infra.private import trusted_dir
 from .probe import Skip, probe, signature, valid_entry
 from . import version_key
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from .types import ProbedToolkit, Toolkit
 
 __all__ = ["Layout", "candidates", "scan", "expand_roots", "installed_dir", "ACTIVE_FOUND_BY", "wheel_toolkits",
-           "env_site_dirs", "wheel_roots"]
+           "env_site_dirs", "wheel_roots", "probed", "probe_path", "Discovery"]
 
 
 class Layout:
@@ -316,19 +317,12 @@ def scan(
         if tk is None:
             if real in seen_skips:
                 continue
-
-            def compute(real: str = real) -> tuple[ProbedToolkit, None] | tuple[None, str]:
-                try:
-                    return (probe(real), None)
-                except Skip as exc:
-                    return (None, str(exc))
-
-            ent = index.cached("roots", real, signature(real), compute, valid_entry)
-            if ent[0] is None:
+            data, reason = probed(real, index)
+            if data is None:
                 seen_skips.add(real)
-                skipped.append((path, how, ent[1]))
+                skipped.append((path, how, reason or ""))
                 continue
-            tk = {**ent[0], "aliases": [], "found_by": [], "default": real == default_real}
+            tk = {**data, "aliases": [], "found_by": [], "default": real == default_real}
             by_root[real] = tk
         if path != real and path not in tk["aliases"]:
             tk["aliases"].append(path)
@@ -336,3 +330,63 @@ def scan(
             tk["found_by"].append(how)
     toolkits = sorted(by_root.values(), key=lambda t: (version_key(t["full_version"]), t["root"]))
     return toolkits, skipped
+
+
+def probed(real: str, index: Index) -> tuple[ProbedToolkit, None] | tuple[None, str]:
+    """(the toolkit record, None) or (None, why it is not one) for the real path ``real``, through the cache."""
+
+    def compute() -> tuple[ProbedToolkit, None] | tuple[None, str]:
+        try:
+            return (probe(real), None)
+        except Skip as exc:
+            return (None, str(exc))
+
+    return index.cached("roots", real, signature(real), compute, valid_entry)
+
+
+def probe_path(path: str, index: Index) -> Toolkit:
+    """Probe a toolkit path given by the user (through the cache).
+
+    Raises:
+        CudaenvError: the path is not a usable toolkit.
+    """
+    real = os.path.realpath(path)
+    if not os.path.exists(real):
+        raise CudaenvError(f"{path}: no such directory", exit_code=2)
+    data, reason = probed(real, index)
+    if data is None:
+        raise CudaenvError(f"{path} is not a usable CUDA toolkit: {reason}", exit_code=2)
+    tk: Toolkit = {**data, "aliases": [] if path == real else [path], "found_by": ["argument"], "default": False}
+    return tk
+
+
+class Discovery:
+    """One command's discovery: :func:`candidates` then :func:`scan`, each set of sources scanned once.
+
+    The caller says where to look beyond the environment and the layout (the
+    config's roots, the profiles' roots, the Python environment); the answer
+    for the same sources is kept for the life of the object (one command).
+    """
+
+    def __init__(self, env: Mapping[str, str], layout: Layout, index: Index) -> None:
+        self.env = env
+        self.layout = layout
+        self.index = index
+        self._scans: dict[tuple[object, ...], tuple[list[Toolkit], list[tuple[str, str, str]]]] = {}
+
+    def scan(self, extra_roots: Iterable[str], profile_roots: Iterable[str],
+             python_env: PythonEnv | None) -> tuple[list[Toolkit], list[tuple[str, str, str]]]:
+        """(toolkits sorted by version, skipped candidates) for these sources."""
+        extra, roots = tuple(extra_roots), tuple(profile_roots)
+        py = (python_env.get("kind"), python_env.get("prefix"), tuple(python_env.get("site") or ()),
+              python_env.get("user_site")) if python_env else None
+        key = (extra, roots, py)
+        got = self._scans.get(key)
+        if got is None:
+            cands = candidates(self.env, self.layout, extra_roots=extra, profile_roots=roots, python_env=python_env)
+            got = self._scans[key] = scan(cands, self.index, self.layout)
+        return got
+
+    def probe_path(self, path: str) -> Toolkit:
+        """:func:`probe_path` through this command's index."""
+        return probe_path(path, self.index)
