@@ -417,8 +417,9 @@ def test_hot_path_imports_nothing_heavy(three, tmp_path):
 
 
 #: The most cudaenv modules (packages included) each fast form may load on a warm cache: what
-#: bench/README.md measured. A module more on these paths is a choice to measure, not a drift.
-HOT_MODULE_BUDGET = {"use": 30, "off": 17, "list": 26}
+#: bench/README.md measured. A module more on these paths is a choice to measure, not a drift:
+#: ``list`` gained ``infra/term`` (its table fits the terminal), one module of about 0.1 M instructions.
+HOT_MODULE_BUDGET = {"use": 30, "off": 17, "list": 27}
 
 
 @pytest.mark.parametrize("cmd", sorted(HOT_MODULE_BUDGET))

@@ -29,7 +29,8 @@ import re
 import sys
 import time
 
-from ..infra.run import run
+# No package-relative import at the top: this file also runs as a script (``python -I -S driver.py
+# --probe-libraries``, the child that loads the driver's libraries), where there is no package.
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -406,6 +407,8 @@ def probe_libraries(env: Mapping[str, str], timeout: float = 10) -> dict:
         ``{"nvml": {...}, "libcuda": {...}}`` as the child reported it, or
         ``{"error": reason}`` when the child did not report.
     """
+    from ..infra.run import run  # see the note above the imports
+
     res = run([sys.executable, "-I", "-S", os.path.abspath(__file__), "--probe-libraries"],
               env=env, timeout=timeout)
     if res.timed_out:
@@ -461,6 +464,8 @@ def _proc_source(proc_root: str) -> dict:
 
 
 def _smi_source(smi: str, env: Mapping[str, str], deadline: float) -> tuple[dict, list[dict] | None]:
+    from ..infra.run import run  # see the note above the imports
+
     src: dict[str, Any] = {"path": smi, "version": None, "cuda": None, "smi_version": None, "format": None,
                            "reason": None}
 

@@ -10,7 +10,13 @@ and then find it installed.
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import secrets
+import shutil
+import signal
+import stat
 import threading
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 
@@ -20,6 +26,7 @@ from .parts import role
 from .progress import Progress, human
 from .record import MARKER, read_marker, register
 from .sources import NotOffered, make_source
+from .unpack import finish, unpack
 from .wheels import META
 
 TYPE_CHECKING = False
@@ -72,8 +79,6 @@ def resolve(version: str, sources: list[str], parts: str, env: Mapping[str, str]
 
 def version_json(plan: Plan) -> str:
     """``version.json`` in NVIDIA's format: ``cuda`` (the release) and one entry per component."""
-    import json
-
     doc: dict[str, dict[str, str]] = {"cuda": {"name": "CUDA SDK", "version": plan["version"]}}
     for c in plan["components"]:
         key = c["key"]
@@ -118,8 +123,6 @@ def check_space(plan: Plan, root: str, cache: str) -> None:
 
 
 def _remove(path: str) -> None:
-    import shutil
-
     shutil.rmtree(path, ignore_errors=True)
 
 
@@ -137,8 +140,6 @@ def _write_new(path: str, text: str) -> None:
 
 def _leftovers(parent: str, name: str, root: str) -> None:
     """Under the lock: put back a tree a killed ``--force`` had set aside; remove what killed installs left."""
-    import stat
-
     olds = sorted(n for n in os.listdir(parent) if n.startswith(f".{name}{OLD}"))
     if not os.path.lexists(root):
         for n in olds:
@@ -155,8 +156,6 @@ def _leftovers(parent: str, name: str, root: str) -> None:
 
 def put_back(root: str) -> None:
     """Put back the tree a ``--force`` killed mid-swap set aside at ``root`` (under the install lock)."""
-    import fcntl
-
     parent, name = os.path.split(os.path.abspath(root))
     if os.path.lexists(root) or not os.path.isdir(parent) or \
             not any(n.startswith(f".{name}{OLD}") for n in os.listdir(parent)):
@@ -174,8 +173,6 @@ def put_back(root: str) -> None:
 
 def _swap(staging: str, root: str, old: str) -> None:
     """``staging`` becomes ``root``; a tree already there is set aside first and removed only after."""
-    import signal
-
     blocked = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
     try:
         prev = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
@@ -215,9 +212,6 @@ def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs
             a replaced tree is still there).
         KeyboardInterrupt: interrupted (the same).
     """
-    import fcntl
-    import secrets
-
     parent, name = os.path.split(os.path.abspath(root))
     try:
         os.makedirs(parent, exist_ok=True)
@@ -319,8 +313,6 @@ def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: in
     Returns:
         (bytes downloaded now, files written, what :func:`~cudaenv.install.unpack.finish` made).
     """
-    from .unpack import finish, unpack
-
     comps = plan["components"]
     prog.total = sum(c["size"] or 0 for c in comps)
     stop = threading.Event()

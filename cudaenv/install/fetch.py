@@ -26,20 +26,23 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import http.client
 import os
+import socket
 import threading
 import time
+import urllib.error
+import urllib.request
+from urllib.parse import unquote, urljoin, urlsplit
 
 from ..errors import CudaenvError
 from ..infra.files import read_limited
 from ..infra.private import ensure_dir, own_file
+from .credentials import redact
+from .net import opener, remember, tls_reason
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import http.client
-    import socket
-    import urllib.error
-    import urllib.request
     from typing import IO, Any, Callable, Mapping
 
 __all__ = ["Unreachable", "Cancelled", "is_local", "local_path", "join_url", "check_url", "configure", "read_url",
@@ -108,16 +111,12 @@ def is_local(url: str) -> bool:
 def local_path(url: str) -> str:
     """The filesystem path of a local ``url``."""
     if url.startswith("file://"):
-        from urllib.parse import unquote, urlsplit
-
         return unquote(urlsplit(url).path)
     return url
 
 
 def _show(url: str) -> str:
     """``url`` as a message may show it: without a password or token (``credentials.redact``), cut short."""
-    from .credentials import redact
-
     url = redact(url)
     return url if len(url) <= 200 else url[:200] + "…"
 
@@ -159,8 +158,6 @@ def join_url(base: str, rel: str) -> str:
         return rel
     if is_local(base) and not base.startswith("file://"):
         return os.path.normpath(os.path.join(base, rel))
-    from urllib.parse import urljoin
-
     try:
         return urljoin(base if base.endswith("/") else base + "/", rel)
     except ValueError as exc:
@@ -168,9 +165,6 @@ def join_url(base: str, rel: str) -> str:
 
 
 def _why(exc: BaseException) -> str:
-    from .credentials import redact
-    from .net import tls_reason
-
     reason = getattr(exc, "reason", None)
     if reason is not None and not isinstance(reason, str):
         exc = reason
@@ -185,8 +179,6 @@ def _connection(*handlers: urllib.request.BaseHandler,
     ``SSL_CERT_FILE``), pip's ``client-cert`` and ``trusted-host``, the proxy, and
     credentials per host (from the URLs, netrc), never sent to another host.
     ``handlers``: more ``urllib`` handlers for the opener (they replace a default of their class)."""
-    from .net import opener
-
     return opener(*handlers, https_connection=https_connection)
 
 
@@ -248,8 +240,6 @@ class _Watch:
 
 
 def _shut(sock: socket.socket) -> None:
-    import socket
-
     try:  # the plain socket's shutdown, also under TLS: a blocked read in another thread returns at once
         socket.socket.shutdown(sock, socket.SHUT_RDWR)
     except OSError:
@@ -289,9 +279,6 @@ def _unwatch(w: _Watch) -> None:
 def _opener() -> urllib.request.OpenerDirector:
     """urllib with the bounds above (connections that tell the current watch their socket,
     redirects checked one by one) over net.py's certificates, proxies and credentials."""
-    import http.client
-    import urllib.request
-
     class Conn(http.client.HTTPConnection):
         """A connection that tells the current watch its socket (under TLS too: see TLSConn)."""
 
@@ -344,9 +331,6 @@ def _opener() -> urllib.request.OpenerDirector:
 
 def _failure(w: _Watch, exc: BaseException) -> BaseException:
     """The one-line error for ``exc``, raised by urllib or http.client during the request ``w``."""
-    import http.client
-    import urllib.error
-
     tripped = w.error()
     if tripped is not None:
         return tripped
@@ -387,8 +371,6 @@ class _Answer:
         Raises:
             Cancelled, CudaenvError: cancelled, stalled, dropped (:class:`_Dropped`), malformed.
         """
-        import http.client
-
         try:
             data = self.resp.read1(n)
         except (OSError, http.client.HTTPException, ValueError) as exc:
@@ -423,12 +405,6 @@ class _open:  # noqa: N801 - used as a function: `with _open(url) as answer`
         self.resp: http.client.HTTPResponse | None = None
 
     def __enter__(self) -> _Answer:
-        import http.client
-        import urllib.error
-        import urllib.request
-
-        from .net import remember
-
         check_url(self.url)
         # remember: credentials written in the URL go to the Authorization header, not the request line.
         req = urllib.request.Request(remember(self.url), headers={"User-Agent": "cudaenv", **(self.headers or {})})
@@ -492,8 +468,6 @@ def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> b
             raise CudaenvError(f"{path}: no such file", exit_code=2) from None
         except OSError as exc:
             raise CudaenvError(f"cannot read {path}: {exc.strerror or exc.__class__.__name__}") from None
-    import urllib.error
-
     try:
         with _open(url, {"Accept": accept} if accept else None) as resp:
             if (resp.length() or 0) > MAX_DOCUMENT:
@@ -521,8 +495,6 @@ def read_url(url: str, accept: str | None = None, missing_ok: bool = False) -> b
 
 def _http_error(what: str, exc: urllib.error.HTTPError) -> CudaenvError:
     """An HTTP error status in one line (the server's reason phrase is its own words: masked too)."""
-    from .credentials import redact
-
     hint = None
     if exc.code in (401, 403):
         hint = "credentials go in the index URL (https://user:TOKEN@host/simple) or ~/.netrc, as for pip"
@@ -703,8 +675,6 @@ def _download(url: str, part: str, have: int, size: int | None, cap: int, name: 
         _Dropped: the connection broke (resume).
         CudaenvError: the answer does not fit ``size`` or ``cap``; an HTTP error; a stall.
     """
-    import urllib.error
-
     def lies(server: int, how: str) -> CudaenvError:
         if os.path.exists(part):
             os.unlink(part)

@@ -29,19 +29,28 @@ is replaced by ``****`` wherever it appears.
 
 from __future__ import annotations
 
+import base64
+import http.client
+import ipaddress
+import json
+import netrc
 import os
+import ssl
+import stat
 import threading
+import urllib.request
+from posixpath import commonpath
+from urllib.parse import unquote
 
-from .credentials import add_secret, host_name, netloc_split, redact, split_auth
 from ..env.pathlist import which
+from ..errors import CudaenvError
 from ..host.pyenv import locate
+from ..infra.run import run
+from .credentials import add_secret, host_name, netloc_split, redact, split_auth
 from .pipconf import pip_indexes, pip_options, site_prefix, truthy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import http.client
-    import ssl
-    import urllib.request
     from email.message import Message
     from typing import IO, Any, Mapping
 
@@ -88,8 +97,6 @@ class Settings:
         for value in proxies.values():
             parts = netloc_split(value if "://" in value else "http://" + value)
             if parts and parts[1] is not None:
-                from urllib.parse import unquote
-
                 user, colon, password = parts[1].partition(":")
                 add_secret(unquote(password) if colon else unquote(user))
         self.no_proxy = (env.get("no_proxy") or env.get("NO_PROXY") or "") if trust_env else ""
@@ -116,8 +123,6 @@ class Settings:
     def secure_origin(self, url: str) -> bool:
         """pip's ``is_secure_origin`` for an index or find-links location: https, file, a loopback
         host (``localhost``, 127.0.0.0/8, ::1) or a trusted host; pip ignores any other."""
-        import ipaddress
-
         parts = netloc_split(url)
         if parts is None:
             return True  # a path
@@ -152,14 +157,10 @@ class Settings:
         Raises:
             CudaenvError: a CA bundle or client certificate that cannot be loaded.
         """
-        import ssl
-
         with _LOCK:
             ctx = self._contexts.get(verify)
         if ctx is not None:
             return ctx
-        from ..errors import CudaenvError
-
         what = ""
         try:
             if not verify:
@@ -229,8 +230,6 @@ class Settings:
 
     def index_for(self, url: str) -> str | None:
         """The index ``url`` belongs to, ``/``-terminated (pip's ``_get_index_url``): same host, longest common path."""
-        from posixpath import commonpath
-
         parts = netloc_split(url)
         if parts is None:
             return None
@@ -278,9 +277,6 @@ class Settings:
 
 def _read_netrc(path: str) -> NetrcHosts:
     """host -> (login, account, password) of a netrc file; {} when it cannot be read (as requests does)."""
-    import netrc
-    import stat
-
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block netrc's open
             return {}
@@ -294,10 +290,6 @@ def _read_netrc(path: str) -> NetrcHosts:
 
 def _keyring_get(cmd: list[str], service: str, user: str | None, env: Mapping[str, str]) -> tuple[str, str] | None:
     """``keyring --mode=creds --output=json get SERVICE [USER]``, as pip's subprocess provider runs it."""
-    import json
-
-    from ..infra.run import run
-
     res = run([*cmd, "--mode=creds", "--output=json", "get", service, *([user] if user else [])],
               env=dict(env, PYTHONIOENCODING="utf-8"), timeout=KEYRING_TIMEOUT)
     if res.returncode != 0:
@@ -351,8 +343,6 @@ def remember(url: str) -> str:
 
 def tls_reason(exc: BaseException) -> str | None:
     """A certificate failure said in words with what to do, or None when ``exc`` is not one."""
-    import ssl
-
     if isinstance(exc, ssl.SSLCertVerificationError):
         return (f"certificate verify failed: {exc.verify_message or exc.reason} (a private CA goes in "
                 "pip's cert=, PIP_CERT or SSL_CERT_FILE; trusted-host skips the check)")
@@ -365,10 +355,6 @@ def opener(*handlers: urllib.request.BaseHandler,
 
     ``https_connection``: the ``http.client.HTTPSConnection`` (sub)class to connect with
     (fetch's tells its watchdog the socket)."""
-    import base64
-    import http.client
-    import urllib.request
-
     s = settings()
 
     def origin(req: urllib.request.Request) -> str:
@@ -420,8 +406,6 @@ def opener(*handlers: urllib.request.BaseHandler,
             bypass = urllib.request.proxy_bypass_environment  # type: ignore[attr-defined]
             if s.no_proxy and bypass(origin(req), {"no": s.no_proxy}):
                 return None
-            from urllib.parse import unquote
-
             parts = netloc_split(proxy if "://" in proxy else "http://" + proxy)
             if parts is None:
                 return None

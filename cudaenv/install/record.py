@@ -13,16 +13,21 @@ toolkits directory (``cuda-*`` there).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 
 from ..errors import CudaenvError
+from ..infra.atomic import write_atomic
+from ..infra.files import read_limited
+from ..infra.jsonout import dumps
+from ..toolkit.discover import installed_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-    from .types import Installed, MarkerRead, RegistryEntry, Registration
+    from .types import Installed, MarkerRead, Registration, RegistryEntry
 
 __all__ = ["MARKER", "registry_dir", "read_marker", "register", "lookup", "unregister", "registered",
            "valid_release"]
@@ -41,8 +46,6 @@ def valid_release(label: object) -> bool:
 
 
 def registry_dir(env: Mapping[str, str]) -> str:
-    from ..toolkit.discover import installed_dir
-
     return os.path.join(os.path.dirname(installed_dir(env)), "installs")
 
 
@@ -52,10 +55,6 @@ def _key(root: str) -> str:
 
 def _read_json(path: str) -> dict[str, object] | None:
     """The JSON object in the regular file at ``path`` (anyone may have written it: every field is to be checked)."""
-    import json
-
-    from ..infra.files import read_limited
-
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):  # a link named like a record is not one
             return None
@@ -99,9 +98,6 @@ def register(env: Mapping[str, str], root: str, version: str, token: str, profil
     Raises:
         CudaenvError: the record cannot be written.
     """
-    from ..infra.atomic import write_atomic
-    from ..infra.jsonout import dumps
-
     doc: Registration = {"format": 1, "root": os.path.realpath(root), "version": version, "token": token,
                          "profiles": profiles}
     write_atomic(os.path.join(registry_dir(env), _key(root) + ".json"), dumps(doc) + "\n")
@@ -109,8 +105,6 @@ def register(env: Mapping[str, str], root: str, version: str, token: str, profil
 
 def lookup(env: Mapping[str, str], root: str) -> Installed | None:
     """The registry's record of ``root`` when it agrees with the toolkit's own record, else None."""
-    from ..toolkit.discover import installed_dir
-
     mark = read_marker(root)
     if mark is None:
         return None

@@ -8,11 +8,13 @@ one is tried; so is one that does not offer the version.
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 from ..errors import CudaenvError
 from . import redist, wheels
 from .fetch import Unreachable, fetch_file, is_local, join_url, local_path, read_url
+from .net import add_credentials, remember
 from .parts import role, select
 from .record import valid_release
 
@@ -90,8 +92,6 @@ class WheelSource:
     kind = "wheels"
 
     def __init__(self, indexes: Indexes, label: str) -> None:
-        from .net import add_credentials
-
         for netloc, cred in indexes["auth"].items():  # taken out of the URLs by pipconf
             add_credentials(netloc, cred)
         self.indexes = indexes
@@ -162,8 +162,6 @@ class WheelSource:
 
 def _local_sha(url: str) -> str:
     """A local file listed without a sha256 (a find-links directory) is hashed where it lies."""
-    import hashlib
-
     h = hashlib.sha256()
     with open(local_path(url), "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -198,8 +196,6 @@ def make_source(spec: str, env: Mapping[str, str]) -> RedistSource | WheelSource
         if any(n.endswith(".whl") for n in names):
             return WheelSource({"index": [], "find_links": [path], "auth": {}}, path)
         raise CudaenvError(f"source {spec}: neither redistrib_*.json manifests nor wheels in it", exit_code=2)
-    from .net import remember
-
     url = remember(spec)  # https://user:TOKEN@mirror/: the credentials are sent, never shown
     return RedistSource(url, url)
 

@@ -10,14 +10,19 @@ absolute names, ``..`` and links that leave the tree are refused.
 from __future__ import annotations
 
 import errno
+import lzma
 import os
+import shutil
 import stat
+import tarfile
+import zipfile
 
 from ..errors import CudaenvError
+from ..toolkit.stubgen import StubError, generate
+from .progress import human
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import tarfile
     from typing import IO, Callable, Literal, Mapping, TypeVar
 
     from .types import How, Made, PlanComponent
@@ -55,8 +60,6 @@ class _Budget:
         self.bytes = self.files = 0
 
     def _bomb(self, more: str) -> CudaenvError:
-        from .progress import human
-
         return CudaenvError(f"{self.what}: the archive ({human(self.size)}) unpacks to {more}; "
                             "refusing it (a decompression bomb)")
 
@@ -68,8 +71,6 @@ class _Budget:
     def take(self, n: int) -> None:
         self.bytes += n
         if self.bytes > self.max_bytes:
-            from .progress import human
-
             raise self._bomb(f"more than {human(self.max_bytes)}")
 
 
@@ -265,8 +266,6 @@ class _Reader:
     """The decompressed bytes of an archive, bounded (and xz with a memory limit)."""
 
     def __init__(self, f: IO[bytes], budget: _Budget, xz: bool) -> None:
-        import lzma
-
         self.f, self.budget, self.lzma = f, budget, lzma
         self.dec = lzma.LZMADecompressor(format=lzma.FORMAT_XZ, memlimit=XZ_MEMLIMIT) if xz else None
         self.pending = b""
@@ -313,8 +312,6 @@ class _Reader:
 
 
 def _tarinfo_class() -> type[tarfile.TarInfo]:
-    import tarfile
-
     class Bounded(tarfile.TarInfo):
         """Refuses a pax or long-name header too large to read into memory, and GNU sparse files."""
 
@@ -338,9 +335,6 @@ def _strip_top(name: str) -> str:
 
 
 def _unpack_tar(path: str, root: str, how: How, what: str) -> int:
-    import lzma
-    import tarfile
-
     check = getattr(tarfile, "data_filter", None)  # the reference rules (3.12+, 3.9-3.11 security releases)
     tree = _Tree(root, what)
     budget = _Budget(os.path.getsize(path), what)
@@ -392,8 +386,6 @@ def _unpack_tar(path: str, root: str, how: How, what: str) -> int:
 
 
 def _unpack_wheel(path: str, root: str, how: How, what: str, written: list[str]) -> int:
-    import zipfile
-
     tree = _Tree(root, what)
     budget = _Budget(os.path.getsize(path), what)
     n = 0
@@ -460,8 +452,6 @@ def unpack(path: str, comp: PlanComponent, root: str) -> int:
 def unpacked_size(path: str, kind: str) -> int:
     """Bytes ``path`` takes unpacked: exact for a wheel, an estimate (3x) for .tar.xz."""
     if kind == "wheel":
-        import zipfile
-
         try:
             with zipfile.ZipFile(path) as z:
                 return sum(i.file_size for i in z.infolist())
@@ -519,8 +509,6 @@ def finish(root: str, env: Mapping[str, str], work: str) -> Made:
             for n in os.listdir(cmake):
                 if not os.path.lexists(os.path.join(dest, n)):
                     os.rename(os.path.join(cmake, n), os.path.join(dest, n))
-            import shutil
-
             shutil.rmtree(os.path.join(root, "cccl"))
     lib = _dir(root, "lib")
     if lib is not None:
@@ -549,8 +537,6 @@ def finish(root: str, env: Mapping[str, str], work: str) -> Made:
     if stubs is not None and os.path.lexists(os.path.join(stubs, "libcuda.so")):
         made["stub"] = {"path": "lib64/stubs/libcuda.so", "generated": False}
     elif include is not None and lib is not None and _file(os.path.join(include, "cuda.h")):
-        from ..toolkit.stubgen import StubError, generate
-
         try:
             stubs = _dir(root, "lib", "stubs", make=True)
             if stubs is None:
