@@ -10,9 +10,29 @@ from ..toolkit.stubs import link_stub_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..toolkit.types import Toolkit
-    from ..profiles.model import Profile
+    from typing import Any, TypedDict
+
     from ..context import Context
+    from ..host.types import Compiler, DefaultCompiler
+    from ..profiles.model import Profile
+    from ..toolkit.types import GpuArchs, HostLimits, Toolkit
+
+    class CheckFacts(TypedDict):
+        """What :func:`gather` collects for one profile; ``checks/rules.py`` and ``live.py`` read it."""
+
+        tk: Toolkit
+        profile: Profile
+        limits: HostLimits
+        archs: GpuArchs | dict[str, Any]
+        driver: dict[str, Any]
+        default_cxx: DefaultCompiler | None
+        selected_cxx: tuple[str | None, str | None]
+        link_stub: str | None
+        compilers: list[Compiler]
+        install_hint: str
+        ld_library_path: list[str]
+        shadow: dict[str, Any]
+        python: dict[str, Any] | None  # host/python_probe's record, or {"error", "python"}
 
 __all__ = ["install_hint", "profile_env", "profile_shadowing", "gather", "driver"]
 
@@ -77,7 +97,7 @@ def profile_shadowing(ctx: Context, profile: Profile, tk: Toolkit) -> dict:
             "tools": tool_shadowing(list(ops.prepend.get("PATH", [])), inventory, tk)}
 
 
-def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = None, torch: bool = True) -> dict:
+def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = None, torch: bool = True) -> CheckFacts:
     """All facts for one profile.
 
     Args:
@@ -91,7 +111,7 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
     from ..toolkit.facts import gpu_archs, host_limits
 
     env = profile_env(ctx, profile, tk)
-    facts = {
+    facts: CheckFacts = {
         "tk": tk,
         "profile": profile,
         "limits": host_limits(tk),
@@ -112,8 +132,9 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
 
         py = python or which("python3", env.get("PATH")) or which("python", env.get("PATH"))
         if py:
-            facts["python"] = probe_python(py, env, ctx.index)
-            facts["python"].setdefault("python", py)
+            probed = probe_python(py, env, ctx.index)
+            probed.setdefault("python", py)
+            facts["python"] = probed
         else:
             facts["python"] = {"error": "no python3 on the profile's PATH", "python": "python3"}
     return facts

@@ -19,6 +19,10 @@ from ..profiles.loader import LEFT_OUT, relation_text
 from ..toolkit import compat, version_key
 from . import Finding
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .gather import CheckFacts
+
 __all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules", "wheel_rules"]
 
 
@@ -266,7 +270,7 @@ def wheel_rules(facts: dict) -> list[Finding]:
     return out
 
 
-def check_toolkit(facts: dict) -> list[Finding]:
+def check_toolkit(facts: CheckFacts) -> list[Finding]:
     """Every rule for one profile's facts, in a stable order."""
     out: list[Finding] = []
     for rule in (driver_rules, compiler_rules, stub_rules, torch_rules, arch_rules, wheel_rules):

@@ -356,7 +356,7 @@ def probe_python(
     if hit is not None:
         return done(hit, True)
     data, sig_dirs, complete = _run_probe(path, env, timeout)
-    if complete and table is not None and not data["wrapper"]:
+    if complete and table is not None and index is not None and not data["wrapper"]:
         # Drop entries of interpreters that are gone (deleted venvs), so the index stays small.
         for k in [k for k in table if k != key and not os.path.lexists(k)]:
             del table[k]

@@ -37,10 +37,23 @@ from ..toolkit import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Callable, TypedDict
 
     from ..context import Context
     from .explain import Match
+
+    class HostFacts(TypedDict):
+        """What :func:`gather_host` collects (a fact not gathered is None); ``commands/explain`` passes it on."""
+
+        toolkits: list[dict[str, Any]] | None
+        active: dict[str, str] | None
+        cuda_home: str | None
+        ld_library_path: list[str]
+        path: str
+        torch: dict[str, Any] | None
+        driver: dict[str, Any] | None
+        nccl: dict[str, Any] | None
+        cuda_visible_devices: str | None
 
 __all__ = ["KINDS", "Answer", "ANSWERS", "NEEDS", "host_needs", "gather_host", "answer_here", "lib_dirs_holding"]
 
@@ -62,7 +75,7 @@ class Answer:
 
     __slots__ = ("needs", "lines", "also")
 
-    def __init__(self, needs: tuple[str, ...], lines: Callable[[Match, dict], list[str]],
+    def __init__(self, needs: tuple[str, ...], lines: Callable[[Match, HostFacts], list[str]],
                  also: tuple[str, ...] = ()) -> None:
         self.needs = needs
         self.lines = lines
@@ -81,7 +94,7 @@ def host_needs(matches: list[Match]) -> set[str]:
 
 # --- gathering (I/O) ----------------------------------------------------------------------
 
-def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes: list[str] | None = None) -> dict:
+def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes: list[str] | None = None) -> HostFacts:
     """The host facts ``needs`` names, as one plain dict.
 
     Args:
@@ -95,7 +108,7 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
         "torch": ... | None, "driver": ... | None}``; a fact not gathered is None.
     """
     env = ctx.env
-    facts: dict = {"toolkits": None, "active": None, "cuda_home": env.get("CUDA_HOME"),
+    facts: HostFacts = {"toolkits": None, "active": None, "cuda_home": env.get("CUDA_HOME"),
                    "ld_library_path": entries(env.get("LD_LIBRARY_PATH")),
                    "path": env.get("PATH") or "", "torch": None, "driver": None, "nccl": None,
                    "cuda_visible_devices": env.get("CUDA_VISIBLE_DEVICES")}
@@ -147,7 +160,7 @@ def _mm(v: str) -> str:
     return ".".join(v.split(".")[:2])
 
 
-def _installed(h: dict) -> list[dict]:
+def _installed(h: HostFacts) -> list[dict]:
     return sorted(h.get("toolkits") or [], key=lambda t: version_key(t["full_version"]))
 
 
@@ -164,7 +177,7 @@ def _pick(tks: list[dict], cuda: str) -> dict | None:
     return major[-1] if major else None
 
 
-def _torch_cuda(h: dict, values: dict) -> tuple[str, str]:
+def _torch_cuda(h: HostFacts, values: dict) -> tuple[str, str]:
     """(CUDA version of the user's torch, how we know): the host's torch first, else the log's."""
     t = h.get("torch") or {}
     if t.get("cuda"):
@@ -176,7 +189,7 @@ def _torch_cuda(h: dict, values: dict) -> tuple[str, str]:
     return "", ""
 
 
-def _cpu_torch(h: dict) -> str:
+def _cpu_torch(h: HostFacts) -> str:
     t = h.get("torch") or {}
     if t.get("installed") and t.get("version") and not t.get("cuda") and not t.get("import_error"):
         return (f"your torch ({t.get('python')}) is {t['version']}, a CPU build: it cannot build or run CUDA code "
@@ -184,7 +197,7 @@ def _cpu_torch(h: dict) -> str:
     return ""
 
 
-def _toolkit_for_torch(h: dict, values: dict, need: str = "") -> list[str]:
+def _toolkit_for_torch(h: HostFacts, values: dict, need: str = "") -> list[str]:
     """Lines naming the installed toolkit a torch build wants (``need``: a file it must hold)."""
     cpu = _cpu_torch(h)
     if cpu:
@@ -209,10 +222,11 @@ def _toolkit_for_torch(h: dict, values: dict, need: str = "") -> list[str]:
             "to one of them"]
 
 
-def _current(h: dict) -> list[str]:
+def _current(h: HostFacts) -> list[str]:
     out = []
-    if h.get("active"):
-        out.append(f"active profile here: {h['active']['name']} ({h['active']['root']})")
+    act = h.get("active")
+    if act:
+        out.append(f"active profile here: {act['name']} ({act['root']})")
     if h.get("cuda_home") is not None:
         out.append(f"CUDA_HOME here is {h['cuda_home']!r}")
     return out
@@ -223,7 +237,7 @@ def lib_dirs_holding(dirs: list[str], soname: str) -> list[str]:
     return [d for d in dirs if os.path.exists(os.path.join(d, soname))]
 
 
-def _wheel_copies(h: dict, soname: str) -> list[str]:
+def _wheel_copies(h: HostFacts, soname: str) -> list[str]:
     """Paths of ``soname`` inside the user's torch environment's NVIDIA wheels."""
     t = h.get("torch") or {}
     out = []
@@ -248,7 +262,7 @@ _WHEEL_WORD = {"libnvjitlink": "nvjitlink", "libcusparse": "cusparse", "libcubla
                "libnvtoolsext": "nvtx"}
 
 
-def _wheel_version(h: dict, soname: str) -> tuple[str, str] | None:
+def _wheel_version(h: HostFacts, soname: str) -> tuple[str, str] | None:
     stem = soname.split(".so")[0].lower()
     stem = re.sub(r"_\w+$", "", stem) if stem.startswith("libcudnn") else stem
     word = _WHEEL_WORD.get(stem)
@@ -261,7 +275,7 @@ def _wheel_version(h: dict, soname: str) -> tuple[str, str] | None:
     return None
 
 
-def _h_mismatch(m: Match, h: dict) -> list[str]:
+def _h_mismatch(m: Match, h: HostFacts) -> list[str]:
     tv = m.values.get("torch", "")
     if not tv:
         return []
@@ -274,11 +288,11 @@ def _h_mismatch(m: Match, h: dict) -> list[str]:
             f"`cudaenv install {_mm(tv)}`, or a torch build for an installed toolkit"]
 
 
-def _h_cuda_home(m: Match, h: dict) -> list[str]:
+def _h_cuda_home(m: Match, h: HostFacts) -> list[str]:
     return _current(h) + _toolkit_for_torch(h, m.values)
 
 
-def _h_header(m: Match, h: dict) -> list[str]:
+def _h_header(m: Match, h: HostFacts) -> list[str]:
     header = m.values.get("header", "")
     out = []
     for label, root in (("CUDA_HOME", h.get("cuda_home")), ("the active profile", (h.get("active") or {}).get("root"))):
@@ -287,7 +301,7 @@ def _h_header(m: Match, h: dict) -> list[str]:
     return out + _toolkit_for_torch(h, m.values, need=os.path.join("include", header) if header else "")
 
 
-def _h_cpu(m: Match, h: dict) -> list[str]:
+def _h_cpu(m: Match, h: HostFacts) -> list[str]:
     t = h.get("torch") or {}
     if not t:
         return []
@@ -301,7 +315,7 @@ def _h_cpu(m: Match, h: dict) -> list[str]:
     return [_cpu_torch(h)] if _cpu_torch(h) else []
 
 
-def _h_abi(m: Match, h: dict) -> list[str]:
+def _h_abi(m: Match, h: HostFacts) -> list[str]:
     t = h.get("torch") or {}
     if not t.get("version"):
         return []
@@ -311,7 +325,7 @@ def _h_abi(m: Match, h: dict) -> list[str]:
             "(pip install --no-build-isolation --no-cache-dir ...)"]
 
 
-def _h_ninja(m: Match, h: dict) -> list[str]:
+def _h_ninja(m: Match, h: HostFacts) -> list[str]:
     t = h.get("torch") or {}
     py = t.get("python")
     envbin = os.path.dirname(py) if py else None
@@ -323,18 +337,18 @@ def _h_ninja(m: Match, h: dict) -> list[str]:
     return ["no ninja on PATH here: `python3 -m pip install ninja`"]
 
 
-def _h_libcudart(m: Match, h: dict) -> list[str]:
+def _h_libcudart(m: Match, h: HostFacts) -> list[str]:
     ver = m.values.get("version", "")
     soname = f"libcudart.so.{ver}" if ver else ""
     return _h_soname(h, soname) if soname else []
 
 
-def _h_library(m: Match, h: dict) -> list[str]:
+def _h_library(m: Match, h: HostFacts) -> list[str]:
     lib = m.values.get("lib", "")
     return _h_soname(h, lib) if lib and ".so" in lib else []
 
 
-def _h_soname(h: dict, soname: str) -> list[str]:
+def _h_soname(h: HostFacts, soname: str) -> list[str]:
     out = []
     tks = [t for t in _installed(h) if os.path.exists(os.path.join(t["root"], t["libdir"], soname))]
     for d in h.get("ld_library_path") or []:
@@ -353,7 +367,7 @@ def _h_soname(h: dict, soname: str) -> list[str]:
     return out
 
 
-def _h_shadowed(m: Match, h: dict) -> list[str]:
+def _h_shadowed(m: Match, h: HostFacts) -> list[str]:
     lib = m.values.get("lib", "")
     if not lib:
         return []
@@ -378,7 +392,7 @@ def _h_shadowed(m: Match, h: dict) -> list[str]:
     return out
 
 
-def _h_arch(m: Match, h: dict) -> list[str]:
+def _h_arch(m: Match, h: HostFacts) -> list[str]:
     arch = m.values.get("arch", "")
     sm = re.search(r"(\d+)", arch)
     if not sm:
@@ -392,7 +406,7 @@ def _h_arch(m: Match, h: dict) -> list[str]:
             + (f"; `cudaenv install {sorted(ok, key=version_key)[-1]}` would" if ok else "")]
 
 
-def _h_stubs(m: Match, h: dict) -> list[str]:
+def _h_stubs(m: Match, h: HostFacts) -> list[str]:
     tks = _installed(h)
     with_stub = [t for t in tks if t.get("stubs")]
     act = (h.get("active") or {}).get("root")
@@ -408,7 +422,7 @@ def _h_stubs(m: Match, h: dict) -> list[str]:
     return out
 
 
-def _h_ptx(m: Match, h: dict) -> list[str]:
+def _h_ptx(m: Match, h: HostFacts) -> list[str]:
     need = m.values.get("ptx_cuda", "")
     if not need:
         return []
@@ -421,7 +435,7 @@ def _h_ptx(m: Match, h: dict) -> list[str]:
             f"`cudaenv install {need}`"]
 
 
-def _h_gcc(m: Match, h: dict) -> list[str]:
+def _h_gcc(m: Match, h: HostFacts) -> list[str]:
     tks = _installed(h)
     if not tks:
         return []
@@ -429,7 +443,7 @@ def _h_gcc(m: Match, h: dict) -> list[str]:
             "(`cudaenv check` shows which)"]
 
 
-def _driver_line(h: dict) -> list[str]:
+def _driver_line(h: HostFacts) -> list[str]:
     d = h.get("driver")
     if d is None:
         return []
@@ -443,7 +457,7 @@ def _driver_line(h: dict) -> list[str]:
     return [f"driver here: {d.get('version')}, supports CUDA {d.get('cuda') or '?'}; GPUs: {names}"]
 
 
-def _h_driver(m: Match, h: dict) -> list[str]:
+def _h_driver(m: Match, h: HostFacts) -> list[str]:
     out = _driver_line(h)
     d = h.get("driver") or {}
     dc = d.get("cuda")
@@ -457,7 +471,7 @@ def _h_driver(m: Match, h: dict) -> list[str]:
     return out
 
 
-def _h_driver_only(m: Match, h: dict) -> list[str]:
+def _h_driver_only(m: Match, h: HostFacts) -> list[str]:
     out = _driver_line(h)
     for r in (h.get("driver") or {}).get("reasons") or []:
         if "mismatch" in r.lower() and (h.get("driver") or {}).get("present"):
@@ -465,7 +479,7 @@ def _h_driver_only(m: Match, h: dict) -> list[str]:
     return out
 
 
-def _h_stub(m: Match, h: dict) -> list[str]:
+def _h_stub(m: Match, h: HostFacts) -> list[str]:
     out = _driver_line(h)
     stubs = [d for d in h.get("ld_library_path") or [] if d.rstrip("/").endswith("/stubs")
              or "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1"))]
@@ -474,7 +488,7 @@ def _h_stub(m: Match, h: dict) -> list[str]:
     return out
 
 
-def _h_torch_arch(m: Match, h: dict) -> list[str]:
+def _h_torch_arch(m: Match, h: HostFacts) -> list[str]:
     out = _driver_line(h)
     t = h.get("torch") or {}
     if t.get("arch_list"):
@@ -482,14 +496,14 @@ def _h_torch_arch(m: Match, h: dict) -> list[str]:
     return out
 
 
-def _h_cuda_home_list(m: Match, h: dict) -> list[str]:
+def _h_cuda_home_list(m: Match, h: HostFacts) -> list[str]:
     ch = h.get("cuda_home")
     if ch and ":" in ch:
         return [f"CUDA_HOME here is still a list: {ch!r}"] + _toolkit_for_torch(h, m.values)
     return _current(h) + _toolkit_for_torch(h, m.values)
 
 
-def _h_libstdcxx(m: Match, h: dict) -> list[str]:
+def _h_libstdcxx(m: Match, h: HostFacts) -> list[str]:
     want = m.values.get("version", "")
     if not want:
         return []
@@ -510,7 +524,7 @@ def _h_libstdcxx(m: Match, h: dict) -> list[str]:
             "rebuild the module with this machine's compiler"]
 
 
-def _h_nccl(m: Match, h: dict) -> list[str]:
+def _h_nccl(m: Match, h: HostFacts) -> list[str]:
     n = h.get("nccl") or {}
     out = []
     shm = n.get("shm")
@@ -540,7 +554,7 @@ def _h_nccl(m: Match, h: dict) -> list[str]:
     return out
 
 
-def _h_duplicate(m: Match, h: dict) -> list[str]:
+def _h_duplicate(m: Match, h: HostFacts) -> list[str]:
     cvd = h.get("cuda_visible_devices")
     out = _driver_line(h)
     out.append(f"CUDA_VISIBLE_DEVICES here is {cvd!r}: every process started from this shell sees only that"
@@ -591,9 +605,9 @@ ANSWERS: dict[str, Answer] = {
 NEEDS: dict[str, tuple[str, ...]] = {k: a.needs for k, a in ANSWERS.items()}
 
 
-def _used(ans: Answer, h: dict) -> dict:
+def _used(ans: Answer, h: HostFacts) -> dict:
     keys = ans.needs
-    out = {}
+    out: dict[str, Any] = {}
     if _T in keys:
         out.update(toolkits=h.get("toolkits"), active=h.get("active"), cuda_home=h.get("cuda_home"),
                    ld_library_path=h.get("ld_library_path"))
@@ -608,7 +622,7 @@ def _used(ans: Answer, h: dict) -> dict:
     return out
 
 
-def answer_here(matches: list[Match], host: dict) -> None:
+def answer_here(matches: list[Match], host: HostFacts) -> None:
     """Set ``here`` (lines naming this machine's facts) and ``host`` (the facts used) on each match.
 
     A program bug, or a family without a host answer, gets no lines.
