@@ -172,3 +172,42 @@ def test_show_refuses_a_profile_entry_use_refuses(one_toolkit):
 def test_an_empty_target_is_a_bad_name_not_none_given(one_toolkit, cmd):
     _tmp, env = one_toolkit
     refused_in_one_line(run_cudaenv([cmd, "", "--shell", "bash"] if cmd == "use" else [cmd, ""], env), "empty")
+
+
+@pytest.fixture
+def three_toolkits(tmp_path):
+    """Fake toolkits 11.8.0, 12.4.1 and 13.5.0, as in the test bed."""
+    base = tmp_path / "tk"
+    for v in ("11.8.0", "12.4.1", "13.5.0"):
+        make_toolkit(str(base / f"cuda-{v}"), v)
+    env = dict(os.environ, CUDAENV_ROOTS=f"{base}/cuda-*", CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    return env
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("cu124", "12.4"), ("cu118", "11.8"), ("CU124", "12.4"), ("cuda-12.4", "12.4"), ("cuda12.4", "12.4"),
+    ("CUDA12.4", "12.4"), ("CUDA_12.4", "12.4"), ("v12.4", "12.4"), ("V13.5", "13.5"), ("12.4.0", "12.4"),
+    ("12,4", "12.4"), ("12_4", "12.4"), ("cuda-11.8", "11.8"), ("cuda_12_4_1", "12.4.1"),
+])
+def test_common_spellings_get_did_you_mean_not_a_silent_pick(three_toolkits, typed, meant):
+    """Issue 18: `use cu124` etc. stay an error but say what to paste; 12.4.0 is not silently 12.4.1."""
+    res = run_cudaenv(["use", typed, "--shell", "bash"], three_toolkits)
+    refused_in_one_line(res, f"did you mean {meant}?", f'eval "$(cudaenv use {meant})"')
+    assert res.returncode == 2
+
+
+@pytest.mark.parametrize("typed, near", [("cu121", "12.4.1"), ("cuda-12.6", "12.4.1"), ("cu126", "12.4.1"),
+                                         ("v9.2", "11.8.0, 12.4.1")])
+def test_a_spelled_version_not_installed_names_the_nearest(three_toolkits, typed, near):
+    res = run_cudaenv(["use", typed, "--shell", "bash"], three_toolkits)
+    refused_in_one_line(res, f"installed: {near}")
+    assert "did you mean" not in res.stderr and res.returncode == 2
+
+
+@pytest.mark.parametrize("typed", ["cu" + "1" * 5000, "cuda\x1b[31m12.4", "12.4\r\x07", "cu\u202e124", "foo"])
+def test_hostile_names_are_not_echoed_raw_or_guessed(three_toolkits, typed):
+    res = run_cudaenv(["use", typed, "--shell", "bash"], three_toolkits)
+    refused_in_one_line(res)
+    assert len(res.stderr) < 1000 and "did you mean" not in res.stderr
+    assert not any(c in res.stderr for c in "\x1b\r\x07\u202e")

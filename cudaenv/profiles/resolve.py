@@ -195,16 +195,61 @@ def resolve(
                 )
             return profile_for(top[0], profiles), top[0]
         raise CudaenvError(
-            f"no CUDA toolkit matches {target!r}; installed: {_listing(toolkits)}",
-            hint="`cudaenv list` shows what was found and what was skipped",
+            f"no CUDA toolkit matches {_shown(target)}; installed: {_listing(toolkits)}",
+            hint=_did_you_mean(target, toolkits) or "`cudaenv list` shows what was found and what was skipped",
             exit_code=2,
         )
     known = ", ".join(p["name"] for p in profiles) or "none"
     raise CudaenvError(
-        f"no profile named {target!r} (profiles: {known})",
-        hint="`cudaenv list` shows toolkits; `cudaenv profile list` shows profiles",
+        f"no profile named {_shown(target)} (profiles: {known})",
+        hint=_did_you_mean(target, toolkits) or "`cudaenv list` shows toolkits; `cudaenv profile list` shows profiles",
         exit_code=2,
     )
+
+
+def _shown(target: str) -> str:
+    """``target`` quoted for an error line: control characters escaped, long input cut."""
+    return repr(target) if len(target) <= 80 else repr(target[:77]) + "..."
+
+
+def as_version(text: str) -> str | None:
+    """The CUDA version a common spelling means (cu124, cuda-12.4, v12.4, CUDA_12.4, 12,4, 12_4), or None.
+
+    Only ever used to suggest, never to pick: the cold error branch calls it.
+    """
+    t = text.strip().lower()
+    for prefix in ("cuda", "cu", "v"):
+        if t.startswith(prefix):
+            t = t[len(prefix):]
+            break
+    t = t.lstrip("-_ ").replace("_", ".").replace(",", ".").replace("-", ".")
+    if t.isdigit() and len(t) == 3:  # a torch tag: cu124 -> 12.4, cu118 -> 11.8, cu130 -> 13.0
+        t = f"{t[:2]}.{t[2]}"
+    if not t or len(t) > 20 or not _is_version(t):
+        return None
+    return t
+
+
+def _did_you_mean(target: str, toolkits: list[Toolkit]) -> str | None:
+    """A hint naming the installed version ``target`` probably means, or the nearest installed ones."""
+    want = as_version(target)
+    if want is None:
+        return None
+    installed = sorted({t["full_version"] for t in toolkits}, key=version_key)
+
+    def fits(v: str) -> bool:
+        return any(f == v or f.startswith(v + ".") for f in installed)
+
+    # 12.4.0 when only 12.4.1 exists: a patch level is a precise request, so suggest 12.4, never pick it.
+    cands = [w for w in (want, want[:-2] if want.endswith(".0") and want.count(".") >= 2 else None)
+             if w and w != target and fits(w)]
+    if cands:
+        return f'did you mean {cands[0]}? eval "$(cudaenv use {cands[0]})"'
+    if not installed:
+        return None
+    major = want.split(".")[0]
+    near = [v for v in installed if v.split(".")[0] == major] or installed
+    return f"no CUDA {want} is installed; installed: {', '.join(near)}"
 
 
 def _bad_file(bad: list[tuple[str, str]], name: str) -> str | None:
