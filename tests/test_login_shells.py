@@ -1,0 +1,71 @@
+"""The README's init line in a login bash on Debian's default ~/.profile (issue 17, login shells).
+
+/etc/skel/.profile sources ~/.bashrc first and puts ~/.local/bin on PATH after it, so a
+`pip --user`/pipx install is not on PATH when the init line runs.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from helpers import REPO, write_wrapper, need
+
+SKEL = "/etc/skel/.profile"
+
+
+def readme_line(shell: str) -> str:
+    text = open(os.path.join(REPO, "README.md")).read()
+    m = re.search(r"^\| %s \| [^|]+ \| `(.+)` \|$" % shell, text, re.M)
+    assert m, f"README has no init line for {shell}"
+    return m.group(1)
+
+
+def login_home(tmp_path, line: str, install: bool = True) -> dict:
+    if not os.path.isfile(SKEL):
+        pytest.skip("no /etc/skel/.profile")
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(SKEL, home / ".profile")
+    (home / ".bashrc").write_text(line + "\n")
+    if install:
+        write_wrapper(str(home / ".local" / "bin"))
+    return {"HOME": str(home), "PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8",
+            "XDG_CONFIG_HOME": str(home / "cfg"), "XDG_CACHE_HOME": str(home / "cache"),
+            "XDG_DATA_HOME": str(home / "data"), "TERM": "dumb"}
+
+
+def bash(env, *args):
+    return subprocess.run([need("bash"), *args], env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_login_bash_gets_the_function_from_local_bin(tmp_path):
+    env = login_home(tmp_path, readme_line("bash"))
+    res = bash(env, "-l", "-i", "-c", "type -t cudaenv; cudaenv off; echo rc=$?")
+    assert "command not found" not in res.stderr, res.stderr
+    assert res.stdout.splitlines()[0] == "function", res.stdout + res.stderr
+    assert "rc=0" in res.stdout, res.stdout + res.stderr
+
+
+def test_login_bash_non_interactive_prints_nothing(tmp_path):
+    env = login_home(tmp_path, readme_line("bash"))
+    res = bash(env, "-l", "-c", "true")
+    assert res.stdout == "" and res.returncode == 0
+
+
+def test_line_is_silent_where_cudaenv_is_not_installed(tmp_path):
+    env = login_home(tmp_path, readme_line("bash"), install=False)
+    res = bash(env, "-l", "-i", "-c", "echo ok")
+    assert res.stdout == "ok\n"
+    assert "cudaenv" not in res.stderr, res.stderr
+
+
+def test_zsh_line_finds_local_bin(tmp_path):
+    env = login_home(tmp_path, "")
+    (tmp_path / "home" / ".zshrc").write_text(readme_line("zsh").replace("&& cudaenv init zsh", "&& cudaenv init zsh") + "\n")
+    res = subprocess.run([need("zsh"), "-l", "-i", "-c", "whence -w cudaenv"], env=env, capture_output=True,
+                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert "cudaenv: function" in res.stdout, res.stdout + res.stderr
