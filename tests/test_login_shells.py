@@ -65,7 +65,27 @@ def test_line_is_silent_where_cudaenv_is_not_installed(tmp_path):
 
 def test_zsh_line_finds_local_bin(tmp_path):
     env = login_home(tmp_path, "")
-    (tmp_path / "home" / ".zshrc").write_text(readme_line("zsh").replace("&& cudaenv init zsh", "&& cudaenv init zsh") + "\n")
+    (tmp_path / "home" / ".zshrc").write_text(readme_line("zsh") + "\n")
     res = subprocess.run([need("zsh"), "-l", "-i", "-c", "whence -w cudaenv"], env=env, capture_output=True,
                          text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert "cudaenv: function" in res.stdout, res.stdout + res.stderr
+
+
+def test_a_pane_with_an_active_profile_gets_it_back_and_local_bin_once(tmp_path):
+    """A login shell started from one with an active profile (a new tmux pane): /etc/profile-like
+    start-up resets PATH, init puts the profile's entries back, and the line adds nothing of its
+    own to PATH (~/.profile then adds ~/.local/bin exactly once)."""
+    from helpers import make_toolkit
+
+    env = login_home(tmp_path, readme_line("bash"))
+    root = make_toolkit(str(tmp_path / "tk" / "cuda-12.4"), "12.4.1")
+    env["CUDAENV_ROOTS"] = str(tmp_path / "tk" / "cuda-*")
+    local = os.path.join(env["HOME"], ".local", "bin")
+    script = (f'eval "$({local}/cudaenv use 12.4)" || exit 9; export PATH=/usr/local/bin:/usr/bin:/bin; '
+              'exec bash -l -i -c \'printf "%s\\n" "$PATH"; type -t cudaenv\'')
+    res = bash(env, "-c", script)
+    lines = res.stdout.splitlines()
+    assert lines[-1:] == ["function"], res.stdout + res.stderr
+    path = lines[-2].split(":")
+    assert path.count(local) == 1, path
+    assert os.path.join(root, "bin") in path, path
