@@ -10,11 +10,13 @@ green (then fail as XPASS: remove the mark) when the fix lands.
 
 from __future__ import annotations
 
+import getpass
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -78,9 +80,27 @@ def probe(tmp_path_factory):
     return str(d / "probe")
 
 
+def queue(env: dict) -> str:
+    res = subprocess.run(["squeue", "-h", "-o", "%i %T %R"], env=env, capture_output=True, text=True, timeout=30)
+    return res.stdout.strip() if res.returncode == 0 else f"squeue failed: {res.stderr.strip()}"
+
+
+def wait_idle(env: dict, bound: float = 120.0) -> None:
+    """Each test starts on an idle node: a job of the test before may still hold the node's two
+    CPUs while Slurm finishes it (COMPLETING), and the next `srun -c1` would queue behind it."""
+    deadline = time.monotonic() + bound
+    while queue(env):
+        if time.monotonic() > deadline:
+            left = queue(env)
+            subprocess.run(["scancel", "--user", getpass.getuser()], env=env, capture_output=True, timeout=30)
+            pytest.fail(f"the test cluster stayed busy for {bound:g} s: {left}")
+        time.sleep(0.2)
+
+
 @pytest.fixture
 def login(tmp_path, testbed, cluster):
     """The login node's environment: this checkout's cudaenv first on PATH, the test bed's 12.4."""
+    wait_idle(cluster)
     return clean_shell_env(tmp_path, "/usr/local/bin:/usr/bin:/bin", SLURM_CONF=SLURM_CONF,
                            CUDAENV_ROOTS=testbed["12.4"])
 
@@ -95,8 +115,11 @@ def parse(out: str) -> dict[str, str]:
 def login_bash(script: str, env: dict, cwd) -> subprocess.CompletedProcess:
     """Run ``script`` in bash on the login side; a failing command fails the test (not as an
     AssertionError, so the xfail marks below only accept the wrong-libcuda outcome)."""
-    res = subprocess.run(["bash", "--norc", "--noprofile", "-c", "set -eu\n" + script], env=env, cwd=str(cwd),
-                         capture_output=True, text=True, timeout=TIMEOUT)
+    try:
+        res = subprocess.run(["bash", "--norc", "--noprofile", "-c", "set -eu\n" + script], env=env, cwd=str(cwd),
+                             capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"no answer within {TIMEOUT} s; queue: {queue(env)!r}; stderr: {exc.stderr!r}")
     if res.returncode != 0:
         pytest.fail(f"exit {res.returncode}: {res.stderr.strip()[-800:]}")
     return res
