@@ -23,7 +23,9 @@ import pytest
 from conftest import TESTBED
 from helpers import IN_CI, REPO, clean_shell_env, setup_missing
 
-pytestmark = [pytest.mark.slurm, pytest.mark.testbed]
+# One worker runs the whole file under pytest-xdist: the cluster fixture of a second worker would
+# stop the daemons (or queue jobs) under the first one's tests.
+pytestmark = [pytest.mark.slurm, pytest.mark.testbed, pytest.mark.xdist_group("tests/test_slurm.py")]
 
 SLURM_SH = os.path.join(REPO, "tests", "slurm.sh")
 BED = os.path.join(TESTBED, "slurm")
