@@ -87,6 +87,26 @@ def queue(env: dict) -> str:
     return res.stdout.strip() if res.returncode == 0 else f"squeue failed: {res.stderr.strip()}"
 
 
+def daemons() -> str:
+    """What a failure message needs when the cluster misbehaves: which daemons still run, and the
+    ends of their logs (the test bed is removed after CI, so the message must carry them)."""
+    parts = []
+    for name in ("slurmctld", "slurmd"):
+        try:
+            with open(os.path.join(BED, f"{name}.pid")) as f:
+                pid = f.read().strip()
+            alive = os.path.exists(f"/proc/{pid}")
+        except OSError:
+            pid, alive = "?", False
+        try:
+            with open(os.path.join(BED, "log", f"{name}.log"), errors="replace") as f:
+                tail = "".join(f.readlines()[-15:])
+        except OSError:
+            tail = "(no log)"
+        parts.append(f"--- {name} pid {pid} {'running' if alive else 'GONE'}; log tail:\n{tail}")
+    return "\n".join(parts)
+
+
 def wait_idle(env: dict, bound: float = 120.0) -> None:
     """Each test starts on an idle node: a job of the test before may still hold the node's two
     CPUs while Slurm finishes it (COMPLETING), and the next `srun -c1` would queue behind it."""
@@ -95,7 +115,7 @@ def wait_idle(env: dict, bound: float = 120.0) -> None:
         if time.monotonic() > deadline:
             left = queue(env)
             subprocess.run(["scancel", "--user", getpass.getuser()], env=env, capture_output=True, timeout=30)
-            pytest.fail(f"the test cluster stayed busy for {bound:g} s: {left}")
+            pytest.fail(f"the test cluster stayed busy for {bound:g} s: {left}\n{daemons()}")
         time.sleep(0.2)
 
 
@@ -121,9 +141,9 @@ def login_bash(script: str, env: dict, cwd) -> subprocess.CompletedProcess:
         res = subprocess.run(["bash", "--norc", "--noprofile", "-c", "set -eu\n" + script], env=env, cwd=str(cwd),
                              capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"no answer within {TIMEOUT} s; queue: {queue(env)!r}; stderr: {exc.stderr!r}")
+        pytest.fail(f"no answer within {TIMEOUT} s; queue: {queue(env)!r}; stderr: {exc.stderr!r}\n{daemons()}")
     if res.returncode != 0:
-        pytest.fail(f"exit {res.returncode}: {res.stderr.strip()[-800:]}")
+        pytest.fail(f"exit {res.returncode}: {res.stderr.strip()[-800:]}\n{daemons()}")
     return res
 
 
