@@ -70,14 +70,20 @@ C
     # The kernel module's version file of a real install (580.159.04).
     cp "$here/fixtures/nvidia/proc/proprietary-580.159.04.version" "$BED/driver/version"
 
-    local host cpus mem
+    local host cpus mem port
     host=$(hostname -s)
+    # Ports of this bed's own (Slurm's defaults, 6817/6818, belong to a site's cluster): two beds on
+    # one machine (two checkouts, a CI rehearsal beside a developer's bed) must not answer for
+    # each other, so the pair is derived from the bed's path.
+    port=$(( 20000 + ($(printf '%s' "$BED" | cksum | cut -d' ' -f1) % 5000) * 2 ))
     cpus=$(nproc --all)
     mem=$(awk '/^MemTotal:/ {print int($2 / 1024 * 0.8)}' /proc/meminfo)
     cat > "$CONF.new" <<EOF
 # Written by tests/slurm.sh: the cudaenv test bed's one-node cluster (node "$host" = the GPU node).
 ClusterName=cudaenv-testbed
 SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
