@@ -13,9 +13,12 @@ from ..infra.run import run
 from ..profiles.loader import LEFT_OUT, relation_text, shadowing, tool_shadowing
 from ..profiles.select import active_profile
 from ..shells.posix import quote
+from ..toolkit.discover import probed
 from ..toolkit.probe import Skip, probe
 from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
 from . import Finding
+from .fit import answer, fit_facts, root_of, short
+from ..toolkit import version_key
 from ..env.pathlist import entries, which
 from ..infra.files import LD_CACHE, ld_cache_paths
 
@@ -147,10 +150,12 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
         {"name": env["CUDAENV_ACTIVE"], "root": None} if env.get("CUDAENV_ACTIVE") else None)
 
     def version_of_root(path: str) -> str | None:
+        # Through the index discovery uses: a root probed (or timed out) once is not probed again.
         try:
-            return probe(os.path.realpath(path))["full_version"]
+            data = probed(os.path.realpath(path), ctx.index)[0]
         except (Skip, OSError):
             return None
+        return data["full_version"] if data else None
 
     for var in ("CUDA_HOME", "CUDA_PATH"):
         v = env.get(var)
@@ -180,6 +185,7 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     ext = extension_dirs(env)
     facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}
     facts["visible"] = env.get("CUDA_VISIBLE_DEVICES")
+    facts["fit"] = fit_facts(ctx)
     return facts
 
 
@@ -206,6 +212,28 @@ def _short(v: str | None) -> str:
     return ".".join(v.split(".")[:2]) if v else "?"
 
 
+def _use_fix(f: dict, *order: str) -> str:
+    """``eval "$(cudaenv use X)"`` for the toolkit that fits: the environment's torch build first, then the
+    first of ``order`` that names a discovered toolkit ("active", "CUDA_HOME", "nvcc", "default")."""
+    fit = f.get("fit")
+    if not fit:
+        return 'eval "$(cudaenv use <version>)"'
+    roots = {"active": (f.get("active") or {}).get("root"), "CUDA_HOME": (f.get("CUDA_HOME") or {}).get("value"),
+             "nvcc": (f.get("nvcc") or {}).get("root"), "default": f.get("default")}
+    prefer = next((t for t in (root_of(roots[k], fit["toolkits"]) for k in order) if t), None)
+    tb = fit.get("torch") or {}
+    return answer(fit, torch_cuda=tb.get("cuda"), prefer=prefer) or 'eval "$(cudaenv use <version>)"'
+
+
+def _newer_fix(f: dict, version: str) -> str:
+    """Switch to a toolkit at least as new as a wheel tool's ``version``."""
+    fit = f.get("fit")
+    want = short(version)
+    cmd = answer(fit, torch_cuda=((fit or {}).get("torch") or {}).get("cuda"), install=want,
+                 want=lambda t: version_key(t["version"]) >= version_key(want))
+    return "switch to a toolkit at least as new" + (f" ({cmd})" if cmd else "")
+
+
 def _cuda_home_rule(f: dict) -> list[Finding]:
     """CUDA_HOME itself: set, not empty, a toolkit."""
     out: list[Finding] = []
@@ -214,14 +242,14 @@ def _cuda_home_rule(f: dict) -> list[Finding]:
         out.append(Finding("env.cuda_home", "warn", "CUDA_HOME is not set",
                            detail="torch then guesses (CUDA_PATH, the nvcc on PATH, /usr/local/cuda), "
                                   "so builds may use a toolkit you did not mean",
-                           fix='eval "$(cudaenv use <version>)"'))
+                           fix=_use_fix(f, "nvcc", "default")))
     elif ch["value"] == "":
         out.append(Finding("env.cuda_home", "fail", "CUDA_HOME is set but empty",
                            detail="torch and CMake treat it as unset or as the current directory",
-                           fix='unset CUDA_HOME, or eval "$(cudaenv use <version>)"'))
+                           fix="unset CUDA_HOME, or " + _use_fix(f, "nvcc", "default")))
     elif ch["version"] is None:
         out.append(Finding("env.cuda_home", "fail", f"CUDA_HOME={ch['value']} is not a CUDA toolkit",
-                           fix='eval "$(cudaenv use <version>)"; `cudaenv list` shows what is installed'))
+                           fix=_use_fix(f, "nvcc", "default") + "; `cudaenv list` shows what is installed"))
     else:
         out.append(Finding("env.cuda_home", "ok", f"CUDA_HOME={ch['value']} (CUDA {ch['version']})"))
     return out
@@ -250,7 +278,8 @@ def _consistency_rule(f: dict) -> list[Finding]:
     if problems:
         out.append(Finding("env.consistency", "fail", "the toolkit settings disagree: " + "; ".join(problems),
                            detail="builds mix toolkits: the classic 'nvcc says one version but I set another'",
-                           fix='eval "$(cudaenv use <version>)" sets CUDA_HOME, CUDA_PATH and PATH together'))
+                           fix=_use_fix(f, "active", "CUDA_HOME", "nvcc") + " sets CUDA_HOME, CUDA_PATH and PATH "
+                               "together"))
     elif nv and not seen:
         v = f" (CUDA {nv['version']})" if nv.get("version") else ""
         out.append(Finding("env.consistency", "warn",
@@ -258,7 +287,7 @@ def _consistency_rule(f: dict) -> list[Finding]:
                            "CUDA_HOME and CUDA_PATH are unset",
                            detail="tools that read CUDA_HOME or CUDA_PATH (torch, CMake, cuda-pathfinder) guess "
                                   "on their own and may pick another toolkit",
-                           fix='eval "$(cudaenv use <version>)" sets CUDA_HOME, CUDA_PATH and PATH together'))
+                           fix=_use_fix(f, "nvcc") + " sets CUDA_HOME, CUDA_PATH and PATH together"))
     elif seen or nv:
         what = nv["version"] if nv and nv.get("version") else (ch or {}).get("version")
         out.append(Finding("env.consistency", "ok", f"CUDA_HOME, CUDA_PATH, nvcc agree (CUDA {what or '?'})"
@@ -312,7 +341,8 @@ def _cudart_rule(f: dict) -> list[Finding]:
         out.append(Finding("env.cudart_versions", "warn",
                            f"{len(paths)} different {s} are reachable; the loader takes {paths[0]}",
                            detail="; ".join(paths),
-                           fix="set LD_LIBRARY_PATH to the toolkit you build with (cudaenv use) or link with an rpath"))
+                           fix="set LD_LIBRARY_PATH to the toolkit you build with ("
+                               + _use_fix(f, "active", "CUDA_HOME", "nvcc") + ") or link with an rpath"))
     elif f["cudart"]:
         out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
     return out
@@ -333,14 +363,15 @@ def _shadowing_rules(f: dict) -> list[Finding]:
                            detail="the loader searches LD_LIBRARY_PATH before the RUNPATH the wheels find each other "
                                   "by, so Python code in " + str(sh.get("env")) + " loads this copy and fails "
                                   "with undefined symbols (e.g. __nvJitLinkComplete_12_4)",
-                           fix=f"remove {s['dir']} from LD_LIBRARY_PATH, or switch with cudaenv use "
-                               "(loader_path: auto leaves the older copy out)"))
+                           fix=f"remove {s['dir']} from LD_LIBRARY_PATH, or switch with "
+                               + _use_fix(f, "active", "CUDA_HOME", "nvcc")
+                               + " (loader_path: auto leaves the older copy out)"))
     for s in sh.get("tools", []):
         out.append(Finding("env.wheel_shadowing", "warn",
                            f"{s['file']} (CUDA {s['version']}) comes first on PATH, ahead of the newer "
                            f"{s['wheel_file']} ({s['dist']} {s['wheel_version']})",
                            detail="JAX/XLA and Triton look for ptxas on PATH first and then run the older one",
-                           fix="switch to a toolkit at least as new, or put the wheel's bin directory first on PATH"))
+                           fix=_newer_fix(f, s["wheel_version"]) + ", or put the wheel's bin directory first on PATH"))
     others = [s for s in sh.get("libs", []) if s["relation"] not in LEFT_OUT]
     if not older and not sh.get("tools") and sh.get("wheels"):
         extra = "; " + "; ".join(relation_text(s) for s in others[:3]) if others else ""
