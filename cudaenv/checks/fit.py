@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..context import Context
     from ..toolkit.types import Toolkit
 
-__all__ = ["fit_facts", "use_word", "use_line", "install_line", "torch_fit", "answer", "short", "root_of"]
+__all__ = ["fit_facts", "use_word", "use_line", "install_line", "torch_fit", "answer", "short", "root_of", "choice_line"]
 
 
 def short(version: str) -> str:
@@ -128,3 +128,46 @@ def root_of(path: str | None, toolkits: list[Toolkit]) -> Toolkit | None:
         return None
     real = os.path.realpath(path)
     return next((t for t in toolkits if t["root"] == real or real in t.get("aliases", [])), None)
+
+
+
+def _is_version(word: str) -> bool:
+    return all(p.isdigit() for p in word.split("."))
+
+
+def choice_line(fit: dict, word: str, tk: Toolkit, where: str | None = None) -> str | None:
+    """The one stderr line ``use`` prints at a terminal: what a word that was not literal picked,
+    and whether the result fits the environment's torch (None when there is nothing to say).
+
+    Not literal: ``--match-torch`` (the word ``torch``), a major version alone (``12``), or a
+    version several toolkits match. A profile name, a path or a full version is literal.
+
+    Args:
+        fit: :func:`fit_facts`.
+        word: What ``use`` resolved (``torch`` for ``--match-torch``, or the pin file's word).
+        tk: What it resolved to.
+        where: The Python environment's prefix (for the torch clause).
+    """
+    toolkits = fit["toolkits"]
+    got = f"CUDA {tk['full_version']} ({tk['root']})"
+    tb = fit.get("torch") or {}
+    tc = tb.get("cuda")
+    torch = f"torch {tb.get('version') or '?'}" + (f" in {where}" if where else "")
+    if word == "torch":
+        return None if not tc else f"--match-torch: {got} for {torch}, built with CUDA {tc}"
+    head = None
+    if _is_version(word) and word != tk["full_version"]:
+        matching = {t["full_version"] for t in toolkits
+                    if t["full_version"].split(".")[:len(word.split("."))] == word.split(".")}
+        if "." not in word or len(matching) > 1:
+            head = f"{word} resolved to {got}"
+    if tc and version_key(tc)[:1] != version_key(tk["full_version"])[:1]:
+        fix = answer(fit, torch_cuda=tc)
+        text = (f"{torch} was built with CUDA {tc}: its extension builds refuse CUDA {tk['version']}; "
+                f"{fix} fits it")
+        return f"{head}, but {text}" if head else text
+    if head and tc and short(tc) != tk["version"]:
+        exact = answer(fit, torch_cuda=tc, want=lambda t: t["version"] == short(tc), install=False)
+        if exact:
+            return f"{head}; {torch} was built with CUDA {tc}: {exact} matches it exactly"
+    return head

@@ -17,6 +17,7 @@ from ..toolkit.discover import probed
 from ..toolkit.probe import Skip, probe
 from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
 from . import Finding
+from .gather import install_hint
 from .fit import answer, fit_facts, root_of, short
 from ..toolkit import version_key
 from ..env.pathlist import entries, which
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
     from ..context import Context
 
-__all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks",
+__all__ = ["gather_shell", "shell_rules", "shell_host_compiler", "extension_dirs", "stale_locks",
            "cudart_providers", "visible_devices_problem", "wheel_shadowing"]
 
 LOCK_AGE = 300  # seconds: a lock older than this that nobody holds is stale
@@ -186,7 +187,78 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}
     facts["visible"] = env.get("CUDA_VISIBLE_DEVICES")
     facts["fit"] = fit_facts(ctx)
+    facts["host_cxx"] = shell_host_compiler(ctx, facts["nvcc"], facts["CUDA_HOME"])
     return facts
+
+
+def _compiler_at(value: str, env: Mapping[str, str], c_driver: bool = False) -> str | None:
+    """The binary a ``-ccbin``/CUDAHOSTCXX/CC value names: a path, a directory (nvcc runs its ``gcc``)
+    or a name looked up on PATH."""
+    if "/" in value:
+        if os.path.isdir(value):
+            for name in ("gcc", "g++", "clang", "clang++") if c_driver else ("gcc",):
+                if os.access(os.path.join(value, name), os.X_OK):
+                    return os.path.join(value, name)
+            return None
+        return value if os.access(value, os.X_OK) else None
+    return which(value, env.get("PATH"))
+
+
+def shell_host_compiler(ctx: Context, nvcc: dict | None, cuda_home: dict | None) -> dict | None:
+    """What host compiler THIS shell's builds hand to nvcc, read from the live environment.
+
+    nvcc takes the last ``-ccbin`` it is given (NVCC_PREPEND_FLAGS, then the command line, then
+    NVCC_APPEND_FLAGS); without one, NVCC_CCBIN (CUDA 12.5 and later), else ``gcc`` on PATH.
+    CMake puts CUDAHOSTCXX on the command line; torch's cpp_extension puts ``-ccbin $CC`` there.
+
+    Returns:
+        ``{"tk", "limits", "nvcc", "routes": [{"who", "how", "value", "compiler"}], "allow", "accepted"}``
+        or None when no nvcc would run (none on PATH, none under CUDA_HOME).
+    """
+    from ..host.compilers import ccbin_of, compiler_info, find_compilers, select
+    from ..toolkit.facts import host_limits
+
+    env = ctx.env
+    path, root = (nvcc or {}).get("path"), (nvcc or {}).get("root")
+    if not path and cuda_home and cuda_home.get("value"):  # torch runs $CUDA_HOME/bin/nvcc
+        cand = os.path.join(cuda_home["value"], "bin", "nvcc")
+        if os.access(cand, os.X_OK):
+            path, root = cand, os.path.realpath(cuda_home["value"])
+    if not path or not root:
+        return None
+    try:
+        tk = probed(root, ctx.index)[0]
+    except (Skip, OSError):
+        tk = None
+    if tk is None:
+        return None
+    limits = host_limits(tk)
+    app = ccbin_of({"NVCC_APPEND_FLAGS": env.get("NVCC_APPEND_FLAGS", "")})
+    pre = ccbin_of({"NVCC_PREPEND_FLAGS": env.get("NVCC_PREPEND_FLAGS", "")})
+    env_ccbin = env.get("NVCC_CCBIN") if version_key(tk["version"]) >= version_key("12.5") else None
+    if app:
+        plain = (app, "-ccbin in NVCC_APPEND_FLAGS")
+    elif pre:
+        plain = (pre, "-ccbin in NVCC_PREPEND_FLAGS")
+    elif env_ccbin:
+        plain = (env_ccbin, "NVCC_CCBIN")
+    else:
+        plain = ("gcc", "gcc on PATH: no -ccbin in NVCC_PREPEND_FLAGS or NVCC_APPEND_FLAGS")
+    routes = [{"who": "nvcc", "how": plain[1], "value": plain[0]}]
+    if not app:  # NVCC_APPEND_FLAGS comes last and wins over both
+        if env.get("CUDAHOSTCXX"):
+            routes.append({"who": "CMake", "how": "CUDAHOSTCXX", "value": env["CUDAHOSTCXX"]})
+        if env.get("CC"):
+            routes.append({"who": "torch extension builds", "how": "-ccbin $CC", "value": env["CC"]})
+    for r in routes:
+        binary = _compiler_at(r["value"], env)
+        r["compiler"] = compiler_info(binary, ctx.index) if binary else None
+    flags = (env.get("NVCC_PREPEND_FLAGS", "") + " " + env.get("NVCC_APPEND_FLAGS", "")).split()
+    default = routes[0]["compiler"]
+    chosen = select(limits, find_compilers(env, ctx.index), default)
+    return {"tk": tk, "limits": limits, "nvcc": path, "routes": routes,
+            "allow": "-allow-unsupported-compiler" in flags or "--allow-unsupported-compiler" in flags,
+            "accepted": chosen["path"] if chosen else None, "install_hint": install_hint()}
 
 
 def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
@@ -412,8 +484,59 @@ def _locks_rule(f: dict) -> list[Finding]:
     return out
 
 
+def _host_compiler_rule(f: dict) -> list[Finding]:
+    """The host compiler this shell's nvcc would run is one its toolkit accepts."""
+    h = f.get("host_cxx")
+    if not h:
+        return []
+    tk, lim = h["tk"], h["limits"]
+    nv = f"nvcc {tk['version']} ({h['nvcc']})"
+    bad, unknown = [], []
+    for r in h["routes"]:
+        c = r["compiler"]
+        if c is None:
+            unknown.append(r)
+            continue
+        limit = lim["clang_max" if c["family"] == "clang" else "gcc_max"]
+        r["text"] = f"{c['family']} {c['version']} ({c['path']}, {r['how']})"
+        r["limit"] = f"{c['family']} <= {limit}" if limit is not None else None
+        if limit is not None and c["major"] > int(limit):
+            bad.append(r)
+    plain = h["routes"][0]
+    if not bad:
+        if plain["compiler"] is None:
+            return [Finding("compiler.host", "warn", f"{nv} would run {plain['value']} ({plain['how']}): "
+                            "not found or not a compiler",
+                            fix=f"install a C++ compiler CUDA {tk['version']} accepts")]
+        lim_text = f" ({plain['limit']})" if plain.get("limit") else ""
+        others = "; ".join(f"{r['who']}: {r['text']}" for r in h["routes"][1:] if r.get("text"))
+        return [Finding("compiler.host", "ok", f"{nv} runs {plain['text']}: accepted{lim_text}"
+                        + (f"; {others}" if others else ""))]
+    first = bad[0]
+    who = "" if first is plain else f"{first['who']} builds: "
+    summary = (f"{who}{nv} would run {first['text']}, newer than CUDA {tk['version']} accepts ({first['limit']})")
+    detail = ("nvcc stops with '#error -- unsupported GNU version! gcc versions later than "
+              f"{lim.get('gcc_max')} are not supported!'")
+    if len(bad) > 1:
+        detail += "; also " + "; ".join(f"{r['who']}: {r['text']}" for r in bad[1:])
+    if h["allow"]:
+        detail = "-allow-unsupported-compiler is set: nvcc skips its check, and builds may fail later or miscompile"
+    good = h["accepted"]
+    fixes = []
+    if good:
+        cmd = answer(f.get("fit"), want=lambda t: t["root"] == tk["root"], install=False)
+        if cmd and first is plain:
+            fixes.append(f"{cmd} selects {good} (NVCC_PREPEND_FLAGS='-ccbin {good}' and CUDAHOSTCXX)")
+        var = {"CMake": f"export CUDAHOSTCXX={quote(good)}", "torch extension builds": f"export CC={quote(good)}"}
+        fixes.append(var.get(first["who"], f"export NVCC_PREPEND_FLAGS={quote('-ccbin ' + good)}"))
+    else:
+        fixes.append(h["install_hint"].format(gcc=lim.get("gcc_max") or ""))
+    return [Finding("compiler.host", "warn" if h["allow"] else "fail", summary, detail=detail,
+                    fix=", or ".join(fixes))]
+
+
 #: The rules over :func:`gather_shell`'s facts, in the order their findings are shown.
-_RULES = (_cuda_home_rule, _consistency_rule, _empty_entries_rule, _stubs_rule, _cudart_rule, _shadowing_rules,
+_RULES = (_cuda_home_rule, _consistency_rule, _host_compiler_rule, _empty_entries_rule, _stubs_rule, _cudart_rule, _shadowing_rules,
           _visible_devices_rule, _locks_rule)
 
 
