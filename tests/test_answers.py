@@ -261,3 +261,25 @@ def test_use_major_only_without_torch_names_the_pick(testbed, venv_cpu, tmp_path
     assert err.strip() == f"cudaenv: 12 resolved to CUDA 12.4.1 ({os.path.realpath(testbed['12.4'])})", err
     err, _ = use_on_pty(["12.4"], env)  # a CPU torch: no conflict to report, and 12.4 is literal
     assert err.strip() == "", err
+
+
+def test_a_toolkit_only_its_path_names_gets_a_quoted_line_that_pastes(tmp_path):
+    """Two toolkits of one version: neither `12.4` nor `cuda-12.4.1` says which, so the fix names
+    the root, quoted — a hostile one too — and pasting it selects exactly that toolkit."""
+    from helpers import HOSTILE, make_toolkit
+
+    mine = make_toolkit(str(tmp_path / HOSTILE / "cuda"), "12.4.1")
+    make_toolkit(str(tmp_path / "other" / "cuda"), "12.4.1")
+    env = clean_shell_env(tmp_path, "/usr/local/bin:/usr/bin:/bin",
+                          CUDAENV_ROOTS=f"{mine}:{tmp_path / 'other' / 'cuda'}",
+                          CUDAENV_PROC_ROOT=str(tmp_path / "noproc"))
+    work = tmp_path / "work"
+    work.mkdir()
+    from cudaenv.shells.posix import quote
+
+    script = f"export PATH={quote(mine + '/bin')}:$PATH"
+    [h] = by_id(doctor_json(script, env, "--no-torch", cwd=str(work)))["env.cuda_home"]
+    assert h["fix"] == f'eval "$(cudaenv use {quote(mine)})"', h
+    res = bash(f'{script}\n{h["fix"]}\nprintf %s "$CUDA_HOME"', env, cwd=str(work))
+    assert res.returncode == 0 and res.stdout == mine, res.stderr
+    assert os.listdir(work) == []  # nothing in the name ran

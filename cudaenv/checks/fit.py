@@ -131,10 +131,6 @@ def root_of(path: str | None, toolkits: list[Toolkit]) -> Toolkit | None:
 
 
 
-def _is_version(word: str) -> bool:
-    return all(p.isdigit() for p in word.split("."))
-
-
 def choice_line(fit: dict, word: str, tk: Toolkit, where: str | None = None) -> str | None:
     """The one stderr line ``use`` prints at a terminal: what a word that was not literal picked,
     and whether the result fits the environment's torch (None when there is nothing to say).
@@ -153,10 +149,11 @@ def choice_line(fit: dict, word: str, tk: Toolkit, where: str | None = None) -> 
     tb = fit.get("torch") or {}
     tc = tb.get("cuda")
     torch = f"torch {tb.get('version') or '?'}" + (f" in {where}" if where else "")
-    if word == "torch":
-        return None if not tc else f"--match-torch: {got} for {torch}, built with CUDA {tc}"
+    if word == "torch":  # a pick of another minor has match_torch's own note already
+        return f"--match-torch: {got} for {torch}, built with CUDA {tc}" if tc and short(tc) == tk["version"] \
+            else None
     head = None
-    if _is_version(word) and word != tk["full_version"]:
+    if word.replace(".", "").isdigit() and word != tk["full_version"]:
         matching = {t["full_version"] for t in toolkits
                     if t["full_version"].split(".")[:len(word.split("."))] == word.split(".")}
         if "." not in word or len(matching) > 1:

@@ -215,7 +215,7 @@ def shell_host_compiler(ctx: Context, nvcc: dict | None, cuda_home: dict | None)
         ``{"tk", "limits", "nvcc", "routes": [{"who", "how", "value", "compiler"}], "allow", "accepted"}``
         or None when no nvcc would run (none on PATH, none under CUDA_HOME).
     """
-    from ..host.compilers import ccbin_of, compiler_info, find_compilers, select
+    from ..host.compilers import accepts, ccbin_of, compiler_info, find_compilers, select
     from ..toolkit.facts import host_limits
 
     env = ctx.env
@@ -254,11 +254,14 @@ def shell_host_compiler(ctx: Context, nvcc: dict | None, cuda_home: dict | None)
         binary = _compiler_at(r["value"], env)
         r["compiler"] = compiler_info(binary, ctx.index) if binary else None
     flags = (env.get("NVCC_PREPEND_FLAGS", "") + " " + env.get("NVCC_APPEND_FLAGS", "")).split()
-    default = routes[0]["compiler"]
-    chosen = select(limits, find_compilers(env, ctx.index), default)
-    return {"tk": tk, "limits": limits, "nvcc": path, "routes": routes,
-            "allow": "-allow-unsupported-compiler" in flags or "--allow-unsupported-compiler" in flags,
-            "accepted": chosen["path"] if chosen else None, "install_hint": install_hint()}
+    out = {"tk": tk, "limits": limits, "nvcc": path, "routes": routes,
+           "allow": "-allow-unsupported-compiler" in flags or "--allow-unsupported-compiler" in flags,
+           "accepted": None, "install_hint": ""}
+    if any(r["compiler"] and accepts(limits, r["compiler"]) is False for r in routes):
+        # Only a fix needs the compilers on PATH (listing them costs tens of milliseconds).
+        chosen = select(limits, find_compilers(env, ctx.index), routes[0]["compiler"])
+        out.update(accepted=chosen["path"] if chosen else None, install_hint=install_hint())
+    return out
 
 
 def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
