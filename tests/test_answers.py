@@ -283,3 +283,21 @@ def test_a_toolkit_only_its_path_names_gets_a_quoted_line_that_pastes(tmp_path):
     res = bash(f'{script}\n{h["fix"]}\nprintf %s "$CUDA_HOME"', env, cwd=str(work))
     assert res.returncode == 0 and res.stdout == mine, res.stderr
     assert os.listdir(work) == []  # nothing in the name ran
+
+
+def test_driver_and_gpu_fixes_name_a_toolkit_this_machine_runs(testbed, venv_cpu, venv_cu, tmp_path):
+    """FAKE driver from real outputs (r570: CUDA 12.8, a TITAN V sm_70 beside an sm_89): `check 13.5`
+    answers with the toolkit that runs and builds here; with a cu130 torch no 12.x is offered."""
+    from helpers import fake_gpu_env
+
+    env = fake_gpu_env(shell_env(tmp_path, testbed, venv_cpu), tmp_path, "r570-2gpu")
+    res = run_cudaenv(["check", "13.5", "--json", "--no-torch"], env)
+    got = {(f["id"], f["status"]): f["fix"] for f in json.loads(res.stdout)["results"][0]["findings"]}
+    assert got[("driver.version", "fail")].endswith('or switch to a toolkit <= 12.8 (eval "$(cudaenv use 12.4)")'), got
+    assert got[("gpu.arch", "fail")] == 'eval "$(cudaenv use 12.4)": it builds for sm_70', got
+    env = fake_gpu_env(shell_env(tmp_path, testbed, venv_cu), tmp_path, "r570-2gpu")
+    res = run_cudaenv(["check", "13.5", "--json", "--no-torch"], env)
+    got = {(f["id"], f["status"]): f["fix"] for f in json.loads(res.stdout)["results"][0]["findings"]}
+    assert "cudaenv use 12" not in got[("driver.version", "fail")] and "needs the newer driver" in \
+        got[("driver.version", "fail")], got
+    assert got[("gpu.arch", "fail")].startswith("install a toolkit that supports it"), got

@@ -32,6 +32,17 @@ def _major(v: str) -> str:
     return v.split(".")[0]
 
 
+def _older_toolkit(facts: dict, dcuda: str) -> str:
+    """The alternative to a driver update: a toolkit this driver runs, if the environment's torch allows one."""
+    tc = _torch_cuda(facts)
+    if tc and version_key(_major(tc)) > version_key(_major(dcuda)):
+        return (f" (the environment's torch, built for CUDA {tc}, needs the newer driver too: its extensions "
+                f"cannot be built with CUDA {_major(dcuda)}.x)")
+    cmd = answer(facts.get("fit"), torch_cuda=tc, install=short(dcuda),
+                 want=lambda t: version_key(t["version"]) <= version_key(dcuda))
+    return f", or switch to a toolkit <= {dcuda}" + _in_parens(cmd)
+
+
 def _in_parens(cmd: str | None) -> str:
     return f" ({cmd})" if cmd else ""
 
@@ -77,9 +88,7 @@ def driver_rules(facts: dict) -> list[Finding]:
             f"driver {ver or '?'} (CUDA {dcuda or '?'}) is too old for CUDA {tkv}",
             detail="programs fail with 'CUDA driver version is insufficient for CUDA runtime version' (error 35)",
             fix=(f"install driver >= {need}" if need else "update the NVIDIA driver")
-            + (f", or switch to a toolkit <= {dcuda}" + _in_parens(answer(
-                facts.get("fit"), torch_cuda=_torch_cuda(facts), install=short(dcuda),
-                want=lambda t: version_key(t["version"]) <= version_key(dcuda))) if dcuda else ""),
+            + (_older_toolkit(facts, dcuda) if dcuda else ""),
         ))
     else:
         out.append(Finding("driver.version", "skip", "driver version unknown", detail=str(drv.get("sources", ""))))
@@ -193,7 +202,7 @@ def _arch_fix(facts: dict, sm: int) -> str:
 
     cmd = answer(facts.get("fit"), torch_cuda=_torch_cuda(facts), want=builds, install=False)
     rule = "sm_100+ needs >= 12.8; sm_50..72 need <= 12.x; sm_35/37 need <= 11.x"
-    return f"{cmd}: it builds for sm_{sm} ({rule})" if cmd else f"install a toolkit that supports it: {rule}"
+    return f"{cmd}: it builds for sm_{sm}" if cmd else f"install a toolkit that supports it: {rule}"
 
 
 def _std_fix(fit: dict | None, std: str, torch_cuda: str) -> str:
