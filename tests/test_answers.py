@@ -301,3 +301,26 @@ def test_driver_and_gpu_fixes_name_a_toolkit_this_machine_runs(testbed, venv_cpu
     assert "cudaenv use 12" not in got[("driver.version", "fail")] and "needs the newer driver" in \
         got[("driver.version", "fail")], got
     assert got[("gpu.arch", "fail")].startswith("install a toolkit that supports it"), got
+
+
+@pytest.mark.slow
+def test_cmake_route_verdict_matches_a_real_cmake(testbed, tmp_path):
+    """CMake hands CUDAHOSTCXX to nvcc on its command line, over cudaenv's NVCC_PREPEND_FLAGS:
+    doctor's verdict on that route is what a real CMake configure does, before and after the fix."""
+    for tool in ("cmake", "g++-11", "g++-12"):
+        need(tool)
+    env = shell_env(tmp_path, testbed)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.18)\nproject(t LANGUAGES CUDA)\n"
+                                         "add_executable(t k.cu)\n")
+    (proj / "k.cu").write_text(KERNEL)
+    setup = 'eval "$(cudaenv use 11.8)"\nexport CUDAHOSTCXX=g++-12'
+    [f] = [f for f in doctor_json(setup, env, "--no-torch")["shell"] if f["id"] == "compiler.host"]
+    assert f["status"] == "fail" and f["summary"].startswith("CMake builds"), f
+    assert bash(f"{setup}\ncmake -S {proj} -B {tmp_path / 'b1'}", env).returncode != 0
+    fixed = f"{setup}\n{f['fix']}"
+    [f] = [f for f in doctor_json(fixed, env, "--no-torch")["shell"] if f["id"] == "compiler.host"]
+    assert f["status"] == "ok", f
+    res = bash(f"{fixed}\ncmake -S {proj} -B {tmp_path / 'b2'}", env)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
