@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from ..context import Context
     from ..toolkit.types import Toolkit
 
-__all__ = ["fit_facts", "use_word", "use_line", "install_line", "torch_fit", "answer", "short", "root_of", "choice_line"]
+__all__ = ["fit_facts", "use_word", "use_line", "install_line", "torch_fit", "answer", "short", "root_of",
+           "choice_line"]
 
 
 def short(version: str) -> str:
@@ -127,8 +128,7 @@ def root_of(path: str | None, toolkits: list[Toolkit]) -> Toolkit | None:
     if not path:
         return None
     real = os.path.realpath(path)
-    return next((t for t in toolkits if t["root"] == real or real in t.get("aliases", [])), None)
-
+    return next((t for t in toolkits if t["root"] == real or real in t["aliases"]), None)
 
 
 def choice_line(fit: dict, word: str, tk: Toolkit, where: str | None = None) -> str | None:
@@ -160,8 +160,9 @@ def choice_line(fit: dict, word: str, tk: Toolkit, where: str | None = None) -> 
             head = f"{word} resolved to {got}"
     if tc and version_key(tc)[:1] != version_key(tk["full_version"])[:1]:
         fix = answer(fit, torch_cuda=tc)
+        fits = "installs one that fits it" if fix and fix.startswith("`cudaenv install") else "fits it"
         text = (f"{torch} was built with CUDA {tc}: its extension builds refuse CUDA {tk['version']}; "
-                f"{fix} fits it")
+                f"{fix} {fits}")
         return f"{head}, but {text}" if head else text
     if head and tc and short(tc) != tk["version"]:
         exact = answer(fit, torch_cuda=tc, want=lambda t: t["version"] == short(tc), install=False)

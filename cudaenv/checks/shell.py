@@ -539,8 +539,8 @@ def _host_compiler_rule(f: dict) -> list[Finding]:
 
 
 #: The rules over :func:`gather_shell`'s facts, in the order their findings are shown.
-_RULES = (_cuda_home_rule, _consistency_rule, _host_compiler_rule, _empty_entries_rule, _stubs_rule, _cudart_rule, _shadowing_rules,
-          _visible_devices_rule, _locks_rule)
+_RULES = (_cuda_home_rule, _consistency_rule, _host_compiler_rule, _empty_entries_rule, _stubs_rule, _cudart_rule,
+          _shadowing_rules, _visible_devices_rule, _locks_rule)
 
 
 def shell_rules(f: dict) -> list[Finding]:
