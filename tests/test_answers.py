@@ -58,7 +58,7 @@ def by_id(doc: dict) -> dict[str, list[dict]]:
 
 def pasteable(fix: str) -> str:
     """The first command of a fix: `eval "$(cudaenv use X)"` or an `export ...`."""
-    m = re.search(r'eval "\$\(cudaenv use [^)]+\)"', fix) or re.search(r"export \S+='[^']*'", fix)
+    m = re.search(r'eval "\$\(cudaenv use [^)]+\)"|export \S+=\'[^\']*\'', fix)
     assert m, fix
     return m.group(0)
 
@@ -129,6 +129,12 @@ def test_nothing_installed_fits_means_install(testbed):
 
 # --- 2. the host compiler this shell runs -------------------------------------------------------
 
+def assert_fixes(env: dict, tmp_path, setup: str, line: str) -> None:
+    fixed = f"{setup}\n{line}"
+    [f] = [f for f in doctor_json(fixed, env, "--no-torch")["shell"] if f["id"] == "compiler.host"]
+    assert f["status"] == "ok" and _nvcc_compiles(env, tmp_path, fixed), (line, f)
+
+
 def _nvcc_compiles(env: dict, tmp_path, setup: str) -> bool:
     src = tmp_path / "k.cu"
     src.write_text(KERNEL)
@@ -140,9 +146,8 @@ def _nvcc_compiles(env: dict, tmp_path, setup: str) -> bool:
 @pytest.mark.parametrize("broken, culprit, paste", [
     # the issue's shell: cudaenv's -ccbin gone, nvcc 11.8 would run gcc 12
     ("unset NVCC_PREPEND_FLAGS CUDAHOSTCXX", "gcc on PATH", "eval"),
-    ("unset NVCC_PREPEND_FLAGS CUDAHOSTCXX", "gcc on PATH", "export"),
     # NVCC_APPEND_FLAGS comes last: its -ccbin wins over cudaenv's in NVCC_PREPEND_FLAGS
-    ("export NVCC_APPEND_FLAGS='-ccbin g++-12'", "NVCC_APPEND_FLAGS", "eval"),
+    ("export NVCC_APPEND_FLAGS='-ccbin g++-12'", "NVCC_APPEND_FLAGS", "export"),
     # a -ccbin naming a directory: nvcc runs the gcc in it (the export form: a second `use` over a
     # hand-edited NVCC_PREPEND_FLAGS is another matter, reported to the lead)
     ("export NVCC_PREPEND_FLAGS='-ccbin /usr/bin'", "NVCC_PREPEND_FLAGS", "export"),
@@ -159,13 +164,15 @@ def test_doctor_judges_the_compiler_this_shell_runs(testbed, tmp_path, broken, c
     assert "gcc 12" in shell[0]["summary"] and culprit in shell[0]["summary"], shell[0]
     # The profile's "ok: the profile uses g++-11" is not what this shell runs: not said.
     assert not [f for f in doc["checks"] if f["id"] == "compiler.host"], doc["checks"]
-    line = pasteable(shell[0]["fix"]) if paste == "eval" else re.search(r"export \S+='[^']*'", shell[0]["fix"])[0]
+    line = pasteable(shell[0]["fix"])
+    assert line.startswith(paste), shell[0]["fix"]  # the one that works comes first
+    if paste == "eval" and "export" in shell[0]["fix"]:  # and the second works too
+        assert_fixes(env, tmp_path, setup, re.search(r"export \S+='[^']*'", shell[0]["fix"])[0])
     fixed = f"{setup}\n{line}"
     after = [f for f in doctor_json(fixed, env, "--no-torch")["shell"] if f["id"] == "compiler.host"]
-    if after[0]["status"] == "ok":  # doctor says it works now: so must nvcc
-        assert _nvcc_compiles(env, tmp_path, fixed), after
-    else:  # APPEND still wins over a re-done `use`: the fix must say what does
-        assert "NVCC_APPEND_FLAGS" in after[0]["summary"]
+    # The first command of the fix is the one that works: doctor says so, and so does nvcc.
+    assert after[0]["status"] == "ok", after
+    assert _nvcc_compiles(env, tmp_path, fixed), after
 
 
 @pytest.mark.slow
@@ -324,3 +331,26 @@ def test_cmake_route_verdict_matches_a_real_cmake(testbed, tmp_path):
     assert f["status"] == "ok", f
     res = bash(f"{fixed}\ncmake -S {proj} -B {tmp_path / 'b2'}", env)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+
+
+@pytest.mark.parametrize("broken, says", [
+    ("export NVCC_PREPEND_FLAGS='-ccbin=/nonexistent/g++'", "'/nonexistent/g++' (-ccbin in NVCC_PREPEND_FLAGS)"),
+    ("export NVCC_APPEND_FLAGS='-ccbin'", None),  # a -ccbin without a value: nvcc's default, gcc
+    ("export CUDAHOSTCXX=\"$HOSTILE\"", "CMake builds: "),
+    ("export CC='ccache gcc'", "torch extension builds: "),
+])
+def test_doctor_on_hand_made_compiler_settings(testbed, tmp_path, broken, says):
+    """Settings that name no compiler: one warning that says which route and which value, no traceback."""
+    from helpers import HOSTILE
+
+    env = shell_env(tmp_path, testbed, HOSTILE=HOSTILE)
+    res = bash(f'eval "$(cudaenv use 12.4)"\n{broken}\ncudaenv doctor --no-torch --json || true', env,
+               cwd=str(tmp_path))
+    assert "Traceback" not in res.stderr, res.stderr
+    [f] = [f for f in json.loads(res.stdout)["shell"] if f["id"] == "compiler.host"]
+    if says is None:
+        assert f["status"] == "ok" and "gcc on PATH" in f["summary"], f
+    else:
+        assert f["status"] == "warn" and says in f["summary"] and "not found on PATH" in f["summary"], f
+        assert f["fix"], f
+    assert not os.path.exists(tmp_path / "PWNED") and not os.path.exists(tmp_path / "PWNED2")

@@ -237,19 +237,20 @@ def shell_host_compiler(ctx: Context, nvcc: dict | None, cuda_home: dict | None)
     pre = ccbin_of({"NVCC_PREPEND_FLAGS": env.get("NVCC_PREPEND_FLAGS", "")})
     env_ccbin = env.get("NVCC_CCBIN") if version_key(tk["version"]) >= version_key("12.5") else None
     if app:
-        plain = (app, "-ccbin in NVCC_APPEND_FLAGS")
+        plain = (app, "-ccbin in NVCC_APPEND_FLAGS", "NVCC_APPEND_FLAGS")
     elif pre:
-        plain = (pre, "-ccbin in NVCC_PREPEND_FLAGS")
+        plain = (pre, "-ccbin in NVCC_PREPEND_FLAGS", "NVCC_PREPEND_FLAGS")
     elif env_ccbin:
-        plain = (env_ccbin, "NVCC_CCBIN")
+        plain = (env_ccbin, "NVCC_CCBIN", "NVCC_CCBIN")
     else:
-        plain = ("gcc", "gcc on PATH: no -ccbin in NVCC_PREPEND_FLAGS or NVCC_APPEND_FLAGS")
-    routes = [{"who": "nvcc", "how": plain[1], "value": plain[0]}]
+        plain = ("gcc", "gcc on PATH: no -ccbin in NVCC_PREPEND_FLAGS or NVCC_APPEND_FLAGS", None)
+    routes = [{"who": "nvcc", "how": plain[1], "value": plain[0], "var": plain[2]}]
     if not app:  # NVCC_APPEND_FLAGS comes last and wins over both
         if env.get("CUDAHOSTCXX"):
-            routes.append({"who": "CMake", "how": "CUDAHOSTCXX", "value": env["CUDAHOSTCXX"]})
+            routes.append({"who": "CMake builds", "how": "CUDAHOSTCXX", "value": env["CUDAHOSTCXX"],
+                           "var": "CUDAHOSTCXX"})
         if env.get("CC"):
-            routes.append({"who": "torch extension builds", "how": "-ccbin $CC", "value": env["CC"]})
+            routes.append({"who": "torch extension builds", "how": "-ccbin $CC", "value": env["CC"], "var": "CC"})
     for r in routes:
         binary = _compiler_at(r["value"], env)
         r["compiler"] = compiler_info(binary, ctx.index) if binary else None
@@ -507,16 +508,21 @@ def _host_compiler_rule(f: dict) -> list[Finding]:
             bad.append(r)
     plain = h["routes"][0]
     if not bad:
-        if plain["compiler"] is None:
-            return [Finding("compiler.host", "warn", f"{nv} would run {plain['value']} ({plain['how']}): "
-                            "not found or not a compiler",
-                            fix=f"install a C++ compiler CUDA {tk['version']} accepts")]
+        if unknown:
+            u = unknown[0]
+            who = "" if u is plain else f"{u['who']}: "
+            return [Finding("compiler.host", "warn", f"{who}{nv} would run {u['value']!r} ({u['how']}): "
+                            "not found on PATH or not a compiler",
+                            detail="nvcc then stops before compiling anything ('failed to preprocess host "
+                                   "compiler properties' or 'command not found')",
+                            fix=f"make {u['var']} name an installed compiler, or unset it" if u["var"] else
+                            f"install gcc, a compiler CUDA {tk['version']} accepts")]
         lim_text = f" ({plain['limit']})" if plain.get("limit") else ""
         others = "; ".join(f"{r['who']}: {r['text']}" for r in h["routes"][1:] if r.get("text"))
         return [Finding("compiler.host", "ok", f"{nv} runs {plain['text']}: accepted{lim_text}"
                         + (f"; {others}" if others else ""))]
     first = bad[0]
-    who = "" if first is plain else f"{first['who']} builds: "
+    who = "" if first is plain else f"{first['who']}: "
     summary = (f"{who}{nv} would run {first['text']}, newer than CUDA {tk['version']} accepts ({first['limit']})")
     detail = ("nvcc stops with '#error -- unsupported GNU version! gcc versions later than "
               f"{lim.get('gcc_max')} are not supported!'")
@@ -528,10 +534,16 @@ def _host_compiler_rule(f: dict) -> list[Finding]:
     fixes = []
     if good:
         cmd = answer(f.get("fit"), want=lambda t: t["root"] == tk["root"], install=False)
-        if cmd and first is plain:
+        # `use` selects an accepted compiler only where no -ccbin of the user's own decides.
+        if cmd and first["var"] in (None, "NVCC_CCBIN"):
             fixes.append(f"{cmd} selects {good} (NVCC_PREPEND_FLAGS='-ccbin {good}' and CUDAHOSTCXX)")
-        var = {"CMake": f"export CUDAHOSTCXX={quote(good)}", "torch extension builds": f"export CC={quote(good)}"}
-        fixes.append(var.get(first["who"], f"export NVCC_PREPEND_FLAGS={quote('-ccbin ' + good)}"))
+        if first["var"] in ("CUDAHOSTCXX", "CC"):
+            fixes.append(f"export {first['var']}={quote(good)}")
+        elif first["var"] == "NVCC_APPEND_FLAGS":
+            fixes.append(f"export NVCC_APPEND_FLAGS={quote('-ccbin ' + good)} (its -ccbin comes last and wins; "
+                         "or remove the -ccbin from it)")
+        else:
+            fixes.append(f"export NVCC_PREPEND_FLAGS={quote('-ccbin ' + good)}")
     else:
         fixes.append(h["install_hint"].format(gcc=lim.get("gcc_max") or ""))
     return [Finding("compiler.host", "warn" if h["allow"] else "fail", summary, detail=detail,
