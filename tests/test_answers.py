@@ -354,3 +354,30 @@ def test_doctor_on_hand_made_compiler_settings(testbed, tmp_path, broken, says):
         assert f["status"] == "warn" and says in f["summary"] and "not found on PATH" in f["summary"], f
         assert f["fix"], f
     assert not os.path.exists(tmp_path / "PWNED") and not os.path.exists(tmp_path / "PWNED2")
+
+
+def test_use_line_in_an_interactive_bash(testbed, venv_cu, tmp_path):
+    """The user's own flow: an interactive bash on a terminal, the venv active, `eval "$(cudaenv use 12)"`
+    shows the one line and switches anyway; the pasted answer switches to what fits, silently."""
+    from ptyshell import PROMPT, PtyShell
+
+    env = shell_env(tmp_path, testbed, venv_cu)
+    rc = tmp_path / "bashrc"
+    rc.write_text(f"PS1='{PROMPT}'\n")
+    (tmp_path / "work").mkdir()
+    sh = PtyShell(["bash", "--noprofile", "--rcfile", str(rc), "-i"], env, str(tmp_path / "work"))
+    try:
+        sh.run('eval "$(cudaenv use 12)"')
+        sh.run('echo "home=$CUDA_HOME"')
+        text = sh.text().replace("\r", "")
+        line = [x for x in text.split("\n") if x.startswith("cudaenv: ")]
+        assert len(line) == 1 and line[0].startswith("cudaenv: 12 resolved to CUDA 12.4.1"), text[-2000:]
+        assert f"home={os.path.realpath(testbed['12.4'])}" in text or f"home={testbed['12.4']}" in text
+        fix = re.search(r'eval "\$\(cudaenv use [^)]+\)"', line[0]).group(0)
+        seen = len(sh.text())
+        sh.run(fix)
+        sh.run('nvcc --version | tail -2 | head -1')
+        after = sh.text()[seen:].replace("\r", "")
+        assert "cudaenv: " not in after and re.search(r"release 13\.\d+", after), after
+    finally:
+        sh.close()
