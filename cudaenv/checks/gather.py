@@ -7,6 +7,7 @@ from ..env.pathlist import entries, which
 from ..env.plan import plan_use
 from ..profiles.model import host_compiler, use_ops
 from ..toolkit.stubs import link_stub_dir
+from .fit import fit_facts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         ld_library_path: list[str]
         shadow: dict[str, Any]
         python: dict[str, Any] | None  # host/python_probe's record, or {"error", "python"}
+        fit: dict[str, Any]  # checks/fit.fit_facts: what a fix's `cudaenv use` chooses from
 
 __all__ = ["install_hint", "profile_env", "profile_shadowing", "gather", "driver"]
 
@@ -126,6 +128,7 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
         "ld_library_path": entries(env.get("LD_LIBRARY_PATH")),
         "shadow": profile_shadowing(ctx, profile, tk),
         "python": None,
+        "fit": fit_facts(ctx),
     }
     if torch:
         from ..host.python_probe import probe_python

@@ -35,6 +35,7 @@ from ..profiles.select import active_profile
 from ..toolkit.compat import libstdcxx_gcc
 from ..toolkit.version import include_dirs
 from . import ADVICE, Finding
+from .fit import answer, fit_facts, root_of, short
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,6 +149,14 @@ def gather_live(ctx: Context, driver: dict | None, python: str | None = None) ->
     if home and os.path.isdir(home):
         facts["headers"] = {"root": home, "label": label, "missing": headers_missing(home, BUILD_HEADERS),
                             "missing_torch": headers_missing(home, TORCH_HEADERS)}
+        if facts["headers"]["missing"] or facts["headers"]["missing_torch"]:
+            # What the fix can point at: the discovered toolkits that have each set of headers.
+            fit = fit_facts(ctx)
+            want = BUILD_HEADERS if facts["headers"]["missing"] else BUILD_HEADERS + TORCH_HEADERS
+            mine = root_of(home, fit["toolkits"])
+            facts["headers"].update(fit=fit, version=mine["full_version"] if mine else None,
+                                    complete=[t["root"] for t in fit["toolkits"]
+                                              if not headers_missing(t["root"], want)])
 
     # Driver: kernel module vs the user-space libraries the loader would find.
     drv = driver or {}
@@ -202,16 +211,17 @@ def live_rules(f: dict) -> list[Finding]:
                                detail="a runtime-only install, a tree of pip wheels, or a path to the wrong "
                                       "directory; builds fail with 'fatal error: cuda_runtime.h: No such file or "
                                       "directory'",
-                               fix='eval "$(cudaenv use <version>)" with a complete toolkit (`cudaenv list` shows '
-                                   "which have nvcc and headers)"))
+                               fix=_headers_fix(h, full=False)))
         elif h["missing_torch"]:
             miss = ", ".join(h["missing_torch"])
             out.append(Finding("env.cuda_home_headers", "warn",
-                               f"{label} ({root}) lacks {miss}: torch CUDA extensions will not compile against it",
-                               detail="torch's ATen/cuda headers include cublas_v2.h, cusparse.h and cusolverDn.h; "
-                                      "plain CUDA programs build without them",
-                               fix="install the toolkit's cuBLAS/cuSPARSE/cuSOLVER development packages, or "
-                                   'eval "$(cudaenv use <version>)" with a toolkit that has them'))
+                               f"{label} ({root}) lacks {miss}: torch extensions that include "
+                               "ATen/cuda/CUDAContext.h will not compile against it",
+                               detail="CUDAContext.h (the current stream, cuBLAS/cuSPARSE/cuSOLVER handles; most "
+                                      "real extensions include it) includes cublas_v2.h, cusparse.h and "
+                                      "cusolverDn.h; plain CUDA programs, `cudaenv verify` and extensions that "
+                                      "include only torch/extension.h build without them",
+                               fix=_headers_fix(h, full=True)))
         else:
             out.append(Finding("env.cuda_home_headers", "ok", f"{label} ({root}) has the CUDA headers builds include"))
     d = f.get("driver")
@@ -258,6 +268,29 @@ def live_rules(f: dict) -> list[Finding]:
                                f"{s['library']} provides what the {s['modules']} compiled modules of "
                                f"{s['prefix']} need"))
     return out
+
+
+def _headers_fix(h: dict, full: bool) -> str:
+    """Switch to a discovered toolkit that has the headers (torch's CUDA major first), else install one."""
+    fit = h.get("fit")
+    tb = (fit or {}).get("torch") or {}
+    complete = set(h.get("complete") or ())
+    ver = h.get("version")
+    # torch's major decides; without a CUDA torch, the version CUDA_HOME has.
+    want = tb.get("cuda") or (short(ver) if ver else None)
+    cmd = answer(fit, torch_cuda=want, want=lambda t: t["root"] in complete, install=False)
+    has = "that has them" if full else "with nvcc and headers"
+    parts = []
+    if cmd:
+        parts.append(f"{cmd} (a toolkit {has})")
+    if full and want:
+        parts.append(f"`cudaenv install {want} --parts build` installs CUDA {want} with them (the build part "
+                     "takes the cuBLAS/cuSPARSE/cuSOLVER headers)")
+    elif full:
+        parts.append("install the toolkit's cuBLAS/cuSPARSE/cuSOLVER development packages")
+    elif want:
+        parts.append(f"`cudaenv install {want} --parts build`")
+    return ", or ".join(parts) or "`cudaenv list` shows which toolkits have nvcc and headers"
 
 
 def _nccl_rules(n: dict | None) -> list[Finding]:

@@ -18,9 +18,11 @@ from __future__ import annotations
 from ..profiles.loader import LEFT_OUT, relation_text
 from ..toolkit import compat, version_key
 from . import Finding
+from .fit import answer, short
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..toolkit.types import Toolkit
     from .gather import CheckFacts
 
 __all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules", "wheel_rules"]
@@ -28,6 +30,30 @@ __all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "ar
 
 def _major(v: str) -> str:
     return v.split(".")[0]
+
+
+def _older_toolkit(facts: dict, dcuda: str) -> str:
+    """The alternative to a driver update: a toolkit this driver runs, if the environment's torch allows one."""
+    tc = _torch_cuda(facts)
+    if tc and version_key(_major(tc)) > version_key(_major(dcuda)):
+        return (f" (the environment's torch, built for CUDA {tc}, needs the newer driver too: its extensions "
+                f"cannot be built with CUDA {_major(dcuda)}.x)")
+    cmd = answer(facts.get("fit"), torch_cuda=tc, install=short(dcuda),
+                 want=lambda t: version_key(t["version"]) <= version_key(dcuda))
+    return f", or switch to a toolkit <= {dcuda}" + _in_parens(cmd)
+
+
+def _in_parens(cmd: str | None) -> str:
+    return f" ({cmd})" if cmd else ""
+
+
+def _torch_cuda(facts: dict) -> str | None:
+    """The CUDA version the environment's torch was built with: the probe's, else torch/version.py's."""
+    t = (facts.get("python") or {}).get("torch") or {}
+    if t.get("cuda"):
+        return str(t["cuda"])
+    tb = (facts.get("fit") or {}).get("torch") or {}
+    return tb.get("cuda")
 
 
 def driver_rules(facts: dict) -> list[Finding]:
@@ -62,7 +88,7 @@ def driver_rules(facts: dict) -> list[Finding]:
             f"driver {ver or '?'} (CUDA {dcuda or '?'}) is too old for CUDA {tkv}",
             detail="programs fail with 'CUDA driver version is insufficient for CUDA runtime version' (error 35)",
             fix=(f"install driver >= {need}" if need else "update the NVIDIA driver")
-            + (f", or switch to a toolkit <= {dcuda}" if dcuda else ""),
+            + (_older_toolkit(facts, dcuda) if dcuda else ""),
         ))
     else:
         out.append(Finding("driver.version", "skip", "driver version unknown", detail=str(drv.get("sources", ""))))
@@ -145,13 +171,15 @@ def torch_rules(facts: dict) -> list[Finding]:
             f"torch {tv} was built for CUDA {tc}, the toolkit is {tk['version']} (major versions differ)",
             detail="BuildExtension refuses ('The detected CUDA version ... mismatches'); JIT load() builds, "
                    f"then fails at import (libcudart.so.{_major(tk['version'])} for the wrong runtime)",
-            fix=f"use a CUDA {_major(tc)}.x toolkit (`cudaenv use {tc}`) or a torch built for CUDA {_major(tk['version'])}",
+            fix=f"{answer(facts.get('fit'), torch_cuda=tc)} (a CUDA {_major(tc)}.x toolkit), "
+                f"or install a torch built for CUDA {_major(tk['version'])}",
         ))
     elif version_key(tc) != version_key(tk["version"]):
+        exact = answer(facts.get("fit"), torch_cuda=tc, want=lambda t: short(t["full_version"]) == short(tc))
         out.append(Finding("torch.cuda_version", "warn",
                            f"torch built for CUDA {tc}, toolkit {tk['version']}: minor versions differ",
                            detail="BuildExtension warns and builds; usually fine",
-                           fix=f"`cudaenv use {tc}` to match exactly"))
+                           fix=f"{exact} to match exactly" if exact else ""))
     else:
         out.append(Finding("torch.cuda_version", "ok", f"torch and toolkit agree on CUDA {tc}"))
     std = compat.torch_cxx_std(tv)
@@ -161,9 +189,31 @@ def torch_rules(facts: dict) -> list[Finding]:
             "toolkit.cxx_std", "fail",
             f"torch {tv} builds extensions with -std={std}; nvcc {tk['version']} supports up to -std={nv}",
             detail=f"nvcc fatal : Value '{std}' is not defined for option 'std'",
-            fix="use a newer toolkit (`cudaenv use 12` or later)",
+            fix=_std_fix(facts.get("fit"), std, tc),
         ))
     return out
+
+
+def _arch_fix(facts: dict, sm: int) -> str:
+    """A toolkit whose architecture range (the compatibility table's) holds ``sm``."""
+    def builds(t: Toolkit) -> bool:
+        row = compat.toolkit_row(t["version"])
+        return bool(row and row["sm_min"] and row["sm_max"] and row["sm_min"] <= sm <= row["sm_max"])
+
+    cmd = answer(facts.get("fit"), torch_cuda=_torch_cuda(facts), want=builds, install=False)
+    rule = "sm_100+ needs >= 12.8; sm_50..72 need <= 12.x; sm_35/37 need <= 11.x"
+    return f"{cmd}: it builds for sm_{sm}" if cmd else f"install a toolkit that supports it: {rule}"
+
+
+def _std_fix(fit: dict | None, std: str, torch_cuda: str) -> str:
+    """A toolkit of torch's CUDA major whose nvcc takes ``-std=std`` (the one that fits torch best)."""
+    def takes(t: Toolkit) -> bool:
+        nv = compat.nvcc_max_cxx_std(t["version"])
+        return bool(nv) and int(nv[3:]) >= int(std[3:])
+
+    cmd = answer(fit, torch_cuda=torch_cuda, want=takes)
+    return (f"{cmd}: a CUDA {_major(torch_cuda)}.x toolkit, as torch needs, whose nvcc takes -std={std}"
+            if cmd else f"install CUDA {torch_cuda}, the version torch was built with")
 
 
 def arch_rules(facts: dict) -> list[Finding]:
@@ -197,7 +247,7 @@ def arch_rules(facts: dict) -> list[Finding]:
             out.append(Finding(
                 "gpu.arch", "fail", f"the GPU (sm_{sm}) is {why} CUDA {tk['version']} (sm_{lo}..sm_{hi})",
                 detail=f"nvcc fatal : Unsupported gpu architecture 'compute_{sm}'",
-                fix="use a toolkit that supports it: sm_100+ needs >= 12.8; sm_50..72 need <= 12.x; sm_35/37 need <= 11.x",
+                fix=_arch_fix(facts, sm),
             ))
     py = facts.get("python") or {}
     t = py.get("torch") or {}
@@ -263,11 +313,19 @@ def wheel_rules(facts: dict) -> list[Finding]:
             out.append(Finding("env.wheel_shadowing", "warn", f"{t['file']} (CUDA {t['version']}) comes first on PATH, "
                                f"ahead of {where}'s newer {t['tool']} ({t['dist']} {t['wheel_version']})",
                                detail="JAX/XLA and Triton look on PATH first, then run the older one",
-                               fix="switch to a toolkit at least as new, or put the wheel's bin directory first"))
+                               fix=_newer_fix(facts, t["wheel_version"]) + ", or put the wheel's bin directory "
+                                   "first"))
     if not out and (sh.get("libs") or sh.get("tools")):
         out.append(Finding("env.wheel_shadowing", "ok", f"nothing of this toolkit shadows a newer library of {where}'s "
                            "NVIDIA wheels"))
     return out
+
+
+def _newer_fix(facts: dict, version: str) -> str:
+    """Switch to a toolkit at least as new as a wheel's ``version`` (major.minor compared)."""
+    cmd = answer(facts.get("fit"), torch_cuda=_torch_cuda(facts), install=short(version),
+                 want=lambda t: version_key(t["version"]) >= version_key(short(version)))
+    return "switch to a toolkit at least as new" + _in_parens(cmd)
 
 
 def check_toolkit(facts: CheckFacts) -> list[Finding]:

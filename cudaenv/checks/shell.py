@@ -13,9 +13,13 @@ from ..infra.run import run
 from ..profiles.loader import LEFT_OUT, relation_text, shadowing, tool_shadowing
 from ..profiles.select import active_profile
 from ..shells.posix import quote
+from ..toolkit.discover import probed
 from ..toolkit.probe import Skip, probe
 from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
 from . import Finding
+from .gather import install_hint
+from .fit import answer, fit_facts, root_of, short
+from ..toolkit import version_key
 from ..env.pathlist import entries, which
 from ..infra.files import LD_CACHE, ld_cache_paths
 
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
 
     from ..context import Context
 
-__all__ = ["gather_shell", "shell_rules", "extension_dirs", "stale_locks",
+__all__ = ["gather_shell", "shell_rules", "shell_host_compiler", "extension_dirs", "stale_locks",
            "cudart_providers", "visible_devices_problem", "wheel_shadowing"]
 
 LOCK_AGE = 300  # seconds: a lock older than this that nobody holds is stale
@@ -147,10 +151,12 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
         {"name": env["CUDAENV_ACTIVE"], "root": None} if env.get("CUDAENV_ACTIVE") else None)
 
     def version_of_root(path: str) -> str | None:
+        # Through the index discovery uses: a root probed (or timed out) once is not probed again.
         try:
-            return probe(os.path.realpath(path))["full_version"]
+            data = probed(os.path.realpath(path), ctx.index)[0]
         except (Skip, OSError):
             return None
+        return data["full_version"] if data else None
 
     for var in ("CUDA_HOME", "CUDA_PATH"):
         v = env.get(var)
@@ -180,7 +186,83 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     ext = extension_dirs(env)
     facts["locks"] = {"dirs": ext, "stale": stale_locks(ext, proc)}
     facts["visible"] = env.get("CUDA_VISIBLE_DEVICES")
+    facts["fit"] = fit_facts(ctx)
+    facts["host_cxx"] = shell_host_compiler(ctx, facts["nvcc"], facts["CUDA_HOME"])
     return facts
+
+
+def _compiler_at(value: str, env: Mapping[str, str], c_driver: bool = False) -> str | None:
+    """The binary a ``-ccbin``/CUDAHOSTCXX/CC value names: a path, a directory (nvcc runs its ``gcc``)
+    or a name looked up on PATH."""
+    if "/" in value:
+        if os.path.isdir(value):
+            for name in ("gcc", "g++", "clang", "clang++") if c_driver else ("gcc",):
+                if os.access(os.path.join(value, name), os.X_OK):
+                    return os.path.join(value, name)
+            return None
+        return value if os.access(value, os.X_OK) else None
+    return which(value, env.get("PATH"))
+
+
+def shell_host_compiler(ctx: Context, nvcc: dict | None, cuda_home: dict | None) -> dict | None:
+    """What host compiler THIS shell's builds hand to nvcc, read from the live environment.
+
+    nvcc takes the last ``-ccbin`` it is given (NVCC_PREPEND_FLAGS, then the command line, then
+    NVCC_APPEND_FLAGS); without one, NVCC_CCBIN (CUDA 12.5 and later), else ``gcc`` on PATH.
+    CMake puts CUDAHOSTCXX on the command line; torch's cpp_extension puts ``-ccbin $CC`` there.
+
+    Returns:
+        ``{"tk", "limits", "nvcc", "routes": [{"who", "how", "value", "compiler"}], "allow", "accepted"}``
+        or None when no nvcc would run (none on PATH, none under CUDA_HOME).
+    """
+    from ..host.compilers import accepts, ccbin_of, compiler_info, find_compilers, select
+    from ..toolkit.facts import host_limits
+
+    env = ctx.env
+    path, root = (nvcc or {}).get("path"), (nvcc or {}).get("root")
+    if not path and cuda_home and cuda_home.get("value"):  # torch runs $CUDA_HOME/bin/nvcc
+        cand = os.path.join(cuda_home["value"], "bin", "nvcc")
+        if os.access(cand, os.X_OK):
+            path, root = cand, os.path.realpath(cuda_home["value"])
+    if not path or not root:
+        return None
+    try:
+        tk = probed(root, ctx.index)[0]
+    except (Skip, OSError):
+        tk = None
+    if tk is None:
+        return None
+    limits = host_limits(tk)
+    app = ccbin_of({"NVCC_APPEND_FLAGS": env.get("NVCC_APPEND_FLAGS", "")})
+    pre = ccbin_of({"NVCC_PREPEND_FLAGS": env.get("NVCC_PREPEND_FLAGS", "")})
+    env_ccbin = env.get("NVCC_CCBIN") if version_key(tk["version"]) >= version_key("12.5") else None
+    if app:
+        plain = (app, "-ccbin in NVCC_APPEND_FLAGS", "NVCC_APPEND_FLAGS")
+    elif pre:
+        plain = (pre, "-ccbin in NVCC_PREPEND_FLAGS", "NVCC_PREPEND_FLAGS")
+    elif env_ccbin:
+        plain = (env_ccbin, "NVCC_CCBIN", "NVCC_CCBIN")
+    else:
+        plain = ("gcc", "gcc on PATH: no -ccbin in NVCC_PREPEND_FLAGS or NVCC_APPEND_FLAGS", None)
+    routes = [{"who": "nvcc", "how": plain[1], "value": plain[0], "var": plain[2]}]
+    if not app:  # NVCC_APPEND_FLAGS comes last and wins over both
+        if env.get("CUDAHOSTCXX"):
+            routes.append({"who": "CMake builds", "how": "CUDAHOSTCXX", "value": env["CUDAHOSTCXX"],
+                           "var": "CUDAHOSTCXX"})
+        if env.get("CC"):
+            routes.append({"who": "torch extension builds", "how": "-ccbin $CC", "value": env["CC"], "var": "CC"})
+    for r in routes:
+        binary = _compiler_at(r["value"], env)
+        r["compiler"] = compiler_info(binary, ctx.index) if binary else None
+    flags = (env.get("NVCC_PREPEND_FLAGS", "") + " " + env.get("NVCC_APPEND_FLAGS", "")).split()
+    out = {"tk": tk, "limits": limits, "nvcc": path, "routes": routes,
+           "allow": "-allow-unsupported-compiler" in flags or "--allow-unsupported-compiler" in flags,
+           "accepted": None, "install_hint": ""}
+    if any(r["compiler"] and accepts(limits, r["compiler"]) is False for r in routes):
+        # Only a fix needs the compilers on PATH (listing them costs tens of milliseconds).
+        chosen = select(limits, find_compilers(env, ctx.index), routes[0]["compiler"])
+        out.update(accepted=chosen["path"] if chosen else None, install_hint=install_hint())
+    return out
 
 
 def wheel_shadowing(ctx: Context, ld: list[str], path: list[str]) -> dict:
@@ -206,6 +288,28 @@ def _short(v: str | None) -> str:
     return ".".join(v.split(".")[:2]) if v else "?"
 
 
+def _use_fix(f: dict, *order: str) -> str:
+    """``eval "$(cudaenv use X)"`` for the toolkit that fits: the environment's torch build first, then the
+    first of ``order`` that names a discovered toolkit ("active", "CUDA_HOME", "nvcc", "default")."""
+    fit = f.get("fit")
+    if not fit:
+        return 'eval "$(cudaenv use <version>)"'
+    roots = {"active": (f.get("active") or {}).get("root"), "CUDA_HOME": (f.get("CUDA_HOME") or {}).get("value"),
+             "nvcc": (f.get("nvcc") or {}).get("root"), "default": f.get("default")}
+    prefer = next((t for t in (root_of(roots[k], fit["toolkits"]) for k in order) if t), None)
+    tb = fit.get("torch") or {}
+    return answer(fit, torch_cuda=tb.get("cuda"), prefer=prefer) or 'eval "$(cudaenv use <version>)"'
+
+
+def _newer_fix(f: dict, version: str) -> str:
+    """Switch to a toolkit at least as new as a wheel tool's ``version``."""
+    fit = f.get("fit")
+    want = short(version)
+    cmd = answer(fit, torch_cuda=((fit or {}).get("torch") or {}).get("cuda"), install=want,
+                 want=lambda t: version_key(t["version"]) >= version_key(want))
+    return "switch to a toolkit at least as new" + (f" ({cmd})" if cmd else "")
+
+
 def _cuda_home_rule(f: dict) -> list[Finding]:
     """CUDA_HOME itself: set, not empty, a toolkit."""
     out: list[Finding] = []
@@ -214,14 +318,14 @@ def _cuda_home_rule(f: dict) -> list[Finding]:
         out.append(Finding("env.cuda_home", "warn", "CUDA_HOME is not set",
                            detail="torch then guesses (CUDA_PATH, the nvcc on PATH, /usr/local/cuda), "
                                   "so builds may use a toolkit you did not mean",
-                           fix='eval "$(cudaenv use <version>)"'))
+                           fix=_use_fix(f, "nvcc", "default")))
     elif ch["value"] == "":
         out.append(Finding("env.cuda_home", "fail", "CUDA_HOME is set but empty",
                            detail="torch and CMake treat it as unset or as the current directory",
-                           fix='unset CUDA_HOME, or eval "$(cudaenv use <version>)"'))
+                           fix="unset CUDA_HOME, or " + _use_fix(f, "nvcc", "default")))
     elif ch["version"] is None:
         out.append(Finding("env.cuda_home", "fail", f"CUDA_HOME={ch['value']} is not a CUDA toolkit",
-                           fix='eval "$(cudaenv use <version>)"; `cudaenv list` shows what is installed'))
+                           fix=_use_fix(f, "nvcc", "default") + "; `cudaenv list` shows what is installed"))
     else:
         out.append(Finding("env.cuda_home", "ok", f"CUDA_HOME={ch['value']} (CUDA {ch['version']})"))
     return out
@@ -250,7 +354,8 @@ def _consistency_rule(f: dict) -> list[Finding]:
     if problems:
         out.append(Finding("env.consistency", "fail", "the toolkit settings disagree: " + "; ".join(problems),
                            detail="builds mix toolkits: the classic 'nvcc says one version but I set another'",
-                           fix='eval "$(cudaenv use <version>)" sets CUDA_HOME, CUDA_PATH and PATH together'))
+                           fix=_use_fix(f, "active", "CUDA_HOME", "nvcc") + " sets CUDA_HOME, CUDA_PATH and PATH "
+                               "together"))
     elif nv and not seen:
         v = f" (CUDA {nv['version']})" if nv.get("version") else ""
         out.append(Finding("env.consistency", "warn",
@@ -258,7 +363,7 @@ def _consistency_rule(f: dict) -> list[Finding]:
                            "CUDA_HOME and CUDA_PATH are unset",
                            detail="tools that read CUDA_HOME or CUDA_PATH (torch, CMake, cuda-pathfinder) guess "
                                   "on their own and may pick another toolkit",
-                           fix='eval "$(cudaenv use <version>)" sets CUDA_HOME, CUDA_PATH and PATH together'))
+                           fix=_use_fix(f, "nvcc") + " sets CUDA_HOME, CUDA_PATH and PATH together"))
     elif seen or nv:
         what = nv["version"] if nv and nv.get("version") else (ch or {}).get("version")
         out.append(Finding("env.consistency", "ok", f"CUDA_HOME, CUDA_PATH, nvcc agree (CUDA {what or '?'})"
@@ -312,7 +417,8 @@ def _cudart_rule(f: dict) -> list[Finding]:
         out.append(Finding("env.cudart_versions", "warn",
                            f"{len(paths)} different {s} are reachable; the loader takes {paths[0]}",
                            detail="; ".join(paths),
-                           fix="set LD_LIBRARY_PATH to the toolkit you build with (cudaenv use) or link with an rpath"))
+                           fix="set LD_LIBRARY_PATH to the toolkit you build with ("
+                               + _use_fix(f, "active", "CUDA_HOME", "nvcc") + ") or link with an rpath"))
     elif f["cudart"]:
         out.append(Finding("env.cudart_versions", "ok", "one libcudart per soname: " + ", ".join(sorted(f["cudart"]))))
     return out
@@ -333,14 +439,15 @@ def _shadowing_rules(f: dict) -> list[Finding]:
                            detail="the loader searches LD_LIBRARY_PATH before the RUNPATH the wheels find each other "
                                   "by, so Python code in " + str(sh.get("env")) + " loads this copy and fails "
                                   "with undefined symbols (e.g. __nvJitLinkComplete_12_4)",
-                           fix=f"remove {s['dir']} from LD_LIBRARY_PATH, or switch with cudaenv use "
-                               "(loader_path: auto leaves the older copy out)"))
+                           fix=f"remove {s['dir']} from LD_LIBRARY_PATH, or switch with "
+                               + _use_fix(f, "active", "CUDA_HOME", "nvcc")
+                               + " (loader_path: auto leaves the older copy out)"))
     for s in sh.get("tools", []):
         out.append(Finding("env.wheel_shadowing", "warn",
                            f"{s['file']} (CUDA {s['version']}) comes first on PATH, ahead of the newer "
                            f"{s['wheel_file']} ({s['dist']} {s['wheel_version']})",
                            detail="JAX/XLA and Triton look for ptxas on PATH first and then run the older one",
-                           fix="switch to a toolkit at least as new, or put the wheel's bin directory first on PATH"))
+                           fix=_newer_fix(f, s["wheel_version"]) + ", or put the wheel's bin directory first on PATH"))
     others = [s for s in sh.get("libs", []) if s["relation"] not in LEFT_OUT]
     if not older and not sh.get("tools") and sh.get("wheels"):
         extra = "; " + "; ".join(relation_text(s) for s in others[:3]) if others else ""
@@ -381,9 +488,71 @@ def _locks_rule(f: dict) -> list[Finding]:
     return out
 
 
+def _host_compiler_rule(f: dict) -> list[Finding]:
+    """The host compiler this shell's nvcc would run is one its toolkit accepts."""
+    h = f.get("host_cxx")
+    if not h:
+        return []
+    tk, lim = h["tk"], h["limits"]
+    nv = f"nvcc {tk['version']} ({h['nvcc']})"
+    bad, unknown = [], []
+    for r in h["routes"]:
+        c = r["compiler"]
+        if c is None:
+            unknown.append(r)
+            continue
+        limit = lim["clang_max" if c["family"] == "clang" else "gcc_max"]
+        r["text"] = f"{c['family']} {c['version']} ({c['path']}, {r['how']})"
+        r["limit"] = f"{c['family']} <= {limit}" if limit is not None else None
+        if limit is not None and c["major"] > int(limit):
+            bad.append(r)
+    plain = h["routes"][0]
+    if not bad:
+        if unknown:
+            u = unknown[0]
+            who = "" if u is plain else f"{u['who']}: "
+            return [Finding("compiler.host", "warn", f"{who}{nv} would run {u['value']!r} ({u['how']}): "
+                            "not found on PATH or not a compiler",
+                            detail="nvcc then stops before compiling anything ('failed to preprocess host "
+                                   "compiler properties' or 'command not found')",
+                            fix=f"make {u['var']} name an installed compiler, or unset it" if u["var"] else
+                            f"install gcc, a compiler CUDA {tk['version']} accepts")]
+        lim_text = f" ({plain['limit']})" if plain.get("limit") else ""
+        others = "; ".join(f"{r['who']}: {r['text']}" for r in h["routes"][1:] if r.get("text"))
+        return [Finding("compiler.host", "ok", f"{nv} runs {plain['text']}: accepted{lim_text}"
+                        + (f"; {others}" if others else ""))]
+    first = bad[0]
+    who = "" if first is plain else f"{first['who']}: "
+    summary = (f"{who}{nv} would run {first['text']}, newer than CUDA {tk['version']} accepts ({first['limit']})")
+    detail = ("nvcc stops with '#error -- unsupported GNU version! gcc versions later than "
+              f"{lim.get('gcc_max')} are not supported!'")
+    if len(bad) > 1:
+        detail += "; also " + "; ".join(f"{r['who']}: {r['text']}" for r in bad[1:])
+    if h["allow"]:
+        detail = "-allow-unsupported-compiler is set: nvcc skips its check, and builds may fail later or miscompile"
+    good = h["accepted"]
+    fixes = []
+    if good:
+        cmd = answer(f.get("fit"), want=lambda t: t["root"] == tk["root"], install=False)
+        # `use` selects an accepted compiler only where no -ccbin of the user's own decides.
+        if cmd and first["var"] in (None, "NVCC_CCBIN"):
+            fixes.append(f"{cmd} selects {good} (NVCC_PREPEND_FLAGS='-ccbin {good}' and CUDAHOSTCXX)")
+        if first["var"] in ("CUDAHOSTCXX", "CC"):
+            fixes.append(f"export {first['var']}={quote(good)}")
+        elif first["var"] == "NVCC_APPEND_FLAGS":
+            fixes.append(f"export NVCC_APPEND_FLAGS={quote('-ccbin ' + good)} (its -ccbin comes last and wins; "
+                         "or remove the -ccbin from it)")
+        else:
+            fixes.append(f"export NVCC_PREPEND_FLAGS={quote('-ccbin ' + good)}")
+    else:
+        fixes.append(h["install_hint"].format(gcc=lim.get("gcc_max") or ""))
+    return [Finding("compiler.host", "warn" if h["allow"] else "fail", summary, detail=detail,
+                    fix=", or ".join(fixes))]
+
+
 #: The rules over :func:`gather_shell`'s facts, in the order their findings are shown.
-_RULES = (_cuda_home_rule, _consistency_rule, _empty_entries_rule, _stubs_rule, _cudart_rule, _shadowing_rules,
-          _visible_devices_rule, _locks_rule)
+_RULES = (_cuda_home_rule, _consistency_rule, _host_compiler_rule, _empty_entries_rule, _stubs_rule, _cudart_rule,
+          _shadowing_rules, _visible_devices_rule, _locks_rule)
 
 
 def shell_rules(f: dict) -> list[Finding]:

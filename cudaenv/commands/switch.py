@@ -121,9 +121,28 @@ def do_use(target: str | None, shell: str | None = None, ctx: Context | None = N
 
     def plan_fn(out: Output) -> Plan:
         out.precheck(ctx.env)
-        return plan_for_use(ctx, target)[0]
+        plan, _profile, tk = plan_for_use(ctx, target)
+        if sys.stderr is not None and sys.stderr.isatty():
+            line = _choice(ctx, target, tk)
+            if line:
+                plan.notes.append(line)
+        return plan
 
     return emit_plan(ctx, plan_fn, shell, "use" + (f" {target}" if target else ""))
+
+
+def _choice(ctx: Context, target: str | None, tk: Toolkit) -> str | None:
+    """At a terminal only: say what a word that was not literal picked, or that the pick conflicts
+    with the environment's torch (torch's facts are the files ``use`` already read; no process)."""
+    from ..checks.fit import choice_line, fit_facts
+    from ..profiles.resolve import target_from_pin
+
+    try:
+        word = target_from_pin(ctx, target)[0]
+    except CudaenvError:
+        return None
+    pyenv = ctx.python.get()
+    return choice_line(fit_facts(ctx), word, tk, pyenv["prefix"] if pyenv else None)
 
 
 def do_off(shell: str | None = None, ctx: Context | None = None) -> int:
