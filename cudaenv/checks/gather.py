@@ -6,6 +6,7 @@ from ..env.ops import apply_changes
 from ..env.pathlist import entries, which
 from ..env.plan import plan_use
 from ..profiles.model import host_compiler, use_ops
+from ..toolkit.addons import read_addon
 from ..toolkit.stubs import link_stub_dir
 
 TYPE_CHECKING = False
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         ld_library_path: list[str]
         shadow: dict[str, Any]
         python: dict[str, Any] | None  # host/python_probe's record, or {"error", "python"}
+        addons: list[dict[str, Any]]  # toolkit/addons.read_addon of each add-on + "listed" (the profile's entry)
 
 __all__ = ["install_hint", "profile_env", "profile_shadowing", "gather", "driver"]
 
@@ -126,6 +128,7 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
         "ld_library_path": entries(env.get("LD_LIBRARY_PATH")),
         "shadow": profile_shadowing(ctx, profile, tk),
         "python": None,
+        "addons": [dict(read_addon(a["name"], a["root"]), listed=a) for a in profile.get("addons") or []],
     }
     if torch:
         from ..host.python_probe import probe_python

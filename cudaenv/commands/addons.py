@@ -64,50 +64,75 @@ def _target(target: str) -> tuple[Profile, Toolkit]:
 
 def install_with(version: str, with_: str, parts: str, prefix: str | None, sources: tuple[str, ...], verify: bool,
                  jobs: int, force: bool, quiet: bool) -> int:
-    """``install version`` (without its verify), then the add-ons ``with_`` names; return the exit status."""
+    """``install version`` (without its verify), then the add-ons ``with_`` names; return the exit status.
+
+    The add-ons are resolved first, for the CUDA major ``version`` names, so one no source offers
+    fails before anything is installed. stdout gets what ``install`` prints only once every add-on is
+    in the profile: on a failure it stays empty (the toolkit, if it was installed, stays, and the
+    error line says where).
+    """
+    import contextlib
+    import io
+
+    from ..infra.console import write_out
     from ..verify.prep import Options
     from .install import download_cache, install
     from .verify import run_verify
 
-    try:
-        specs = parse_with(with_)
-    except CudaenvError as exc:
-        return report_error(exc)
-    rc = install(version, parts, prefix, sources, False, jobs, force, quiet)
-    if rc != 0:
-        return rc
     ctx = Context()
     try:
-        prof, tk = _target(prefix or version)
-        major = tk["version"].split(".")[0]
+        specs = parse_with(with_)
+        want_major = version.strip().split(".")[0]
         configure(ctx.env)
         net.configure(ctx.env)
-        specs_src = list(sources) if sources else default_sources(ctx.config().get("sources"))
+        srcs = list(sources) if sources else default_sources(ctx.config().get("sources"))
+        comps = [(kind, resolve_addon(kind, want, want_major, srcs, ctx.env, _say)) for kind, want in specs] \
+            if want_major.isdigit() and want_major.isascii() else []
+    except CudaenvError as exc:
+        exc.message = redact(exc.message)
+        return report_error(exc)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = install(version, parts, prefix, sources, False, jobs, force, quiet)
+    if rc != 0:
+        write_out(out.getvalue())  # nothing, as a failed install prints nothing there
+        return rc
+    root = out.getvalue().splitlines()[0] if out.getvalue() else (prefix or version)
+    try:
+        with contextlib.redirect_stdout(out):
+            prof, tk = _target(prefix or version)
+        root = tk["root"]
+        major = tk["version"].split(".")[0]
+        if major != want_major or not comps:
+            raise CudaenvError(f"{version!r} resolved to CUDA {tk['version']} at {root}, not a CUDA {want_major} toolkit")
         cache = download_cache(ctx)
         refs: list[AddonRef] = []
-        for kind, want in specs:
-            comp = resolve_addon(kind, want, major, specs_src, ctx.env, _say)
+        for kind, comp in comps:
             title = f"{KINDS[kind]['title']} {comp['version']}"
-            root = installed_addon(ctx.env, kind, comp["version"], major)
-            if root is not None:
+            there = installed_addon(ctx.env, kind, comp["version"], major)
+            if there is not None:
                 if not quiet:
-                    _say(f"{title} for CUDA {major} is already installed at {root}")
+                    _say(f"{title} for CUDA {major} is already installed at {there}")
             else:
                 if not quiet:
                     _say(f"installing {title} for CUDA {major} ({human(comp['size'] or 0)}) from {comp['url']}")
-                root, got, _already = install_addon(comp, kind, major, cache, ctx.env,
-                                                    Progress(comp["size"] or 0, quiet=quiet))
+                there, got, _already = install_addon(comp, kind, major, cache, ctx.env,
+                                                     Progress(comp["size"] or 0, quiet=quiet))
                 if not quiet:
-                    _say(f"installed {title} at {root} ({human(got)} downloaded)")
-            refs.append({"name": kind, "version": comp["version"], "cuda": major, "root": root})
+                    _say(f"installed {title} at {there} ({human(got)} downloaded)")
+            refs.append({"name": kind, "version": comp["version"], "cuda": major, "root": there})
         path = prof.get("file") or ""
         add_to_profile(path, refs)
         if not quiet:
             _say(f"profile {prof['name']} ({path}) lists {', '.join(KINDS[r['name']]['title'] for r in refs)}: "
                  "`use` exposes their headers and libraries")
     except CudaenvError as exc:
-        exc.message = redact(exc.message)
+        exc.message = redact(f"{exc.message} (the toolkit is installed at {root}; no add-on was listed in its profile)")
         return report_error(exc)
+    except KeyboardInterrupt:
+        note(f"interrupted: the toolkit is installed at {root}; no add-on was listed in its profile")
+        return 130
+    write_out(out.getvalue())
     if verify:
         return run_verify([tk["root"]], False, Options(), False, use_cache=False, quiet=quiet)
     return 0
