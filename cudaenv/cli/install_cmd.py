@@ -26,7 +26,7 @@ __all__ = ["install_cmd", "uninstall_cmd"]
               help="Parallel downloads.")
 @click.option("--with", "with_", metavar="cudnn[=9.x],nccl[=2.y]",
               help="Add-ons for the toolkit's CUDA major, from NVIDIA's wheels (listed in its profile; an "
-                   "installed toolkit gets just the add-ons). See docs/addons.md.")
+                   "installed toolkit gets just the add-ons).")
 @json_option
 @handles_errors
 def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tuple[str, ...], list_: bool,
