@@ -311,3 +311,46 @@ def test_a_wheel_that_is_not_what_its_name_says_is_refused(world, tmp_path, dist
     addons = os.path.dirname(world["cudnn"])
     assert not [n for n in os.listdir(addons) if "9.99" in n and not n.endswith(".lock")]
     assert not os.path.exists(tmp_path.parent / "escaped") and open(world["profile"]).read() == before
+
+
+@pytest.mark.slow
+def test_an_interrupted_addon_install_leaves_nothing(world):
+    """SIGINT while NCCL unpacks: exit 130, no staging directory, the profile as it was, stdout empty;
+    the next run installs it."""
+    import signal
+    import time
+
+    from helpers import default_signals
+
+    assert world["second"].returncode == 0
+    aside = world["nccl"] + ".aside"
+    os.rename(world["nccl"], aside)
+    addons = os.path.dirname(world["nccl"])
+    before = open(world["profile"]).read()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "cudaenv", "install", "13.5.0", "--source", MIRROR,
+                                 "--source", WHEELS, "--with", "nccl"], env=dict(world["env"], PYTHONPATH=REPO),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:  # wait until it unpacks: its staging directory holds files
+            staging = [os.path.join(addons, n) for n in os.listdir(addons) if ".staging-" in n]
+            if staging and any(files for _d, _s, files in os.walk(staging[0])):
+                break
+            if proc.poll() is not None:
+                pytest.fail(f"finished before it could be interrupted: {proc.communicate()}")
+            time.sleep(0.02)
+        else:
+            proc.kill()
+            pytest.fail("the add-on never started unpacking")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, err
+        assert out == "" and "no add-on was listed" in err and "Traceback" not in err
+        assert not [n for n in os.listdir(addons) if ".staging-" in n or n == os.path.basename(world["nccl"])]
+        assert open(world["profile"]).read() == before
+    finally:
+        if os.path.isdir(world["nccl"]) and not os.path.islink(world["nccl"]):
+            import shutil
+
+            shutil.rmtree(world["nccl"])
+        os.rename(aside, world["nccl"])

@@ -116,8 +116,11 @@ def install_with(version: str, with_: str, parts: str, prefix: str | None, sourc
             else:
                 if not quiet:
                     _say(f"installing {title} for CUDA {major} ({human(comp['size'] or 0)}) from {comp['url']}")
-                there, got, _already = install_addon(comp, kind, major, cache, ctx.env,
-                                                     Progress(comp["size"] or 0, quiet=quiet))
+                prog = Progress(comp["size"] or 0, quiet=quiet)
+                try:
+                    there, got, _already = install_addon(comp, kind, major, cache, ctx.env, prog)
+                finally:
+                    prog.close()
                 if not quiet:
                     _say(f"installed {title} at {there} ({human(got)} downloaded)")
             refs.append({"name": kind, "version": comp["version"], "cuda": major, "root": there})
@@ -129,9 +132,9 @@ def install_with(version: str, with_: str, parts: str, prefix: str | None, sourc
     except CudaenvError as exc:
         exc.message = redact(f"{exc.message} (the toolkit is installed at {root}; no add-on was listed in its profile)")
         return report_error(exc)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:  # install's handlers: SIGINT, SIGTERM, SIGHUP alike (the staging is removed)
         note(f"interrupted: the toolkit is installed at {root}; no add-on was listed in its profile")
-        return 130
+        return 128 + int(getattr(exc, "signum", 2))
     write_out(out.getvalue())
     if verify:
         return run_verify([tk["root"]], False, Options(), False, use_cache=False, quiet=quiet)
