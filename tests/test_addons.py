@@ -77,6 +77,17 @@ def test_with_refuses_bad_input_in_one_line(value, tmp_path):
     assert not (tmp_path / "data").exists()
 
 
+@pytest.mark.parametrize("data", ["with:colon", "with\nnewline"])
+def test_an_addon_path_a_path_list_cannot_hold_is_refused(data, tmp_path):
+    """XDG_DATA_HOME with ':' or a newline (the toolkit elsewhere, --prefix): refused before anything is written."""
+    env = dict(_env(tmp_path), XDG_DATA_HOME=str(tmp_path / data))
+    res = run_cudaenv(["install", "13.5", "--prefix", str(tmp_path / "tk"), "--source", str(tmp_path),
+                       "--with", "cudnn"], env)
+    err = one_error_line(res, 2)
+    assert "add-on path cannot contain" in err
+    assert not (tmp_path / data).exists() and not (tmp_path / "tk").exists()
+
+
 def test_no_wheel_for_the_major_is_refused_before_installing(tmp_path):
     """CUDA 12 asks for nvidia-cudnn-cu12, which the local copy (CUDA 13 wheels only) lacks: nothing is installed."""
     _need_bed()

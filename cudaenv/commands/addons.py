@@ -9,12 +9,14 @@ the toolkit's root, as for ``install``; each add-on is named on stderr.
 
 from __future__ import annotations
 
+import os
+
 from ..context import Context
 from ..errors import CudaenvError
 from ..infra import atomic
 from ..infra.console import note, report_error
 from ..install import net
-from ..install.addons import install_addon, installed_addon, parse_with, resolve_addon
+from ..install.addons import addons_dir, install_addon, installed_addon, parse_with, resolve_addon
 from ..install.credentials import redact
 from ..install.fetch import configure
 from ..install.progress import Progress, human
@@ -82,6 +84,10 @@ def install_with(version: str, with_: str, parts: str, prefix: str | None, sourc
     ctx = Context()
     try:
         specs = parse_with(with_)
+        where = addons_dir(ctx.env)
+        if any(c in where for c in ":\n\r"):  # the profile could not hold it, nor a path list
+            raise CudaenvError(f"{where}: an add-on path cannot contain ':' or a newline",
+                               hint="set XDG_DATA_HOME to a path without them", exit_code=2)
         want_major = version.strip().split(".")[0]
         configure(ctx.env)
         net.configure(ctx.env)
@@ -97,10 +103,12 @@ def install_with(version: str, with_: str, parts: str, prefix: str | None, sourc
     if rc != 0:
         write_out(out.getvalue())  # nothing, as a failed install prints nothing there
         return rc
-    root = out.getvalue().splitlines()[0] if out.getvalue() else (prefix or version)
+    # The toolkit install answered with (its first stdout line): the add-ons go into that one's profile.
+    first = out.getvalue().splitlines()[0] if out.getvalue() else ""
+    root = first if first.startswith("/") and os.path.isdir(first) else (prefix or version)
     try:
         with contextlib.redirect_stdout(out):
-            prof, tk = _target(prefix or version)
+            prof, tk = _target(root)
         root = tk["root"]
         major = tk["version"].split(".")[0]
         if major != want_major or not comps:
