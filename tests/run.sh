@@ -83,6 +83,7 @@ bash tests/shadow.sh  # NVIDIA cu12 wheels + an older libnvJitLink (loader_path 
 bash tests/libstdcxx.sh # Debian 11's libstdc++ (gcc 10) for the GLIBCXX tests of explain/doctor; cold ~5 s, warm instant
 bash tests/keyring.sh  # the real keyring CLI (25.7.0, PyPI) for the private-index tests; cold ~30 s, warm instant
 bash tests/slurm.sh    # Slurm 22.05 + munge, stand-in driver, slurm.conf in the test bed (test_slurm.py starts/stops the daemons); cold ~20 s, warm <0.2 s
+bash tests/addons.sh   # NVIDIA cuDNN 9.24.0.43 + NCCL 2.30.7 cu13 wheels (add-on tests); cold 769 MB from PyPI, warm instant
 
 id cudaenv-mallory >/dev/null 2>&1 || useradd -m cudaenv-mallory  # the second real user of tests/test_cache_owner.py
 

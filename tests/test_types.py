@@ -142,7 +142,7 @@ def _conforms(record: dict, module: str, name: str) -> None:
 
 def test_the_declaration_reader_sees_required_and_optional_keys():
     req, opt = _declared("cudaenv.profiles.types", "Profile")
-    assert {"name", "root", "stubs", "loader_path", "set"} <= req and opt == {"build", "file"}
+    assert {"name", "root", "stubs", "loader_path", "set"} <= req and opt == {"build", "file", "addons"}
     req, opt = _declared("cudaenv.toolkit.types", "Toolkit")  # with ProbedToolkit's keys
     assert {"root", "origin", "dev_links", "aliases", "default"} <= req and not opt
     with pytest.raises(AssertionError):
@@ -158,7 +158,7 @@ def test_the_compat_table_has_the_declared_shape():
     _conforms(table, "cudaenv.toolkit.types", "CompatTable")
     rows = {"toolkits": "CompatToolkit", "driver_max_cuda": "CompatDriver", "torch": "CompatTorch",
             "torch_cxx_std": "CompatStd", "nvcc_max_cxx_std": "CompatStd", "libstdcxx_gcc": "CompatGcc",
-            "ptx_isa_cuda": "CompatPtx"}
+            "ptx_isa_cuda": "CompatPtx", "cudnn": "CompatAddon", "nccl": "CompatAddon"}
     for section, cls in rows.items():
         assert table[section], section
         for key, row in table[section].items():

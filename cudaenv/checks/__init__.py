@@ -37,6 +37,7 @@ CHECKS = {
     "env.libstdcxx": "the libstdc++ the loader finds provides what the Python environment's compiled modules need",
     "env.nccl": "NCCL's surroundings: /dev/shm large enough, NCCL_SOCKET_IFNAME naming an interface of this machine",
     "runtime.out_of_memory": "not an environment problem: the GPU ran out of memory",
+    "addon.cuda": "each cuDNN / NCCL add-on of the profile is built for the toolkit's CUDA major (NVIDIA's support matrices)",
 }
 
 # Advice that a finding and an `explain` answer both give, written once: a finding's fix

@@ -6,6 +6,7 @@ from ..env.ops import apply_changes
 from ..env.pathlist import entries, which
 from ..env.plan import plan_use
 from ..profiles.model import host_compiler, use_ops
+from ..toolkit.addons import read_addon
 from ..toolkit.stubs import link_stub_dir
 from .fit import fit_facts
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
         shadow: dict[str, Any]
         python: dict[str, Any] | None  # host/python_probe's record, or {"error", "python"}
         fit: dict[str, Any]  # checks/fit.fit_facts: what a fix's `cudaenv use` chooses from
+        addons: list[dict[str, Any]]  # toolkit/addons.read_addon of each add-on + "listed" (the profile's entry)
 
 __all__ = ["install_hint", "profile_env", "profile_shadowing", "gather", "driver"]
 
@@ -129,6 +131,7 @@ def gather(ctx: Context, profile: Profile, tk: Toolkit, python: str | None = Non
         "shadow": profile_shadowing(ctx, profile, tk),
         "python": None,
         "fit": fit_facts(ctx),
+        "addons": [dict(read_addon(a["name"], a["root"]), listed=a) for a in profile.get("addons") or []],
     }
     if torch:
         from ..host.python_probe import probe_python

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from ..toolkit.types import Toolkit
     from .gather import CheckFacts
 
-__all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules", "wheel_rules"]
+__all__ = ["check_toolkit", "driver_rules", "compiler_rules", "torch_rules", "arch_rules", "stub_rules", "wheel_rules",
+           "addon_rules"]
 
 
 def _major(v: str) -> str:
@@ -326,11 +327,63 @@ def _newer_fix(facts: dict, version: str) -> str:
     cmd = answer(facts.get("fit"), torch_cuda=_torch_cuda(facts), install=short(version),
                  want=lambda t: version_key(t["version"]) >= version_key(short(version)))
     return "switch to a toolkit at least as new" + _in_parens(cmd)
+def addon_rules(facts: dict) -> list[Finding]:
+    """The profile's cuDNN / NCCL add-ons against the toolkit: the CUDA major each is built for (the wheel's
+    own word, ``nvidia-cudnn-cu13``), then NVIDIA's support matrix for the minor (``data/compat.yaml``)."""
+    from ..toolkit.addons import KINDS
+
+    tk = facts["tk"]
+    major = _major(tk["version"])
+    name = (facts.get("profile") or {}).get("name") or tk["full_version"]
+    out: list[Finding] = []
+    for a in facts.get("addons") or []:
+        kind, listed = a["kind"], a["listed"]
+        title = f"{KINDS[kind]['title']} {a['version'] or listed['version']}"
+        if a["problem"] is not None:
+            out.append(Finding("addon.cuda", "fail", f"{KINDS[kind]['title']} of profile {name}: {a['problem']}",
+                               fix=f"`cudaenv install {tk['full_version']} --with {kind}` installs it again"))
+            continue
+        built = a["cuda_major"]
+        said = "" if listed["cuda"] == built else f" (the profile says CUDA {listed['cuda']}; the wheel's own name wins)"
+        if built != major:
+            out.append(Finding(
+                "addon.cuda", "fail", f"{title} at {a['root']} is built for CUDA {built} ({a['project']}), "
+                f"not for CUDA {tk['version']}'s major {major}{said}",
+                detail=f"a {KINDS[kind]['title']} build links the CUDA {built} runtime: with a CUDA {major} toolkit, "
+                       "builds link but fail to load or run (libcudart of the wrong major)",
+                fix=f"`cudaenv install {tk['full_version']} --with {kind}` installs the CUDA {major} build and lists it "
+                    "in the profile instead"))
+            continue
+        row = compat.addon_builds(kind, a["version"] or "")
+        where = f"{title} is built for CUDA {built} ({a['project']}){said}"
+        if row is None:
+            out.append(Finding("addon.cuda", "ok", where + f"; no support matrix row covers {title}"))
+            continue
+        rel, ent = row
+        span = ent["builds"].get(built)
+        srcs = ", ".join(ent["src"])
+        if span is None:
+            out.append(Finding("addon.cuda", "warn", where + f", but NVIDIA lists no CUDA {built} build of "
+                               f"{KINDS[kind]['title']} {rel}", detail=f"compat table row {kind} {rel} ({srcs})"))
+            continue
+        lo, hi = (span + [None, None])[:2]
+        minor = ".".join(tk["version"].split(".")[:2])
+        if (lo and version_key(minor) < version_key(lo)) or (hi and version_key(minor) > version_key(hi)):
+            listed_span = f"{lo or '?'}-{hi or 'newer'}"
+            out.append(Finding("addon.cuda", "warn", where + f"; NVIDIA lists CUDA {listed_span} for it, not {minor}",
+                               detail=f"support matrix of {KINDS[kind]['title']} {rel} ({srcs}); within one major "
+                                      "newer minors usually work (minor-version compatibility)",
+                               fix=f"a newer {KINDS[kind]['title']}: `cudaenv install {tk['full_version']} --with {kind}`"))
+            continue
+        out.append(Finding("addon.cuda", "ok", where + f", as is CUDA {tk['version']} "
+                           f"(NVIDIA lists CUDA {lo or '?'}-{hi or 'newer'} for {KINDS[kind]['title']} {rel}+)",
+                           detail=f"compat table row {kind} {rel} ({srcs})"))
+    return out
 
 
 def check_toolkit(facts: CheckFacts) -> list[Finding]:
     """Every rule for one profile's facts, in a stable order."""
     out: list[Finding] = []
-    for rule in (driver_rules, compiler_rules, stub_rules, torch_rules, arch_rules, wheel_rules):
+    for rule in (driver_rules, compiler_rules, stub_rules, torch_rules, arch_rules, wheel_rules, addon_rules):
         out.extend(rule(facts))
     return out

@@ -24,10 +24,13 @@ __all__ = ["install_cmd", "uninstall_cmd"]
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no notes: only the toolkit's root (stdout) and errors.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
               help="Parallel downloads.")
+@click.option("--with", "with_", metavar="cudnn[=9.x],nccl[=2.y]",
+              help="Add-ons for the toolkit's CUDA major, from NVIDIA's wheels (listed in its profile; an "
+                   "installed toolkit gets just the add-ons).")
 @json_option
 @handles_errors
 def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tuple[str, ...], list_: bool,
-                verify: bool, force: bool, jobs: int, as_json: bool, quiet: bool) -> None:
+                verify: bool, force: bool, jobs: int, with_: str | None, as_json: bool, quiet: bool) -> None:
     """Install CUDA VERSION (13.5, 13.5.0, 12) without root, only the parts you need.
 
     \b
@@ -44,6 +47,10 @@ def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tu
         exits(list_available(sources, as_json))
     if not version:
         raise click.UsageError("missing VERSION (or --list)")
+    if with_ is not None:
+        from ..commands.addons import install_with
+
+        exits(install_with(version, with_, parts, prefix, sources, verify, jobs, force, quiet))
     exits(install(version, parts, prefix, sources, verify, jobs, force, quiet))
 
 

@@ -6,15 +6,16 @@ import os
 
 from ..env.ops import valid_name
 from ..errors import CudaenvError
+from ..toolkit.addons import KINDS as ADDON_KINDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .types import BuildValue, Profile
+    from .types import AddonRef, BuildValue, Profile
 
 __all__ = ["KEYS", "BUILD_KEYS", "STUBS_POLICIES", "valid_profile_name", "validate", "load_file", "dump"]
 
-KEYS = ("name", "description", "root", "version", "stubs", "loader_path", "host_compiler", "build", "set", "prepend",
-        "append")
+KEYS = ("name", "description", "root", "version", "stubs", "loader_path", "host_compiler", "build", "addons", "set",
+        "prepend", "append")
 #: The ``build`` section's keys (profiles/build.py says what each exports).
 BUILD_KEYS = ("arch_list", "max_jobs", "nvcc_threads")
 _ARCH_CHARS = frozenset("0123456789.;, +PTXabf")
@@ -79,6 +80,9 @@ def _validated(data: object) -> Profile:
         "prepend": {},
         "append": {},
     }
+    addons = _addons(data.get("addons"))
+    if addons:
+        out["addons"] = addons
     for key in ("set", "prepend", "append"):
         _section(key, data.get(key) or {}, out)
     for var in out["set"]:
@@ -139,6 +143,31 @@ def _build(build: object) -> dict[str, BuildValue]:
         elif not (isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 4096):
             raise _Invalid(f"build.{k} must be auto, none or a positive whole number (got {v!r})")
     return {k: (str(v) if k == "arch_list" and v not in ("auto", "none") else v) for k, v in build.items()}
+
+
+def _addons(addons: object) -> list[AddonRef]:
+    """The ``addons`` list: ``{name: cudnn|nccl, version, cuda: <major>, root: /abs/path}`` each, one per name."""
+    if addons is None:
+        return []
+    if not isinstance(addons, list):
+        raise _Invalid("'addons' must be a list of {name, version, cuda, root} mappings")
+    out: list[AddonRef] = []
+    for a in addons:
+        if not isinstance(a, dict) or set(a) - {"name", "version", "cuda", "root"}:
+            raise _Invalid(f"addons: each entry is a mapping of name, version, cuda and root (got {a!r})")
+        name, version, cuda, root = a.get("name"), a.get("version"), a.get("cuda"), a.get("root")
+        if name not in ADDON_KINDS:
+            raise _Invalid(f"addons: unknown add-on {name!r} (known: {', '.join(ADDON_KINDS)})")
+        if any(o["name"] == name for o in out):
+            raise _Invalid(f"addons: {name} is listed twice")
+        if not isinstance(version, (str, int, float)) or isinstance(version, bool) or not str(version).strip():
+            raise _Invalid(f"addons: {name} needs a version (got {version!r})")
+        if not (isinstance(cuda, (str, int)) and not isinstance(cuda, bool) and str(cuda).isdigit()):
+            raise _Invalid(f"addons: {name}.cuda must be the CUDA major it is built for (got {cuda!r})")
+        if not isinstance(root, str) or not os.path.isabs(root) or any(c in root for c in ":\n\r\0"):
+            raise _Invalid(f"addons: {name}.root must be an absolute path without ':' or a newline (got {root!r})")
+        out.append({"name": name, "version": str(version), "cuda": str(cuda), "root": root})
+    return out
 
 
 def _section(key: str, section: object, out: Profile) -> None:
@@ -202,6 +231,9 @@ _HEADER = """\
 #   TORCH_CUDA_ARCH_LIST and CUDAARCHS (auto: this machine's GPUs, else a default list, that the
 #   toolkit can build), MAX_JOBS and NVCC_THREADS (auto: from cores and memory). Values already in
 #   your environment always win. `build: none` exports none of them.
+# addons: cuDNN / NCCL unpacked by `cudaenv install X --with cudnn,nccl` (name, version, the CUDA
+#   major it is built for, root): use puts their include/ on CPATH, lib/ on LIBRARY_PATH and (as
+#   loader_path says) LD_LIBRARY_PATH, and sets what builds read (docs/addons.md).
 """
 
 
@@ -209,7 +241,7 @@ def dump(profile: Profile) -> str:
     """Profile as commented YAML."""
     import yaml
 
-    data = {k: profile.get(k) for k in KEYS if profile.get(k) is not None or k in ("host_compiler",)}
+    data = {k: profile.get(k) for k in KEYS if profile.get(k) not in (None, []) or k in ("host_compiler",)}
     for k in ("set", "prepend", "append"):
         data[k] = profile.get(k) or {}
     body = yaml.safe_dump(data, sort_keys=False, default_flow_style=False, allow_unicode=True, width=1000)

@@ -363,6 +363,10 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
     for var in ("LIBRARY_PATH", "CMAKE_LIBRARY_PATH"):
         if dev is not None and var not in ops.set and dev not in ops.prepend.get(var, []):
             ops.prepend.setdefault(var, []).append(dev)
+    if profile.get("addons"):  # cuDNN / NCCL: before loader_path, which judges their lib/ like the toolkit's
+        from .addons import apply_addons
+
+        apply_addons(profile, ops)
     policy = profile["loader_path"]
     if policy == "never" or (policy == "auto" and _wheels_here(ctx)):
         from .loader import apply_loader_path

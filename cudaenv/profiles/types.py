@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     #: A ``build`` value: auto | none | a value (an arch list as text, a job or thread count).
     BuildValue = Union[str, int]
 
+    class AddonRef(TypedDict):
+        """A cuDNN / NCCL add-on a profile lists (``profiles/files._addons``)."""
+
+        name: str  # cudnn | nccl (toolkit/addons.KINDS)
+        version: str
+        cuda: str  # the CUDA major it is built for, as the install wrote it (check reads the wheel's word)
+        root: str
+
     class Profile(TypedDict):
         """A validated profile (``profiles/files.validate``, or ``model.default_profile``)."""
 
@@ -31,6 +39,8 @@ if TYPE_CHECKING:
         # Absent in a toolkit's default profile: every setting auto. From a file: what it says
         # ({} when it says nothing, which exports none of them).
         build: NotRequired[dict[str, BuildValue]]
+        # cuDNN / NCCL add-ons; absent when the profile lists none.
+        addons: NotRequired[list[AddonRef]]
         set: dict[str, str]
         prepend: dict[str, list[str]]
         append: dict[str, list[str]]
@@ -75,4 +85,4 @@ if TYPE_CHECKING:
         wheel_version: str
         relation: str  # older | newer | same
 
-__all__ = ["Profile", "BuildValue", "SymbolJudgement", "ShadowRow", "ToolShadowRow"]
+__all__ = ["AddonRef", "Profile", "BuildValue", "SymbolJudgement", "ShadowRow", "ToolShadowRow"]

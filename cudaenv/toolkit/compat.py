@@ -17,10 +17,10 @@ from . import version_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .types import CompatTable, CompatToolkit, PtxCuda
+    from .types import CompatAddon, CompatTable, CompatToolkit, PtxCuda
 
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
-           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda"]
+           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda", "addon_builds"]
 
 _TABLE: CompatTable | None = None
 
@@ -112,3 +112,17 @@ def ptx_isa_cuda(isa: str) -> PtxCuda | None:
     if not ent:
         return None
     return {"cuda": ent["cuda"], "ptxas_cuda": ent.get("ptxas_cuda") or ent["cuda"]}
+
+
+def addon_builds(kind: str, version: str) -> tuple[str, CompatAddon] | None:
+    """(the row's release, the row) that covers ``kind`` (``cudnn``, ``nccl``) ``version``: the newest
+    row at or below it; None when it is older than every row (or ``kind`` has no table)."""
+    rows = table().get(kind)
+    if not isinstance(rows, dict):
+        return None
+    key = version_key(version)
+    below = [v for v in rows if version_key(v) <= key]
+    if not below:
+        return None
+    best = max(below, key=version_key)
+    return best, rows[best]

@@ -122,6 +122,12 @@ if TYPE_CHECKING:
         ptxas_cuda: NotRequired[str]  # when it differs from cuda
         src: list[str]
 
+    class CompatAddon(TypedDict):
+        """A cuDNN / NCCL release: CUDA major of a build -> [oldest, newest] CUDA minor listed (None: no bound)."""
+
+        builds: dict[str, list[str | None]]
+        src: list[str]
+
     class PtxCuda(TypedDict):
         cuda: str
         ptxas_cuda: str
@@ -136,7 +142,9 @@ if TYPE_CHECKING:
         nvcc_max_cxx_std: dict[str, CompatStd]
         libstdcxx_gcc: dict[str, CompatGcc]
         ptx_isa_cuda: dict[str, CompatPtx]
+        cudnn: dict[str, CompatAddon]
+        nccl: dict[str, CompatAddon]
 
 __all__ = ["Toolkit", "ProbedToolkit", "Components", "Origin", "FoundVersion", "VersionInfo", "HostLimits", "GpuArchs", "CompatTable",
-           "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx",
+           "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx", "CompatAddon",
            "PtxCuda"]

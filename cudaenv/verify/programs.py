@@ -11,7 +11,7 @@ from __future__ import annotations
 
 __all__ = ["N", "expected_sum", "RUNTIME_CU", "DRIVER_CPP", "EXT_CPP", "EXT_CU", "EXT_NAME",
            "TORCH_BUILD_PY", "TORCH_RUN_PY", "MARK", "parse_marked", "check_runtime_output",
-           "check_driver_output", "cuda_version_int"]
+           "check_driver_output", "cuda_version_int", "ADDON_PROGRAMS", "addon_version_code", "check_addon_output"]
 
 #: How many values the kernel writes.
 N = 1000
@@ -244,3 +244,65 @@ def check_driver_output(stdout: str, returncode: int) -> tuple[bool, str]:
     if returncode != 0:
         return False, f"exit status {returncode}"
     return True, f"cuInit ok, driver supports CUDA {version}, {devs[1]} device(s)"
+
+
+# cuDNN / NCCL add-ons (verify/steps.py step_addon_*): built by nvcc with no -I/-L of the add-on, so
+# the header comes from CPATH and -lcudnn/-lnccl from LIBRARY_PATH. Neither call needs a GPU.
+#: One program per add-on kind; each prints ``cudaenv-verify <kind> <values>``.
+ADDON_PROGRAMS = {
+    "cudnn": r"""
+#include <cstdio>
+#include <cudnn.h>
+int main() {
+    std::printf("%(mark)s cudnn %%zu %%zu %%d\n", cudnnGetVersion(), cudnnGetCudartVersion(), (int)CUDNN_VERSION);
+    return 0;
+}
+""",
+    "nccl": r"""
+#include <cstdio>
+#include <nccl.h>
+int main() {
+    int v = 0;
+    ncclResult_t r = ncclGetVersion(&v);
+    std::printf("%(mark)s nccl %%d %%d %%d\n", (int)r, v, (int)NCCL_VERSION_CODE);
+    return 0;
+}
+""",
+}
+
+
+def addon_version_code(kind: str, version: str) -> int | None:
+    """The number the library reports for ``version``: cuDNN 9.24.0.43 -> 92400, NCCL 2.30.7 -> 23007."""
+    parts = version.split(".")
+    try:
+        major, minor, patch = (int(p) for p in (parts + ["0", "0"])[:3])
+    except ValueError:
+        return None
+    # Both encode major*10000 + minor*100 + patch (cuDNN from 9, NCCL from 2.9).
+    return major * 10000 + minor * 100 + patch if kind in ("cudnn", "nccl") else None
+
+
+def check_addon_output(kind: str, stdout: str, returncode: int, version: str | None, cuda_major: str) -> tuple[bool, str]:
+    """(passed, summary) for what the ``kind`` program printed."""
+    vals = parse_marked(stdout).get(kind, "").split()
+    want = addon_version_code(kind, version) if version else None
+    if returncode != 0 or len(vals) != 3 or not all(v.lstrip("-").isdigit() for v in vals):
+        return False, f"the {kind} program exited {returncode} without its line"
+    if kind == "cudnn":
+        got, cudart, header = (int(v) for v in vals)
+        built = str(cudart // 1000)
+        if want is not None and got != want:
+            return False, f"libcudnn reports {got}, not {want} (cuDNN {version}): another libcudnn.so.9 was loaded"
+        if got != header:
+            return False, f"libcudnn reports {got} but cudnn.h says {header}: header and library are different cuDNNs"
+        if built != cuda_major:
+            return False, f"cuDNN {got} was built with CUDA runtime {cudart} (CUDA {built}), not CUDA {cuda_major}"
+        return True, f"cudnnGetVersion {got}, built with CUDA runtime {cudart}"
+    result, got, header = (int(v) for v in vals)
+    if result != 0:
+        return False, f"ncclGetVersion returned error {result}"
+    if want is not None and got != want:
+        return False, f"libnccl reports {got}, not {want} (NCCL {version}): another libnccl.so.2 was loaded"
+    if got != header:
+        return False, f"libnccl reports {got} but nccl.h says {header}: header and library are different NCCLs"
+    return True, f"ncclGetVersion {got}"

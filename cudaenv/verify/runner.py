@@ -467,7 +467,25 @@ def _build_and_run_steps(job: Job, host: dict) -> list[Step]:
     if call is None:
         call = Step("torch-call", "skip", no_gpu if not gpu else "no extension was imported")
     steps.append(call)
-    return steps
+    return steps + _addon_steps(job, driverless=not host.get("driver"))
+
+
+def _addon_steps(job: Job, driverless: bool) -> list[Step]:
+    """Build and run the program of each cuDNN / NCCL add-on the profile lists (none: no steps)."""
+    from ..toolkit.addons import KINDS, read_addon
+    from . import steps as S
+
+    out: list[Step] = []
+    for a in job.profile.get("addons") or []:
+        kind = a["name"]
+        facts = read_addon(kind, a["root"])
+        if facts["problem"] is not None:
+            out += [Step(f"{kind}-build", "fail", f"{KINDS[kind]['title']}: {facts['problem']}"),
+                    Step(f"{kind}-run", "skip", "not built")]
+            continue
+        built = S.step_addon_build(job, kind)
+        out += [built, S.step_addon_run(job, kind, built, facts["version"], driverless)]
+    return out
 
 
 def _run_step(job: Job, built: Step, kind: str, gpu: bool, no_gpu: str) -> Step:

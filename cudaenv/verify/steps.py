@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .runner import Job
 
 __all__ = ["Step", "Cancelled", "STEP_TITLES", "tail", "explain_dicts", "step_stub", "step_nvcc", "step_link",
-           "step_torch_build", "step_torch_run", "step_run_program"]
+           "step_torch_build", "step_torch_run", "step_run_program", "step_addon_build", "step_addon_run"]
 
 #: Step ids in report order, with what each one proves.
 STEP_TITLES = {
@@ -36,6 +36,10 @@ STEP_TITLES = {
     "run-static": "the -cudart static program runs and its kernel writes the right values",
     "run-driver": "the driver API program initialises the driver",
     "torch-call": "the torch extension's kernel writes the right values",
+    "cudnn-build": "a cuDNN program built by nvcc: cudnn.h from CPATH, -lcudnn from LIBRARY_PATH (the profile's add-on)",
+    "cudnn-run": "it runs (no GPU needed) and reports the add-on's cuDNN, built for the toolkit's CUDA major",
+    "nccl-build": "an NCCL program built by nvcc: nccl.h from CPATH, -lnccl from LIBRARY_PATH (the profile's add-on)",
+    "nccl-run": "it runs (no GPU needed) and reports the add-on's NCCL",
 }
 _TAIL_LINES = 20
 _LINE_MAX = 400
@@ -345,4 +349,54 @@ def step_run_program(job: Job, which: str) -> Step:
         ok, summary = False, _why_failed(res, os.path.basename(exe), job.timeout)
     if ok:
         return Step(sid, "pass", summary, time.monotonic() - t0, exe)
+    return _failed(sid, summary, t0, [exe], res.stdout)
+
+
+# --------------------------------------------------------------------------- add-ons (cuDNN, NCCL)
+
+def step_addon_build(job: Job, kind: str) -> Step:
+    """Compile and link the add-on ``kind``'s program with the toolkit's nvcc, through CPATH and LIBRARY_PATH only."""
+    from ..infra.elf import read_elf
+    from ..toolkit.addons import KINDS
+
+    sid = f"{kind}-build"
+    info = KINDS[kind]
+    t0 = time.monotonic()
+    nvcc = job.nvcc
+    if nvcc is None:
+        return Step(sid, "fail", "no nvcc on the profile's PATH")
+    src = job.write(f"{kind}_version.cpp", programs.ADDON_PROGRAMS[kind] % {"mark": programs.MARK})
+    out = os.path.join(job.work, f"{kind}_version")
+    argv = [nvcc, "-o", out, src, f"-l{info['lib']}"]
+    res = _exec(job, sid, argv)
+    if res.returncode != 0:
+        return _failed(sid, _why_failed(res, "nvcc", job.timeout) + f" (the header from CPATH, -l{info['lib']} "
+                           "from LIBRARY_PATH)", t0, argv, res.stdout)
+    soname = f"lib{info['lib']}.so.{info['soname_major']}"
+    try:
+        needed = read_elf(out).needed
+    except (OSError, ValueError) as exc:
+        return _failed(sid, f"nvcc exited 0 but its output is unusable: {exc}", t0, argv, res.stdout)
+    if soname not in needed:
+        return _failed(sid, f"linked, but the program does not need {soname}", t0, argv, res.stdout)
+    return Step(sid, "pass", f"nvcc {job.tk['version']} compiled {info['header']} (CPATH) and linked "
+                f"-l{info['lib']} (LIBRARY_PATH): needs {soname}", time.monotonic() - t0, _cmdline(argv))
+
+
+def step_addon_run(job: Job, kind: str, built: Step, version: str | None, driverless: bool) -> Step:
+    """Run the add-on's program (no GPU needed) and check the library it loaded; a skip where it cannot start driverless."""
+    sid = f"{kind}-run"
+    if built.status != "pass":
+        return Step(sid, "skip", "not built")
+    t0 = time.monotonic()
+    exe = os.path.join(job.work, f"{kind}_version")
+    res = _exec(job, sid, [exe])
+    ok, summary = programs.check_addon_output(kind, res.stdout, res.returncode, version, job.tk["version"].split(".")[0])
+    if res.timed_out:
+        ok, summary = False, _why_failed(res, os.path.basename(exe), job.timeout)
+    if ok:
+        return Step(sid, "pass", summary, time.monotonic() - t0, exe)
+    if driverless and res.returncode != 0 and not programs.parse_marked(res.stdout).get(kind):
+        return Step(sid, "skip", f"it does not start on this host without an NVIDIA driver ({summary})",
+                    time.monotonic() - t0, exe)
     return _failed(sid, summary, t0, [exe], res.stdout)
