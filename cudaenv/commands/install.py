@@ -22,6 +22,7 @@ from ..install import net
 from ..install.core import install_tree, put_back, resolve
 from ..install.credentials import redact
 from ..install.fetch import Unreachable, check_url, configure, is_local
+from ..install.parts import role
 from ..install.progress import Progress, human
 from ..install.record import check_root, lookup, register, registered, unregister
 from ..install.sources import default_sources, make_source, match_version
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from types import FrameType
 
     from ..install.types import Installed, Plan, Summary
+    from ..toolkit.types import Identity
 
 __all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
 
@@ -194,6 +196,36 @@ def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
     return next((r for r, rec in have if rec["version"] == best), None) if best else None
 
 
+def _nvcc_of(plan: Plan) -> str | None:
+    """nvcc's own number in ``plan`` (``13.0.88``), which identifies a release that a toolkit
+    without a release label (``/usr/local/cuda-13.0`` read from cuda.h and dist-info) shows."""
+    return next((c["version"] for c in plan["components"] if role(c["key"]) == "nvcc" and c["version"]), None)
+
+
+def _already_elsewhere(ctx: Context, version: str, nvcc: str | None) -> bool:
+    """Say so (root on stdout) and return True when a toolkit cudaenv did not install is release ``version``.
+
+    Compared like with like (``toolkit/version.same_release``): a release label with a release
+    label, else nvcc's numbers. A second copy would make ``use 13.5`` and ``cuda-13.5.0`` mean
+    two toolkits; ``--prefix`` installs one anyway (its profile then takes a numbered name).
+    """
+    from ..profiles.model import scan_toolkits
+    from ..toolkit.version import same_release, short
+
+    want: Identity = {"full_version": version, "version_source": "version.json", "nvcc_version": nvcc}
+    for tk in scan_toolkits(ctx)[0]:
+        if tk["origin"] or short(tk["full_version"]) != short(version) or not same_release(want, tk):
+            continue
+        if lookup(ctx.env, tk["root"]) is not None:
+            continue  # cudaenv's own: answered (or replaced, with --force) by the install's own rules
+        shown = tk["full_version"] + (f", nvcc {tk['nvcc_version']}" if tk["nvcc_version"] not in (None, tk["full_version"]) else "")
+        note(f"CUDA {version} is already here: {tk['root']} (CUDA {shown}; found by {', '.join(tk['found_by'])}); "
+             "not installing a second copy (--prefix DIR installs one anyway)")
+        write_out(f"{tk['root']}\n")
+        return True
+    return False
+
+
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
             verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False) -> int:
     """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
@@ -221,6 +253,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 note(f"CUDA {v} is already installed at {done}")
                 write_out(f"{done}\n")
                 return 0
+            if not prefix and _already_elsewhere(ctx, v, None):
+                return 0
         _network(ctx)
         try:
             plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
@@ -232,6 +266,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             found = lookup(ctx.env, done)
             _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}")
             write_out(f"{done}\n")
+            return 0
+        if not (prefix or force) and _already_elsewhere(ctx, plan["version"], _nvcc_of(plan)):
             return 0
         root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         if ":" in root or "\n" in root:
