@@ -128,3 +128,54 @@ def test_a_second_copy_never_makes_a_name_ambiguous(tmp_path, existing_profile):
     for name in ("13.5", "13.5.0", "cuda-13.5.0"):
         assert _use(name, env) == system, name
     assert _use("cuda-13.5.0-2", env) == copy
+
+
+# ---------------------------------------------------------------- parts are additive
+
+
+def _libs() -> list[tuple]:
+    return [("dir", "lib"), ("file", "lib/libcublas.so.13.5.1", b"\x7fELF fake", 0o755),
+            ("sym", "lib/libcublas.so.13", "libcublas.so.13.5.1"), ("file", "include/cublas_v2.h", "/* cublas */\n")]
+
+
+def _parts_mirror(tmp_path) -> str:
+    return _mirror(str(tmp_path / "m"), {"cuda_nvcc": _nvcc_archive(), "cuda_cudart": _good(), "libcublas": _libs()})
+
+
+@pytest.mark.parametrize("version", ["13.5", "13.5.0"])
+def test_parts_are_additive(tmp_path, version):
+    """`--parts runtime` on a `build` install adds the runtime (the record lists both); asked again: nothing to add."""
+    env = _env(tmp_path)
+    src = _parts_mirror(tmp_path)
+    r = _cudaenv(["install", version, "--source", src, "--parts", "build"], env)
+    assert r.returncode == 0, r.stderr
+    root = os.path.join(_toolkits(env), "cuda-13.5.0")
+    assert os.path.isfile(f"{root}/include/cublas_v2.h") and not os.path.exists(f"{root}/lib64/libcublas.so.13")
+    profiles = os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "profiles")
+    written = sorted(os.listdir(profiles))
+    r = _cudaenv(["install", version, "--source", src, "--parts", "runtime"], env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == root
+    assert "already installed" not in r.stderr and "adding libcublas" in r.stderr, r.stderr
+    assert os.path.islink(f"{root}/lib64/libcublas.so.13") and os.path.isfile(f"{root}/bin/nvcc")
+    rec = json.load(open(f"{root}/cudaenv-install.json"))
+    assert rec["parts"] == "build,runtime" and rec["components"]["libcublas"]["only"] == "all", rec
+    assert sorted(os.listdir(profiles)) == written  # the profile kept, still recorded for uninstall
+    r = _cudaenv(["install", version, "--source", src, "--parts", "runtime"], env)
+    assert r.returncode == 0 and "already installed" in r.stderr, r.stderr
+    r = _cudaenv(["uninstall", "13.5"], env)
+    assert r.returncode == 0 and "removed profile" in r.stderr, r.stderr
+
+
+def test_adding_parts_the_source_cannot_complete_is_one_line(tmp_path):
+    """The tree is rebuilt from the union: a source that lacks what is installed refuses, the tree stays."""
+    env = _env(tmp_path)
+    src = _parts_mirror(tmp_path)
+    r = _cudaenv(["install", "13.5", "--source", src, "--parts", "cuda_nvcc,cuda_cudart"], env)
+    assert r.returncode == 0, r.stderr
+    other = _mirror(str(tmp_path / "other"), {"cuda_cudart": _good(), "libcublas": _libs()})
+    r = _cudaenv(["install", "13.5", "--source", other, "--parts", "runtime"], env)
+    assert r.returncode == 2 and r.stdout == "", r.stderr
+    assert "not adding libcublas" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert os.path.isfile(os.path.join(_toolkits(env), "cuda-13.5.0", "bin", "nvcc"))

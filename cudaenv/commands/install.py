@@ -24,7 +24,7 @@ from ..install.credentials import redact
 from ..install.fetch import Unreachable, check_url, configure, is_local
 from ..install.parts import role
 from ..install.progress import Progress, human
-from ..install.record import check_root, lookup, register, registered, unregister
+from ..install.record import check_root, covers, lookup, read_parts, register, registered, unregister
 from ..install.sources import default_sources, make_source, match_version
 from ..install.wheels import pep440_key
 from ..toolkit.discover import installed_dir
@@ -226,6 +226,37 @@ def _already_elsewhere(ctx: Context, version: str, nvcc: str | None) -> bool:
     return False
 
 
+def _missing(plan: Plan, root: str) -> list[str]:
+    """The components of ``plan`` the install at ``root`` lacks (or holds only the headers of)."""
+    held = read_parts(root)
+    have = held["components"] if held else {}
+    return [c["key"] for c in plan["components"]
+            if have.get(c["key"]) is None or (have[c["key"]] == "include" and c["how"] == "all")]
+
+
+def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, missing: list[str]) -> Plan:
+    """The plan of what ``root`` holds and what ``plan`` adds: parts are additive.
+
+    Raises:
+        CudaenvError: the source cannot give back a component the install holds (the tree is
+            rebuilt from the plan, so it would be lost).
+    """
+    held = read_parts(root)
+    before = held["parts"] if held and held["parts"] else ""
+    union = ",".join(w for w in dict.fromkeys((before + "," + plan["parts"]).split(",")) if w.strip())
+    try:
+        joined = resolve(plan["version"], specs, union, ctx.env, cache, _say) if before else plan
+    except CudaenvError as exc:
+        raise CudaenvError(f"{root} holds --parts {before}, which the sources cannot give again ({exc.message}): "
+                           f"not adding {', '.join(missing)}", hint="--force replaces the install", exit_code=2) from None
+    lost = sorted(set(held["components"] if held else ()) - {c["key"] for c in joined["components"]})
+    if lost:
+        raise CudaenvError(f"{root} holds {', '.join(lost)}, which {joined['source']} does not offer: "
+                           f"not adding {', '.join(missing)}", hint="--force replaces the install", exit_code=2)
+    _say(f"CUDA {plan['version']} at {root} has {before or 'other parts'}; adding {', '.join(missing)}")
+    return joined
+
+
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
             verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False) -> int:
     """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
@@ -249,15 +280,17 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             put_back(prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
         if not force and v.count(".") >= 2:  # an exact version already here: no source is asked
             done = _installed_match(ctx, v, prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
-            if done:
+            held = read_parts(done) if done else None
+            if done and (held is None or covers(held["parts"], parts)):  # else the source says what to add
                 note(f"CUDA {v} is already installed at {done}")
                 write_out(f"{done}\n")
                 return 0
             if not prefix and _already_elsewhere(ctx, v, None):
                 return 0
         _network(ctx)
+        specs = _sources(ctx, sources)
         try:
-            plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
+            plan = resolve(v, specs, parts, ctx.env, cache, _say)
         except CudaenvError as exc:
             done = None if force else _installed_match(ctx, v, prefix)
             if done is None:
@@ -270,6 +303,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         if not (prefix or force) and _already_elsewhere(ctx, plan["version"], _nvcc_of(plan)):
             return 0
         root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
+        kept: list[str] = []
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
         if not prefix:
@@ -279,13 +313,18 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             if rec is None:
                 why = "is a symbolic link" if os.path.islink(root) else "exists and is not a toolkit cudaenv installed"
                 raise CudaenvError(f"{root} {why}", exit_code=2)
+            kept = rec["profiles"]
             if not force:
                 if rec["version"] != plan["version"]:
                     raise CudaenvError(f"{root} holds CUDA {rec['version']}, not {plan['version']}",
                                        hint="--force replaces it, or choose another --prefix", exit_code=2)
-                note(f"CUDA {plan['version']} is already installed at {root}")
-                write_out(f"{root}\n")
-                return 0
+                missing = _missing(plan, root)
+                if not missing:
+                    note(f"CUDA {plan['version']} is already installed at {root}")
+                    write_out(f"{root}\n")
+                    return 0
+                plan = _added(plan, root, specs, ctx, cache, missing)
+                force = True  # the tree is rebuilt with the union, beside the old one, and swapped in
         total = sum(c["size"] or 0 for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
@@ -296,13 +335,17 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
     except CudaenvError as exc:
         return _fail(exc)
     try:
-        return _installed(ctx, plan, root, summary, verify, quiet)
+        return _installed(ctx, plan, root, summary, verify, quiet, kept)
     except KeyboardInterrupt as exc:
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
-def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False) -> int:
-    """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
+def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False,
+               kept: list[str] | None = None) -> int:
+    """What follows a successful install: say so, print the root, write the profile (recorded), verify.
+
+    ``kept``: the profile files the install this one replaced had written (they still name the root).
+    """
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
@@ -320,7 +363,8 @@ def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bo
     before = _profile_files(ctx)
     rc = build([root], False, force=False)
     if rc == 0 and not summary["already"]:
-        new = [f for f in _profile_files(ctx) if f not in before and _names_root(ctx, f, root)]
+        new = [f for f in kept or [] if os.path.isfile(f)]
+        new += [f for f in _profile_files(ctx) if f not in before and f not in new and _names_root(ctx, f, root)]
         try:
             register(ctx.env, root, plan["version"], summary["token"], new)
         except CudaenvError as exc:
