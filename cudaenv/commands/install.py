@@ -21,7 +21,7 @@ from ..infra.private import Untrusted, ensure_dir
 from ..install import net
 from ..install.core import install_tree, put_back, resolve
 from ..install.credentials import redact
-from ..install.fetch import Unreachable, check_url, configure, is_local
+from ..install.fetch import Unreachable, cached_path, check_url, configure, is_local
 from ..install.parts import role
 from ..install.progress import Progress, human
 from ..install.record import check_root, covers, lookup, read_parts, register, registered, unregister
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..install.types import Installed, Plan, Summary
     from ..toolkit.types import Identity
 
-__all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
+__all__ = ["download_cache", "install", "download_only", "uninstall", "list_available", "installed"]
 
 
 def download_cache(ctx: Context) -> str:
@@ -258,10 +258,13 @@ def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, mi
 
 
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
-            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False) -> int:
+            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False,
+            dry_run: bool = False, as_json: bool = False) -> int:
     """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
 
     ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
+    ``dry_run``: stdout gets what would be downloaded (a table, or JSON with ``as_json``); nothing
+    is downloaded but the source's index (a wheel source's meta-wheel).
     """
     if quiet:
         be_quiet()
@@ -306,7 +309,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         kept: list[str] = []
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
-        if not prefix:
+        if not prefix and not dry_run:
             _private_toolkits(ctx)
         if os.path.lexists(root):
             rec = lookup(ctx.env, root)
@@ -325,6 +328,9 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                     return 0
                 plan = _added(plan, root, specs, ctx, cache, missing)
                 force = True  # the tree is rebuilt with the union, beside the old one, and swapped in
+        if dry_run:
+            write_out(redact(_dry_run(plan, root, cache, as_json)))
+            return 0
         total = sum(c["size"] or 0 for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
@@ -338,6 +344,36 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         return _installed(ctx, plan, root, summary, verify, quiet, kept)
     except KeyboardInterrupt as exc:
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
+
+
+def _dry_run(plan: Plan, root: str, cache: str, as_json: bool) -> str:
+    """What ``install --dry-run`` prints: each file, its size, whether the download cache has it."""
+    comps = []
+    for c in sorted(plan["components"], key=lambda c: -(c["size"] or 0)):
+        local = is_local(c["url"])
+        comps.append({"key": c["key"], "version": c["version"], "filename": c["filename"], "url": c["url"],
+                      "sha256": c["sha256"], "size": c["size"], "only": c["how"], "local": local,
+                      "cached": not local and os.path.isfile(cached_path(cache, c["sha256"]))})
+    total = sum(c["size"] or 0 for c in comps)
+    fetch = sum(c["size"] or 0 for c in comps if not (c["cached"] or c["local"]))
+    unknown = [c["key"] for c in comps if c["size"] is None]
+    if as_json:
+        return dumps(document("install --dry-run", True, version=plan["version"], parts=plan["parts"],
+                              source=plan["source"], root=root, download_bytes=fetch, total_bytes=total,
+                              components=comps)) + "\n"
+    rows = [("COMPONENT", "VERSION", "TAKES", "SIZE", "")]
+    rows += [(c["key"], c["version"], "headers" if c["only"] == "include" else "all",
+              human(c["size"]) if c["size"] is not None else "?",
+             "local file" if c["local"] else "cached" if c["cached"] else "")
+             for c in comps]
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = ["  ".join(v.ljust(w) if i != 3 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip()
+             for r in rows]
+    lines.append(f"would download {human(fetch)} of {human(total)} "
+                 f"({sum(1 for c in comps if c['cached'] or c['local'])} of {len(comps)} files cached or local"
+                 + (f"; no size published for {', '.join(unknown)}" if unknown else "")
+                 + f") for CUDA {plan['version']} ({plan['parts']}) from {plan['source']} into {root}")
+    return "\n".join(lines) + "\n"
 
 
 def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False,
@@ -386,6 +422,43 @@ def _names_root(ctx: Context, path: str, root: str) -> bool:
     profiles, _bad = Context(ctx.env).profile_files.load()  # read again: the caller's context may predate the file
     real = os.path.realpath(root)
     return any(p.get("file") == path and os.path.realpath(p.get("root") or "") == real for p in profiles)
+
+
+def download_only(version: str, directory: str, parts: str = "build", sources: tuple[str, ...] = (), jobs: int = 4,
+                  quiet: bool = False) -> int:
+    """``install VERSION --download-only DIR``: write a mirror in NVIDIA's redist format; return the exit status.
+
+    The parts are chosen as ``install`` chooses them; another machine installs with
+    ``--source DIR``. stdout gets DIR (``install/mirror.py`` says how DIR is written).
+    """
+    from ..install.mirror import write_mirror
+
+    if quiet:
+        be_quiet()
+    ctx = Context()
+    _interruptible()
+    try:
+        v = version.strip()
+        if not v or not all(p.isdigit() and p.isascii() for p in v.split(".")) or len(v) > 40:
+            raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+        root = expand_path(directory, "--download-only")
+        cache = download_cache(ctx)
+        _network(ctx)
+        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
+        if os.path.realpath(plan["source"]) == os.path.realpath(root) and is_local(plan["source"]):
+            raise CudaenvError(f"{root} is the source itself", hint="give another directory", exit_code=2)
+        total = sum(c["size"] or 0 for c in plan["components"])
+        _say(f"downloading CUDA {plan['version']} ({parts}: {len(plan['components'])} files, {human(total)}) "
+             f"from {plan['source']} into the mirror {root}")
+        wrote, had, got = write_mirror(plan, root, cache, jobs, Progress(total, quiet=quiet))
+    except KeyboardInterrupt as exc:
+        return _stopped(exc, "the mirror has no new manifest; run it again to finish it")
+    except CudaenvError as exc:
+        return _fail(exc)
+    note(f"mirror of CUDA {plan['version']} ({parts}) at {root}: {wrote} files written, {had} already there, "
+         f"{human(got)} downloaded; elsewhere: cudaenv install {plan['version']} --parts {parts} --source {root}")
+    write_out(f"{root}\n")
+    return 0
 
 
 def uninstall(target: str, quiet: bool = False) -> int:
