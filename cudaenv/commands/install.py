@@ -25,7 +25,7 @@ from ..install.fetch import Unreachable, cached_path, check_url, configure, is_l
 from ..install.parts import role
 from ..install.progress import Progress, human
 from ..install.record import check_root, covers, lookup, read_parts, register, registered, unregister
-from ..install.sources import default_sources, make_source, match_version
+from ..install.sources import builds_from_wheels, default_sources, make_source, match_version
 from ..install.wheels import pep440_key
 from ..toolkit.discover import installed_dir
 from ..verify.prep import Options
@@ -529,6 +529,7 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
 def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     have = {rec["version"]: root for root, rec in installed(ctx)}
     rows: dict[str, list[str]] = {}
+    runtime_only: dict[str, set[str]] = {}  # version -> the sources that have no nvcc for it
     reached = 0
     failed: list[str] = []  # said once the outcome is known: notes, or part of the one error line
     try:
@@ -549,6 +550,8 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
                 rows.setdefault(label, [])
                 if src.label not in rows[label]:
                     rows[label].append(src.label)
+                if src.kind == "wheels" and not builds_from_wheels(label):
+                    runtime_only.setdefault(label, set()).add(src.label)
     except CudaenvError as exc:
         return _fail(exc)
     if not reached and not have:  # nothing to show: one line, nothing on stdout
@@ -562,12 +565,17 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     if as_json:
         write_out(redact(dumps(document("install --list", True, versions=[
             {"version": v, "full_version": v, "series": ".".join(v.split(".")[:2]), "sources": rows[v],
+             "runtime_only": sorted(runtime_only.get(v, ())),
              "installed": have.get(v)} for v in order]))) + "\n")
     else:
         lines = [f"{'':2}{'VERSION':10} SOURCES"]
         for v in order:
-            lines.append(f"{'i' if v in have else ' ':2}{v:10} {', '.join(rows[v]) or '-'}"
+            names = [s + (" (runtime only)" if s in runtime_only.get(v, ()) else "") for s in rows[v]]
+            lines.append(f"{'i' if v in have else ' ':2}{v:10} {', '.join(names) or '-'}"
                          + (f"  ({have[v]})" if v in have else ""))
         lines.append("(i installed)")
+        if runtime_only:
+            lines.append("runtime only here: CUDA 12 and older wheels have no nvcc; build from NVIDIA's redist "
+                         "(--source nvidia) or a mirror (--source DIR), or install --parts runtime")
         write_out(redact("\n".join(lines)) + "\n")
     return 0
