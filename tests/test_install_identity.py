@@ -428,3 +428,15 @@ def test_a_runtime_only_install_is_listed_as_such(tmp_path):
     (tmp_path / "opt" / "cuda-13.9" / "include").mkdir(parents=True)
     r = _cudaenv(["list"], dict(env, CUDAENV_ROOTS=str(tmp_path / "opt" / "*")))
     assert "skipped" in r.stderr and "cuda-13.9" in r.stderr, r.stderr
+
+
+def test_dry_run_json_of_what_is_already_here(tmp_path):
+    """--dry-run --json stays JSON when the answer is a toolkit already here (nothing to download)."""
+    system = _toolkit(str(tmp_path / "opt" / "cuda-13.5"), label="13.5.0", nvcc="13.5.37")
+    env = _env(tmp_path, CUDAENV_ROOTS=str(tmp_path / "opt" / "*"))
+    src = _parts_mirror(tmp_path)
+    for v in ("13.5", "13.5.0"):
+        r = _cudaenv(["install", v, "--source", src, "--dry-run", "--json"], env)
+        assert r.returncode == 0, r.stderr
+        doc = json.loads(r.stdout)
+        assert (doc["root"], doc["installed"], doc["download_bytes"], doc["components"]) == (system, True, 0, [])

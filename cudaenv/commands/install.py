@@ -202,8 +202,8 @@ def _nvcc_of(plan: Plan) -> str | None:
     return next((c["version"] for c in plan["components"] if role(c["key"]) == "nvcc" and c["version"]), None)
 
 
-def _already_elsewhere(ctx: Context, version: str, nvcc: str | None) -> bool:
-    """Say so (root on stdout) and return True when a toolkit cudaenv did not install is release ``version``.
+def _already_elsewhere(ctx: Context, version: str, nvcc: str | None) -> str | None:
+    """Say so and return its root when a toolkit cudaenv did not install is release ``version``.
 
     Compared like with like (``toolkit/version.same_release``): a release label with a release
     label, else nvcc's numbers. A second copy would make ``use 13.5`` and ``cuda-13.5.0`` mean
@@ -221,9 +221,8 @@ def _already_elsewhere(ctx: Context, version: str, nvcc: str | None) -> bool:
         shown = tk["full_version"] + (f", nvcc {tk['nvcc_version']}" if tk["nvcc_version"] not in (None, tk["full_version"]) else "")
         note(f"CUDA {version} is already here: {tk['root']} (CUDA {shown}; found by {', '.join(tk['found_by'])}); "
              "not installing a second copy (--prefix DIR installs one anyway)")
-        write_out(f"{tk['root']}\n")
-        return True
-    return False
+        return tk["root"]
+    return None
 
 
 def _missing(plan: Plan, root: str) -> list[str]:
@@ -286,10 +285,10 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             held = read_parts(done) if done else None
             if done and (held is None or covers(held["parts"], parts)):  # else the source says what to add
                 note(f"CUDA {v} is already installed at {done}")
-                write_out(f"{done}\n")
-                return 0
-            if not prefix and _already_elsewhere(ctx, v, None):
-                return 0
+                return _answered(done, v, dry_run, as_json)
+            there = None if prefix else _already_elsewhere(ctx, v, None)
+            if there:
+                return _answered(there, v, dry_run, as_json)
         _network(ctx)
         specs = _sources(ctx, sources)
         try:
@@ -301,10 +300,10 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             # Offline (or the sources no longer offer it): what is installed answers the request.
             found = lookup(ctx.env, done)
             _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}")
-            write_out(f"{done}\n")
-            return 0
-        if not (prefix or force) and _already_elsewhere(ctx, plan["version"], _nvcc_of(plan)):
-            return 0
+            return _answered(done, found["version"] if found else v, dry_run, as_json)
+        there = None if prefix or force else _already_elsewhere(ctx, plan["version"], _nvcc_of(plan))
+        if there:
+            return _answered(there, plan["version"], dry_run, as_json)
         root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         kept: list[str] = []
         if ":" in root or "\n" in root:
@@ -324,8 +323,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 missing = _missing(plan, root)
                 if not missing:
                     note(f"CUDA {plan['version']} is already installed at {root}")
-                    write_out(f"{root}\n")
-                    return 0
+                    return _answered(root, plan["version"], dry_run, as_json)
                 plan = _added(plan, root, specs, ctx, cache, missing)
                 force = True  # the tree is rebuilt with the union, beside the old one, and swapped in
         if dry_run:
@@ -346,6 +344,17 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
+def _answered(root: str, version: str, dry_run: bool, as_json: bool) -> int:
+    """An install that is already there: its root on stdout (``--dry-run --json``: a document
+    saying nothing would be downloaded). Returns 0."""
+    if dry_run and as_json:
+        write_out(dumps(document("install --dry-run", True, version=version, parts=None, source=None, root=root,
+                                 installed=True, download_bytes=0, total_bytes=0, components=[])) + "\n")
+    else:
+        write_out(f"{root}\n")
+    return 0
+
+
 def _dry_run(plan: Plan, root: str, cache: str, as_json: bool) -> str:
     """What ``install --dry-run`` prints: each file, its size, whether the download cache has it."""
     comps = []
@@ -359,7 +368,8 @@ def _dry_run(plan: Plan, root: str, cache: str, as_json: bool) -> str:
     unknown = [c["key"] for c in comps if c["size"] is None]
     if as_json:
         return dumps(document("install --dry-run", True, version=plan["version"], parts=plan["parts"],
-                              source=plan["source"], root=root, download_bytes=fetch, total_bytes=total,
+                              source=plan["source"], root=root, installed=False, download_bytes=fetch,
+                              total_bytes=total,
                               components=comps)) + "\n"
     rows = [("COMPONENT", "VERSION", "TAKES", "SIZE", "")]
     rows += [(c["key"], c["version"], "headers" if c["only"] == "include" else "all",
