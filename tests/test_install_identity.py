@@ -440,3 +440,34 @@ def test_dry_run_json_of_what_is_already_here(tmp_path):
         assert r.returncode == 0, r.stderr
         doc = json.loads(r.stdout)
         assert (doc["root"], doc["installed"], doc["download_bytes"], doc["components"]) == (system, True, 0, [])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "hardlink", "directory", "manifest-directory"])
+def test_download_only_over_other_things_in_the_way(tmp_path, serve, kind):
+    """A FIFO is replaced without being opened, a hard link to a file elsewhere is replaced without
+    writing into it; a directory where a file belongs is one line (it may hold the user's files)."""
+    srv = serve(_parts_mirror(tmp_path))
+    out = tmp_path / "out"
+    (out / "cuda_cudart" / "linux-x86_64").mkdir(parents=True)
+    where = out / ARCHIVE.format(k="cuda_cudart")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep\n")
+    if kind == "fifo":
+        os.mkfifo(where)
+    elif kind == "hardlink":
+        os.link(victim, where)
+    elif kind == "directory":
+        where.mkdir()
+        (where / "mine").write_text("the user's\n")
+    else:
+        (out / "redistrib_13.5.0.json").mkdir()
+    r = _cudaenv(["install", "13.5", "--source", srv.url, "--download-only", str(out)], _env(tmp_path))
+    assert victim.read_text() == "keep\n"
+    if kind in ("directory", "manifest-directory"):
+        assert r.returncode != 0 and r.stdout == "" and "Traceback" not in r.stderr, r.stderr
+        assert [ln for ln in r.stderr.splitlines() if "cannot write" in ln], r.stderr
+        assert kind != "directory" or (where / "mine").read_text() == "the user's\n"
+        return
+    assert r.returncode == 0, r.stderr
+    assert where.is_file() and open(where, "rb").read() == open(os.path.join(srv.root, ARCHIVE.format(
+        k="cuda_cudart")), "rb").read()

@@ -71,8 +71,13 @@ def _open_dir(parent: int, name: str, where: str) -> int:
 
 
 def _sha_of(dirfd: int, name: str) -> str | None:
-    """sha256 of the regular file ``name`` in ``dirfd`` (not through a link), None when there is none."""
+    """sha256 of the regular file ``name`` in ``dirfd`` (not through a link), None when there is none.
+
+    Anything else there (a FIFO, a device) is not opened: opening one may block or act.
+    """
     try:
+        if not stat.S_ISREG(os.lstat(name, dir_fd=dirfd).st_mode):
+            return None
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=dirfd)
     except OSError:
         return None
@@ -163,6 +168,8 @@ def _kept(top: int, root: str, version: str, replaced: set[str]) -> dict[str, ob
     replaced by this plan, and their file there verifies. Anything else in it is dropped."""
     name = manifest_name(version)
     try:
+        if not stat.S_ISREG(os.lstat(name, dir_fd=top).st_mode):
+            return {}
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, dir_fd=top)
     except OSError:
         return {}
