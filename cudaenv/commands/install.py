@@ -36,6 +36,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
 
+    from typing import Any
+
     from ..install.types import Installed, Plan, Summary
     from ..toolkit.types import Identity
 
@@ -357,7 +359,7 @@ def _answered(root: str, version: str, dry_run: bool, as_json: bool) -> int:
 
 def _dry_run(plan: Plan, root: str, cache: str, as_json: bool) -> str:
     """What ``install --dry-run`` prints: each file, its size, whether the download cache has it."""
-    comps = []
+    comps: list[dict[str, Any]] = []
     for c in sorted(plan["components"], key=lambda c: -(c["size"] or 0)):
         local = is_local(c["url"])
         comps.append({"key": c["key"], "version": c["version"], "filename": c["filename"], "url": c["url"],
