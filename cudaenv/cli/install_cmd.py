@@ -19,10 +19,11 @@ __all__ = ["install_cmd", "uninstall_cmd"]
               help="Where to get it (repeatable, tried in order). Default: config's `sources:`, "
                    "else NVIDIA's redist site, then the package indexes pip uses.")
 @click.option("--list", "list_", is_flag=True, help="List the versions the sources offer and which are installed.")
-@click.option("--dry-run", is_flag=True, help="Show what would be downloaded (each file, its size, whether it is "
-                                               "cached) and install nothing.")
-@click.option("--download-only", metavar="DIR", help="Download into DIR as a mirror in NVIDIA's redist format "
-                                                    "(another machine installs from it with --source DIR); install nothing.")
+@click.option("--dry-run", is_flag=True,
+              help="Show what would be downloaded (each file, its size, whether it is cached); install nothing.")
+@click.option("--download-only", metavar="DIR",
+              help="Download into DIR as a mirror in NVIDIA's redist format (another machine installs from it "
+                   "with --source DIR); install nothing.")
 @click.option("--verify", is_flag=True, help="Run `cudaenv verify` on the installed toolkit.")
 @click.option("--force", is_flag=True, help="Reinstall over a toolkit cudaenv installed before.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no notes: only the toolkit's root (stdout) and errors.")

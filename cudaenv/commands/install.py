@@ -220,7 +220,8 @@ def _already_elsewhere(ctx: Context, version: str, nvcc: str | None) -> str | No
             continue
         if lookup(ctx.env, tk["root"]) is not None:
             continue  # cudaenv's own: answered (or replaced, with --force) by the install's own rules
-        shown = tk["full_version"] + (f", nvcc {tk['nvcc_version']}" if tk["nvcc_version"] not in (None, tk["full_version"]) else "")
+        nvcc_shown = tk["nvcc_version"] not in (None, tk["full_version"])
+        shown = tk["full_version"] + (f", nvcc {tk['nvcc_version']}" if nvcc_shown else "")
         note(f"CUDA {version} is already here: {tk['root']} (CUDA {shown}; found by {', '.join(tk['found_by'])}); "
              "not installing a second copy (--prefix DIR installs one anyway)")
         return tk["root"]
@@ -249,7 +250,8 @@ def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, mi
         joined = resolve(plan["version"], specs, union, ctx.env, cache, _say) if before else plan
     except CudaenvError as exc:
         raise CudaenvError(f"{root} holds --parts {before}, which the sources cannot give again ({exc.message}): "
-                           f"not adding {', '.join(missing)}", hint="--force replaces the install", exit_code=2) from None
+                           f"not adding {', '.join(missing)}", hint="--force replaces the install",
+                           exit_code=2) from None
     lost = sorted(set(held["components"] if held else ()) - {c["key"] for c in joined["components"]})
     if lost:
         raise CudaenvError(f"{root} holds {', '.join(lost)}, which {joined['source']} does not offer: "
