@@ -198,6 +198,27 @@ def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
     return next((r for r, rec in have if rec["version"] == best), None) if best else None
 
 
+def _begin(quiet: bool) -> Context:
+    """The start of a command that downloads: quiet if asked, signals ending it cleanly."""
+    if quiet:
+        be_quiet()
+    ctx = Context()
+    _interruptible()
+    return ctx
+
+
+def _version_asked(version: str) -> str:
+    """``version`` as ``install`` takes it (``13.5``, ``13.5.0``, ``13``).
+
+    Raises:
+        CudaenvError: anything else (one line).
+    """
+    v = version.strip()
+    if not v or not all(p.isdigit() and p.isascii() for p in v.split(".")) or len(v) > 40:
+        raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+    return v
+
+
 def _nvcc_of(plan: Plan) -> str | None:
     """nvcc's own number in ``plan`` (``13.0.88``), which identifies a release that a toolkit
     without a release label (``/usr/local/cuda-13.0`` read from cuda.h and dist-info) shows."""
@@ -269,14 +290,9 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
     ``dry_run``: stdout gets what would be downloaded (a table, or JSON with ``as_json``); nothing
     is downloaded but the source's index (a wheel source's meta-wheel).
     """
-    if quiet:
-        be_quiet()
-    ctx = Context()
-    _interruptible()
+    ctx = _begin(quiet)
     try:
-        v = version.strip()
-        if not v or not all(p.isdigit() and p.isascii() for p in v.split(".")) or len(v) > 40:
-            raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+        v = _version_asked(version)
         if prefix is not None:
             prefix = expand_path(prefix, "--prefix")
             if ":" in prefix or "\n" in prefix:
@@ -447,14 +463,9 @@ def download_only(version: str, directory: str, parts: str = "build", sources: t
     """
     from ..install.mirror import write_mirror
 
-    if quiet:
-        be_quiet()
-    ctx = Context()
-    _interruptible()
+    ctx = _begin(quiet)
     try:
-        v = version.strip()
-        if not v or not all(p.isdigit() and p.isascii() for p in v.split(".")) or len(v) > 40:
-            raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+        v = _version_asked(version)
         root = expand_path(directory, "--download-only")
         cache = download_cache(ctx)
         _network(ctx)
