@@ -471,3 +471,12 @@ def test_download_only_over_other_things_in_the_way(tmp_path, serve, kind):
     assert r.returncode == 0, r.stderr
     assert where.is_file() and open(where, "rb").read() == open(os.path.join(srv.root, ARCHIVE.format(
         k="cuda_cudart")), "rb").read()
+
+
+def test_offline_an_install_with_other_parts_answers_and_says_what_it_lacks(tmp_path):
+    env = _env(tmp_path)
+    assert _cudaenv(["install", "13.5", "--source", _parts_mirror(tmp_path), "--parts", "cuda_cudart"],
+                    env).returncode == 0
+    r = _cudaenv(["install", "13.5.0", "--parts", "runtime", "--source", "http://127.0.0.1:1/"], env)
+    assert r.returncode == 0 and r.stdout == os.path.join(_toolkits(env), "cuda-13.5.0") + "\n", r.stderr
+    assert "(with --parts cuda_cudart; runtime not added)" in r.stderr, r.stderr

@@ -319,7 +319,10 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 raise
             # Offline (or the sources no longer offer it): what is installed answers the request.
             found = lookup(ctx.env, done)
-            _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}")
+            held = read_parts(done)
+            lacks = f" (with --parts {held['parts']}; {parts} not added)" if held and not covers(held["parts"], parts) \
+                else ""
+            _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}{lacks}")
             return _answered(done, found["version"] if found else v, dry_run, as_json)
         there = None if prefix or force else _already_elsewhere(ctx, plan["version"], _nvcc_of(plan))
         if there:
