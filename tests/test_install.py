@@ -348,8 +348,8 @@ def test_list_and_uninstall(tmp_path, server):
     other.mkdir()
     r = _cudaenv(["uninstall", str(other)], env)
     assert r.returncode == 2 and other.exists()
-    # an exact version that is installed is answered without asking any source
-    r = _cudaenv(["install", "13.5.0", "--source", "http://127.0.0.1:1/"], env)
+    # an exact version that is installed (with the parts asked for: parts add up) is answered without asking any source
+    r = _cudaenv(["install", "13.5.0", "--parts", "cudart", "--source", "http://127.0.0.1:1/"], env)
     assert r.returncode == 0 and "already installed" in r.stderr and "unreachable" not in r.stderr, r.stderr
     r = _cudaenv(["uninstall", "13.5"], env)
     assert r.returncode == 0, r.stderr

@@ -31,7 +31,10 @@ def env(tmp_path):
         make_toolkit(str(base / f"cuda-{v}"), v)
     mirror = tmp_path / "mirror"
     mirror.mkdir()
-    (mirror / "redistrib_13.5.0.json").write_text(json.dumps({"release_label": "13.5.0"}))
+    (mirror / "redistrib_13.5.0.json").write_text(json.dumps({"release_label": "13.5.0", "cuda_nvcc": {
+        "name": "CUDA NVCC", "version": "13.5.37", "linux-x86_64": {
+            "relative_path": "cuda_nvcc/linux-x86_64/cuda_nvcc-linux-x86_64-13.5.37-archive.tar.xz",
+            "sha256": "0" * 64, "size": "1000"}}}))
     return dict(os.environ, CUDAENV_ROOTS=f"{base}/cuda-*", MIRROR=str(mirror))
 
 
@@ -44,6 +47,7 @@ COMMANDS = {
     "doctor (active)": ["doctor", "--no-torch", "--json"],
     "verify": ["verify", "11.8", "--no-torch", "--json"],
     "install --list": ["install", "--list", "--source", "{MIRROR}", "--json"],
+    "install --dry-run": ["install", "13.5", "--parts", "cuda_nvcc", "--dry-run", "--source", "{MIRROR}", "--json"],
 }
 
 

@@ -19,6 +19,11 @@ __all__ = ["install_cmd", "uninstall_cmd"]
               help="Where to get it (repeatable, tried in order). Default: config's `sources:`, "
                    "else NVIDIA's redist site, then the package indexes pip uses.")
 @click.option("--list", "list_", is_flag=True, help="List the versions the sources offer and which are installed.")
+@click.option("--dry-run", is_flag=True,
+              help="Show what would be downloaded (each file, its size, whether it is cached); install nothing.")
+@click.option("--download-only", metavar="DIR",
+              help="Download into DIR as a mirror in NVIDIA's redist format (another machine installs from it "
+                   "with --source DIR); install nothing.")
 @click.option("--verify", is_flag=True, help="Run `cudaenv verify` on the installed toolkit.")
 @click.option("--force", is_flag=True, help="Reinstall over a toolkit cudaenv installed before.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no notes: only the toolkit's root (stdout) and errors.")
@@ -30,7 +35,8 @@ __all__ = ["install_cmd", "uninstall_cmd"]
 @json_option
 @handles_errors
 def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tuple[str, ...], list_: bool,
-                verify: bool, force: bool, jobs: int, with_: str | None, as_json: bool, quiet: bool) -> None:
+                dry_run: bool, download_only: str | None, verify: bool, force: bool, jobs: int, with_: str | None,
+                as_json: bool, quiet: bool) -> None:
     """Install CUDA VERSION (13.5, 13.5.0, 12) without root, only the parts you need.
 
     \b
@@ -47,11 +53,19 @@ def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tu
         exits(list_available(sources, as_json))
     if not version:
         raise click.UsageError("missing VERSION (or --list)")
+    if with_ is not None and (dry_run or download_only is not None):
+        raise click.UsageError("--with does not combine with --dry-run or --download-only yet")
+    if download_only is not None:
+        from ..commands.install import download_only as mirror
+
+        if prefix or verify or dry_run:
+            raise click.UsageError("--download-only installs nothing: no --prefix, --verify or --dry-run")
+        exits(mirror(version, download_only, parts, sources, jobs, quiet))
     if with_ is not None:
         from ..commands.addons import install_with
 
         exits(install_with(version, with_, parts, prefix, sources, verify, jobs, force, quiet))
-    exits(install(version, parts, prefix, sources, verify, jobs, force, quiet))
+    exits(install(version, parts, prefix, sources, verify, jobs, force, quiet, dry_run=dry_run, as_json=as_json))
 
 
 @click.command("uninstall")

@@ -21,10 +21,11 @@ from ..infra.private import Untrusted, ensure_dir
 from ..install import net
 from ..install.core import install_tree, put_back, resolve
 from ..install.credentials import redact
-from ..install.fetch import Unreachable, check_url, configure, is_local
+from ..install.fetch import Unreachable, cached_path, check_url, configure, is_local
+from ..install.parts import role
 from ..install.progress import Progress, human
-from ..install.record import check_root, lookup, register, registered, unregister
-from ..install.sources import default_sources, make_source, match_version
+from ..install.record import check_root, covers, lookup, read_parts, register, registered, unregister
+from ..install.sources import builds_from_wheels, default_sources, make_source, match_version
 from ..install.wheels import pep440_key
 from ..toolkit.discover import installed_dir
 from ..verify.prep import Options
@@ -35,9 +36,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
 
-    from ..install.types import Installed, Plan, Summary
+    from typing import Any
 
-__all__ = ["download_cache", "install", "uninstall", "list_available", "installed"]
+    from ..install.types import Installed, Plan, Summary
+    from ..toolkit.types import Identity
+
+__all__ = ["download_cache", "install", "download_only", "uninstall", "list_available", "installed"]
 
 
 def download_cache(ctx: Context) -> str:
@@ -194,20 +198,101 @@ def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
     return next((r for r, rec in have if rec["version"] == best), None) if best else None
 
 
-def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
-            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False) -> int:
-    """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
-
-    ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
-    """
+def _begin(quiet: bool) -> Context:
+    """The start of a command that downloads: quiet if asked, signals ending it cleanly."""
     if quiet:
         be_quiet()
     ctx = Context()
     _interruptible()
+    return ctx
+
+
+def _version_asked(version: str) -> str:
+    """``version`` as ``install`` takes it (``13.5``, ``13.5.0``, ``13``).
+
+    Raises:
+        CudaenvError: anything else (one line).
+    """
+    v = version.strip()
+    if not v or not all(p.isdigit() and p.isascii() for p in v.split(".")) or len(v) > 40:
+        raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+    return v
+
+
+def _nvcc_of(plan: Plan) -> str | None:
+    """nvcc's own number in ``plan`` (``13.0.88``), which identifies a release that a toolkit
+    without a release label (``/usr/local/cuda-13.0`` read from cuda.h and dist-info) shows."""
+    return next((c["version"] for c in plan["components"] if role(c["key"]) == "nvcc" and c["version"]), None)
+
+
+def _already_elsewhere(ctx: Context, version: str, nvcc: str | None) -> str | None:
+    """Say so and return its root when a toolkit cudaenv did not install is release ``version``.
+
+    Compared like with like (``toolkit/version.same_release``): a release label with a release
+    label, else nvcc's numbers. A second copy would make ``use 13.5`` and ``cuda-13.5.0`` mean
+    two toolkits; ``--prefix`` installs one anyway (its profile then takes a numbered name).
+    """
+    from ..profiles.model import scan_toolkits
+    from ..toolkit.version import same_release, short
+
+    want: Identity = {"full_version": version, "version_source": "version.json", "nvcc_version": nvcc}
+    for tk in scan_toolkits(ctx)[0]:
+        if tk["origin"] or short(tk["full_version"]) != short(version) or not same_release(want, tk):
+            continue
+        if lookup(ctx.env, tk["root"]) is not None:
+            continue  # cudaenv's own: answered (or replaced, with --force) by the install's own rules
+        nvcc_shown = tk["nvcc_version"] not in (None, tk["full_version"])
+        shown = tk["full_version"] + (f", nvcc {tk['nvcc_version']}" if nvcc_shown else "")
+        note(f"CUDA {version} is already here: {tk['root']} (CUDA {shown}; found by {', '.join(tk['found_by'])}); "
+             "not installing a second copy (--prefix DIR installs one anyway)")
+        return tk["root"]
+    return None
+
+
+def _missing(plan: Plan, root: str) -> list[str]:
+    """The components of ``plan`` the install at ``root`` lacks (or holds only the headers of)."""
+    held = read_parts(root)
+    have = held["components"] if held else {}
+    return [c["key"] for c in plan["components"]
+            if have.get(c["key"]) is None or (have[c["key"]] == "include" and c["how"] == "all")]
+
+
+def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, missing: list[str]) -> Plan:
+    """The plan of what ``root`` holds and what ``plan`` adds: parts are additive.
+
+    Raises:
+        CudaenvError: the source cannot give back a component the install holds (the tree is
+            rebuilt from the plan, so it would be lost).
+    """
+    held = read_parts(root)
+    before = held["parts"] if held and held["parts"] else ""
+    union = ",".join(w for w in dict.fromkeys((before + "," + plan["parts"]).split(",")) if w.strip())
     try:
-        v = version.strip()
-        if not v or not all(p.isdigit() and p.isascii() for p in v.split(".")) or len(v) > 40:
-            raise CudaenvError(f"not a CUDA version: {version!r}", hint="e.g. 13.5, 13.5.0 or 12", exit_code=2)
+        joined = resolve(plan["version"], specs, union, ctx.env, cache, _say) if before else plan
+    except CudaenvError as exc:
+        raise CudaenvError(f"{root} holds --parts {before}, which the sources cannot give again ({exc.message}): "
+                           f"not adding {', '.join(missing)}", hint="--force replaces the install",
+                           exit_code=2) from None
+    lost = sorted(set(held["components"] if held else ()) - {c["key"] for c in joined["components"]})
+    if lost:
+        raise CudaenvError(f"{root} holds {', '.join(lost)}, which {joined['source']} does not offer: "
+                           f"not adding {', '.join(missing)}", hint="--force replaces the install", exit_code=2)
+    _say(f"CUDA {plan['version']} at {root} has {before or 'other parts'}; adding {', '.join(missing)}")
+    return joined
+
+
+def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
+            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False,
+            dry_run: bool = False, as_json: bool = False) -> int:
+    """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
+
+    ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
+    ``dry_run``: stdout gets what would be downloaded (a table, or JSON with ``as_json``); nothing
+    is downloaded but the source's index (a wheel source's meta-wheel).
+    """
+    ctx = _begin(quiet)
+    try:
+        v = _version_asked(version)
         if prefix is not None:
             prefix = expand_path(prefix, "--prefix")
             if ":" in prefix or "\n" in prefix:
@@ -217,39 +302,56 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             put_back(prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
         if not force and v.count(".") >= 2:  # an exact version already here: no source is asked
             done = _installed_match(ctx, v, prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
-            if done:
+            held = read_parts(done) if done else None
+            if done and (held is None or covers(held["parts"], parts)):  # else the source says what to add
                 note(f"CUDA {v} is already installed at {done}")
-                write_out(f"{done}\n")
-                return 0
+                return _answered(done, v, dry_run, as_json)
+            there = None if prefix else _already_elsewhere(ctx, v, None)
+            if there:
+                return _answered(there, v, dry_run, as_json)
         _network(ctx)
+        specs = _sources(ctx, sources)
         try:
-            plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
+            plan = resolve(v, specs, parts, ctx.env, cache, _say)
         except CudaenvError as exc:
             done = None if force else _installed_match(ctx, v, prefix)
             if done is None:
                 raise
             # Offline (or the sources no longer offer it): what is installed answers the request.
             found = lookup(ctx.env, done)
-            _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}")
-            write_out(f"{done}\n")
-            return 0
+            held = read_parts(done)
+            lacks = f" (with --parts {held['parts']}; {parts} not added)" if held and not covers(held["parts"], parts) \
+                else ""
+            _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}{lacks}")
+            return _answered(done, found["version"] if found else v, dry_run, as_json)
+        there = None if prefix or force else _already_elsewhere(ctx, plan["version"], _nvcc_of(plan))
+        if there:
+            return _answered(there, plan["version"], dry_run, as_json)
         root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
+        kept: list[str] = []
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
-        if not prefix:
+        if not prefix and not dry_run:
             _private_toolkits(ctx)
         if os.path.lexists(root):
             rec = lookup(ctx.env, root)
             if rec is None:
                 why = "is a symbolic link" if os.path.islink(root) else "exists and is not a toolkit cudaenv installed"
                 raise CudaenvError(f"{root} {why}", exit_code=2)
+            kept = rec["profiles"]
             if not force:
                 if rec["version"] != plan["version"]:
                     raise CudaenvError(f"{root} holds CUDA {rec['version']}, not {plan['version']}",
                                        hint="--force replaces it, or choose another --prefix", exit_code=2)
-                note(f"CUDA {plan['version']} is already installed at {root}")
-                write_out(f"{root}\n")
-                return 0
+                missing = _missing(plan, root)
+                if not missing:
+                    note(f"CUDA {plan['version']} is already installed at {root}")
+                    return _answered(root, plan["version"], dry_run, as_json)
+                plan = _added(plan, root, specs, ctx, cache, missing)
+                force = True  # the tree is rebuilt with the union, beside the old one, and swapped in
+        if dry_run:
+            write_out(redact(_dry_run(plan, root, cache, as_json)))
+            return 0
         total = sum(c["size"] or 0 for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
              f"{human(total)}) from {plan['source']} into {root}")
@@ -260,13 +362,59 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
     except CudaenvError as exc:
         return _fail(exc)
     try:
-        return _installed(ctx, plan, root, summary, verify, quiet)
+        return _installed(ctx, plan, root, summary, verify, quiet, kept)
     except KeyboardInterrupt as exc:
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
-def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False) -> int:
-    """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
+def _answered(root: str, version: str, dry_run: bool, as_json: bool) -> int:
+    """An install that is already there: its root on stdout (``--dry-run --json``: a document
+    saying nothing would be downloaded). Returns 0."""
+    if dry_run and as_json:
+        write_out(dumps(document("install --dry-run", True, version=version, parts=None, source=None, root=root,
+                                 installed=True, download_bytes=0, total_bytes=0, components=[])) + "\n")
+    else:
+        write_out(f"{root}\n")
+    return 0
+
+
+def _dry_run(plan: Plan, root: str, cache: str, as_json: bool) -> str:
+    """What ``install --dry-run`` prints: each file, its size, whether the download cache has it."""
+    comps: list[dict[str, Any]] = []
+    for c in sorted(plan["components"], key=lambda c: -(c["size"] or 0)):
+        local = is_local(c["url"])
+        comps.append({"key": c["key"], "version": c["version"], "filename": c["filename"], "url": c["url"],
+                      "sha256": c["sha256"], "size": c["size"], "only": c["how"], "local": local,
+                      "cached": not local and os.path.isfile(cached_path(cache, c["sha256"]))})
+    total = sum(c["size"] or 0 for c in comps)
+    fetch = sum(c["size"] or 0 for c in comps if not (c["cached"] or c["local"]))
+    unknown = [c["key"] for c in comps if c["size"] is None]
+    if as_json:
+        return dumps(document("install --dry-run", True, version=plan["version"], parts=plan["parts"],
+                              source=plan["source"], root=root, installed=False, download_bytes=fetch,
+                              total_bytes=total,
+                              components=comps)) + "\n"
+    rows = [("COMPONENT", "VERSION", "TAKES", "SIZE", "")]
+    rows += [(c["key"], c["version"], "headers" if c["only"] == "include" else "all",
+              human(c["size"]) if c["size"] is not None else "?",
+             "local file" if c["local"] else "cached" if c["cached"] else "")
+             for c in comps]
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = ["  ".join(v.ljust(w) if i != 3 else v.rjust(w) for i, (v, w) in enumerate(zip(r, widths))).rstrip()
+             for r in rows]
+    lines.append(f"would download {human(fetch)} of {human(total)} "
+                 f"({sum(1 for c in comps if c['cached'] or c['local'])} of {len(comps)} files cached or local"
+                 + (f"; no size published for {', '.join(unknown)}" if unknown else "")
+                 + f") for CUDA {plan['version']} ({plan['parts']}) from {plan['source']} into {root}")
+    return "\n".join(lines) + "\n"
+
+
+def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False,
+               kept: list[str] | None = None) -> int:
+    """What follows a successful install: say so, print the root, write the profile (recorded), verify.
+
+    ``kept``: the profile files the install this one replaced had written (they still name the root).
+    """
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
@@ -284,7 +432,8 @@ def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bo
     before = _profile_files(ctx)
     rc = build([root], False, force=False)
     if rc == 0 and not summary["already"]:
-        new = [f for f in _profile_files(ctx) if f not in before and _names_root(ctx, f, root)]
+        new = [f for f in kept or [] if os.path.isfile(f)]
+        new += [f for f in _profile_files(ctx) if f not in before and f not in new and _names_root(ctx, f, root)]
         try:
             register(ctx.env, root, plan["version"], summary["token"], new)
         except CudaenvError as exc:
@@ -306,6 +455,38 @@ def _names_root(ctx: Context, path: str, root: str) -> bool:
     profiles, _bad = Context(ctx.env).profile_files.load()  # read again: the caller's context may predate the file
     real = os.path.realpath(root)
     return any(p.get("file") == path and os.path.realpath(p.get("root") or "") == real for p in profiles)
+
+
+def download_only(version: str, directory: str, parts: str = "build", sources: tuple[str, ...] = (), jobs: int = 4,
+                  quiet: bool = False) -> int:
+    """``install VERSION --download-only DIR``: write a mirror in NVIDIA's redist format; return the exit status.
+
+    The parts are chosen as ``install`` chooses them; another machine installs with
+    ``--source DIR``. stdout gets DIR (``install/mirror.py`` says how DIR is written).
+    """
+    from ..install.mirror import write_mirror
+
+    ctx = _begin(quiet)
+    try:
+        v = _version_asked(version)
+        root = expand_path(directory, "--download-only")
+        cache = download_cache(ctx)
+        _network(ctx)
+        plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
+        if os.path.realpath(plan["source"]) == os.path.realpath(root) and is_local(plan["source"]):
+            raise CudaenvError(f"{root} is the source itself", hint="give another directory", exit_code=2)
+        total = sum(c["size"] or 0 for c in plan["components"])
+        _say(f"downloading CUDA {plan['version']} ({parts}: {len(plan['components'])} files, {human(total)}) "
+             f"from {plan['source']} into the mirror {root}")
+        wrote, had, got = write_mirror(plan, root, cache, jobs, Progress(total, quiet=quiet))
+    except KeyboardInterrupt as exc:
+        return _stopped(exc, "the mirror has no new manifest; run it again to finish it")
+    except CudaenvError as exc:
+        return _fail(exc)
+    note(f"mirror of CUDA {plan['version']} ({parts}) at {root}: {wrote} files written, {had} already there, "
+         f"{human(got)} downloaded; elsewhere: cudaenv install {plan['version']} --parts {parts} --source {root}")
+    write_out(f"{root}\n")
+    return 0
 
 
 def uninstall(target: str, quiet: bool = False) -> int:
@@ -376,6 +557,7 @@ def list_available(sources: tuple[str, ...] = (), as_json: bool = False) -> int:
 def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     have = {rec["version"]: root for root, rec in installed(ctx)}
     rows: dict[str, list[str]] = {}
+    runtime_only: dict[str, set[str]] = {}  # version -> the sources that have no nvcc for it
     reached = 0
     failed: list[str] = []  # said once the outcome is known: notes, or part of the one error line
     try:
@@ -396,6 +578,8 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
                 rows.setdefault(label, [])
                 if src.label not in rows[label]:
                     rows[label].append(src.label)
+                if src.kind == "wheels" and not builds_from_wheels(label):
+                    runtime_only.setdefault(label, set()).add(src.label)
     except CudaenvError as exc:
         return _fail(exc)
     if not reached and not have:  # nothing to show: one line, nothing on stdout
@@ -409,12 +593,17 @@ def _list(ctx: Context, sources: tuple[str, ...], as_json: bool) -> int:
     if as_json:
         write_out(redact(dumps(document("install --list", True, versions=[
             {"version": v, "full_version": v, "series": ".".join(v.split(".")[:2]), "sources": rows[v],
+             "runtime_only": sorted(runtime_only.get(v, ())),
              "installed": have.get(v)} for v in order]))) + "\n")
     else:
         lines = [f"{'':2}{'VERSION':10} SOURCES"]
         for v in order:
-            lines.append(f"{'i' if v in have else ' ':2}{v:10} {', '.join(rows[v]) or '-'}"
+            names = [s + (" (runtime only)" if s in runtime_only.get(v, ()) else "") for s in rows[v]]
+            lines.append(f"{'i' if v in have else ' ':2}{v:10} {', '.join(names) or '-'}"
                          + (f"  ({have[v]})" if v in have else ""))
         lines.append("(i installed)")
+        if runtime_only:
+            lines.append("runtime only here: CUDA 12 and older wheels have no nvcc; build from NVIDIA's redist "
+                         "(--source nvidia) or a mirror (--source DIR), or install --parts runtime")
         write_out(redact("\n".join(lines)) + "\n")
     return 0

@@ -64,13 +64,35 @@ def list_document(ctx: Context) -> dict:
             "origin": tk.get("origin"),
             "series": tk["version"],
         })
+    runtime, skipped = _runtime_installs(skipped)
     return {
         "schema": SCHEMA,
         "command": "list",
         "ok": True,
         "toolkits": out,
+        "runtime": runtime,
         "skipped": [{"path": p, "found_by": how, "reason": why} for p, how, why in skipped],
     }
+
+
+def _runtime_installs(skipped: list[tuple[str, str, str]]) -> tuple[list[dict], list[tuple[str, str, str]]]:
+    """Split the runtime-only installs cudaenv made (no nvcc: libraries to load, not a toolkit to
+    switch to) from the candidates skipped for a reason worth a note on every ``list``."""
+    if not any(why == "no bin/nvcc" for _p, _how, why in skipped):
+        return [], skipped
+    from ..install.record import read_marker, read_parts  # only then: list stays light
+
+    runtime, rest = [], []
+    for path, how, why in skipped:
+        mark = read_marker(path) if why == "no bin/nvcc" else None
+        if mark is None:
+            rest.append((path, how, why))
+            continue
+        held = read_parts(path)
+        runtime.append({"root": path, "full_version": mark["version"], "parts": held["parts"] if held else "",
+                        "found_by": [how], "libdir": next((d for d in ("lib64", "lib")
+                                                           if os.path.isdir(os.path.join(path, d))), None)})
+    return runtime, rest
 
 
 def render_table(doc: dict, width: int | None = None) -> str:
@@ -86,6 +108,9 @@ def render_table(doc: dict, width: int | None = None) -> str:
         if t.get("origin"):
             how += f"; pip wheels in {t['origin']['env']}"
         rows.append((marks, t["full_version"], t["root"], t["profile"], parts_text(t["components"]), how))
+    for t in doc.get("runtime", []):
+        rows.append(("  ", t["full_version"], t["root"], "-", f"runtime only ({t['parts'] or 'no nvcc'})",
+                     ", ".join(t["found_by"])))
     rows = [tuple(printable(c) for c in r) for r in rows]
     lines = fit_table(rows, width, elide=(2, 3), drop=(5, 4))
     lines.append(fit("(* active, d default: /usr/local/cuda)", width, "end"))
@@ -112,7 +137,7 @@ def do_list(as_json: bool, wide: bool = False, ctx: Context | None = None) -> in
         from ..infra.jsonout import dumps
 
         write_out(dumps(doc) + "\n")
-    elif not doc["toolkits"]:
+    elif not doc["toolkits"] and not doc["runtime"]:
         note("no CUDA toolkit found (set CUDAENV_ROOTS to add places to look)")
     else:
         import sys

@@ -11,7 +11,7 @@ from ..infra.console import note, write_out
 from ..infra.jsonout import dumps
 from ..infra.private import MISSING, Untrusted, dir_problem, ensure_dir
 from ..profiles.files import dump
-from ..profiles.model import default_profile, generated_name, host_compiler
+from ..profiles.model import default_profile, generated_name, host_compiler, scan_toolkits
 from ..profiles.resolve import resolve_target
 from ..profiles.select import select_targets
 from ..toolkit.stubgen import StubError, ensure_stub
@@ -112,7 +112,9 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     out: list[str] = []  # stdout lines, printed at the end
     warnings: list[str] = []
     written: list[str] = []
-    for tk in _distinct_toolkits(ctx, targets, all_):
+    chosen = _distinct_toolkits(ctx, targets, all_)
+    taken |= _answered_by_others(ctx, chosen, profiles)
+    for tk in chosen:
         prof = default_profile(tk)
         prof["name"], path = _name_and_file(tk, profiles, taken, ctx.profiles_dir)
         taken.add(prof["name"])
@@ -130,6 +132,16 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
         note(w)
     write_out("".join(out))
     return 0
+
+
+def _answered_by_others(ctx: Context, chosen: list[Toolkit], profiles: list[Profile]) -> set[str]:
+    """The generated names other toolkits answer to without a profile file (``cuda-13.5.0`` of a
+    system toolkit): a second copy of that release must not take one, or the name (and every pin,
+    hook and kernel that says it) would change meaning or become ambiguous."""
+    mine = {os.path.realpath(t["root"]) for t in chosen}
+    filed = {os.path.realpath(p["root"]) for p in profiles}
+    return {generated_name(t) for t in scan_toolkits(ctx)[0]
+            if os.path.realpath(t["root"]) not in mine and os.path.realpath(t["root"]) not in filed}
 
 
 def _distinct_toolkits(ctx: Context, targets: tuple[str, ...] | list[str], all_: bool) -> list[Toolkit]:

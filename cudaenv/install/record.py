@@ -27,10 +27,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-    from .types import Installed, MarkerRead, Registration, RegistryEntry
+    from .types import How, Installed, InstalledParts, MarkerRead, Registration, RegistryEntry
 
-__all__ = ["MARKER", "registry_dir", "read_marker", "register", "lookup", "unregister", "registered",
-           "valid_release"]
+__all__ = ["MARKER", "registry_dir", "read_marker", "read_parts", "covers", "register", "lookup", "unregister",
+           "registered", "valid_release"]
 
 #: What cudaenv writes into every toolkit it installs.
 MARKER = "cudaenv-install.json"
@@ -90,6 +90,32 @@ def read_marker(root: str) -> MarkerRead | None:
     if not isinstance(version, str) or not valid_release(version):
         return None
     return {"version": version, "token": token if isinstance(token, str) else None}
+
+
+def read_parts(root: str) -> InstalledParts | None:
+    """What the install at ``root`` holds, from its own record: ``--parts`` as given (a later
+    additive install joins them with ``,``) and each component's key with what it contributes
+    (``all``, or ``include``: its headers only). None when ``root`` holds no valid record."""
+    if read_marker(root) is None:
+        return None
+    rec = _read_json(os.path.join(root, MARKER)) or {}
+    parts, comps = rec.get("parts"), rec.get("components")
+    out: dict[str, How] = {}
+    if isinstance(comps, dict):
+        for key, ent in comps.items():
+            only = ent.get("only") if isinstance(ent, dict) else None
+            if isinstance(key, str) and only in ("all", "include"):
+                out[key] = "all" if only == "all" else "include"
+    return {"parts": parts if isinstance(parts, str) and parts.isprintable() else "", "components": out}
+
+
+def covers(have: str, want: str) -> bool:
+    """Whether an install of ``--parts have`` holds everything ``--parts want`` asks for, by the words
+    alone (``full`` holds every part; ``build,runtime`` holds ``runtime``). False when unsure: the
+    source's component list then decides."""
+    had = {w.strip() for w in have.split(",") if w.strip()}
+    asked = {w.strip() for w in want.split(",") if w.strip()}
+    return bool(asked) and ("full" in had or asked <= had)
 
 
 def register(env: Mapping[str, str], root: str, version: str, token: str, profiles: list[str]) -> None:

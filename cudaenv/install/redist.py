@@ -118,7 +118,8 @@ def parse_manifest(data: bytes, base: str, where: str, platform: str = PLATFORM,
             texts[field] = v
         comps[key] = {"key": key, "name": texts["name"] or key, "version": texts["version"] or "",
                       "url": join_url(base, rel), "sha256": sha.lower(), "size": size,
-                      "filename": rel.rsplit("/", 1)[-1], "kind": "tar"}
+                      # a .whl: a --download-only mirror of a wheel source lists its wheels
+                      "filename": rel.rsplit("/", 1)[-1], "kind": "wheel" if rel.endswith(".whl") else "tar"}
     date = doc.get("release_date")
     return {"version": label, "date": date if isinstance(date, str) and date.isprintable() else None,
             "components": comps}

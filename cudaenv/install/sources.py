@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
     from .types import How, Indexes, PlanComponent, Release, WheelFile, WheelPin, WheelRelease
 
-__all__ = ["NotOffered", "RedistSource", "WheelSource", "make_source", "default_sources", "match_version"]
+__all__ = ["NotOffered", "RedistSource", "WheelSource", "make_source", "default_sources", "match_version",
+           "builds_from_wheels"]
 
 
 class NotOffered(CudaenvError):
@@ -144,7 +145,7 @@ class WheelSource:
         return {"version": label, "date": None, "components": comps, "extras": extras, "meta": meta_comp}
 
     def prepare(self, rel: WheelRelease, chosen: dict[str, How], cache: str, notes: list[str]) -> list[PlanComponent]:
-        if int(rel["version"].split(".")[0]) < 13 and any(role(k) == "nvcc" for k in chosen):
+        if not builds_from_wheels(rel["version"]) and any(role(k) == "nvcc" for k in chosen):
             raise NotOffered(f"CUDA {rel['version']}'s wheels on {self.label} carry ptxas but no nvcc; "
                              "compiling needs NVIDIA's redistributable archives")
         out: list[PlanComponent] = []
@@ -158,6 +159,13 @@ class WheelSource:
                         "filename": f["filename"], "kind": "wheel", "how": how})
         notes.extend(self._notes)
         return out + [rel["meta"]]
+
+
+def builds_from_wheels(version: str) -> bool:
+    """Whether NVIDIA's wheels of release ``version`` carry nvcc (13 and later; 12's hold only ptxas),
+    so that ``install`` from a wheel source can give its default ``build`` parts."""
+    major = version.split(".")[0]
+    return major.isdigit() and int(major) >= 13
 
 
 def _local_sha(url: str) -> str:

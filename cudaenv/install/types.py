@@ -148,6 +148,12 @@ if TYPE_CHECKING:
         version: str  # a valid release label
         token: str | None  # None: not a string (installed before tokens, or tampered with)
 
+    class InstalledParts(TypedDict):
+        """What an install holds, as its ``cudaenv-install.json`` says (:func:`cudaenv.install.record.read_parts`)."""
+
+        parts: str  # --parts as given, additive installs joined with ","
+        components: dict[str, How]  # component key -> all or include (headers only)
+
     class Registration(TypedDict):
         """The registry's record of one install (``$XDG_DATA_HOME/cudaenv/installs/<hash>.json``)."""
 
@@ -174,4 +180,4 @@ if TYPE_CHECKING:
 
 __all__ = ["Kind", "How", "Credential", "Component", "PlanComponent", "WheelPin", "Release", "WheelRelease", "Plan",
            "IndexFile", "WheelFile", "Indexes", "Stub", "ShippedStub", "GeneratedStub", "Made", "Summary", "Marker",
-           "MarkerComponent", "MarkerRead", "Registration", "RegistryEntry", "Installed"]
+           "MarkerComponent", "MarkerRead", "InstalledParts", "Registration", "RegistryEntry", "Installed"]

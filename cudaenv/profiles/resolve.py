@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-from ..toolkit import version_key
+from ..toolkit import rank_key, release_label, version_key
 from ..toolkit.discover import ACTIVE_FOUND_BY, wheel_roots
 from .model import default_profile, generated_name, scan_toolkits
 
@@ -127,6 +127,31 @@ def _prefer(top: list[Toolkit]) -> list[Toolkit]:
     return active or top
 
 
+def _numbered(tk: Toolkit, profiles: list[Profile]) -> bool:
+    """Whether ``tk``'s profile is a numbered copy of its generated name (``cuda-13.5.0-2``): a second
+    toolkit of a release that another one already answered for when its profile was written."""
+    base = generated_name(tk)
+    name = profile_for(tk, profiles)["name"]
+    head, _, n = name.rpartition("-")
+    return head == base and n.isdigit()
+
+
+def _same_release(top: list[Toolkit], profiles: list[Profile]) -> list[Toolkit]:
+    """Break a tie between toolkits of one release so that an existing name keeps its meaning.
+
+    After :func:`_prefer`: a toolkit whose profile is a numbered copy (``cuda-13.5.0-2``, written
+    for a second copy of a release) leaves a version to the one that had it first; then a
+    toolkit whose release label is known (``version.json``) wins over one known only by
+    nvcc's number.
+    """
+    top = _prefer(top)
+    if len(top) > 1:
+        top = [t for t in top if not _numbered(t, profiles)] or top
+    if len(top) > 1:
+        top = [t for t in top if release_label(t["full_version"], t["version_source"], t["nvcc_version"])] or top
+    return top
+
+
 def _listing(toolkits: list[Toolkit]) -> str:
     return ", ".join(f"{t['full_version']} ({t['root']})" for t in toolkits) or "none"
 
@@ -175,6 +200,8 @@ def resolve(
         return prof, tk
     # A toolkit's generated profile name works before any file is written.
     by_default = [t for t in toolkits if generated_name(t) == target]
+    if len(by_default) > 1:  # a second copy whose profile took a numbered name leaves the name to the first
+        by_default = [t for t in by_default if not _numbered(t, profiles)] or by_default
     if len(by_default) == 1:
         return profile_for(by_default[0], profiles), by_default[0]
     if len(by_default) > 1:  # two environments with the same label and toolkit version
@@ -185,8 +212,9 @@ def resolve(
         want = target.split(".")
         matches = exact or [t for t in toolkits if t["full_version"].split(".")[: len(want)] == want]
         if matches:
-            best = max(version_key(t["full_version"]) for t in matches)
-            top = _prefer([t for t in matches if version_key(t["full_version"]) == best])
+            key = rank_key(matches)  # like with like: release labels vs nvcc's numbers
+            best = max(key(t) for t in matches)
+            top = _same_release([t for t in matches if key(t) == best], profiles)
             if len(top) > 1:
                 raise CudaenvError(
                     f"{target!r} is ambiguous: {_listing(top)}",

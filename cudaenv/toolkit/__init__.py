@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["version_key", "family", "wheel_site"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Sequence
+
+    from .types import Identity
+
+__all__ = ["version_key", "family", "wheel_site", "release_label", "same_release", "rank_key"]
 
 
 def version_key(v: str | None) -> tuple[tuple[int, str], ...]:
@@ -45,3 +51,48 @@ def wheel_site(root: str) -> str | None:
     if family(root) is None:
         return None
     return os.path.dirname(os.path.dirname(root.rstrip("/")))
+
+
+# ---------------------------------------------------------------- one identity per toolkit
+# Here, not in version.py, because `use 12.4` ranks its candidates with them on every call.
+
+#: Sources whose ``full`` is the release label (``13.0.2``), not a component's number (nvcc's ``13.0.88``).
+_RELEASE_SOURCES = ("version.json", "dist-info (cuda-toolkit)")
+
+
+def release_label(full: str, source: str, nvcc: str | None) -> str | None:
+    """The release label a toolkit's version is (``12.4.1``), or None when it is a component's number.
+
+    ``version.json`` without a ``cuda`` entry falls back on nvcc's own number, and a toolkit
+    known from ``cuda.h`` + metadata or ``nvcc --version`` has only nvcc's (``13.0.88``):
+    that number and a release label (``13.0.2``) are not comparable.
+    """
+    return full if source in _RELEASE_SOURCES and full != nvcc else None
+
+
+def same_release(a: Identity, b: Identity) -> bool:
+    """Whether two toolkits (``full_version``, ``version_source``, ``nvcc_version``) are one release.
+
+    Like with like: two release labels are compared; otherwise nvcc's numbers when both are
+    known; otherwise the two versions as given.
+    """
+    la = release_label(a["full_version"], a["version_source"], a["nvcc_version"])
+    lb = release_label(b["full_version"], b["version_source"], b["nvcc_version"])
+    if la and lb:
+        return la == lb
+    if a["nvcc_version"] and b["nvcc_version"]:
+        return a["nvcc_version"] == b["nvcc_version"]
+    return a["full_version"] == b["full_version"]
+
+
+def rank_key(peers: Sequence[Identity]) -> Callable[[Identity], tuple[tuple[tuple[int, str], ...], ...]]:
+    """The key that orders ``peers`` newest last, comparing like with like.
+
+    Release labels (``13.0.2``) and nvcc's numbers (``13.0.88``) are different scales: when any
+    of the peers has no release label, they are ranked by major.minor then nvcc's number (when
+    every one has it); release labels alone are compared as they are.
+    """
+    labels = [release_label(t["full_version"], t["version_source"], t["nvcc_version"]) for t in peers]
+    if all(labels) or not all(t["nvcc_version"] for t in peers):
+        return lambda t: (version_key(t["full_version"]),)
+    return lambda t: (version_key(t["full_version"])[:2], version_key(t["nvcc_version"]))

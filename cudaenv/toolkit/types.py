@@ -24,7 +24,14 @@ if TYPE_CHECKING:
         cupti: bool
         cudnn: str | None
 
-    class ProbedToolkit(TypedDict):
+    class Identity(TypedDict):
+        """What tells one release from another (``toolkit/version.py`` ``same_release``, ``rank_key``)."""
+
+        full_version: str  # e.g. 12.4.1 (a release label) or 13.0.88 (nvcc's number)
+        version_source: str
+        nvcc_version: str | None
+
+    class ProbedToolkit(Identity):
         """What :func:`~cudaenv.toolkit.probe.probe` reads of one root (the index caches this)."""
 
         root: str  # real path
@@ -145,6 +152,7 @@ if TYPE_CHECKING:
         cudnn: dict[str, CompatAddon]
         nccl: dict[str, CompatAddon]
 
-__all__ = ["Toolkit", "ProbedToolkit", "Components", "Origin", "FoundVersion", "VersionInfo", "HostLimits", "GpuArchs", "CompatTable",
-           "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx", "CompatAddon",
+__all__ = ["Toolkit", "ProbedToolkit", "Identity", "Components", "Origin", "FoundVersion", "VersionInfo", "HostLimits", "GpuArchs",
+           "CompatTable", "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx",
+           "CompatAddon",
            "PtxCuda"]

@@ -12,14 +12,15 @@ from __future__ import annotations
 import os
 
 from ..infra.files import read_limited
-from . import version_key, wheel_site
+from . import rank_key, release_label, same_release, version_key, wheel_site
 from .wheels import read_version as wheel_version
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .types import FoundVersion, VersionInfo
 
-__all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version", "include_dirs"]
+__all__ = ["VersionError", "read_version", "short", "version_key", "parse_nvcc_version", "include_dirs",
+           "release_label", "same_release", "rank_key"]
 
 
 class VersionError(Exception):
@@ -178,3 +179,4 @@ def read_version(root: str) -> VersionInfo:
                 raise VersionError("no version.json, version.txt or cuda.h, and nvcc --version gave nothing")
             info = got
     return {"full": info["full"], "source": info["source"], "nvcc": info["nvcc"], "short": short(info["full"])}
+
