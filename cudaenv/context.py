@@ -140,7 +140,8 @@ def _valid_layer(ent: object) -> bool:
     """A cached ``(keys or None, error)`` of the shape ``profiles/config.parse`` returns."""
     return valid_result(ent, lambda data: isinstance(data, dict) and all(
         (type(v) is list and all(isinstance(s, str) for s in v)) if k in _CONFIG_LISTS
-        else (k in _CONFIG_STRINGS and isinstance(v, str)) for k, v in data.items()))
+        else (k in _CONFIG_STRINGS and isinstance(v, str)) or (k == "profile" and type(v) is dict)
+        for k, v in data.items()))
 
 
 def _parse_config(path: str) -> tuple:

@@ -126,6 +126,9 @@ def test_site_config_another_user_can_change_is_refused_in_one_line(site, how):
     ("modulefiles: relative/dir\n", "'modulefiles' must be an absolute directory"),
     ("[unclosed\n", "not valid YAML"),
     ("- a list\n", "expected a mapping"),
+    ("profile: {stubs: maybe}\n", "'stubs' must be one of auto, always, never"),
+    ("profile: {set: {A: b}}\n", "'profile' must be a mapping of stubs, loader_path, host_compiler, build"),
+    ("profile: {build: {max_jobs: -1}}\n", "build.max_jobs must be auto, none or a positive whole number"),
 ])
 def test_invalid_site_config_is_one_line_and_nothing_on_stdout(site, text, words):
     tmp, store, site_dir, env = site
@@ -178,3 +181,27 @@ def test_another_account_reads_the_site_config_root_wrote(site):
         assert res.returncode == 0 and f"{store}/cuda-12.4" in res.stdout, res.stdout + res.stderr
     finally:
         shutil.rmtree(shared, ignore_errors=True)
+
+
+def test_site_profile_settings_apply_to_every_toolkit_no_file_governs(site):
+    """`profile:` in the site config: on this driverless host `stubs: never` keeps the stub off the
+    loader path and `build.max_jobs` sizes builds; a user's config `profile:` replaces it, and a
+    profile file the user wrote says everything itself."""
+    tmp, store, site_dir, env = site
+    env = dict(env, CUDAENV_PROC_ROOT=str(tmp / "no-proc"))  # no driver here, whatever the machine has
+    write(site_dir / "config.yaml", f"roots: [{store}/cuda-*]\nprofile:\n  stubs: never\n  build: {{max_jobs: 3}}\n")
+    res = run_cudaenv(["use", "12.4", "--shell", "bash"], env)
+    assert res.returncode == 0, res.stderr
+    assert "MAX_JOBS=3" in res.stdout.replace("'", "") and "stubs" not in res.stdout.split("LD_LIBRARY_PATH=")[1].split("\n")[0]
+    out = run_cudaenv(["config"], env).stdout
+    assert "profile: stubs=never, build.max_jobs=3    (from " in out
+    # The user's config replaces the site's `profile:` as a whole (key by key at the top).
+    user_cfg = write(os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "config.yaml"), "profile: {stubs: auto}\n", 0o600)
+    res = run_cudaenv(["use", "12.4", "--shell", "bash"], env)
+    assert "MAX_JOBS=3" not in res.stdout.replace("'", "")
+    os.unlink(user_cfg)
+    # `profile build` writes the site's settings into the file it makes; a file then governs.
+    res = run_cudaenv(["profile", "build", "12.4"], env)
+    assert res.returncode == 0, res.stderr
+    text = open(os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "profiles", "cuda-12.4.1.yaml")).read()
+    assert "stubs: never" in text and "max_jobs: 3" in text, text

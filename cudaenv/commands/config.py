@@ -15,7 +15,11 @@ def show_config() -> int:
     lines = []
     for key in sorted(layered.values):
         value = layered.values[key]
-        shown = ", ".join(value) if isinstance(value, list) else value
+        if isinstance(value, dict):  # profile: stubs=never, build.max_jobs=8
+            shown = ", ".join(f"{k}.{b}={w}" if isinstance(v, dict) else f"{k}={v}"
+                              for k, v in value.items() for b, w in (v.items() if isinstance(v, dict) else [(None, v)]))
+        else:
+            shown = ", ".join(value) if isinstance(value, list) else value
         lines.append(f"{key}: {shown or '(none)'}    (from {layered.origins[key]})")
     if not lines:
         lines.append("no settings: every key has its default")

@@ -29,6 +29,10 @@ from ..infra.term import fit_table, width
 from ..profiles.model import scan_toolkits
 from .kernel import runner
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["fleet", "node_facts", "FACTS", "differences"]
 
 #: The facts compared, in the table's order: (key, column title).
@@ -115,16 +119,16 @@ def node_facts(ctx: Context) -> dict:
     }
 
 
-def _cell(key: str, value: object) -> str:
+def _cell(key: str, value: Any) -> str:
     """One fact as a table cell."""
     if value is None or value == []:
         return "none"
     if key == "toolkits":
-        return " ".join(f"{t['version']}:{t['fingerprint'][:8]}" for t in value)  # type: ignore[union-attr]
+        return " ".join(f"{t['version']}:{t['fingerprint'][:8]}" for t in value)
     if key == "gpus":
-        return ", ".join(value)  # type: ignore[arg-type]
+        return ", ".join(value)
     if key == "shm":
-        n = float(value)  # type: ignore[arg-type]
+        n = float(value)
         for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
             if n < 1024 or unit == "TiB":
                 return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

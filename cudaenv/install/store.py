@@ -32,7 +32,7 @@ from ..errors import CudaenvError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Callable
 
 __all__ = ["LOCK_SUFFIX", "share_tree", "StoreLock", "lock_owner", "this_host"]
 
@@ -108,7 +108,7 @@ def _boot_id() -> str:
         return "-"
 
 
-def lock_owner(path: str) -> dict | None:
+def lock_owner(path: str) -> dict[str, Any] | None:
     """The lock file's ``{"user", "host", "pid", "boot"}``, or None when it is missing or unreadable."""
     try:
         with open(path, "rb") as f:
@@ -120,7 +120,7 @@ def lock_owner(path: str) -> dict | None:
     return {"user": words[0], "host": words[1], "pid": int(words[2]), "boot": words[3]}
 
 
-def _stale(owner: dict) -> bool:
+def _stale(owner: dict[str, Any]) -> bool:
     """A lock of this host whose process is gone, or from an earlier boot of it."""
     if owner["host"] != this_host():
         return False
@@ -202,7 +202,7 @@ class StoreLock:
             except OSError:
                 pass
 
-    def _break(self, owner: dict) -> None:
+    def _break(self, owner: dict[str, Any]) -> None:
         """Remove a stale lock, unless another process replaced it meanwhile."""
         aside = f"{self.path}.stale.{os.getpid()}.{os.urandom(4).hex()}"
         try:

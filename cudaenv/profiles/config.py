@@ -10,18 +10,26 @@ import os
 
 import yaml
 
+from ..errors import CudaenvError
 from ..infra.files import read_limited
+from .files import validate
 
-__all__ = ["KEYS", "LISTS", "parse"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = ["KEYS", "LISTS", "PROFILE_KEYS", "parse"]
 
 #: Every key a config may hold (each layer alike): where toolkits are, where ``install`` looks,
-#: where ``modulefiles`` writes.
-KEYS = ("roots", "sources", "modulefiles")
+#: where ``modulefiles`` writes, and the settings of every profile no file governs (``profile``).
+KEYS = ("roots", "sources", "modulefiles", "profile")
+#: What ``profile:`` may set: the policies and build settings a profile file says (profiles/files.py).
+PROFILE_KEYS = ("stubs", "loader_path", "host_compiler", "build")
 #: The keys holding a list of strings (the others hold one string).
 LISTS = ("roots", "sources")
 
 
-def parse(path: str) -> tuple:
+def parse(path: str) -> tuple[dict[str, Any] | None, str | None]:
     """``(the keys ``path`` sets, None)`` or ``(None, one line)``."""
     try:
         data = yaml.safe_load(read_limited(path).decode("utf-8")) or {}
@@ -34,7 +42,7 @@ def parse(path: str) -> tuple:
     unknown = [k for k in data if k not in KEYS]
     if unknown:
         return (None, f"invalid config {path}: unknown key {str(unknown[0])!r} (known: {', '.join(KEYS)})")
-    out: dict = {}
+    out: dict[str, Any] = {}
     for key in LISTS:
         if key not in data:
             continue
@@ -51,6 +59,16 @@ def parse(path: str) -> tuple:
         if not isinstance(d, str) or not os.path.isabs(d) or "\n" in d:
             return (None, f"invalid config {path}: 'modulefiles' must be an absolute directory")
         out["modulefiles"] = d
+    if "profile" in data:
+        value = data["profile"]
+        if not isinstance(value, dict) or not all(k in PROFILE_KEYS for k in value):
+            return (None, f"invalid config {path}: 'profile' must be a mapping of {', '.join(PROFILE_KEYS)}")
+        try:
+            # The rules of a profile file, on a profile holding just these settings.
+            checked = validate({"name": "site", "root": "/", **value}, f"settings in {path}")
+        except CudaenvError as exc:
+            return (None, exc.message.replace("invalid profile settings in", "invalid config"))
+        out["profile"] = {k: checked[k] for k in value}  # type: ignore[literal-required]
     return (out, None)
 
 
