@@ -14,9 +14,11 @@ import shutil
 import subprocess
 import time
 
+import jsonschema
 import pytest
 
 from conftest import TESTBED
+from test_json_shape import documented_schema
 from helpers import IN_CI, REPO, clean_shell_env, one_error_line, setup_missing
 
 # The same xdist group as tests/test_slurm.py: one worker owns the cluster's start and stop.
@@ -114,13 +116,14 @@ def test_login_and_gpu_node_differ_in_driver_and_libcuda(login, node):
 def test_inside_an_allocation_it_takes_the_jobs_nodes_and_json_says_the_same(login, node):
     res = bash('salloc -Q -N1 "$CUDAENV" fleet --json', login)
     doc = json.loads(res.stdout)
+    jsonschema.validate(doc, documented_schema(), cls=jsonschema.Draft202012Validator)  # docs/json.md
     assert doc["command"] == "fleet" and doc["ok"] is True
     names = [n["node"] for n in doc["nodes"]]
     assert names[0].endswith("(here)") and names[1:] == [node], names
     assert {"driver", "libcuda"} <= set(doc["differ"]) and "toolkits" not in doc["differ"], doc["differ"]
     gpu = doc["nodes"][1]
     assert gpu["driver"] == DRIVER and gpu["driver_cuda"] and gpu["libcuda"] == STANDIN
-    tk = {t["version"]: t for t in gpu["toolkits"]}["12.4.1"]
+    tk = {t["full_version"]: t for t in gpu["toolkits"]}["12.4.1"]
     assert len(tk["fingerprint"]) == 12 and tk in doc["nodes"][0]["toolkits"]
     assert isinstance(gpu["shm"], int) and gpu["shm"] > 0
 

@@ -23,7 +23,7 @@ from ..env.pathlist import entries, which
 from ..errors import CudaenvError
 from ..infra.console import note, printable, write_out
 from ..infra.files import ld_cache_paths
-from ..infra.jsonout import document, dumps
+from ..infra.jsonout import document, dumps, target
 from ..infra.run import run
 from ..infra.term import fit_table, width
 from ..profiles.model import scan_toolkits
@@ -110,9 +110,9 @@ def node_facts(ctx: Context) -> dict:
         "driver_cuda": drv["cuda"] if drv["present"] else None,
         "gpus": sorted(g.get("name") or "?" for g in drv.get("gpus") or []),
         "libcuda": _found(("libcuda.so.1",), ld, cache),
-        "toolkits": sorted(({"version": tk["full_version"], "root": tk["root"],
-                             "fingerprint": fingerprint(tk["root"], tk["libdir"])} for tk in toolkits),
-                           key=lambda t: (t["version"], t["root"])),
+        "toolkits": sorted((dict(target(None, tk["root"], tk["full_version"]),
+                                 fingerprint=fingerprint(tk["root"], tk["libdir"])) for tk in toolkits),
+                           key=lambda t: (t["full_version"], t["root"])),
         "nccl": _found(_NCCL, ld, cache),
         "cudnn": _found(_CUDNN, ld, cache),
         "shm": shm,
@@ -124,7 +124,7 @@ def _cell(key: str, value: Any) -> str:
     if value is None or value == []:
         return "none"
     if key == "toolkits":
-        return " ".join(f"{t['version']}:{t['fingerprint'][:8]}" for t in value)
+        return " ".join(f"{t['full_version']}:{t['fingerprint'][:8]}" for t in value)
     if key == "gpus":
         return ", ".join(value)
     if key == "shm":
