@@ -91,9 +91,10 @@ def ok(res: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def installed(world):
-    """Alice installs 13.5 (build parts) into the store with umask 022: the tree is the group's to read."""
+    """Alice installs 13.5 (build parts) into the store with a private umask (077): the store still makes
+    the tree the group's (and, as the store lets others read, everyone's) to read."""
     root = os.path.join(world["store"], "cuda-13.5")
-    res = ok(run_as(ALICE, ["cudaenv", "install", "13.5", "--prefix", root], env_of(world, ALICE), umask=0o022,
+    res = ok(run_as(ALICE, ["cudaenv", "install", "13.5", "--prefix", root], env_of(world, ALICE), umask=0o077,
                     timeout=900))
     assert res.stdout.splitlines()[0] == root
     return root
@@ -109,7 +110,7 @@ def test_store_tree_is_the_groups_to_read_and_holds_no_user_state(world, install
     for d, dirs, files in os.walk(installed):
         st = os.lstat(d)
         assert st.st_gid == gid and st.st_mode & stat.S_ISGID and st.st_mode & 0o050 == 0o050, (d, oct(st.st_mode))
-        assert not st.st_mode & 0o022, (d, oct(st.st_mode))  # umask 022: not group-writable
+        assert not st.st_mode & 0o022, (d, oct(st.st_mode))  # umask 077: not group-writable
         for n in files:
             st = os.lstat(os.path.join(d, n))
             assert st.st_uid == alice.pw_uid and st.st_gid == gid, n
@@ -157,7 +158,7 @@ def test_modulefiles_beside_the_store_for_lmod_users_who_never_run_cudaenv(world
 @pytest.mark.slow
 def test_neither_can_corrupt_the_others_state(world, installed):
     env = env_of(world, BOB)
-    # Not group-writable (Alice's umask 022): Bob cannot add to or change the tree...
+    # Not group-writable (Alice's umask 077): Bob cannot add to or change the tree...
     res = run_as(BOB, ["sh", "-c", f"touch {installed}/bin/planted || echo refused"], env)
     assert "refused" in res.stdout and not os.path.exists(f"{installed}/bin/planted")
     # ...and cudaenv refuses to uninstall what it did not install for him (the tree stays whole).
