@@ -165,9 +165,12 @@ def test_neither_can_corrupt_the_others_state(world, installed):
     err = one_error_line(run_as(BOB, ["cudaenv", "uninstall", installed], env), 2)
     assert "not a toolkit cudaenv installed" in err
     assert os.path.isfile(f"{installed}/bin/nvcc")
-    # Installing the same version over it: refused in one line, Alice's tree untouched.
+    # Asking for it again answers that it is there (a shared store's install is idempotent for all)...
+    res = ok(run_as(BOB, ["cudaenv", "install", "13.5", "--prefix", installed], env))
+    assert res.stdout == f"{installed}\n" and "already installed" in res.stderr, res.stderr
+    # ...but replacing it is Alice's alone: refused in one line, her tree untouched.
     err = one_error_line(run_as(BOB, ["cudaenv", "install", "13.5", "--prefix", installed, "--force"], env), 2)
-    assert installed in err and os.path.isfile(f"{installed}/bin/nvcc")
+    assert installed in err and "only they can replace it" in err and os.path.isfile(f"{installed}/bin/nvcc")
     # Eve (not in the group) cannot write the store at all: one line, nothing left behind.
     before = sorted(os.listdir(world["store"]))
     res = run_as(EVE, ["cudaenv", "install", "13.5", "--parts", "runtime", "--prefix",
