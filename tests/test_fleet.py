@@ -141,6 +141,12 @@ def test_the_step_runs_with_export_none_and_without_cudaenv_on_path(login, node,
     assert res.stdout.splitlines()[0] == "all 1 nodes agree", res.stdout
 
 
+def test_doctor_nodes_is_the_fleet_check(login, node):
+    res = bash(f'"$CUDAENV" doctor --nodes {node}', login)
+    head, rows = table(res.stdout)
+    assert head[:2] == ["node", "driver"] and rows[node]["driver"] == DRIVER, res.stdout
+
+
 @pytest.mark.parametrize("args, words", [
     (["fleet"], "give --nodes LIST"),
     (["fleet", "--nodes", "no[such"], "Invalid node name"),
