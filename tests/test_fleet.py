@@ -167,3 +167,22 @@ def test_overhead_of_the_fleet_step_is_reported(login, node, record_property):
     took = time.monotonic() - t0
     record_property("fleet_seconds", round(took, 2))
     assert took < TIMEOUT
+
+
+@pytest.mark.parametrize("doc", [
+    {"node": "n1", "driver": 580, "gpus": "A100", "toolkits": [{"root": 1}], "shm": "big", "nccl": ["x"]},
+    {"node": "n1", "toolkits": "12.4", "gpus": [None, "H100"], "shm": True, "cudaenv": {"v": 1}},
+    {"node": "n1\x1b[31m"},
+])
+def test_a_node_answering_another_shape_is_shown_not_a_traceback(doc):
+    """Facts from another cudaenv version (or garbled) on a node: each odd value becomes none."""
+    import sys
+
+    sys.path.insert(0, REPO)
+    from cudaenv.commands.fleet import FACTS, cell, differences, sane
+
+    row = sane(doc)
+    cells = [cell(k, row.get(k)) for k, _t in FACTS]
+    assert all(isinstance(c, str) for c in cells)
+    assert differences([row, row]) == []
+    assert row["toolkits"] == [] and (row["shm"] is None)

@@ -33,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["fleet", "node_facts", "FACTS", "differences"]
+__all__ = ["fleet", "node_facts", "FACTS", "differences", "sane", "fingerprint", "cell"]
 
 #: The facts compared, in the table's order: (key, column title).
 FACTS = (("driver", "driver"), ("driver_cuda", "driver CUDA"), ("gpus", "GPUs"), ("libcuda", "libcuda.so.1"),
@@ -119,7 +119,7 @@ def node_facts(ctx: Context) -> dict:
     }
 
 
-def _cell(key: str, value: Any) -> str:
+def cell(key: str, value: Any) -> str:
     """One fact as a table cell."""
     if value is None or value == []:
         return "none"
@@ -136,9 +136,27 @@ def _cell(key: str, value: Any) -> str:
     return str(value)
 
 
-def differences(rows: list[dict]) -> list[str]:
+def sane(doc: dict[str, Any]) -> dict[str, Any]:
+    """A node's facts as this cudaenv reads them: a value of another shape (another cudaenv version
+    on that node, a garbled line) becomes None, so the table shows ``none`` instead of failing."""
+    out: dict[str, Any] = {"node": doc["node"]}
+    for key in ("host", "cudaenv", "driver", "driver_cuda", "libcuda", "nccl", "cudnn"):
+        v = doc.get(key)
+        out[key] = v if isinstance(v, str) else None
+    gpus = doc.get("gpus")
+    out["gpus"] = [g for g in gpus if isinstance(g, str)] if isinstance(gpus, list) else []
+    tks = doc.get("toolkits")
+    out["toolkits"] = [t for t in tks if isinstance(t, dict) and all(
+        isinstance(t.get(k), str) for k in ("root", "full_version", "series", "fingerprint"))] \
+        if isinstance(tks, list) else []
+    shm = doc.get("shm")
+    out["shm"] = shm if isinstance(shm, int) and not isinstance(shm, bool) and shm >= 0 else None
+    return out
+
+
+def differences(rows: list[dict[str, Any]]) -> list[str]:
     """The keys of :data:`FACTS` whose cells are not the same on every row."""
-    return [k for k, _t in FACTS if len({_cell(k, r.get(k)) for r in rows}) > 1]
+    return [k for k, _t in FACTS if len({cell(k, r.get(k)) for r in rows}) > 1]
 
 
 def _nodes_of(spec: str, env: dict) -> list[str]:
@@ -176,7 +194,7 @@ def _gather(spec: str, env: dict, timeout: float) -> list[dict]:
             except ValueError:
                 continue
             if isinstance(doc, dict) and isinstance(doc.get("node"), str):
-                got.append(doc)
+                got.append(sane(doc))
     if res.returncode != 0 or not got:
         why = (res.stderr.strip().splitlines() or [f"exit status {res.returncode}"])[-1]
         raise CudaenvError(f"the fleet step failed on {spec}: {why}", exit_code=1)
@@ -213,13 +231,13 @@ def fleet(nodes: str | None, as_json: bool, login: bool = True, facts: bool = Fa
         write_out(dumps(document("fleet", True, nodes=rows, differ=differ)) + "\n")
         return 0
     head = ["node"] + [t for k, t in FACTS if k in differ]
-    table = [head] + [[r["node"]] + [_cell(k, r.get(k)) for k, _t in FACTS if k in differ] for r in rows]
+    table = [head] + [[r["node"]] + [cell(k, r.get(k)) for k, _t in FACTS if k in differ] for r in rows]
     lines = []
     if differ:
         lines += fit_table([[printable(c) for c in row] for row in table], width(sys.stdout, ctx.env))
     else:
         lines.append(f"all {len(rows)} nodes agree")
-    same = [f"{t} {_cell(k, rows[0].get(k))}" for k, t in FACTS if k not in differ]
+    same = [f"{t} {cell(k, rows[0].get(k))}" for k, t in FACTS if k not in differ]
     if same:
         lines.append(printable("same everywhere: " + "; ".join(same)))
     write_out("".join(line + "\n" for line in lines))

@@ -38,6 +38,8 @@ __all__ = ["LOCK_SUFFIX", "share_tree", "StoreLock", "lock_owner", "this_host"]
 
 #: ``.<name>`` + this is the lock of one toolkit's install in its parent directory.
 LOCK_SUFFIX = ".lock.owner"
+#: What ``link(2)`` answers on a file system without hard links.
+_NO_LINKS = (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK)
 
 
 def _umask() -> int:
@@ -181,7 +183,10 @@ class StoreLock:
                 except FileExistsError:
                     pass
                 except OSError as exc:
-                    if exc.errno not in (errno.EEXIST, errno.EIO):  # EIO: a lost answer on NFS; the count decides
+                    if exc.errno in _NO_LINKS:
+                        if self._create():  # a file system without hard links: O_EXCL (NFSv3 and later keep it)
+                            return
+                    elif exc.errno != errno.EIO:  # EIO: a lost answer on NFS; the count decides
                         raise CudaenvError(f"cannot lock {self.path}: {exc.strerror}") from None
                 if os.stat(tmp).st_nlink == 2:
                     return
@@ -201,6 +206,18 @@ class StoreLock:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+    def _create(self) -> bool:
+        """Take the lock by creating it with ``O_EXCL`` (False: it exists)."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        except FileExistsError:
+            return False
+        except OSError as exc:
+            raise CudaenvError(f"cannot lock {self.path}: {exc.strerror}") from None
+        with os.fdopen(fd, "w") as f:
+            f.write(self.mine)
+        return True
 
     def _break(self, owner: dict[str, Any]) -> None:
         """Remove a stale lock, unless another process replaced it meanwhile."""
