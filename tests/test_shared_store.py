@@ -190,6 +190,12 @@ def test_group_writable_where_the_umask_lets_the_group_write(world):
     """Bob (umask 002) installs runtime parts: the tree is group-writable, so Alice may replace it;
     cudaenv still refuses her uninstall (she did not install it) and the lock left nothing."""
     root = os.path.join(world["store"], "cuda-13.5-rt")
+    # A flock file an earlier install of Alice's left with her private umask: Bob can neither write nor read it.
+    flock_file = os.path.join(world["store"], ".cuda-13.5-rt.lock")
+    open(flock_file, "w").close()
+    alice = pwd.getpwnam(ALICE)
+    os.chown(flock_file, alice.pw_uid, alice.pw_gid)
+    os.chmod(flock_file, 0o600)
     ok(run_as(BOB, ["cudaenv", "install", "13.5", "--parts", "runtime", "--prefix", root], env_of(world, BOB),
               umask=0o002))
     for d, _dirs, files in os.walk(root):

@@ -267,12 +267,17 @@ def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs
 def _open_lock(path: str) -> int:
     """The flock file of one install: made readable and writable as the umask allows (in a group-writable
     store, by the group too); one another member made and the umask kept read-only is opened to read
-    (flock needs no write access)."""
+    (flock needs no write access); one another member's umask kept private: the directory itself
+    (this host's installs into it then take turns; the link(2) lock still decides per toolkit)."""
     flags = os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
     try:
         return os.open(path, os.O_RDWR | flags, 0o666)
     except PermissionError:
+        pass
+    try:
         return os.open(path, os.O_RDONLY | flags, 0o666)
+    except PermissionError:
+        return os.open(os.path.dirname(path), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
 
 class _Busy:
