@@ -23,6 +23,9 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     bash dash zsh fish tcsh tmux gcc g++ make xz-utils ca-certificates lmod tcl8.6 \
     gcc-11 g++-11 clang cmake direnv >/dev/null
+# Other user accounts run cudaenv with Debian's python3 (the project's may be in root's 0700 home):
+# tests/test_shared_store.py, tests/test_site_config.py.
+apt-get install -y -qq --no-install-recommends python3 python3-yaml python3-click python3-packaging python3-distro >/dev/null
 
 # Environment Modules conflicts with lmod as a Debian package, so it is unpacked (not installed)
 # into the test bed; the tests run its modulecmd.tcl with tclsh from there.

@@ -16,9 +16,11 @@ from ..errors import CudaenvError
 from ..infra.console import GuardedStdout, report_error
 from .check_cmd import check_cmd
 from .conda_hook_cmd import conda_hook_group
+from .config_cmd import config_cmd
 from .doctor_cmd import doctor_cmd
 from .exec_cmd import exec_cmd
 from .explain_cmd import explain_cmd
+from .fleet_cmd import fleet_cmd
 from .init_cmd import init_cmd
 from .kernel_cmd import kernel_group
 from .install_cmd import install_cmd, uninstall_cmd
@@ -55,6 +57,8 @@ cli.add_command(kernel_group)
 cli.add_command(profile_group)
 cli.add_command(check_cmd)
 cli.add_command(doctor_cmd)
+cli.add_command(config_cmd)
+cli.add_command(fleet_cmd)
 cli.add_command(explain_cmd)
 cli.add_command(init_cmd)
 cli.add_command(verify_cmd)

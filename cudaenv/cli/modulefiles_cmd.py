@@ -14,7 +14,7 @@ __all__ = ["modulefiles_cmd"]
 @click.option("--format", "fmt", metavar="lmod|tcl",
               help="lmod: Lua files for Lmod. tcl: for Environment Modules (Lmod reads them only for plain ASCII paths).")
 @click.option("--all", "all_", is_flag=True, help="One module per discovered toolkit, with its governing profile.")
-@click.option("--output", "-o", metavar="DIR", help="The directory to put on MODULEPATH (files go to DIR/cuda/).")
+@click.option("--output", "-o", metavar="DIR", help="The directory to put on MODULEPATH (files go to DIR/cuda/; default: `modulefiles:` in config.yaml).")
 @handles_errors
 def modulefiles_cmd(targets: tuple[str, ...], fmt: str | None, all_: bool, output: str | None) -> None:
     """Write modulefiles for TARGETS (versions, profiles, paths) or --all toolkits.

@@ -24,7 +24,7 @@ from ..install.credentials import redact
 from ..install.fetch import Unreachable, cached_path, check_url, configure, is_local
 from ..install.parts import role
 from ..install.progress import Progress, human
-from ..install.record import check_root, covers, lookup, read_parts, register, registered, unregister
+from ..install.record import check_root, covers, lookup, read_marker, read_parts, register, registered, unregister
 from ..install.sources import builds_from_wheels, default_sources, make_source, match_version
 from ..install.wheels import pep440_key
 from ..toolkit.discover import installed_dir
@@ -335,6 +335,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             _private_toolkits(ctx)
         if os.path.lexists(root):
             rec = lookup(ctx.env, root)
+            if rec is None and _others_install(root, plan["version"], force):
+                return _answered(root, plan["version"], dry_run, as_json)
             if rec is None:
                 why = "is a symbolic link" if os.path.islink(root) else "exists and is not a toolkit cudaenv installed"
                 raise CudaenvError(f"{root} {why}", exit_code=2)
@@ -407,6 +409,31 @@ def _dry_run(plan: Plan, root: str, cache: str, as_json: bool) -> str:
                  + (f"; no size published for {', '.join(unknown)}" if unknown else "")
                  + f") for CUDA {plan['version']} ({plan['parts']}) from {plan['source']} into {root}")
     return "\n".join(lines) + "\n"
+
+
+def _others_install(root: str, version: str, force: bool) -> bool:
+    """A shared store: ``root`` is a tree another user's cudaenv installed (its own record says so).
+
+    True (with a note) when it holds ``version``: installed, nothing to do. With ``force``, or
+    another version, refused: only its installer's records let cudaenv replace or remove it.
+
+    Raises:
+        CudaenvError: it cannot be replaced by this user.
+    """
+    mark = read_marker(root)
+    if mark is None:
+        return False
+    try:
+        owner = os.lstat(root).st_uid
+    except OSError:
+        return False
+    if owner == os.geteuid():
+        return False  # the user's own tree without a record: the usual refusal
+    if mark["version"] == version and not force:
+        note(f"CUDA {version} is already installed at {root} (by uid {owner})")
+        return True
+    raise CudaenvError(f"{root} holds CUDA {mark['version']} that uid {owner} installed; only they can replace it",
+                       hint="choose another --prefix", exit_code=2)
 
 
 def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False,

@@ -15,7 +15,8 @@ def modulefiles(targets: tuple[str, ...] | list[str], all_: bool, fmt: str | Non
     """Write the modulefiles (see ``outputs/modulefiles/``); say where they went and how to use them."""
     ctx = Context()
     try:
-        done = write_modulefiles(ctx, list(targets), all_, fmt, output)
+        # A site's config may name the directory once for everyone (`modulefiles:`, beside its store).
+        done = write_modulefiles(ctx, list(targets), all_, fmt, output or ctx.config().get("modulefiles"))
     finally:
         ctx.save()
     for n in done.notes:

@@ -11,7 +11,7 @@ from ..infra.console import note, write_out
 from ..infra.jsonout import dumps
 from ..infra.private import MISSING, Untrusted, dir_problem, ensure_dir
 from ..profiles.files import dump
-from ..profiles.model import default_profile, generated_name, host_compiler, scan_toolkits
+from ..profiles.model import default_profile, generated_name, host_compiler, scan_toolkits, with_site_defaults
 from ..profiles.resolve import resolve_target
 from ..profiles.select import select_targets
 from ..toolkit.stubgen import StubError, ensure_stub
@@ -115,7 +115,7 @@ def build(targets: tuple[str, ...] | list[str], all_: bool, force: bool) -> int:
     chosen = _distinct_toolkits(ctx, targets, all_)
     taken |= _answered_by_others(ctx, chosen, profiles)
     for tk in chosen:
-        prof = default_profile(tk)
+        prof = with_site_defaults(default_profile(tk), ctx.config().get("profile"))
         prof["name"], path = _name_and_file(tk, profiles, taken, ctx.profiles_dir)
         taken.add(prof["name"])
         if not tk["components"]["stubs"]:

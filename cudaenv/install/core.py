@@ -26,6 +26,7 @@ from .parts import role
 from .progress import Progress, human
 from .record import MARKER, read_marker, register
 from .sources import NotOffered, make_source
+from .store import StoreLock, share_tree
 from .unpack import finish, unpack
 from .wheels import META
 
@@ -215,17 +216,19 @@ def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs
     parent, name = os.path.split(os.path.abspath(root))
     try:
         os.makedirs(parent, exist_ok=True)
-        lock_fd = os.open(os.path.join(parent, f".{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                          0o644)
+        lock_fd = _open_lock(os.path.join(parent, f".{name}.lock"))
     except OSError as exc:
         raise CudaenvError(f"cannot write in {parent}: {exc.strerror}") from None
     prog = progress or Progress(0)
+    # flock waits on this host; the link(2) lock (install/store.py) also across the hosts of an NFS store.
+    shared = StoreLock(parent, name, prog.message)
     try:
         try:
             fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             prog.message(f"another install of {name} is running; waiting for it")
             fcntl.flock(lock_fd, fcntl.LOCK_EX)
+        shared.acquire()
         _leftovers(parent, name, root)
         if os.path.lexists(root) and not replace:
             return {"root": root, "already": True, "downloaded": 0, "bytes": 0, "files": 0, "stub": None,
@@ -247,6 +250,7 @@ def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs
                                                         "file": c["filename"], "only": c["how"]}
                                              for c in plan["components"]}}
             _write_new(os.path.join(staging, MARKER), dumps(record) + "\n")
+            share_tree(staging, parent)  # a group-shared store's group and modes (nothing for a private one)
             register(env, root, plan["version"], token, [])
             _swap(staging, root, os.path.join(parent, f".{name}{OLD}{os.getpid()}"))
         except BaseException:
@@ -255,8 +259,25 @@ def install_tree(plan: Plan, root: str, cache: str, env: Mapping[str, str], jobs
         return {"root": root, "already": False, "downloaded": downloaded, "bytes": prog.total, "files": files,
                 "stub": made["stub"], "stub_error": made["stub_error"], "token": token}
     finally:
+        shared.release()
         prog.close()
         os.close(lock_fd)
+
+
+def _open_lock(path: str) -> int:
+    """The flock file of one install: made readable and writable as the umask allows (in a group-writable
+    store, by the group too); one another member made and the umask kept read-only is opened to read
+    (flock needs no write access); one another member's umask kept private: the directory itself
+    (this host's installs into it then take turns; the link(2) lock still decides per toolkit)."""
+    flags = os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(path, os.O_RDWR | flags, 0o666)
+    except PermissionError:
+        pass
+    try:
+        return os.open(path, os.O_RDONLY | flags, 0o666)
+    except PermissionError:
+        return os.open(os.path.dirname(path), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
 
 
 class _Busy:

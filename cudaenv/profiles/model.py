@@ -30,14 +30,14 @@ from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Mapping
+    from typing import Any, Mapping
 
     from ..context import Context
     from ..infra.index import Index
     from ..toolkit.types import Toolkit
     from .types import Profile
 
-__all__ = ["Profile", "ProfileFiles", "scan_toolkits", "load_all", "default_profile", "profile_ops", "generated_name", "loader_stub", "path_fingerprint",
+__all__ = ["Profile", "ProfileFiles", "scan_toolkits", "load_all", "default_profile", "with_site_defaults", "profile_ops", "generated_name", "loader_stub", "path_fingerprint",
            "host_compiler", "user_ccbin", "user_env", "use_ops"]
 
 def generated_name(tk: Toolkit) -> str:
@@ -176,6 +176,20 @@ def default_profile(tk: Toolkit) -> Profile:
         "append": {},
         "file": None,
     }
+
+
+def with_site_defaults(profile: Profile, defaults: dict[str, Any] | None) -> Profile:
+    """``profile`` with the config's ``profile:`` settings when no file governs it (a toolkit's default).
+
+    A profile file says everything itself; a default profile takes the site's (or the user's
+    config's) ``stubs``, ``loader_path``, ``host_compiler`` and ``build`` settings.
+    """
+    if not defaults or profile["file"] is not None:
+        return profile
+    out = dict(profile)
+    for k, v in defaults.items():
+        out[k] = dict(profile.get("build") or {}, **v) if k == "build" else v
+    return out  # type: ignore[return-value]
 
 
 def profile_ops(profile: Profile, stub_dir: str | None = None, host_cxx: str | None = None,
@@ -330,6 +344,7 @@ def use_ops(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None
             cache) leaves it off, with a note.
     """
     notes = [] if notes is None else notes
+    profile = with_site_defaults(profile, ctx.config().get("profile"))
     cxx, why = host_compiler(ctx, profile, tk)
     if cxx:
         mine = user_ccbin(ctx.env)

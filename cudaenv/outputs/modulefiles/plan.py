@@ -147,7 +147,7 @@ def plan_modulefiles(
         raise CudaenvError(f"--format must be lmod or tcl (got {fmt!r})" if fmt else "--format lmod|tcl is required",
                            exit_code=2)
     if not output:
-        raise CudaenvError("--output DIR is required (the directory to put on MODULEPATH)", exit_code=2)
+        raise CudaenvError("--output DIR is required (the directory to put on MODULEPATH), or modulefiles: DIR in config.yaml", exit_code=2)
     output = os.path.abspath(output)
     if os.path.exists(output) and not os.path.isdir(output):
         raise CudaenvError(f"--output {output} is not a directory", exit_code=2)
