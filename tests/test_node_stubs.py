@@ -184,6 +184,17 @@ def test_attacker_runtime_dir_falls_back_to_tmp(place, attacker):
     assert os.listdir(env["XDG_RUNTIME_DIR"]) == []
 
 
+@pytest.mark.parametrize("name", ["run:colon", "run\nnewline"])
+def test_runtime_dir_no_path_list_can_hold_falls_back_to_tmp(place, name):
+    """A runtime dir whose name holds ':' or a newline cannot go on LD_LIBRARY_PATH: /tmp serves, and the
+    switch is not refused."""
+    need_root_and_unshare()
+    root = make_toolkit(os.path.join(place, "cuda-12.4"), "12.4.1")
+    env = always_env(place, root, runtime=name)
+    ld = ld_of(in_fresh_tmp(USE_JSON, env))
+    assert ld[1].startswith(f"/tmp/cudaenv-{os.geteuid()}/stubs-{BOOT}/")
+
+
 # -- another node: the entry names nothing there ---------------------------------------------
 
 def compile_c(src: str, out: str, *flags: str, env: dict | None = None) -> str:

@@ -114,9 +114,11 @@ def _runtime_base(env: Mapping[str, str]) -> str:
 
     An inherited ``XDG_RUNTIME_DIR`` (a job step on a node without the user's
     login session) may not exist: it is never created, the ``/tmp`` one is.
+    One another user owns or can write, or whose name no path list can hold, is passed over too.
     """
     run = env.get("XDG_RUNTIME_DIR") or ""
-    if os.path.isabs(run) and dir_problem(run) is None:
+    # A ':' or newline could not go on LD_LIBRARY_PATH (the planner would refuse the whole switch).
+    if os.path.isabs(run) and ":" not in run and "\n" not in run and dir_problem(run) is None:
         return os.path.join(run, "cudaenv")
     return f"/tmp/cudaenv-{os.geteuid()}"
 
