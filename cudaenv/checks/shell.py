@@ -341,7 +341,8 @@ def _stub_story(d: str, rec: dict) -> tuple[str, str]:
                 f"{rec['profile']})\"` again")
     if rec["kind"] == "use-old":
         return (f"{who} of an older cudaenv put it there on a node without a driver (its stubs: auto did)" + job,
-                f"{ADVICE['stub_inherited']}; this cudaenv never adds it unless a profile asks (stubs: always)")
+                f"{ADVICE['stub_inherited']}; this cudaenv adds one only where a profile asks (stubs: driverless or always), "
+                "in a directory of that node only")
     if rec["kind"] == "module":
         mod = f"module {rec['module']}" if rec["module"] else "a module written by `cudaenv modulefiles`"
         name = rec["module"] or "cuda/<version>"

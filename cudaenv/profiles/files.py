@@ -192,12 +192,12 @@ _HEADER = """\
 # {root} in any value stands for `root`.
 # stubs: auto | driverless | always | never -- the driver stub (lib64/stubs/libcuda.so). LIBRARY_PATH
 #   (what `ld -lcuda` searches) gets the stubs directory either way, when the toolkit has one:
-#   harmless on any host. auto and never: that only. driverless: also a runtime stub (libcuda.so.1 -> the
-#   stub, last on LD_LIBRARY_PATH) on a host without an NVIDIA driver, for build hosts that import
-#   what they link; always: that runtime stub on any host (with a driver, CUDA calls then fail with
-#   error 34). The runtime stub's directory is node-local (named by this boot's id, under
-#   $XDG_RUNTIME_DIR or /tmp/cudaenv-<uid>): an environment copied to another node (Slurm's
-#   --export=ALL, ssh) names nothing there. (Earlier cudaenv: auto meant driverless, in a shared cache.)
+#   harmless on any host. auto and never: that only. driverless: also a runtime stub
+#   (libcuda.so.1 -> the stub, last on LD_LIBRARY_PATH) on a host without an NVIDIA driver, for
+#   build hosts that import what they link; always: that runtime stub on any host (with a driver,
+#   CUDA calls then fail with error 34). Its directory is node-local (named by this boot's id,
+#   under $XDG_RUNTIME_DIR or /tmp/cudaenv-<uid>): an environment copied to another node (Slurm's
+#   --export=ALL, ssh) names nothing there. (Earlier cudaenv: auto meant driverless.)
 # loader_path: auto | always | never -- the library directories the profile adds to LD_LIBRARY_PATH.
 #   auto: a directory holding an older copy of a library the active Python environment's nvidia-*
 #   wheels ship is replaced by a cache mirror without that library (so torch keeps its own);

@@ -8,8 +8,9 @@ the YAML side lives in ``files.py`` so ``use`` never loads it.
 
 :func:`profile_ops` turns a profile into ``Ops``; :func:`use_ops` adds what
 the host decides: the loader-path stub (only where the profile asks for one,
-in a node-local directory) and the host compiler selected for the toolkit. ``use``, ``show``, the checks, ``verify``
-and the modulefiles all go through :func:`use_ops`, so what they describe is
+in a node-local directory) and the host compiler selected for the toolkit.
+``use``, ``show``, the checks, ``verify`` and the modulefiles all go through
+:func:`use_ops`, so what they describe is
 what ``use`` does. Computing never writes: only ``use`` and ``verify`` pass
 ``links=True`` and get the loader-path stub link made.
 """

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     from .types import Toolkit
 
-__all__ = ["driver_present", "generated_stub_dir", "link_stub_dir", "stub_target", "loader_link_dir", "node_stub_dir",
+__all__ = ["driver_present", "generated_stub_dir", "link_stub_dir", "stub_target", "node_stub_dir",
            "boot_id", "BOOT_ID", "NODE_STUBS", "make_loader_link", "dev_link_dir", "make_dev_links"]
 
 #: The kernel's id of this boot: differs on every node and after every reboot.
@@ -83,13 +83,6 @@ def stub_target(cache_dir: str, tk: Toolkit) -> str | None:
         return os.path.join(tk["root"], tk["libdir"], "stubs", "libcuda.so")
     gen = link_stub_dir(cache_dir, tk)
     return None if gen is None else os.path.join(gen, "libcuda.so")
-
-
-def loader_link_dir(cache_dir: str, tk: Toolkit) -> str:
-    """Where cudaenv before issue 17 kept ``tk``'s ``libcuda.so.1`` link: in the cache, a path that
-    exists on every node sharing ``$HOME``. Nothing makes it any more; ``doctor`` names it when an
-    inherited environment still holds it."""
-    return os.path.join(cache_dir, "stubs", tk["stub_key"])
 
 
 def boot_id(path: str = BOOT_ID) -> str | None:
