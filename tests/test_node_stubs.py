@@ -257,3 +257,28 @@ def test_import_of_an_extension_linked_with_lcuda(place, testbed, policy):
     else:
         assert res.returncode == 0, res.stderr
         assert res.stdout.strip() == "cuInit 34"  # the stub answers: no driver here, as expected
+
+
+@pytest.mark.slow
+@pytest.mark.testbed
+def test_torch_stays_silent_after_use_on_a_driverless_host(place, testbed):
+    """Issue 17: with the runtime stub on LD_LIBRARY_PATH, `torch.cuda.is_available()` on a driverless host
+    warns "CUDA driver is a stub library" where it was silent before `use`. The default (auto) adds none;
+    `stubs: always` still does, and then torch says so (the price of asking for it)."""
+    from conftest import TESTBED
+
+    python = os.path.join(TESTBED, "venv-cu", "bin", "python")
+    if not os.path.isfile(python):
+        pytest.skip("the test bed's torch venv is missing (tests/testbed/build.sh)")
+    said = {}
+    for policy in ("auto", "always"):
+        env = always_env(place, testbed["12.4"], policy)
+        env.pop("CUDAENV_PROC_ROOT")
+        res = subprocess.run(["bash", "--norc", "--noprofile", "-euc",
+                              f'eval "$("{sys.executable}" -m cudaenv use rt)"\n'
+                              f'"{python}" -c "import torch; print(torch.cuda.is_available())"'],
+                             env=env, capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0 and res.stdout.strip() == "False", res.stderr
+        said[policy] = res.stderr
+    assert "stub library" not in said["auto"], said["auto"]
+    assert "stub library" in said["always"], said["always"]
