@@ -201,7 +201,7 @@ def test_stub_on_loader_path_says_where_it_came_from():
     job = {"SLURM_JOB_ID": "42"}
     x = _stub_finding(old, dict(job, _CUDAENV_STATE=state(old)), True)
     assert x.status == "fail"
-    assert "`cudaenv use cuda-12.4.1` of an older cudaenv" in x.detail and "into job 42 (--export=ALL" in x.detail
+    assert "`cudaenv use cuda-12.4.1` of an older cudaenv" in x.detail and "this is job 42, whose" in x.detail
     assert 'eval "$(cudaenv use <version>)"' in x.fix and "--export=NONE" in x.fix and "stubs: auto do" not in x.fix
     x = _stub_finding(local, {"_CUDAENV_STATE": state(local)}, True)
     assert x.status == "fail" and "profile cuda-12.4.1 asks for (stubs: always" in x.detail
@@ -209,8 +209,8 @@ def test_stub_on_loader_path_says_where_it_came_from():
     assert _stub_finding(local, {"_CUDAENV_STATE": state(local)}, False).status == "ok"
     lm = {"LOADEDMODULES": "gcc/12:cuda/12.4.1", "_LMFILES_": "/m/gcc/12.lua:/shared/modules/cuda/12.4.1.lua"}
     x = _stub_finding(mod, dict(lm, **job), True)
-    assert x.status == "fail" and x.detail.endswith("; Slurm copied the submitting shell's environment into "
-                                                     "job 42 (--export=ALL, the default)")
+    assert x.status == "fail" and x.detail.endswith("; this is job 42, whose environment Slurm copies from the "
+                                                     "submitting shell (--export=ALL, the default)")
     assert "module cuda/12.4.1 put it there" in x.detail
     assert "`module unload cuda/12.4.1; module load cuda/12.4.1`" in x.fix and "cudaenv modulefiles" in x.fix
     x = _stub_finding("/c/lib64/stubs", {}, True)

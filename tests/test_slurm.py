@@ -325,7 +325,7 @@ def test_job_that_inherited_an_old_cudaenv_stub(login, probe, tmp_path, testbed)
     assert parse(stub)["cuInit"] == "34", stub  # what the job got: the bug the advice is for
     f = doctor_stub((tmp_path / "doctor.json").read_text())
     assert f["status"] == "fail", f
-    assert "`cudaenv use cuda-12.4.1` of an older cudaenv" in f["detail"] and "into job " in f["detail"], f
+    assert "`cudaenv use cuda-12.4.1` of an older cudaenv" in f["detail"] and "whose environment Slurm copies" in f["detail"], f
     assert 'eval "$(cudaenv use <version>)"' in f["fix"] and "--export=NONE" in f["fix"], f
     assert_standin(again)
     assert_standin(execd)

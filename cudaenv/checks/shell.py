@@ -331,8 +331,8 @@ def _empty_entries_rule(f: dict) -> list[Finding]:
 
 def _stub_story(d: str, rec: dict) -> tuple[str, str]:
     """(where stub directory ``d`` came from, what removes it) for one :func:`stub_origins` record."""
-    job = f"; Slurm copied the submitting shell's environment into job {rec['job']} (--export=ALL, the default)" \
-        if rec["job"] else ""
+    job = f"; this is job {rec['job']}, whose environment Slurm copies from the submitting shell (--export=ALL, " \
+        "the default)" if rec["job"] else ""
     who = f"`cudaenv use {rec['profile']}`" if rec["profile"] else "`cudaenv use`"
     if rec["kind"] == "use":
         return (f"it is the runtime stub profile {rec['profile']} asks for (stubs: always or driverless), "
