@@ -21,7 +21,7 @@ import tempfile
 
 import pytest
 
-from helpers import REPO, make_toolkit
+from helpers import REPO, make_toolkit, setup_missing
 
 ATTACKER = "cudaenv-mallory"  # the same account tests/test_cache_owner.py uses
 
@@ -238,6 +238,8 @@ def test_entry_names_nothing_on_another_node(place, testbed):
 def test_import_of_an_extension_linked_with_lcuda(place, testbed, policy):
     """A Python extension linked with -lcuda (DT_NEEDED libcuda.so.1), built and imported on this
     driverless host: auto links it (LIBRARY_PATH) but the import fails; always and driverless import it."""
+    if not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")):
+        setup_missing(f"no Python.h for {sys.executable} (torch extension builds need it too)")
     env = always_env(place, testbed["12.4"], policy)
     env.pop("CUDAENV_PROC_ROOT")  # this host's own truth: no driver
     assert not os.path.exists("/proc/driver/nvidia/version")
