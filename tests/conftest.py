@@ -37,6 +37,8 @@ def isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))  # where `cudaenv install` writes
+    os.mkdir(tmp_path / "xdg-run", 0o700)  # node-local runtime stubs (stubs: always) land here, not in /tmp
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg-run"))
     for var in ("CUDAENV_ACTIVE", "_CUDAENV_STATE", "CUDAENV_ROOTS", "CUDAENV_SHELL",
                 "CUDA_HOME", "CUDA_PATH", "CONDA_PREFIX"):
         monkeypatch.delenv(var, raising=False)

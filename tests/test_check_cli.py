@@ -102,8 +102,21 @@ def test_doctor_after_use_is_clean(shell_env):
     rc, found, doc = doctor_json('eval "$(cudaenv use 12.4)"', env, cwd)
     assert rc == 0, doc
     assert ("env.consistency", "ok") in found and ("env.cuda_home", "ok") in found
-    assert ("env.stubs_on_loader_path", "ok") in found  # no driver here: a build host
+    # stubs: auto is link time only: no stub on the loader path even here, where no driver is.
+    assert not [f for f in doc["shell"] if f["id"] == "env.stubs_on_loader_path"], doc["shell"]
     assert doc["profile"] == "cuda-12.4.1" and doc["checks"]
+
+
+def test_doctor_after_use_with_a_runtime_stub(shell_env):
+    """stubs: always on this driverless host: the node-local stub is fine here (it names nothing elsewhere)."""
+    env, cwd = shell_env
+    env = dict(env, XDG_RUNTIME_DIR=str(cwd / "xdg-run"))
+    pdir = os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "profiles")
+    os.makedirs(pdir, exist_ok=True)
+    with open(os.path.join(pdir, "rt.yaml"), "w") as f:
+        f.write(f"name: rt\nroot: {env['CUDAENV_ROOTS'].split(':')[0]}\nstubs: always\n")
+    rc, found, doc = doctor_json('eval "$(cudaenv use rt)"', env, cwd)
+    assert ("env.stubs_on_loader_path", "ok") in found, doc["shell"]
 
 
 def test_doctor_catches_the_classic_mismatch(shell_env, testbed):

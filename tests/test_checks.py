@@ -173,9 +173,55 @@ def test_shell_rules_stubs_and_cudart():
     f = shell_rules(shell_facts(stub_dirs=["/c/lib64/stubs"], driver={"present": True}))
     assert status(f, "env.stubs_on_loader_path") == ["fail"]
     f = shell_rules(shell_facts(stub_dirs=["/c/lib64/stubs"], driver={"present": False}))
-    assert status(f, "env.stubs_on_loader_path") == ["ok"]
+    assert status(f, "env.stubs_on_loader_path") == ["info"]  # fine here, but it travels (issue 17)
     f = shell_rules(shell_facts(cudart={"libcudart.so.12": ["/a/libcudart.so.12.4.127", "/b/libcudart.so.12.8.90"]}))
     assert status(f, "env.cudart_versions") == ["warn"]
+
+
+def _stub_finding(d, env, driver):
+    from cudaenv.checks.shell import stub_origins
+
+    f = shell_rules(shell_facts(stub_dirs=[d], stub_origin=stub_origins(env, [d]), driver={"present": driver}))
+    (found,) = [x for x in f if x.id == "env.stubs_on_loader_path"]
+    return found
+
+
+def test_stub_on_loader_path_says_where_it_came_from():
+    """Issue 17: a job that inherited a stub gets told which of four sources put it there, and the fix for that
+    source, not "cudaenv profiles with stubs: auto do this for you" (it was cudaenv that put it there)."""
+    from cudaenv.env.state import State, encode
+
+    old = "/home/u/.cache/cudaenv/stubs/0123456789abcdef"  # where cudaenv kept it before issue 17
+    local = "/run/user/1000/cudaenv/stubs-6f1e2d3c-0000-4000-8000-000000000000/0123456789abcdef"
+    mod = "/shared/modules/.cudaenv-stubs/0123456789abcdef"
+
+    def state(entry):
+        return encode(State("cuda-12.4.1", {}, {"LD_LIBRARY_PATH": ("u", ["/c/lib64"], [entry])}))
+
+    job = {"SLURM_JOB_ID": "42"}
+    x = _stub_finding(old, dict(job, _CUDAENV_STATE=state(old)), True)
+    assert x.status == "fail"
+    assert "`cudaenv use cuda-12.4.1` of an older cudaenv" in x.detail and "this is job 42, whose" in x.detail
+    assert 'eval "$(cudaenv use <version>)"' in x.fix and "--export=NONE" in x.fix and "stubs: auto do" not in x.fix
+    x = _stub_finding(local, {"_CUDAENV_STATE": state(local)}, True)
+    assert x.status == "fail" and "profile cuda-12.4.1 asks for (stubs: always" in x.detail
+    assert "set `stubs: auto`" in x.fix
+    assert _stub_finding(local, {"_CUDAENV_STATE": state(local)}, False).status == "ok"
+    lm = {"LOADEDMODULES": "gcc/12:cuda/12.4.1", "_LMFILES_": "/m/gcc/12.lua:/shared/modules/cuda/12.4.1.lua"}
+    x = _stub_finding(mod, dict(lm, **job), True)
+    assert x.status == "fail" and x.detail.endswith("; this is job 42, whose environment Slurm copies from the "
+                                                     "submitting shell (--export=ALL, the default)")
+    assert "module cuda/12.4.1 put it there" in x.detail
+    assert "`module unload cuda/12.4.1; module load cuda/12.4.1`" in x.fix and "cudaenv modulefiles" in x.fix
+    x = _stub_finding("/c/lib64/stubs", {}, True)
+    assert x.status == "fail" and "not cudaenv's" in x.detail and "Slurm" not in x.detail
+    assert x.fix.startswith("remove /c/lib64/stubs from LD_LIBRARY_PATH") and "LIBRARY_PATH only" in x.fix
+    # No driver here (a login node): fine here, but a stub that is not node-local travels.
+    for d, env in ((old, {"_CUDAENV_STATE": state(old)}), (mod, lm), ("/c/lib64/stubs", {})):
+        x = _stub_finding(d, env, False)
+        assert x.status == "info" and "it travels" in x.summary and "error 34" in x.detail
+    # An unreadable state is no origin: by hand.
+    assert "not cudaenv's" in _stub_finding(old, {"_CUDAENV_STATE": "x;y"}, True).detail
 
 
 @pytest.mark.parametrize("value,count,bad", [("0,1", 2, False), ("", None, True), ("0,2", 2, True), ("0,0", None, True),

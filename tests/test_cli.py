@@ -133,23 +133,49 @@ def test_off_with_corrupt_state_fails_cleanly(three):
     assert res.returncode == 1 and res.stdout == "" and "_CUDAENV_STATE is unreadable" in res.stderr
 
 
+def set_stubs(env, version: str, policy: str) -> None:
+    """Write the profile of ``version`` (``profile build``) with ``stubs: policy``."""
+    path = os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "profiles", f"cuda-{version}.yaml")
+    if not os.path.exists(path):
+        assert run_cudaenv(["profile", "build", version], env).returncode == 0
+    lines = open(path).read().splitlines(keepends=True)
+    assert sum(ln.startswith("stubs: ") for ln in lines) == 1
+    open(path, "w").write("".join(f"stubs: {policy}\n" if ln.startswith("stubs: ") else ln for ln in lines))
+
+
 def test_stubs_policy(three, tmp_path):
     base, env = three
-    # This machine has no NVIDIA driver: auto puts the stub link last on LD_LIBRARY_PATH.
+    tk = f"{base}/cuda-12.5.0"
+    # auto (the default): link time only, on this driverless host too (issue 17: a runtime stub
+    # travels with the environment into jobs on GPU nodes).
     assert not os.path.exists("/proc/driver/nvidia/version")
     doc = use_json("12.5", env)
-    ld = doc["set"]["LD_LIBRARY_PATH"].split(":")
-    assert ld[0] == f"{base}/cuda-12.5.0/lib64"
-    assert os.readlink(os.path.join(ld[-1], "libcuda.so.1")) == f"{base}/cuda-12.5.0/lib64/stubs/libcuda.so"
-    assert ld[-1].startswith(os.environ["XDG_CACHE_HOME"])
-    assert doc["set"]["LIBRARY_PATH"] == f"{base}/cuda-12.5.0/lib64:{base}/cuda-12.5.0/lib64/stubs"
-    # A profile can say never.
-    run_cudaenv(["profile", "build", "12.5"], env)
-    path = os.path.join(os.environ["XDG_CONFIG_HOME"], "cudaenv", "profiles", "cuda-12.5.0.yaml")
-    text = open(path).read().replace("stubs: auto", "stubs: never")
-    open(path, "w").write(text)
+    assert doc["set"]["LD_LIBRARY_PATH"] == f"{tk}/lib64"
+    assert doc["set"]["LIBRARY_PATH"] == f"{tk}/lib64:{tk}/lib64/stubs"
+    with open("/proc/sys/kernel/random/boot_id") as f:
+        boot = f.read().strip()
+    # always and driverless (no driver here): the stub link last, node-local, holding nothing else.
+    for policy in ("always", "driverless"):
+        set_stubs(env, "12.5.0", policy)
+        doc = use_json("12.5", env)
+        ld = doc["set"]["LD_LIBRARY_PATH"].split(":")
+        assert ld[0] == f"{tk}/lib64" and len(ld) == 2, ld
+        assert os.path.dirname(ld[-1]) == os.path.join(env["XDG_RUNTIME_DIR"], "cudaenv", f"stubs-{boot}")
+        assert os.listdir(ld[-1]) == ["libcuda.so.1"]
+        assert os.readlink(os.path.join(ld[-1], "libcuda.so.1")) == f"{tk}/lib64/stubs/libcuda.so"
+        assert doc["set"]["LIBRARY_PATH"] == f"{tk}/lib64:{tk}/lib64/stubs"
+    # driverless where a driver is loaded: none; always: still (what it always meant).
+    proc = tmp_path / "proc" / "driver" / "nvidia"
+    proc.mkdir(parents=True)
+    (proc / "version").write_text("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.95.05\n")
+    drv = dict(env, CUDAENV_PROC_ROOT=str(tmp_path / "proc"))
+    assert use_json("12.5", drv)["set"]["LD_LIBRARY_PATH"] == f"{tk}/lib64"
+    set_stubs(env, "12.5.0", "always")
+    assert len(use_json("12.5", drv)["set"]["LD_LIBRARY_PATH"].split(":")) == 2
+    # never: none.
+    set_stubs(env, "12.5.0", "never")
     doc = use_json("12.5", env)
-    assert doc["set"]["LD_LIBRARY_PATH"] == f"{base}/cuda-12.5.0/lib64"
+    assert doc["set"]["LD_LIBRARY_PATH"] == f"{tk}/lib64"
 
 
 def test_driver_present_detection(tmp_path):
@@ -353,9 +379,9 @@ def test_show_human_and_json(three):
     res = run_cudaenv(["show", "12.4"], env)
     assert res.returncode == 0, res.stderr
     assert f"CUDA_HOME={base}/cuda-12.4.1" in res.stdout and "prepend  PATH <- " in res.stdout
-    assert "stubs    auto: LIBRARY_PATH, and last on LD_LIBRARY_PATH" in res.stdout
+    assert "stubs    auto: LIBRARY_PATH only (link time only" in res.stdout
     doc = json.loads(run_cudaenv(["show", "12.4", "--json"], env).stdout)
-    assert doc["profile"] == "cuda-12.4.1" and doc["stubs_on_loader_path"] is True
+    assert doc["profile"] == "cuda-12.4.1" and doc["stubs_on_loader_path"] is False
     # No argument: the active profile.
     env.update(use_json("11.8", env)["set"])
     assert "cuda-11.8.0" in run_cudaenv(["show"], env).stdout
@@ -446,9 +472,11 @@ def test_an_empty_shell_name_is_refused_not_detected(two_toolkits, args):
     assert res.returncode == 2 and res.stdout == "" and "unknown shell ''" in res.stderr
 
 
-def test_an_unwritable_cache_costs_the_stub_link_not_the_switch(two_toolkits, tmp_path):
+def test_an_unmakeable_stub_dir_costs_the_stub_link_not_the_switch(two_toolkits, tmp_path):
     base, env = two_toolkits
-    env = dict(env, XDG_CACHE_HOME="/dev/null")  # a file: nothing can be created below it
+    set_stubs(env, "12.4.1", "always")
+    # The runtime dir is the user's, but a file stands where the stub directories go.
+    (tmp_path / "xdg-run" / "cudaenv").write_text("not a directory")
     res, doc = use_as_json(["12.4"], env)
     assert res.returncode == 0, res.stderr
     assert "switching without the driver stub" in res.stderr

@@ -72,9 +72,29 @@ def dump(out, name) -> dict:
     return d
 
 
+def stubs_policy(env: dict, policy: str) -> None:
+    """Give the bed's toolkit a profile saying ``stubs: policy`` (``profile build``, then one line edited)."""
+    res = subprocess.run(["cudaenv", "profile", "build", VERSION], env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    path = os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "profiles", f"cuda-{VERSION}.yaml")
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines(keepends=True)
+    assert "stubs: auto\n" in lines
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("".join(f"stubs: {policy}\n" if ln == "stubs: auto\n" else ln for ln in lines))
+
+
+@pytest.mark.parametrize("stubs", ["auto", "always"])
 @pytest.mark.parametrize("shell", list(SCRIPTS))
-def test_use_off_round_trip_with_hostile_root(shell, bed):
+def test_use_off_round_trip_with_hostile_root(shell, bed, stubs):
+    """``stubs: always`` adds the node-local runtime stub, in a runtime dir with the hostile name too;
+    ``off`` must take it back exactly like everything else."""
     root, env, out, cwd = bed
+    if stubs == "always":
+        run = cwd / ("run " + HOSTILE)
+        run.mkdir(mode=0o700)
+        env = dict(env, XDG_RUNTIME_DIR=str(run))
+        stubs_policy(env, "always")
     res = run_shell(shell, SCRIPTS[shell].format(target=VERSION), env, cwd)
     assert res.returncode == 0, res.stderr
     before, during, again, after = (dump(out, n) for n in ("before", "during", "again", "after"))
@@ -82,8 +102,11 @@ def test_use_off_round_trip_with_hostile_root(shell, bed):
     assert during[b"CUDA_HOME"] == r and during[b"CUDA_PATH"] == r
     assert during[b"PATH"].split(b":")[0] == r + b"/bin"
     ld = during[b"LD_LIBRARY_PATH"].split(b":")
-    assert ld[0] == r + b"/lib64" and len(ld) == 2  # lib64, then the stub link dir (no driver here)
-    assert os.path.realpath(os.path.join(ld[-1].decode(), "libcuda.so.1")) == root + "/lib64/stubs/libcuda.so"
+    if stubs == "auto":  # link time only, even on this driverless host
+        assert ld == [r + b"/lib64"]
+    else:  # lib64, then the node-local stub link dir
+        assert ld[0] == r + b"/lib64" and len(ld) == 2 and ld[1].startswith(env["XDG_RUNTIME_DIR"].encode() + b"/")
+        assert os.path.realpath(os.path.join(ld[-1].decode(), "libcuda.so.1")) == root + "/lib64/stubs/libcuda.so"
     assert during[b"LIBRARY_PATH"] == r + b"/lib64:" + r + b"/lib64/stubs"
     for var in (b"PATH", b"LD_LIBRARY_PATH", b"LIBRARY_PATH"):
         assert b"" not in during[var].split(b":")

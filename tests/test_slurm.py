@@ -2,10 +2,11 @@
 node, then jobs on a GPU node (slurmd in a mount namespace showing the test's stand-in driver).
 
 The probe dlopens libcuda.so.1 the way the CUDA runtime does and calls cuInit(0): the stand-in
-driver answers 0, the toolkit's stub answers 34 (CUDA_ERROR_STUB_LIBRARY). Issue 17: today
-`cudaenv use` on the login node puts the stub on LD_LIBRARY_PATH and --export=ALL (Slurm's
-default) carries it into the job, so the scenarios marked xfail(strict) show the bug and turn
-green (then fail as XPASS: remove the mark) when the fix lands.
+driver answers 0, the toolkit's stub answers 34 (CUDA_ERROR_STUB_LIBRARY). Issue 17: `cudaenv
+use` on the login node used to put the stub on LD_LIBRARY_PATH, and --export=ALL (Slurm's
+default) carried it into the job; now the runtime stub is only where a profile asks for it, in a
+node-local directory (tests/test_node_stubs.py shows another node skipping it), and doctor in a
+job that inherited one says where it came from.
 """
 
 from __future__ import annotations
@@ -49,9 +50,6 @@ int main(void) {
     return 0;
 }
 """
-
-ISSUE17 = "issue 17: the login node's libcuda stub travels into the job with --export=ALL (cuInit 34)"
-
 
 @pytest.fixture(scope="module")
 def cluster():
@@ -159,7 +157,8 @@ def assert_standin(out: str):
 
 def test_bed_login_has_no_driver_gpu_node_has_the_standin(login, probe, tmp_path):
     """Without cudaenv: the login side finds no libcuda; a job step finds the stand-in (cuInit 0)
-    and sees /proc/driver/nvidia/version. After `use` on the login side, the stub answers 34 there."""
+    and sees /proc/driver/nvidia/version. After `use` on the login side there is still no libcuda
+    there (stubs: auto is link time only)."""
     res = login_bash(f"{probe}; test ! -e /proc/driver/nvidia/version && echo login-no-proc\n"
                      f"srun -n1 sh -c '{probe}; head -c 12 /proc/driver/nvidia/version; echo'\n", login, tmp_path)
     lines = res.stdout.splitlines()
@@ -168,8 +167,7 @@ def test_bed_login_has_no_driver_gpu_node_has_the_standin(login, probe, tmp_path
     assert_standin(lines[2])
     assert lines[3] == "NVRM version"
     res = login_bash(USE + probe, login, tmp_path)
-    r = parse(res.stdout)
-    assert r["cuInit"] == "34" and r["libcuda"].startswith(str(tmp_path)), res.stdout  # the stub, in our cache
+    assert res.stdout == "libcuda=none cuInit=none\n", res.stdout
 
 
 # -- issue 17's scenarios: a switch on the login node, then a job ----------------------------
@@ -191,7 +189,7 @@ SUBMIT = {
 
 
 def _case(how: str, export: str):
-    marks = [pytest.mark.xfail(strict=True, raises=AssertionError, reason=ISSUE17)] if export == "ALL" else []
+    marks = []
     if how in ("sbatch", "array"):
         marks.append(pytest.mark.slow)  # sbatch --wait polls every 2 s
     return pytest.param(how, export, marks=marks, id=f"{how}-{export}")
@@ -278,10 +276,85 @@ def lmod(login, tmp_path):
     return f"source {LMOD_INIT}\nmodule use {moddir}\nmodule load cuda/12.4\n"
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 17: a module loaded on the login node puts "
-                   "its stub on LD_LIBRARY_PATH and --export=ALL carries it into the job (cuInit 34)")
 def test_module_loaded_on_login_export_all(login, lmod, probe, tmp_path):
     assert_standin(login_bash(lmod + f"srun -n1 --export=ALL {probe}", login, tmp_path).stdout)
+
+
+def doctor_stub(out: str) -> dict:
+    """The env.stubs_on_loader_path finding of a ``doctor --json`` run."""
+    import json
+
+    found = [f for f in json.loads(out)["shell"] if f["id"] == "env.stubs_on_loader_path"]
+    if len(found) != 1:
+        pytest.fail(f"no single stub finding in {out!r}")
+    return found[0]
+
+
+def old_cudaenv_login(login: dict, tmp_path, root: str) -> dict:
+    """The login environment after `use 12.4` of a cudaenv from before issue 17 on this driverless node:
+    its stub link in the shared cache, last on LD_LIBRARY_PATH and recorded in _CUDAENV_STATE as its own."""
+    import json
+
+    from cudaenv.env.state import STATE_VAR, decode, encode
+
+    res = subprocess.run(["cudaenv", "use", "12.4", "--shell", "json"], env=login, capture_output=True, text=True,
+                         timeout=TIMEOUT, cwd=str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    env = dict(login, **json.loads(res.stdout)["set"])
+    old = os.path.join(login["XDG_CACHE_HOME"], "cudaenv", "stubs", "0123456789abcdef")
+    os.makedirs(old, mode=0o700)
+    os.symlink(os.path.join(root, "lib64", "stubs", "libcuda.so"), os.path.join(old, "libcuda.so.1"))
+    st = decode(env[STATE_VAR])
+    kind, pre, app = st.lists["LD_LIBRARY_PATH"]
+    st.lists["LD_LIBRARY_PATH"] = (kind, pre, app + [old])
+    env[STATE_VAR] = encode(st)
+    env["LD_LIBRARY_PATH"] += ":" + old
+    return env
+
+
+def test_job_that_inherited_an_old_cudaenv_stub(login, probe, tmp_path, testbed):
+    """A job submitted from a shell an older cudaenv switched (stub in the shared cache): the stub answers
+    there (34); doctor in the job says where it came from (that `use`, Slurm's --export=ALL) and the fix;
+    following the fix (`use` again in the job, or `exec`) gives the node's driver."""
+    env = old_cudaenv_login(login, tmp_path, testbed["12.4"])
+    res = login_bash(f"srun -n1 --export=ALL {probe}\n"
+                     "srun -n1 --export=ALL cudaenv doctor --no-torch --json > doctor.json || true\n"
+                     f"srun -n1 --export=ALL bash -c 'eval \"$(cudaenv use 12.4)\"; {probe}'\n"
+                     f"srun -n1 --export=ALL cudaenv exec 12.4 -- {probe}\n", env, tmp_path)
+    stub, again, execd = res.stdout.splitlines()
+    assert parse(stub)["cuInit"] == "34", stub  # what the job got: the bug the advice is for
+    f = doctor_stub((tmp_path / "doctor.json").read_text())
+    assert f["status"] == "fail", f
+    assert "`cudaenv use cuda-12.4.1` of an older cudaenv" in f["detail"] and "whose environment Slurm copies" in f["detail"], f
+    assert 'eval "$(cudaenv use <version>)"' in f["fix"] and "--export=NONE" in f["fix"], f
+    assert_standin(again)
+    assert_standin(execd)
+
+
+def test_job_after_a_driverless_module_loaded_on_login(login, probe, tmp_path, testbed):
+    """A module written with `stubs: driverless` and loaded on the driverless login node puts its stub on
+    LD_LIBRARY_PATH (a module cannot make a node-local link) and it travels; doctor in the job names the
+    module and its fix, and the fix (unload and load it in the job) gives the node's driver."""
+    if not os.path.isfile(LMOD_INIT):
+        setup_missing("Lmod not installed (bash tests/run.sh installs it)")
+    pdir = os.path.join(login["XDG_CONFIG_HOME"], "cudaenv", "profiles")
+    os.makedirs(pdir, exist_ok=True)
+    with open(os.path.join(pdir, "cuda-12.4.1.yaml"), "w") as f:
+        f.write(f"name: cuda-12.4.1\nroot: {testbed['12.4']}\nstubs: driverless\n"
+                "prepend:\n  PATH: ['{root}/bin']\n  LD_LIBRARY_PATH: ['{root}/lib64']\n")
+    moddir = tmp_path / "modules"
+    login_bash(f"cudaenv modulefiles --format lmod cuda-12.4.1 --output {moddir}", login, tmp_path)
+    load = f"source {LMOD_INIT}\nmodule use {moddir}\nmodule load cuda/12.4.1\n"
+    res = login_bash(load + f"srun -n1 --export=ALL {probe}\n"
+                     "srun -n1 --export=ALL cudaenv doctor --no-torch --json > doctor.json || true\n"
+                     f"srun -n1 --export=ALL bash -c 'source {LMOD_INIT}; module unload cuda/12.4.1; "
+                     f"module load cuda/12.4.1; {probe}'\n", login, tmp_path)
+    stub, fixed = res.stdout.splitlines()
+    assert parse(stub)["cuInit"] == "34", stub
+    f = doctor_stub((tmp_path / "doctor.json").read_text())
+    assert f["status"] == "fail" and "module cuda/12.4.1 put it there" in f["detail"], f
+    assert "`module unload cuda/12.4.1; module load cuda/12.4.1`" in f["fix"], f
+    assert_standin(fixed)
 
 
 def test_module_loaded_in_job_export_none(login, lmod, probe, tmp_path):

@@ -108,22 +108,29 @@ def test_query_commands_write_nothing_but_their_caches(tmp_path):
     """list, show, check, doctor and explain on a driverless host leave no stub link behind.
 
     Before the restructuring ``show`` and ``check`` created the loader-path
-    stub link; only ``use`` (and ``verify``) may.
+    stub link; only ``use`` (and ``verify``) may. The profile asks for the runtime stub
+    (``stubs: always``), which lives in the node-local runtime dir, never in the cache.
     """
     root = make_toolkit(str(tmp_path / "tk" / "cuda-12.4"), "12.4.1")
     env = dict(os.environ, CUDAENV_ROOTS=root, CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"))
+    pdir = os.path.join(env["XDG_CONFIG_HOME"], "cudaenv", "profiles")
+    os.makedirs(pdir)
+    with open(os.path.join(pdir, "rt.yaml"), "w") as f:
+        f.write(f"name: rt\nroot: {root}\nstubs: always\n")
     cache = os.path.join(env["XDG_CACHE_HOME"], "cudaenv")
-    for args in (["list"], ["list", "--json"], ["show", "12.4"], ["show", "12.4", "--json"],
-                 ["check", "12.4", "--no-torch"], ["doctor", "--no-torch"], ["explain", "ld: cannot find -lcuda"]):
+    run = env["XDG_RUNTIME_DIR"]
+    for args in (["list"], ["list", "--json"], ["show", "rt"], ["show", "rt", "--json"],
+                 ["check", "rt", "--no-torch"], ["doctor", "--no-torch"], ["explain", "ld: cannot find -lcuda"]):
         res = run_cudaenv(args, env)
         assert res.returncode in (0, 1), (args, res.stderr)
-    assert json.loads(run_cudaenv(["show", "12.4", "--json"], env).stdout)["stubs_on_loader_path"] is True
+    assert json.loads(run_cudaenv(["show", "rt", "--json"], env).stdout)["stubs_on_loader_path"] is True
     # The caches query commands own: the index, and the fast forms' preload file (infra/preload.py).
     assert [n for n in _tree(cache) if not n.startswith("preload-")] == ["index.marshal"], _tree(cache)
-    assert not os.path.exists(env["XDG_CONFIG_HOME"]) or _tree(env["XDG_CONFIG_HOME"]) == []
+    assert _tree(env["XDG_CONFIG_HOME"]) == ["cudaenv", "cudaenv/profiles", "cudaenv/profiles/rt.yaml"]
+    assert _tree(run) == []
     # use does make the link it names.
-    doc = json.loads(run_cudaenv(["use", "12.4", "--shell", "json"], env).stdout)
-    stub = [d for d in doc["set"]["LD_LIBRARY_PATH"].split(":") if d.startswith(cache)]
+    doc = json.loads(run_cudaenv(["use", "rt", "--shell", "json"], env).stdout)
+    stub = [d for d in doc["set"]["LD_LIBRARY_PATH"].split(":") if d.startswith(run)]
     assert stub and os.path.islink(os.path.join(stub[0], "libcuda.so.1"))
 
 

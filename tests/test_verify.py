@@ -427,12 +427,8 @@ def test_system_13_0_links_lcuda_through_the_generated_stub(bed):
     assert res.returncode == 0, res.stderr
     values = json.loads(res.stdout)["set"]
     assert os.path.dirname(stub) in values["LIBRARY_PATH"].split(":")
-    from cudaenv.toolkit.stubs import driver_present
-
-    if not driver_present(bed.env):
-        # A driverless host also gets the loader-path shim, pointing at the generated stub.
-        shim = values["LD_LIBRARY_PATH"].split(":")[-1]
-        assert os.readlink(os.path.join(shim, "libcuda.so.1")) == stub
+    # stubs: auto is link time only, with or without a driver (issue 17): no loader-path shim.
+    assert not [d for d in values.get("LD_LIBRARY_PATH", "").split(":") if os.path.lexists(os.path.join(d, "libcuda.so.1"))]
     tmp = tempfile.mkdtemp(dir=bed.env["TMPDIR"])
     try:
         src = os.path.join(tmp, "drv.cpp")

@@ -46,6 +46,11 @@ ADVICE = {
     "container_shm": "start the container with `--ipc=host` or `--shm-size=16g` (Kubernetes: an emptyDir "
                      "with `medium: Memory` on /dev/shm)",
     "driver_reload": "reboot (or unload and reload the nvidia modules with no GPU process running)",
+    "stub_link_time": "keep a toolkit's lib64/stubs on LIBRARY_PATH only (where `ld -lcuda` looks), never on "
+                      "LD_LIBRARY_PATH where CUDA programs run",
+    "stub_inherited": "switch again where the program runs: `eval \"$(cudaenv use <version>)\"` in the job script "
+                      "(or `cudaenv exec <version> -- CMD`) re-plans the switch for that node and drops an inherited "
+                      "stub; or `eval \"$(cudaenv off)\"` before sbatch/srun/salloc, or submit with --export=NONE",
 }
 
 

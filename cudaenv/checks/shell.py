@@ -16,7 +16,7 @@ from ..shells.posix import quote
 from ..toolkit.discover import probed
 from ..toolkit.probe import Skip, probe
 from ..toolkit.version import NVCC_VERSION_TIMEOUT, parse_nvcc_version
-from . import Finding
+from . import ADVICE, Finding
 from .gather import install_hint
 from .fit import answer, fit_facts, root_of, short
 from ..toolkit import version_key
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from ..context import Context
 
-__all__ = ["gather_shell", "shell_rules", "shell_host_compiler", "extension_dirs", "stale_locks",
+__all__ = ["gather_shell", "shell_rules", "shell_host_compiler", "extension_dirs", "stale_locks", "stub_origins",
            "cudart_providers", "visible_devices_problem", "wheel_shadowing"]
 
 LOCK_AGE = 300  # seconds: a lock older than this that nobody holds is stale
@@ -180,6 +180,7 @@ def gather_shell(ctx: Context, driver: dict | None) -> dict:
     facts["stub_dirs"] = [d for d in ld if d.rstrip("/").endswith("/stubs") or (
         os.path.islink(os.path.join(d, "libcuda.so.1"))
         and "/stubs/" in os.path.realpath(os.path.join(d, "libcuda.so.1")))]
+    facts["stub_origin"] = stub_origins(env, facts["stub_dirs"])
     facts["cudart"] = cudart_providers(ld)
     facts["shadow"] = wheel_shadowing(ctx, ld, entries(env.get("PATH")))
     proc = ctx.proc_root
@@ -262,6 +263,45 @@ def shell_host_compiler(ctx: Context, nvcc: dict | None, cuda_home: dict | None)
         # Only a fix needs the compilers on PATH (listing them costs tens of milliseconds).
         chosen = select(limits, find_compilers(env, ctx.index), routes[0]["compiler"])
         out.update(accepted=chosen["path"] if chosen else None, install_hint=install_hint())
+def stub_origins(env: Mapping[str, str], dirs: list[str]) -> dict[str, dict]:
+    """Where each stub directory on LD_LIBRARY_PATH came from, read from the environment itself.
+
+    ``kind``: ``use`` (this cudaenv's node-local runtime stub, recorded in
+    ``_CUDAENV_STATE``), ``use-old`` (recorded there, but the shared cache
+    directory an older cudaenv used: made on some node without a driver, then
+    inherited), ``module`` (a ``.cudaenv-stubs`` directory of modulefiles
+    cudaenv wrote; ``module`` names the loaded module when ``_LMFILES_`` tells),
+    ``hand`` (nothing of cudaenv's: start-up files, a job script, another tool).
+    ``job`` is the Slurm job this process runs in (its environment was copied
+    from the submitting shell unless it was submitted with ``--export=NONE``).
+    """
+    from ..env.state import STATE_VAR, decode
+    from ..errors import CudaenvError
+    from ..toolkit.stubs import NODE_STUBS
+
+    ours: set[str] = set()
+    name = None
+    if env.get(STATE_VAR):
+        try:
+            st = decode(env[STATE_VAR])
+        except CudaenvError:
+            st = None
+        if st is not None:
+            name = st.name
+            _kind, pre, app = st.lists.get("LD_LIBRARY_PATH", ("u", [], []))
+            ours = set(pre) | set(app)
+    mods = list(zip(entries(env.get("LOADEDMODULES")), entries(env.get("_LMFILES_"))))
+    job = env.get("SLURM_JOB_ID") or None
+    out = {}
+    for d in dirs:
+        rec: dict = {"kind": "hand", "profile": None, "module": None, "job": job}
+        if d in ours:
+            node_local = os.path.basename(os.path.dirname(d.rstrip("/"))).startswith(NODE_STUBS)
+            rec.update(kind="use" if node_local else "use-old", profile=name)
+        elif "/.cudaenv-stubs/" in d:
+            moddir = d.split("/.cudaenv-stubs/", 1)[0]
+            rec.update(kind="module", module=next((m for m, f in mods if f.startswith(moddir + "/")), None))
+        out[d] = rec
     return out
 
 
@@ -391,20 +431,54 @@ def _empty_entries_rule(f: dict) -> list[Finding]:
     return out
 
 
+def _stub_story(d: str, rec: dict) -> tuple[str, str]:
+    """(where stub directory ``d`` came from, what removes it) for one :func:`stub_origins` record."""
+    job = f"; this is job {rec['job']}, whose environment Slurm copies from the submitting shell (--export=ALL, " \
+        "the default)" if rec["job"] else ""
+    who = f"`cudaenv use {rec['profile']}`" if rec["profile"] else "`cudaenv use`"
+    if rec["kind"] == "use":
+        return (f"it is the runtime stub profile {rec['profile']} asks for (stubs: always or driverless), "
+                "made on this node",
+                f"set `stubs: auto` (link time only) in profile {rec['profile']}, then `eval \"$(cudaenv use "
+                f"{rec['profile']})\"` again")
+    if rec["kind"] == "use-old":
+        return (f"{who} of an older cudaenv put it there on a node without a driver (its stubs: auto did)" + job,
+                f"{ADVICE['stub_inherited']}; this cudaenv adds one only where a profile asks (stubs: driverless or always), "
+                "in a directory of that node only")
+    if rec["kind"] == "module":
+        mod = f"module {rec['module']}" if rec["module"] else "a module written by `cudaenv modulefiles`"
+        name = rec["module"] or "cuda/<version>"
+        return (f"{mod} put it there (loaded on a node without a driver, or its profile says stubs: always)" + job,
+                f"`module unload {name}; module load {name}` where the program runs (or submit with --export=NONE "
+                "and load it in the job); regenerate the modulefiles with this cudaenv (`cudaenv modulefiles`): "
+                "by default they add no runtime stub")
+    return ("not cudaenv's: set outside cudaenv (shell start-up files, a job script, another tool or module)" + job,
+            f"remove {d} from LD_LIBRARY_PATH where it is set: {ADVICE['stub_link_time']}")
+
+
 def _stubs_rule(f: dict) -> list[Finding]:
-    """No driver stub on the loader path where a real driver is."""
+    """No driver stub on the loader path where a real driver is; where one came from, and its fix."""
     out: list[Finding] = []
     drv = f.get("driver") or {}
-    if f["stub_dirs"]:
+    origin = f.get("stub_origin") or {}
+    for d in f["stub_dirs"][:1]:  # the first one is the one the loader finds
+        rec = origin.get(d) or {"kind": "hand", "profile": None, "module": None, "job": None}
+        story, fix = _stub_story(d, rec)
         if drv.get("present"):
             out.append(Finding("env.stubs_on_loader_path", "fail",
-                               f"driver stub on LD_LIBRARY_PATH with a real driver present: {f['stub_dirs'][0]}",
-                               detail="every CUDA call fails with error 34 'CUDA driver is a stub library'",
-                               fix="remove it from LD_LIBRARY_PATH (stubs belong on LIBRARY_PATH); "
-                                   "cudaenv profiles with stubs: auto do this for you"))
-        else:
+                               f"driver stub on LD_LIBRARY_PATH with a real driver present: {d}",
+                               detail=f"every CUDA call fails with error 34 'CUDA driver is a stub library'; {story}",
+                               fix=fix))
+        elif rec["kind"] == "use":
             out.append(Finding("env.stubs_on_loader_path", "ok",
-                               "driver stub on the loader path, and no driver here (a build host): fine"))
+                               "driver stub on the loader path, and no driver here (a build host): fine; its "
+                               "directory exists on this node only, so other nodes skip it"))
+        else:
+            out.append(Finding("env.stubs_on_loader_path", "info",
+                               f"driver stub on the loader path and no driver here: fine here, but it travels: {d}",
+                               detail=f"{story}; a job or shell started from this environment on a GPU node finds "
+                                      "it before the driver (CUDA error 34)",
+                               fix=fix))
     return out
 
 

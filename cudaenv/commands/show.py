@@ -50,9 +50,10 @@ def show(target: str | None, as_json: bool) -> int:
     if not tk["components"]["stubs"]:
         lines.append(f"stubs    none: the toolkit has no {tk['libdir']}/stubs/libcuda.so (`-lcuda` cannot link through it)")
     else:
-        why = {"auto": "no NVIDIA driver found on this host" if stub else "an NVIDIA driver is present",
+        why = {"auto": "link time only; `stubs: driverless` or `always` add a runtime stub",
+               "driverless": "no NVIDIA driver found on this host" if stub else "an NVIDIA driver is present",
                "always": "the profile says always", "never": "the profile says never"}[profile["stubs"]]
-        where = "LIBRARY_PATH, and last on LD_LIBRARY_PATH" if stub else "LIBRARY_PATH only"
+        where = f"LIBRARY_PATH, and last on LD_LIBRARY_PATH through {stub[0]} (this node only)" if stub else "LIBRARY_PATH only"
         lines.append(f"stubs    {profile['stubs']}: {where} ({why})")
     write_out("".join(printable(line) + "\n" for line in lines))
     return 0

@@ -19,7 +19,8 @@ KEYS = ("name", "description", "root", "version", "stubs", "loader_path", "host_
 #: The ``build`` section's keys (profiles/build.py says what each exports).
 BUILD_KEYS = ("arch_list", "max_jobs", "nvcc_threads")
 _ARCH_CHARS = frozenset("0123456789.;, +PTXabf")
-STUBS_POLICIES = ("auto", "always", "never")
+STUBS_POLICIES = ("auto", "always", "never", "driverless")
+LOADER_POLICIES = ("auto", "always", "never")
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-")
 
 
@@ -113,9 +114,10 @@ def _version(version: object) -> str | None:
 
 
 def _policy(key: str, value: object) -> str:
-    """``stubs`` and ``loader_path``: auto | always | never."""
-    if not isinstance(value, str) or value not in STUBS_POLICIES:
-        raise _Invalid(f"'{key}' must be one of {', '.join(STUBS_POLICIES)} (got {value!r})")
+    """``stubs`` (auto | always | never | driverless) and ``loader_path`` (auto | always | never)."""
+    known = STUBS_POLICIES if key == "stubs" else LOADER_POLICIES
+    if not isinstance(value, str) or value not in known:
+        raise _Invalid(f"'{key}' must be one of {', '.join(known)} (got {value!r})")
     return value
 
 
@@ -217,9 +219,14 @@ def load_file(path: str) -> Profile:
 _HEADER = """\
 # cudaenv profile (edit freely; `cudaenv profile build` will not overwrite it without --force).
 # {root} in any value stands for `root`.
-# stubs: auto | always | never -- whether the driver stub (libcuda.so.1 -> lib64/stubs/libcuda.so)
-#   goes last on LD_LIBRARY_PATH. auto: only on a host without an NVIDIA driver. LIBRARY_PATH
-#   (what `ld -lcuda` searches) gets the stubs directory either way, when the toolkit has one.
+# stubs: auto | driverless | always | never -- the driver stub (lib64/stubs/libcuda.so). LIBRARY_PATH
+#   (what `ld -lcuda` searches) gets the stubs directory either way, when the toolkit has one:
+#   harmless on any host. auto and never: that only. driverless: also a runtime stub
+#   (libcuda.so.1 -> the stub, last on LD_LIBRARY_PATH) on a host without an NVIDIA driver, for
+#   build hosts that import what they link; always: that runtime stub on any host (with a driver,
+#   CUDA calls then fail with error 34). Its directory is node-local (named by this boot's id,
+#   under $XDG_RUNTIME_DIR or /tmp/cudaenv-<uid>): an environment copied to another node (Slurm's
+#   --export=ALL, ssh) names nothing there. (Earlier cudaenv: auto meant driverless.)
 # loader_path: auto | always | never -- the library directories the profile adds to LD_LIBRARY_PATH.
 #   auto: a directory holding an older copy of a library the active Python environment's nvidia-*
 #   wheels ship is replaced by a cache mirror without that library (so torch keeps its own);

@@ -7,9 +7,10 @@ their own. Parsing happens only when a file changes (see ``infra/index.py``);
 the YAML side lives in ``files.py`` so ``use`` never loads it.
 
 :func:`profile_ops` turns a profile into ``Ops``; :func:`use_ops` adds what
-the host decides: the loader-path stub (only without a driver) and the host
-compiler selected for the toolkit. ``use``, ``show``, the checks, ``verify``
-and the modulefiles all go through :func:`use_ops`, so what they describe is
+the host decides: the loader-path stub (only where the profile asks for one,
+in a node-local directory) and the host compiler selected for the toolkit.
+``use``, ``show``, the checks, ``verify`` and the modulefiles all go through
+:func:`use_ops`, so what they describe is
 what ``use`` does. Computing never writes: only ``use`` and ``verify`` pass
 ``links=True`` and get the loader-path stub link made.
 """
@@ -25,8 +26,8 @@ from ..errors import CudaenvError
 from ..infra.index import valid_result
 from ..infra.private import file_problem, note_untrusted, trusted_dir
 from ..toolkit.probe import SYSTEM_DIRS
-from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, loader_link_dir, make_dev_links,
-                             make_loader_link, stub_target)
+from ..toolkit.stubs import (dev_link_dir, driver_present, link_stub_dir, make_dev_links, make_loader_link,
+                             node_stub_dir, stub_target)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -199,8 +200,8 @@ def profile_ops(profile: Profile, stub_dir: str | None = None, host_cxx: str | N
     Args:
         profile: A validated profile.
         stub_dir: When given, the directory holding ``libcuda.so.1`` -> the
-            toolkit's stub, appended last to ``LD_LIBRARY_PATH`` (driverless
-            build hosts only; the caller decides).
+            toolkit's stub, appended last to ``LD_LIBRARY_PATH`` (only where the
+            profile's ``stubs`` asks for it; the caller decides).
         host_cxx: When given, the host compiler nvcc, CMake and torch builds
             must use: ``-ccbin`` in front of ``NVCC_PREPEND_FLAGS`` (honoured
             from CUDA 11; ``NVCC_CCBIN`` is ignored before 12.5) and
@@ -233,19 +234,26 @@ def profile_ops(profile: Profile, stub_dir: str | None = None, host_cxx: str | N
 def loader_stub(ctx: Context, profile: Profile, tk: Toolkit) -> tuple[str, str] | None:
     """(directory, the stub its ``libcuda.so.1`` points at) for LD_LIBRARY_PATH, or None.
 
-    Only a driverless host (or a profile saying ``stubs: always``) gets one:
-    with a real driver, a stub on LD_LIBRARY_PATH breaks every CUDA program
-    (error 34). The stub is the toolkit's own, else the one cudaenv generated
-    for a toolkit that has none (none generated yet: no link).
+    The runtime stub is a node-bound decision, made only where a profile asks
+    for it: ``stubs: always``, or ``driverless`` on a host without a driver.
+    ``auto`` (the default) and ``never`` leave the loader path alone: with a
+    real driver a stub there breaks every CUDA program (error 34), and the
+    environment of a driverless login node travels into jobs on GPU nodes.
+    The directory is node-local (``toolkit/stubs.node_stub_dir``), so an entry
+    carried to another node names nothing there. The stub is the toolkit's
+    own, else the one cudaenv generated for a toolkit that has none (none
+    generated yet, or no boot id to name the directory by: no link).
     """
-    if profile["stubs"] == "never":
+    policy = profile["stubs"]
+    if policy not in ("always", "driverless"):
         return None
     want = stub_target(ctx.cache_dir, tk)
     if want is None:
         return None
-    if profile["stubs"] == "auto" and driver_present(ctx.env, proc_root=ctx.proc_root):
+    if policy == "driverless" and driver_present(ctx.env, proc_root=ctx.proc_root):
         return None
-    return loader_link_dir(ctx.cache_dir, tk), want
+    where = node_stub_dir(ctx.env, tk)
+    return None if where is None else (where, want)
 
 
 def _select_host_compiler(ctx: Context, tk: Toolkit) -> tuple[str | None, str | None]:

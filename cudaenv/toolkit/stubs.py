@@ -5,13 +5,21 @@ Two kinds of stub, both of ``libcuda``, the driver library:
 * the **link-time stub** ``ld -lcuda`` finds through LIBRARY_PATH: the
   toolkit's own ``lib64/stubs/libcuda.so``, or, for a toolkit that ships none
   (one assembled from wheels), the one ``toolkit/stubgen.py`` generates into
-  the cache from the toolkit's ``cuda.h``;
-* the **loader link** for driverless build hosts: a cache directory holding
-  ``libcuda.so.1`` -> that stub, put last on LD_LIBRARY_PATH so programs that
-  NEED ``libcuda.so.1`` load. Never with a real driver: a stub on the loader
-  path makes every CUDA call fail with error 34. :func:`driver_present` tells;
-  the profile's ``stubs`` policy decides (:func:`cudaenv.profiles.model.loader_stub`);
-  only ``use`` (and ``verify``, which runs what it builds) make the link.
+  the cache from the toolkit's ``cuda.h``. Harmless on every host, so every
+  switch has it (``stubs: auto``, the default, means this only);
+* the **loader link** (the runtime stub), only where a profile asks for it
+  (``stubs: always``, or ``driverless``: on a host without a driver): a
+  directory holding ``libcuda.so.1`` -> that stub, put last on LD_LIBRARY_PATH
+  so programs that NEED ``libcuda.so.1`` load on a driverless build host.
+  Never with a real driver: a stub on the loader path makes every CUDA call
+  fail with error 34. And environments travel (Slurm's ``--export=ALL``, ssh,
+  tmux, dotenv files) to hosts that have one, so the directory is **node-local**
+  (:func:`node_stub_dir`): under ``$XDG_RUNTIME_DIR`` or ``/tmp/cudaenv-<uid>``,
+  named with this boot's ``/proc/sys/kernel/random/boot_id``. On any other node
+  (or after a reboot) no such directory exists and the loader skips the entry.
+  :func:`driver_present` tells whether this host has a driver; the profile's
+  ``stubs`` policy decides (:func:`cudaenv.profiles.model.loader_stub`); only
+  ``use`` (and ``verify``, ``exec``) make the link.
 
 And one more kind of link, for wheel toolkits (``toolkit/wheels.py``): a
 wheel cannot ship symlinks, so ``site-packages/nvidia/cu13/lib`` has
@@ -23,8 +31,8 @@ versioned-only library), put on ``LIBRARY_PATH`` after the toolkit's own
 
 Everything here but :func:`make_loader_link` and :func:`make_dev_links` only
 computes paths and stats files. These directories go on loader and linker
-paths, so they live only in a cache of the user's own (``infra/private.py``):
-made 0700, and one another user can change is never used (one note, no link).
+paths, so they live only in directories of the user's own (``infra/private.py``):
+made 0700, and one another user owns or can change is never used (one note, no link).
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ import os
 from ..env.pathlist import entries
 from ..errors import CudaenvError
 from ..infra.files import LD_CACHE, ld_cache_paths
-from ..infra.private import own_file, private_dir
+from ..infra.private import dir_problem, own_file, private_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,8 +50,13 @@ if TYPE_CHECKING:
 
     from .types import Toolkit
 
-__all__ = ["driver_present", "generated_stub_dir", "link_stub_dir", "stub_target", "loader_link_dir", "make_loader_link",
-           "dev_link_dir", "make_dev_links"]
+__all__ = ["driver_present", "generated_stub_dir", "link_stub_dir", "stub_target", "node_stub_dir",
+           "boot_id", "BOOT_ID", "NODE_STUBS", "make_loader_link", "dev_link_dir", "make_dev_links"]
+
+#: The kernel's id of this boot: differs on every node and after every reboot.
+BOOT_ID = "/proc/sys/kernel/random/boot_id"
+#: The name of the node-local stub directories' parent (``<NODE_STUBS><boot id>``), beside no other file of ours.
+NODE_STUBS = "stubs-"
 
 
 def generated_stub_dir(cache_dir: str, tk: Toolkit) -> str:
@@ -72,9 +85,48 @@ def stub_target(cache_dir: str, tk: Toolkit) -> str | None:
     return None if gen is None else os.path.join(gen, "libcuda.so")
 
 
-def loader_link_dir(cache_dir: str, tk: Toolkit) -> str:
-    """The directory holding ``libcuda.so.1`` for ``tk`` (made by :func:`make_loader_link`)."""
-    return os.path.join(cache_dir, "stubs", tk["stub_key"])
+def boot_id(path: str = BOOT_ID) -> str | None:
+    """This boot's id (``xxxxxxxx-xxxx-…``, lower-case hex and dashes), or None when unreadable or odd."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        text = os.read(fd, 64).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not 8 <= len(text) <= 40 or text.strip("0123456789abcdef-"):
+        return None
+    return text
+
+
+def _runtime_base(env: Mapping[str, str]) -> str:
+    """``$XDG_RUNTIME_DIR/cudaenv`` when that directory exists here and is the user's own, else ``/tmp/cudaenv-<uid>``.
+
+    An inherited ``XDG_RUNTIME_DIR`` (a job step on a node without the user's
+    login session) may not exist: it is never created, the ``/tmp`` one is.
+    One another user owns or can write, or whose name no path list can hold, is passed over too.
+    """
+    run = env.get("XDG_RUNTIME_DIR") or ""
+    # A ':' or newline could not go on LD_LIBRARY_PATH (the planner would refuse the whole switch).
+    if os.path.isabs(run) and ":" not in run and "\n" not in run and dir_problem(run) is None:
+        return os.path.join(run, "cudaenv")
+    return f"/tmp/cudaenv-{os.geteuid()}"
+
+
+def node_stub_dir(env: Mapping[str, str], tk: Toolkit, boot: str | None = None) -> str | None:
+    """The node-local directory holding ``tk``'s ``libcuda.so.1`` link, or None when this node has no boot id.
+
+    ``<$XDG_RUNTIME_DIR/cudaenv | /tmp/cudaenv-<uid>>/stubs-<boot id>/<stub key>``:
+    a path no other node has (nor this one after a reboot), so the entry an
+    environment carries elsewhere names nothing there. Computing only (a few stats).
+    """
+    boot = boot_id() if boot is None else boot
+    if boot is None:
+        return None
+    return os.path.join(_runtime_base(env), NODE_STUBS + boot, tk["stub_key"])
 
 
 def _private(directory: str, what: str) -> bool:

@@ -38,13 +38,19 @@ Decisions (also in ``cudaenv modulefiles --help``):
   rewritten or removed on every run; the rc file keeps ``default``.
 * **Ownership.** ``DIR/cuda`` is cudaenv's: a file there that cudaenv did not
   write, or one in the other format, is an error, never overwritten.
-* **Stubs.** Per the profile's ``stubs``: ``never`` (or a toolkit without
-  ``lib64/stubs/libcuda.so``) adds nothing; ``always`` appends the stub
-  directory last to ``LD_LIBRARY_PATH``; ``auto`` decides at *load* time, on
-  the node loading the module: only when ``/proc/driver/nvidia/version`` does
-  not exist. The directory (``libcuda.so.1`` -> the toolkit's stub) is
+* **Stubs.** ``LIBRARY_PATH`` gets the toolkit's stubs directory (link time,
+  harmless anywhere). The runtime stub, per the profile's ``stubs``: ``auto``
+  (the default) and ``never`` (or a toolkit without ``lib64/stubs/libcuda.so``)
+  add nothing to ``LD_LIBRARY_PATH``, so a module loaded on a driverless login
+  node carries no stub into jobs on GPU nodes (issue 17); ``always`` appends the
+  stub directory last to ``LD_LIBRARY_PATH``; ``driverless`` decides at *load*
+  time, on the node loading the module: only when ``/proc/driver/nvidia/version``
+  does not exist. The directory (``libcuda.so.1`` -> the toolkit's stub) is
   ``DIR/.cudaenv-stubs/<key>``, beside the modulefiles rather than in the
-  user's cache, so other nodes and users see it.
+  user's cache, so other nodes and users see it. Unlike ``use``'s node-local
+  directory it exists on every node that mounts DIR: a module cannot make a
+  link when it loads, so these two policies are for build hosts only (the help
+  text says so).
 * **Wheel toolkits** (``site-packages/nvidia/cu13``) lack ``libcudart.so`` and
   the other unversioned names: as ``use`` does with its cache, the links go to
   ``DIR/.cudaenv-devlinks/<key>`` (beside the modulefiles, for the same

@@ -82,7 +82,7 @@ class Renderer:
         raise NotImplementedError
 
     def stub(self, m: Module, driver_file: str) -> list[str]:
-        """Decide the loader-path stub (``stubs: always``, or at load time for ``auto``)."""
+        """Decide the loader-path stub (``stubs: always``, or at load time for ``driverless``)."""
         raise NotImplementedError
 
     def set_step(self, var: str, value: str, ccbin: bool) -> list[str]:

@@ -52,7 +52,7 @@ class Module:
         cxx: The host compiler ``use`` would force (None: the default is fine).
         stub_dir: Directory holding ``libcuda.so.1`` (None: no stub on the loader path).
         stub_target: The toolkit's ``lib64/stubs/libcuda.so``.
-        stubs: The profile's policy: ``auto`` (decided at load time) or ``always``.
+        stubs: The profile's policy: ``driverless`` (decided at load time) or ``always``.
         dev_dir: A wheel toolkit's link directory (``libcudart.so`` -> ...; None: none needed).
         dev_links: Its ``[name, target]`` links.
     """
@@ -176,8 +176,9 @@ def help_text(m: Module) -> str:
             f"Written by cudaenv from profile {m.profile}; sets what `cudaenv use {m.profile}` sets:\n"
             f"{', '.join(m.ops.names())}.")
     if m.stub_dir:
-        where = "On a node without an NVIDIA driver, t" if m.stubs == "auto" else "T"
-        text += f"\n{where}he driver stub (libcuda.so.1) goes last on LD_LIBRARY_PATH."
+        where = "On a node without an NVIDIA driver, t" if m.stubs == "driverless" else "T"
+        text += (f"\n{where}he driver stub (libcuda.so.1) goes last on LD_LIBRARY_PATH; it travels with the"
+                 "\nenvironment (Slurm --export=ALL): load this module inside GPU jobs, not before submitting.")
     return text
 
 

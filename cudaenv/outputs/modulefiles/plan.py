@@ -105,7 +105,9 @@ def _module_for(ctx: Context, prof: Profile, tk: Toolkit, name: str, output: str
     if not cxx and why and prof.get("host_compiler") in (None, "auto"):
         notes.append(f"warning: {MODULE}/{name}: {why}")
     stub_dir = stub_target = None
-    if tk["components"].get("stubs") and prof["stubs"] != "never":
+    # The runtime stub only where the profile asks (issue 17): a module loaded on a driverless
+    # login node must not carry one into jobs on GPU nodes (Slurm's --export=ALL).
+    if tk["components"].get("stubs") and prof["stubs"] in ("always", "driverless"):
         stub_dir = os.path.join(output, STUBS_DIR, tk["stub_key"])
         stub_target = os.path.join(tk["root"], tk["libdir"], "stubs", "libcuda.so")
     # The planner's own checks (reserved names, set-and-extend, ':' or newline
