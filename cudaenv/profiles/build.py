@@ -31,8 +31,8 @@ asks for MAX_JOBS=4 below 96 GB: a default ninja build runs a machine with
 hundreds of GB out of memory). The old rule, jobs = cores ÷ threads with one
 thread per architecture, made a 4-file torch extension take 277 s with
 MAX_JOBS=1 instead of 141 s with 2 on a 2-core machine (bench/bench_build_jobs.py).
-A profile's own ``nvcc_threads: N`` keeps jobs = cores ÷ N (its builds pass
-``--threads``).
+A profile's own ``nvcc_threads: N``, or an NVCC_THREADS you exported yourself,
+keeps jobs = cores ÷ N (such builds pass ``--threads``).
 
 The allocation is the one this process may use, not the machine's
 (:func:`cudaenv.host.node.allocation`): cores = the CPU affinity (Slurm's task/affinity, taskset,
@@ -174,8 +174,14 @@ def jobs(cores: int, mem_gib: float, threads: int | None = None) -> tuple[int, i
     return max(1, min(cores // t, by_mem)), t
 
 
-def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None) -> dict[str, str]:
-    """The variables the profile's ``build`` settings export for ``tk`` (before 'your values win')."""
+def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None,
+               user_threads: str | None = None) -> dict[str, str]:
+    """The variables the profile's ``build`` settings export for ``tk`` (before 'your values win').
+
+    Args:
+        user_threads: NVCC_THREADS as the user set it themselves: MAX_JOBS is then sized for
+            builds that run that many threads per job.
+    """
     settings = profile.get("build") or {}
     out: dict[str, str] = {}
     al = settings.get("arch_list", "auto")
@@ -200,7 +206,8 @@ def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | N
         if nt == "auto":
             nt = 1
         if mj == "auto":
-            mj = jobs(cores, mem, int(nt) if str(nt).isdigit() and int(nt) > 0 else None)[0]
+            t = user_threads if user_threads is not None else str(nt)
+            mj = jobs(cores, mem, int(t) if t.isdigit() and int(t) > 0 else None)[0]
     if mj not in (None, "none"):
         out["MAX_JOBS"] = str(mj)
     if nt not in (None, "none"):
@@ -211,7 +218,7 @@ def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | N
 def apply_build(ctx: Context, profile: Profile, tk: Toolkit, ops: Ops, base: Mapping[str, str], notes: list[str]) -> None:
     """Add the build variables to ``ops``, except those the user (``base``) or the profile already set."""
     settings = profile.get("build") or {}
-    for var, value in build_vars(ctx, profile, tk, notes).items():
+    for var, value in build_vars(ctx, profile, tk, notes, base.get("NVCC_THREADS")).items():
         if var in base or var in ops.set or var in ops.prepend or var in ops.append:
             continue
         ops.set[var] = value
