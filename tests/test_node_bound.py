@@ -294,3 +294,15 @@ def test_doctor_says_the_switch_came_from_elsewhere(testbed, tmp_path):
 
 def test_taskset_available():
     assert shutil.which("taskset"), "util-linux's taskset is part of the test bed"
+
+
+@pytest.mark.parametrize("value", ["a\nb", "a\rb", "x\0"])
+def test_task_prolog_refuses_a_value_slurm_cannot_carry(value):
+    """Slurm reads one `export NAME=value` per line, the value verbatim: a line break cannot pass."""
+    from cudaenv.commands.node import prolog_text
+    from cudaenv.env.plan import Plan
+    from cudaenv.errors import CudaenvError
+
+    assert prolog_text(Plan([("set", "A", "x y'$(z)"), ("unset", "B")], [])) == "export A=x y'$(z)\nunset B\n"
+    with pytest.raises(CudaenvError):
+        prolog_text(Plan([("set", "A", value)], []))

@@ -103,9 +103,9 @@ def _cgroup_dirs(root: str) -> dict[str, list[str]]:
         else:
             continue
         for key in keys:
-            path = paths.get(key)
-            if path is None or key in out:
+            if key not in paths or key in out:
                 continue
+            path = paths[key]
             if mroot == "/":
                 rel = path
             elif path == mroot or path.startswith(mroot + "/"):
