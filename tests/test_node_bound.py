@@ -306,3 +306,20 @@ def test_task_prolog_refuses_a_value_slurm_cannot_carry(value):
     assert prolog_text(Plan([("set", "A", "x y'$(z)"), ("unset", "B")], [])) == "export A=x y'$(z)\nunset B\n"
     with pytest.raises(CudaenvError):
         prolog_text(Plan([("set", "A", value)], []))
+
+
+def test_node_record_round_trips_any_text():
+    """Any host name (the node key's first part) round-trips, encoded as safe printable ASCII."""
+    from hypothesis import given, settings, strategies as st
+
+    names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True)
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.text(min_size=1), st.lists(names, max_size=4))
+    def check(node, bound):
+        s = State("p", {}, {}, node=node, bound=bound)
+        text = encode(s)
+        assert decode(text) == s
+        assert all(32 < ord(c) < 127 and c not in "'\"$`\\!&*?[]{}()<>#" for c in text)
+
+    check()
