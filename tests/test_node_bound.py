@@ -105,32 +105,35 @@ def own_cgroup(controller: str) -> str:
     return ""
 
 
+def child_cgroup(controller: str, files: dict[str, int]) -> str:
+    """A real v1 cgroup of ``controller`` made under this process's own, with ``files`` written;
+    skipped where the cgroup tree is not writable here (failed under CI). The caller removes it."""
+    parent = own_cgroup(controller)
+    d = os.path.join(parent, f"cudaenv-test-{uuid.uuid4().hex[:8]}")
+    try:
+        os.mkdir(d)
+    except OSError as exc:
+        if IN_CI:
+            pytest.fail(f"cannot make a {controller} cgroup under {parent}: {exc}")
+        pytest.skip(f"cannot make a {controller} cgroup under {parent!r}: {exc}")
+    for k, v in files.items():
+        with open(os.path.join(d, k), "w") as f:
+            f.write(str(v))
+    return d
+
+
 @pytest.fixture
 def child_cgroups():
-    """Real v1 memory and cpu cgroups made under this process's own (removed at the end); skipped
-    where the cgroup tree is not writable here (a v2-only or read-only /sys/fs/cgroup)."""
-    made = []
+    """make(memory_bytes, cpus): real memory and cpu cgroups (child_cgroup), removed at the end."""
+    made: list[str] = []
 
     def make(memory_bytes: int | None = None, cpus: int | None = None) -> list[str]:
         dirs = []
         for ctrl, files in (("memory", {"memory.limit_in_bytes": memory_bytes}),
                             ("cpu", {"cpu.cfs_period_us": 100000, "cpu.cfs_quota_us": cpus and cpus * 100000})):
-            files = {k: v for k, v in files.items() if v}
-            if not files:
-                continue
-            parent = own_cgroup(ctrl)
-            d = os.path.join(parent, f"cudaenv-test-{uuid.uuid4().hex[:8]}")
-            try:
-                os.mkdir(d)
-            except OSError as exc:
-                if IN_CI:
-                    pytest.fail(f"cannot make a {ctrl} cgroup under {parent}: {exc}")
-                pytest.skip(f"cannot make a {ctrl} cgroup under {parent!r}: {exc}")
-            made.append(d)
-            for k, v in files.items():
-                with open(os.path.join(d, k), "w") as f:
-                    f.write(str(v))
-            dirs.append(d)
+            if memory_bytes if ctrl == "memory" else cpus:
+                dirs.append(child_cgroup(ctrl, {k: v for k, v in files.items() if v}))
+                made.append(dirs[-1])
         return dirs
 
     yield make
@@ -226,11 +229,17 @@ def test_exec_on_another_allocation_rederives_and_your_values_win(testbed, tmp_p
     assert res.stdout.strip() == "MAX_JOBS=5 NVCC_THREADS=1"
 
 
+def project(tmp_path) -> str:
+    """A directory pinned to 12.4 (its .cuda-version file's path)."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / ".cuda-version").write_text("12.4\n")
+    return str(tmp_path / "proj" / ".cuda-version")
+
+
 @needs_two
 def test_exec_with_a_pin_follows_the_pin(testbed, tmp_path):
     env = shell_env(tmp_path, testbed)
-    (tmp_path / "proj").mkdir()
-    (tmp_path / "proj" / ".cuda-version").write_text("12.4\n")
+    project(tmp_path)
     res = bash(USE1 + "cd proj && cudaenv exec -- sh -c 'echo $CUDAENV_ACTIVE $MAX_JOBS'", env, cwd=str(tmp_path))
     assert res.stdout.split()[1] == "2"
 
@@ -254,9 +263,7 @@ def test_a_new_shell_on_another_allocation_replans(testbed, tmp_path):
 @needs_two
 def test_auto_hook_replans_on_another_allocation(testbed, tmp_path):
     env = shell_env(tmp_path, testbed)
-    (tmp_path / "proj").mkdir()
-    (tmp_path / "proj" / ".cuda-version").write_text("12.4\n")
-    res = bash(USE1 + "taskset -c 0,1 cudaenv _auto " + str(tmp_path / "proj" / ".cuda-version"), env)
+    res = bash(USE1 + "taskset -c 0,1 cudaenv _auto " + project(tmp_path), env)
     assert "export MAX_JOBS='2';" in res.stdout.splitlines() or "export MAX_JOBS='2'" in res.stdout, res.stdout
 
 

@@ -395,21 +395,11 @@ def test_user_task_prolog_option(login, tmp_path, probe):
 def test_cgroup_limited_job_sizes_builds_by_its_memory_limit(login, tmp_path):
     """A job step inside a real memory cgroup (made here; Slurm's own cgroup plugins are not set up
     in this bed): `cudaenv exec` in it re-derives MAX_JOBS from the limit, not the node's memory."""
-    from test_node_bound import own_cgroup
+    from test_node_bound import child_cgroup
     from cudaenv.profiles.build import GIB_PER_THREAD
-    import uuid
 
-    parent = own_cgroup("memory")
-    cg = os.path.join(parent, f"cudaenv-test-{uuid.uuid4().hex[:8]}")
+    cg = child_cgroup("memory", {"memory.limit_in_bytes": (GIB_PER_THREAD + 1) << 30})
     try:
-        os.mkdir(cg)
-    except OSError as exc:
-        if IN_CI:
-            pytest.fail(f"cannot make a memory cgroup under {parent}: {exc}")
-        pytest.skip(f"cannot make a memory cgroup under {parent!r}: {exc}")
-    try:
-        with open(os.path.join(cg, "memory.limit_in_bytes"), "w") as f:
-            f.write(str((GIB_PER_THREAD + 1) << 30))
         job = tmp_path / "cg.sh"
         job.write_text(f'echo $$ > {cg}/cgroup.procs\n{SIZES}\ncudaenv exec -- /bin/bash -c \'{SIZES}\'\n')
         res = login_bash('eval "$(cudaenv use 12.4)"\n' f"srun -n1 -c2 --export=ALL /bin/bash {job}", login, tmp_path)
