@@ -1,7 +1,7 @@
 """The console entry point: dispatch only.
 
 ``use``, ``off``, ``list``, ``init``, the ``--auto`` hook, ``use <TAB>``, a
-cached ``verify``, ``exec`` and the conda hooks run in every tmux pane, shell start or
+cached ``verify``, ``exec``, the conda hooks and the Slurm task prolog run in every tmux pane, shell start or
 conda activation, so their plain forms are recognised here
 (:func:`cudaenv.infra.console.parse`) and go straight to their drivers in
 ``commands/`` without importing click, yaml, json or re. Anything else
@@ -87,6 +87,11 @@ def _fast(args: list[str]) -> int | None:
         from .commands.verify import fast_verify
 
         return fast_verify(rest)
+    if cmd == "slurm" and rest == ["task-prolog"]:
+        # Slurm runs it before every task of a job that inherited a switch: no click.
+        from .commands.node import do_task_prolog
+
+        return do_task_prolog()
     if cmd == "conda-hook" and rest[:1] in (["_activate"], ["_deactivate"]):
         from .commands.conda_hook import hook_main
 

@@ -70,6 +70,20 @@ C
     # The kernel module's version file of a real install (580.159.04).
     cp "$here/fixtures/nvidia/proc/proprietary-580.159.04.version" "$BED/driver/version"
 
+    # The site's TaskProlog, as an admin installs it (docs/clusters.md): before each task, a switch
+    # the job inherited from another node (cudaenv use on the login node, --export=ALL) is planned
+    # again for the task's node and allocation; Slurm applies the export/unset lines it prints.
+    # Cheap for every other job (no cudaenv state: no process), and it never fails a task.
+    cat > "$BED/task-prolog.new" <<'SH'
+#!/bin/sh
+# cudaenv test bed: Slurm TaskProlog (docs/clusters.md, "Build settings and the node's own values").
+[ -n "${_CUDAENV_STATE-}" ] || exit 0
+command -v cudaenv >/dev/null 2>&1 || exit 0
+cudaenv slurm task-prolog || true
+SH
+    chmod 755 "$BED/task-prolog.new"
+    if cmp -s "$BED/task-prolog.new" "$BED/task-prolog"; then rm -f "$BED/task-prolog.new"; else mv "$BED/task-prolog.new" "$BED/task-prolog"; fi
+
     local host cpus mem port
     host=$(hostname -s)
     # Ports of this bed's own (Slurm's defaults, 6817/6818, belong to a site's cluster): two beds on
@@ -92,6 +106,7 @@ MpiDefault=none
 ProctrackType=proctrack/linuxproc
 # task/affinity binds each task to its allocated cores with sched_setaffinity (no cgroups).
 TaskPlugin=task/affinity
+TaskProlog=$BED/task-prolog
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 JobAcctGatherType=jobacct_gather/none

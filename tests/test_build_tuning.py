@@ -31,11 +31,17 @@ def test_arch_list_rules():
 
 
 def test_jobs_from_cores_and_memory():
-    assert jobs(1, 64, 512) == (64, 1)
-    assert jobs(4, 64, 512) == (16, 4)
-    assert jobs(4, 64, 96) == (4, 4)   # flash-attention's "MAX_JOBS=4 below 96 GB"
-    assert jobs(7, 2, 23) == (1, 2)
-    assert jobs(3, 1, 2) == (1, 1)
+    """One compiler thread per core in torch's cpp_extension (MAX_JOBS nvcc, no --threads) and in
+    flash-attention (MAX_JOBS x NVCC_THREADS=1), bounded by memory at GIB_PER_THREAD per thread."""
+    assert jobs(64, 512) == (64, 1)
+    assert jobs(64, 96) == (19, 1)
+    assert jobs(2, 23) == (2, 1)      # issue 17: 141 s with 2 against 277 s with the old rule's 1
+    assert jobs(128, 16) == (3, 1)    # a job limited to 16 GB on a 128-core node
+    assert jobs(1, 2) == (1, 1)       # never below one
+    # A profile's own nvcc_threads: its builds pass --threads, jobs x threads fit the cores and memory.
+    assert jobs(64, 512, 4) == (16, 4)
+    assert jobs(64, 96, 4) == (4, 4)  # flash-attention's "MAX_JOBS=4 below 96 GB"
+    assert jobs(2, 23, 4) == (1, 4)
 
 
 def gpu_env(tmp_path, scenario: str, **extra) -> dict:

@@ -444,8 +444,10 @@ def test_hot_path_imports_nothing_heavy(three, tmp_path):
 
 #: The most cudaenv modules (packages included) each fast form may load on a warm cache: what
 #: bench/README.md measured. A module more on these paths is a choice to measure, not a drift:
-#: ``list`` gained ``infra/term`` (its table fits the terminal), one module of about 0.1 M instructions.
-HOT_MODULE_BUDGET = {"use": 30, "off": 17, "list": 27}
+#: ``list`` gained ``infra/term`` (its table fits the terminal), one module of about 0.1 M instructions;
+#: ``use`` gained ``host/node`` (the allocation builds are sized by and the node key the state records,
+#: issue 17): one small module and about 0.2 ms of /proc and cgroup file reads.
+HOT_MODULE_BUDGET = {"use": 31, "off": 17, "list": 27}
 
 
 @pytest.mark.parametrize("cmd", sorted(HOT_MODULE_BUDGET))

@@ -6,7 +6,9 @@ driver answers 0, the toolkit's stub answers 34 (CUDA_ERROR_STUB_LIBRARY). Issue
 use` on the login node used to put the stub on LD_LIBRARY_PATH, and --export=ALL (Slurm's
 default) carried it into the job; now the runtime stub is only where a profile asks for it, in a
 node-local directory (tests/test_node_stubs.py shows another node skipping it), and doctor in a
-job that inherited one says where it came from.
+job that inherited one says where it came from. Build settings computed on the login node are
+planned again for the task's node and allocation by the bed's TaskProlog (`cudaenv slurm
+task-prolog`, as a site installs it: docs/clusters.md), and by `use`/`exec`/`init` in the job.
 """
 
 from __future__ import annotations
@@ -70,6 +72,24 @@ def cluster():
     yield env
     if not was_up:
         subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
+
+
+TASK_PROLOG = os.path.join(BED, "task-prolog")
+
+
+@pytest.fixture(scope="module")
+def site_prolog(cluster):
+    """The bed's TaskProlog is the running cluster's: a cluster started by an older checkout's
+    tests/slurm.sh (sharing this test bed) has none, and its jobs keep the login node's switch."""
+    res = subprocess.run(["scontrol", "show", "config"], env=cluster, capture_output=True, text=True, timeout=30)
+    conf = {k.strip(): v.strip() for k, _, v in (ln.partition("=") for ln in res.stdout.splitlines())}
+    if conf.get("TaskProlog") != TASK_PROLOG:
+        msg = f"the running test cluster has TaskProlog={conf.get('TaskProlog')!r}, not {TASK_PROLOG}: restart it " \
+              "with this checkout's tests/slurm.sh (stop, start)"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return TASK_PROLOG
 
 
 @pytest.fixture(scope="module")
@@ -196,8 +216,11 @@ def _case(how: str, export: str):
 
 
 @pytest.mark.parametrize("how, export", [_case(h, e) for h in SUBMIT for e in ("ALL", "NONE")])
-def test_job_after_use_on_login(how, export, login, probe, tmp_path):
-    """`use` on the driverless login node, then a job: cuInit there must be the node's driver's."""
+def test_job_after_use_on_login(how, export, login, probe, tmp_path, request):
+    """`use` on the driverless login node, then a job: cuInit there must be the node's driver's
+    (--export=ALL: the site's TaskProlog re-plans the inherited switch for the GPU node)."""
+    if export == "ALL":
+        request.getfixturevalue("site_prolog")
     job = sbatch_script(tmp_path, probe)
     login_bash(USE + SUBMIT[how].format(export=export, out=tmp_path, job=job, probe=probe), login, tmp_path)
     for i in range(2 if how == "array" else 1):
@@ -384,14 +407,85 @@ def test_use_in_job_sizes_builds_by_the_allocation(login, tmp_path, login_cpus, 
     assert sizes_from_use_in_job(login, tmp_path, job_cpus) == here
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="issue 17: MAX_JOBS/NVCC_THREADS computed on the "
-                   "login node travel into the job with --export=ALL instead of following the job's cores")
-@pytest.mark.parametrize("login_cpus, job_cpus", SIZE_CASES)
-def test_build_settings_after_use_on_login_follow_the_allocation(login, tmp_path, login_cpus, job_cpus):
+# How a job inheriting the login shell reaches the node, for the build settings (each job runs the
+# script {job}, which prints the sizes; -c N gives its step N cores, bound by task/affinity).
+SIZE_SUBMIT = {
+    "srun": "srun -n1 -c{cpus} --export=ALL /bin/bash {job} > {out}",
+    "sbatch": "sbatch --wait -Q -n1 -c{cpus} --export=ALL -o {out} {job}",
+    "salloc": "salloc -Q -n1 -c{cpus} srun -n1 -c{cpus} --export=ALL /bin/bash {job} > {out}",
+}
+
+
+def _size_case(how: str, login_cpus: str, job_cpus: int):
+    marks = [pytest.mark.slow] if how == "sbatch" else []  # sbatch --wait polls every 2 s
+    return pytest.param(how, login_cpus, job_cpus, marks=marks, id=f"{how}-login{login_cpus.count(',') + 1}-job{job_cpus}")
+
+
+@pytest.mark.parametrize("how, login_cpus, job_cpus", [_size_case(h, *c.values) for h in SIZE_SUBMIT for c in SIZE_CASES])
+def test_build_settings_after_use_on_login_follow_the_allocation(how, login_cpus, job_cpus, login, tmp_path,
+                                                                  site_prolog):
+    """`use` on the login node (bound to other cores), then a job with --export=ALL: the job sees
+    what `use` computes inside such a job (the TaskProlog re-planned it for the allocation)."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs 2 CPUs")
+    job = tmp_path / "sizes.sh"
+    job.write_text("#!/bin/bash\n" + SIZES + "\n")
+    out = tmp_path / "sizes.txt"
+    login_bash(f'eval "$(taskset -c {login_cpus} cudaenv use 12.4)"\n'
+               + SIZE_SUBMIT[how].format(cpus=job_cpus, job=job, out=out), login, tmp_path)
+    assert out.read_text().strip() == sizes_from_use_in_job(login, tmp_path, job_cpus)
+
+
+def test_your_own_build_settings_win_in_the_job(login, tmp_path, site_prolog):
+    """Values cudaenv did not set (exported before `use`) or that the user changed after `use` are
+    the user's: the task prolog re-plans around them."""
     if (os.cpu_count() or 1) < 2:
         pytest.skip("needs 2 CPUs")
     job = tmp_path / "sizes.sh"
     job.write_text(SIZES + "\n")
-    inherited = login_bash(f'eval "$(taskset -c {login_cpus} cudaenv use 12.4)"\n'
-                           f"srun -n1 -c{job_cpus} --export=ALL /bin/bash {job}", login, tmp_path).stdout.strip()
-    assert inherited == sizes_from_use_in_job(login, tmp_path, job_cpus)
+    res = login_bash("export NVCC_THREADS=3\n" + 'eval "$(taskset -c 0 cudaenv use 12.4)"\n'
+                     f"srun -n1 -c2 --export=ALL /bin/bash {job}\n"
+                     f"MAX_JOBS=9 srun -n1 -c2 --export=ALL /bin/bash {job}\n", login, tmp_path)
+    # NVCC_THREADS=3 is the user's; MAX_JOBS is re-derived for 2 cores and 3 threads: 2 // 3 -> 1.
+    assert res.stdout.splitlines() == ["MAX_JOBS=1 NVCC_THREADS=3", "MAX_JOBS=9 NVCC_THREADS=3"]
+    two = login_bash('eval "$(taskset -c 0 cudaenv use 12.4)"\n'
+                     f"srun -n1 -c2 --export=ALL /bin/bash {job}\n", login, tmp_path).stdout.strip()
+    assert two == "MAX_JOBS=2 NVCC_THREADS=1"
+
+
+def test_user_task_prolog_option(login, tmp_path, probe):
+    """Without a site TaskProlog, a user's own `srun --task-prolog=` does the same for one step."""
+    if (os.cpu_count() or 1) < 2:
+        pytest.skip("needs 2 CPUs")
+    prolog = tmp_path / "prolog.sh"
+    prolog.write_text("#!/bin/sh\nexec cudaenv slurm task-prolog\n")
+    prolog.chmod(0o755)
+    job = tmp_path / "job.sh"
+    job.write_text(SIZES + "\n" + probe + "\n")
+    res = login_bash('eval "$(taskset -c 0 cudaenv use 12.4)"\n'
+                     f"srun -n1 -c2 --export=ALL --task-prolog={prolog} /bin/bash {job}\n", login, tmp_path)
+    lines = res.stdout.splitlines()
+    assert lines[0] == "MAX_JOBS=2 NVCC_THREADS=1"
+    assert_standin(lines[1])
+
+
+def test_cgroup_limited_job_sizes_builds_by_its_memory_limit(login, tmp_path):
+    """A job step inside a real memory cgroup (made here; Slurm's own cgroup plugins are not set up
+    in this bed): `cudaenv exec` in it re-derives MAX_JOBS from the limit, not the node's memory."""
+    from test_node_bound import child_cgroup
+    from cudaenv.profiles.build import GIB_PER_THREAD
+
+    cg = child_cgroup("memory", {"memory.limit_in_bytes": (GIB_PER_THREAD + 1) << 30})
+    try:
+        job = tmp_path / "cg.sh"
+        job.write_text(f'echo $$ > {cg}/cgroup.procs\n{SIZES}\ncudaenv exec -- /bin/bash -c \'{SIZES}\'\n')
+        res = login_bash('eval "$(cudaenv use 12.4)"\n' f"srun -n1 -c2 --export=ALL /bin/bash {job}", login, tmp_path)
+        outside, inside = res.stdout.splitlines()
+        assert inside == "MAX_JOBS=1 NVCC_THREADS=1", res.stdout
+        if (os.cpu_count() or 1) >= 2:
+            assert outside == "MAX_JOBS=2 NVCC_THREADS=1"  # the step's 2 cores, before joining the cgroup
+    finally:
+        try:
+            os.rmdir(cg)
+        except OSError:
+            pass

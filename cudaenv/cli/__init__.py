@@ -29,6 +29,7 @@ from .matrix_cmd import matrix_cmd
 from .modulefiles_cmd import modulefiles_cmd
 from .profile_cmd import profile_group
 from .show_cmd import show_cmd
+from .slurm_cmd import slurm_group
 from .switch_cmds import off_cmd, use_cmd
 from .verify_cmd import verify_cmd
 
@@ -67,6 +68,7 @@ cli.add_command(modulefiles_cmd)
 cli.add_command(conda_hook_group)
 cli.add_command(install_cmd)
 cli.add_command(uninstall_cmd)
+cli.add_command(slurm_group)
 
 
 def main(args: list[str]) -> int:

@@ -18,6 +18,7 @@ from ..env.plan import Plan, diff, plan_off
 from ..env.state import ACTIVE_VAR
 from ..errors import CudaenvError
 from ..profiles.resolve import find_pin
+from .node import inherited_node, node_replan
 from .switch import emit_plan, plan_for_use
 
 TYPE_CHECKING = False
@@ -52,11 +53,25 @@ def plan_auto(ctx: Context, pin: str) -> Plan:
     """
     env0 = ctx.env
     env1 = reconcile(env0)
+    names: list[str] = []
+    notes: list[str] = []
+    if inherited_node(env1, ctx.proc_root):
+        # The switch was planned on another node (a job shell inheriting the login's, a step on
+        # other cores): plan it for this one first; the pin then decides as usual.
+        try:
+            node = node_replan(ctx.with_env(env1))
+        except CudaenvError as exc:
+            node = None
+            notes.append(f"the active profile was planned on another node and cannot be planned here: {exc.message}")
+        if node is not None:
+            env1 = apply_changes(env1, node.changes)
+            names, notes = [c.name for c in node.changes], node.notes
     if env1 is env0:
-        return _plan_pin(ctx, pin)
+        plan = _plan_pin(ctx, pin)
+        return Plan(plan.changes, notes + plan.notes)
     plan = _plan_pin(ctx.with_env(env1), pin)
     final = apply_changes(env1, plan.changes)
-    return Plan(diff(env0, final, [c.name for c in plan.changes]), plan.notes)
+    return Plan(diff(env0, final, names + [c.name for c in plan.changes if c.name not in names]), notes + plan.notes)
 
 
 def _plan_pin(ctx: Context, pin: str) -> Plan:

@@ -20,6 +20,31 @@ from ..profiles.select import select_targets
 __all__ = ["doctor"]
 
 
+def _inherited(ctx: Context, notes: list[str]) -> None:
+    """A note when this shell's switch was planned on another node: what this node gets instead.
+
+    The profile checks below plan for this node already (``profile_env``); the
+    shell's own variables are what it inherited, and the note says which of
+    them this node would change and how to have them.
+    """
+    from .node import inherited_node, node_replan
+
+    found = inherited_node(ctx.env, ctx.proc_root)
+    if found is None:
+        return
+    name, where = found
+    head = f"this shell's profile {name} was planned on another node ({where})"
+    try:
+        plan = node_replan(ctx)
+    except CudaenvError as exc:
+        notes.append(f"{head} and cannot be planned here: {exc.message}")
+        return
+    shown = [f"{c.name}={c.value}" if c.op == "set" else f"unset {c.name}" for c in (plan.changes if plan else [])
+             if not c.name.startswith("_CUDAENV") and c.name != "CUDAENV_ACTIVE"]
+    notes.append(f"{head}; this node gives " + ("; ".join(shown) if shown else "the same values")
+                 + f" — `eval \"$(cudaenv use {name})\"` applies it here (docs/clusters.md: task prolog)")
+
+
 def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int:
     """Shell findings, then the ``check`` findings for the toolkit this shell uses.
 
@@ -28,12 +53,13 @@ def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int
     the toolkit ``$CUDA_HOME`` points at. Exit status 1 when anything fails.
     """
     ctx = Context()
+    notes: list[str] = []
+    _inherited(ctx, notes)
     findings = shell_rules(gather_shell(ctx, driver(ctx)))
     findings += live_rules(gather_live(ctx, driver(ctx), python))
     target = None
     checked = None
     profile_findings = []
-    notes: list[str] = []
     try:
         pairs = select_targets(ctx, verb="diagnose", defaults=("active", "cuda_home"), notes=notes)
     except CudaenvError as exc:

@@ -19,6 +19,7 @@ import os
 
 from ..env.ops import apply_changes
 from ..env.pathlist import which
+from ..env.state import ACTIVE_VAR
 from ..errors import CudaenvError
 from ..infra.console import note, report_error
 
@@ -89,7 +90,8 @@ def exec_env(ctx: Context, target: str | None, command: list[str] | None = None)
     """The environment ``use TARGET`` gives, applied to a copy of ``ctx.env``; notes go to stderr.
 
     When ``command`` is a Python interpreter, the switch is judged for that
-    interpreter's environment (:func:`command_python_env`).
+    interpreter's environment (:func:`command_python_env`). Without a TARGET
+    and a ``.cuda-version``, the active profile is planned again for this node.
 
     Raises:
         CudaenvError: what ``use`` would refuse.
@@ -99,6 +101,14 @@ def exec_env(ctx: Context, target: str | None, command: list[str] | None = None)
     pyenv = command_python_env(ctx, command) if command else None
     if pyenv is not None:
         ctx = ctx.with_python_env(pyenv)  # the switch is judged for the interpreter the command names
+    if target is None and ctx.env.get(ACTIVE_VAR):
+        from ..profiles.resolve import find_pin
+
+        if find_pin(ctx.cwd) is None:
+            # No TARGET, no pin: the active profile, planned again here, so a switch inherited
+            # from another node (a Slurm job after `use` on the login node) gets this node's
+            # stub decision, arch list and job counts (commands/node.py).
+            target = ctx.env[ACTIVE_VAR]
     try:
         plan = plan_for_use(ctx, target)[0]
     finally:

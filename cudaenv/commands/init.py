@@ -16,6 +16,10 @@ from ..env.pathlist import entries, which
 from ..env.state import STATE_VAR
 from ..shells import INIT_SHELLS, detect, shell
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..env.plan import Plan
+
 __all__ = ["RUN_FROM", "runner_words", "init_text", "do_init"]
 
 
@@ -72,6 +76,21 @@ def init_text(name: str, auto: bool = False, runner: list[str] | None = None) ->
     return shell(_check_shell(name)).init_text(name, auto, runner)
 
 
+def _replan() -> Plan:
+    """The node re-plan for a new shell; a failure is a note (the shell starts as it inherited)."""
+    from ..context import Context
+    from ..env.plan import Plan
+    from .node import node_replan
+
+    ctx = Context()
+    try:
+        return node_replan(ctx) or Plan([], [])
+    except CudaenvError as exc:
+        return Plan([], [f"the active profile was planned on another node and cannot be planned here: {exc.message}"])
+    finally:
+        ctx.save()
+
+
 def do_init(name: str | None, auto: bool) -> int:
     """``cudaenv init [SHELL] [--auto]``: print the integration code."""
     try:
@@ -86,14 +105,21 @@ def do_init(name: str | None, auto: bool) -> int:
         text = init_text(name, auto, runner_words())
         notes: list[str] = []
         if STATE_VAR in os.environ:
-            # A new shell with an active profile whose entries its start-up took off (a login
-            # shell's /etc/profile resets PATH, e.g. every new tmux pane): put them back.
-            from ..env.plan import plan_repair
+            from .node import inherited_node
 
-            repair = plan_repair(os.environ)
+            if inherited_node(os.environ, os.environ.get("CUDAENV_PROC_ROOT", "/proc")):
+                # A shell inheriting a switch planned on another node (`srun --pty bash` after `use`
+                # on the login node): plan it for this one (stub, arch list, job counts).
+                repair = _replan()
+            else:
+                # A new shell with an active profile whose entries its start-up took off (a login
+                # shell's /etc/profile resets PATH, e.g. every new tmux pane): put them back.
+                from ..env.plan import plan_repair
+
+                repair = plan_repair(os.environ)
             if repair.changes:
                 text += shell(name).render(repair)
-                notes = repair.notes
+            notes = repair.notes
     except CudaenvError as exc:
         return report_error(exc)
     for n in notes:

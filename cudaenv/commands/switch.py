@@ -56,6 +56,7 @@ def use_target(target: str | None, match_torch: bool) -> str | None:
 def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, Profile, Toolkit]:
     """Plan ``use`` (making the loader-path stub link the plan names): (plan, profile, toolkit)."""
     # Here, not at the top: `off` needs neither profiles nor discovery.
+    from ..host.node import node_key
     from ..profiles.model import use_ops
     from ..profiles.resolve import resolve_target, target_from_pin
 
@@ -68,7 +69,8 @@ def plan_for_use(ctx: Context, target: str | None) -> tuple[Plan, Profile, Toolk
     notes: list[str] = []
     profile, tk = resolve_target(ctx, target, notes)
     ops = use_ops(ctx, profile, tk, notes, links=True)
-    plan = plan_use(ctx.env, ops, profile["name"])
+    # Where it was planned: another node (a Slurm job inheriting this shell) re-plans (commands/node.py).
+    plan = plan_use(ctx.env, ops, profile["name"], node_key(ctx.proc_root))
     plan.notes[:0] = notes
     plan.subject = (profile["name"], tk["full_version"], tk["root"])
     if not plan.changes and ctx.env.get(ACTIVE_VAR) == profile["name"]:

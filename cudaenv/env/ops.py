@@ -31,9 +31,13 @@ class Ops:
         set: NAME -> value.
         prepend: NAME -> entries that go in front, in order.
         append: NAME -> entries that go at the end, in order.
+
+    Attributes:
+        bound: Names of the variables whose values were derived from this node
+            (recorded in the state, re-derived on another node).
     """
 
-    __slots__ = ("set", "prepend", "append")
+    __slots__ = ("set", "prepend", "append", "bound")
 
     def __init__(
         self,
@@ -44,6 +48,7 @@ class Ops:
         self.set = dict(set or {})
         self.prepend = {k: list(v) for k, v in (prepend or {}).items()}
         self.append = {k: list(v) for k, v in (append or {}).items()}
+        self.bound: list[str] = []
 
     def names(self) -> list[str]:
         """Every variable the ops touch, in a stable order."""

@@ -70,15 +70,15 @@ def _check_ops(ops: Ops) -> None:
             raise CudaenvError(f"a profile both sets and extends {var}; choose one", exit_code=2)
 
 
-def apply(env: Mapping[str, str], ops: Ops, name: str) -> dict[str, str]:
-    """Apply ``ops`` to a clean environment, recording what was done.
+def apply(env: Mapping[str, str], ops: Ops, name: str, node: str | None = None) -> dict[str, str]:
+    """Apply ``ops`` to a clean environment, recording what was done (and ``node``, where it was planned).
 
     Returns:
         A new mapping, including ``CUDAENV_ACTIVE`` and ``_CUDAENV_STATE``.
     """
     _check_ops(ops)
     out = dict(env)
-    st = State(name)
+    st = State(name, node=node, bound=[v for v in ops.bound if v in ops.set] if node is not None else None)
     for var, value in ops.set.items():
         st.scalars[var] = (env.get(var), value)
         out[var] = value
@@ -188,8 +188,8 @@ def recorded(env: Mapping[str, str], notes: list[str], strict: bool) -> State | 
         return State("")
 
 
-def plan_use(env: Mapping[str, str], ops: Ops, name: str) -> Plan:
-    """Plan switching to the profile ``name`` whose needs are ``ops``."""
+def plan_use(env: Mapping[str, str], ops: Ops, name: str, node: str | None = None) -> Plan:
+    """Plan switching to the profile ``name`` whose needs are ``ops`` (planned on ``node``, recorded if given)."""
     notes: list[str] = []
     state = recorded(env, notes, strict=False)
     base: Mapping[str, str] = env
@@ -199,7 +199,7 @@ def plan_use(env: Mapping[str, str], ops: Ops, name: str) -> Plan:
         # profile sets them again and keeps the user's value as the prior.
         base = undo(env, state)
         order += [v for v in list(state.scalars) + list(state.lists) if v not in order]
-    final = apply(base, ops, name)
+    final = apply(base, ops, name, node)
     return Plan(diff(env, final, order + [ACTIVE_VAR, STATE_VAR]), notes)
 
 

@@ -4,6 +4,14 @@ The record holds, per variable, exactly what cudaenv inserted and what it
 overwrote, with *unset* distinct from *empty*, so ``off`` can take back only
 cudaenv's own entries. It is encoded as printable ASCII (no quotes, spaces or
 shell metacharacters) without json/re so that decoding costs next to nothing.
+
+It also says *where* the switch was planned (:attr:`State.node`: the host and
+the allocation the values were derived from) and which variables hold values
+derived from that node (:attr:`State.bound`: the build settings' arch list and
+job counts). Environments travel (Slurm's ``--export=ALL``, ``srun --pty``,
+ssh, tmux); a process that finds another node's key re-plans the active
+profile for its own node (``exec``, ``init``, the ``--auto`` hook, the Slurm
+task prolog; ``doctor`` reports it).
 """
 
 from __future__ import annotations
@@ -61,28 +69,36 @@ class State:
         lists: NAME -> (prior kind, entries we prepended, entries we appended);
             prior kind is ``"u"`` (unset), ``"e"`` (set but empty), ``"v"``, or
             ``"d"`` (PATH unset: extended from the default search path).
+        node: The key of the node and allocation the switch was planned on
+            (``profiles.build.node_key``), or None (not recorded).
+        bound: Variables whose values were derived from that node.
     """
 
-    __slots__ = ("name", "scalars", "lists")
+    __slots__ = ("name", "scalars", "lists", "node", "bound")
 
     def __init__(
         self,
         name: str,
         scalars: dict[str, tuple[str | None, str]] | None = None,
         lists: dict[str, tuple[str, list[str], list[str]]] | None = None,
+        node: str | None = None,
+        bound: list[str] | None = None,
     ) -> None:
         self.name = name
         self.scalars = dict(scalars or {})
         self.lists = dict(lists or {})
+        self.node = node
+        self.bound = list(bound or [])
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, State)
-            and (self.name, self.scalars, self.lists) == (other.name, other.scalars, other.lists)
+            and (self.name, self.scalars, self.lists, self.node, self.bound)
+            == (other.name, other.scalars, other.lists, other.node, other.bound)
         )
 
     def __repr__(self) -> str:
-        return f"State({self.name!r}, {self.scalars!r}, {self.lists!r})"
+        return f"State({self.name!r}, {self.scalars!r}, {self.lists!r}, {self.node!r}, {self.bound!r})"
 
 
 def encode(state: State) -> str:
@@ -95,6 +111,8 @@ def encode(state: State) -> str:
         parts.append(
             f"l,{var},{kind},{'|'.join(encode_value(e) for e in pre)},{'|'.join(encode_value(e) for e in app)}"
         )
+    if state.node is not None:
+        parts.append(f"h,{encode_value(state.node)},{'|'.join(state.bound)}")
     return ";".join(parts)
 
 
@@ -132,6 +150,9 @@ def decode(text: str) -> State:
                 pre = [decode_value(e) for e in f[3].split("|")] if f[3] else []
                 app = [decode_value(e) for e in f[4].split("|")] if f[4] else []
                 state.lists[_variable(f[1])] = (f[2], pre, app)
+            elif f[0] == "h" and len(f) == 3 and f[1]:
+                state.node = decode_value(f[1])
+                state.bound = [_variable(v) for v in f[2].split("|")] if f[2] else []
             else:
                 raise ValueError("bad record")
         if not state.name:

@@ -20,13 +20,29 @@ profile's ``set:``) is never overridden.
 * ``+PTX`` on the newest (CMake: that one without ``-real``), so newer GPUs
   can still JIT the code.
 
-``max_jobs`` → ``MAX_JOBS`` (torch's ninja builds, flash-attention, …) and
-``nvcc_threads`` → ``NVCC_THREADS`` (flash-attention passes it to ``nvcc
---threads``; without it that build uses 4): threads = the number of
-architectures, at most 4 and at most the cores; jobs = cores ÷ threads, but
-no more than the memory allows at :data:`GIB_PER_THREAD` per compiler thread
-(flash-attention's README asks for MAX_JOBS=4 below 96 GB: a default ninja
-build runs a machine with hundreds of GB out of memory).
+``max_jobs`` → ``MAX_JOBS`` and ``nvcc_threads`` → ``NVCC_THREADS``, sized by
+what each build system really runs at once: torch's ``cpp_extension`` runs
+MAX_JOBS ninja jobs of one nvcc each and never passes ``--threads``;
+flash-attention runs MAX_JOBS jobs of ``nvcc --threads $NVCC_THREADS`` (4 when
+unset). With NVCC_THREADS=1 both run MAX_JOBS compiler threads, so one number
+fits both: jobs = the cores of this allocation, but no more than the memory
+allows at :data:`GIB_PER_THREAD` per compiler thread (flash-attention's README
+asks for MAX_JOBS=4 below 96 GB: a default ninja build runs a machine with
+hundreds of GB out of memory). The old rule, jobs = cores ÷ threads with one
+thread per architecture, made a 4-file torch extension take 277 s with
+MAX_JOBS=1 instead of 141 s with 2 on a 2-core machine (bench/bench_build_jobs.py).
+A profile's own ``nvcc_threads: N``, or an NVCC_THREADS you exported yourself,
+keeps jobs = cores ÷ N (such builds pass ``--threads``).
+
+The allocation is the one this process may use, not the machine's
+(:func:`cudaenv.host.node.allocation`): cores = the CPU affinity (Slurm's task/affinity, taskset,
+a cpuset) bounded by a cgroup CPU quota (v2 ``cpu.max``, v1
+``cpu.cfs_quota_us``); memory = the physical memory bounded by the cgroup's
+limit (v2 ``memory.max``, v1 ``memory.limit_in_bytes``), the lowest along the
+cgroup's ancestors. All read from files: it is on ``use``'s path.
+
+These values belong to the node and allocation they were derived from: the
+state records them (:func:`cudaenv.host.node.node_key`, ``Ops.bound``) and another node re-plans.
 
 GPU capabilities need the driver (``nvidia-smi``); they are looked up once and
 cached against ``/proc/driver/nvidia`` (the driver version and the GPUs' bus
@@ -38,6 +54,7 @@ from __future__ import annotations
 
 import os
 
+from ..host.node import allocation
 from ..host.pyenv import cached_torch, torch_build
 
 TYPE_CHECKING = False
@@ -145,30 +162,28 @@ def arch_list(gpus: list[int] | None, toolkit_sms: list[int], torch_sms: list[in
     return sorted(sm for sm in pool if not can or sm in can), why
 
 
-def jobs(n_archs: int, cores: int, mem_gib: float) -> tuple[int, int]:
-    """(MAX_JOBS, NVCC_THREADS) for ``n_archs`` architectures — see the module doc."""
-    threads = max(1, min(n_archs, 4, cores))
-    by_mem = int(mem_gib // (GIB_PER_THREAD * threads))
-    return max(1, min(cores // threads, by_mem)), threads
+def jobs(cores: int, mem_gib: float, threads: int | None = None) -> tuple[int, int]:
+    """(MAX_JOBS, NVCC_THREADS) for ``cores`` and ``mem_gib`` — see the module doc.
+
+    Args:
+        threads: The profile's own NVCC_THREADS (its builds pass ``--threads``),
+            or None: one thread, as torch's cpp_extension runs nvcc.
+    """
+    t = max(1, threads or 1)
+    by_mem = int(mem_gib // (GIB_PER_THREAD * t))
+    return max(1, min(cores // t, by_mem)), t
 
 
-def _machine() -> tuple[int, float]:
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    try:
-        mem = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") / (1 << 30)
-    except (ValueError, OSError, AttributeError):
-        mem = 0.0
-    return cores, mem if mem > 0 else 4.0
+def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None,
+               user_threads: str | None = None) -> dict[str, str]:
+    """The variables the profile's ``build`` settings export for ``tk`` (before 'your values win').
 
-
-def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | None = None) -> dict[str, str]:
-    """The variables the profile's ``build`` settings export for ``tk`` (before 'your values win')."""
+    Args:
+        user_threads: NVCC_THREADS as the user set it themselves: MAX_JOBS is then sized for
+            builds that run that many threads per job.
+    """
     settings = profile.get("build") or {}
     out: dict[str, str] = {}
-    sms: list[int] = []
     al = settings.get("arch_list", "auto")
     if al == "auto":
         pyenv = ctx.python.get()
@@ -185,16 +200,14 @@ def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | N
             notes.append(f"build: CUDA {tk['version']} can build for none of {why}; TORCH_CUDA_ARCH_LIST left alone")
     elif al not in (None, "none"):
         out["TORCH_CUDA_ARCH_LIST"] = str(al)
-        sms = [1] * len(str(al).replace(" ", ";").split(";"))
     mj, nt = settings.get("max_jobs", "auto"), settings.get("nvcc_threads", "auto")
     if "auto" in (mj, nt):
-        cores, mem = _machine()
-        n = len(sms) or 1
+        cores, mem = allocation()
         if nt == "auto":
-            nt = jobs(n, cores, mem)[1]
+            nt = 1
         if mj == "auto":
-            t = int(nt) if str(nt).isdigit() and int(nt) > 0 else 1
-            mj = max(1, min(cores // t, int(mem // (GIB_PER_THREAD * t))))
+            t = user_threads if user_threads is not None else str(nt)
+            mj = jobs(cores, mem, int(t) if t.isdigit() and int(t) > 0 else None)[0]
     if mj not in (None, "none"):
         out["MAX_JOBS"] = str(mj)
     if nt not in (None, "none"):
@@ -204,7 +217,11 @@ def build_vars(ctx: Context, profile: Profile, tk: Toolkit, notes: list[str] | N
 
 def apply_build(ctx: Context, profile: Profile, tk: Toolkit, ops: Ops, base: Mapping[str, str], notes: list[str]) -> None:
     """Add the build variables to ``ops``, except those the user (``base``) or the profile already set."""
-    for var, value in build_vars(ctx, profile, tk, notes).items():
+    settings = profile.get("build") or {}
+    for var, value in build_vars(ctx, profile, tk, notes, base.get("NVCC_THREADS")).items():
         if var in base or var in ops.set or var in ops.prepend or var in ops.append:
             continue
         ops.set[var] = value
+        # Derived from this node (GPUs, cores, memory): recorded, re-derived on another node.
+        if any(var in names and settings.get(key, "auto") == "auto" for key, names in SETTINGS.items()):
+            ops.bound.append(var)
