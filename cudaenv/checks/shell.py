@@ -263,6 +263,9 @@ def shell_host_compiler(ctx: Context, nvcc: dict | None, cuda_home: dict | None)
         # Only a fix needs the compilers on PATH (listing them costs tens of milliseconds).
         chosen = select(limits, find_compilers(env, ctx.index), routes[0]["compiler"])
         out.update(accepted=chosen["path"] if chosen else None, install_hint=install_hint())
+    return out
+
+
 def stub_origins(env: Mapping[str, str], dirs: list[str]) -> dict[str, dict]:
     """Where each stub directory on LD_LIBRARY_PATH came from, read from the environment itself.
 

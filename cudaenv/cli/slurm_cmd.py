@@ -11,7 +11,8 @@ __all__ = ["slurm_group"]
 
 @click.group("slurm")
 def slurm_group() -> None:
-    """Slurm integration: re-plan a switch inherited from another node (docs/clusters.md)."""
+    """Slurm integration: re-plan a switch inherited from another node (a site installs
+    `cudaenv slurm task-prolog` as Slurm's TaskProlog)."""
 
 
 @slurm_group.command("task-prolog")

@@ -42,7 +42,7 @@ def _inherited(ctx: Context, notes: list[str]) -> None:
     shown = [f"{c.name}={c.value}" if c.op == "set" else f"unset {c.name}" for c in (plan.changes if plan else [])
              if not c.name.startswith("_CUDAENV") and c.name != "CUDAENV_ACTIVE"]
     notes.append(f"{head}; this node gives " + ("; ".join(shown) if shown else "the same values")
-                 + f" — `eval \"$(cudaenv use {name})\"` applies it here (docs/clusters.md: task prolog)")
+                 + f" — `eval \"$(cudaenv use {name})\"` applies it here (a site TaskProlog running `cudaenv slurm task-prolog` does it for every job step)")
 
 
 def doctor(python: str | None, torch: bool, verbose: bool, as_json: bool) -> int:
