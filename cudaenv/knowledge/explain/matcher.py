@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .derive import DERIVE
+from .extract import facts
 from .text import LogText, clip, required_literal, scan
 
 __all__ = ["Match", "checked_by", "explain"]
@@ -51,13 +52,15 @@ class Match:
         values: What the message said (captured) and what follows from it (derived).
         environment: False for a verdict that the problem is in the program, not the
             environment (out of memory, a device-side assert, an illegal address).
+        component, failure: The cause in the model of causes (``errors.yaml``): the
+            component that has to change and how it failed (``driver`` x ``too-old``).
         here: Lines naming this machine's facts (installed toolkits, torch, driver) that
             answer the message; empty when the host was not looked at (``--no-host``).
         host: The host facts those lines used (None when the host was not looked at).
     """
 
     __slots__ = ("id", "title", "check", "line", "matched", "count", "cause", "fix", "first_error", "values",
-                 "environment", "here", "host")
+                 "environment", "here", "host", "component", "failure", "commands", "platform")
 
     def __init__(self, id: str, title: str, check: str | None, line: int, matched: str, cause: str, fix: str,
                  count: int = 1, first_error: tuple[int, str] | None = None, values: dict | None = None,
@@ -75,6 +78,10 @@ class Match:
         self.environment = environment
         self.here: list[str] = []
         self.host: dict | None = None
+        self.component = ""
+        self.failure = ""
+        self.commands = True
+        self.platform = ""
 
     def to_dict(self) -> dict:
         """The ``explain --json`` object (stable: keys are added, never removed or renamed)."""
@@ -83,7 +90,8 @@ class Match:
             "id": self.id,
             "title": self.title,
             "check": self.check,
-            "checked_by": checked_by(self.check) if self.environment else None,
+            "checked_by": (checked_by(self.check) if self.environment and (self.commands or self.platform != "windows")
+                           else None),
             "line": self.line,
             "matched": self.matched,
             "count": self.count,
@@ -94,6 +102,8 @@ class Match:
             "environment": self.environment,
             "here": list(self.here),
             "host": self.host,
+            "component": self.component,
+            "failure": self.failure,
         }
 
     def __repr__(self) -> str:
@@ -109,6 +119,10 @@ class _Compiled:
     def __init__(self, entries: list[dict]) -> None:
         self.entries = [(e, [re.compile(p, re.MULTILINE) for p in e["patterns"]]) for e in entries]
         self.needles = {p: required_literal(p) for e in entries for p in e["patterns"]}
+        self.guards = {e["id"]: ([re.compile(p, re.MULTILINE) for p in e.get("requires", ())],
+                                 [re.compile(p, re.MULTILINE) for p in e.get("unless", ())]) for e in entries}
+        self.variants = {e["id"]: [({k: re.compile(str(v)) for k, v in var["when"].items()}, var)
+                                   for var in e.get("variants", ())] for e in entries}
 
 
 _default: _Compiled | None = None
@@ -152,6 +166,26 @@ def _first_compiler_error(t: LogText, before: int, skip: list[re.Pattern]) -> tu
     return None
 
 
+def _with_cause(entry: dict, match: Match) -> Match:
+    match.component = entry.get("component", "")
+    match.failure = entry.get("failure", "")
+    match.commands = entry.get("cudaenv_fix", True)
+    match.platform = entry.get("_platform", "")
+    return match
+
+
+def _variant(entry: dict, variants: list, values: dict, t: LogText) -> dict:
+    """``entry`` with the title, cause and fix of its first variant whose ``when`` holds.
+
+    ``when`` maps names (a capture, a derived value, a fact of :func:`~.extract.facts`, or
+    ``text``: the whole log) to patterns searched in their values; all must match.
+    """
+    for when, variant in variants:
+        if all(rx.search(t.text if k == "text" else (values.get(k) or "")) for k, rx in when.items()):
+            return {**entry, **{k: v for k, v in variant.items() if k != "when"}}
+    return entry
+
+
 def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     """Every known error in ``text``: root causes first, then consequences, each once.
 
@@ -175,22 +209,27 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             for i, m in scan(rx, kb.needles[rx.pattern], t).items():
                 where.setdefault(i, m)
         if where:
+            requires, unless = kb.guards[entry["id"]]
+            if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
+                continue
             i = min(where)
             hits.append((entry.get("rank", 0), i, n, entry, where[i], len(where)))
     if any(not h[3].get("fallback") for h in hits):
         hits = [h for h in hits if not h[3].get("fallback")]
     matches = []
+    seen = facts(t) if hits else {}
     for _, i, _, entry, m, count in sorted(hits, key=lambda h: h[:3]):
         values = {k: v for k, v in m.groupdict().items() if v}
-        filled = {**entry.get("defaults", {}), **values}
+        filled = {**seen, **entry.get("defaults", {}), **values}
         derive = entry.get("derive")
         if derive:
             derived = DERIVE[derive](filled, t, m)
             values.update({k: v for k, v in derived.items() if v})
             filled.update({k: v for k, v in derived.items() if v or k not in filled})
+        entry = {**_variant(entry, kb.variants[entry["id"]], filled, t), "_platform": seen.get("platform", "")}
         first = _first_compiler_error(t, i, [re.compile(p) for p in entry["patterns"]]) \
             if entry.get("first_error") else None
-        matches.append(Match(
+        matches.append(_with_cause(entry, Match(
             id=entry["id"],
             title=_fill(entry["title"], filled),
             check=entry.get("check"),
@@ -202,5 +241,5 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             first_error=first,
             values=values,
             environment=entry.get("environment", True),
-        ))
+        )))
     return matches
