@@ -401,7 +401,9 @@ def _d_libver(v: dict, t: LogText, m: re.Match) -> dict:
         lib = found[-1] if found else "cuDNN"
     label = {"cudnn": "cuDNN", "cusolver": "cuSOLVER", "cublas": "cuBLAS", "cufft": "cuFFT", "cusparse": "cuSPARSE",
              "nccl": "NCCL", "cuda": "CUDA", "ptxas": "ptxas"}.get(lib.lower(), lib)
-    return {**out, "libname": label, "libname_pkg": {"cuDNN": "cudnn", "NCCL": "nccl"}.get(label, "lib" + label.lower()),
+    producers = v.get("producers", "").split()
+    who = "jaxlib" if "jax" in producers else "TensorFlow" if "tensorflow" in producers else "the program"
+    return {**out, "who": who, "libname": label, "libname_pkg": {"cuDNN": "cudnn", "NCCL": "nccl"}.get(label, "lib" + label.lower()),
             "wheel": f"nvidia-{label.lower()}-cu12" if label != "CUDA" else "nvidia-cuda-runtime-cu12"}
 
 
@@ -423,6 +425,11 @@ def _d_glibc_by(v: dict, t: LogText, m: re.Match) -> dict:
     return {"by_short": pkg.group(1) if pkg else short, "prebuilt_note": note}
 
 
+def _d_nvcc_release(v: dict, t: LogText, m: re.Match) -> dict:
+    found = re.search(r"Cuda compilation tools, release (\d+\.\d+)|bare_metal_version\D+(\d+\.\d+)", t.text)
+    return {"detected": next((g for g in found.groups() if g), "") if found else ""}
+
+
 def _d_cuda_from_soname(v: dict, t: LogText, m: re.Match) -> dict:
     ver = v.get("version", "")
     major = ver.split(".")[0]
@@ -430,7 +437,7 @@ def _d_cuda_from_soname(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE = {"link_libs": _d_link_libs, "container_cuda": _d_container_cuda, "libver": _d_libver,
-          "cudnn_pair": _d_cudnn_pair, "glibc_by": _d_glibc_by, "cuda_from_soname": _d_cuda_from_soname,
+          "cudnn_pair": _d_cudnn_pair, "glibc_by": _d_glibc_by, "nvcc_release": _d_nvcc_release, "cuda_from_soname": _d_cuda_from_soname,
           "torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,

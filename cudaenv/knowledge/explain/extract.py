@@ -141,6 +141,8 @@ def decode_version(n: str) -> str:
     major*10000 + minor*100 + patch); a string that is not a number is returned as is.
     """
     if not n.isdigit():
+        return n  # already dotted (XLA: "8.5.0"), or not a version
+    if len(n) < 4:
         return n
     v = int(n)
     if v >= 90000:  # cuDNN 9 and later: 90100 -> 9.1.0

@@ -55,7 +55,7 @@ def render_text(matches: list[Match], numbered_lines: bool = True) -> str:
             out.extend(_wrap(step.strip(), "   fix:   " if k == 0 else "          ", "            "))
         cmd = checked_by(m.check) if m.environment else None
         if m.environment and not m.commands and m.platform == "windows":
-            out.append("   checked by: nothing here: cudaenv runs on Linux (these are the facts for Windows)")
+            out.append("   checked by: nothing (cudaenv runs on Linux; these are the facts for Windows)")
         elif cmd is None:
             out.append(f"   checked by: nothing, it is not an environment problem ({m.check or m.id})")
         else:
