@@ -181,6 +181,17 @@ def test_knowledge_base_loads_lazily():
 # Keys are entry ids; test_every_entry_has_a_real_message makes sure none is left out.
 
 REAL: dict[str, list[str]] = {
+    # NVIDIA/apex setup.py, check_cuda_torch_binary_vs_bare_metal (the message and nvcc -V before it)
+    "ext.cuda_version_mismatch": [
+        "Compiling cuda extensions with\nnvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 12.1, "
+        "V12.1.105\nfrom /usr/local/cuda/bin\n\nRuntimeError: Cuda extensions are being compiled with a version of Cuda "
+        "that does not match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda 11.7."],
+    # NVIDIA/nvidia-docker issues (docker run --gpus on a host whose driver is not loaded)
+    "container.host_driver_missing": [
+        'docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container '
+        'process caused "process_linux.go:449: container init caused \\"process_linux.go:432: running prestart hook 0 '
+        'caused \\\\\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: '
+        'nvml error: driver not loaded\\\\\\\\n\\\\\\"\\"": unknown.'],
     # NVIDIA container toolkit issue #48 (NVML lost in running containers after `systemctl daemon-reload`)
     "container.nvml_lost": ["$ docker exec -it gpu-job nvidia-smi\nFailed to initialize NVML: Unknown Error"],
     # reference/compat.md §5 and testbed.md §7 (torch 2.14.1, setup.py build against 12.5 / 11.8)
@@ -704,6 +715,7 @@ TUNED = {
     "304-libcublas90-planet.log": ("runtime.cuda_library_not_found", 'eval "$(cudaenv use 9.0)"'),
     "306-numba-ptx-84-vs-82.log": ("runtime.unsupported_ptx", "NVVM"),
     "309-numba-ptx-63-vs-61.log": ("driver.jit_ptx_too_new", "Upgrade the driver"),
+    "312-nccl-tests-unhandled-cuda.log": ("nccl.unhandled_cuda_error", "NCCL_DEBUG=INFO"),
     "315-nccl-shm-permission.log": ("nccl.shm_exhausted", "chmod 1777 /dev/shm"),
     "320-triton-ptxas-sm121a.log": ("triton.ptxas_unknown_arch", "Triton release"),
     "323-torch-cudnn-incompat-cogat.log": ("torch.cudnn_incompatible", "LD_LIBRARY_PATH"),
