@@ -66,14 +66,19 @@ def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
-def validate(doc: object) -> list[str]:
+def validate(doc: object, together: bool = True, patterns: bool = True) -> list[str]:
     """Every problem with a parsed knowledge base (an empty list when it is valid).
 
     Checks the fields and their types (:func:`_field_problems`), unique ids, check ids
     against :data:`cudaenv.checks.CHECKS` and the rest of an entry's shape
     (:func:`_entry_problems`), that each pattern compiles and captures every ``{name}``
     in the title, cause and fix that has no default (:func:`_pattern_problems`), and that
-    all patterns compile together, as the pre-filter does.
+    all patterns compile together, as the pre-filter does (``together``: the tests check
+    that; loading skips it, it costs a tenth of a short ``explain``). ``patterns=False``
+    skips compiling the patterns (the matcher compiles only those whose literal occurs in
+    the text; a pattern that does not compile is then reported when it is first needed):
+    the packaged file is checked in full by the tests, and compiling 250 patterns on every
+    run is most of what a short ``explain`` costs.
     """
     if not isinstance(doc, dict) or doc.get("schema") != 1 or not isinstance(doc.get("entries"), list):
         return ["the top level must be a mapping with `schema: 1` and a list of `entries`"]
@@ -90,11 +95,12 @@ def validate(doc: object) -> list[str]:
         if any(not p.startswith(f"{where}: unknown field") for p in found):
             continue  # a required field is missing or a field has the wrong type: nothing further to read
         problems += _entry_problems(where, entry, seen)
-        problems += _pattern_problems(where, entry, joined)
-        problems += _model_problems(where, entry)
+        if patterns:
+            problems += _pattern_problems(where, entry, joined)
+        problems += _model_problems(where, entry, patterns)
         if not all(isinstance(x, str) and x for x in entry["examples"]):
             problems.append(f"{where}: examples must be non-empty strings")
-    if not problems:
+    if not problems and together:
         import re
 
         try:
@@ -144,7 +150,7 @@ def _entry_problems(where: str, entry: dict, seen: set[str]) -> list[str]:
     return out
 
 
-def _model_problems(where: str, entry: dict) -> list[str]:
+def _model_problems(where: str, entry: dict, patterns: bool = True) -> list[str]:
     """The cause (component x failure), `requires`/`unless` (patterns) and `variants`."""
     import re
 
@@ -155,16 +161,18 @@ def _model_problems(where: str, entry: dict) -> list[str]:
         out.append(f"{where}: every entry names its cause: `component` and `failure`")
     elif entry["component"] not in COMPONENTS or entry["failure"] not in FAILURES:
         out.append(f"{where}: unknown cause {entry['component']} x {entry['failure']} (see kb.COMPONENTS, kb.FAILURES)")
+    if not patterns:
+        return out
     for key in ("requires", "unless"):
         for p in entry.get(key, ()):
             try:
-                re.compile(p)
+                re.compile(p, re.MULTILINE)
             except (re.error, TypeError):
                 out.append(f"{where}: {key} pattern {p!r} does not compile")
     names = set(FACT_NAMES) | {"text"} | set(entry.get("defaults", {})) | set(entry.get("derived", ()))
     for p in entry["patterns"]:
         try:
-            names |= set(re.compile(p).groupindex)
+            names |= set(re.compile(p, re.MULTILINE).groupindex)
         except re.error:
             pass
     for n, variant in enumerate(entry.get("variants", ()), 1):
@@ -202,7 +210,7 @@ def _pattern_problems(where: str, entry: dict, joined: list[str]) -> list[str]:
             out.append(f"{where}: a pattern must be a non-empty string")
             continue
         try:
-            rx = re.compile(p)
+            rx = re.compile(p, re.MULTILINE)  # as the matcher compiles it: re's cache serves it again there
         except re.error as exc:
             out.append(f"{where}: pattern {p!r} does not compile: {exc}")
             continue
@@ -232,7 +240,7 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
     """
     if path not in _cache:
         doc = read_document(path)
-        problems = validate(doc)
+        problems = validate(doc, together=False, patterns=False)
         if problems:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)

@@ -173,7 +173,7 @@ def _d_libstdcxx(v: dict, t: LogText, m: re.Match) -> dict:
                  f"environment's (`export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH` after "
                  f"`conda install -c conda-forge 'libstdcxx-ng{want}'`), or build the program with the system's compiler.")
     else:
-        first = (f"Make a libstdc++ from gcc {gcc or 'new enough'} or newer the one loaded: in conda "
+        first = (f"Make {'a libstdc++ from gcc ' + gcc + ' or newer' if gcc else 'a newer libstdc++'} the one loaded: in conda "
                  f"`conda install -c conda-forge 'libstdcxx-ng{want}'`; or rebuild the program with the compiler "
                  f"whose libstdc++ is loaded.")
     return {"gcc": gcc, "need": need, "first": first, "loaded_note": f" The one loaded was {loaded}." if loaded else ""}
@@ -335,7 +335,7 @@ def libraries() -> dict:
 
         path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
         with open(path, encoding="utf-8") as f:
-            _LIBS = yaml.safe_load(f)["libraries"]
+            _LIBS = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["libraries"]
     return _LIBS
 
 

@@ -26,20 +26,39 @@ __all__ = ["facts", "FACT_NAMES", "decode_version"]
 # candidate line. A 10 000-line log is 1 MB: a regular expression over all of it costs
 # 0.2-2 s per fact in Python, `str.find` on the lower-cased text a millisecond.
 _I = re.IGNORECASE
+
+
+class _Lazy:
+    """A pattern compiled when first searched: importing this module costs no compiling
+    (`explain` on a short message that needs no facts never searches them)."""
+
+    __slots__ = ("args", "rx")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.args = (pattern, flags)
+        self.rx: re.Pattern | None = None
+
+    def search(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match | None:
+        if self.rx is None:
+            self.rx = re.compile(*self.args)
+        return self.rx.search(text, pos, endpos)
+
+
 _PLATFORM = [
     ("wsl", ("/usr/lib/wsl", "wsl", "microsoft-standard", "lxss"),
-     re.compile(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss", _I)),
+     _Lazy(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss", _I)),
     ("windows", (":\\", ":/users", ":/program files", ":/windows", "msvc", "cl.exe", "visual studio", "windowspath",
-                 "ps ", ".dll", "msbuild"),
-     re.compile(r"(?<![\w/])[A-Za-z]:[\\/](?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
+                 ".dll", "msbuild"),
+     _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
                 r"\bMSVC\b|\bcl\.exe\b|Visual Studio|WindowsPath|\bPS [A-Z]:\\|\.dll\b|\bMSBuild\b")),
-    ("mac", ("darwin", "macos", "mac", "apple", "/users/", ".dylib"),
-     re.compile(r"\bDarwin\b|\bmacOS\b|\bMac ?(?:OS|M1|M2|M3|Book|mini)\b|\bApple (?:M\d|Silicon)|"
+    ("mac", ("darwin", "macos", "mac os", "mac m", "macbook", "mac mini", "apple m", "apple silicon", "/users/",
+             ".dylib"),
+     _Lazy(r"\bDarwin\b|\bmacOS\b|\bMac ?(?:OS|M1|M2|M3|Book|mini)\b|\bApple (?:M\d|Silicon)|"
                 r"/Users/\w+/|\.dylib\b")),
 ]
 _CONTAINER = (("docker", "podman", "oci runtime", "nvidia-container", "containerd", "kubernetes", "singularity",
                "apptainer", "enroot", "root@"),
-              re.compile(r"\bdocker\b|\bpodman\b|OCI runtime|nvidia-container|\bcontainerd\b|\bkubernetes\b|"
+              _Lazy(r"\bdocker\b|\bpodman\b|OCI runtime|nvidia-container|\bcontainerd\b|\bkubernetes\b|"
                          r"\bsingularity\b|\bapptainer\b|\benroot\b|root@[0-9a-f]{12}:", _I))
 _PRODUCERS = [
     ("triton", ("triton",), r"\btriton\b"), ("numba", ("numba",), r"\bnumba\b"),
@@ -51,24 +70,24 @@ _PRODUCERS = [
     ("cmake", ("cmake",), r"\bCMake\b|CMakeLists\.txt"), ("julia", ("julia",), r"\bjulia\b"),
     ("torch", ("torch",), r"\btorch\b|\bPyTorch\b"),
 ]
-_PRODUCER_RX = [(name, needles, re.compile(p, _I)) for name, needles, p in _PRODUCERS]
+_PRODUCER_RX = [(name, needles, _Lazy(p, _I)) for name, needles, p in _PRODUCERS]
 _CONDA = (("conda", "forge", "mamba", "$prefix/lib"),
-          re.compile(r"(/[\w./+-]*?/(?:mini|ana|micro)?(?:conda|forge|mamba)\d?/envs/[\w.+-]+|"
+          _Lazy(r"(/[\w./+-]*?/(?:mini|ana|micro)?(?:conda|forge|mamba)\d?/envs/[\w.+-]+|"
                      r"/[\w./+-]*?/(?:miniconda|anaconda|miniforge|mambaforge)\d?)\b|\$CONDA_PREFIX|\$PREFIX/lib|"
                      r"x86_64-conda(?:_cos\d)?-linux-gnu", _I))
-_TOOLKIT_PATH = re.compile(r"cuda-(\d+\.\d+)\b|[/\\]CUDA[/\\]v(\d+\.\d+)\b|Cuda compilation tools, release (\d+\.\d+)|"
+_TOOLKIT_PATH = _Lazy(r"cuda-(\d+\.\d+)\b|[/\\]CUDA[/\\]v(\d+\.\d+)\b|Cuda compilation tools, release (\d+\.\d+)|"
                            r"\bCUDA(?: Toolkit| Version)?[ =:]+(\d+\.\d+)\b")
 _TOOLKIT_NEEDLES = ("cuda-", "cuda/v", "cuda\\v", "cuda compilation tools", "cuda")
-_TORCH = (("+cu", "+cpu", "+rocm"), re.compile(r"\b(\d+\.\d+\.\d+(?:\.\w+)?\+(?:cu\d+|cpu|rocm[\d.]+))\b"))
+_TORCH = (("+cu", "+cpu", "+rocm"), _Lazy(r"\b(\d+\.\d+\.\d+(?:\.\w+)?\+(?:cu\d+|cpu|rocm[\d.]+))\b"))
 _DENIED = (("permission denied", "eacces", "operation not permitted"),
-           re.compile(r"Permission denied|EACCES|Operation not permitted", _I))
+           _Lazy(r"Permission denied|EACCES|Operation not permitted", _I))
 _NOSPACE = (("no space left", "enospc", "insufficient space"),
-            re.compile(r"No space left on device|ENOSPC|insufficient space", _I))
+            _Lazy(r"No space left on device|ENOSPC|insufficient space", _I))
 _BUILT_HERE = (("build_ext", "setup.py", "building wheel for", "ninja", "pip install -e", "cmake --build", "make[",
                 "nvcc"),
-               re.compile(r"running build_ext|setup\.py (?:install|develop|build)|Building wheel for|\bninja\b|"
+               _Lazy(r"running build_ext|setup\.py (?:install|develop|build)|Building wheel for|\bninja\b|"
                           r"pip install -e|\bcmake --build\b|\bmake\[\d\]|\bnvcc\b.* -c ", _I))
-_LD_PATH = (("ld_library_path",), re.compile(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
+_LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
               "nospace", "built_here", "ld_library_path")
@@ -82,7 +101,7 @@ class _Finder:
         low = text.lower()
         self.low = low if len(low) == len(text) else None  # lower() changed lengths: search all of it
 
-    def search(self, needles: tuple[str, ...], rx: re.Pattern) -> re.Match | None:
+    def search(self, needles: tuple[str, ...], rx: _Lazy) -> re.Match | None:
         text, low = self.text, self.low
         if low is None:
             return rx.search(text)
