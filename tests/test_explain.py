@@ -1110,3 +1110,76 @@ def test_explain_with_stdin_closed_is_one_line(args):
     res = run_in_sh(f"$CUDAENV explain {args} <&-", dict(os.environ))
     err = one_error_line(res, 2)
     assert "stdin is closed" in err or "stdin: it is closed" in err
+
+
+# --- issue 18: the answer follows what the log says (hostile inputs written here) -------------------
+
+def first_env(text: str):
+    found = [m for m in explain(text) if m.environment]
+    assert found, text
+    return found[0]
+
+
+def test_library_versions_are_read_in_the_producers_encoding():
+    # cuDNN and the math libraries: major*1000 + minor*100 + patch; CUDA itself: major*1000 + minor*10
+    m = first_env("Found CUDA version 12010, but JAX was built against version 12020, which is newer.")
+    assert "CUDA 12.1 is older than the 12.2" in m.title
+    m = first_env("Found cuSOLVER version 11002, but JAX was built against version 11401, which is newer.")
+    assert "cuSOLVER 11.0.2" in m.title and "11.4.1" in m.title
+    # a loaded cuDNN NEWER than the one built with is not "too old": the answer says which way
+    m = first_env("Loaded runtime CuDNN library: 7201 (compatibility version 7200) but source was compiled with "
+                  "7004 (compatibility version 7000).")
+    assert "older" not in m.title and "7.2.1" in m.title and "7.0.4" in m.title
+    m = first_env("Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.  CuDNN library needs to "
+                  "have matching major version and equal or higher minor version.")
+    assert "older" in m.title and "8.6.0" in m.fix.splitlines()[0]
+
+
+def test_permission_or_space_wsl_or_linux_windows_or_not():
+    shm = "include/shm.h:48 NCCL WARN Error while creating shared memory segment nccl-shm-recv-1 (size 4460544)"
+    assert "chmod 1777 /dev/shm" in first_env("NCCL WARN Call to shm_open failed : Permission denied\n" + shm).fix
+    assert "--shm-size" in first_env(shm).fix.splitlines()[0]
+    wsl = "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file"
+    assert "/usr/lib/wsl/lib" in first_env(wsl).fix.splitlines()[0]
+    assert first_env(wsl).id == "runtime.libcuda_not_found"  # not the cuDNN it was loading
+    cmake = "-- The CUDA compiler identification is unknown\nCMake Error at CMakeLists.txt:3 (project):\n" \
+            "  No CMAKE_CUDA_COMPILER could be found."
+    assert first_env(cmake).fix.startswith('`eval "$(cudaenv use')
+    m = first_env("-- Check for working CXX compiler: C:/Program Files (x86)/Microsoft Visual Studio/2019/Community/VC/"
+                  "Tools/MSVC/14.29.30133/bin/Hostx64/x64/cl.exe - skipped\n" + cmake)
+    assert "Visual Studio Integration" in m.fix and "cudaenv" not in m.fix and m.to_dict()["checked_by"] is None
+    assert "cudaenv check" not in render_text([m]) and "cudaenv doctor" not in render_text([m])
+
+
+def test_libstdcxx_answer_follows_whose_library_is_old():
+    conda = "ImportError: /opt/conda/envs/k2/lib/python3.8/site-packages/../../libstdc++.so.6: version " \
+            "`GLIBCXX_3.4.30' not found"
+    assert "conda environment's own" in first_env(conda).fix.splitlines()[0]
+    system = "ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found"
+    assert "The system's libstdc++" in first_env(system).fix.splitlines()[0]
+    shortened = "ImportError: …/libstdc++.so.6: version `GLIBCXX_3.4.32' not found"  # a path the user cut
+    first = first_env(shortened).fix.splitlines()[0]
+    assert "system's" not in first and "conda environment's own" not in first and "13.2" in first
+
+
+def test_every_library_a_link_missed_is_answered_with_the_version_the_log_names():
+    m = first_env("/usr/local/cuda-11.8/bin/nvcc -c k.cu\n/usr/bin/ld: cannot find -lcublas\n"
+                  "/usr/bin/ld: cannot find -lcusparse\ncollect2: error: ld returned 1 exit status")
+    assert m.id == "link.cuda_libs_not_found" and "-lcublas, -lcusparse" in m.cause
+    assert m.fix.startswith('`eval "$(cudaenv use 11.8)"`')
+    m = first_env("/usr/bin/ld: warning: libcublas.so.9.0, needed by libcaffe2.so, not found (try using -rpath or "
+                  "-rpath-link)")
+    assert 'cudaenv use 9.0' in m.fix and "exactly" in m.cause
+
+
+@pytest.mark.parametrize("bug", [
+    "RuntimeError: mat1 and mat2 shapes cannot be multiplied (64x10 and 20x5)",
+    "IndexError: index out of range in self",
+    "RuntimeError: Error(s) in loading state_dict for ResNet:\n\tsize mismatch for fc.weight: copying a param with "
+    "shape torch.Size([10, 512]) from checkpoint, the shape in current model is torch.Size([1000, 2048]).",
+    "RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn",
+    "RuntimeError: expected scalar type Half but found Float",
+    "ValueError: Expected input batch_size (32) to match target batch_size (64).",
+])
+def test_program_bugs_are_never_given_an_environment_cause(bug):
+    assert [m.id for m in explain(bug) if m.environment] == []

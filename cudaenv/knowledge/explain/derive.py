@@ -163,6 +163,8 @@ def _d_libstdcxx(v: dict, t: LogText, m: re.Match) -> dict:
         import posixpath
 
         loaded = posixpath.normpath(loaded)
+        if posixpath.dirname(loaded) in ("", "/"):  # a path the user shortened ("…/libstdc++.so.6"): unknown
+            loaded = ""
     want = f">={gcc}" if gcc else ""
     if loaded and re.search(r"/(?:envs/[^/]+|(?:mini|ana|micro)?conda\d?|miniforge\d?|mambaforge)/lib/", loaded):
         first = (f"The old libstdc++ is the conda environment's own ({loaded}): update it there, "
@@ -393,18 +395,27 @@ def _d_container_cuda(v: dict, t: LogText, m: re.Match) -> dict:
 
 def _d_libver(v: dict, t: LogText, m: re.Match) -> dict:
     """Library version integers (8907, 11401) as versions; which library, from the line before."""
-    out = {k + "_v": decode_version(v[k]) for k in ("built", "installed", "need", "have") if v.get(k)}
     lib = v.get("lib") or ""
     if not lib:
         before = t.text[max(0, m.start() - 300):m.start()]
-        found = re.findall(r"(cuDNN|cuSOLVER|cuBLAS|cuFFT|cuSPARSE|NCCL|CUDA|PTXAS|ptxas)", before, re.IGNORECASE)
+        found = re.findall(r"\b(cuDNN|CuDNN|CUDNN|cuSOLVER|cuBLAS|cuFFT|cuSPARSE|NCCL|CUDA|PTXAS|ptxas)\b", before)
         lib = found[-1] if found else "cuDNN"
+    cuda = lib.upper() == "CUDA"  # CUDA's own integer is major*1000 + minor*10: 12010 -> 12.1
+    out = {k + "_v": (_cuda_int(v[k]) if cuda else decode_version(v[k]))
+           for k in ("built", "installed", "need", "have") if v.get(k)}
+    pair = (out.get("have_v") or out.get("installed_v"), out.get("need_v") or out.get("built_v"))
+    if all(pair):
+        out["direction"] = "newer" if version_key(pair[0]) > version_key(pair[1]) else "older"
     label = {"cudnn": "cuDNN", "cusolver": "cuSOLVER", "cublas": "cuBLAS", "cufft": "cuFFT", "cusparse": "cuSPARSE",
              "nccl": "NCCL", "cuda": "CUDA", "ptxas": "ptxas"}.get(lib.lower(), lib)
     producers = v.get("producers", "").split()
     who = "jaxlib" if "jax" in producers else "TensorFlow" if "tensorflow" in producers else "the program"
     return {**out, "who": who, "libname": label, "libname_pkg": {"cuDNN": "cudnn", "NCCL": "nccl"}.get(label, "lib" + label.lower()),
             "wheel": f"nvidia-{label.lower()}-cu12" if label != "CUDA" else "nvidia-cuda-runtime-cu12"}
+
+
+def _cuda_int(n: str) -> str:
+    return f"{int(n) // 1000}.{int(n) % 1000 // 10}" if n.isdigit() and len(n) >= 4 else n
 
 
 def _d_cudnn_pair(v: dict, t: LogText, m: re.Match) -> dict:
