@@ -21,7 +21,22 @@ KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml"
 REQUIRED = {"id": str, "title": str, "patterns": list, "cause": str, "fix": str, "examples": list}
 # `check` is required unless `environment: false` (a program bug: no check can see it).
 OPTIONAL = {"check": str, "defaults": dict, "fallback": bool, "first_error": bool, "derive": str, "derived": list,
-            "rank": int, "environment": bool}
+            "rank": int, "environment": bool, "cudaenv_fix": bool, "component": str, "failure": str, "requires": list, "unless": list,
+            "variants": list}
+
+# The model of causes: an entry names the component that has to change and how it failed;
+# one cause is recognised from every tool that reports it (its patterns), and its answer
+# follows the log (its variants). `program` is a program bug (`environment: false`).
+COMPONENTS = ("driver", "toolkit", "nvcc", "host-compiler", "libstdc++", "glibc", "cudart", "cuda-libs", "cudnn",
+              "nccl", "tensorrt", "torch", "torch-extension", "jax", "tensorflow", "triton", "xformers",
+              "bitsandbytes", "numba", "python-package", "container-runtime", "gpu", "cmake", "build-tool", "shm",
+              "network", "shell", "program")
+FAILURES = ("missing", "not-on-path", "too-old", "too-new", "two-copies", "built-for-other-version",
+            "unsupported-by-gpu", "absent-at-build", "busy", "misconfigured", "broken", "permission",
+            "exhausted", "unsupported-platform", "bug")
+# What a variant's `when` may test besides captured and derived values: the extraction
+# stage's facts (explain/extract.py) and `text`, the whole log.
+VARIANT_FIELDS = ("title", "cause", "fix", "cudaenv_fix")
 
 _cache: dict[str, list[dict]] = {}
 
@@ -51,14 +66,19 @@ def placeholders(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
 
 
-def validate(doc: object) -> list[str]:
+def validate(doc: object, together: bool = True, patterns: bool = True) -> list[str]:
     """Every problem with a parsed knowledge base (an empty list when it is valid).
 
     Checks the fields and their types (:func:`_field_problems`), unique ids, check ids
     against :data:`cudaenv.checks.CHECKS` and the rest of an entry's shape
     (:func:`_entry_problems`), that each pattern compiles and captures every ``{name}``
     in the title, cause and fix that has no default (:func:`_pattern_problems`), and that
-    all patterns compile together, as the pre-filter does.
+    all patterns compile together, as the pre-filter does (``together``: the tests check
+    that; loading skips it, it costs a tenth of a short ``explain``). ``patterns=False``
+    skips compiling the patterns (the matcher compiles only those whose literal occurs in
+    the text; a pattern that does not compile is then reported when it is first needed):
+    the packaged file is checked in full by the tests, and compiling 250 patterns on every
+    run is most of what a short ``explain`` costs.
     """
     if not isinstance(doc, dict) or doc.get("schema") != 1 or not isinstance(doc.get("entries"), list):
         return ["the top level must be a mapping with `schema: 1` and a list of `entries`"]
@@ -75,10 +95,12 @@ def validate(doc: object) -> list[str]:
         if any(not p.startswith(f"{where}: unknown field") for p in found):
             continue  # a required field is missing or a field has the wrong type: nothing further to read
         problems += _entry_problems(where, entry, seen)
-        problems += _pattern_problems(where, entry, joined)
+        if patterns:
+            problems += _pattern_problems(where, entry, joined)
+        problems += _model_problems(where, entry, patterns)
         if not all(isinstance(x, str) and x for x in entry["examples"]):
             problems.append(f"{where}: examples must be non-empty strings")
-    if not problems:
+    if not problems and together:
         import re
 
         try:
@@ -128,20 +150,67 @@ def _entry_problems(where: str, entry: dict, seen: set[str]) -> list[str]:
     return out
 
 
+def _model_problems(where: str, entry: dict, patterns: bool = True) -> list[str]:
+    """The cause (component x failure), `requires`/`unless` (patterns) and `variants`."""
+    import re
+
+    from .explain.extract import FACT_NAMES
+
+    out = []
+    if "component" not in entry or "failure" not in entry:
+        out.append(f"{where}: every entry names its cause: `component` and `failure`")
+    elif entry["component"] not in COMPONENTS or entry["failure"] not in FAILURES:
+        out.append(f"{where}: unknown cause {entry['component']} x {entry['failure']} (see kb.COMPONENTS, kb.FAILURES)")
+    if not patterns:
+        return out
+    for key in ("requires", "unless"):
+        for p in entry.get(key, ()):
+            try:
+                re.compile(p, re.MULTILINE)
+            except (re.error, TypeError):
+                out.append(f"{where}: {key} pattern {p!r} does not compile")
+    names = set(FACT_NAMES) | {"text"} | set(entry.get("defaults", {})) | set(entry.get("derived", ()))
+    for p in entry["patterns"]:
+        try:
+            names |= set(re.compile(p, re.MULTILINE).groupindex)
+        except re.error:
+            pass
+    for n, variant in enumerate(entry.get("variants", ()), 1):
+        if not isinstance(variant, dict) or not isinstance(variant.get("when"), dict) or not variant["when"]:
+            out.append(f"{where}: variant {n} needs a non-empty `when` mapping")
+            continue
+        extra = set(variant) - {"when", *VARIANT_FIELDS}
+        if extra or len(variant) < 2:
+            out.append(f"{where}: variant {n} may override only {', '.join(VARIANT_FIELDS)} (and must override one)")
+        for name, rx in variant["when"].items():
+            if name not in names:
+                out.append(f"{where}: variant {n} tests {name!r}, which is no fact, capture, default or derived name")
+            try:
+                re.compile(str(rx))
+            except re.error:
+                out.append(f"{where}: variant {n}: {rx!r} does not compile")
+        for field in VARIANT_FIELDS:
+            if field in variant and not isinstance(variant[field], bool if field == "cudaenv_fix" else str):
+                out.append(f"{where}: variant {n}: {field} has the wrong type")
+    return out
+
+
 def _pattern_problems(where: str, entry: dict, joined: list[str]) -> list[str]:
     """Each pattern: a non-empty string that compiles, no global flag or back-reference, capturing
     every placeholder that has no default; the good ones are added to ``joined``."""
     import re
 
     out = []
+    from .explain.extract import FACT_NAMES
+
     wanted = placeholders(entry["title"]) | placeholders(entry["cause"]) | placeholders(entry["fix"])
-    known = set(entry.get("defaults", {})) | set(entry.get("derived", ()))
+    known = set(entry.get("defaults", {})) | set(entry.get("derived", ())) | set(FACT_NAMES)
     for p in entry["patterns"]:
         if not isinstance(p, str) or not p:
             out.append(f"{where}: a pattern must be a non-empty string")
             continue
         try:
-            rx = re.compile(p)
+            rx = re.compile(p, re.MULTILINE)  # as the matcher compiles it: re's cache serves it again there
         except re.error as exc:
             out.append(f"{where}: pattern {p!r} does not compile: {exc}")
             continue
@@ -171,7 +240,7 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
     """
     if path not in _cache:
         doc = read_document(path)
-        problems = validate(doc)
+        problems = validate(doc, together=False, patterns=False)
         if problems:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
@@ -185,5 +254,13 @@ def with_advice(entry: dict) -> dict:
 
     from ..checks import ADVICE
 
-    return {k: re.sub(r"\{advice\.(\w+)\}", lambda m: ADVICE[m.group(1)], v) if isinstance(v, str) else v
-            for k, v in entry.items()}
+    def fill(v: object) -> object:
+        if isinstance(v, str):
+            return re.sub(r"\{advice\.(\w+)\}", lambda m: ADVICE[m.group(1)], v)
+        if isinstance(v, list):
+            return [fill(x) for x in v]
+        if isinstance(v, dict):
+            return {k: fill(x) for k, x in v.items()}
+        return v
+
+    return {k: fill(v) if k in ("title", "cause", "fix", "variants") else v for k, v in entry.items()}

@@ -18,8 +18,13 @@ GLIBCXX version, the demangled symbol and its ABI, the library behind a soname.
 Not on the hot path, so regular expressions are fine; they are compiled the first
 time :func:`explain` runs, not at import.
 
-The rooms: ``text`` (reading a pasted log, scanning it fast), ``matcher`` (the entries,
-:class:`Match`, :func:`explain`), ``derive`` (one function per ``derive`` name),
+Each entry is a cause (component x failure) recognised from every tool that reports it;
+its ``variants`` choose the answer by what the whole log says (``extract``: platform,
+container, producing tool, conda, the CUDA versions named, permission or space...).
+
+The rooms: ``text`` (reading a pasted log, scanning it fast), ``extract`` (the whole log's
+facts), ``matcher`` (the entries, :class:`Match`, :func:`explain`), ``derive`` (one function
+per ``derive`` name),
 ``symbols`` (C++ symbols, through libstdc++ or c++filt), ``render`` (the human report).
 """
 

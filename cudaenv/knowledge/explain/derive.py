@@ -12,7 +12,8 @@ import re
 
 from ...env.pathlist import entries
 from ...toolkit import version_key
-from ...toolkit.compat import libstdcxx_gcc, ptx_isa_cuda, table
+from ...toolkit.compat import libstdcxx_gcc, min_driver, ptx_isa_cuda, table
+from .extract import decode_version
 from .symbols import demangle
 
 TYPE_CHECKING = False
@@ -158,7 +159,26 @@ def _d_libstdcxx(v: dict, t: LogText, m: re.Match) -> dict:
         sym = demangle(v["symbol"]) or v["symbol"]
         need = f"the C++ library symbol {sym}"
     loaded = v.get("loaded", "")
-    return {"gcc": gcc, "need": need, "loaded_note": f" The one loaded was {loaded}." if loaded else ""}
+    if loaded:
+        import posixpath
+
+        loaded = posixpath.normpath(loaded)
+        if posixpath.dirname(loaded) in ("", "/"):  # a path the user shortened ("…/libstdc++.so.6"): unknown
+            loaded = ""
+    want = f">={gcc}" if gcc else ""
+    if loaded and re.search(r"/(?:envs/[^/]+|(?:mini|ana|micro)?conda\d?|miniforge\d?|mambaforge)/lib/", loaded):
+        first = (f"The old libstdc++ is the conda environment's own ({loaded}): update it there, "
+                 f"`conda install -c conda-forge 'libstdcxx-ng{want}'` (newer environments: `libstdcxx{want}`), "
+                 f"or remove that file so the system's newer one is used.")
+    elif loaded and loaded.startswith(("/usr/", "/lib")):
+        first = (f"The system's libstdc++ ({loaded}) is the old one: load a newer one first, e.g. the conda "
+                 f"environment's (`export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH` after "
+                 f"`conda install -c conda-forge 'libstdcxx-ng{want}'`), or build the program with the system's compiler.")
+    else:
+        first = (f"Make {'a libstdc++ from gcc ' + gcc + ' or newer' if gcc else 'a newer libstdc++'} the one loaded: in conda "
+                 f"`conda install -c conda-forge 'libstdcxx-ng{want}'`; or rebuild the program with the compiler "
+                 f"whose libstdc++ is loaded.")
+    return {"gcc": gcc, "need": need, "first": first, "loaded_note": f" The one loaded was {loaded}." if loaded else ""}
 
 
 def _d_symbol(v: dict, t: LogText, m: re.Match) -> dict:
@@ -304,7 +324,132 @@ def _d_torch_in_log(v: dict, t: LogText, m: re.Match) -> dict:
     return {"torch_version": tv, "torch_note": note}
 
 
-DERIVE = {"torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
+_LIBS: dict | None = None
+
+
+def libraries() -> dict:
+    """The soname table (``knowledge/components.yaml``): stem -> component, label, wheel, conda package."""
+    global _LIBS
+    if _LIBS is None:
+        import os
+
+        import yaml
+
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
+        with open(path, encoding="utf-8") as f:
+            _LIBS = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["libraries"]
+    return _LIBS
+
+
+def _stem(name: str) -> str:
+    """The table's key for a library name: cudnn_cnn_infer -> cudnn, nppig -> npp, nvinfer_plugin -> nvinfer."""
+    libs = libraries()
+    if name in libs:
+        return name
+    for key in sorted(libs, key=len, reverse=True):
+        if name.startswith(key):
+            return key
+    return name
+
+
+_LINK_MISS = re.compile(r"cannot find -l(?P<name>[\w.+-]+)|unable to find library -l(?P<name2>[\w.+-]+)|"
+                        r"(?P<soname>lib(?P<name3>\w+?)\.so\.(?P<ver>\d+(?:\.\d+)?))[\w.]*, needed by \S+, not found")
+
+
+def _d_link_libs(v: dict, t: LogText, m: re.Match) -> dict:
+    """Every library the linker missed in the log (not only the first), with what ships each."""
+    names: list[str] = []
+    versions: list[str] = []
+    for mm in _LINK_MISS.finditer(t.text):
+        name = mm.group("name") or mm.group("name2") or mm.group("name3")
+        if name and name not in names:
+            names.append(name)
+        if mm.group("ver"):
+            versions.append(mm.group("ver"))
+    if "-NOTFOUND" in t.text and "cublas_device" in t.text:
+        names = ["cublas_device"] + [n for n in names if "cublas_device" not in n]
+    libs = libraries()
+    cuda = [n for n in names if _stem(n) in libs and libs[_stem(n)]["toolkit"]]
+    labels = [libs[_stem(n)]["label"] for n in names if _stem(n) in libs]
+    seen = v.get("cuda_seen") or (versions[0] if versions else "")
+    exact = next((x for x in versions if "." in x and int(x.split(".")[0]) <= 10), "")
+    listed = ", ".join(f"-l{n}" for n in names) or "the CUDA libraries"
+    use = exact or seen
+    if use:
+        cmd = f'`eval "$(cudaenv use {use})"` puts CUDA {use}\'s lib64 on LIBRARY_PATH (where `ld` looks) and LD_LIBRARY_PATH; rebuild in that shell (`cudaenv install {use}` if it is not installed)'
+    else:
+        cmd = ('`eval "$(cudaenv use <the CUDA you build for>)"` (`cudaenv list` shows what is installed) puts its lib64 '
+               'on LIBRARY_PATH (where `ld` looks) and LD_LIBRARY_PATH; rebuild in that shell')
+    conda = " ".join(sorted({libs[_stem(n)]["conda"] for n in cuda if libs[_stem(n)]["conda"]}))
+    return {"libs": listed, "count": str(len(names)), "labels": ", ".join(dict.fromkeys(labels)) or listed,
+            "use_cmd": cmd, "conda_pkgs": conda or "cuda-cudart-dev", "exact": exact,
+            "exact_note": (f" The sonames name CUDA {exact} exactly (CUDA 10 and older put major.minor in the "
+                           f"soname): only that release's libraries satisfy them." if exact else "")}
+
+
+def _d_container_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    cuda = v.get("cuda", "")
+    need = min_driver(cuda) if cuda else None
+    return {"driver_min": f"{need} or newer" if need else "one whose `nvidia-smi` shows CUDA Version " + (cuda or "X") + " or newer"}
+
+
+def _d_libver(v: dict, t: LogText, m: re.Match) -> dict:
+    """Library version integers (8907, 11401) as versions; which library, from the line before."""
+    lib = v.get("lib") or ""
+    if not lib:
+        before = t.text[max(0, m.start() - 300):m.start()]
+        found = re.findall(r"\b(cuDNN|CuDNN|CUDNN|cuSOLVER|cuBLAS|cuFFT|cuSPARSE|NCCL|CUDA|PTXAS|ptxas)\b", before)
+        lib = found[-1] if found else "cuDNN"
+    cuda = lib.upper() == "CUDA"  # CUDA's own integer is major*1000 + minor*10: 12010 -> 12.1
+    out = {k + "_v": (_cuda_int(v[k]) if cuda else decode_version(v[k]))
+           for k in ("built", "installed", "need", "have") if v.get(k)}
+    pair = (out.get("have_v") or out.get("installed_v"), out.get("need_v") or out.get("built_v"))
+    if all(pair):
+        out["direction"] = "newer" if version_key(pair[0]) > version_key(pair[1]) else "older"
+    label = {"cudnn": "cuDNN", "cusolver": "cuSOLVER", "cublas": "cuBLAS", "cufft": "cuFFT", "cusparse": "cuSPARSE",
+             "nccl": "NCCL", "cuda": "CUDA", "ptxas": "ptxas"}.get(lib.lower(), lib)
+    producers = v.get("producers", "").split()
+    who = "jaxlib" if "jax" in producers else "TensorFlow" if "tensorflow" in producers else "the program"
+    return {**out, "who": who, "libname": label, "libname_pkg": {"cuDNN": "cudnn", "NCCL": "nccl"}.get(label, "lib" + label.lower()),
+            "wheel": f"nvidia-{label.lower()}-cu12" if label != "CUDA" else "nvidia-cuda-runtime-cu12"}
+
+
+def _cuda_int(n: str) -> str:
+    return f"{int(n) // 1000}.{int(n) % 1000 // 10}" if n.isdigit() and len(n) >= 4 else n
+
+
+def _d_cudnn_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    def ver(prefix: str) -> str:
+        if v.get(prefix + "_t"):
+            return ".".join(x.strip() for x in v[prefix + "_t"].split(","))
+        return decode_version(v.get(prefix, ""))
+    built, found = ver("built"), ver("found")
+    older = version_key(found) < version_key(built)
+    return {"built_v": built, "found_v": found, "direction": "older" if older else "newer"}
+
+
+def _d_glibc_by(v: dict, t: LogText, m: re.Match) -> dict:
+    by = v.get("by", "")
+    short = by.replace("\\", "/").rsplit("/", 1)[-1] or "the binary"
+    pkg = re.search(r"(?:site|dist)-packages/([A-Za-z_][\w-]*)", by)
+    note = (f" {pkg.group(1)} here is a prebuilt package (a wheel or conda package built elsewhere)." if pkg else "")
+    return {"by_short": pkg.group(1) if pkg else short, "prebuilt_note": note}
+
+
+def _d_nvcc_release(v: dict, t: LogText, m: re.Match) -> dict:
+    found = re.search(r"Cuda compilation tools, release (\d+\.\d+)|bare_metal_version\D+(\d+\.\d+)", t.text)
+    return {"detected": next((g for g in found.groups() if g), "") if found else ""}
+
+
+def _d_cuda_from_soname(v: dict, t: LogText, m: re.Match) -> dict:
+    ver = v.get("version", "")
+    major = ver.split(".")[0]
+    return {"major": major, "exact": ver if major.isdigit() and int(major) <= 10 else major}
+
+
+DERIVE = {"link_libs": _d_link_libs, "container_cuda": _d_container_cuda, "libver": _d_libver,
+          "cudnn_pair": _d_cudnn_pair, "glibc_by": _d_glibc_by, "nvcc_release": _d_nvcc_release, "cuda_from_soname": _d_cuda_from_soname,
+          "torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
           "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list}

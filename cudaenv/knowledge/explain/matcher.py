@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
+from ...errors import CudaenvError
 from .derive import DERIVE
+from .extract import facts
 from .text import LogText, clip, required_literal, scan
 
 __all__ = ["Match", "checked_by", "explain"]
@@ -19,6 +21,8 @@ __all__ = ["Match", "checked_by", "explain"]
 # MSVC "error C2065:".
 _COMPILER_ERROR = re.compile(r"\b(?:error|fatal)\b\s*(?:[A-Z]+\d+\s*)?:")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# The derive functions that read the extraction stage's facts from their values.
+_DERIVE_READS_FACTS = ("link_libs", "libver")
 # Check ids whose rules look at the calling shell (cudaenv/checks/shell.py): only
 # `cudaenv doctor` runs them; `cudaenv check` runs the rest (and doctor runs those too).
 _SHELL_CHECKS = ("env.", "torch.extension_lock", "driver.library_mismatch")
@@ -51,13 +55,15 @@ class Match:
         values: What the message said (captured) and what follows from it (derived).
         environment: False for a verdict that the problem is in the program, not the
             environment (out of memory, a device-side assert, an illegal address).
+        component, failure: The cause in the model of causes (``errors.yaml``): the
+            component that has to change and how it failed (``driver`` x ``too-old``).
         here: Lines naming this machine's facts (installed toolkits, torch, driver) that
             answer the message; empty when the host was not looked at (``--no-host``).
         host: The host facts those lines used (None when the host was not looked at).
     """
 
     __slots__ = ("id", "title", "check", "line", "matched", "count", "cause", "fix", "first_error", "values",
-                 "environment", "here", "host")
+                 "environment", "here", "host", "component", "failure", "commands", "platform")
 
     def __init__(self, id: str, title: str, check: str | None, line: int, matched: str, cause: str, fix: str,
                  count: int = 1, first_error: tuple[int, str] | None = None, values: dict | None = None,
@@ -75,6 +81,10 @@ class Match:
         self.environment = environment
         self.here: list[str] = []
         self.host: dict | None = None
+        self.component = ""
+        self.failure = ""
+        self.commands = True
+        self.platform = ""
 
     def to_dict(self) -> dict:
         """The ``explain --json`` object (stable: keys are added, never removed or renamed)."""
@@ -83,7 +93,8 @@ class Match:
             "id": self.id,
             "title": self.title,
             "check": self.check,
-            "checked_by": checked_by(self.check) if self.environment else None,
+            "checked_by": (checked_by(self.check) if self.environment and (self.commands or self.platform != "windows")
+                           else None),
             "line": self.line,
             "matched": self.matched,
             "count": self.count,
@@ -94,6 +105,8 @@ class Match:
             "environment": self.environment,
             "here": list(self.here),
             "host": self.host,
+            "component": self.component,
+            "failure": self.failure,
         }
 
     def __repr__(self) -> str:
@@ -101,14 +114,44 @@ class Match:
 
 
 class _Compiled:
-    """The knowledge base with its patterns compiled.
+    """The knowledge base, its patterns compiled when first needed.
 
-    MULTILINE, because each pattern scans the whole text (see :func:`_scan`).
+    MULTILINE, because each pattern scans the whole text (see :func:`~.text.scan`). A
+    pattern whose required literal (:func:`~.text.required_literal`) is not in the text
+    cannot match, so it is not even compiled: a short message compiles a handful of the
+    knowledge base's 250 patterns, not all of them (compiling is most of a short run).
     """
 
     def __init__(self, entries: list[dict]) -> None:
-        self.entries = [(e, [re.compile(p, re.MULTILINE) for p in e["patterns"]]) for e in entries]
+        self.entries = [(e, e["patterns"]) for e in entries]
         self.needles = {p: required_literal(p) for e in entries for p in e["patterns"]}
+        self._compiled: dict[str, re.Pattern] = {}
+        # Whether an entry's answer reads the whole log's facts (extract.py): its variants, its
+        # texts, or its derive function do. Only then are they read (a few ms on a long log).
+        from ..kb import placeholders
+        from .extract import FACT_NAMES
+
+        self.needs_facts = {e["id"]: bool(e.get("variants")) or e.get("derive") in _DERIVE_READS_FACTS
+                            or bool(placeholders(e["title"] + e["cause"] + e["fix"]) & set(FACT_NAMES))
+                            for e in entries}
+        self._raw_variants = {e["id"]: e.get("variants", ()) for e in entries}
+        self._raw_guards = {e["id"]: (e.get("requires", ()), e.get("unless", ())) for e in entries}
+
+    def rx(self, pattern: str, flags: int = re.MULTILINE) -> re.Pattern:
+        key = f"{flags}:{pattern}"
+        if key not in self._compiled:
+            try:
+                self._compiled[key] = re.compile(pattern, flags)
+            except re.error as exc:
+                raise CudaenvError(f"invalid pattern in the error knowledge base: {pattern!r}: {exc}") from None
+        return self._compiled[key]
+
+    def guards(self, entry_id: str) -> tuple[list[re.Pattern], list[re.Pattern]]:
+        requires, unless = self._raw_guards[entry_id]
+        return [self.rx(p) for p in requires], [self.rx(p) for p in unless]
+
+    def variants(self, entry_id: str) -> list[tuple[dict[str, re.Pattern], dict]]:
+        return [({k: self.rx(str(v), 0) for k, v in var["when"].items()}, var) for var in self._raw_variants[entry_id]]
 
 
 _default: _Compiled | None = None
@@ -152,6 +195,26 @@ def _first_compiler_error(t: LogText, before: int, skip: list[re.Pattern]) -> tu
     return None
 
 
+def _with_cause(entry: dict, match: Match) -> Match:
+    match.component = entry.get("component", "")
+    match.failure = entry.get("failure", "")
+    match.commands = entry.get("cudaenv_fix", True)
+    match.platform = entry.get("_platform", "")
+    return match
+
+
+def _variant(entry: dict, variants: list, values: dict, t: LogText) -> dict:
+    """``entry`` with the title, cause and fix of its first variant whose ``when`` holds.
+
+    ``when`` maps names (a capture, a derived value, a fact of :func:`~.extract.facts`, or
+    ``text``: the whole log) to patterns searched in their values; all must match.
+    """
+    for when, variant in variants:
+        if all(rx.search(t.text if k == "text" else (values.get(k) or "")) for k, rx in when.items()):
+            return {**entry, **{k: v for k, v in variant.items() if k != "when"}}
+    return entry
+
+
 def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     """Every known error in ``text``: root causes first, then consequences, each once.
 
@@ -171,26 +234,38 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     hits = []  # (rank, first line index, kb order, entry, first match, number of places)
     for n, (entry, pats) in enumerate(kb.entries):
         where: dict[int, re.Match] = {}
-        for rx in pats:  # the entry's patterns go from the most to the least specific
-            for i, m in scan(rx, kb.needles[rx.pattern], t).items():
+        for p in pats:  # the entry's patterns go from the most to the least specific
+            needle = kb.needles[p]
+            if needle is not None and needle not in t.text:
+                continue
+            for i, m in scan(kb.rx(p), needle, t).items():
                 where.setdefault(i, m)
         if where:
+            requires, unless = kb.guards(entry["id"])
+            if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
+                continue
             i = min(where)
             hits.append((entry.get("rank", 0), i, n, entry, where[i], len(where)))
     if any(not h[3].get("fallback") for h in hits):
         hits = [h for h in hits if not h[3].get("fallback")]
     matches = []
+    seen: dict[str, str] = {}
+    if any(kb.needs_facts[h[3]["id"]] for h in hits):
+        seen = facts(t)
     for _, i, _, entry, m, count in sorted(hits, key=lambda h: h[:3]):
         values = {k: v for k, v in m.groupdict().items() if v}
-        filled = {**entry.get("defaults", {}), **values}
+        filled = {**seen, **entry.get("defaults", {}), **values}
         derive = entry.get("derive")
         if derive:
             derived = DERIVE[derive](filled, t, m)
             values.update({k: v for k, v in derived.items() if v})
             filled.update({k: v for k, v in derived.items() if v or k not in filled})
-        first = _first_compiler_error(t, i, [re.compile(p) for p in entry["patterns"]]) \
+        entry = {**_variant(entry, kb.variants(entry["id"]), filled, t), "_platform": seen.get("platform", "")}
+        if not seen and entry.get("cudaenv_fix") is False:  # the Windows rule of render: read the platform
+            entry["_platform"] = facts(t)["platform"]
+        first = _first_compiler_error(t, i, [kb.rx(p, 0) for p in entry["patterns"]]) \
             if entry.get("first_error") else None
-        matches.append(Match(
+        matches.append(_with_cause(entry, Match(
             id=entry["id"],
             title=_fill(entry["title"], filled),
             check=entry.get("check"),
@@ -202,5 +277,5 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             first_error=first,
             values=values,
             environment=entry.get("environment", True),
-        ))
+        )))
     return matches

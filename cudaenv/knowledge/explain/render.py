@@ -54,7 +54,9 @@ def render_text(matches: list[Match], numbered_lines: bool = True) -> str:
         for k, step in enumerate(s for s in m.fix.splitlines() if s.strip()):
             out.extend(_wrap(step.strip(), "   fix:   " if k == 0 else "          ", "            "))
         cmd = checked_by(m.check) if m.environment else None
-        if cmd is None:
+        if m.environment and not m.commands and m.platform == "windows":
+            out.append("   checked by: nothing (cudaenv runs on Linux; these are the facts for Windows)")
+        elif cmd is None:
             out.append(f"   checked by: nothing, it is not an environment problem ({m.check or m.id})")
         else:
             out.append(f"   checked by: {cmd} ({m.check})")

@@ -1,0 +1,169 @@
+"""The extraction stage: what a whole log says about where it ran, whatever tool wrote it.
+
+A cause (``component`` x ``failure`` in ``errors.yaml``) is recognised by the message of
+whichever tool reports it; the *answer* then depends on details the message itself may not
+carry: the platform (WSL, native Windows, macOS, a container), the producing tool (Triton,
+numba, JAX, TensorFlow, CMake...), whether the failing binary was a prebuilt wheel or built
+here, permission versus space, the CUDA versions and library paths the log names.
+:func:`facts` reads them once per log; an entry's ``variants`` choose their answer by them
+(``when: {platform: wsl}``), and they fill ``{name}`` placeholders like captured values.
+
+Cheap: a fixed number of searches over the text, none per line (a 10 000-line log pays a
+few milliseconds).
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .text import LogText
+
+__all__ = ["facts", "FACT_NAMES", "decode_version"]
+
+# Each fact: literals (lower case) that every match contains, and the pattern that confirms a
+# candidate line. A 10 000-line log is 1 MB: a regular expression over all of it costs
+# 0.2-2 s per fact in Python, `str.find` on the lower-cased text a millisecond.
+_I = re.IGNORECASE
+
+
+class _Lazy:
+    """A pattern compiled when first searched: importing this module costs no compiling
+    (`explain` on a short message that needs no facts never searches them)."""
+
+    __slots__ = ("args", "rx")
+
+    def __init__(self, pattern: str, flags: int = 0) -> None:
+        self.args = (pattern, flags)
+        self.rx: re.Pattern | None = None
+
+    def search(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match | None:
+        if self.rx is None:
+            self.rx = re.compile(*self.args)
+        return self.rx.search(text, pos, endpos)
+
+
+_PLATFORM = [
+    ("wsl", ("/usr/lib/wsl", "wsl", "microsoft-standard", "lxss"),
+     _Lazy(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss", _I)),
+    ("windows", (":\\", ":/users", ":/program files", ":/windows", "msvc", "cl.exe", "visual studio", "windowspath",
+                 ".dll", "msbuild"),
+     _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
+                r"\bMSVC\b|\bcl\.exe\b|Visual Studio|WindowsPath|\bPS [A-Z]:\\|\.dll\b|\bMSBuild\b")),
+    ("mac", ("darwin", "macos", "mac os", "mac m", "macbook", "mac mini", "apple m", "apple silicon", "/users/",
+             ".dylib"),
+     _Lazy(r"\bDarwin\b|\bmacOS\b|\bMac ?(?:OS|M1|M2|M3|Book|mini)\b|\bApple (?:M\d|Silicon)|"
+                r"/Users/\w+/|\.dylib\b")),
+]
+_CONTAINER = (("docker", "podman", "oci runtime", "nvidia-container", "containerd", "kubernetes", "singularity",
+               "apptainer", "enroot", "root@"),
+              _Lazy(r"\bdocker\b|\bpodman\b|OCI runtime|nvidia-container|\bcontainerd\b|\bkubernetes\b|"
+                         r"\bsingularity\b|\bapptainer\b|\benroot\b|root@[0-9a-f]{12}:", _I))
+_PRODUCERS = [
+    ("triton", ("triton",), r"\btriton\b"), ("numba", ("numba",), r"\bnumba\b"),
+    ("jax", ("jax", "xla"), r"\bjax(?:lib)?\b|\bXLA\b|xla_bridge"),
+    ("tensorflow", ("tensorflow", "stream_executor"), r"\btensorflow\b|stream_executor"),
+    ("tensorrt", ("tensorrt", "nvinfer"), r"\bTensorRT\b|\bnvinfer"),
+    ("xformers", ("xformers",), r"\bxformers\b"), ("bitsandbytes", ("bitsandbytes",), r"\bbitsandbytes\b"),
+    ("vllm", ("vllm",), r"\bvllm\b"), ("cupy", ("cupy",), r"\bcupy\b"),
+    ("cmake", ("cmake",), r"\bCMake\b|CMakeLists\.txt"), ("julia", ("julia",), r"\bjulia\b"),
+    ("torch", ("torch",), r"\btorch\b|\bPyTorch\b"),
+]
+_PRODUCER_RX = [(name, needles, _Lazy(p, _I)) for name, needles, p in _PRODUCERS]
+_CONDA = (("conda", "forge", "mamba", "$prefix/lib"),
+          _Lazy(r"(/[\w./+-]*?/(?:mini|ana|micro)?(?:conda|forge|mamba)\d?/envs/[\w.+-]+|"
+                     r"/[\w./+-]*?/(?:miniconda|anaconda|miniforge|mambaforge)\d?)\b|\$CONDA_PREFIX|\$PREFIX/lib|"
+                     r"x86_64-conda(?:_cos\d)?-linux-gnu", _I))
+_TOOLKIT_PATH = _Lazy(r"cuda-(\d+\.\d+)\b|[/\\]CUDA[/\\]v(\d+\.\d+)\b|Cuda compilation tools, release (\d+\.\d+)|"
+                           r"\bCUDA(?: Toolkit| Version)?[ =:]+(\d+\.\d+)\b")
+_TOOLKIT_NEEDLES = ("cuda-", "cuda/v", "cuda\\v", "cuda compilation tools", "cuda")
+_TORCH = (("+cu", "+cpu", "+rocm"), _Lazy(r"\b(\d+\.\d+\.\d+(?:\.\w+)?\+(?:cu\d+|cpu|rocm[\d.]+))\b"))
+_DENIED = (("permission denied", "eacces", "operation not permitted"),
+           _Lazy(r"Permission denied|EACCES|Operation not permitted", _I))
+_NOSPACE = (("no space left", "enospc", "insufficient space"),
+            _Lazy(r"No space left on device|ENOSPC|insufficient space", _I))
+_BUILT_HERE = (("build_ext", "setup.py", "building wheel for", "ninja", "pip install -e", "cmake --build", "make[",
+                "nvcc"),
+               _Lazy(r"running build_ext|setup\.py (?:install|develop|build)|Building wheel for|\bninja\b|"
+                          r"pip install -e|\bcmake --build\b|\bmake\[\d\]|\bnvcc\b.* -c ", _I))
+_LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
+
+FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
+              "nospace", "built_here", "ld_library_path")
+
+
+class _Finder:
+    """First match of a pattern, found through the literals every match contains."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        low = text.lower()
+        self.low = low if len(low) == len(text) else None  # lower() changed lengths: search all of it
+
+    def search(self, needles: tuple[str, ...], rx: _Lazy) -> re.Match | None:
+        text, low = self.text, self.low
+        if low is None:
+            return rx.search(text)
+        best: re.Match | None = None
+        for needle in needles:
+            pos = 0
+            while True:
+                k = low.find(needle, pos)
+                if k < 0 or (best is not None and k >= best.start()):
+                    break
+                a = low.rfind("\n", 0, k) + 1
+                b = low.find("\n", k)
+                b = len(low) if b < 0 else b
+                m = rx.search(text, a, b)
+                if m is not None:
+                    if best is None or m.start() < best.start():
+                        best = m
+                    break
+                pos = b + 1
+        return best
+
+
+def facts(t: LogText) -> dict[str, str]:
+    """What the whole log says about where and by what it ran (see the module doc).
+
+    Every name in :data:`FACT_NAMES` is present; an unknown fact is "".
+    """
+    f = _Finder(t.text)
+    out = dict.fromkeys(FACT_NAMES, "")
+    for name, needles, rx in _PLATFORM:
+        if f.search(needles, rx):
+            out["platform"] = name
+            break
+    out["container"] = "yes" if f.search(*_CONTAINER) else ""
+    found = [name for name, needles, rx in _PRODUCER_RX if f.search(needles, rx)]
+    out["producers"] = " ".join(found)
+    out["producer"] = found[0] if found else ""
+    m = f.search(*_CONDA)
+    out["conda"] = (m.group(1) or "conda") if m else ""
+    m = f.search(_TOOLKIT_NEEDLES, _TOOLKIT_PATH)
+    out["cuda_seen"] = next((g for g in m.groups() if g), "") if m else ""
+    m = f.search(*_TORCH)
+    out["torch_build"] = m.group(1) if m else ""
+    out["denied"] = "yes" if f.search(*_DENIED) else ""
+    out["nospace"] = "yes" if f.search(*_NOSPACE) else ""
+    out["built_here"] = "yes" if f.search(*_BUILT_HERE) else ""
+    m = f.search(*_LD_PATH)
+    out["ld_library_path"] = m.group(1) if m else ""
+    return out
+
+
+def decode_version(n: str) -> str:
+    """A library's version integer as its tools print it: 8907 -> 8.9.7, 11401 -> 11.4.1, 5110 -> 5.1.10.
+
+    cuDNN and the CUDA math libraries encode major*1000 + minor*100 + patch (cuDNN 9:
+    major*10000 + minor*100 + patch); a string that is not a number is returned as is.
+    """
+    if not n.isdigit():
+        return n  # already dotted (XLA: "8.5.0"), or not a version
+    if len(n) < 4:
+        return n
+    v = int(n)
+    if v >= 90000:  # cuDNN 9 and later: 90100 -> 9.1.0
+        return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
+    return f"{v // 1000}.{v // 100 % 10}.{v % 100}"
