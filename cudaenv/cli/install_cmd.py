@@ -24,10 +24,18 @@ __all__ = ["install_cmd", "uninstall_cmd"]
 @click.option("--quiet", "-q", is_flag=True, help="No progress and no notes: only the toolkit's root (stdout) and errors.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
               help="Parallel downloads.")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="Print what would be fetched (every file or member and its sha256) and the cache key; "
+                   "install nothing. With --json: the document CI keys its cache on.")
+@click.option("--whole-files", is_flag=True,
+              help="Fetch whole files only, each checked against the index's sha256 (no byte ranges).")
+@click.option("--offline", is_flag=True,
+              help="Ask no source: install the plan this request left in the download cache, from the cache.")
 @json_option
 @handles_errors
 def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tuple[str, ...], list_: bool,
-                verify: bool, force: bool, jobs: int, as_json: bool, quiet: bool) -> None:
+                verify: bool, force: bool, jobs: int, plan_only: bool, whole_files: bool, offline: bool,
+                as_json: bool, quiet: bool) -> None:
     """Install CUDA VERSION (13.5, 13.5.0, 12) without root, only the parts you need.
 
     \b
@@ -44,7 +52,8 @@ def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tu
         exits(list_available(sources, as_json))
     if not version:
         raise click.UsageError("missing VERSION (or --list)")
-    exits(install(version, parts, prefix, sources, verify, jobs, force, quiet))
+    exits(install(version, parts, prefix, sources, verify, jobs, force, quiet, plan_only=plan_only,
+                  as_json=as_json, whole_files=whole_files, offline=offline))
 
 
 @click.command("uninstall")

@@ -19,13 +19,15 @@ from ..infra.console import quiet as be_quiet
 from ..infra.jsonout import document, dumps
 from ..infra.private import Untrusted, ensure_dir
 from ..install import net
-from ..install.core import install_tree, put_back, resolve
+from ..install.cache import load_plan, missing, plan_document, store_plan
+from ..install.core import fetch_size, install_tree, put_back, resolve
 from ..install.credentials import redact
-from ..install.fetch import Unreachable, check_url, configure, is_local
+from ..install.fetch import Unreachable, check_url, configure, is_local, received
 from ..install.progress import Progress, human
 from ..install.record import check_root, lookup, register, registered, unregister
 from ..install.sources import default_sources, make_source, match_version
 from ..install.wheels import pep440_key
+from ..install.zipranges import expand
 from ..toolkit.discover import installed_dir
 from ..verify.prep import Options
 from .profile import build
@@ -195,10 +197,15 @@ def _installed_match(ctx: Context, want: str, prefix: str | None) -> str | None:
 
 
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
-            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False) -> int:
+            verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False,
+            plan_only: bool = False, as_json: bool = False, whole_files: bool = False, offline: bool = False) -> int:
     """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
 
     ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
+    ``plan_only``: print the plan (``as_json``: the document with its ``cache_key``), install nothing.
+    ``whole_files``: fetch whole files only (every file checked by the index's sha256).
+    ``offline``: ask no source; install the plan the last install or ``--plan`` of this request
+    left in the download cache, from the cache alone.
     """
     if quiet:
         be_quiet()
@@ -215,17 +222,16 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         cache = download_cache(ctx)
         if prefix or v.count(".") >= 2:
             put_back(prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
-        if not force and v.count(".") >= 2:  # an exact version already here: no source is asked
+        if not force and not plan_only and v.count(".") >= 2:  # an exact version already here: no source is asked
             done = _installed_match(ctx, v, prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
             if done:
                 note(f"CUDA {v} is already installed at {done}")
                 write_out(f"{done}\n")
                 return 0
-        _network(ctx)
         try:
-            plan = resolve(v, _sources(ctx, sources), parts, ctx.env, cache, _say)
+            plan = _plan(ctx, v, parts, sources, cache, whole_files, offline)
         except CudaenvError as exc:
-            done = None if force else _installed_match(ctx, v, prefix)
+            done = None if force or plan_only or offline else _installed_match(ctx, v, prefix)
             if done is None:
                 raise
             # Offline (or the sources no longer offer it): what is installed answers the request.
@@ -233,6 +239,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}")
             write_out(f"{done}\n")
             return 0
+        if plan_only:
+            return _print_plan(plan, cache, whole_files, as_json)
         root = prefix or os.path.join(installed_dir(ctx.env), f"cuda-{plan['version']}")
         if ":" in root or "\n" in root:
             raise CudaenvError(f"{root}: a toolkit path cannot contain ':' or a newline", exit_code=2)
@@ -250,9 +258,9 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 note(f"CUDA {plan['version']} is already installed at {root}")
                 write_out(f"{root}\n")
                 return 0
-        total = sum(c["size"] or 0 for c in plan["components"])
+        total = sum(fetch_size(c) for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
-             f"{human(total)}) from {plan['source']} into {root}")
+             f"{human(total)}) from {'the download cache' if offline else plan['source']} into {root}")
         summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total, quiet=quiet),
                                replace=force)
     except KeyboardInterrupt as exc:
@@ -265,13 +273,58 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         return _stopped(exc, f"CUDA {plan['version']} is installed at {root}; its profile or verify did not finish")
 
 
+def _plan(ctx: Context, v: str, parts: str, sources: tuple[str, ...], cache: str, whole: bool,
+          offline: bool) -> Plan:
+    """The plan for the request: resolved (members read for parts that need only some), kept in
+    the cache; with ``offline``, the kept one, all of whose files and members must be cached.
+
+    Raises:
+        CudaenvError: no source offers it; offline without a kept plan or with something missing.
+    """
+    specs = _sources(ctx, sources)
+    request: list[object] = [v, parts, specs, whole]
+    if offline:
+        plan = load_plan(cache, request)
+        if plan is None:
+            raise CudaenvError(f"--offline: no plan for CUDA {v} --parts {parts} in the download cache {cache}",
+                               hint="run the same install (or `install --plan`) once with the network", exit_code=2)
+        lacking = missing(plan, cache)
+        if lacking:
+            raise CudaenvError(f"--offline: the download cache lacks {len(lacking)} of the plan's files "
+                               f"({', '.join(lacking[:3])}{', …' if len(lacking) > 3 else ''})",
+                               hint="run the same install once with the network", exit_code=2)
+        return plan
+    _network(ctx)
+    plan = expand(resolve(v, specs, parts, ctx.env, cache, _say), cache, _say, whole)
+    store_plan(cache, request, plan)
+    return plan
+
+
+def _print_plan(plan: Plan, cache: str, whole: bool, as_json: bool) -> int:
+    """``--plan``: the document (``--json``) or one line per file, on stdout."""
+    doc = plan_document(plan, cache, whole)
+    if as_json:
+        write_out(redact(dumps(document("install --plan", True, **doc))) + "\n")
+        return 0
+    lines = [f"CUDA {doc['version']} ({doc['parts']}) from {doc['source']}: {human(doc['download'])} to fetch, "
+             f"{human(doc['to_download'])} not in the download cache"]
+    for f in doc["files"]:
+        what = f"{len(f['members'])} members" if f["fetch"] == "members" else "whole file"
+        lines.append(f"  {f['filename']}  {what}, {human(f['download'])}")
+    lines.append(f"cache key: {doc['cache_key']}")
+    write_out(redact("\n".join(lines)) + "\n")
+    return 0
+
+
 def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False) -> int:
     """What follows a successful install: say so, print the root, write the profile (recorded), verify."""
     if summary["already"]:
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
         stub = summary["stub"]
-        note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(summary['downloaded'])} downloaded"
+        # Everything received over the network: index pages, central directories and RECORDs too.
+        got = max(summary["downloaded"], received())
+        note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(got)} downloaded"
              + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub and stub["generated"] else ""))
     write_out(f"{root}\n")
     # Without a C compiler there is no generated libcuda stub (summary["stub_error"]): optional for

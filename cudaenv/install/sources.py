@@ -59,7 +59,9 @@ class RedistSource:
         """
         rel = self.release(want, cache)
         chosen = select(parts, list(rel["components"]))
-        return rel["version"], [{**rel["components"][k], "how": how} for k, how in sorted(chosen.items())]
+        # (mypy asks a ``**`` item for PlanComponent's optional "members" too: it is absent here on purpose)
+        return rel["version"], [{**rel["components"][k], "how": how}  # type: ignore[typeddict-item]
+                                for k, how in sorted(chosen.items())]
 
     def release(self, want: str, cache: str) -> Release:
         version: str | None
