@@ -106,6 +106,20 @@ class WheelSource:
             self._files[name] = wheels.project_files(name, self.indexes, self._notes)
         return self._files[name]
 
+    def _prefetch(self, names: list[str]) -> None:
+        """Read the index pages of ``names`` in parallel: each is a round trip, and a plan asks ten."""
+        todo = [n for n in names if n not in self._files]
+        if len(todo) < 2:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        def one(name: str) -> list[WheelFile]:
+            return wheels.project_files(name, self.indexes, self._notes)
+
+        with ThreadPoolExecutor(max_workers=min(8, len(todo))) as pool:
+            for name, files in zip(todo, pool.map(one, todo)):
+                self._files[name] = files
+
     def versions(self) -> list[str]:
         return sorted({f["version"] for f in self._project(wheels.META)}, key=wheels.pep440_key)
 
@@ -149,6 +163,7 @@ class WheelSource:
         if int(rel["version"].split(".")[0]) < 13 and any(role(k) == "nvcc" for k in chosen):
             raise NotOffered(f"CUDA {rel['version']}'s wheels on {self.label} carry ptxas but no nvcc; "
                              "compiling needs NVIDIA's redistributable archives")
+        self._prefetch(sorted(chosen))
         out: list[PlanComponent] = []
         for key, how in sorted(chosen.items()):
             spec = rel["components"][key]["spec"]
