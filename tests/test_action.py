@@ -19,6 +19,7 @@ gets its build backend and dependencies from wheels tests/action.sh put in the t
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -266,3 +267,20 @@ def test_action_files_are_what_a_runner_accepts():
             assert "${{" not in step["run"]
         else:
             assert step["uses"] in ("actions/cache/restore@v4", "actions/cache/save@v4")
+
+
+def _yaml_blocks(doc: str) -> list:
+    text = open(os.path.join(REPO, doc), encoding="utf-8").read()
+    return [yaml.safe_load(b.split("```", 1)[0]) for b in text.split("```yaml\n")[1:]]
+
+
+@pytest.mark.parametrize("doc", ["docs/ci.md", "README.md"])
+def test_documented_workflow_runs_the_action_over_a_matrix_of_cuda_versions(doc):
+    found = [b for b in _yaml_blocks(doc) if "cudaenv@" in json.dumps(b)]
+    assert found, doc
+    block = found[0]
+    job = next(iter(block["jobs"].values())) if "jobs" in block else block
+    assert len(job["strategy"]["matrix"]["cuda"]) >= 2
+    step = next(s for s in job["steps"] if "cudaenv@" in s.get("uses", ""))
+    assert step["with"]["cuda"] == "${{ matrix.cuda }}"
+    assert set(step["with"]) <= set(_action()["inputs"])

@@ -16,10 +16,12 @@ import struct
 import subprocess
 import sys
 
+import jsonschema
 import pytest
 
 import rangeserver as rs
 from helpers import REPO
+from test_json_shape import documented_schema
 
 BLAS_FILE = rs.wheel_name(*rs.BLAS)
 
@@ -276,6 +278,7 @@ def _plan(env: dict, *more: str) -> dict:
 def test_plan_lists_every_file_and_member_with_a_stable_content_key(tmp_path, srv, wheels):
     env = _env(tmp_path, srv)
     doc = _plan(env)
+    jsonschema.validate(doc, documented_schema(), cls=jsonschema.Draft202012Validator)
     assert doc["command"] == "install --plan" and doc["version"] == "13.5.0" and doc["parts"] == "build"
     blas = next(f for f in doc["files"] if f["filename"] == BLAS_FILE)
     assert blas["fetch"] == "members" and blas["how"] == "include"
@@ -330,6 +333,7 @@ def test_cache_info_and_prune(tmp_path, srv):
     assert _install(env).returncode == 0
     r = _cudaenv(["cache", "info", "--json"], env)
     doc = json.loads(r.stdout)
+    jsonschema.validate(doc, documented_schema(), cls=jsonschema.Draft202012Validator)
     assert doc["path"] == _cache(env) and doc["kinds"]["content"]["files"] >= 5 and doc["bytes"] > 0
     before = doc["kinds"]["content"]["bytes"]
     # Make one file the oldest: it goes first.
@@ -338,6 +342,7 @@ def test_cache_info_and_prune(tmp_path, srv):
     os.utime(old, (1, 1))
     r = _cudaenv(["cache", "prune", "--max-size", str(before - 1), "--json"], env)
     assert r.returncode == 0, r.stderr
+    jsonschema.validate(json.loads(r.stdout), documented_schema(), cls=jsonschema.Draft202012Validator)
     assert json.loads(r.stdout)["removed"] == 1 and not os.path.exists(old)
     r = _cudaenv(["cache", "prune", "--older-than", "30d"], env)
     assert r.returncode == 0 and "removed 0 files" in r.stderr
