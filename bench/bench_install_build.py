@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -49,10 +50,16 @@ def env_for(work: str, **extra: str) -> dict:
     return env
 
 
+CPU: list[float] = []  # CPU seconds (user + system, children included) of the last cudaenv run
+
+
 def cudaenv(args: list[str], env: dict) -> tuple[float, subprocess.CompletedProcess]:
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     res = subprocess.run([sys.executable, "-m", "cudaenv", *args], env=env, capture_output=True, text=True)
     took = time.monotonic() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[:] = [r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime]
     if res.returncode:
         sys.exit(f"cudaenv {' '.join(args)} failed:\n{res.stderr[-2000:]}")
     return took, res
@@ -97,7 +104,7 @@ def main() -> int:
         print(f"  {f['key']}: {len(f['members'])} members, {human(f['download'])} of a {human(f['size'])} wheel")
     print(f"cache key                  {build['cache_key']}")
 
-    cold, hit, got, sizes = [], [], [], []
+    cold, hit, got, sizes, cold_cpu, hit_cpu = [], [], [], [], [], []
     for _ in range(args.runs):
         work = tempfile.mkdtemp(prefix="cudaenv-bench-build-")
         try:
@@ -105,6 +112,7 @@ def main() -> int:
             t, res = cudaenv(["install", args.version, "--parts", "build", "--source", args.source,
                               "--prefix", os.path.join(work, "cold")], env)
             cold.append(t)
+            cold_cpu.append(CPU[0])
             got.append(received(res.stderr))
             sizes.append(du(os.path.join(work, "dl")))
             dead = "http://127.0.0.1:9"
@@ -113,12 +121,15 @@ def main() -> int:
             t, _res = cudaenv(["install", args.version, "--parts", "build", "--source", args.source, "--offline",
                                "--prefix", os.path.join(work, "hit")], off)
             hit.append(t)
+            hit_cpu.append(CPU[0])
         finally:
             shutil.rmtree(work, ignore_errors=True)
     print(f"\n# install --parts build, {args.runs} runs (median, then each)")
     print(f"cold (empty cache)         {statistics.median(cold):6.2f} s   {' '.join(f'{t:.2f}' for t in cold)}"
           f"   received: {', '.join(got)}")
     print(f"cache hit (--offline)      {statistics.median(hit):6.2f} s   {' '.join(f'{t:.2f}' for t in hit)}")
+    print(f"CPU (user+sys, children)   cold {statistics.median(cold_cpu):.2f} s, hit {statistics.median(hit_cpu):.2f} s"
+          f"   load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"download cache on disk     {human(statistics.median(sizes)):>10}")
     return 0
 

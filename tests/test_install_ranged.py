@@ -351,3 +351,97 @@ def test_cache_info_and_prune(tmp_path, srv):
     assert not [n for n in os.listdir(_cache(env)) if len(n) == 64]
     for bad in (["--max-size", "lots"], ["--older-than", "-3d"], []):
         _one_line(_cudaenv(["cache", "prune", *bad], env))
+
+
+# --------------------------------------------------------------------------- NVIDIA's .tar.xz archives
+
+
+def _tar_xz(top: str, files: dict[str, bytes], links: dict[str, str] | None = None) -> bytes:
+    import io
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:xz", preset=0) as tar:
+        for name, data in files.items():
+            ti = tarfile.TarInfo(f"{top}/{name}")
+            ti.size, ti.mode = len(data), 0o644
+            tar.addfile(ti, io.BytesIO(data))
+        for name, target in (links or {}).items():
+            ti = tarfile.TarInfo(f"{top}/{name}")
+            ti.type, ti.linkname = tarfile.SYMTYPE, target
+            tar.addfile(ti)
+    return buf.getvalue()
+
+
+@pytest.fixture
+def redist(tmp_path):
+    """A redist mirror on 127.0.0.1: cudart (taken whole) and cuBLAS (taken for its headers)."""
+    import functools
+    import http.server
+    import threading
+
+    d = tmp_path / "mirror"
+    d.mkdir()
+    comps = {"cuda_cudart": ("13.5.40", {"include/cuda_runtime.h": b"/* rt */\n", "lib/libcudart.so.13": b"\x7fELF"}),
+             "libcublas": ("13.5.1.2", {"include/cublas_v2.h": rs.BLAS_HEADERS[H],
+                                        "include/cublas_api.h": rs.BLAS_HEADERS[H2],
+                                        "lib/libcublas.so.13": os.urandom(1 << 20)})}
+    doc = {"release_date": "2026-11-04", "release_label": "13.5.0", "release_product": "cuda"}
+    shas = {}
+    for key, (ver, files) in comps.items():
+        top = f"{key}-linux-x86_64-{ver}-archive"
+        data = _tar_xz(top, files, {"include/cublas.h": "cublas_v2.h"} if key == "libcublas" else None)
+        rel = f"{key}/linux-x86_64/{top}.tar.xz"
+        (d / rel).parent.mkdir(parents=True)
+        (d / rel).write_bytes(data)
+        shas[key] = hashlib.sha256(data).hexdigest()
+        doc[key] = {"name": key, "version": ver,
+                    "linux-x86_64": {"relative_path": rel, "sha256": shas[key], "size": str(len(data))}}
+    (d / "redistrib_13.5.0.json").write_text(json.dumps(doc))
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):  # noqa: N802
+            self.server.log.append(self.path)
+            if self.server.down:
+                self.close_connection = True
+                return
+            super().do_GET()
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(d)))
+    srv.log, srv.down, srv.shas = [], False, shas
+    srv.url = f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.index = srv.url + "simple"  # not used: the mirror is named by --source
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_archive_taken_for_headers_leaves_only_its_headers_in_the_cache(tmp_path, redist):
+    env = _env(tmp_path, redist)
+    r = _cudaenv(["install", "13.5", "--source", redist.url], env)
+    assert r.returncode == 0, r.stderr
+    root = r.stdout.splitlines()[0]
+    assert open(os.path.join(root, "include", "cublas_v2.h"), "rb").read() == rs.BLAS_HEADERS[H]
+    assert os.readlink(os.path.join(root, "include", "cublas.h")) == "cublas_v2.h"
+    assert not os.path.exists(os.path.join(root, "lib", "libcublas.so.13"))
+    cache = _cache(env)
+    assert not os.path.exists(os.path.join(cache, redist.shas["libcublas"]))  # the 1 MB archive is gone
+    assert os.path.exists(os.path.join(cache, redist.shas["cuda_cudart"]))  # taken whole: kept whole
+    assert os.path.exists(os.path.join(cache, hashlib.sha256(rs.BLAS_HEADERS[H]).hexdigest()))
+    assert not [n for n in os.listdir(root) if n.startswith(".include")]
+    # A later install uses the kept headers: offline, and online without fetching the archive.
+    redist.down = True
+    r = _cudaenv(["install", "13.5", "--source", redist.url, "--offline", "--prefix", str(tmp_path / "off")], env)
+    assert r.returncode == 0, r.stderr
+    assert os.readlink(tmp_path / "off" / "include" / "cublas.h") == "cublas_v2.h"
+    assert open(tmp_path / "off" / "include" / "cublas_api.h", "rb").read() == rs.BLAS_HEADERS[H2]
+    redist.down = False
+    asked = len(redist.log)
+    r = _cudaenv(["install", "13.5", "--source", redist.url, "--prefix", str(tmp_path / "on")], env)
+    assert r.returncode == 0, r.stderr
+    assert redist.log[asked:] and not [p for p in redist.log[asked:] if ".tar.xz" in p], redist.log[asked:]
+    assert open(tmp_path / "on" / "include" / "cublas_v2.h", "rb").read() == rs.BLAS_HEADERS[H]

@@ -26,6 +26,7 @@ import time
 from ..errors import CudaenvError
 from ..infra.private import own_file, read_private, write_private
 from .fetch import MAX_DOCUMENT, cached_path, is_local
+from . import tarcache
 from .progress import human
 
 TYPE_CHECKING = False
@@ -143,7 +144,8 @@ def missing(plan: Plan, cache: str) -> list[str]:
             out.extend(f"{c['filename']}:{m['name']}" for m in c["members"]
                        if not own_file(cached_path(cache, m["sha256"])))
         elif not is_local(c["url"]) and not own_file(cached_path(cache, c["sha256"])):
-            out.append(c["filename"])
+            if not (tarcache.applies(c) and tarcache.known(cache, c) is not None):
+                out.append(c["filename"])
         elif is_local(c["url"]) and not os.path.isfile(c["url"]):
             out.append(c["filename"])
     return out

@@ -23,6 +23,7 @@ from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 from ..errors import CudaenvError
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
 from .parts import role
+from . import tarcache
 from .progress import Progress, human
 from .record import MARKER, read_marker, register
 from .sources import NotOffered, make_source
@@ -98,7 +99,8 @@ def fetch_size(c: PlanComponent, cache: str | None = None) -> int:
     if "members" in c:
         return sum(m["end"] - m["offset"] for m in c["members"]
                    if cache is None or not os.path.exists(cached_path(cache, m["sha256"])))
-    if cache is not None and os.path.exists(cached_path(cache, c["sha256"])):
+    if cache is not None and (os.path.exists(cached_path(cache, c["sha256"])) or
+                              (tarcache.applies(c) and tarcache.known(cache, c) is not None)):
         return 0
     return c["size"] or 0
 
@@ -350,15 +352,19 @@ def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: in
             prog.advance(label, n)
 
         done = install_members(c, cache, staging, tick, stop) if "members" in c else None
+        kept = tarcache.install_known(c, cache, staging) if tarcache.applies(c) else None
         if done is not None:
             got, n = done
+        elif kept is not None:  # the headers an earlier install kept from this archive
+            got, n = 0, kept
         else:
             if "members" in c:
                 prog.message(f"{label}: the server stopped answering byte ranges; downloading the whole file")
             path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label, cancel=stop)
             if stop.is_set():
                 raise Cancelled()
-            n = unpack(path, c, staging)
+            n = tarcache.unpack_keeping_headers(path, c, staging, cache) if tarcache.applies(c) else \
+                unpack(path, c, staging)
         with count_lock:
             downloaded[0] += got
             files[0] += n

@@ -431,10 +431,11 @@ def wheel_rel(name: str, how: How) -> str | None:
     return None
 
 
-def unpack_files(files: list[tuple[str, str, int]], comp: PlanComponent, root: str) -> int:
-    """Write already-verified member files into ``root``: ``(rel, path, mode)`` each, ``rel``
-    from :func:`wheel_rel`; return how many were written. The same tree rules as an
-    archive: nothing lands outside ``root``."""
+def unpack_files(files: list[tuple[str, str, int]], comp: PlanComponent, root: str,
+                 links: list[tuple[str, str]] | tuple[()] = ()) -> int:
+    """Write already-verified files into ``root``: ``(rel, path, mode)`` each (``rel`` as
+    :func:`wheel_rel` gives it), then the symbolic links ``(rel, target)``; return how many
+    entries were written. The same tree rules as an archive: nothing lands outside ``root``."""
     what = f"{comp['key']} {comp['version']}".strip()
     tree = _Tree(root, what)
     budget = _Budget(sum(os.path.getsize(p) for _r, p, _m in files), what)
@@ -444,8 +445,12 @@ def unpack_files(files: list[tuple[str, str, int]], comp: PlanComponent, root: s
         with open(path, "rb") as src:
             tree.write(rel, src, mode or 0o644, budget)
         written.append("/".join(tree.split(rel)))
-    _full_sonames(root, written, comp["version"])
-    return len(written)
+    for rel, target in links:
+        budget.entry()
+        tree.symlink(rel, target)
+    if comp["kind"] == "wheel":
+        _full_sonames(root, written, comp["version"])
+    return len(written) + len(links)
 
 
 def _full_sonames(root: str, files: list[str], version: str) -> None:

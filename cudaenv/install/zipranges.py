@@ -233,40 +233,32 @@ def _inflate(src: IO[bytes], e: Entry, base: int, out: IO[bytes] | None, what: s
         raise _bad(what, f"{e.name!r} is compressed with method {e.method}")
     dec = zlib.decompressobj(-15) if e.method == 8 else None
     h = hashlib.sha256()
-    crc = 0
-    got = 0
+    state = [0, 0]  # bytes out, CRC-32
     keep: list[bytes] = []
+
+    def emit(data: bytes) -> None:
+        state[0] += len(data)
+        if state[0] > e.usize:
+            raise _bad(what, f"{e.name!r} unpacks to more than its declared {e.usize} bytes")
+        h.update(data)
+        state[1] = zlib.crc32(data, state[1])
+        if out is None:
+            keep.append(data)
+        else:
+            out.write(data)
+
     left = e.csize
     while left or (dec is not None and not dec.eof and dec.unconsumed_tail):
         data = src.read(min(CHUNK, left)) if left else b""
         if left and not data:
             raise _bad(what, f"{e.name!r} ends early")
         left -= len(data)
-        if dec is not None:
-            data = dec.decompress(dec.unconsumed_tail + data, e.usize - got + 1)
-        got += len(data)
-        if got > e.usize:
-            raise _bad(what, f"{e.name!r} unpacks to more than its declared {e.usize} bytes")
-        h.update(data)
-        crc = zlib.crc32(data, crc)
-        if out is None:
-            keep.append(data)
-        else:
-            out.write(data)
+        emit(dec.decompress(dec.unconsumed_tail + data, e.usize - state[0] + 1) if dec is not None else data)
     if dec is not None and not dec.eof:
-        rest = dec.flush()
-        got += len(rest)
-        if got > e.usize:
-            raise _bad(what, f"{e.name!r} unpacks to more than its declared {e.usize} bytes")
-        h.update(rest)
-        crc = zlib.crc32(rest, crc)
-        if out is None:
-            keep.append(rest)
-        else:
-            out.write(rest)
+        emit(dec.flush())
     if dec is not None and (not dec.eof or dec.unused_data):
         raise _bad(what, f"{e.name!r}: its compressed size does not match its data")
-    if got != e.usize or crc != e.crc:
+    if state[0] != e.usize or state[1] != e.crc:
         raise _bad(what, f"{e.name!r}: size or CRC-32 differs from the central directory")
     return h.hexdigest(), b"".join(keep)
 

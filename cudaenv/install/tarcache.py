@@ -1,0 +1,139 @@
+"""Headers kept from a ``.tar.xz`` taken for its ``include/`` only: later installs need those, not the archive.
+
+NVIDIA's redist archives are one xz stream: no member can be fetched alone, so
+``--parts build`` downloads (say) the 500 MB cuBLAS archive for 50 kB of headers,
+checked by the archive's published sha256. What a later install of the same
+parts can use is those headers, so that is what stays in the download cache:
+each file under its own sha256 (as every cached file), and the list of what the
+archive's ``include/`` holds (``members/<archive sha256>-include.json``: path,
+sha256, mode, or a link's target). The archive itself is removed from the
+cache once unpacked. A later install finds the list and every file, and writes
+them without downloading anything; the trust is the cache's own (private to the
+user, as for the whole archive it replaces, which is not hashed again either).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+
+from ..infra.private import read_private, write_private
+from .fetch import MAX_DOCUMENT, cached, cached_path, is_local, keep_file, partial_path
+from .unpack import unpack, unpack_files
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .types import PlanComponent
+
+__all__ = ["applies", "known", "install_known", "unpack_keeping_headers"]
+
+
+def applies(c: PlanComponent) -> bool:
+    """A remote archive taken for its headers only."""
+    return c["kind"] == "tar" and c["how"] == "include" and not is_local(c["url"])
+
+
+def _list_path(cache: str, c: PlanComponent) -> str:
+    return os.path.join(cache, "members", f"{c['sha256']}-include.json")
+
+
+def _is_sha(s: object) -> bool:
+    return isinstance(s, str) and len(s) == 64 and all(ch in "0123456789abcdef" for ch in s)
+
+
+def known(cache: str, c: PlanComponent) -> list[dict[str, Any]] | None:
+    """The headers an earlier install kept from this very archive, when all of them are cached."""
+    data = read_private(_list_path(cache, c), MAX_DOCUMENT)
+    if data is None:
+        return None
+    try:
+        doc = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(doc, list):
+        return None
+    for e in doc:
+        if not isinstance(e, dict) or not isinstance(e.get("rel"), str):
+            return None
+        if "link" in e:
+            if not isinstance(e["link"], str):
+                return None
+        elif not (_is_sha(e.get("sha256")) and type(e.get("mode")) is int and cached(cache, e["sha256"])):
+            return None
+    return doc
+
+
+def _write(c: PlanComponent, files: list[tuple[str, str, int]], links: list[tuple[str, str]], root: str) -> int:
+    return unpack_files(files, c, root, links)
+
+
+def install_known(c: PlanComponent, cache: str, root: str) -> int | None:
+    """Write the kept headers of ``c`` into ``root``: the number of entries, or None when not all are kept."""
+    entries = known(cache, c)
+    if entries is None:
+        return None
+    files = [(e["rel"], cached_path(cache, e["sha256"]), e["mode"]) for e in entries if "link" not in e]
+    links = [(e["rel"], e["link"]) for e in entries if "link" in e]
+    return _write(c, files, links, root)
+
+
+def unpack_keeping_headers(path: str, c: PlanComponent, root: str, cache: str) -> int:
+    """Unpack the archive at ``path`` (verified, in the cache) into ``root``, keep its headers in the
+    cache and drop the archive from it; return the number of entries written.
+
+    The archive goes through the one unpacker (every rule of docs/install-safety.md) into a
+    private directory first, so that what it holds is known apart from the other components
+    being unpacked into ``root`` at the same time.
+    """
+    tmp = os.path.join(root, f".include-{c['sha256'][:16]}")  # inside the staging tree: gone with it
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp, mode=0o700)
+    try:
+        unpack(path, c, tmp)
+        files: list[tuple[str, str, int]] = []
+        links: list[tuple[str, str]] = []
+        entries: list[dict[str, Any]] = []
+        for dirpath, dirs, names in os.walk(tmp):
+            for name in sorted(dirs + names):
+                p = os.path.join(dirpath, name)
+                rel = os.path.relpath(p, tmp)
+                st = os.lstat(p)
+                if stat.S_ISLNK(st.st_mode):
+                    links.append((rel, os.readlink(p)))
+                    entries.append({"rel": rel, "link": os.readlink(p)})
+                elif stat.S_ISREG(st.st_mode):
+                    mode = stat.S_IMODE(st.st_mode)
+                    sha = _keep(p, cache)
+                    files.append((rel, p, mode))
+                    entries.append({"rel": rel, "sha256": sha, "mode": mode})
+        written = _write(c, files, links, root)
+        try:
+            write_private(_list_path(cache, c), json.dumps(entries, sort_keys=True).encode())
+        except OSError:
+            return written  # the list cannot be kept: keep the archive too
+        done = cached_path(cache, c["sha256"])
+        if os.path.realpath(path) == os.path.realpath(done):
+            os.unlink(done)
+        return written
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _keep(path: str, cache: str) -> str:
+    """Copy the file at ``path`` into the cache under its sha256; return the sha256."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    sha = h.hexdigest()
+    if not cached(cache, sha):
+        part = partial_path(cache, f"keep-{sha}-{os.getpid()}")
+        shutil.copyfile(path, part)
+        os.chmod(part, 0o600)
+        keep_file(part, cache, sha)
+    return sha
