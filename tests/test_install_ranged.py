@@ -106,6 +106,10 @@ def test_build_takes_headers_by_range_and_checks_them(tmp_path, srv, wheels):
     for data in rs.BLAS_HEADERS.values():
         assert os.path.isfile(os.path.join(_cache(env), hashlib.sha256(data).hexdigest()))
     assert not os.path.exists(os.path.join(_cache(env), hashlib.sha256(wheels[BLAS_FILE]).hexdigest()))
+    # A wheel fetched whole is kept as its files (a later install copies them, inflates nothing).
+    rt = wheels[rs.wheel_name(*rs.RT)]
+    assert not os.path.exists(os.path.join(_cache(env), hashlib.sha256(rt).hexdigest()))
+    assert os.path.isfile(os.path.join(_cache(env), hashlib.sha256(b"\x7fELF runtime\n").hexdigest()))
 
 
 def test_whole_files_fetches_and_checks_the_whole_wheel(tmp_path, srv, wheels):
@@ -114,7 +118,15 @@ def test_whole_files_fetches_and_checks_the_whole_wheel(tmp_path, srv, wheels):
     assert r.returncode == 0, r.stderr
     assert srv.sent[BLAS_FILE] == len(wheels[BLAS_FILE])
     assert _blas_ranges(srv) == [None]
-    assert os.path.isfile(os.path.join(_cache(env), hashlib.sha256(wheels[BLAS_FILE]).hexdigest()))
+    _only_headers_kept(env, wheels)
+
+
+def _only_headers_kept(env: dict, wheels: dict) -> None:
+    """The wheel fetched whole for its headers left those in the cache, not itself."""
+    cache = _cache(env)
+    assert not os.path.exists(os.path.join(cache, hashlib.sha256(wheels[BLAS_FILE]).hexdigest()))
+    for data in rs.BLAS_HEADERS.values():
+        assert os.path.isfile(os.path.join(cache, hashlib.sha256(data).hexdigest()))
 
 
 @pytest.mark.parametrize("how", ["ignore", "shifted", "total"])
@@ -128,7 +140,7 @@ def test_a_server_without_consistent_ranges_gets_whole_files(tmp_path, srv, whee
     root = r.stdout.strip()
     assert os.path.isfile(os.path.join(root, "include", "cublas_v2.h"))
     assert not os.path.exists(os.path.join(root, "lib", "libcublas.so.13"))
-    assert os.path.isfile(os.path.join(_cache(env), hashlib.sha256(wheels[BLAS_FILE]).hexdigest()))
+    _only_headers_kept(env, wheels)
 
 
 def test_ranges_refused_only_at_install_time_fall_back_too(tmp_path, srv, wheels):

@@ -231,7 +231,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         try:
             plan = _plan(ctx, v, parts, sources, cache, whole_files, offline)
         except CudaenvError as exc:
-            done = None if force or plan_only or offline else _installed_match(ctx, v, prefix)
+            done = None if force or plan_only else _installed_match(ctx, v, prefix)
             if done is None:
                 raise
             # Offline (or the sources no longer offer it): what is installed answers the request.

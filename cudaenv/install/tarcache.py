@@ -1,11 +1,15 @@
-"""Headers kept from a ``.tar.xz`` taken for its ``include/`` only: later installs need those, not the archive.
+"""What a later install can use of an archive: its files, unpacked, not the archive.
+
+Two cases. A ``.tar.xz`` taken for its ``include/`` only (below). And a wheel taken whole:
+a later install would inflate it again (for 13.x ``build``, ~2 s of CPU for 350 MB); its
+files are kept instead, each under its sha256, and written from there (a copy).
 
 NVIDIA's redist archives are one xz stream: no member can be fetched alone, so
 ``--parts build`` downloads (say) the 500 MB cuBLAS archive for 50 kB of headers,
 checked by the archive's published sha256. What a later install of the same
 parts can use is those headers, so that is what stays in the download cache:
 each file under its own sha256 (as every cached file), and the list of what the
-archive's ``include/`` holds (``members/<archive sha256>-include.json``: path,
+archive's ``include/`` holds (``members/<archive sha256>-include-files.json``: path,
 sha256, mode, or a link's target). The archive itself is removed from the
 cache once unpacked. A later install finds the list and every file, and writes
 them without downloading anything; the trust is the cache's own (private to the
@@ -23,6 +27,7 @@ import stat
 from ..infra.private import read_private, write_private
 from .fetch import MAX_DOCUMENT, cached, cached_path, is_local, keep_file, partial_path
 from .unpack import unpack, unpack_files
+from .wheels import META
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,12 +39,17 @@ __all__ = ["applies", "known", "install_known", "unpack_keeping_headers"]
 
 
 def applies(c: PlanComponent) -> bool:
-    """A remote archive taken for its headers only."""
-    return c["kind"] == "tar" and c["how"] == "include" and not is_local(c["url"])
+    """A remote archive taken for its headers only, or a remote wheel fetched whole (not the
+    meta-wheel, which planning reads)."""
+    if is_local(c["url"]) or "members" in c:
+        return False
+    if c["kind"] == "tar":
+        return c["how"] == "include"
+    return c["key"] != META
 
 
 def _list_path(cache: str, c: PlanComponent) -> str:
-    return os.path.join(cache, "members", f"{c['sha256']}-include.json")
+    return os.path.join(cache, "members", f"{c['sha256']}-{c['how']}-files.json")
 
 
 def _is_sha(s: object) -> bool:
@@ -133,7 +143,10 @@ def _keep(path: str, cache: str) -> str:
     sha = h.hexdigest()
     if not cached(cache, sha):
         part = partial_path(cache, f"keep-{sha}-{os.getpid()}")
-        shutil.copyfile(path, part)
+        try:
+            os.link(path, part)  # the unpacked file itself (its directory goes away): no second copy
+        except OSError:
+            shutil.copyfile(path, part)
         os.chmod(part, 0o600)
         keep_file(part, cache, sha)
     return sha
