@@ -21,9 +21,9 @@ import threading
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 
 from ..errors import CudaenvError
+from . import tarcache
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
 from .parts import role
-from . import tarcache
 from .progress import Progress, human
 from .record import MARKER, read_marker, register
 from .sources import NotOffered, make_source
@@ -355,7 +355,7 @@ def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: in
         kept = tarcache.install_known(c, cache, staging) if tarcache.applies(c) else None
         if done is not None:
             got, n = done
-        elif kept is not None:  # the headers an earlier install kept from this archive
+        elif kept is not None:  # the files an earlier install kept of this very archive or wheel
             got, n = 0, kept
         else:
             if "members" in c:
@@ -363,7 +363,7 @@ def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: in
             path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label, cancel=stop)
             if stop.is_set():
                 raise Cancelled()
-            n = tarcache.unpack_keeping_headers(path, c, staging, cache) if tarcache.applies(c) else \
+            n = tarcache.unpack_keeping_files(path, c, staging, cache) if tarcache.applies(c) else \
                 unpack(path, c, staging)
         with count_lock:
             downloaded[0] += got

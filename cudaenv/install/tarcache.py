@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from .types import PlanComponent
 
-__all__ = ["applies", "known", "install_known", "unpack_keeping_headers"]
+__all__ = ["applies", "known", "install_known", "unpack_keeping_files"]
 
 
 def applies(c: PlanComponent) -> bool:
@@ -57,7 +57,7 @@ def _is_sha(s: object) -> bool:
 
 
 def known(cache: str, c: PlanComponent) -> list[dict[str, Any]] | None:
-    """The headers an earlier install kept from this very archive, when all of them are cached."""
+    """The files an earlier install kept of this very archive or wheel, when all of them are cached."""
     data = read_private(_list_path(cache, c), MAX_DOCUMENT)
     if data is None:
         return None
@@ -83,7 +83,7 @@ def _write(c: PlanComponent, files: list[tuple[str, str, int]], links: list[tupl
 
 
 def install_known(c: PlanComponent, cache: str, root: str) -> int | None:
-    """Write the kept headers of ``c`` into ``root``: the number of entries, or None when not all are kept."""
+    """Write the kept files of ``c`` into ``root``: the number of entries, or None when not all are kept."""
     entries = known(cache, c)
     if entries is None:
         return None
@@ -92,9 +92,10 @@ def install_known(c: PlanComponent, cache: str, root: str) -> int | None:
     return _write(c, files, links, root)
 
 
-def unpack_keeping_headers(path: str, c: PlanComponent, root: str, cache: str) -> int:
-    """Unpack the archive at ``path`` (verified, in the cache) into ``root``, keep its headers in the
-    cache and drop the archive from it; return the number of entries written.
+def unpack_keeping_files(path: str, c: PlanComponent, root: str, cache: str) -> int:
+    """Unpack the archive or wheel at ``path`` (verified, in the cache) into ``root``, keep the files it
+    contributed (its headers, for an archive taken for them) in the cache and drop it from there;
+    return the number of entries written.
 
     The archive goes through the one unpacker (every rule of docs/install-safety.md) into a
     private directory first, so that what it holds is known apart from the other components
