@@ -24,8 +24,8 @@ import stat
 import time
 
 from ..errors import CudaenvError
-from ..infra.private import own_file, read_private, write_private
-from .fetch import MAX_DOCUMENT, cached_path, is_local
+from ..infra.private import own_file, write_private
+from .fetch import cached_path, is_local, is_sha, read_cache_json
 from . import tarcache
 from .progress import human
 
@@ -40,10 +40,6 @@ __all__ = ["cache_key", "plan_document", "store_plan", "load_plan", "missing", "
 
 #: Partial downloads younger than this are left to the install that may be writing them.
 PARTIAL_GRACE = 3600.0
-
-
-def _is_sha(name: str) -> bool:
-    return len(name) == 64 and all(c in "0123456789abcdef" for c in name)
 
 
 def _content(plan: Plan) -> list[str]:
@@ -112,13 +108,13 @@ def _valid(doc: object) -> bool:
     for c in comps:
         if not isinstance(c, dict) or not all(type(c.get(k)) is t for k, t in _COMPONENT.items()):
             return False
-        if not _is_sha(c["sha256"]) or c["kind"] not in ("tar", "wheel") or c["how"] not in ("all", "include"):
+        if not is_sha(c["sha256"]) or c["kind"] not in ("tar", "wheel") or c["how"] not in ("all", "include"):
             return False
         if not (c.get("size") is None or type(c.get("size")) is int):
             return False
         members = c.get("members", [])
         if not isinstance(members, list) or not all(
-                isinstance(m, dict) and all(type(m.get(k)) is t for k, t in _MEMBER.items()) and _is_sha(m["sha256"])
+                isinstance(m, dict) and all(type(m.get(k)) is t for k, t in _MEMBER.items()) and is_sha(m["sha256"])
                 for m in members):
             return False
     return True
@@ -126,14 +122,8 @@ def _valid(doc: object) -> bool:
 
 def load_plan(cache: str, request: list[object]) -> Plan | None:
     """The plan stored for ``request`` (None: none, or not one cudaenv wrote)."""
-    data = read_private(_plan_path(cache, request), MAX_DOCUMENT)
-    if data is None:
-        return None
-    try:
-        doc = json.loads(data)
-    except ValueError:
-        return None
-    return doc if _valid(doc) else None  # checked by _valid
+    doc = read_cache_json(_plan_path(cache, request))
+    return doc if _valid(doc) else None  # type: ignore[return-value]  # checked by _valid
 
 
 def missing(plan: Plan, cache: str) -> list[str]:
@@ -168,7 +158,7 @@ def _entries(cache: str) -> list[tuple[str, int, float, str]]:
                 continue
             if not stat.S_ISREG(st.st_mode):
                 continue
-            out.append((p, st.st_size, st.st_mtime, kind if (sub or _is_sha(n)) else "other"))
+            out.append((p, st.st_size, st.st_mtime, kind if (sub or is_sha(n)) else "other"))
     return out
 
 

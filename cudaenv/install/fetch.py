@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Unreachable", "Cancelled", "is_local", "local_path", "join_url", "check_url", "configure", "read_url",
            "fetch_file", "cached_path", "CHUNK", "RETRIES", "MAX_DOCUMENT", "MAX_DOWNLOAD", "MAX_REDIRECTS",
-           "TIMEOUT", "MIN_PROGRESS", "RangeRefused", "read_range", "partial_path", "received", "keep_file", "cached"]
+           "TIMEOUT", "MIN_PROGRESS", "RangeRefused", "read_range", "partial_path", "received", "keep_file", "cached", "read_cache_json", "is_sha"]
 
 #: Bytes read per step (also the unit of progress reports).
 CHUNK = 1 << 20
@@ -618,6 +618,26 @@ def cached(cache: str, sha: str) -> bool:
         _touch(done)
         return True
     return False
+
+
+def is_sha(text: object) -> bool:
+    """A sha256 as the cache names files: 64 lower-case hex digits."""
+    return isinstance(text, str) and len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
+
+
+def read_cache_json(path: str) -> object:
+    """The JSON document the cache file ``path`` holds; None when there is none to trust or it is not JSON."""
+    import json
+
+    from ..infra.private import read_private
+
+    data = read_private(path, MAX_DOCUMENT)
+    if data is None:
+        return None
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
 
 
 def keep_file(part: str, cache: str, sha: str) -> str:

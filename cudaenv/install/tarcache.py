@@ -24,8 +24,8 @@ import os
 import shutil
 import stat
 
-from ..infra.private import read_private, write_private
-from .fetch import MAX_DOCUMENT, cached, cached_path, is_local, keep_file, partial_path
+from ..infra.private import write_private
+from .fetch import cached, cached_path, is_local, is_sha, keep_file, partial_path, read_cache_json
 from .unpack import unpack, unpack_files
 from .wheels import META
 
@@ -52,19 +52,9 @@ def _list_path(cache: str, c: PlanComponent) -> str:
     return os.path.join(cache, "members", f"{c['sha256']}-{c['how']}-files.json")
 
 
-def _is_sha(s: object) -> bool:
-    return isinstance(s, str) and len(s) == 64 and all(ch in "0123456789abcdef" for ch in s)
-
-
 def known(cache: str, c: PlanComponent) -> list[dict[str, Any]] | None:
     """The files an earlier install kept of this very archive or wheel, when all of them are cached."""
-    data = read_private(_list_path(cache, c), MAX_DOCUMENT)
-    if data is None:
-        return None
-    try:
-        doc = json.loads(data)
-    except ValueError:
-        return None
+    doc = read_cache_json(_list_path(cache, c))
     if not isinstance(doc, list):
         return None
     for e in doc:
@@ -73,7 +63,7 @@ def known(cache: str, c: PlanComponent) -> list[dict[str, Any]] | None:
         if "link" in e:
             if not isinstance(e["link"], str):
                 return None
-        elif not (_is_sha(e.get("sha256")) and type(e.get("mode")) is int and cached(cache, e["sha256"])):
+        elif not (is_sha(e.get("sha256")) and type(e.get("mode")) is int and cached(cache, e["sha256"])):
             return None
     return doc
 

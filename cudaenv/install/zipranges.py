@@ -37,8 +37,9 @@ import json
 import zlib
 
 from ..errors import CudaenvError
-from ..infra.private import read_private, write_private
-from .fetch import CHUNK, MAX_DOCUMENT, RangeRefused, cached, cached_path, is_local, keep_file, partial_path, read_range
+from ..infra.private import write_private
+from .fetch import (CHUNK, MAX_DOCUMENT, RangeRefused, cached, cached_path, is_local, is_sha, keep_file, partial_path,
+                    read_cache_json, read_range)
 from .unpack import unpack_files, wheel_rel
 
 TYPE_CHECKING = False
@@ -387,19 +388,13 @@ def _members_file(cache: str, c: PlanComponent) -> str:
 
 def _known_members(cache: str, c: PlanComponent) -> list[Member] | None:
     """The member list an earlier plan read for this very file (its sha256) and ``how``."""
-    text = read_private(_members_file(cache, c), MAX_DOCUMENT)
-    if text is None:
-        return None
-    try:
-        doc = json.loads(text)
-    except ValueError:
-        return None
+    doc = read_cache_json(_members_file(cache, c))
     keys = {"name": str, "sha256": str, "size": int, "mode": int, "offset": int, "end": int, "csize": int,
             "method": int, "crc": int}
     if not isinstance(doc, list) or not all(
             isinstance(m, dict) and all(type(m.get(k)) is t for k, t in keys.items()) for m in doc):
         return None
-    if not all(len(m["sha256"]) == 64 and all(ch in "0123456789abcdef" for ch in m["sha256"]) for m in doc):
+    if not all(is_sha(m["sha256"]) for m in doc):
         return None
     return doc  # checked key by key above
 
