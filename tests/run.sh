@@ -81,6 +81,7 @@ bash tests/testbed/build.sh
 bash tests/venvs.sh   # torch venvs: venv-cpu (2.13.0 CPU), venv-cu (2.14.1, CUDA 13.0); cold ~3 min, warm <0.1 s
 bash tests/conda.sh   # the real conda 26.7.1 (conda hook tests) from ../shared/wheels; cold ~15 s, warm instant
 bash tests/jupyter.sh # ipykernel 7.4.0 + jupyter_client 8.10.0 from PyPI, seeing venv-cu's torch (kernel tests); cold ~50 s, warm instant
+bash tests/action.sh  # wheels to pip-install cudaenv from the action's path offline (tests/test_action.py); cold ~5 s
 bash tests/wheeltk.sh # venv-cu13tk: a real CUDA 13.5 wheel toolkit (site-packages/nvidia/cu13); cold ~15 s, warm instant
 bash tests/shadow.sh  # NVIDIA cu12 wheels + an older libnvJitLink (loader_path tests); cold ~10 s (250 MB), warm instant
 bash tests/libstdcxx.sh # Debian 11's libstdc++ (gcc 10) for the GLIBCXX tests of explain/doctor; cold ~5 s, warm instant

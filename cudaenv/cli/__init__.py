@@ -14,6 +14,7 @@ import click
 from .. import __version__
 from ..errors import CudaenvError
 from ..infra.console import GuardedStdout, report_error
+from .cache_cmd import cache_group
 from .check_cmd import check_cmd
 from .conda_hook_cmd import conda_hook_group
 from .config_cmd import config_cmd
@@ -69,6 +70,7 @@ cli.add_command(conda_hook_group)
 cli.add_command(install_cmd)
 cli.add_command(uninstall_cmd)
 cli.add_command(slurm_group)
+cli.add_command(cache_group)
 
 
 def main(args: list[str]) -> int:

@@ -32,11 +32,18 @@ __all__ = ["install_cmd", "uninstall_cmd"]
 @click.option("--with", "with_", metavar="cudnn[=9.x],nccl[=2.y]",
               help="Add-ons for the toolkit's CUDA major, from NVIDIA's wheels (listed in its profile; an "
                    "installed toolkit gets just the add-ons).")
+@click.option("--plan", "plan_only", is_flag=True,
+              help="Print what would be fetched (every file or member and its sha256) and the cache key; "
+                   "install nothing. With --json: the document CI keys its cache on.")
+@click.option("--whole-files", is_flag=True,
+              help="Fetch whole files only, each checked against the index's sha256 (no byte ranges).")
+@click.option("--offline", is_flag=True,
+              help="Ask no source: install the plan this request left in the download cache, from the cache.")
 @json_option
 @handles_errors
 def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tuple[str, ...], list_: bool,
                 dry_run: bool, download_only: str | None, verify: bool, force: bool, jobs: int, with_: str | None,
-                as_json: bool, quiet: bool) -> None:
+                plan_only: bool, whole_files: bool, offline: bool, as_json: bool, quiet: bool) -> None:
     """Install CUDA VERSION (13.5, 13.5.0, 12) without root, only the parts you need.
 
     \b
@@ -53,19 +60,20 @@ def install_cmd(version: str | None, parts: str, prefix: str | None, sources: tu
         exits(list_available(sources, as_json))
     if not version:
         raise click.UsageError("missing VERSION (or --list)")
-    if with_ is not None and (dry_run or download_only is not None):
-        raise click.UsageError("--with does not combine with --dry-run or --download-only yet")
+    if with_ is not None and (dry_run or plan_only or offline or download_only is not None):
+        raise click.UsageError("--with does not combine with --dry-run, --plan, --offline or --download-only yet")
     if download_only is not None:
         from ..commands.install import download_only as mirror
 
-        if prefix or verify or dry_run:
-            raise click.UsageError("--download-only installs nothing: no --prefix, --verify or --dry-run")
+        if prefix or verify or dry_run or plan_only or offline:
+            raise click.UsageError("--download-only installs nothing: no --prefix, --verify, --dry-run, --plan or --offline")
         exits(mirror(version, download_only, parts, sources, jobs, quiet))
     if with_ is not None:
         from ..commands.addons import install_with
 
         exits(install_with(version, with_, parts, prefix, sources, verify, jobs, force, quiet))
-    exits(install(version, parts, prefix, sources, verify, jobs, force, quiet, dry_run=dry_run, as_json=as_json))
+    exits(install(version, parts, prefix, sources, verify, jobs, force, quiet, dry_run=dry_run, plan_only=plan_only,
+                  as_json=as_json, whole_files=whole_files, offline=offline))
 
 
 @click.command("uninstall")

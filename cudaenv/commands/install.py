@@ -19,14 +19,16 @@ from ..infra.console import quiet as be_quiet
 from ..infra.jsonout import document, dumps
 from ..infra.private import Untrusted, ensure_dir
 from ..install import net
-from ..install.core import install_tree, put_back, resolve
+from ..install.cache import load_plan, missing, plan_document, store_plan
+from ..install.core import fetch_size, install_tree, put_back, resolve
 from ..install.credentials import redact
-from ..install.fetch import Unreachable, cached_path, check_url, configure, is_local
+from ..install.fetch import Unreachable, check_url, configure, is_local, received
 from ..install.parts import role
 from ..install.progress import Progress, human
 from ..install.record import check_root, covers, lookup, read_marker, read_parts, register, registered, unregister
 from ..install.sources import builds_from_wheels, default_sources, make_source, match_version
 from ..install.wheels import pep440_key
+from ..install.zipranges import expand
 from ..toolkit.discover import installed_dir
 from ..verify.prep import Options
 from .profile import build
@@ -257,7 +259,8 @@ def _missing(plan: Plan, root: str) -> list[str]:
             if have.get(c["key"]) is None or (have[c["key"]] == "include" and c["how"] == "all")]
 
 
-def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, missing: list[str]) -> Plan:
+def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, missing: list[str],
+           whole: bool = False) -> Plan:
     """The plan of what ``root`` holds and what ``plan`` adds: parts are additive.
 
     Raises:
@@ -268,7 +271,8 @@ def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, mi
     before = held["parts"] if held and held["parts"] else ""
     union = ",".join(w for w in dict.fromkeys((before + "," + plan["parts"]).split(",")) if w.strip())
     try:
-        joined = resolve(plan["version"], specs, union, ctx.env, cache, _say) if before else plan
+        joined = expand(resolve(plan["version"], specs, union, ctx.env, cache, _say), cache, _say, whole) \
+            if before else plan
     except CudaenvError as exc:
         raise CudaenvError(f"{root} holds --parts {before}, which the sources cannot give again ({exc.message}): "
                            f"not adding {', '.join(missing)}", hint="--force replaces the install",
@@ -283,12 +287,17 @@ def _added(plan: Plan, root: str, specs: list[str], ctx: Context, cache: str, mi
 
 def install(version: str, parts: str = "build", prefix: str | None = None, sources: tuple[str, ...] = (),
             verify: bool = False, jobs: int = 4, force: bool = False, quiet: bool = False,
-            dry_run: bool = False, as_json: bool = False) -> int:
+            dry_run: bool = False, plan_only: bool = False, as_json: bool = False, whole_files: bool = False,
+            offline: bool = False) -> int:
     """Install CUDA ``version`` (``13.5``, ``13.5.0``, ``13``); return the exit status.
 
     ``quiet``: no notes and no progress; stdout still gets the toolkit's root, errors still print.
     ``dry_run``: stdout gets what would be downloaded (a table, or JSON with ``as_json``); nothing
     is downloaded but the source's index (a wheel source's meta-wheel).
+    ``plan_only``: print the plan (``as_json``: the document with its ``cache_key``), install nothing.
+    ``whole_files``: fetch whole files only (every file checked by the index's sha256).
+    ``offline``: ask no source; install the plan the last install or ``--plan`` of this request
+    left in the download cache, from the cache alone.
     """
     ctx = _begin(quiet)
     try:
@@ -300,7 +309,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
         cache = download_cache(ctx)
         if prefix or v.count(".") >= 2:
             put_back(prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
-        if not force and v.count(".") >= 2:  # an exact version already here: no source is asked
+        if not force and not plan_only and v.count(".") >= 2:  # an exact version already here: no source is asked
             done = _installed_match(ctx, v, prefix or os.path.join(installed_dir(ctx.env), f"cuda-{v}"))
             held = read_parts(done) if done else None
             if done and (held is None or covers(held["parts"], parts)):  # else the source says what to add
@@ -309,12 +318,11 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
             there = None if prefix else _already_elsewhere(ctx, v, None)
             if there:
                 return _answered(there, v, dry_run, as_json)
-        _network(ctx)
         specs = _sources(ctx, sources)
         try:
-            plan = resolve(v, specs, parts, ctx.env, cache, _say)
+            plan = _plan(ctx, v, parts, specs, cache, whole_files, offline)
         except CudaenvError as exc:
-            done = None if force else _installed_match(ctx, v, prefix)
+            done = None if force or plan_only else _installed_match(ctx, v, prefix)
             if done is None:
                 raise
             # Offline (or the sources no longer offer it): what is installed answers the request.
@@ -324,6 +332,8 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 else ""
             _say(f"{exc.message}; CUDA {found['version'] if found else v} is installed at {done}{lacks}")
             return _answered(done, found["version"] if found else v, dry_run, as_json)
+        if plan_only:
+            return _print_plan(plan, cache, whole_files, as_json)
         there = None if prefix or force else _already_elsewhere(ctx, plan["version"], _nvcc_of(plan))
         if there:
             return _answered(there, plan["version"], dry_run, as_json)
@@ -345,18 +355,18 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 if rec["version"] != plan["version"]:
                     raise CudaenvError(f"{root} holds CUDA {rec['version']}, not {plan['version']}",
                                        hint="--force replaces it, or choose another --prefix", exit_code=2)
-                missing = _missing(plan, root)
-                if not missing:
+                lacking = _missing(plan, root)
+                if not lacking:
                     note(f"CUDA {plan['version']} is already installed at {root}")
                     return _answered(root, plan["version"], dry_run, as_json)
-                plan = _added(plan, root, specs, ctx, cache, missing)
+                plan = _added(plan, root, specs, ctx, cache, lacking, whole_files)
                 force = True  # the tree is rebuilt with the union, beside the old one, and swapped in
         if dry_run:
             write_out(redact(_dry_run(plan, root, cache, as_json)))
             return 0
-        total = sum(c["size"] or 0 for c in plan["components"])
+        total = sum(fetch_size(c) for c in plan["components"])
         _say(f"installing CUDA {plan['version']} ({parts}: {len(plan['components'])} components, "
-             f"{human(total)}) from {plan['source']} into {root}")
+             f"{human(total)}) from {'the download cache' if offline else plan['source']} into {root}")
         summary = install_tree(plan, root, cache, ctx.env, jobs=jobs, progress=Progress(total, quiet=quiet),
                                replace=force)
     except KeyboardInterrupt as exc:
@@ -386,8 +396,8 @@ def _dry_run(plan: Plan, root: str, cache: str, as_json: bool) -> str:
     for c in sorted(plan["components"], key=lambda c: -(c["size"] or 0)):
         local = is_local(c["url"])
         comps.append({"key": c["key"], "version": c["version"], "filename": c["filename"], "url": c["url"],
-                      "sha256": c["sha256"], "size": c["size"], "only": c["how"], "local": local,
-                      "cached": not local and os.path.isfile(cached_path(cache, c["sha256"]))})
+                      "sha256": c["sha256"], "size": fetch_size(c) if c["size"] is not None or "members" in c else None,
+                      "only": c["how"], "local": local, "cached": not local and fetch_size(c, cache) == 0})
     total = sum(c["size"] or 0 for c in comps)
     fetch = sum(c["size"] or 0 for c in comps if not (c["cached"] or c["local"]))
     unknown = [c["key"] for c in comps if c["size"] is None]
@@ -436,6 +446,48 @@ def _others_install(root: str, version: str, force: bool) -> bool:
                        hint="choose another --prefix", exit_code=2)
 
 
+def _plan(ctx: Context, v: str, parts: str, specs: list[str], cache: str, whole: bool,
+          offline: bool) -> Plan:
+    """The plan for the request: resolved (members read for parts that need only some), kept in
+    the cache; with ``offline``, the kept one, all of whose files and members must be cached.
+
+    Raises:
+        CudaenvError: no source offers it; offline without a kept plan or with something missing.
+    """
+    request: list[object] = [v, parts, specs, whole]
+    if offline:
+        plan = load_plan(cache, request)
+        if plan is None:
+            raise CudaenvError(f"--offline: no plan for CUDA {v} --parts {parts} in the download cache {cache}",
+                               hint="run the same install (or `install --plan`) once with the network", exit_code=2)
+        lacking = missing(plan, cache)
+        if lacking:
+            raise CudaenvError(f"--offline: the download cache lacks {len(lacking)} of the plan's files "
+                               f"({', '.join(lacking[:3])}{', …' if len(lacking) > 3 else ''})",
+                               hint="run the same install once with the network", exit_code=2)
+        return plan
+    _network(ctx)
+    plan = expand(resolve(v, specs, parts, ctx.env, cache, _say), cache, _say, whole)
+    store_plan(cache, request, plan)
+    return plan
+
+
+def _print_plan(plan: Plan, cache: str, whole: bool, as_json: bool) -> int:
+    """``--plan``: the document (``--json``) or one line per file, on stdout."""
+    doc = plan_document(plan, cache, whole)
+    if as_json:
+        write_out(redact(dumps(document("install --plan", True, **doc))) + "\n")
+        return 0
+    lines = [f"CUDA {doc['version']} ({doc['parts']}) from {doc['source']}: {human(doc['download'])} to fetch, "
+             f"{human(doc['to_download'])} not in the download cache"]
+    for f in doc["files"]:
+        what = f"{len(f['members'])} members" if f["fetch"] == "members" else "whole file"
+        lines.append(f"  {f['filename']}  {what}, {human(f['download'])}")
+    lines.append(f"cache key: {doc['cache_key']}")
+    write_out(redact("\n".join(lines)) + "\n")
+    return 0
+
+
 def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bool, quiet: bool = False,
                kept: list[str] | None = None) -> int:
     """What follows a successful install: say so, print the root, write the profile (recorded), verify.
@@ -446,7 +498,9 @@ def _installed(ctx: Context, plan: Plan, root: str, summary: Summary, verify: bo
         note(f"CUDA {plan['version']} was installed at {root} by another cudaenv meanwhile")
     else:
         stub = summary["stub"]
-        note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(summary['downloaded'])} downloaded"
+        # Everything received over the network: index pages, central directories and RECORDs too.
+        got = max(summary["downloaded"], received())
+        note(f"installed CUDA {plan['version']}: {summary['files']} files, {human(got)} downloaded"
              + (f", libcuda stub generated ({stub['symbols']} entry points)" if stub and stub["generated"] else ""))
     write_out(f"{root}\n")
     # Without a C compiler there is no generated libcuda stub (summary["stub_error"]): optional for

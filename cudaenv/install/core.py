@@ -21,6 +21,7 @@ import threading
 from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
 
 from ..errors import CudaenvError
+from . import tarcache
 from .fetch import Cancelled, Unreachable, cached_path, fetch_file, is_local
 from .parts import role
 from .progress import Progress, human
@@ -29,6 +30,7 @@ from .sources import NotOffered, make_source
 from .store import StoreLock, share_tree
 from .unpack import finish, unpack
 from .wheels import META
+from .zipranges import install_members
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
 
     from .types import Made, Marker, Plan, PlanComponent, Summary
 
-__all__ = ["MARKER", "resolve", "install_tree", "Cancelled", "version_json", "STAGING", "OLD", "put_back"]
+__all__ = ["MARKER", "resolve", "install_tree", "fetch_size", "Cancelled", "version_json", "STAGING", "OLD", "put_back"]
 
 STAGING = ".staging-"
 #: A tree being replaced (``--force``) waits here until the new one is in place.
@@ -92,6 +94,18 @@ def version_json(plan: Plan) -> str:
     return json.dumps(doc, indent=3, sort_keys=True, separators=(",", " : ")) + "\n"
 
 
+def fetch_size(c: PlanComponent, cache: str | None = None) -> int:
+    """The bytes fetching ``c`` takes: its members' spans (ranged) or its whole size; with ``cache``,
+    only what the download cache does not hold yet."""
+    if "members" in c:
+        return sum(m["end"] - m["offset"] for m in c["members"]
+                   if cache is None or not os.path.exists(cached_path(cache, m["sha256"])))
+    if cache is not None and (os.path.exists(cached_path(cache, c["sha256"])) or
+                              (tarcache.applies(c) and tarcache.known(cache, c) is not None)):
+        return 0
+    return c["size"] or 0
+
+
 def _free(path: str) -> int:
     while not os.path.exists(path):
         path = os.path.dirname(path)
@@ -107,8 +121,7 @@ def _dev(path: str) -> int:
 
 def check_space(plan: Plan, root: str, cache: str) -> None:
     """Refuse to start when the downloads and the unpacked tree cannot fit."""
-    dl = sum(c["size"] or 0 for c in plan["components"]
-             if not is_local(c["url"]) and not os.path.exists(cached_path(cache, c["sha256"])))
+    dl = sum(fetch_size(c, cache) for c in plan["components"] if not is_local(c["url"]))
     tree = int(sum((c["size"] or 0) * _UNPACK_FACTOR[c["kind"]] * (0.3 if c["how"] == "include" else 1)
                    for c in plan["components"]))
     parent = os.path.dirname(root)
@@ -335,7 +348,7 @@ def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: in
         (bytes downloaded now, files written, what :func:`~cudaenv.install.unpack.finish` made).
     """
     comps = plan["components"]
-    prog.total = sum(c["size"] or 0 for c in comps)
+    prog.total = sum(fetch_size(c) for c in comps)
     stop = threading.Event()
     downloaded = [0]
     files = [0]
@@ -352,17 +365,27 @@ def _fill(plan: Plan, staging: str, cache: str, env: Mapping[str, str], jobs: in
 
     def _one(c: PlanComponent) -> None:
         label = c["filename"]
-        prog.start(label, c["size"])
+        prog.start(label, fetch_size(c))
 
         def tick(n: int) -> None:
             if stop.is_set():
                 raise Cancelled()
             prog.advance(label, n)
 
-        path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label, cancel=stop)
-        if stop.is_set():
-            raise Cancelled()
-        n = unpack(path, c, staging)
+        done = install_members(c, cache, staging, tick, stop) if "members" in c else None
+        kept = tarcache.install_known(c, cache, staging) if tarcache.applies(c) else None
+        if done is not None:
+            got, n = done
+        elif kept is not None:  # the files an earlier install kept of this very archive or wheel
+            got, n = 0, kept
+        else:
+            if "members" in c:
+                prog.message(f"{label}: the server stopped answering byte ranges; downloading the whole file")
+            path, got = fetch_file(c["url"], c["sha256"], c["size"], cache, tick, name=label, cancel=stop)
+            if stop.is_set():
+                raise Cancelled()
+            n = tarcache.unpack_keeping_files(path, c, staging, cache) if tarcache.applies(c) else \
+                unpack(path, c, staging)
         with count_lock:
             downloaded[0] += got
             files[0] += n

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Unreachable", "Cancelled", "is_local", "local_path", "join_url", "check_url", "configure", "read_url",
            "fetch_file", "cached_path", "CHUNK", "RETRIES", "MAX_DOCUMENT", "MAX_DOWNLOAD", "MAX_REDIRECTS",
-           "TIMEOUT", "MIN_PROGRESS"]
+           "TIMEOUT", "MIN_PROGRESS", "RangeRefused", "read_range", "partial_path", "received", "keep_file", "cached", "read_cache_json", "is_sha"]
 
 #: Bytes read per step (also the unit of progress reports).
 CHUNK = 1 << 20
@@ -76,6 +76,25 @@ class Cancelled(Exception):
 
 class _Dropped(CudaenvError):
     """The connection broke in the middle of an answer: worth resuming."""
+
+
+class RangeRefused(CudaenvError):
+    """The server does not answer byte ranges, or not consistently: the caller takes the whole file."""
+
+
+#: Bytes of answer bodies this process has received over the network (reported by benchmarks and ``--json``).
+_RECEIVED = [0]
+_received_lock = threading.Lock()
+
+
+def received() -> int:
+    """Bytes of answer bodies this process has received over the network so far."""
+    return _RECEIVED[0]
+
+
+def _count(n: int) -> None:
+    with _received_lock:
+        _RECEIVED[0] += n
 
 
 def configure(env: Mapping[str, str]) -> None:
@@ -380,6 +399,7 @@ class _Answer:
             if tripped is not None:
                 raise tripped
         self.watch.progress(len(data))
+        _count(len(data))
         return data
 
     def length(self) -> int | None:
@@ -552,6 +572,7 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
         return _check_local(local_path(url), sha, name, progress), 0
     done = cached_path(cache, sha)
     if own_file(done):  # the user's own file in the user's own cache (infra/private.py)
+        _touch(done)
         if progress:
             progress(os.path.getsize(done))
         return done, 0
@@ -559,6 +580,14 @@ def fetch_file(url: str, sha256: str, size: int | None, cache: str,
     downloaded = _download_resuming(url, part, size, name, progress, cancel)
     _keep_verified(part, done, sha, f"{name} from {_show(url)}")
     return done, downloaded
+
+
+def _touch(path: str) -> None:
+    """Mark a cached file as used now: ``cache prune`` drops the least recently used first."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
 
 
 def _check_size(size: object, name: str) -> None:
@@ -575,6 +604,50 @@ def _check_local(path: str, sha: str, name: str, progress: Callable[[int], None]
     if got != sha:
         raise CudaenvError(f"checksum mismatch for {name}: {path} has sha256 {got}, the manifest says {sha}")
     return path
+
+
+def partial_path(cache: str, name: str) -> str:
+    """A private scratch path ``<cache>/partial/<name>`` (for a download, a ranged member being checked)."""
+    return _partial_path(cache, name)
+
+
+def cached(cache: str, sha: str) -> bool:
+    """Whether the download cache holds ``sha`` (the user's own file); marks it used."""
+    done = cached_path(cache, sha)
+    if own_file(done):
+        _touch(done)
+        return True
+    return False
+
+
+def is_sha(text: object) -> bool:
+    """A sha256 as the cache names files: 64 lower-case hex digits."""
+    return isinstance(text, str) and len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
+
+
+def read_cache_json(path: str) -> object:
+    """The JSON document the cache file ``path`` holds; None when there is none to trust or it is not JSON."""
+    import json
+
+    from ..infra.private import read_private
+
+    data = read_private(path, MAX_DOCUMENT)
+    if data is None:
+        return None
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+def keep_file(part: str, cache: str, sha: str) -> str:
+    """Move ``part``, already checked to have ``sha256`` ``sha``, to its place in the download cache."""
+    done = cached_path(cache, sha)
+    try:
+        os.replace(part, done)
+    except OSError as exc:
+        raise CudaenvError(f"cannot write {done}: {exc.strerror}") from None
+    return done
 
 
 def _partial_path(cache: str, sha: str) -> str:
@@ -736,3 +809,85 @@ def _download(url: str, part: str, have: int, size: int | None, cap: int, name: 
         if exc.errno == errno.ENOSPC:
             raise _disk_full(part) from None
         raise CudaenvError(f"cannot write {part}: {exc.strerror or exc}") from None
+
+
+# --------------------------------------------------------------------------- byte ranges
+
+
+def read_range(url: str, start: int, length: int, total: int | None, sink: IO[bytes] | None = None,
+               cancel: threading.Event | None = None) -> bytes:
+    """Bytes ``start`` .. ``start + length - 1`` of the file at ``url`` (whose size is ``total``).
+
+    The answer must be ``206`` for exactly that range of a file of ``total`` bytes, and carry
+    exactly ``length`` bytes; a dropped connection resumes after what arrived (up to
+    :data:`RETRIES` times). With ``sink`` the bytes are written there (and b"" returned);
+    without, at most :data:`MAX_DOCUMENT` bytes are asked for.
+
+    Raises:
+        RangeRefused: the server ignores ``Range`` (``200``), answers another range or
+            another file size: take the whole file instead.
+        Unreachable, Cancelled, CudaenvError: as for a download.
+    """
+    if length <= 0:
+        return b""
+    if sink is None and length > MAX_DOCUMENT:
+        raise CudaenvError(f"{_show(url)}: a range of {length} bytes asked for in memory")
+    end = start + length  # exclusive
+    at = [start]  # the position reached, also when a request breaks off
+    chunks: list[bytes] = []
+    last = ""
+    for attempt in range(RETRIES + 1):
+        if attempt:
+            _pause(min(0.5 * attempt, 3), cancel)
+        try:
+            _one_range(url, at, end, total, chunks, sink, cancel)
+        except _Dropped as exc:
+            last = exc.message
+            continue
+        except urllib.error.HTTPError as exc:
+            if exc.code in (416, 501):  # "not satisfiable", "not implemented": no ranges here
+                raise RangeRefused(f"{_show(url)}: HTTP {exc.code} for a byte range") from None
+            raise _http_error(_show(url), exc) from None
+        if at[0] == end:
+            return b"".join(chunks)
+        last = "the connection closed early"
+    raise CudaenvError(f"reading {_show(url)} failed after {RETRIES + 1} attempts: {last}",
+                       hint="run the same command again")
+
+
+def _one_range(url: str, at: list[int], end: int, total: int | None, chunks: list[bytes], sink: IO[bytes] | None,
+               cancel: threading.Event | None) -> None:
+    """One request for bytes ``at[0]`` .. ``end - 1``; ``at[0]`` follows what arrived."""
+    pos = at[0]
+    with _open(url, {"Range": f"bytes={pos}-{end - 1}", "Accept-Encoding": "identity"}, cancel) as resp:
+        if resp.status != 206:
+            raise RangeRefused(f"{_show(url)}: the server ignores byte ranges (HTTP {resp.status})")
+        text = (resp.headers.get("Content-Range") or "").strip()
+        first, size = _content_range(text)
+        last_text = text.partition("-")[2].partition("/")[0]
+        if first != pos or last_text != str(end - 1) or size is None or (total is not None and size != total):
+            raise RangeRefused(f"{_show(url)}: asked for bytes {pos}-{end - 1}"
+                               f"{f' of {total}' if total is not None else ''}, the server answered "
+                               f"{_clip(text or 'no Content-Range', 80)!r}")
+        if resp.headers.get("Content-Encoding", "identity").strip().lower() not in ("identity", ""):
+            raise RangeRefused(f"{_show(url)}: a byte range answered with a content encoding")
+        length = resp.length()
+        if length is not None and length != end - pos:
+            raise RangeRefused(f"{_show(url)}: a range of {end - pos} bytes answered with {length}")
+        while pos < end:
+            block = resp.read(min(CHUNK, end - pos))
+            if not block:
+                raise _Dropped(f"{_show(url)}: the answer was cut short")
+            if sink is None:
+                chunks.append(block)
+            else:
+                try:
+                    sink.write(block)
+                except OSError as exc:
+                    if exc.errno == errno.ENOSPC:
+                        raise _disk_full(getattr(sink, "name", "the download cache")) from None
+                    raise CudaenvError(f"cannot write {getattr(sink, 'name', '')}: {exc.strerror or exc}") from None
+            pos += len(block)
+            at[0] = pos
+        if resp.read(1):
+            raise RangeRefused(f"{_show(url)}: the server sent more than the range asked for")

@@ -60,7 +60,9 @@ class RedistSource:
         """
         rel = self.release(want, cache)
         chosen = select(parts, list(rel["components"]))
-        return rel["version"], [{**rel["components"][k], "how": how} for k, how in sorted(chosen.items())]
+        # (mypy asks a ``**`` item for PlanComponent's optional "members" too: it is absent here on purpose)
+        return rel["version"], [{**rel["components"][k], "how": how}  # type: ignore[typeddict-item]
+                                for k, how in sorted(chosen.items())]
 
     def release(self, want: str, cache: str) -> Release:
         version: str | None
@@ -105,6 +107,20 @@ class WheelSource:
             self._files[name] = wheels.project_files(name, self.indexes, self._notes)
         return self._files[name]
 
+    def _prefetch(self, names: list[str]) -> None:
+        """Read the index pages of ``names`` in parallel: each is a round trip, and a plan asks ten."""
+        todo = [n for n in names if n not in self._files]
+        if len(todo) < 2:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        def one(name: str) -> list[WheelFile]:
+            return wheels.project_files(name, self.indexes, self._notes)
+
+        with ThreadPoolExecutor(max_workers=min(8, len(todo))) as pool:
+            for name, files in zip(todo, pool.map(one, todo)):
+                self._files[name] = files
+
     def versions(self) -> list[str]:
         return sorted({f["version"] for f in self._project(wheels.META)}, key=wheels.pep440_key)
 
@@ -148,6 +164,7 @@ class WheelSource:
         if not builds_from_wheels(rel["version"]) and any(role(k) == "nvcc" for k in chosen):
             raise NotOffered(f"CUDA {rel['version']}'s wheels on {self.label} carry ptxas but no nvcc; "
                              "compiling needs NVIDIA's redistributable archives")
+        self._prefetch(sorted(chosen))
         out: list[PlanComponent] = []
         for key, how in sorted(chosen.items()):
             spec = rel["components"][key]["spec"]

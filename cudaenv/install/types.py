@@ -14,6 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal, TypedDict
 
+    from typing_extensions import NotRequired
+
     #: ``tar`` (NVIDIA's .tar.xz archives) or ``wheel``.
     Kind = Literal["tar", "wheel"]
     #: What a component contributes: everything, or only its ``include/``.
@@ -33,10 +35,25 @@ if TYPE_CHECKING:
         filename: str
         kind: Kind
 
+    class Member(TypedDict):
+        """One member of a remote wheel, fetched by byte range (:mod:`cudaenv.install.zipranges`)."""
+
+        name: str  # its name in the zip
+        sha256: str  # from the wheel's RECORD, lower-case hex: names the member in the download cache
+        size: int  # its size unpacked, as RECORD says (and the central directory agrees)
+        mode: int  # permission bits from the central directory (0: none given)
+        offset: int  # its local header's offset in the file
+        end: int  # where the next member (or the central directory) begins: everything of it lies before
+        csize: int  # compressed size
+        method: int  # 0 stored, 8 deflated
+        crc: int
+
     class PlanComponent(Component):
         """A component chosen for the install, with what it contributes."""
 
         how: How
+        #: Present when only these members are fetched (by byte range); absent: the whole file.
+        members: NotRequired[list[Member]]
 
     class WheelPin(TypedDict):
         """A distribution the ``cuda-toolkit`` meta-wheel pins (resolved to a file by ``prepare``)."""
@@ -71,6 +88,7 @@ if TYPE_CHECKING:
         kind: str  # "redist" or "wheels"
         components: list[PlanComponent]
         parts: str  # --parts as given
+        planned: NotRequired[int]  # bytes received while planning (index pages, central directories, RECORDs)
 
     class IndexFile(TypedDict):
         """One file a package index page or a find-links directory lists."""
@@ -179,5 +197,5 @@ if TYPE_CHECKING:
         profiles: list[str]
 
 __all__ = ["Kind", "How", "Credential", "Component", "PlanComponent", "WheelPin", "Release", "WheelRelease", "Plan",
-           "IndexFile", "WheelFile", "Indexes", "Stub", "ShippedStub", "GeneratedStub", "Made", "Summary", "Marker",
-           "MarkerComponent", "MarkerRead", "InstalledParts", "Registration", "RegistryEntry", "Installed"]
+           "IndexFile", "WheelFile", "Member", "Indexes", "Stub", "ShippedStub", "GeneratedStub", "Made", "Summary",
+           "Marker", "MarkerComponent", "MarkerRead", "InstalledParts", "Registration", "RegistryEntry", "Installed"]

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-__all__ = ["unpack", "finish", "unpacked_size"]
+__all__ = ["unpack", "finish", "unpacked_size", "wheel_rel", "unpack_files"]
 
 _SKIP = ("__init__.py", "__pycache__")
 
@@ -398,17 +398,8 @@ def _unpack_wheel(path: str, root: str, how: How, what: str, written: list[str])
             budget.take(sum(i.file_size for i in infos))  # as declared; what is read is counted too
             budget.bytes = 0
             for info in infos:
-                name = info.filename
-                parts = name.split("/")
-                if parts[0].endswith(".dist-info"):
-                    rel = "dist-info/" + name
-                    if info.is_dir():
-                        continue
-                elif parts[0] == "nvidia" and len(parts) > 2:
-                    rel = "/".join(parts[2:])
-                    if not rel or not _keep(rel.rstrip("/"), how):
-                        continue
-                else:
+                rel = wheel_rel(info.filename, how)
+                if rel is None:
                     continue
                 if info.is_dir():
                     tree.mkdir(rel)
@@ -422,6 +413,44 @@ def _unpack_wheel(path: str, root: str, how: How, what: str, written: list[str])
             raise CudaenvError(f"disk full while unpacking {what}", hint="free some space") from None
         raise CudaenvError(f"{what}: broken wheel {path} ({exc})") from None
     return n
+
+
+def wheel_rel(name: str, how: How) -> str | None:
+    """Where the wheel member ``name`` goes in the tree for ``how`` (None: not taken).
+
+    ``nvidia/<pkg>/x`` -> ``x``; ``<dist>.dist-info/x`` -> ``dist-info/<dist>.dist-info/x``
+    (not its directory entry). The result is a name, not yet a checked path: writing it
+    goes through the tree's own checks.
+    """
+    parts = name.split("/")
+    if parts[0].endswith(".dist-info"):
+        return None if name.endswith("/") else "dist-info/" + name
+    if parts[0] == "nvidia" and len(parts) > 2:
+        rel = "/".join(parts[2:])
+        return rel if rel and _keep(rel.rstrip("/"), how) else None
+    return None
+
+
+def unpack_files(files: list[tuple[str, str, int]], comp: PlanComponent, root: str,
+                 links: list[tuple[str, str]] | tuple[()] = ()) -> int:
+    """Write already-verified files into ``root``: ``(rel, path, mode)`` each (``rel`` as
+    :func:`wheel_rel` gives it), then the symbolic links ``(rel, target)``; return how many
+    entries were written. The same tree rules as an archive: nothing lands outside ``root``."""
+    what = f"{comp['key']} {comp['version']}".strip()
+    tree = _Tree(root, what)
+    budget = _Budget(sum(os.path.getsize(p) for _r, p, _m in files), what)
+    written: list[str] = []
+    for rel, path, mode in files:
+        budget.entry()
+        with open(path, "rb") as src:
+            tree.write(rel, src, mode or 0o644, budget)
+        written.append("/".join(tree.split(rel)))
+    for rel, target in links:
+        budget.entry()
+        tree.symlink(rel, target)
+    if comp["kind"] == "wheel":
+        _full_sonames(root, written, comp["version"])
+    return len(written) + len(links)
 
 
 def _full_sonames(root: str, files: list[str], version: str) -> None:
