@@ -320,7 +320,7 @@ def install(version: str, parts: str = "build", prefix: str | None = None, sourc
                 return _answered(there, v, dry_run, as_json)
         specs = _sources(ctx, sources)
         try:
-            plan = _plan(ctx, v, parts, specs, cache, whole_files, offline)
+            plan = _plan(ctx, v, parts, specs, cache, whole_files, offline, keep=not dry_run)
         except CudaenvError as exc:
             done = None if force or plan_only else _installed_match(ctx, v, prefix)
             if done is None:
@@ -447,7 +447,7 @@ def _others_install(root: str, version: str, force: bool) -> bool:
 
 
 def _plan(ctx: Context, v: str, parts: str, specs: list[str], cache: str, whole: bool,
-          offline: bool) -> Plan:
+          offline: bool, keep: bool = True) -> Plan:
     """The plan for the request: resolved (members read for parts that need only some), kept in
     the cache; with ``offline``, the kept one, all of whose files and members must be cached.
 
@@ -468,7 +468,8 @@ def _plan(ctx: Context, v: str, parts: str, specs: list[str], cache: str, whole:
         return plan
     _network(ctx)
     plan = expand(resolve(v, specs, parts, ctx.env, cache, _say), cache, _say, whole)
-    store_plan(cache, request, plan)
+    if keep:  # --dry-run writes nothing, not even the plan
+        store_plan(cache, request, plan)
     return plan
 
 
