@@ -89,3 +89,16 @@ def test_a_pane_with_an_active_profile_gets_it_back_and_local_bin_once(tmp_path)
     path = lines[-2].split(":")
     assert path.count(local) == 1, path
     assert os.path.join(root, "bin") in path, path
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_init_note_and_shipped_file_show_the_readme_line(shell):
+    """What `cudaenv init` tells a user to add (at a terminal), and the shipped file's header,
+    are the README's line, not the short one that fails in a login shell with ~/.local/bin."""
+    from cudaenv.shells import shell as shell_of
+
+    line = readme_line(shell)
+    assert shell_of(shell).rc_line(shell).endswith(line)
+    assert shell_of(shell).rc_line(shell, auto=True).endswith(line.replace(f"init {shell}", f"init {shell} --auto"))
+    with open(os.path.join(REPO, "cudaenv", "shell", f"cudaenv.{shell}")) as f:
+        assert line in f.read()

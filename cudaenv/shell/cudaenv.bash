@@ -1,6 +1,9 @@
 # cudaenv shell integration for bash. Load it from ~/.bashrc with
 #
-#     eval "$(cudaenv init bash)"          # or: eval "$(cudaenv init bash --auto)"
+#     eval "$(if command -v cudaenv >/dev/null; then cudaenv init bash; elif [ -x ~/.local/bin/cudaenv ]; then ~/.local/bin/cudaenv init bash; fi)"
+#
+# (the `elif` finds a pip --user or pipx install in ~/.local/bin before a login
+# start-up has put it on PATH; `init bash --auto` for the directory hook).
 #
 # Then `cudaenv use X` and `cudaenv off` change this shell (no eval to type);
 # every other subcommand runs as usual, and `command cudaenv ...` bypasses the

@@ -1,7 +1,10 @@
 # cudaenv shell integration for zsh. Load it from ~/.zshrc (after compinit, for
 # completion) with
 #
-#     eval "$(cudaenv init zsh)"          # or: eval "$(cudaenv init zsh --auto)"
+#     eval "$(if command -v cudaenv >/dev/null; then cudaenv init zsh; elif [ -x ~/.local/bin/cudaenv ]; then ~/.local/bin/cudaenv init zsh; fi)"
+#
+# (the `elif` finds a pip --user or pipx install in ~/.local/bin before a login
+# start-up has put it on PATH; `init zsh --auto` for the directory hook).
 #
 # Then `cudaenv use X` and `cudaenv off` change this shell (no eval to type);
 # every other subcommand runs as usual, and `command cudaenv ...` bypasses the

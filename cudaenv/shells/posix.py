@@ -64,6 +64,17 @@ class Posix(Shell):
     def eval_hint(self, words: str) -> str:
         return f'eval "$(cudaenv {words})"'
 
+    def rc_line(self, shell: str, auto: bool = False) -> str:
+        """bash and zsh: the README's line, which also finds a ``pip --user``/pipx install in
+        ``~/.local/bin`` before a login start-up puts it on PATH (Debian's ~/.profile reads
+        ~/.bashrc first), and says nothing where cudaenv is not installed."""
+        if shell not in ("bash", "zsh"):
+            return super().rc_line(shell, auto)
+        words = f"init {shell}" + (" --auto" if auto else "")
+        return (f"add to {self.rc_file(shell)}: "
+                f'eval "$(if command -v cudaenv >/dev/null; then cudaenv {words}; '
+                f'elif [ -x ~/.local/bin/cudaenv ]; then ~/.local/bin/cudaenv {words}; fi)"')
+
     def runner_override(self, words: list[str]) -> str:
         return "__cudaenv_cmd() {\n    command " + " ".join(self.word(w) for w in words) + ' "$@"\n}\n'
 
