@@ -32,13 +32,16 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(autouse=True)
-def isolated_dirs(tmp_path, monkeypatch):
+def isolated_dirs(tmp_path, tmp_path_factory, monkeypatch):
     """Every test gets its own config and cache dirs and no inherited cudaenv state."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))  # where `cudaenv install` writes
-    os.mkdir(tmp_path / "xdg-run", 0o700)  # node-local runtime stubs (stubs: always) land here, not in /tmp
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg-run"))
+    # Node-local runtime stubs (stubs: always) land here, not in /tmp; beside tmp_path, not in it
+    # (tests that list what a command left in tmp_path must not see it).
+    run = tmp_path_factory.mktemp("xdg-run")
+    os.chmod(run, 0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
     for var in ("CUDAENV_ACTIVE", "_CUDAENV_STATE", "CUDAENV_ROOTS", "CUDAENV_SHELL",
                 "CUDA_HOME", "CUDA_PATH", "CONDA_PREFIX"):
         monkeypatch.delenv(var, raising=False)
