@@ -212,3 +212,18 @@ echo "Q=$NVCC_PREPEND_FLAGS"
     assert "COMPILED" in res.stdout, res.stderr
     assert "Q=-ccbin /usr/bin/gcc-11 -Xcompiler -Wall\n" in res.stdout
     assert os.path.getsize(tmp_path / "k.o") > 0
+
+
+def test_direnv_rebase_swaps_whole_ccbin_units():
+    """direnv put back a value saved under profile A (-ccbin g++-11); B is active (-ccbin g++-10): one -ccbin, B's."""
+    from cudaenv.env.direnv import rebase_lists
+    from cudaenv.env.state import State
+
+    a = State("a", {}, {"NVCC_PREPEND_FLAGS": ("v", OURS, [])})
+    b = State("b", {}, {"NVCC_PREPEND_FLAGS": ("v", ["-ccbin", "/opt/g++-10"], [])})
+    env = {"HOME": "/h", "NVCC_PREPEND_FLAGS": "-ccbin /usr/bin/g++-11 -lineinfo"}
+    out = rebase_lists(env, a, ["NVCC_PREPEND_FLAGS"], b)
+    assert out["NVCC_PREPEND_FLAGS"] == "-ccbin /opt/g++-10 -lineinfo"
+    # The same -ccbin in both: it stays, once.
+    out = rebase_lists(env, a, ["NVCC_PREPEND_FLAGS"], State("c", {}, {"NVCC_PREPEND_FLAGS": ("v", OURS, [])}))
+    assert out["NVCC_PREPEND_FLAGS"] == "-ccbin /usr/bin/g++-11 -lineinfo"
