@@ -214,3 +214,70 @@ def test_a_value_over_the_kernels_per_variable_limit_is_refused(two_toolkits):
     env = dict(env, PATH="/usr/bin:/bin:" + "/x" * ((MAX_VAR_BYTES - 40) // 2))
     res, _ = use_as_json(["12.4"], env)
     assert res.returncode == 2 and res.stdout == "" and "Argument list too long" in res.stderr
+
+
+# Flag lists (NVCC_PREPEND_FLAGS): an option and its value are one unit. The user's words are drawn
+# from the hostile neighbours of ours: the same option with another value, our option or our value
+# alone, the `=` spellings, -Xcompiler swallowing a word that looks like an option.
+OUR_CXX = "/usr/bin/g++-11"
+_flag_word = st.sampled_from(["-ccbin", "--compiler-bindir", "-Xcompiler", OUR_CXX, "/usr/bin", "-O2", "-Wall",
+                              "-ccbin=/opt/g++", "--compiler-bindir=/usr/bin/g++-12", "-lineinfo", "-fPIC",
+                              "g++-12", "-I/x"])
+_flag_words = st.lists(_flag_word, max_size=6)
+
+
+def _user_units(words):
+    """The units of ``words`` a user owns once ours (-ccbin OUR_CXX) is taken out where it stands whole."""
+    from cudaenv.env.pathlist import units
+
+    u = units(words)
+    if ("-ccbin", OUR_CXX) in u:
+        u.remove(("-ccbin", OUR_CXX))
+    return u
+
+
+@st.composite
+def flag_edits(draw):
+    """(prior value or None, an edit of the value `use` gave: a function of its words, or None to unset)."""
+    prior = draw(st.none() | _flag_words.map(" ".join))
+    how = draw(st.sampled_from(["replace", "append", "prepend", "drop-ours", "unset", "keep"]))
+    words = draw(_flag_words)
+    edits = {
+        "replace": lambda cur: words,
+        "append": lambda cur: cur + words,
+        "prepend": lambda cur: words + cur,
+        "drop-ours": lambda cur: cur[2:] + words,
+        "keep": lambda cur: cur,
+        "unset": None,
+    }
+    return prior, edits[how]
+
+
+@settings(max_examples=400)
+@given(flag_edits(), st.booleans())
+def test_user_edits_of_a_flag_list_never_lose_or_split_a_users_unit(case, again):
+    """use, the user edits NVCC_PREPEND_FLAGS, (use again,) off: every unit the user's value holds comes back whole."""
+    prior, edit = case
+    ops = Ops(prepend={"NVCC_PREPEND_FLAGS": ["-ccbin", OUR_CXX]})
+    env = {"HOME": "/h"} if prior is None else {"HOME": "/h", "NVCC_PREPEND_FLAGS": prior}
+    during = use(env, ops)
+    assert during["NVCC_PREPEND_FLAGS"].split(" ")[:2] == ["-ccbin", OUR_CXX]
+    if edit is None:
+        del during["NVCC_PREPEND_FLAGS"]
+        mine = None
+    else:
+        during["NVCC_PREPEND_FLAGS"] = " ".join(edit(split(during["NVCC_PREPEND_FLAGS"], " ")))
+        mine = _user_units(split(during["NVCC_PREPEND_FLAGS"], " "))
+    if again:
+        during = use(during, ops)
+        from cudaenv.env.pathlist import units
+
+        # ours in front, whole, then every unit of the user's, whole and in order
+        assert units(split(during["NVCC_PREPEND_FLAGS"], " ")) == [("-ccbin", OUR_CXX)] + (mine or [])
+    after = off(during)
+    if mine is None and not again:
+        assert "NVCC_PREPEND_FLAGS" not in after
+    else:
+        from cudaenv.env.pathlist import units
+
+        assert units(split(after.get("NVCC_PREPEND_FLAGS", ""), " ")) == (mine or [])

@@ -20,7 +20,7 @@ state's entries back where they are missing, so the lists always say what
 
 from __future__ import annotations
 
-from .pathlist import separator, split
+from .pathlist import is_flag_list, separator, split, units
 from .plan import reapply, recorded, undo
 from .state import ACTIVE_VAR, STATE_VAR, State, decode, encode
 
@@ -112,6 +112,15 @@ def snapshot(diff: str) -> tuple[dict[str, str], set[str]]:
     return saved, set(_json_object(text, "n")) - set(saved)
 
 
+def _without(var: str, entries: list[str], others: list[str]) -> list[str]:
+    """``entries`` less those ``others`` holds too (for a flag list: whole units, ``-ccbin X``)."""
+    if is_flag_list(var):
+        have = set(units(others))
+        return [w for u in units(entries) if u not in have for w in u]
+    have = set(others)
+    return [e for e in entries if e not in have]
+
+
 def rebase_lists(env: Mapping[str, str], snap: State | None, names: Iterable[str], state: State | None) -> dict[str, str]:
     """``env`` after another tool set the lists ``names`` back to values saved while ``snap`` was active.
 
@@ -126,15 +135,15 @@ def rebase_lists(env: Mapping[str, str], snap: State | None, names: Iterable[str
         for var in names:
             if var in snap.lists:
                 # An entry the active record also has stays where it is (nothing to move).
-                ours = set() if state is None else set(sum(state.lists.get(var, ("v", [], []))[1:], []))
+                ours = [] if state is None else sum(state.lists.get(var, ("v", [], []))[1:], [])
                 kind, pre, app = snap.lists[var]
-                lists[var] = (kind, [e for e in pre if e not in ours], [e for e in app if e not in ours])
+                lists[var] = (kind, _without(var, pre, ours), _without(var, app, ours))
         if lists:
             out = undo(out, State(snap.name, {}, lists))
     if state is not None and state.lists:
         only = State(state.name, {}, state.lists)
-        if any(e not in split(out.get(var) or "", separator(var))
-               for var, (_kind, pre, app) in state.lists.items() for e in pre + app):
+        if any(_without(var, pre + app, split(out.get(var) or "", separator(var)))
+               for var, (_kind, pre, app) in state.lists.items()):
             out = reapply(undo(out, only), only)
     for k, v in keep.items():
         if v is None:

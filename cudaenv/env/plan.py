@@ -13,7 +13,7 @@ from os import defpath
 
 from ..errors import CudaenvError
 from .ops import Change, Ops, valid_name
-from .pathlist import DEFAULT_PATH, check_entry, dedupe, join, separator, split
+from .pathlist import DEFAULT_PATH, ccbin_unit, check_entry, dangling, dedupe, is_flag_list, join, separator, split, units
 from .state import ACTIVE_VAR, STATE_VAR, State, decode, encode
 
 TYPE_CHECKING = False
@@ -85,8 +85,11 @@ def apply(env: Mapping[str, str], ops: Ops, name: str, node: str | None = None) 
     for var in ops.names():
         if var in ops.set:
             continue
-        pre = dedupe(ops.prepend.get(var, []))
-        app = [e for e in dedupe(ops.append.get(var, [])) if e not in pre]
+        if is_flag_list(var):
+            pre, app = _flag_entries(var, ops.prepend.get(var, []), ops.append.get(var, []))
+        else:
+            pre = dedupe(ops.prepend.get(var, []))
+            app = [e for e in dedupe(ops.append.get(var, [])) if e not in pre]
         if not pre and not app:
             continue
         for e in pre + app:
@@ -104,6 +107,36 @@ def apply(env: Mapping[str, str], ops: Ops, name: str, node: str | None = None) 
     out[ACTIVE_VAR] = name
     out[STATE_VAR] = encode(st)
     return out
+
+
+def _flag_entries(var: str, pre: list[str], app: list[str]) -> tuple[list[str], list[str]]:
+    """A flag list's words to prepend and append, repeated units dropped (``-Xcompiler A -Xcompiler B`` stays)."""
+    for words in (pre, app):
+        opt = dangling(words)
+        if opt is not None:
+            raise CudaenvError(f"a profile's {var} ends with {opt}, which needs a value after it", exit_code=2)
+    pu = dedupe(units(pre))
+    au = [u for u in dedupe(units(app)) if u not in pu]
+    return [w for u in pu for w in u], [w for u in au for w in u]
+
+
+def _take_flags(cur: str, pre: list[str], app: list[str]) -> list[str]:
+    """The words of flag list ``cur`` left once the units of ``pre`` / ``app`` are taken out.
+
+    A unit (``-ccbin X``: an option and its value) comes out only where it stands
+    intact as a unit of ``cur``: a user who changed our ``-ccbin X`` to
+    ``-ccbin Y`` keeps both words, never loses the ``-ccbin``.
+    """
+    have = units(split(cur, " "))
+    for u in units(pre):
+        if u in have:
+            have.remove(u)
+    for u in reversed(units(app)):
+        for i in range(len(have) - 1, -1, -1):
+            if have[i] == u:
+                del have[i]
+                break
+    return [w for u in have for w in u]
 
 
 def _remove_first(entries: list[str], e: str) -> None:
@@ -140,13 +173,16 @@ def undo(env: Mapping[str, str], state: State, notes: list[str] | None = None) -
         if cur is None:
             continue  # the user unset it since; nothing of ours is left there
         sep = separator(var)
-        entries = split(cur, sep)
-        # Ours went in front (prepend) or at the end (append), so the first
-        # (last) occurrence is ours even when the user's value holds it too.
-        for e in pre:
-            _remove_first(entries, e)
-        for e in app:
-            _remove_last(entries, e)
+        if is_flag_list(var):
+            entries = _take_flags(cur, pre, app)
+        else:
+            entries = split(cur, sep)
+            # Ours went in front (prepend) or at the end (append), so the first
+            # (last) occurrence is ours even when the user's value holds it too.
+            for e in pre:
+                _remove_first(entries, e)
+            for e in app:
+                _remove_last(entries, e)
         if kind == "d" and (entries == split(DEFAULT_PATH, sep) or entries == split(defpath, sep)):
             out.pop(var, None)  # only the default we started from is left (os.defpath: older releases')
         elif entries:
@@ -247,11 +283,25 @@ def plan_repair(env: Mapping[str, str]) -> Plan:
     if state is None or notes:
         return Plan([], [])
     missing = []
-    for var, (_kind, pre, app) in state.lists.items():
-        have = split(env.get(var, ""), separator(var))
-        missing += [e for e in pre + app if e not in have]
+    lists = {}
+    for var, (kind, pre, app) in state.lists.items():
+        if is_flag_list(var):
+            have = units(split(env.get(var, ""), " "))
+            # A host compiler the user's own flags now choose wins: a second -ccbin is not put back.
+            mine = any(ccbin_unit(u) for u in have)
+            keep = [u for u in units(pre + app) if u in have or not (mine and ccbin_unit(u))]
+            pre = [w for u in units(pre) if u in keep for w in u]
+            app = [w for u in units(app) if u in keep for w in u]
+            missing += [" ".join(u) for u in keep if u not in have]
+        else:
+            have = split(env.get(var, ""), separator(var))
+            missing += [e for e in pre + app if e not in have]
+        if pre or app:
+            lists[var] = (kind, pre, app)
     if not missing:
         return Plan([], [])
+    if lists != state.lists:
+        state = State(state.name, state.scalars, lists, state.node, state.bound)
     final = reapply(undo(env, state), state)
     order = list(state.scalars) + list(state.lists) + [ACTIVE_VAR, STATE_VAR]
     return Plan(diff(env, final, order),

@@ -234,6 +234,7 @@ _HEADER = """\
 # host_compiler: auto | none | /path/to/g++-N -- auto: when the default C++ compiler ($CXX, else g++)
 #   is newer than the toolkit accepts, use the newest installed one it accepts (exported as
 #   NVCC_PREPEND_FLAGS='-ccbin …' and CUDAHOSTCXX). A path pins one; none turns this off.
+#   A -ccbin of your own in NVCC_PREPEND/APPEND_FLAGS (even one you put in place of ours) wins.
 # build: arch_list / max_jobs / nvcc_threads, each auto | none | a value -- what use exports as
 #   TORCH_CUDA_ARCH_LIST and CUDAARCHS (auto: this machine's GPUs, else a default list, that the
 #   toolkit can build), MAX_JOBS and NVCC_THREADS (auto: from cores and memory). Values already in
