@@ -15,6 +15,7 @@ import yaml
 
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
 SAMPLED = os.path.join(CORPUS, "sampled")
+FRESH = os.path.join(CORPUS, "fresh")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -27,6 +28,7 @@ def load(path: str) -> list[dict]:
 OLD = load(os.path.join(CORPUS, "manifest.yaml"))
 OLD_LAYERS = load(os.path.join(CORPUS, "old.yaml"))
 SAMPLED_LOGS = load(os.path.join(SAMPLED, "manifest.yaml"))
+FRESH_LOGS = load(os.path.join(FRESH, "manifest.yaml"))
 
 
 def split_of(source: str) -> str:
@@ -46,27 +48,36 @@ def test_old_logs_are_marked_old_with_a_layer():
         assert (mark["layer"] == "negative") == (item["expect"] is None), (item, mark)
 
 
+def assert_schema(item: dict) -> None:
+    assert set(item) == {"file", "source", "project", "layer", "cause", "fix", "split"}, item
+    assert re.fullmatch(r"https://\S+", item["source"]), item
+    assert re.fullmatch(r"[\w.-]+/[\w.-]+", item["project"]), item
+    assert item["layer"] in LAYERS, item
+    cause = item["cause"]
+    assert set(cause) == {"component", "failure"} and all(re.fullmatch(r"[a-z0-9+.-]+", v) for v in cause.values()), item
+    assert (cause["component"] == "program") == (item["layer"] == "negative"), item
+    assert len(item["fix"].strip()) > 10, item
+    assert re.fullmatch(r"\d{3}-[a-z0-9-]+\.log", item["file"]), item
+
+
+def assert_files_are_the_manifest(directory: str, items: list[dict]) -> None:
+    on_disk = sorted(os.path.basename(p) for p in glob.glob(os.path.join(directory, "*.log")))
+    assert on_disk == sorted(i["file"] for i in items)
+    others = sorted(set(os.listdir(directory)) - set(on_disk))
+    assert all(n == "manifest.yaml" or re.fullmatch(r"judged-[0-9a-f]{7,40}\.yaml", n) for n in others), others
+    for item in items:
+        assert text(os.path.join(directory, item["file"])).strip(), item["file"]
+
+
 def test_every_sampled_log_has_source_layer_cause_fix_and_split():
     for item in SAMPLED_LOGS:
-        assert set(item) == {"file", "source", "project", "layer", "cause", "fix", "split"}, item
-        assert re.fullmatch(r"https://\S+", item["source"]), item
-        assert re.fullmatch(r"[\w.-]+/[\w.-]+", item["project"]), item
-        assert item["layer"] in LAYERS, item
-        cause = item["cause"]
-        assert set(cause) == {"component", "failure"} and all(re.fullmatch(r"[a-z0-9+.-]+", v) for v in cause.values()), item
-        assert (cause["component"] == "program") == (item["layer"] == "negative"), item
-        assert len(item["fix"].strip()) > 10, item
+        assert_schema(item)
         assert item["split"] == split_of(item["source"]), item
-        assert re.fullmatch(r"\d{3}-[a-z0-9-]+\.log", item["file"]), item
 
 
 def test_the_files_on_disk_are_the_manifests():
-    on_disk = sorted(os.path.basename(p) for p in glob.glob(os.path.join(SAMPLED, "*.log")))
-    assert on_disk == sorted(i["file"] for i in SAMPLED_LOGS)
-    others = sorted(set(os.listdir(SAMPLED)) - set(on_disk))
-    assert all(n == "manifest.yaml" or re.fullmatch(r"judged-[0-9a-f]{7,40}\.yaml", n) for n in others), others
-    for item in SAMPLED_LOGS:
-        assert text(os.path.join(SAMPLED, item["file"])).strip(), item["file"]
+    assert_files_are_the_manifest(SAMPLED, SAMPLED_LOGS)
+    assert_files_are_the_manifest(FRESH, FRESH_LOGS)
 
 
 def test_no_duplicates_across_old_and_sampled():
@@ -80,6 +91,43 @@ def test_no_duplicates_across_old_and_sampled():
         body = " ".join(text(path).split())
         assert body not in bodies, (path, bodies.get(body))
         bodies[body] = path
+
+
+def url_key(url: str) -> str:
+    """A source URL as compared across sets: no scheme, www, fragment, query or trailing slash; any case."""
+    url = re.sub(r"[#?].*$", "", url.strip().lower())
+    return re.sub(r"^https?://(www\.)?", "", url).rstrip("/")
+
+
+def test_fresh_logs_are_a_separate_sealed_split():
+    """fresh/: real logs collected after heldout was read (issue 18), same schema, split "fresh"."""
+    for item in FRESH_LOGS:
+        assert_schema(item)
+        assert item["split"] == "fresh", item
+        assert len(text(os.path.join(FRESH, item["file"])).splitlines()) <= 60, item["file"]
+    assert len(FRESH_LOGS) >= 50
+    assert sum(i["layer"] == "negative" for i in FRESH_LOGS) >= 10
+    assert {i["layer"] for i in FRESH_LOGS} == LAYERS
+    assert len({i["project"] for i in FRESH_LOGS}) >= 40
+
+
+def test_fresh_shares_no_thread_name_or_log_with_the_other_sets():
+    fresh = [url_key(i["source"]) for i in FRESH_LOGS]
+    assert len(fresh) == len(set(fresh))
+    others = {url_key(i["source"]) for i in OLD + SAMPLED_LOGS}
+    assert not set(fresh) & others
+    # the old logs name their threads in their own text too
+    old_text = " ".join(text(os.path.join(CORPUS, i["file"])).lower() for i in OLD)
+    quoted = {u for u in fresh if re.search(re.escape(u) + r"(?![0-9])", old_text)}
+    assert not quoted, quoted
+    names = [i["file"] for i in OLD + SAMPLED_LOGS + FRESH_LOGS]
+    assert len(names) == len(set(names))
+    seen = {" ".join(text(os.path.join(d, i["file"])).split()) for d, items in ((CORPUS, OLD), (SAMPLED, SAMPLED_LOGS))
+            for i in items}
+    for item in FRESH_LOGS:
+        body = " ".join(text(os.path.join(FRESH, item["file"])).split())
+        assert body not in seen, item["file"]
+        seen.add(body)
 
 
 def test_size_negatives_and_split_shares():
@@ -120,6 +168,10 @@ def test_score_script_reads_every_log_and_counts_judgements():
     assert len(logs) == len(OLD) + len(SAMPLED_LOGS)
     assert all(os.path.isfile(log["path"]) for log in logs)
     assert {log["split"] for log in logs} == {"old", "tune", "heldout"}
+    with_fresh = score.load_corpus(fresh=True)
+    assert [log for log in with_fresh if log["split"] != "fresh"] == logs
+    assert sorted(log["file"] for log in with_fresh if log["split"] == "fresh") == sorted(i["file"] for i in FRESH_LOGS)
+    assert all(os.path.isfile(log["path"]) for log in with_fresh)
     env = [log for log in logs if log["split"] == "heldout" and log["layer"] != "negative"][:3]
     neg = [log for log in logs if log["split"] == "heldout" and log["layer"] == "negative"][:2]
     for log in env + neg:
