@@ -30,7 +30,7 @@ from ..host.python_probe import default_python, probe_python
 from ..infra.elf import symbol_versions
 from ..profiles.model import scan_toolkits
 from ..profiles.select import active_profile
-from .explain import toolkits_for_arch
+from .explain import ANY_TOOLKIT, toolkits_for_arch
 
 from ..env.pathlist import entries, which
 from ..toolkit import version_key
@@ -89,7 +89,21 @@ def host_needs(matches: list[Match]) -> set[str]:
         if m.environment:
             ans = ANSWERS.get(m.id)
             out.update(ans.needs if ans else ())
+            if _ANY_USE in m.fix:  # a fix that names no version: this machine's toolkits name one
+                out.add(_T)
     return out
+
+
+# What a fix says when the log names no CUDA version (explain/matcher.py ANY_TOOLKIT).
+_ANY_USE = f"cudaenv use {ANY_TOOLKIT})"
+
+
+def _any_toolkit_here(fix: str, host: HostFacts) -> str:
+    """``fix`` with the version-less ``cudaenv use`` made the newest toolkit installed here."""
+    tks = _installed(host)
+    if _ANY_USE not in fix or not tks:
+        return fix
+    return fix.replace(_ANY_USE, f"cudaenv use {tks[-1]['version']})")
 
 
 # --- gathering (I/O) ----------------------------------------------------------------------
@@ -208,8 +222,8 @@ def _toolkit_for_torch(h: HostFacts, values: dict, need: str = "") -> list[str]:
     cuda, how = _torch_cuda(h, values)
     what = f" with {need}" if need else ""
     if not tks:
-        want = _mm(cuda) if cuda else "<version>"
-        return [f"no CUDA toolkit{what} is installed here (`cudaenv list`); install one: `cudaenv install {want}`"
+        want = f"`cudaenv install {_mm(cuda)}`" if cuda else "`cudaenv install --list` shows the versions to install"
+        return [f"no CUDA toolkit{what} is installed here (`cudaenv list`); install one: {want}"
                 + (f" ({how})" if how else "")]
     if cuda:
         best = _pick(tks, cuda)
@@ -628,6 +642,8 @@ def answer_here(matches: list[Match], host: HostFacts) -> None:
     A program bug, or a family without a host answer, gets no lines.
     """
     for m in matches:
+        if m.environment and host.get("toolkits"):
+            m.fix = _any_toolkit_here(m.fix, host)
         ans = ANSWERS.get(m.id) if m.environment else None
         if ans is None:
             continue
