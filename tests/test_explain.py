@@ -1289,3 +1289,25 @@ def test_no_fix_holds_a_placeholder_and_every_cudaenv_command_runs(tmp_path):
         assert "Usage:" not in r.stderr and "Traceback" not in r.stderr, (c, r.stderr)
         if r.returncode:
             assert len(r.stderr.strip().splitlines()) == 1 and not r.stdout, (c, r.stderr, r.stdout)
+
+
+def test_the_validated_knowledge_base_is_kept_privately_and_never_trusted_blindly(tmp_path):
+    """The second run reads the cache (private file); a corrupt, foreign-writable or stale one
+    is not used, and every run answers the same."""
+    env = {**TOOL_ENV, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    msg = ["--no-host", "/usr/bin/ld: cannot find -lcudart"]
+    first = run_cudaenv(["explain", *msg], env)
+    store = tmp_path / "cache" / "cudaenv" / "explain-kb.marshal"
+    assert first.returncode == 0 and store.is_file(), first.stderr
+    assert store.stat().st_mode & 0o077 == 0
+    assert run_cudaenv(["explain", *msg], env).stdout == first.stdout
+    for bad in (b"\x00garbage", b""):
+        store.write_bytes(bad)
+        r = run_cudaenv(["explain", *msg], env)
+        assert (r.returncode, r.stdout) == (0, first.stdout), r.stderr
+    # a store another user could change is not read
+    import marshal
+    store.write_bytes(marshal.dumps(("not the key", [])))
+    os.chmod(store, 0o666)
+    r = run_cudaenv(["explain", *msg], env)
+    assert (r.returncode, r.stdout) == (0, first.stdout), r.stderr

@@ -25,15 +25,28 @@ from __future__ import annotations
 import os
 import re
 
-from ..checks.live import SHM_MIN, ifname_matches, loader_finds, nccl_facts
-from ..host.python_probe import default_python, probe_python
-from ..infra.elf import symbol_versions
-from ..profiles.model import scan_toolkits
-from ..profiles.select import active_profile
-from .explain import ANY_TOOLKIT, toolkits_for_arch
+from .explain import ANY_TOOLKIT
 
-from ..env.pathlist import entries, which
-from ..toolkit import version_key
+
+def _load() -> None:
+    """Import what gathering and answering use, on first use: ``explain --no-host`` (and an
+    answer that needs no host) does not pay for the driver probe's ctypes and json, the
+    profiles and the ELF reader (a tenth of a short ``explain``)."""
+    if "version_key" in globals():
+        return
+    from ..checks.live import SHM_MIN, ifname_matches, loader_finds, nccl_facts
+    from ..env.pathlist import entries, which
+    from ..host.python_probe import default_python, probe_python
+    from ..infra.elf import symbol_versions
+    from ..profiles.model import scan_toolkits
+    from ..profiles.select import active_profile
+    from ..toolkit import version_key
+    from .explain import toolkits_for_arch
+
+    globals().update(SHM_MIN=SHM_MIN, ifname_matches=ifname_matches, loader_finds=loader_finds,
+                     nccl_facts=nccl_facts, entries=entries, which=which, default_python=default_python,
+                     probe_python=probe_python, symbol_versions=symbol_versions, scan_toolkits=scan_toolkits,
+                     active_profile=active_profile, version_key=version_key, toolkits_for_arch=toolkits_for_arch)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,6 +134,7 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
         ``{"toolkits": [...], "active": ..., "cuda_home": ..., "ld_library_path": [...],
         "torch": ... | None, "driver": ... | None}``; a fact not gathered is None.
     """
+    _load()
     env = ctx.env
     facts: HostFacts = {"toolkits": None, "active": None, "cuda_home": env.get("CUDA_HOME"),
                    "ld_library_path": entries(env.get("LD_LIBRARY_PATH")),
@@ -641,6 +655,7 @@ def answer_here(matches: list[Match], host: HostFacts) -> None:
 
     A program bug, or a family without a host answer, gets no lines.
     """
+    _load()
     for m in matches:
         if m.environment and host.get("toolkits"):
             m.fix = _any_toolkit_here(m.fix, host)
