@@ -108,14 +108,7 @@ def required_literal(pattern: str) -> str | None:
                 continue
             cur.append(d)
         elif c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            i = j + 1
+            i = _class_end(pattern, i)
             if not depth:
                 flush()
         elif c == "(":
@@ -153,6 +146,19 @@ def required_literal(pattern: str) -> str | None:
     return best if len(best) >= 3 else None
 
 
+def _class_end(pattern: str, i: int) -> int:
+    """The index just past the character class that opens at ``pattern[i]`` (``[``)."""
+    n = len(pattern)
+    j = i + 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    while j < n and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
+
+
 def _closes_at_end(pattern: str) -> bool:
     """Whether the group opened at ``pattern[0]`` closes at its last character."""
     depth, i, n = 0, 0, len(pattern)
@@ -162,14 +168,7 @@ def _closes_at_end(pattern: str) -> bool:
             i += 2
             continue
         if c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            i = j + 1
+            i = _class_end(pattern, i)
             continue
         if c == "(":
             depth += 1
