@@ -13,6 +13,13 @@ loaded and compiled once, as in a long log's single run), on three logs:
   once; ``explain`` says so on stderr when it runs one).
 
     python3 bench/bench_explain.py [--runs N]
+    python3 bench/bench_explain.py --command [--against OTHER_CHECKOUT] [--runs N]
+
+``--command`` times the whole ``cudaenv explain --no-host`` command instead (process start,
+imports and the knowledge base's load included) on the 10 000-line build log and on one short
+message, as CPU time (user + system of the child: the figure that holds on a loaded machine)
+and wall time; ``--against`` runs another checkout's command right after each run of this
+one, interleaved, and prints the ratio of the medians.
 
 Prints the median and the worst of N runs for each; the process start and
 YAML load are left out (``explain`` pays them once per command).
@@ -83,11 +90,52 @@ def timed(fn, runs: int) -> tuple[float, float]:
     return statistics.median(times), max(times)
 
 
+def command_times(repo: str, args: list[str], stdin: str | None) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one ``cudaenv explain`` of checkout ``repo``."""
+    import resource
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=repo)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "cudaenv", "explain", "--no-host", *args], input=stdin, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, check=False)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+
+
+def command_main(runs: int, against: str | None) -> int:
+    cases = [("whole command, 10 000-line build log", ["-"], build_log()),
+             ("whole command, one short message", ["/usr/bin/ld: cannot find -lcudart"], None)]
+    repos = [("this", REPO)] + ([("other", os.path.abspath(against))] if against else [])
+    print(f"{'case':40} {'checkout':8} {'CPU med':>8} {'CPU max':>8} {'wall med':>9}")
+    for name, args, stdin in cases:
+        got: dict[str, list[tuple[float, float]]] = {k: [] for k, _ in repos}
+        for k, r in repos:  # warm-up: caches, the page cache
+            command_times(r, args, stdin)
+        for _ in range(runs):
+            for k, r in repos:
+                got[k].append(command_times(r, args, stdin))
+        for k, _ in repos:
+            cpu = [c for c, _ in got[k]]
+            print(f"{name:40} {k:8} {statistics.median(cpu):8.3f} {max(cpu):8.3f} "
+                  f"{statistics.median(w for _, w in got[k]):9.3f}")
+        if against:
+            ratio = statistics.median(c for c, _ in got["this"]) / statistics.median(c for c, _ in got["other"])
+            print(f"{'':40} {'ratio':8} {ratio:8.2f}  (this / other, CPU medians)")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--python", help="interpreter whose torch the host answers look at (default: python3 on PATH)")
+    ap.add_argument("--command", action="store_true", help="time the whole `cudaenv explain --no-host` command")
+    ap.add_argument("--against", metavar="CHECKOUT", help="with --command: another checkout, run interleaved")
     args = ap.parse_args()
+    if args.command:
+        return command_main(args.runs, args.against)
     explain("warm up")
     logs = corpus()
     rows = [

@@ -341,3 +341,18 @@ def test_every_host_answer_is_one_complete_record(tmp_path):
     assert any("no.such_id: needs" in b for b in bad) and any("no.such_id: also" in b for b in bad)
     with pytest.raises(TypeError):
         Answer(("toolkits",))  # a record is made whole or not at all
+
+
+def test_a_fix_without_a_version_names_the_newest_toolkit_here(env, tmp_path, testbed):
+    """A real ld message names no CUDA: --no-host prints a target that pastes anywhere NVIDIA's
+    installer ran (/usr/local/cuda), the host answer the newest toolkit installed here; both run."""
+    out = tool(["ld", "-o", str(tmp_path / "a.out"), "-lcuda"])
+    plain = explain_json(out, env, "--no-host")[0]["fix"]
+    assert 'eval "$(cudaenv use /usr/local/cuda)"' in plain and "<" not in plain
+    here = explain_json(out, env)[0]["fix"]
+    newest = max(testbed, key=lambda v: tuple(int(x) for x in v.split(".")))
+    target = re.search(r'cudaenv use ([^)]+)\)', here).group(1)
+    assert target.startswith(newest), (newest, here)
+    for t in (target, "/usr/local/cuda"):
+        r = run_cudaenv(["use", "--shell", "bash", t], env)
+        assert r.returncode == 0 and "CUDA_HOME" in r.stdout, (t, r.stderr)

@@ -25,15 +25,28 @@ from __future__ import annotations
 import os
 import re
 
-from ..checks.live import SHM_MIN, ifname_matches, loader_finds, nccl_facts
-from ..host.python_probe import default_python, probe_python
-from ..infra.elf import symbol_versions
-from ..profiles.model import scan_toolkits
-from ..profiles.select import active_profile
-from .explain import toolkits_for_arch
+from .explain import ANY_TOOLKIT
 
-from ..env.pathlist import entries, which
-from ..toolkit import version_key
+
+def _load() -> None:
+    """Import what gathering and answering use, on first use: ``explain --no-host`` (and an
+    answer that needs no host) does not pay for the driver probe's ctypes and json, the
+    profiles and the ELF reader (a tenth of a short ``explain``)."""
+    if "version_key" in globals():
+        return
+    from ..checks.live import SHM_MIN, ifname_matches, loader_finds, nccl_facts
+    from ..env.pathlist import entries, which
+    from ..host.python_probe import default_python, probe_python
+    from ..infra.elf import symbol_versions
+    from ..profiles.model import scan_toolkits
+    from ..profiles.select import active_profile
+    from ..toolkit import version_key
+    from .explain import toolkits_for_arch
+
+    globals().update(SHM_MIN=SHM_MIN, ifname_matches=ifname_matches, loader_finds=loader_finds,
+                     nccl_facts=nccl_facts, entries=entries, which=which, default_python=default_python,
+                     probe_python=probe_python, symbol_versions=symbol_versions, scan_toolkits=scan_toolkits,
+                     active_profile=active_profile, version_key=version_key, toolkits_for_arch=toolkits_for_arch)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,7 +102,21 @@ def host_needs(matches: list[Match]) -> set[str]:
         if m.environment:
             ans = ANSWERS.get(m.id)
             out.update(ans.needs if ans else ())
+            if _ANY_USE in m.fix:  # a fix that names no version: this machine's toolkits name one
+                out.add(_T)
     return out
+
+
+# What a fix says when the log names no CUDA version (explain/matcher.py ANY_TOOLKIT).
+_ANY_USE = f"cudaenv use {ANY_TOOLKIT})"
+
+
+def _any_toolkit_here(fix: str, host: HostFacts) -> str:
+    """``fix`` with the version-less ``cudaenv use`` made the newest toolkit installed here."""
+    tks = _installed(host)
+    if _ANY_USE not in fix or not tks:
+        return fix
+    return fix.replace(_ANY_USE, f"cudaenv use {tks[-1]['version']})")
 
 
 # --- gathering (I/O) ----------------------------------------------------------------------
@@ -107,6 +134,7 @@ def gather_host(ctx: Context, needs: set[str], python: str | None = None, notes:
         ``{"toolkits": [...], "active": ..., "cuda_home": ..., "ld_library_path": [...],
         "torch": ... | None, "driver": ... | None}``; a fact not gathered is None.
     """
+    _load()
     env = ctx.env
     facts: HostFacts = {"toolkits": None, "active": None, "cuda_home": env.get("CUDA_HOME"),
                    "ld_library_path": entries(env.get("LD_LIBRARY_PATH")),
@@ -208,8 +236,8 @@ def _toolkit_for_torch(h: HostFacts, values: dict, need: str = "") -> list[str]:
     cuda, how = _torch_cuda(h, values)
     what = f" with {need}" if need else ""
     if not tks:
-        want = _mm(cuda) if cuda else "<version>"
-        return [f"no CUDA toolkit{what} is installed here (`cudaenv list`); install one: `cudaenv install {want}`"
+        want = f"`cudaenv install {_mm(cuda)}`" if cuda else "`cudaenv install --list` shows the versions to install"
+        return [f"no CUDA toolkit{what} is installed here (`cudaenv list`); install one: {want}"
                 + (f" ({how})" if how else "")]
     if cuda:
         best = _pick(tks, cuda)
@@ -627,7 +655,10 @@ def answer_here(matches: list[Match], host: HostFacts) -> None:
 
     A program bug, or a family without a host answer, gets no lines.
     """
+    _load()
     for m in matches:
+        if m.environment and host.get("toolkits"):
+            m.fix = _any_toolkit_here(m.fix, host)
         ans = ANSWERS.get(m.id) if m.environment else None
         if ans is None:
             continue

@@ -239,13 +239,89 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         CudaenvError: the file is missing, not YAML, or invalid (naming the first problems).
     """
     if path not in _cache:
+        key, stored = _stored(path)
+        if stored is not None:
+            _cache[path] = stored
+            return stored
         doc = read_document(path)
         problems = validate(doc, together=False, patterns=False)
         if problems:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
         _cache[path] = [with_advice(e) for e in doc["entries"]]
+        _store(key, _cache[path])
     return _cache[path]
+
+
+# The validated entries of the last knowledge base read, kept in the user's cache directory
+# (marshal: no YAML import and no validation on the next run, about 0.1 s of every `explain`).
+_STORE = "explain-kb.marshal"
+
+
+def _store_path() -> str:
+    """In ``$XDG_CACHE_HOME/cudaenv`` (``~/.cache/cudaenv``), where the rest of cudaenv's caches are."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cudaenv", _STORE)
+
+
+def _stored(path: str) -> tuple[tuple | None, list[dict] | None]:
+    """(the key the entries of ``path`` are stored under, the stored entries or None)."""
+    import marshal
+    import sys
+
+    from ..checks import ADVICE
+    from ..infra.private import file_problem
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None, None  # read_document says why
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]),
+           tuple(sorted(ADVICE.items())))
+    try:
+        fd = os.open(_store_path(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return key, None
+    try:
+        if file_problem(os.fstat(fd)) is not None:
+            return key, None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return key, None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], list):
+        return key, data[1]
+    return key, None
+
+
+def _store(key: tuple | None, entries: list[dict]) -> None:
+    """Keep ``entries`` for the next run (best effort: a cache that cannot be written is skipped)."""
+    import marshal
+
+    from ..infra.private import private_dir
+
+    if key is None:
+        return
+    dest = _store_path()
+    tmp = f"{dest}.{os.getpid()}.tmp"
+    try:
+        if not private_dir(os.path.dirname(dest)):
+            return
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(marshal.dumps((key, entries)))
+        os.replace(tmp, dest)
+    except (OSError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def with_advice(entry: dict) -> dict:

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from .symbols import demangle
 from .derive import DERIVE, toolkits_for_arch
-from .matcher import Match, checked_by, explain
+from .matcher import ANY_TOOLKIT, Match, checked_by, explain
 from .render import render_text
 from .text import normalize_line, required_literal, split_lines
 
-__all__ = ["Match", "explain", "render_text", "split_lines", "checked_by", "required_literal", "demangle",
+__all__ = ["ANY_TOOLKIT", "Match", "explain", "render_text", "split_lines", "checked_by", "required_literal", "demangle",
            "DERIVE", "normalize_line", "toolkits_for_arch"]

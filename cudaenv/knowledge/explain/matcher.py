@@ -21,6 +21,13 @@ __all__ = ["Match", "checked_by", "explain"]
 # MSVC "error C2065:".
 _COMPILER_ERROR = re.compile(r"\b(?:error|fatal)\b\s*(?:[A-Z]+\d+\s*)?:")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# `cudaenv use <version>` (or <torch.version.cuda>, <that version>) in a fix: made paste-able.
+_USE_SLOT = re.compile(r"cudaenv (use|exec) (?:<([^<>`]*)>|()(?=\)))")  # <...>, or a version left empty
+#: What a fix says when neither the log nor torch names the CUDA to switch to: the standard
+#: toolkit symlink of NVIDIA's installers (a toolkit path is a `use` target); with the host's
+#: facts, ``knowledge/here.py`` names the newest installed toolkit instead.
+ANY_TOOLKIT = "/usr/local/cuda"
+_TORCH_COMPONENTS = ("torch", "torch-extension", "xformers", "bitsandbytes", "triton")
 # The derive functions that read the extraction stage's facts from their values.
 _DERIVE_READS_FACTS = ("link_libs", "libver")
 # Check ids whose rules look at the calling shell (cudaenv/checks/shell.py): only
@@ -177,6 +184,41 @@ def _fill(text: str, values: dict[str, str | None]) -> str:
 
 
 
+def _cu_tag(build: str) -> str:
+    """The CUDA of a torch build's local tag: ``2.1.0+cu118`` -> 11.8 ("" for none)."""
+    m = re.search(r"\+cu(\d+)(\d)\b", build or "")
+    return f"{m.group(1)}.{m.group(2)}" if m else ""
+
+
+def _paste(fix: str, filled: dict, t: LogText, component: str) -> str:
+    """``fix`` with every ``cudaenv use <...>`` made a command that pastes and runs.
+
+    The CUDA version the log names (or its torch build's) when there is one; for torch's
+    own CUDA ``--match-torch`` (the toolkit that fits the torch on PATH); else
+    :data:`ANY_TOOLKIT`.
+    """
+    if "cudaenv use <" not in fix and "cudaenv exec <" not in fix and "cudaenv use )" not in fix:
+        return fix
+    seen = filled.get("cuda_seen")
+    build = filled.get("torch_build")
+    if seen is None or build is None:
+        got = facts(t)
+        seen, build = got["cuda_seen"], got["torch_build"]
+    torch_cuda = _cu_tag(build)
+    torchish = component in _TORCH_COMPONENTS or "torch" in t.text
+
+    def sub(m: re.Match) -> str:
+        verb, slot = m.group(1), m.group(2) or ""
+        match_torch = "--match-torch" if torchish and verb == "use" else ""
+        if "torch" in slot:
+            target = torch_cuda or match_torch or seen or ANY_TOOLKIT
+        else:
+            target = seen or torch_cuda or match_torch or ANY_TOOLKIT
+        return f"cudaenv {verb} {target}"
+
+    return _USE_SLOT.sub(sub, fix)
+
+
 def _first_compiler_error(t: LogText, before: int, skip: list[re.Pattern]) -> tuple[int, str] | None:
     """The first line (index < ``before``) that looks like a compiler error, else None.
 
@@ -272,7 +314,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             line=i + 1,
             matched=clip(m.string[t.starts[i]:max(m.end(), t.end(i))]),
             cause=_fill(entry["cause"], filled).strip(),
-            fix=_fill(entry["fix"], filled).strip(),
+            fix=_paste(_fill(entry["fix"], filled).strip(), filled, t, entry.get("component", "")),
             count=count,
             first_error=first,
             values=values,

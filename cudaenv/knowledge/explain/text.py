@@ -80,8 +80,10 @@ def required_literal(pattern: str) -> str | None:
     Conservative: only text outside groups and character classes counts, a
     character followed by ``?``, ``*`` or ``{`` does not, and a pattern with a
     top-level ``|`` has none. Returns None when the longest run is shorter than
-    three characters.
+    three characters. A pattern that is one named group, ``(?P<what>...)``, is read inside.
     """
+    if pattern.startswith("(?P<") and pattern.endswith(")") and _closes_at_end(pattern):
+        return required_literal(pattern[pattern.index(">") + 1:-1])
     runs: list[str] = []
     cur: list[str] = []
     depth = 0
@@ -106,14 +108,7 @@ def required_literal(pattern: str) -> str | None:
                 continue
             cur.append(d)
         elif c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            i = j + 1
+            i = _class_end(pattern, i)
             if not depth:
                 flush()
         elif c == "(":
@@ -149,6 +144,40 @@ def required_literal(pattern: str) -> str | None:
     flush()
     best = max(runs, key=len, default="")
     return best if len(best) >= 3 else None
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """The index just past the character class that opens at ``pattern[i]`` (``[``)."""
+    n = len(pattern)
+    j = i + 1
+    if j < n and pattern[j] == "^":
+        j += 1
+    if j < n and pattern[j] == "]":
+        j += 1
+    while j < n and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
+
+
+def _closes_at_end(pattern: str) -> bool:
+    """Whether the group opened at ``pattern[0]`` closes at its last character."""
+    depth, i, n = 0, 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = _class_end(pattern, i)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i == n - 1
+        i += 1
+    return False
 
 
 def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
