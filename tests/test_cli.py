@@ -478,7 +478,8 @@ def test_an_unmakeable_stub_dir_costs_the_stub_link_not_the_switch(two_toolkits,
     base, env = two_toolkits
     set_stubs(env, "12.4.1", "always")
     # The runtime dir is the user's, but a file stands where the stub directories go.
-    (tmp_path / "xdg-run" / "cudaenv").write_text("not a directory")
+    with open(os.path.join(env["XDG_RUNTIME_DIR"], "cudaenv"), "w") as f:
+        f.write("not a directory")
     res, doc = use_as_json(["12.4"], env)
     assert res.returncode == 0, res.stderr
     assert "switching without the driver stub" in res.stderr
