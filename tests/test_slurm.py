@@ -113,7 +113,7 @@ def daemons() -> str:
         try:
             with open(os.path.join(BED, f"{name}.pid")) as f:
                 pid = f.read().strip()
-            alive = os.path.exists(f"/proc/{pid}")
+            alive = pid.isdigit() and os.path.exists(f"/proc/{pid}")  # an empty file is not "running"
         except OSError:
             pid, alive = "?", False
         try:
