@@ -18,21 +18,21 @@ import zipfile
 
 import pytest
 
+import redist_mirror
 from conftest import TESTBED
 from helpers import REPO, clean_shell_env, need, one_error_line, run_cudaenv, setup_missing
 
 pytestmark = pytest.mark.testbed
 
 WHEELS = os.path.join(TESTBED, "addons", "wheels")
-MIRROR = os.path.join(TESTBED, "cache", "redist-mirror-13.5")
+MIRROR = redist_mirror.MIRROR
 CUDNN, NCCL = "9.24.0.43", "2.30.7"
 
 
 def _need_bed() -> None:
     if not os.path.isfile(os.path.join(WHEELS, ".cudaenv-complete")):
         setup_missing(f"add-on wheels missing ({WHEELS}): run bash tests/addons.sh")
-    if not os.path.isfile(os.path.join(MIRROR, "redistrib_13.5.0.json")):
-        setup_missing(f"redist mirror missing ({MIRROR}): run the install tests (tests/test_install.py) once")
+    redist_mirror.ensure()
 
 
 def _cudaenv(args: list[str], env: dict, timeout: float = 900) -> subprocess.CompletedProcess:

@@ -10,8 +10,6 @@ built once and cached beside the test bed (marker written last).
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import http.server
 import json
 import os
@@ -21,108 +19,21 @@ import subprocess
 import sys
 import threading
 import time
-import zipfile
 
 import pytest
 
+import redist_mirror
 from conftest import TESTBED
-from helpers import REPO, cudaenv_env, default_signals, run_cudaenv, setup_missing
+from helpers import REPO, cudaenv_env, default_signals, run_cudaenv
 
-WHEELS = os.path.join(TESTBED, "cache", "wheels", "13.5")
-MIRROR = os.path.join(TESTBED, "cache", "redist-mirror-13.5")
+MIRROR = redist_mirror.MIRROR
 DOWNLOADS = os.path.join(TESTBED, "cache", "install-downloads")
-MIRROR_REV = "1"
-# Wheel distribution -> the component key NVIDIA's 13.x redist manifests use.
 pytestmark = pytest.mark.testbed
-
-KEYS = {"nvidia_cuda_nvcc": ("cuda_nvcc", "CUDA NVCC"), "nvidia_cuda_crt": ("cuda_crt", "CUDA CRT"),
-        "nvidia_nvvm": ("libnvvm", "CUDA NVVM"), "nvidia_cuda_runtime": ("cuda_cudart", "CUDA Runtime (cudart)"),
-        "nvidia_cuda_cccl": ("cccl", "CXX Core Compute Libraries"), "nvidia_cuda_culibos": ("cuda_culibos", "CUDA culibos")}
-
-
-def _need(path: str, what: str) -> None:
-    if not os.path.exists(path):
-        msg = f"{what} missing ({path}): run bash tests/testbed/build.sh"
-        setup_missing(msg)
-
-
-def _repack(whl: str, key: str, version: str, out: str) -> None:
-    """One wheel's nvidia/cu13/ tree as NVIDIA's <key>-linux-x86_64-<ver>-archive.tar.xz."""
-    import io
-    import tarfile
-
-    top = f"{key}-linux-x86_64-{version}-archive"
-    with zipfile.ZipFile(whl) as z, tarfile.open(out, "w:xz", preset=0) as tar:
-        dirs = set()
-        for info in z.infolist():
-            parts = info.filename.split("/")
-            if info.is_dir() or parts[0] != "nvidia" or len(parts) < 3 or parts[-1] == "__init__.py":
-                continue
-            rel = "/".join(parts[2:])
-            for i in range(1, rel.count("/") + 1):
-                d = top + "/" + "/".join(rel.split("/")[:i])
-                if d not in dirs:
-                    dirs.add(d)
-                    ti = tarfile.TarInfo(d)
-                    ti.type, ti.mode = tarfile.DIRTYPE, 0o755
-                    tar.addfile(ti)
-            data = z.read(info)
-            ti = tarfile.TarInfo(f"{top}/{rel}")
-            ti.size, ti.mode = len(data), ((info.external_attr >> 16) & 0o777) or 0o644
-            tar.addfile(ti, io.BytesIO(data))
-        lic = next((n for n in z.namelist() if n.endswith(".dist-info/License.txt") or n.endswith("/LICENSE")), None)
-        if lic:
-            data = z.read(lic)
-            ti = tarfile.TarInfo(f"{top}/LICENSE")
-            ti.size = len(data)
-            tar.addfile(ti, io.BytesIO(data))
 
 
 @pytest.fixture(scope="session")
 def mirror() -> str:
-    """A directory in NVIDIA's redist layout for CUDA 13.5.0 (cached; built from the wheelhouse).
-
-    Under pytest-xdist each worker asks for it: a lock beside it lets the first build it while the
-    others wait, so none removes a mirror another worker is serving."""
-    _need(WHEELS, "the 13.5 wheelhouse")
-    os.makedirs(os.path.dirname(MIRROR), exist_ok=True)
-    with open(f"{MIRROR}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return _mirror_locked()
-
-
-def _mirror_locked() -> str:
-    marker = os.path.join(MIRROR, ".complete")
-    if os.path.isfile(marker) and open(marker).read() == MIRROR_REV:
-        return MIRROR
-    import shutil
-
-    tmp = f"{MIRROR}.tmp{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    doc: dict = {"release_date": "2026-11-04", "release_label": "13.5.0", "release_product": "cuda"}
-    for fn in sorted(os.listdir(WHEELS)):
-        if not fn.endswith(".whl"):
-            continue
-        dist, ver = fn.split("-")[:2]
-        if dist not in KEYS:
-            continue
-        key, name = KEYS[dist]
-        rel = f"{key}/linux-x86_64/{key}-linux-x86_64-{ver}-archive.tar.xz"
-        out = os.path.join(tmp, rel)
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        _repack(os.path.join(WHEELS, fn), key, ver, out)
-        data = open(out, "rb").read()
-        doc[key] = {"name": name, "license": "CUDA Toolkit", "license_path": f"{key}/LICENSE.txt", "version": ver,
-                    "linux-x86_64": {"relative_path": rel, "sha256": hashlib.sha256(data).hexdigest(),
-                                     "md5": hashlib.md5(data).hexdigest(), "size": str(len(data))}}
-    assert len(doc) == 3 + len(KEYS), sorted(doc)
-    with open(os.path.join(tmp, "redistrib_13.5.0.json"), "w") as f:
-        json.dump(doc, f, indent=4)
-    with open(os.path.join(tmp, ".complete"), "w") as f:
-        f.write(MIRROR_REV)
-    shutil.rmtree(MIRROR, ignore_errors=True)
-    os.rename(tmp, MIRROR)
-    return MIRROR
+    return redist_mirror.ensure()
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -434,9 +345,13 @@ def test_config_sources_cache_reuse_and_verify(tmp_path, server):
     for step in ("nvcc-shared", "nvcc-static", "link-lcuda"):
         assert any(line.split()[:2] == ["pass", step] for line in r.stdout.splitlines()), (step, r.stdout)
     other = tmp_path / "other" / "cuda"
+    seen = len(server.log)
     r = _cudaenv(["install", "13.5", "--prefix", str(other)], env)
     assert r.returncode == 0, r.stderr
-    assert "0 B downloaded" in r.stderr and os.path.isfile(other / "bin" / "nvcc")
+    assert os.path.isfile(other / "bin" / "nvcc")
+    # Only the index and the manifest are asked for again (and counted: everything received is); no archive.
+    assert [rel for rel, _range in server.log[seen:] if not rel.endswith(".json")] == [""], server.log[seen:]
+    assert re.search(r"installed CUDA 13\.5\.0: \d+ files, [\d.]+ k?B downloaded", r.stderr), r.stderr
 
 
 @pytest.mark.parametrize("cols", [80, 60])

@@ -22,14 +22,14 @@ import time
 
 import pytest
 
+import redist_mirror
 from accounts import (ALICE, BOB, EVE, GROUP, ensure_account, install_copy, need_accounts, reset_home, run_as,
                       user_env)
-from conftest import TESTBED
 from helpers import REPO, cudaenv_env, one_error_line, setup_missing
 
 pytestmark = pytest.mark.testbed
 
-MIRROR = os.path.join(TESTBED, "cache", "redist-mirror-13.5")
+MIRROR = redist_mirror.MIRROR
 LMOD_INIT = "/usr/share/lmod/lmod/init/bash"
 
 
@@ -51,9 +51,7 @@ def _link_tree(src: str, dst: str) -> None:
 def world():
     """Accounts, a shared directory with cudaenv, the mirror, a store (root:GROUP 2775) and the site config."""
     need_accounts()
-    if not os.path.isfile(os.path.join(MIRROR, ".complete")):
-        setup_missing(f"the 13.5 redist mirror is missing ({MIRROR}): run tests/test_install.py once, "
-                      "or bash tests/testbed/build.sh")
+    redist_mirror.ensure()
     for name in (ALICE, BOB):
         ensure_account(name, GROUP)
         reset_home(name)
@@ -209,8 +207,7 @@ def test_group_writable_where_the_umask_lets_the_group_write(world):
 
 
 def _root_install(tmp_path, prefix: str, **popen) -> subprocess.Popen:
-    if not os.path.isfile(os.path.join(MIRROR, ".complete")):
-        setup_missing(f"the 13.5 redist mirror is missing ({MIRROR}): run tests/test_install.py once")
+    redist_mirror.ensure()
     env = cudaenv_env(PYTHONPATH=REPO, XDG_DATA_HOME=str(tmp_path / "data"), CUDAENV_INSTALL_CACHE=str(tmp_path / "dl"),
                       CUDAENV_SITE_CONFIG_DIR=str(tmp_path / "no-site"))
     import sys
