@@ -21,6 +21,7 @@ import tempfile
 
 import pytest
 
+from accounts import SYSTEM_PYTHON
 from helpers import REPO, make_toolkit, setup_missing
 
 ATTACKER = "cudaenv-mallory"  # the same account tests/test_cache_owner.py uses
@@ -59,6 +60,12 @@ def need_root_and_unshare() -> None:
     res = subprocess.run(["unshare", "-m", "--propagation", "private", "true"], capture_output=True, timeout=30)
     if res.returncode != 0:
         pytest.skip(f"no mount namespaces here: {res.stderr.decode(errors='replace').strip()}")
+
+
+def need_system_python() -> None:
+    res = subprocess.run([SYSTEM_PYTHON, "-c", "import yaml, click, packaging, distro"], capture_output=True)
+    if res.returncode != 0:
+        setup_missing("Debian's python3 lacks yaml/click/packaging/distro: run the apt-get line of tests/run.sh")
 
 
 @pytest.fixture(scope="module")
@@ -101,12 +108,22 @@ def always_env(place: str, root: str, policy: str = "always", runtime: str | Non
 
 def in_fresh_tmp(script: str, env: dict, *args: str) -> subprocess.CompletedProcess:
     """``sh -c script`` in a private mount namespace whose /tmp is a fresh tmpfs (as on another node)."""
+    need_system_python()
+    # The checkout may be under /tmp too: a copy of the package beside the test's home serves.
+    lib = os.path.join(os.path.dirname(env["HOME"]), "lib")
+    if not os.path.isdir(lib):
+        shutil.copytree(os.path.join(REPO, "cudaenv"), os.path.join(lib, "cudaenv"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    env = dict(env, PYTHONPATH=lib)
     return subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-euc",
                            "mount -t tmpfs -o mode=1777 tmpfs /tmp\n" + script, "sh", *args],
                           env=env, capture_output=True, text=True, timeout=120)
 
 
-USE_JSON = f'"{sys.executable}" -m cudaenv use rt --shell json'
+# The fresh /tmp hides whatever lived under the old one, the suite's venv included when the test bed
+# is in /tmp (CI's is): `use` runs there with Debian's python3 and its python3-yaml, -click,
+# -packaging, -distro (tests/run.sh), as the other accounts' runs do (tests/accounts.py).
+USE_JSON = f'"{SYSTEM_PYTHON}" -m cudaenv use rt --shell json'
 
 
 def ld_of(res: subprocess.CompletedProcess) -> list[str]:
