@@ -115,8 +115,8 @@ def snapshot(diff: str) -> tuple[dict[str, str], set[str]]:
 def _without(var: str, entries: list[str], others: list[str]) -> list[str]:
     """``entries`` less those ``others`` holds too (for a flag list: whole units, ``-ccbin X``)."""
     if is_flag_list(var):
-        have = set(units(others))
-        return [w for u in units(entries) if u not in have for w in u]
+        have_units = set(units(others))
+        return [w for u in units(entries) if u not in have_units for w in u]
     have = set(others)
     return [e for e in entries if e not in have]
 

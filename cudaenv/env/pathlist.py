@@ -16,6 +16,10 @@ import os
 
 from ..errors import CudaenvError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["DEFAULT_PATH", "separator", "split", "join", "entries", "which", "check_entry", "dedupe",
            "is_flag_list", "units", "dangling", "ccbin_unit", "CCBIN_OPTIONS"]
 
@@ -159,9 +163,9 @@ def check_entry(var: str, entry: str) -> None:
         )
 
 
-def dedupe(entries: list) -> list:
+def dedupe(entries: list[Any]) -> list[Any]:
     """Drop repeated entries, keeping the first of each."""
-    seen: set = set()
+    seen: set[Any] = set()
     out = []
     for e in entries:
         if e not in seen:

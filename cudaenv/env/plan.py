@@ -286,13 +286,13 @@ def plan_repair(env: Mapping[str, str]) -> Plan:
     lists = {}
     for var, (kind, pre, app) in state.lists.items():
         if is_flag_list(var):
-            have = units(split(env.get(var, ""), " "))
+            have_units = units(split(env.get(var, ""), " "))
             # A host compiler the user's own flags now choose wins: a second -ccbin is not put back.
-            mine = any(ccbin_unit(u) for u in have)
-            keep = [u for u in units(pre + app) if u in have or not (mine and ccbin_unit(u))]
+            mine = any(ccbin_unit(u) for u in have_units)
+            keep = [u for u in units(pre + app) if u in have_units or not (mine and ccbin_unit(u))]
             pre = [w for u in units(pre) if u in keep for w in u]
             app = [w for u in units(app) if u in keep for w in u]
-            missing += [" ".join(u) for u in keep if u not in have]
+            missing += [" ".join(u) for u in keep if u not in have_units]
         else:
             have = split(env.get(var, ""), separator(var))
             missing += [e for e in pre + app if e not in have]

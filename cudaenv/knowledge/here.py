@@ -52,6 +52,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, TypedDict
 
+    # The names _load() puts in globals(), for the type checker.
+    from ..checks.live import SHM_MIN, ifname_matches, loader_finds, nccl_facts
+    from ..env.pathlist import entries, which
+    from ..host.python_probe import default_python, probe_python
+    from ..infra.elf import symbol_versions
+    from ..profiles.model import scan_toolkits
+    from ..profiles.select import active_profile
+    from ..toolkit import version_key
+    from .explain import toolkits_for_arch
+
     from ..context import Context
     from .explain import Match
 
