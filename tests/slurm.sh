@@ -78,6 +78,8 @@ C
 #!/bin/sh
 # cudaenv test bed: Slurm TaskProlog (docs/clusters.md, "Build settings and the node's own values").
 [ -n "${_CUDAENV_STATE-}" ] || exit 0
+# Tests of a site that has no such prolog set this in the job's environment (not a site's line).
+[ -z "${CUDAENV_TESTBED_NO_SITE_PROLOG-}" ] || exit 0
 command -v cudaenv >/dev/null 2>&1 || exit 0
 cudaenv slurm task-prolog || true
 SH

@@ -10,47 +10,27 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import time
 
 import jsonschema
 import pytest
 
-from conftest import TESTBED
 from test_json_shape import documented_schema
-from helpers import IN_CI, REPO, clean_shell_env, one_error_line, setup_missing
+from slurmbed import SLURM_CONF, STANDIN, cluster_up
+from helpers import REPO, clean_shell_env, one_error_line
 
 # The same xdist group as tests/test_slurm.py: one worker owns the cluster's start and stop.
 pytestmark = [pytest.mark.slurm, pytest.mark.testbed, pytest.mark.xdist_group("tests/test_slurm.py")]
 
-SLURM_SH = os.path.join(REPO, "tests", "slurm.sh")
-BED = os.path.join(TESTBED, "slurm")
-SLURM_CONF = os.path.join(BED, "slurm.conf")
-STANDIN = os.path.join(BED, "driver", "libcuda.so.1")
 DRIVER = "580.159.04"  # tests/fixtures/nvidia/proc: what the GPU node's /proc/driver/nvidia/version says
 TIMEOUT = 120
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    """The test bed's cluster (tests/test_slurm.py's fixture, minimal): reused when running, else
-    started here and stopped at the end."""
-    if shutil.which("slurmctld") is None or shutil.which("munged") is None:
-        setup_missing("Slurm/munge not installed: run bash tests/slurm.sh")
-    env = dict(os.environ, SLURM_CONF=SLURM_CONF)
-    was_up = subprocess.run(["bash", SLURM_SH, "status"], env=env, capture_output=True, timeout=60).returncode == 0
-    if not was_up:
-        res = subprocess.run(["bash", SLURM_SH, "start"], env=env, capture_output=True, text=True, timeout=300)
-        if res.returncode != 0:
-            subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
-            msg = f"Slurm test bed cannot start here: {res.stderr.strip()[-500:]}"
-            if IN_CI and res.returncode != 3:
-                pytest.fail(msg)
-            pytest.skip(msg)
-    yield env
-    if not was_up:
-        subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
+    """The test bed's cluster, up for this module (tests/slurmbed.py)."""
+    yield from cluster_up()
 
 
 @pytest.fixture(scope="module")
@@ -97,9 +77,13 @@ def table(out: str) -> tuple[list[str], dict[str, str]]:
 
 
 def test_login_and_gpu_node_differ_in_driver_and_libcuda(login, node):
-    """After `use 12.4` on the driverless login side (stub last on LD_LIBRARY_PATH), the table shows
-    this host without a driver and with the stub, the node with its driver and the stand-in; the
-    toolkit is the same on both (one fingerprint), listed as same everywhere."""
+    """After `use 12.4` on the driverless login side with `stubs: driverless` (a runtime stub there),
+    the table shows this host without a driver and with the stub, the node with its driver and the
+    stand-in; the toolkit is the same on both (one fingerprint), listed as same everywhere."""
+    cfg = os.path.join(login["XDG_CONFIG_HOME"], "cudaenv")
+    os.makedirs(cfg, exist_ok=True)
+    with open(os.path.join(cfg, "config.yaml"), "w") as f:
+        f.write("profile:\n  stubs: driverless\n")
     res = bash(f'eval "$("$CUDAENV" use 12.4)"; "$CUDAENV" fleet --nodes {node}', login)
     head, rows = table(res.stdout)
     here = next(r for n, r in rows.items() if n.endswith("(here)"))
@@ -107,7 +91,7 @@ def test_login_and_gpu_node_differ_in_driver_and_libcuda(login, node):
     assert head[:2] == ["node", "driver"] and "libcuda.so.1" in head, res.stdout
     assert here["driver"] == "none" and there["driver"] == DRIVER, res.stdout
     assert there["libcuda.so.1"] == STANDIN, res.stdout  # the step did not inherit the login's stub
-    assert "stubs" in here["libcuda.so.1"] or here["libcuda.so.1"].startswith(login["XDG_CACHE_HOME"]), res.stdout
+    assert "/stubs-" in here["libcuda.so.1"], res.stdout  # the node-local runtime stub (toolkit/stubs.py)
     same = next(ln for ln in res.stdout.splitlines() if ln.startswith("same everywhere: "))
     assert "12.4.1:" in same and "/dev/shm" in same and "cudaenv 0.1.0" in same, same
     assert res.stderr == "", res.stderr

@@ -16,24 +16,19 @@ from __future__ import annotations
 import getpass
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import time
 
 import pytest
 
-from conftest import TESTBED
-from helpers import IN_CI, REPO, clean_shell_env, setup_missing
+from slurmbed import BED, SLURM_CONF, STANDIN, cluster_up
+from helpers import IN_CI, clean_shell_env, setup_missing
 
 # One worker runs the whole file under pytest-xdist: the cluster fixture of a second worker would
 # stop the daemons (or queue jobs) under the first one's tests.
 pytestmark = [pytest.mark.slurm, pytest.mark.testbed, pytest.mark.xdist_group("tests/test_slurm.py")]
 
-SLURM_SH = os.path.join(REPO, "tests", "slurm.sh")
-BED = os.path.join(TESTBED, "slurm")
-SLURM_CONF = os.path.join(BED, "slurm.conf")
-STANDIN = os.path.join(BED, "driver", "libcuda.so.1")
 TIMEOUT = 90  # per Slurm command; a job here takes well under a second
 
 PROBE_C = r"""
@@ -55,23 +50,8 @@ int main(void) {
 
 @pytest.fixture(scope="module")
 def cluster():
-    """The test bed's cluster, up for this module: reused when already running, else started
-    here and stopped at the end (nothing left behind)."""
-    if shutil.which("slurmctld") is None or shutil.which("munged") is None:
-        setup_missing("Slurm/munge not installed: run bash tests/slurm.sh")
-    env = dict(os.environ, SLURM_CONF=SLURM_CONF)
-    was_up = subprocess.run(["bash", SLURM_SH, "status"], env=env, capture_output=True, timeout=60).returncode == 0
-    if not was_up:
-        res = subprocess.run(["bash", SLURM_SH, "start"], env=env, capture_output=True, text=True, timeout=300)
-        if res.returncode != 0:
-            subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
-            msg = f"Slurm test bed cannot start here: {res.stderr.strip()[-500:]}"
-            if IN_CI and res.returncode != 3:  # 3: this machine cannot show a driver (no /proc/driver, no namespaces)
-                pytest.fail(msg)
-            pytest.skip(msg)
-    yield env
-    if not was_up:
-        subprocess.run(["bash", SLURM_SH, "stop"], env=env, capture_output=True, timeout=120)
+    """The test bed's cluster, up for this module (tests/slurmbed.py)."""
+    yield from cluster_up()
 
 
 TASK_PROLOG = os.path.join(BED, "task-prolog")
@@ -335,11 +315,14 @@ def old_cudaenv_login(login: dict, tmp_path, root: str) -> dict:
     return env
 
 
-def test_job_that_inherited_an_old_cudaenv_stub(login, probe, tmp_path, testbed):
-    """A job submitted from a shell an older cudaenv switched (stub in the shared cache): the stub answers
-    there (34); doctor in the job says where it came from (that `use`, Slurm's --export=ALL) and the fix;
-    following the fix (`use` again in the job, or `exec`) gives the node's driver."""
+def test_job_that_inherited_an_old_cudaenv_stub(login, probe, tmp_path, testbed, site_prolog):
+    """A job submitted from a shell an older cudaenv switched (stub in the shared cache): the site's
+    TaskProlog re-plans it away (the node's driver answers). On a site without that prolog the stub
+    answers there (34); doctor in the job says where it came from (that `use`, Slurm's --export=ALL)
+    and the fix; following the fix (`use` again in the job, or `exec`) gives the node's driver."""
     env = old_cudaenv_login(login, tmp_path, testbed["12.4"])
+    assert_standin(login_bash(f"srun -n1 --export=ALL {probe}\n", env, tmp_path).stdout.strip())
+    env["CUDAENV_TESTBED_NO_SITE_PROLOG"] = "1"  # the bed's prolog steps aside (tests/slurm.sh)
     res = login_bash(f"srun -n1 --export=ALL {probe}\n"
                      "srun -n1 --export=ALL cudaenv doctor --no-torch --json > doctor.json || true\n"
                      f"srun -n1 --export=ALL bash -c 'eval \"$(cudaenv use 12.4)\"; {probe}'\n"
@@ -480,10 +463,12 @@ def test_cgroup_limited_job_sizes_builds_by_its_memory_limit(login, tmp_path):
         job = tmp_path / "cg.sh"
         job.write_text(f'echo $$ > {cg}/cgroup.procs\n{SIZES}\ncudaenv exec -- /bin/bash -c \'{SIZES}\'\n')
         res = login_bash('eval "$(cudaenv use 12.4)"\n' f"srun -n1 -c2 --export=ALL /bin/bash {job}", login, tmp_path)
+        seen = f"stdout: {res.stdout!r}; stderr: {res.stderr[-800:]!r}; cgroup {cg}"
         outside, inside = res.stdout.splitlines()
-        assert inside == "MAX_JOBS=1 NVCC_THREADS=1", res.stdout
+        assert inside == "MAX_JOBS=1 NVCC_THREADS=1", seen
         if (os.cpu_count() or 1) >= 2:
-            assert outside == "MAX_JOBS=2 NVCC_THREADS=1"  # the step's 2 cores, before joining the cgroup
+            # The step's 2 cores (and the node's memory), before joining the cgroup: what `use` gives there.
+            assert outside == sizes_from_use_in_job(login, tmp_path, 2), seen
     finally:
         try:
             os.rmdir(cg)
