@@ -27,6 +27,7 @@ from ..install.parts import role
 from ..install.progress import Progress, human
 from ..install.record import check_root, covers, lookup, read_marker, read_parts, register, registered, unregister
 from ..install.sources import builds_from_wheels, default_sources, make_source, match_version
+from ..install.store import private_install_dir
 from ..install.wheels import pep440_key
 from ..install.zipranges import expand
 from ..toolkit.discover import installed_dir
@@ -72,14 +73,7 @@ def _private_toolkits(ctx: Context) -> None:
     Raises:
         CudaenvError: it is another user's to change (``discover`` would not list it either).
     """
-    base = installed_dir(ctx.env)
-    try:
-        ensure_dir(base)
-    except Untrusted as exc:
-        raise CudaenvError(f"not installing into {base}: {exc.strerror}, so another user could change the toolkit",
-                           hint="remove it (cudaenv makes a private one) or chmod go-w it; or choose --prefix") from None
-    except OSError as exc:
-        raise CudaenvError(f"cannot create {base}: {exc.strerror}") from None
+    private_install_dir(installed_dir(ctx.env), "the toolkit", "; or choose --prefix")
 
 
 def installed(ctx: Context) -> list[tuple[str, Installed]]:

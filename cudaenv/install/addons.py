@@ -20,13 +20,13 @@ import os
 import shutil
 
 from ..errors import CudaenvError
-from ..infra.private import Untrusted, ensure_dir
 from ..toolkit.addons import KINDS, project_of, read_addon
 from ..toolkit.discover import installed_dir
 from . import wheels
 from .fetch import Unreachable, fetch_file, is_local, local_path
 from .net import add_credentials
 from .sources import match_version
+from .store import private_install_dir
 from .unpack import finish, unpack
 
 TYPE_CHECKING = False
@@ -177,13 +177,7 @@ def install_addon(comp: PlanComponent, kind: str, cuda_major: str, cache: str, e
         CudaenvError: a download, checksum, unpack or disk failure, or a wheel that is not ``kind`` for ``cuda_major``.
     """
     base = addons_dir(env)
-    try:
-        ensure_dir(base)
-    except Untrusted as exc:
-        raise CudaenvError(f"not installing into {base}: {exc.strerror}, so another user could change the add-on",
-                           hint="remove it (cudaenv makes a private one) or chmod go-w it") from None
-    except OSError as exc:
-        raise CudaenvError(f"cannot create {base}: {exc.strerror}") from None
+    private_install_dir(base, "the add-on")
     root = addon_root(env, kind, comp["version"], cuda_major)
     name = os.path.basename(root)
     fd = _lock(os.path.join(base, f".{name}.lock"))

@@ -29,6 +29,7 @@ import stat
 import time
 
 from ..errors import CudaenvError
+from ..infra.private import Untrusted, ensure_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -245,3 +246,18 @@ class StoreLock:
             os.unlink(self.path)
         except OSError:
             pass
+
+
+def private_install_dir(base: str, what: str, more_hint: str = "") -> None:
+    """Make cudaenv's own install directory ``base`` (0700) and refuse one another user can change.
+
+    Raises:
+        CudaenvError: ``base`` is another user's to change, or cannot be created.
+    """
+    try:
+        ensure_dir(base)
+    except Untrusted as exc:
+        raise CudaenvError(f"not installing into {base}: {exc.strerror}, so another user could change {what}",
+                           hint=f"remove it (cudaenv makes a private one) or chmod go-w it{more_hint}") from None
+    except OSError as exc:
+        raise CudaenvError(f"cannot create {base}: {exc.strerror}") from None
