@@ -302,11 +302,18 @@ class _Busy:
     :class:`Cancelled` once in each worker still inside :meth:`enter`/:meth:`leave`, which
     unwinds the unpack like any error; :meth:`leave` withdraws one not yet delivered, so it
     never reaches the pool's own code.
+
+    Only a thread :meth:`stop` raised in is ever withdrawn from: in CPython (3.11 at least)
+    ``PyThreadState_SetAsyncExc`` always sets the interpreter's "async exception pending" flag,
+    and only delivering an exception clears it. Withdrawing from a thread that had none left
+    the flag set for the rest of the process: every thread then took the slow path at each
+    check of the eval loop, and a profiled install never finished starting its next worker.
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.ids: set[int] = set()
+        self.sent: set[int] = set()
         self.stopped = False
 
     def enter(self) -> None:
@@ -318,8 +325,9 @@ class _Busy:
     def leave(self) -> None:
         with self.lock:
             tid = threading.get_ident()
-            if tid in self.ids:
-                self.ids.discard(tid)
+            self.ids.discard(tid)
+            if tid in self.sent:
+                self.sent.discard(tid)
                 _raise_in(tid, None)
 
     def stop(self) -> None:
@@ -327,6 +335,7 @@ class _Busy:
             if not self.stopped:
                 self.stopped = True
                 for tid in self.ids:
+                    self.sent.add(tid)
                     _raise_in(tid, Cancelled)
 
 
