@@ -61,6 +61,11 @@ class ActionRun(Job):
         self.store = store
         self.temp = workdir / "runner-temp"
         self.temp.mkdir()
+        # The runner checks the action out for each job: pip builds in that tree (build/, *.egg-info),
+        # so two jobs (two xdist workers) never build in one directory, nor in the developer's clone.
+        self.action_path = str(workdir / "action")
+        shutil.copytree(REPO, self.action_path, symlinks=True,
+                        ignore=shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__", ".venv*"))
         action = _action()
         self.inputs = {k: str(v.get("default", "")) for k, v in action["inputs"].items()}
         self.inputs.update(inputs)
@@ -74,7 +79,7 @@ class ActionRun(Job):
         if parts[0] == "steps" and parts[2] == "outputs":
             return self.outputs.get(parts[1], {}).get(parts[3], "")
         if name == "github.action_path":
-            return REPO
+            return self.action_path
         if name == "runner.temp":
             return str(self.temp)
         if name in ("true", "false"):
@@ -140,7 +145,7 @@ class ActionRun(Job):
         out_file = self.workdir / f"output_{len(self.log)}"
         out_file.write_bytes(b"")
         env = {k: self.substitute(v) for k, v in (step.get("env") or {}).items()}
-        res = self.run(step["run"], GITHUB_OUTPUT=str(out_file), GITHUB_ACTION_PATH=REPO, RUNNER_TEMP=str(self.temp),
+        res = self.run(step["run"], GITHUB_OUTPUT=str(out_file), GITHUB_ACTION_PATH=self.action_path, RUNNER_TEMP=str(self.temp),
                        **env)
         self.outputs[sid] = dict(runner_parse_env_file(out_file.read_bytes()))
         self.log.append((step.get("name", sid), res))

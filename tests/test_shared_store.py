@@ -12,6 +12,7 @@ state. The lock is the NFS-safe link(2) lock of install/store.py.
 from __future__ import annotations
 
 import grp
+import json
 import os
 import pwd
 import shutil
@@ -115,8 +116,13 @@ def test_store_tree_is_the_groups_to_read_and_holds_no_user_state(world, install
             if not stat.S_ISLNK(st.st_mode):
                 assert st.st_mode & 0o044 == 0o044 and not st.st_mode & 0o6022, (n, oct(st.st_mode))
     # Alice's record of the install is hers, under her data directory.
+    # (Her other installs of this module, e.g. one another member later removed, have their own.)
     reg = os.path.join(alice.pw_dir, ".local", "share", "cudaenv", "installs")
-    assert len(os.listdir(reg)) == 1
+    recs = [json.load(open(os.path.join(reg, n))) for n in sorted(os.listdir(reg))]
+    assert [r["root"] for r in recs].count(os.path.realpath(installed)) == 1, recs
+    for n in os.listdir(reg):
+        st = os.stat(os.path.join(reg, n))
+        assert st.st_uid == alice.pw_uid and not st.st_mode & 0o022, (n, oct(st.st_mode))
 
 
 @pytest.mark.slow
