@@ -119,3 +119,14 @@ def one_toolkit(tmp_path):
                XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"))
     return tmp_path, env
 
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster():
+    """The test bed's Slurm (tests/slurmbed.py), up for the whole session of the one worker that runs
+    tests/test_slurm.py and tests/test_fleet.py (one xdist group): started once if it was not
+    running and stopped at the end. A module-scoped start/stop per file let one file's teardown stop
+    the daemons under the other file's tests ("Unable to contact slurm controller")."""
+    from slurmbed import cluster_up
+
+    yield from cluster_up()

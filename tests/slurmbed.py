@@ -1,7 +1,8 @@
 """The test bed's one-node Slurm (tests/slurm.sh), shared by tests/test_slurm.py and tests/test_fleet.py.
 
-Both files are one xdist group, so a single worker owns the daemons: :func:`cluster_up` reuses a
-running cluster, or starts it and stops it again when the module is done (nothing left behind).
+Both files are one xdist group, so a single worker owns the daemons: :func:`cluster_up` (the body of
+tests/conftest.py's session fixture) reuses a running cluster, or starts it and stops it again at
+the end of the session (nothing left behind).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ STANDIN = os.path.join(BED, "driver", "libcuda.so.1")
 
 
 def cluster_up() -> Iterator[dict]:
-    """Yield the environment of a running test cluster (a module fixture's body)."""
+    """Yield the environment of a running test cluster (a fixture's body)."""
     if shutil.which("slurmctld") is None or shutil.which("munged") is None:
         setup_missing("Slurm/munge not installed: run bash tests/slurm.sh")
     env = dict(os.environ, SLURM_CONF=SLURM_CONF)

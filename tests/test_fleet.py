@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from test_json_shape import documented_schema
-from slurmbed import SLURM_CONF, STANDIN, cluster_up
+from slurmbed import SLURM_CONF, STANDIN
 from helpers import REPO, clean_shell_env, one_error_line
 
 # The same xdist group as tests/test_slurm.py: one worker owns the cluster's start and stop.
@@ -28,9 +28,9 @@ TIMEOUT = 120
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """The test bed's cluster, up for this module (tests/slurmbed.py)."""
-    yield from cluster_up()
+def cluster(slurm_cluster):
+    """The test bed's cluster (tests/conftest.py's session fixture: never stopped between files)."""
+    return slurm_cluster
 
 
 @pytest.fixture(scope="module")

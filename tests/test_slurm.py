@@ -22,7 +22,7 @@ import time
 
 import pytest
 
-from slurmbed import BED, SLURM_CONF, STANDIN, cluster_up
+from slurmbed import BED, SLURM_CONF, STANDIN
 from helpers import IN_CI, clean_shell_env, setup_missing
 
 # One worker runs the whole file under pytest-xdist: the cluster fixture of a second worker would
@@ -49,9 +49,9 @@ int main(void) {
 """
 
 @pytest.fixture(scope="module")
-def cluster():
-    """The test bed's cluster, up for this module (tests/slurmbed.py)."""
-    yield from cluster_up()
+def cluster(slurm_cluster):
+    """The test bed's cluster (tests/conftest.py's session fixture: never stopped between files)."""
+    return slurm_cluster
 
 
 TASK_PROLOG = os.path.join(BED, "task-prolog")
