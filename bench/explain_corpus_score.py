@@ -4,8 +4,10 @@ The corpus is tests/data/explain_corpus: the old logs (manifest.yaml, split "old
 old.yaml: read while the current patterns were written) and the sampled logs
 (sampled/manifest.yaml: each with its source, layer, expected cause and fix, split "tune" or
 "heldout" by a hash of the source URL, fixed before any pattern was written for them) and the fresh
-logs (fresh/manifest.yaml, split "fresh": collected after "heldout" was read; loaded and scored only
-when asked for with ``--split fresh``, never as part of "all").
+logs (fresh/manifest.yaml, split "fresh": collected after "heldout" was read) and the fresh2 logs
+(fresh2/manifest.yaml, split "fresh2": a second sealed set, collected the same way later). A sealed
+split is loaded and scored only when asked for by name (``--split fresh``, ``--split fresh2``),
+never as part of "all".
 
 Every log goes through the real command, ``cudaenv explain --json --no-host -`` of this
 checkout (one process per log, so the score does not depend on how explain is built inside,
@@ -27,7 +29,8 @@ current first answer is reported as stale, so a changed answer is read again.
     python3 bench/explain_corpus_score.py --split heldout --sample 10 --seed 1
     python3 bench/explain_corpus_score.py --split heldout --judged tests/data/explain_corpus/sampled/judged-26d5894.yaml
     python3 bench/explain_corpus_score.py --split heldout --template > /tmp/judge.yaml   # a file to fill in
-    python3 bench/explain_corpus_score.py --split fresh        # the sealed set: once, by the lead
+    python3 bench/explain_corpus_score.py --split fresh        # a sealed set: once, by the lead
+    python3 bench/explain_corpus_score.py --split fresh2       # the second sealed set: likewise
     python3 bench/explain_corpus_score.py --json                # one record per log
 """
 
@@ -48,14 +51,25 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(REPO, "tests", "data", "explain_corpus")
 SAMPLED = os.path.join(CORPUS, "sampled")
 FRESH = os.path.join(CORPUS, "fresh")
+FRESH2 = os.path.join(CORPUS, "fresh2")
 LAYERS = ["compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"]
 SPLITS = ["old", "tune", "heldout"]
-SEALED = ["fresh"]  # scored only on request (--split fresh), never in "all"
+SEALED = {"fresh": FRESH, "fresh2": FRESH2}  # each scored only on request (--split NAME), never in "all"
 
 
-def load_corpus(fresh: bool = False) -> list[dict]:
-    """Every log of the corpus as {file, path, split, layer, ...}, the old ones first; fresh ones only if asked."""
+def load_corpus(fresh: bool = False, sealed: str | None = None) -> list[dict]:
+    """Every log of the corpus as {file, path, split, layer, ...}, the old ones first.
+
+    A sealed split's logs come last and only if asked for: ``sealed="fresh"`` or ``sealed="fresh2"``
+    (``fresh=True`` is ``sealed="fresh"``); never more than one sealed split at a time.
+    """
+    if fresh:
+        if sealed not in (None, "fresh"):
+            raise ValueError(f"fresh=True and sealed={sealed!r}: ask for one sealed split")
+        sealed = "fresh"
+    if sealed is not None and sealed not in SEALED:
+        raise ValueError(f"not a sealed split: {sealed!r}")
     with open(os.path.join(CORPUS, "old.yaml"), encoding="utf-8") as f:
         old = {i["file"]: i for i in yaml.safe_load(f)["logs"]}
     with open(os.path.join(CORPUS, "manifest.yaml"), encoding="utf-8") as f:
@@ -65,7 +79,7 @@ def load_corpus(fresh: bool = False) -> list[dict]:
         logs.append({"file": item["file"], "path": os.path.join(CORPUS, item["file"]), "split": "old",
                      "layer": old[item["file"]]["layer"], "source": item["source"],
                      "cause": item["expect"] or "not an environment problem", "fix": ""})
-    for directory in [SAMPLED] + ([FRESH] if fresh else []):
+    for directory in [SAMPLED] + ([SEALED[sealed]] if sealed else []):
         with open(os.path.join(directory, "manifest.yaml"), encoding="utf-8") as f:
             sampled = yaml.safe_load(f)["logs"]
         for item in sampled:
@@ -192,7 +206,7 @@ def print_template(logs: list[dict]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", choices=SPLITS + SEALED + ["all"], default="all")
+    ap.add_argument("--split", choices=SPLITS + list(SEALED) + ["all"], default="all")
     ap.add_argument("--sample", type=int, default=0, help="print N logs at random: expected cause beside explain's")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--judged", help="YAML of right/wrong judgements (see the module doc)")
@@ -201,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
 
-    logs = load_corpus(fresh=args.split in SEALED)
+    logs = load_corpus(sealed=args.split if args.split in SEALED else None)
     splits = SPLITS if args.split == "all" else [args.split]
     logs = [log for log in logs if log["split"] in splits]
     score(logs, args.jobs)

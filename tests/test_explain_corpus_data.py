@@ -16,6 +16,7 @@ import yaml
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
 SAMPLED = os.path.join(CORPUS, "sampled")
 FRESH = os.path.join(CORPUS, "fresh")
+FRESH2 = os.path.join(CORPUS, "fresh2")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -29,6 +30,7 @@ OLD = load(os.path.join(CORPUS, "manifest.yaml"))
 OLD_LAYERS = load(os.path.join(CORPUS, "old.yaml"))
 SAMPLED_LOGS = load(os.path.join(SAMPLED, "manifest.yaml"))
 FRESH_LOGS = load(os.path.join(FRESH, "manifest.yaml"))
+FRESH2_LOGS = load(os.path.join(FRESH2, "manifest.yaml"))
 
 
 def split_of(source: str) -> str:
@@ -78,6 +80,7 @@ def test_every_sampled_log_has_source_layer_cause_fix_and_split():
 def test_the_files_on_disk_are_the_manifests():
     assert_files_are_the_manifest(SAMPLED, SAMPLED_LOGS)
     assert_files_are_the_manifest(FRESH, FRESH_LOGS)
+    assert_files_are_the_manifest(FRESH2, FRESH2_LOGS)
 
 
 def test_no_duplicates_across_old_and_sampled():
@@ -130,6 +133,37 @@ def test_fresh_shares_no_thread_name_or_log_with_the_other_sets():
         seen.add(body)
 
 
+def test_fresh2_logs_are_a_second_sealed_split():
+    """fresh2/: a second set of real logs collected after fresh (issue 18), same schema, split "fresh2"."""
+    for item in FRESH2_LOGS:
+        assert_schema(item)
+        assert item["split"] == "fresh2", item
+        assert len(text(os.path.join(FRESH2, item["file"])).splitlines()) <= 150, item["file"]
+    assert len(FRESH2_LOGS) >= 45
+    assert sum(i["layer"] == "negative" for i in FRESH2_LOGS) >= 12
+    assert {i["layer"] for i in FRESH2_LOGS} == LAYERS
+    assert len({i["project"] for i in FRESH2_LOGS}) >= 40
+    assert all(re.fullmatch(r"6\d\d-[a-z0-9-]+\.log", i["file"]) for i in FRESH2_LOGS)
+
+
+def test_fresh2_shares_no_thread_name_or_log_with_the_other_sets():
+    fresh2 = [url_key(i["source"]) for i in FRESH2_LOGS]
+    assert len(fresh2) == len(set(fresh2))
+    others = {url_key(i["source"]) for i in OLD + SAMPLED_LOGS + FRESH_LOGS}
+    assert not set(fresh2) & others
+    old_text = " ".join(text(os.path.join(CORPUS, i["file"])).lower() for i in OLD)
+    quoted = {u for u in fresh2 if re.search(re.escape(u) + r"(?![0-9])", old_text)}
+    assert not quoted, quoted
+    names = [i["file"] for i in OLD + SAMPLED_LOGS + FRESH_LOGS + FRESH2_LOGS]
+    assert len(names) == len(set(names))
+    seen = {" ".join(text(os.path.join(d, i["file"])).split())
+            for d, items in ((CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS)) for i in items}
+    for item in FRESH2_LOGS:
+        body = " ".join(text(os.path.join(FRESH2, item["file"])).split())
+        assert body not in seen, item["file"]
+        seen.add(body)
+
+
 def test_size_negatives_and_split_shares():
     total = len(OLD) + len(SAMPLED_LOGS)
     negatives = sum(i["expect"] is None for i in OLD) + sum(i["layer"] == "negative" for i in SAMPLED_LOGS)
@@ -172,6 +206,14 @@ def test_score_script_reads_every_log_and_counts_judgements():
     assert [log for log in with_fresh if log["split"] != "fresh"] == logs
     assert sorted(log["file"] for log in with_fresh if log["split"] == "fresh") == sorted(i["file"] for i in FRESH_LOGS)
     assert all(os.path.isfile(log["path"]) for log in with_fresh)
+    assert score.load_corpus(sealed="fresh") == with_fresh
+    # fresh2 is sealed like fresh: never in the default load, only when asked for by name, alone
+    assert "fresh2" in score.SEALED and "fresh2" not in score.SPLITS
+    with_fresh2 = score.load_corpus(sealed="fresh2")
+    assert [log for log in with_fresh2 if log["split"] != "fresh2"] == logs
+    assert sorted(log["file"] for log in with_fresh2 if log["split"] == "fresh2") == sorted(i["file"] for i in FRESH2_LOGS)
+    assert all(os.path.isfile(log["path"]) for log in with_fresh2)
+    assert not any(log["split"] == "fresh" for log in with_fresh2)
     env = [log for log in logs if log["split"] == "heldout" and log["layer"] != "negative"][:3]
     neg = [log for log in logs if log["split"] == "heldout" and log["layer"] == "negative"][:2]
     for log in env + neg:
