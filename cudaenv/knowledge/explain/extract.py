@@ -87,10 +87,18 @@ _BUILT_HERE = (("build_ext", "setup.py", "building wheel for", "ninja", "pip ins
                 "nvcc"),
                _Lazy(r"running build_ext|setup\.py (?:install|develop|build)|Building wheel for|\bninja\b|"
                           r"pip install -e|\bcmake --build\b|\bmake\[\d\]|\bnvcc\b.* -c ", _I))
+# A GPU that is not NVIDIA's, named in the log (a user's system description, lspci, a driver
+# line), and no NVIDIA model named: CUDA cannot run on that machine at all.
+_OTHER_GPU = (("intel", "amd", "radeon", "apple m", "rocm", "mesa"),
+              _Lazy(r"\b(?:Mesa )?Intel\S*(?:\s+(?!NVIDIA)[\w()-]+){0,3}?\s+(?:(?:UHD|Iris|HD|Xe|Arc)\b[\w ()-]*?Graphics|Graphics|Xe|Iris|Arc)\b"
+                    r"|\bAMD\b[^\n]{0,30}?\b(?:Radeon|Instinct)[\w ]*|\bRadeon\b[\w ]*|\bApple M\d\w*", _I))
+_NVIDIA_GPU = (("geforce", "rtx", "gtx", "tesla", "quadro", "nvidia a", "nvidia h", "nvidia l", "nvidia b", "nvidia-smi",
+                "10de:"),
+               _Lazy(r"GeForce|\bRTX\b|\bGTX\b|\bTesla\b|Quadro|NVIDIA [AHLB]\d{2,4}|\| +NVIDIA-SMI \d|\b10de:", _I))
 _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
-              "nospace", "built_here", "ld_library_path")
+              "nospace", "built_here", "ld_library_path", "other_gpu")
 
 
 class _Finder:
@@ -150,6 +158,8 @@ def facts(t: LogText) -> dict[str, str]:
     out["built_here"] = "yes" if f.search(*_BUILT_HERE) else ""
     m = f.search(*_LD_PATH)
     out["ld_library_path"] = m.group(1) if m else ""
+    m = f.search(*_OTHER_GPU)
+    out["other_gpu"] = m.group(0).strip() if m and not f.search(*_NVIDIA_GPU) else ""
     return out
 
 
