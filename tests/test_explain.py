@@ -582,6 +582,26 @@ def test_a_large_log_finds_its_one_line():
     assert [(m.id, m.line) for m in found] == [("runtime.out_of_memory", 30_001)]
 
 
+def test_a_large_log_answers_literals_from_its_words_as_a_full_search_would():
+    """LogText.has (a long log's literals looked up in its distinct words first) agrees with `in`
+    for every literal of the knowledge base, and for literals across, inside and at the edge of words."""
+    from cudaenv.knowledge.explain.matcher import _knowledge
+    from cudaenv.knowledge.explain.text import LogText
+
+    lines = [f"[{i}/900] /usr/local/cuda/bin/nvcc -I/usr/include -O3 -c /src/x{i}.cu -o x{i}.cuda.o" for i in range(3000)]
+    lines[1000] = "  x.cu:1:10: fatal error: cusparse.h: No such file or directory"
+    lines[2000] = "NCCL WARN Net : Connect to 10.0.0.2<4> failed : No route to host"
+    t = LogText("\n".join(lines))
+    assert len(t.text) >= t.SMALL
+    explain("x")
+    kb = _knowledge(None)
+    literals = {n for n in kb.needles.values() if n} | {
+        "No such file", "such file or", "o such file or dir", " No route", "host", "Connect to 10.0.0.2<4> failed",
+        "route to  host", "/bin/nvcc -I", "x2999.cuda.o", "x3000.cu", ".cu -o x1", "nvcc\t-I", " fatal error: ", ""}
+    for n in literals:
+        assert t.has(n) == (n in t.text), n
+
+
 # --- the command ------------------------------------------------------------------------------
 
 MULTI_LOG = "\n".join([

@@ -333,11 +333,10 @@ def libraries() -> dict:
     if _LIBS is None:
         import os
 
-        import yaml
+        from ..kb import load_table
 
         path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
-        with open(path, encoding="utf-8") as f:
-            doc = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        doc = load_table(path, "components.marshal")
         _LIBS = doc["libraries"]
         _SYMBOLS.update(doc.get("symbols") or {})
     return _LIBS

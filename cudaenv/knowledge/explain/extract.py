@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .text import may_contain
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .text import LogText
@@ -104,10 +106,13 @@ FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_s
 class _Finder:
     """First match of a pattern, found through the literals every match contains."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, words: tuple[frozenset[str], str] | None = None) -> None:
         self.text = text
         low = text.lower()
         self.low = low if len(low) == len(text) else None  # lower() changed lengths: search all of it
+        # The text's distinct words, lower-cased (LogText.words_lower): a needle with a whole word
+        # that is not among them is not searched for in the whole text (text.may_contain).
+        self.words = words
 
     def search(self, needles: tuple[str, ...], rx: _Lazy) -> re.Match | None:
         text, low = self.text, self.low
@@ -115,6 +120,8 @@ class _Finder:
             return rx.search(text)
         best: re.Match | None = None
         for needle in needles:
+            if self.words is not None and not may_contain(needle, *self.words, low):
+                continue
             pos = 0
             while True:
                 k = low.find(needle, pos)
@@ -137,7 +144,7 @@ def facts(t: LogText) -> dict[str, str]:
 
     Every name in :data:`FACT_NAMES` is present; an unknown fact is "".
     """
-    f = _Finder(t.text)
+    f = _Finder(t.text, (t.words_lower(), t.joined_words_lower()) if len(t.text) >= t.SMALL else None)
     out = dict.fromkeys(FACT_NAMES, "")
     for name, needles, rx in _PLATFORM:
         if f.search(needles, rx):

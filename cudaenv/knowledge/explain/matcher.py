@@ -278,7 +278,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
         where: dict[int, re.Match] = {}
         for p in pats:  # the entry's patterns go from the most to the least specific
             needle = kb.needles[p]
-            if needle is not None and needle not in t.text:
+            if needle is not None and not t.has(needle):
                 continue
             for i, m in scan(kb.rx(p), needle, t).items():
                 where.setdefault(i, m)
