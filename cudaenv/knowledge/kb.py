@@ -248,7 +248,12 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         if problems:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
-        _cache[path] = [with_advice(e) for e in doc["entries"]]
+        from .explain.text import required_literal
+
+        # Each pattern's literal (what the matcher looks for before compiling it), stored with the
+        # entries: computing ~250 of them is a tenth of a short `explain`.
+        _cache[path] = [{**with_advice(e), "_literals": [required_literal(p) for p in e["patterns"]]}
+                        for e in doc["entries"]]
         _store(key, _cache[path])
     return _cache[path]
 
