@@ -819,6 +819,14 @@ OTHER_PRODUCERS = [
     ("CUDA_TOOLKIT_ROOT_DIR not found or specified\n-- Could NOT find CUDA (missing: CUDA_TOOLKIT_ROOT_DIR "
      "CUDA_NVCC_EXECUTABLE CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY) (Required is at least version \"7.5\")",
      "cmake.no_cuda_compiler", "cudaenv use"),
+    # CMake's check_language(CUDA): https://github.com/puzzlepaint/camera_calibration/issues/35
+    ("-- Looking for a CUDA compiler\n-- Looking for a CUDA compiler - NOTFOUND\nCMake Error at CMakeLists.txt:60 (message):\n"
+     "  CMake does not find the CUDA SDK, which is required to build this\n  application", "cmake.no_cuda_compiler",
+     "cudaenv use"),
+    # Not quoted from a thread: GNU make's own wording for a recipe whose program is not on PATH
+    # (make 4.x "make: PROG: No such file or directory"; 3.x "Command not found", already covered).
+    ("nvcc -c kernel.cu -o kernel.o\nmake: nvcc: No such file or directory\nmake: *** [Makefile:5: kernel.o] Error 127",
+     "shell.nvcc_not_found", "cudaenv use"),
     # Xid 79 as the kernel logs it: https://github.com/NVIDIA/NVSentinel/issues/155 (a comment)
     ("NVRM: Xid (PCI:0000:44:00): 79, GPU has fallen off the bus", "gpu.hardware_fault", "drain"),
     # nvidia-smi after a GPU was lost mid-training: https://github.com/haotian-liu/LLaVA/issues/1466
