@@ -846,6 +846,17 @@ OTHER_PRODUCERS = [
     ("1>flann_cuda_s.lib(flann_cuda_s_generated_kdtree_cuda_3d_index.cu.obj) : error LNK2019: unresolved external "
      "symbol cudaLaunch referenced in function \"enum cudaError __cdecl cudaLaunch<char>(char _)\"",
      "link.cuda_libs_not_linked", "cudart.lib"),
+    # GPUs below a library's minimum, three more producers: vLLM's bfloat16 check
+    # (https://github.com/vllm-project/vllm/issues/946), TorchInductor's Triton check
+    # (https://github.com/MIC-DKFZ/nnUNet/issues/2188), Triton's FP8 type on an A10
+    # (https://github.com/sgl-project/sglang/issues/5871)
+    ("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla V100-SXM2-32GB "
+     "GPU has compute capability 7.0.", "gpu.below_library_minimum", "--dtype=half"),
+    ("RuntimeError: Found NVIDIA GeForce GTX 1080 Ti which is too old to be supported by the triton GPU compiler, which "
+     "is used as the backend. Triton only supports devices of CUDA Capability >= 7.0, but your device is of CUDA "
+     "capability 6.1", "gpu.below_library_minimum", "TORCHDYNAMO_DISABLE=1"),
+    ("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\"",
+     "gpu.below_library_minimum", "without FP8"),
     # detectron2 built without CUDA: https://github.com/facebookresearch/detectron2/issues/267
     ("RuntimeError: Not compiled with GPU support (ROIAlign_forward at "
      "/home/hd/detectron2_repo/detectron2/layers/csrc/ROIAlign/ROIAlign.h:73)", "ext.cuda_ops_not_built", "FORCE_CUDA=1"),
