@@ -857,6 +857,17 @@ OTHER_PRODUCERS = [
      "capability 6.1", "gpu.below_library_minimum", "TORCHDYNAMO_DISABLE=1"),
     ("type fp8e4nv not supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\"",
      "gpu.below_library_minimum", "without FP8"),
+    # the older runtime's "invalid device function" for a build without this GPU's arch:
+    # https://github.com/pytorch/pytorch/issues/1557, https://github.com/CharlesShang/TFFRCNN/issues/45
+    ("RuntimeError: cuda runtime error (8) : invalid device function at "
+     "/gpfsnyu/home/ks3286/pytorch/torch/lib/THC/generated/../generic/THCTensorMathPointwise.cu:247",
+     "runtime.no_kernel_image", "compute capability"),
+    ("cudaCheckError() failed : invalid device function", "runtime.no_kernel_image", "compute capability"),
+    # a CPU-only jaxlib on a GPU machine: https://github.com/ziatdinovmax/gpax/issues/63
+    ("An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to CPU.",
+     "jax.cpu_only", 'jax[cuda12]'),
+    # nvcc without cl.exe on PATH: https://github.com/AlexeyAB/darknet/issues/8584
+    ("returns: nvcc fatal   : Cannot find compiler 'cl.exe' in PATH", "msvc.cl_not_found", "Native Tools"),
     # detectron2 built without CUDA: https://github.com/facebookresearch/detectron2/issues/267
     ("RuntimeError: Not compiled with GPU support (ROIAlign_forward at "
      "/home/hd/detectron2_repo/detectron2/layers/csrc/ROIAlign/ROIAlign.h:73)", "ext.cuda_ops_not_built", "FORCE_CUDA=1"),
