@@ -161,6 +161,21 @@ def test_invalid_knowledge_base_is_one_clear_error(tmp_path):
         load_entries(str(bad))
 
 
+def test_a_warm_short_explain_imports_neither_click_nor_yaml(tmp_path):
+    """The plain form runs without click, and with the caches warm (the knowledge base and
+    components.yaml kept as marshal) an answer that names a library imports no YAML."""
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = ("import sys, runpy; sys.argv = ['cudaenv', 'explain', '--no-host', '/usr/bin/ld: cannot find -lcudart'];"
+            "import cudaenv.main as m\ntry:\n    m.main()\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write(repr(('yaml' in sys.modules, 'click' in sys.modules)))")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    for _ in range(2):  # the first run writes the caches
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, env=env)
+    assert "link.cuda_libs_not_found" in res.stdout, res.stderr
+    assert res.stderr.strip().endswith("(False, False)"), res.stderr
+    assert sorted(os.listdir(tmp_path / "cudaenv")) == ["components.marshal", "explain-kb.marshal"]
+
+
 def test_knowledge_base_loads_lazily():
     """Importing the matcher or the command reads no YAML and compiles nothing."""
     code = ("import sys, cudaenv.knowledge.explain, cudaenv.knowledge.kb;"
