@@ -95,10 +95,18 @@ def command_times(repo: str, args: list[str], stdin: str | None) -> tuple[float,
     import resource
     import subprocess
 
-    env = dict(os.environ, PYTHONPATH=repo)
+    import hashlib
+    import tempfile
+
+    # Each checkout its own cache directory: the knowledge base's store holds one version, so two
+    # checkouts run in turn would each find the other's and parse the YAML again every run.
+    cache = os.path.join(tempfile.gettempdir(), "cudaenv-bench-explain-" + hashlib.sha256(repo.encode()).hexdigest()[:12])
+    env = dict(os.environ, PYTHONPATH=repo, XDG_CACHE_HOME=cache)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cudaenv", "explain", "--no-host", *args], input=stdin, env=env,
+    # cwd=repo: `python -m` puts the current directory first on sys.path, before PYTHONPATH, so
+    # run from elsewhere every checkout would time the one it was started in.
+    subprocess.run([sys.executable, "-m", "cudaenv", "explain", "--no-host", *args], input=stdin, env=env, cwd=repo,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True, check=False)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

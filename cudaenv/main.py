@@ -77,6 +77,25 @@ def _fast(args: list[str]) -> int | None:
             note("usage: cudaenv _auto [PIN_FILE] (the --auto hook's own command)")
             return 2
         return do_auto(rest[0] if rest else "")
+    if cmd == "explain":
+        # A short message pays Python's start and little else; click and the whole cli package
+        # cost about as much again. Plain forms only (--json, --no-host, --python PY, words, `-`
+        # for stdin); anything else, such as --help or a word click would read as an option, goes
+        # to click.
+        from .infra.console import parse
+
+        words = [a for a in rest if a == "-"]
+        parsed = parse([a for a in rest if a != "-"], {"--json": "json", "--no-host": "no_host"}, {"--python": "python"})
+        if parsed is None:
+            return None
+        opts, text = parsed
+        if words:  # `-` reads stdin and must stand alone, as click would pass it
+            if text:
+                return None
+            text = words
+        from .commands.explain import explain_command
+
+        return explain_command(text, bool(opts.get("json")), host=not opts.get("no_host"), python=opts.get("python"))
     if cmd == "exec":
         # Paid on every command it wraps (a kernel start too): every form but --help, without click.
         from .commands.exec_ import fast_exec

@@ -13,7 +13,7 @@ import os
 from ..errors import CudaenvError
 
 __all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups",
-           "with_advice"]
+           "with_advice", "load_table"]
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml")
 
@@ -248,7 +248,12 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         if problems:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
-        _cache[path] = [with_advice(e) for e in doc["entries"]]
+        from .explain.text import required_literal
+
+        # Each pattern's literal (what the matcher looks for before compiling it), stored with the
+        # entries: computing ~250 of them is a tenth of a short `explain`.
+        _cache[path] = [{**with_advice(e), "_literals": [required_literal(p) for p in e["patterns"]]}
+                        for e in doc["entries"]]
         _store(key, _cache[path])
     return _cache[path]
 
@@ -322,6 +327,55 @@ def _store(key: tuple | None, entries: list[dict]) -> None:
             os.unlink(tmp)
         except OSError:
             pass
+
+
+def load_table(path: str, name: str) -> dict:
+    """The YAML mapping at ``path`` (a data table such as components.yaml), parsed once and kept
+    in the user's cache directory beside the knowledge base (``name``: the cache file's name), so
+    that an `explain` that needs the table does not import YAML.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    import marshal
+    import sys
+
+    from ..infra.private import file_problem, private_dir
+
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]))
+    dest = os.path.join(os.path.dirname(_store_path()), name)
+    try:
+        fd = os.open(dest, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:
+            if file_problem(os.fstat(fd)) is None:
+                with os.fdopen(fd, "rb") as f:
+                    fd = -1
+                    data = marshal.loads(f.read())
+                if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], dict):
+                    return data[1]
+        finally:
+            if fd >= 0:
+                os.close(fd)
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    import yaml
+
+    with open(path, encoding="utf-8") as f:
+        doc = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    tmp = f"{dest}.{os.getpid()}.tmp"
+    try:
+        if private_dir(os.path.dirname(dest)):
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as f:
+                f.write(marshal.dumps((key, doc)))
+            os.replace(tmp, dest)
+    except (OSError, ValueError):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    return doc
 
 
 def with_advice(entry: dict) -> dict:

@@ -333,12 +333,27 @@ def libraries() -> dict:
     if _LIBS is None:
         import os
 
-        import yaml
+        from ..kb import load_table
 
         path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
-        with open(path, encoding="utf-8") as f:
-            _LIBS = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["libraries"]
+        doc = load_table(path, "components.marshal")
+        _LIBS = doc["libraries"]
+        _SYMBOLS.update(doc.get("symbols") or {})
     return _LIBS
+
+
+_SYMBOLS: dict[str, str] = {}
+
+
+def library_of_symbol(symbol: str) -> str | None:
+    """The library (a key of :func:`libraries`) that defines the C symbol ``symbol``, by its prefix."""
+    libraries()
+    for prefix in sorted(_SYMBOLS, key=len, reverse=True):
+        if symbol.startswith(prefix):
+            if prefix == "cu" and not symbol[2:3].isupper():
+                continue
+            return _SYMBOLS[prefix]
+    return None
 
 
 def _stem(name: str) -> str:
@@ -385,6 +400,43 @@ def _d_link_libs(v: dict, t: LogText, m: re.Match) -> dict:
             "use_cmd": cmd, "conda_pkgs": conda or "cuda-cudart-dev", "exact": exact,
             "exact_note": (f" The sonames name CUDA {exact} exactly (CUDA 10 and older put major.minor in the "
                            f"soname): only that release's libraries satisfy them." if exact else "")}
+
+
+# Symbols a link left undefined: ld ("undefined reference to symbol 'x'", "undefined reference to
+# `x'") and MSVC (LNK2001/LNK2019, in any language: the symbol is the line's last word).
+_UNDEFINED = re.compile(r"undefined reference to (?:symbol )?[`'\"](?P<a>\w+)['\"]|"
+                        r"\bLNK20(?:01|19)\b[^\n]*?\b_*(?:imp_)?(?P<b>(?:cu|nv|npp|nccl)\w+)")
+
+
+def _d_symbol_libs(v: dict, t: LogText, m: re.Match) -> dict:
+    """Every CUDA library whose symbols the link left undefined, and how to add each to the link."""
+    libs = libraries()
+    names: list[str] = []
+    symbols: list[str] = []
+    for mm in _UNDEFINED.finditer(t.text):
+        sym = mm.group("a") or mm.group("b")
+        lib = library_of_symbol(sym) if "RegisterLinkedBinary" not in sym else None  # a device-link step, not a library
+        if lib is None:
+            continue
+        if sym not in symbols:
+            symbols.append(sym)
+        if lib not in names:
+            names.append(lib)
+    if not names:
+        names = [library_of_symbol(v.get("symbol", "")) or "cudart"]
+    labels = ", ".join(dict.fromkeys(libs[n]["label"] for n in names if n in libs))
+    shown = ", ".join(symbols[:4]) + (f" and {len(symbols) - 4} more" if len(symbols) > 4 else "")
+    cmake = " ".join(f"CUDA::{n}" for n in names)
+    return {"libs": " ".join(f"-l{n}" for n in names), "labels": labels or ", ".join(names), "symbols": shown or v.get("symbol", ""),
+            "pylist": ", ".join(repr(n) for n in names), "cmake_targets": cmake,
+            "winlibs": " ".join(f"{n}.lib" for n in names)}
+
+
+def _d_cc_arch(v: dict, t: LogText, m: re.Match) -> dict:
+    """A compute capability (``8.9``) as the arch name (``sm_89``), then what :func:`_d_arch` says of it."""
+    cc = v.get("cc", "")
+    arch = "sm_" + cc.replace(".", "") if cc else v.get("arch", "")
+    return {"arch": arch, **_d_arch({**v, "arch": arch}, t, m)}
 
 
 def _d_container_cuda(v: dict, t: LogText, m: re.Match) -> dict:
@@ -447,7 +499,7 @@ def _d_cuda_from_soname(v: dict, t: LogText, m: re.Match) -> dict:
     return {"major": major, "exact": ver if major.isdigit() and int(major) <= 10 else major}
 
 
-DERIVE = {"link_libs": _d_link_libs, "container_cuda": _d_container_cuda, "libver": _d_libver,
+DERIVE = {"link_libs": _d_link_libs, "symbol_libs": _d_symbol_libs, "cc_arch": _d_cc_arch, "container_cuda": _d_container_cuda, "libver": _d_libver,
           "cudnn_pair": _d_cudnn_pair, "glibc_by": _d_glibc_by, "nvcc_release": _d_nvcc_release, "cuda_from_soname": _d_cuda_from_soname,
           "torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,

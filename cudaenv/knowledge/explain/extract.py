@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .text import may_contain
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .text import LogText
@@ -87,19 +89,30 @@ _BUILT_HERE = (("build_ext", "setup.py", "building wheel for", "ninja", "pip ins
                 "nvcc"),
                _Lazy(r"running build_ext|setup\.py (?:install|develop|build)|Building wheel for|\bninja\b|"
                           r"pip install -e|\bcmake --build\b|\bmake\[\d\]|\bnvcc\b.* -c ", _I))
+# A GPU that is not NVIDIA's, named in the log (a user's system description, lspci, a driver
+# line), and no NVIDIA model named: CUDA cannot run on that machine at all.
+_OTHER_GPU = (("intel", "amd", "radeon", "apple m", "rocm", "mesa"),
+              _Lazy(r"\b(?:Mesa )?Intel\S*(?:\s+(?!NVIDIA)[\w()-]+){0,3}?\s+(?:(?:UHD|Iris|HD|Xe|Arc)\b[\w ()-]*?Graphics|Graphics|Xe|Iris|Arc)\b"
+                    r"|\bAMD\b[^\n]{0,30}?\b(?:Radeon|Instinct)[\w ]*|\bRadeon\b[\w ]*|\bApple M\d\w*", _I))
+_NVIDIA_GPU = (("geforce", "rtx", "gtx", "tesla", "quadro", "nvidia a", "nvidia h", "nvidia l", "nvidia b", "nvidia-smi",
+                "10de:"),
+               _Lazy(r"GeForce|\bRTX\b|\bGTX\b|\bTesla\b|Quadro|NVIDIA [AHLB]\d{2,4}|\| +NVIDIA-SMI \d|\b10de:", _I))
 _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
-              "nospace", "built_here", "ld_library_path")
+              "nospace", "built_here", "ld_library_path", "other_gpu")
 
 
 class _Finder:
     """First match of a pattern, found through the literals every match contains."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, words: tuple[frozenset[str], str] | None = None) -> None:
         self.text = text
         low = text.lower()
         self.low = low if len(low) == len(text) else None  # lower() changed lengths: search all of it
+        # The text's distinct words, lower-cased (LogText.words_lower): a needle with a whole word
+        # that is not among them is not searched for in the whole text (text.may_contain).
+        self.words = words
 
     def search(self, needles: tuple[str, ...], rx: _Lazy) -> re.Match | None:
         text, low = self.text, self.low
@@ -107,6 +120,8 @@ class _Finder:
             return rx.search(text)
         best: re.Match | None = None
         for needle in needles:
+            if self.words is not None and not may_contain(needle, *self.words, low):
+                continue
             pos = 0
             while True:
                 k = low.find(needle, pos)
@@ -129,7 +144,7 @@ def facts(t: LogText) -> dict[str, str]:
 
     Every name in :data:`FACT_NAMES` is present; an unknown fact is "".
     """
-    f = _Finder(t.text)
+    f = _Finder(t.text, (t.words_lower(), t.joined_words_lower()) if len(t.text) >= t.SMALL else None)
     out = dict.fromkeys(FACT_NAMES, "")
     for name, needles, rx in _PLATFORM:
         if f.search(needles, rx):
@@ -150,6 +165,8 @@ def facts(t: LogText) -> dict[str, str]:
     out["built_here"] = "yes" if f.search(*_BUILT_HERE) else ""
     m = f.search(*_LD_PATH)
     out["ld_library_path"] = m.group(1) if m else ""
+    m = f.search(*_OTHER_GPU)
+    out["other_gpu"] = m.group(0).strip() if m and not f.search(*_NVIDIA_GPU) else ""
     return out
 
 

@@ -131,7 +131,8 @@ class _Compiled:
 
     def __init__(self, entries: list[dict]) -> None:
         self.entries = [(e, e["patterns"]) for e in entries]
-        self.needles = {p: required_literal(p) for e in entries for p in e["patterns"]}
+        self.needles = {p: n for e in entries
+                        for p, n in zip(e["patterns"], e.get("_literals") or map(required_literal, e["patterns"]))}
         self._compiled: dict[str, re.Pattern] = {}
         # Whether an entry's answer reads the whole log's facts (extract.py): its variants, its
         # texts, or its derive function do. Only then are they read (a few ms on a long log).
@@ -278,7 +279,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
         where: dict[int, re.Match] = {}
         for p in pats:  # the entry's patterns go from the most to the least specific
             needle = kb.needles[p]
-            if needle is not None and needle not in t.text:
+            if needle is not None and not t.has(needle):
                 continue
             for i, m in scan(kb.rx(p), needle, t).items():
                 where.setdefault(i, m)
