@@ -241,7 +241,13 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
         what = label
         extra = ""
         wheel = wheel.format(major=major or "12", cuda="12" if not major or int(major) >= 11 else major, cudnn=major)
-    return {"library": label, "what": what, "extra": extra, "wheel": wheel}
+    # components.yaml knows which release ships each soname, and which wheel (if any) has exactly it:
+    # libcudnn.so.7 or libcublas.so.10 is in no pip wheel, libcufft.so.11 is in the cu12 one.
+    shipped = ((libraries().get(base) or {}).get("sonames") or {}).get(major) if major else None
+    release = ""
+    if shipped:
+        wheel, release = shipped.get("wheel", ""), shipped.get("cuda", "")
+    return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release}
 
 
 # NCCL entry points newer torch builds call, and the NCCL release that added them (NCCL's nccl.h).
