@@ -293,6 +293,15 @@ def _d_stub(v: dict, t: LogText, m: re.Match) -> dict:
             "seen": f" This log shows the stub being used: {stub}." if stub else ""}
 
 
+def _d_xid(v: dict, t: LogText, m: re.Match) -> dict:
+    """Name an Xid only when the log has one (never a default the log does not say)."""
+    xid = v.get("xid") or ""
+    if not xid:
+        found = re.search(r"\bXid\b[^\n]{0,80}?\)\s*:\s*(\d+)\b", t.text)
+        xid = found.group(1) if found else ""
+    return {"xid": xid, "xid_part": f", Xid {xid}" if xid else ""}
+
+
 def _d_nvml(v: dict, t: LogText, m: re.Match) -> dict:
     found = re.search(r"NVML library version:\s*([\d.]+)", t.text)
     lib = found.group(1) if found else ""
@@ -510,4 +519,4 @@ DERIVE = {"link_libs": _d_link_libs, "symbol_libs": _d_symbol_libs, "cc_arch": _
           "torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
-          "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list}
+          "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list, "xid": _d_xid}
