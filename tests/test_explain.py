@@ -1023,6 +1023,26 @@ OTHER_PRODUCERS2 = [
     # cuDNN 6 for TensorFlow 1.3 (https://github.com/tensorflow/tensorflow/issues/12416): no wheel has it
     ("ImportError: libcudnn.so.6: cannot open shared object file: No such file or directory",
      "runtime.cuda_library_not_found", '"cudnn=6.*"'),
+    # NVML mismatch from other producers: nvtop (https://github.com/Syllo/nvtop/issues/125) and the
+    # container runtime on the host (https://github.com/NVIDIA/nvidia-container-toolkit/issues/394)
+    ("Impossible to initialize nvidia nvml : Driver/library version mismatch", "driver.version_mismatch", "reboot"),
+    ("nvidia-container-cli: initialization error: nvml error: driver/library version mismatch: unknown.",
+     "driver.version_mismatch", "reboot"),
+    # NVVM: numba's older wording (https://github.com/numba/numba/issues/4979) and a Rust build script
+    # loading libnvvm itself (https://github.com/Rust-GPU/rust-cuda/issues/78)
+    ("OSError: library nvvm not found", "numba.nvvm_not_found", "cudatoolkit"),
+    ("cuda_test/cuda_runner/target/debug/build/cuda_runner-170008ea0ebbe57c/build-script-build: error while loading "
+     "shared libraries: libnvvm.so.4: cannot open shared object file: No such file or directory",
+     "numba.nvvm_not_found", "nvvm/lib64"),
+    # torchvision's own wording of the mismatched pair: https://github.com/ultralytics/yolov5/issues/5511
+    ("RuntimeError: Couldn't load custom C++ ops. This can happen if your PyTorch and torchvision versions are "
+     "incompatible, or if you had errors while compiling torchvision from source.", "torchvision.ops_without_cuda",
+     "torch torchvision torchaudio"),
+    # the NVIDIA module not loaded after a kernel upgrade (nvidia-smi's wording): reboot, then DKMS
+    # (https://github.com/GoogleCloudPlatform/compute-gpu-installation/pull/18)
+    ("After a kernel upgrade, the installed NVIDIA driver may stop working (see below).\n$ nvidia-smi\n"
+     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+     "driver is installed and running.", "driver.not_loaded", "dkms autoinstall"),
     # NVML mismatch where the reboot did not help: https://github.com/yahoo/TensorFlowOnSpark/issues/51
     ("Failed to initialize NVML: Driver/library version mismatch\n"
      "Hi, I'm having the same issue, but rebooting did not fixed it.  Any other way to solve this?",
