@@ -1005,6 +1005,13 @@ OTHER_PRODUCERS2 = [
     ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CustomCall failed: Couldn't find a suitable version of ptxas. "
      "The following locations were considered: bin/ptxas, /nix/store/r1dw8c14c4mvw6b44y0hmvxajap7s6aq-python3-3.12.8-env/"
      "bin/ptxas", "xla.ptxas_not_found", "jax[cuda12]"),
+    # TensorFlow's XLA JIT (https://github.com/tensorflow/models/issues/9847) and a newer XLA with no
+    # ptxas nor nvJitLink (https://github.com/wutzebaer/tensorflow-5090/issues/3)
+    ("NotFoundError: 2 root error(s) found.\n  (0) Not found: ./bin/ptxas not found\n\t [[{{node cluster_0_1/xla_compile}}]]",
+     "xla.ptxas_not_found", "which ptxas"),
+    ("No PTX compilation provider is available. Neither ptxas/nvlink nor nvjtlink is available. As a fallback you can "
+     "enable JIT compilation in the CUDA driver via the flag `--xla_gpu_unsafe_fallback_to_driver_on_ptxas_not_found`.",
+     "xla.ptxas_not_found", "which ptxas"),
     # vLLM under Ray Serve: https://github.com/ray-project/ray/issues/51967 (title: vllm is throwing
     # RuntimeError("Failed to infer device type"))
     ('vllm is throwing RuntimeError("Failed to infer device type")', "vllm.no_platform", "pynvml"),
