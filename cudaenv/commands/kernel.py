@@ -16,7 +16,7 @@ from ..errors import CudaenvError
 from ..host.jupyter import data_dir, default_kernel_python, kernel_dirs, prefix_kernels, probe_kernel_python
 from ..infra.console import note, printable, report_error, write_out
 from ..infra.jsonout import dumps
-from ..outputs.kernelspec import MARK, install, kernel_name, kernelspec, ours_in, read_spec, remove, valid_kernel_name
+from ..outputs.kernelspec import MARK, install, kernel_name, kernelspec, ours_in, remove, valid_kernel_name
 from ..profiles.model import generated_name
 from ..profiles.resolve import resolve_target
 from .init import runner_words

@@ -12,7 +12,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, TypedDict
 
-    from typing_extensions import NotRequired
 
     class PythonEnv(TypedDict):
         """The environment ``python3`` on PATH belongs to (:func:`cudaenv.host.pyenv.locate`)."""

@@ -15,7 +15,6 @@ maps of 2-tuples, and callers pass ``valid`` for the values they rely on.
 from __future__ import annotations
 
 import marshal
-import os
 
 from .private import read_private, write_private
 

@@ -33,8 +33,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Mapping
 
-    from packaging.version import Version
-
     from .types import IndexFile, Indexes, WheelFile
 
 __all__ = ["META", "canonical", "parse_version", "pep440_key", "spec_matches", "parse_filename",
