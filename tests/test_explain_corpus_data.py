@@ -17,6 +17,7 @@ CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "expla
 SAMPLED = os.path.join(CORPUS, "sampled")
 FRESH = os.path.join(CORPUS, "fresh")
 FRESH2 = os.path.join(CORPUS, "fresh2")
+FRESH3 = os.path.join(CORPUS, "fresh3")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -163,6 +164,31 @@ def test_fresh2_shares_no_thread_name_or_log_with_the_other_sets():
         assert body not in seen, item["file"]
         seen.add(body)
 
+
+
+def test_fresh3_logs_are_a_third_sealed_split():
+    """fresh3/: a third set of real logs (two collectors, after fresh2 was scored), same schema, split "fresh3",
+    sharing no thread, file name or log text with any earlier set."""
+    with open(os.path.join(FRESH3, "manifest.yaml"), encoding="utf-8") as f:
+        logs = yaml.safe_load(f)["logs"]
+    for item in logs:
+        assert_schema(item)
+        assert item["split"] == "fresh3", item
+        assert len(text(os.path.join(FRESH3, item["file"])).splitlines()) <= 150, item["file"]
+    assert len(logs) >= 25 and sum(i["layer"] == "negative" for i in logs) >= 5
+    assert all(re.fullmatch(r"7\d\d-[a-z0-9-]+\.log", i["file"]) for i in logs)
+    keys = [url_key(i["source"]) for i in logs]
+    assert len(keys) == len(set(keys))
+    assert not set(keys) & {url_key(i["source"]) for i in OLD + SAMPLED_LOGS + FRESH_LOGS + FRESH2_LOGS}
+    names = [i["file"] for i in OLD + SAMPLED_LOGS + FRESH_LOGS + FRESH2_LOGS + logs]
+    assert len(names) == len(set(names))
+    seen = {" ".join(text(os.path.join(d, i["file"])).split())
+            for d, items in ((CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS))
+            for i in items}
+    for item in logs:
+        body = " ".join(text(os.path.join(FRESH3, item["file"])).split())
+        assert body not in seen, item["file"]
+        seen.add(body)
 
 def test_size_negatives_and_split_shares():
     total = len(OLD) + len(SAMPLED_LOGS)
