@@ -171,6 +171,7 @@ def test_fresh3_logs_are_a_third_sealed_split():
     sharing no thread, file name or log text with any earlier set."""
     with open(os.path.join(FRESH3, "manifest.yaml"), encoding="utf-8") as f:
         logs = yaml.safe_load(f)["logs"]
+    assert_files_are_the_manifest(FRESH3, logs)
     for item in logs:
         assert_schema(item)
         assert item["split"] == "fresh3", item
