@@ -817,16 +817,23 @@ FRESH_FIXED = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(FRESH_FIXED))
-def test_fresh_misses_are_answered_by_cause(name):
-    """The misses of the burned fresh set, answered by cause with the fix for this case first."""
-    with open(os.path.join(FRESH_DIR, name), encoding="utf-8") as f:
+def assert_answered_by_cause(path: str, want_id: str, want_fix: str) -> None:
+    """The log at ``path``: its first environment answer is ``want_id``, the first line of its fix
+    holds ``want_fix``, no placeholder is left and the fix pastes."""
+    with open(path, encoding="utf-8") as f:
         found = [m for m in explain(f.read()) if m.environment]
-    want_id, want_fix = FRESH_FIXED[name]
+    name = os.path.basename(path)
     assert found and found[0].id == want_id, (name, [m.id for m in found])
     first = next(line for line in found[0].fix.splitlines() if line.strip())
     assert want_fix in first, (name, first)
     assert "{" not in found[0].title + found[0].cause + found[0].fix.replace("${", "").replace('{"', ""), found[0].to_dict()
+    assert not re.search(r"<[^<>\s]*>", found[0].fix), found[0].fix  # fixes paste
+
+
+@pytest.mark.parametrize("name", sorted(FRESH_FIXED))
+def test_fresh_misses_are_answered_by_cause(name):
+    """The misses of the burned fresh set, answered by cause with the fix for this case first."""
+    assert_answered_by_cause(os.path.join(FRESH_DIR, name), *FRESH_FIXED[name])
 
 
 # The same causes from other producers: short real excerpts of public threads (URL above each).
@@ -937,14 +944,7 @@ FRESH2_FIXED = {
 @pytest.mark.parametrize("name", sorted(FRESH2_FIXED))
 def test_fresh2_misses_are_answered_by_cause(name):
     """The misses of the burned fresh2 set, answered by cause with the fix for this case first."""
-    with open(os.path.join(FRESH2_DIR, name), encoding="utf-8") as f:
-        found = [m for m in explain(f.read()) if m.environment]
-    want_id, want_fix = FRESH2_FIXED[name]
-    assert found and found[0].id == want_id, (name, [m.id for m in found])
-    first = next(line for line in found[0].fix.splitlines() if line.strip())
-    assert want_fix in first, (name, first)
-    assert "{" not in found[0].title + found[0].cause + found[0].fix.replace("${", "").replace('{"', ""), found[0].to_dict()
-    assert not re.search(r"<[^<>\s]*>", found[0].fix), found[0].fix  # fixes paste
+    assert_answered_by_cause(os.path.join(FRESH2_DIR, name), *FRESH2_FIXED[name])
 
 
 def test_fresh2_no_fact_the_log_does_not_hold():
@@ -1645,3 +1645,13 @@ def test_the_validated_knowledge_base_is_kept_privately_and_never_trusted_blindl
     os.chmod(store, 0o666)
     r = run_cudaenv(["explain", *msg], env)
     assert (r.returncode, r.stdout) == (0, first.stdout), r.stderr
+    # a FIFO planted at either cache name (the knowledge base's, components.yaml's) is never opened
+    # for a blocking read: explain answers at once (run_cudaenv's timeout fails the test otherwise)
+    for name in ("explain-kb.marshal", "components.marshal"):
+        for n in ("explain-kb.marshal", "components.marshal"):
+            path = tmp_path / "cache" / "cudaenv" / n
+            if path.exists() or path.is_symlink():
+                path.unlink()
+        os.mkfifo(tmp_path / "cache" / "cudaenv" / name, 0o600)
+        r = run_cudaenv(["explain", *msg], env)
+        assert (r.returncode, r.stdout) == (0, first.stdout), (name, r.stderr)

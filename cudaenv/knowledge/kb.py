@@ -12,6 +12,10 @@ import os
 
 from ..errors import CudaenvError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 __all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups",
            "with_advice", "load_table"]
 
@@ -273,11 +277,9 @@ def _store_path() -> str:
 
 def _stored(path: str) -> tuple[tuple | None, list[dict] | None]:
     """(the key the entries of ``path`` are stored under, the stored entries or None)."""
-    import marshal
     import sys
 
     from ..checks import ADVICE
-    from ..infra.private import file_problem
 
     try:
         st = os.stat(path)
@@ -285,48 +287,50 @@ def _stored(path: str) -> tuple[tuple | None, list[dict] | None]:
         return None, None  # read_document says why
     key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]),
            tuple(sorted(ADVICE.items())))
-    try:
-        fd = os.open(_store_path(), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return key, None
-    try:
-        if file_problem(os.fstat(fd)) is not None:
-            return key, None
-        with os.fdopen(fd, "rb") as f:
-            fd = -1
-            data = marshal.loads(f.read())
-    except (OSError, ValueError, EOFError, TypeError):
-        return key, None
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], list):
-        return key, data[1]
-    return key, None
+    return key, _kept(_store_path(), key, list)
 
 
 def _store(key: tuple | None, entries: list[dict]) -> None:
     """Keep ``entries`` for the next run (best effort: a cache that cannot be written is skipped)."""
+    if key is not None:
+        _keep(_store_path(), key, entries)
+
+
+#: The largest cache file read back (the knowledge base's is about 0.2 MB).
+_MAX_KEPT = 16 << 20
+
+
+def _kept(dest: str, key: tuple, kind: type) -> Any:
+    """The value kept at ``dest`` under ``key`` (of type ``kind``), or None.
+
+    Read only from a private cache file (``read_private``: the user's own, never a link, a FIFO or
+    another user's file)."""
     import marshal
 
-    from ..infra.private import private_dir
+    from ..infra.private import read_private
 
-    if key is None:
-        return
-    dest = _store_path()
-    tmp = f"{dest}.{os.getpid()}.tmp"
+    raw = read_private(dest, _MAX_KEPT)
+    if raw is None:
+        return None
     try:
-        if not private_dir(os.path.dirname(dest)):
-            return
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(marshal.dumps((key, entries)))
-        os.replace(tmp, dest)
+        data = marshal.loads(raw)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], kind):
+        return data[1]
+    return None
+
+
+def _keep(dest: str, key: tuple, value: Any) -> None:
+    """Write ``value`` under ``key`` to the private cache file ``dest`` (best effort)."""
+    import marshal
+
+    from ..infra.private import write_private
+
+    try:
+        write_private(dest, marshal.dumps((key, value)))
     except (OSError, ValueError):
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        pass
 
 
 def load_table(path: str, name: str) -> dict:
@@ -337,44 +341,18 @@ def load_table(path: str, name: str) -> dict:
     Raises:
         OSError: the file cannot be read.
     """
-    import marshal
     import sys
-
-    from ..infra.private import file_problem, private_dir
 
     st = os.stat(path)
     key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]))
     dest = os.path.join(os.path.dirname(_store_path()), name)
-    try:
-        fd = os.open(dest, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        try:
-            if file_problem(os.fstat(fd)) is None:
-                with os.fdopen(fd, "rb") as f:
-                    fd = -1
-                    data = marshal.loads(f.read())
-                if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], dict):
-                    return data[1]
-        finally:
-            if fd >= 0:
-                os.close(fd)
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
-    import yaml
+    doc = _kept(dest, key, dict)
+    if doc is None:
+        import yaml
 
-    with open(path, encoding="utf-8") as f:
-        doc = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    tmp = f"{dest}.{os.getpid()}.tmp"
-    try:
-        if private_dir(os.path.dirname(dest)):
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(marshal.dumps((key, doc)))
-            os.replace(tmp, dest)
-    except (OSError, ValueError):
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        with open(path, encoding="utf-8") as f:
+            doc = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        _keep(dest, key, doc)
     return doc
 
 
