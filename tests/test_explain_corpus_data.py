@@ -103,6 +103,25 @@ def url_key(url: str) -> str:
     return re.sub(r"^https?://(www\.)?", "", url).rstrip("/")
 
 
+def assert_new_set(directory: str, logs: list[dict], earlier: list[tuple[str, list[dict]]]) -> None:
+    """``logs`` (in ``directory``) share no thread, file name or log text with the ``earlier`` sets
+    ((directory, logs) pairs, the old corpus first), nor a thread the old logs name in their text."""
+    keys = [url_key(i["source"]) for i in logs]
+    assert len(keys) == len(set(keys))
+    assert not set(keys) & {url_key(i["source"]) for _d, items in earlier for i in items}
+    # the old logs name their threads in their own text too
+    old_text = " ".join(text(os.path.join(CORPUS, i["file"])).lower() for i in OLD)
+    quoted = {u for u in keys if re.search(re.escape(u) + r"(?![0-9])", old_text)}
+    assert not quoted, quoted
+    names = [i["file"] for _d, items in earlier for i in items] + [i["file"] for i in logs]
+    assert len(names) == len(set(names))
+    seen = {" ".join(text(os.path.join(d, i["file"])).split()) for d, items in earlier for i in items}
+    for item in logs:
+        body = " ".join(text(os.path.join(directory, item["file"])).split())
+        assert body not in seen, item["file"]
+        seen.add(body)
+
+
 def test_fresh_logs_are_a_separate_sealed_split():
     """fresh/: real logs collected after heldout was read (issue 18), same schema, split "fresh"."""
     for item in FRESH_LOGS:
@@ -116,22 +135,7 @@ def test_fresh_logs_are_a_separate_sealed_split():
 
 
 def test_fresh_shares_no_thread_name_or_log_with_the_other_sets():
-    fresh = [url_key(i["source"]) for i in FRESH_LOGS]
-    assert len(fresh) == len(set(fresh))
-    others = {url_key(i["source"]) for i in OLD + SAMPLED_LOGS}
-    assert not set(fresh) & others
-    # the old logs name their threads in their own text too
-    old_text = " ".join(text(os.path.join(CORPUS, i["file"])).lower() for i in OLD)
-    quoted = {u for u in fresh if re.search(re.escape(u) + r"(?![0-9])", old_text)}
-    assert not quoted, quoted
-    names = [i["file"] for i in OLD + SAMPLED_LOGS + FRESH_LOGS]
-    assert len(names) == len(set(names))
-    seen = {" ".join(text(os.path.join(d, i["file"])).split()) for d, items in ((CORPUS, OLD), (SAMPLED, SAMPLED_LOGS))
-            for i in items}
-    for item in FRESH_LOGS:
-        body = " ".join(text(os.path.join(FRESH, item["file"])).split())
-        assert body not in seen, item["file"]
-        seen.add(body)
+    assert_new_set(FRESH, FRESH_LOGS, [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS)])
 
 
 def test_fresh2_logs_are_a_second_sealed_split():
@@ -148,22 +152,7 @@ def test_fresh2_logs_are_a_second_sealed_split():
 
 
 def test_fresh2_shares_no_thread_name_or_log_with_the_other_sets():
-    fresh2 = [url_key(i["source"]) for i in FRESH2_LOGS]
-    assert len(fresh2) == len(set(fresh2))
-    others = {url_key(i["source"]) for i in OLD + SAMPLED_LOGS + FRESH_LOGS}
-    assert not set(fresh2) & others
-    old_text = " ".join(text(os.path.join(CORPUS, i["file"])).lower() for i in OLD)
-    quoted = {u for u in fresh2 if re.search(re.escape(u) + r"(?![0-9])", old_text)}
-    assert not quoted, quoted
-    names = [i["file"] for i in OLD + SAMPLED_LOGS + FRESH_LOGS + FRESH2_LOGS]
-    assert len(names) == len(set(names))
-    seen = {" ".join(text(os.path.join(d, i["file"])).split())
-            for d, items in ((CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS)) for i in items}
-    for item in FRESH2_LOGS:
-        body = " ".join(text(os.path.join(FRESH2, item["file"])).split())
-        assert body not in seen, item["file"]
-        seen.add(body)
-
+    assert_new_set(FRESH2, FRESH2_LOGS, [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS)])
 
 
 def test_fresh3_logs_are_a_third_sealed_split():
@@ -178,18 +167,8 @@ def test_fresh3_logs_are_a_third_sealed_split():
         assert len(text(os.path.join(FRESH3, item["file"])).splitlines()) <= 150, item["file"]
     assert len(logs) >= 25 and sum(i["layer"] == "negative" for i in logs) >= 5
     assert all(re.fullmatch(r"7\d\d-[a-z0-9-]+\.log", i["file"]) for i in logs)
-    keys = [url_key(i["source"]) for i in logs]
-    assert len(keys) == len(set(keys))
-    assert not set(keys) & {url_key(i["source"]) for i in OLD + SAMPLED_LOGS + FRESH_LOGS + FRESH2_LOGS}
-    names = [i["file"] for i in OLD + SAMPLED_LOGS + FRESH_LOGS + FRESH2_LOGS + logs]
-    assert len(names) == len(set(names))
-    seen = {" ".join(text(os.path.join(d, i["file"])).split())
-            for d, items in ((CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS))
-            for i in items}
-    for item in logs:
-        body = " ".join(text(os.path.join(FRESH3, item["file"])).split())
-        assert body not in seen, item["file"]
-        seen.add(body)
+    assert_new_set(FRESH3, logs, [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS)])
+
 
 def test_size_negatives_and_split_shares():
     total = len(OLD) + len(SAMPLED_LOGS)
