@@ -661,6 +661,23 @@ def test_cli_reads_stdin_without_dash_when_it_is_not_a_terminal():
     assert "[nvcc.gcc_too_new]" in res.stdout
 
 
+def test_cli_reads_a_log_file_named_as_its_one_argument(tmp_path):
+    log = tmp_path / "build.log"
+    log.write_text(MULTI_LOG)
+    res = run_cudaenv(["explain", "--json", str(log)], dict(os.environ))
+    assert res.returncode == 0, res.stderr
+    assert [(d["id"], d["line"], d["count"]) for d in json.loads(res.stdout)] == MULTI_ORDER
+    # a FIFO (or anything not a regular file) is not waited on: its name is taken as the message
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    res = run_cudaenv(["explain", str(fifo)], dict(os.environ))  # (its timeout catches a hang)
+    assert res.returncode == 1 and res.stdout == "" and "no known error in the message" in res.stderr
+    # and a name swapped for a FIFO after that look is refused on the open descriptor, not read
+    from cudaenv.commands.explain import _read_file
+    with pytest.raises(CudaenvError, match="not a regular file"):
+        _read_file(str(fifo))
+
+
 def test_cli_json_schema():
     res = run_cudaenv(["explain", "--json", "-"], dict(os.environ), input=MULTI_LOG)
     doc = json.loads(res.stdout)

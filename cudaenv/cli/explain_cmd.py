@@ -25,7 +25,7 @@ def explain_cmd(text: tuple[str, ...], no_host: bool, python: str | None, as_jso
 
     \b
     One message:   cudaenv explain "nvcc fatal : Unsupported gpu architecture 'sm_50'"
-    A whole log:   cudaenv explain - < build.log      (or: make 2>&1 | cudaenv explain)
+    A whole log:   cudaenv explain build.log          (or: make 2>&1 | cudaenv explain)
 
     Every known error in the input is explained once, root causes first. Where
     this machine has what answers it, a "here:" line names it: the installed

@@ -174,6 +174,30 @@ def _read_stdin() -> Log:
         raise CudaenvError(f"cannot read stdin: {why}") from None
 
 
+def _read_file(path: str) -> Log:
+    """The log in the regular file ``path`` (``cudaenv explain build.log``), read like stdin.
+
+    Opened without blocking and checked on the open descriptor, so a name swapped for a FIFO or a
+    device after the caller's look is refused rather than waited on or read forever.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise CudaenvError(f"cannot read {path}: {exc.strerror}", exit_code=2) from None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CudaenvError(f"cannot read {path}: not a regular file", exit_code=2)
+        try:
+            return read_log(f)
+        except OSError as exc:
+            raise CudaenvError(f"cannot read {path}: {exc.strerror or exc}", exit_code=2) from None
+
+
+def _names_a_file(text: tuple[str, ...]) -> bool:
+    """One argument that names an existing regular file: a log to read, not a message."""
+    return len(text) == 1 and text[0] != "-" and "\n" not in text[0] and os.path.isfile(text[0])
+
+
 class _TextAsBytes:
     """A text stream (a replaced sys.stdin without ``buffer``) read as bytes."""
 
@@ -196,13 +220,13 @@ def _is_tty(f) -> bool:
 
 def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool = True,
                     python: str | None = None) -> int:
-    """Explain the words given (one message), or stdin (``-``, or a pipe); exit 1 when nothing is known.
+    """Explain the words given (one message), a log file, or stdin (``-``, a pipe); exit 1 when nothing is known.
 
     A large input is explained by its first and last megabytes (see :func:`read_log`),
     which one note on stderr says.
 
     Args:
-        text: The message's words, or ``("-",)`` for stdin.
+        text: The message's words, ``("-",)`` for stdin, or one existing file's name: the log in it.
         as_json: Print the matches as JSON.
         host: Also name what this machine has that answers each message (installed
             toolkits, the active profile, the driver, the user's torch); False answers
@@ -210,7 +234,7 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool
         python: The interpreter whose torch the answers look at (default ``python3`` on PATH).
 
     Raises:
-        CudaenvError: nothing to read, or stdin cannot be read.
+        CudaenvError: nothing to read, or stdin or the file cannot be read.
     """
     text = tuple(text)
     log = None
@@ -218,6 +242,10 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool
         log = _read_stdin()
         source = log.text
         what = "the input"
+    elif _names_a_file(text):
+        log = _read_file(text[0])
+        source = log.text
+        what = text[0]
     elif text:
         source = " ".join(text)
         what = "the message"
