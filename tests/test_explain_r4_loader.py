@@ -188,6 +188,27 @@ LOADER_CASES = [
      "are sure that a CUDA driver is installed,\ntry setting environment variable NUMBA_CUDA_DRIVER\nwith the file path "
      "of the CUDA driver shared library.\n(on WSL2, Ubuntu 20.04, 5.10.16.3-microsoft-standard-WSL2)",
      "runtime.libcuda_not_found", "NUMBA_CUDA_DRIVER=/usr/lib/wsl/lib/libcuda.so.1"),
+    # --- CuPy's per-major wheels ------------------------------------------------------------------------
+    # https://github.com/cupy/cupy/issues/8226
+    ("  File \"/home/zhhuo/rl_llm_py_product/venv/lib64/python3.9/site-packages/cupy/_core/__init__.py\", line 3, in "
+     "<module>\n    from cupy._core import core  # NOQA\nImportError: libcudart.so.12: cannot open shared object file: "
+     "No such file or directory\n\nThe above exception was the direct cause of the following exception:\n\n"
+     "Failed to import CuPy.\n\nIf you installed CuPy via wheels (cupy-cudaXXX or cupy-rocm-X-X), make sure that the "
+     "package matches with the version of CUDA or ROCm installed.", "runtime.libcudart_not_found",
+     "cupy-cuda12x[ctk]"),
+    # https://github.com/AInseven/ComfyUI-fastblend/issues/5
+    ("Error occurred when executing SmoothVideo:\n\nCuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot "
+     "open shared object file: No such file or directory", "runtime.cuda_library_not_found", "cupy-cuda12x[ctk]"),
+    # --- libcuda.so.1 in a container started without GPU access --------------------------------------
+    # https://github.com/pytorch/pytorch/issues/2985 (solved with nvidia-docker)
+    ("I have built the Docker image successfully, but when I want to run a script, it crashes on import torch command. "
+     "Here is the error:\n`  File \"/opt/conda/envs/pytorch-py3.6/lib/python3.6/site-packages/torch/__init__.py\", line "
+     "53, in <module>\n    from torch._C import *`  \n`  ImportError: libcuda.so.1: cannot open shared object file: No "
+     "such file or directory", "runtime.libcuda_not_found", "--gpus all"),
+    # Kubernetes: https://github.com/NVIDIA/nvidia-docker/issues/828
+    ("I can able to run my cuda image using \n\"docker run --runtime nvidia imgname\"\nBut when I deploy in kubernetes  "
+     "I get the following error for tensorflow \n\"ImportError: libcuda.so.1: cannot open shared object file: No such "
+     "file or directory\"", "runtime.libcuda_not_found", "nvidia.com/gpu"),
     # --- cuBLAS older than cuDNN expects: a warning ----------------------------------------------------
     # https://github.com/nanoporetech/medaka/issues/472
     ("While running Medaka (UBUNTU 18.04; Conda environment; Python 3.9.18; CUDA 11.2; cuBLAS 11.4), the following "

@@ -257,7 +257,8 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
 # failure to open it are not evidence (Paddle's "error code is /usr/local/cuda/lib64/libcudnn.so: cannot
 # open ..." names where it looked, not where it is).
 _NOT_EVIDENCE = re.compile(r"cannot open|No such file|not found|[Cc]ould not|[Ff]ailed|Unable to|[Ee]rror|"
-                           r"undefined symbol|LD_LIBRARY_PATH|\bexport\b|\bnvcc\b|-I/|-L/")
+                           r"undefined symbol|LD_LIBRARY_PATH|\bexport\b|\bnvcc\b|-I/|-L/|"
+                           r"\b(?:ln|cp|mv|rm|chmod|sudo)\s|\btried\b")  # commands the user ran (a link made by hand)
 _LS_CMD = re.compile(r"(?:^|[$#>]\s*|\bsudo\s+)ls\b[^\n|]*?\s(/[\w./+-]+)")
 _INSTALLED_AT = re.compile(r"\b(?:installed|located|placed|is|are|exists?|have it|found it)\s+(?:at|in|under)\s+"
                            r"[`'\"]?(/[\w./+-]+?)/?[`'\"]?(?=[\s,;)]|\.(?:\s|$)|$)", re.I)
