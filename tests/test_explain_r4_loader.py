@@ -68,6 +68,11 @@ LOADER_CASES = [
      "correctly and its version is matched with paddlepaddle you installed.\n  2. Configure third-party dynamic library "
      "environment variables as follows:\n  - Linux: set LD_LIBRARY_PATH by `export LD_LIBRARY_PATH=...`",
      "runtime.cuda_library_not_found", "find / -name 'libcusolver.so*'"),
+    # TensorFlow 1.x's loader, LD_LIBRARY_PATH empty: https://github.com/tensorflow/tensorflow/issues/5591
+    (">>> import tensorflow\nI tensorflow/stream_executor/dso_loader.cc:111] successfully opened CUDA library "
+     "libcublas.so locally\nI tensorflow/stream_executor/dso_loader.cc:105] Couldn't open CUDA library libcudnn.so. "
+     "LD_LIBRARY_PATH: \nI tensorflow/stream_executor/cuda/cuda_dnn.cc:3448] Unable to load cuDNN DSO",
+     "runtime.cuda_library_not_found", "LD_LIBRARY_PATH=/usr/local/cuda/lib64"),
     # Paddle's older wording: https://github.com/PaddlePaddle/Paddle/issues/11068
     ("F0531 03:56:01.989326  2382 DynamicLoader.cpp:104] Check failed: nullptr != *dso_handle Failed to find dynamic "
      "library: libcudnn.so (libcudnn.so: cannot open shared object file: No such file or directory) \nPlease specify "
@@ -199,6 +204,18 @@ LOADER_CASES = [
     # https://github.com/AInseven/ComfyUI-fastblend/issues/5
     ("Error occurred when executing SmoothVideo:\n\nCuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot "
      "open shared object file: No such file or directory", "runtime.cuda_library_not_found", "cupy-cuda12x[ctk]"),
+    # --- NVRTC's CUDA headers -------------------------------------------------------------------------
+    # CuPy's bundled fp16 header needs the runtime's: https://github.com/cupy/cupy/issues/8466
+    ("got a similar issue (my ComfyUI is pytorch version:2.5.1+cu124)\nComfyUI_windows_portable\\python_embeded\\Lib\\"
+     "site-packages\\cupy\\_core\\include\\cupy\\_cuda\\cuda-12.4\\cuda_fp16.h(129): catastrophic error: cannot open "
+     "source file \"vector_types.h\"\n#include \"vector_types.h\"\n^\n\n1 catastrophic error detected in the compilation "
+     "of \"C:\\Users\\adk_k\\AppData\\Local\\Temp\\tmpsp2xuek6\\713157532594e4427377e735bbfcfd1742b9f933.cubin.cu\".",
+     "loader.nvrtc_header_missing", "nvidia-cuda-runtime-cu12"),
+    # cubecl through cudarc: https://github.com/tracel-ai/cubecl/issues/1157
+    ("Caused by:\n  [Compilation Error]\n    default_program(1): catastrophic error: cannot open source file "
+     "\"cuda_runtime.h\"\n      #include <cuda_runtime.h>\n                               ^\n    1 catastrophic error "
+     "detected in the compilation of \"default_program\".\n    Compilation terminated.", "loader.nvrtc_header_missing",
+     "CUDA_PATH"),
     # --- libcuda.so.1 in a container started without GPU access --------------------------------------
     # https://github.com/pytorch/pytorch/issues/2985 (solved with nvidia-docker)
     ("I have built the Docker image successfully, but when I want to run a script, it crashes on import torch command. "
