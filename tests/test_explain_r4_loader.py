@@ -39,6 +39,29 @@ LOADER_CASES = [
      "/usr/local/cuda-13.1/targets/x86_64-linux/lib/libcublasLt.so.13.2.0.9\n"
      "/usr/local/cuda-13.1/targets/x86_64-linux/lib/stubs/libcublasLt.so",
      "runtime.cuda_library_not_found", "onnxruntime-gpu[cuda,cudnn]"),
+    # locate shows it in the user's site-packages/nvidia/cudnn/lib, which was put on PATH, not the loader path:
+    # https://github.com/SYSTRAN/faster-whisper/issues/297
+    ("INFO:faster_whisper:Processing audio with duration 00:29.466\nCould not load library libcudnn_ops_infer.so.8. "
+     "Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\nPlease make sure "
+     "libcudnn_ops_infer.so.8 is in your library path!\n\ni have verified where it is:\n\n$ locate "
+     "libcudnn_ops_infer.so.8\n\n/home/silvacarl/.local/lib/python3.8/site-packages/nvidia/cudnn/lib/"
+     "libcudnn_ops_infer.so.8\n\n$ type -P libcudnn_ops_infer.so.8\n\n/home/silvacarl/.local/lib/python3.8/"
+     "site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8\n\nso it is definitely in my $PATH:",
+     "runtime.cuda_library_not_found",
+     "LD_LIBRARY_PATH=/home/silvacarl/.local/lib/python3.8/site-packages/nvidia/cudnn/lib:"),
+    # find shows it in another project's venv: https://github.com/ufal/whisper_streaming/issues/119
+    ("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: "
+     "No such file or directory\nAborted (core dumped)\n```\n\nRun this to find there is cuDNN installed:\n```\nsudo "
+     "find / -type f -name libcudnn_ops_infer.so.8\n```\n\nIn my case this outputs: \n```\n/home/user/GitHub/Python/"
+     "test-whisper/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8",
+     "runtime.cuda_library_not_found",
+     "LD_LIBRARY_PATH=/home/user/GitHub/Python/test-whisper/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib:"),
+    # the wheel is a dependency in the venv (named, not listed by path): https://github.com/ufal/whisper_streaming/issues/17
+    ("for some reason, even though the libraries are installed as dependencies in the virtualenv, both "
+     "`whisper_online.py` and `whisper_online_server.py` require the path to the `nvidia-cudnn-cu11.so` libraries to be "
+     "exported.\n\nIf others experience the error:\n```\nCould not load library libcudnn_ops_infer.so.8. Error: "
+     "libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\nPlease make sure "
+     "libcudnn_ops_infer.so.8 is in your library path!", "runtime.cuda_library_not_found", "nvidia.cudnn.__path__"),
     # --- torch7's cudnn binding (cudnn/ffi.lua) -------------------------------------------------------
     # R4 binding, cuDNN 5 installed (find): https://github.com/floydhub/dl-docker/issues/33
     ("/root/torch/install/bin/luajit: /root/torch/install/share/lua/5.1/cudnn/ffi.lua:1278: 'libcudnn (R4) not found "
@@ -114,7 +137,7 @@ LOADER_CASES = [
     # torch 2.5.0+cu121 with ctranslate2 4.5.0: https://github.com/MahmoudAshraf97/whisper-diarization/issues/259
     ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, libcudnn_ops.so.9, libcudnn_ops.so} Invalid "
      "handle. Cannot load symbol cudnnCreateTensorDescriptor\n\n**torch version**\n```\ntorch==2.5.0+cu121\n```\n"
-     "**ctranslate2 version**\n```\nctranslate2==4.5.0\n```", "runtime.cuda_library_not_found", "nvidia.cudnn.lib"),
+     "**ctranslate2 version**\n```\nctranslate2==4.5.0\n```", "runtime.cuda_library_not_found", "nvidia.cudnn.__path__"),
     # the cnn sub-library, no versions named: https://github.com/petermg/Chatterbox-TTS-Extended/issues/28
     ("Unable to load any of {libcudnn_cnn.so.9.1.0, libcudnn_cnn.so.9.1, libcudnn_cnn.so.9, libcudnn_cnn.so}\n"
      "Invalid handle. Cannot load symbol cudnnCreateConvolutionDescriptor", "runtime.cuda_library_not_found",
@@ -125,7 +148,7 @@ LOADER_CASES = [
      "libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or "
      "directory\nAborted (core dumped)\n\nI have it running in a venv that's using python 3.9 and have installed the "
      "requirements.txt as well as torch==2.1.1+cu118 torchaudio==2.1.1+cu118", "runtime.cuda_library_not_found",
-     "nvidia.cudnn.lib"),
+     "nvidia.cudnn.__path__"),
     # --- TensorFlow's DSO loader --------------------------------------------------------------------
     # https://github.com/Kaggle/docker-python/issues/1164
     ("2022-05-22 03:31:41.057907: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
@@ -290,12 +313,10 @@ def test_an_nvrtc_builtins_of_another_minor_does_not_count_as_present():
     assert not m.values.get("present") and "cudaenv use 11.1" in m.fix, m.to_dict()
 
 
-def test_presence_search_stays_fast_on_a_long_log():
-    import time
-
+def test_presence_is_found_in_a_long_log():
+    """The listing may be far from the error in a long log (timing is bench/bench_explain.py's, not a test's)."""
     line = "2024-01-01 12:00:00 INFO step 12 loss 0.123 lr 1e-4 /usr/lib/x86_64-linux-gnu/libfoo.so.1 ok\n"
-    text = line * 10000 + "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n"
-    t0 = time.perf_counter()
+    text = ("ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n" + line * 10000
+            + "$ ldconfig -p | grep cudnn\n\tlibcudnn.so.8 (libc6,x86-64) => /opt/cudnn-8.9/lib/libcudnn.so.8\n")
     m = _first_env(text)
-    assert m.id == "runtime.cuda_library_not_found"
-    assert time.perf_counter() - t0 < 0.5
+    assert m.values.get("present") == "/opt/cudnn-8.9/lib", m.values

@@ -249,7 +249,36 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
         wheel, release = shipped.get("wheel", ""), shipped.get("cuda", "")
     sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
     return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release,
-            "soname_version": sov.group(1) if sov else "", **_d_present(v, t)}
+            "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major)}
+
+
+# The Python module of each nvidia-* wheel (site-packages/nvidia/<module>/lib holds its libraries).
+_WHEEL_MODULE = {"cudnn": "cudnn", "cublas": "cublas", "cublasLt": "cublas", "nvrtc": "cuda_nvrtc", "cufft": "cufft",
+                 "curand": "curand", "cusparse": "cusparse", "cusolver": "cusolver", "nccl": "nccl",
+                 "nvJitLink": "nvjitlink", "cupti": "cuda_cupti", "nvToolsExt": "nvtx"}
+
+
+def _wheel_listed(t: LogText, base: str, wheel: str, major: str) -> dict:
+    """Whether the log lists the nvidia-* wheel that ships the missing soname (`pip list`, `pip show`,
+    `pip freeze`, a requirements line), and the command that prints that wheel's lib directory."""
+    module = _WHEEL_MODULE.get(base, "")
+    name = wheel.split("=")[0].strip()
+    if not module or not name.startswith("nvidia-") or not major:
+        return {"wheel_listed": "", "wheel_dir": ""}
+    low = t.text.lower()
+    listed = ""
+    names = [f"nvidia-cudnn-cu{c}" for c in (11, 12, 13)] if base == "cudnn" else [name]
+    for cand in [n for x in names for n in (x, x.replace("-", "_"))]:
+        k = low.find(cand)
+        while k >= 0 and not listed:
+            after = low[k + len(cand):k + len(cand) + 40]
+            ver = re.match(r"(?:\s+|==|-|\s*\(|:\s*)(\d+)\.", after)
+            if not re.match(r"[\w.-]*[a-z]", after[:1] or " ") and (base != "cudnn" or ver is None or ver.group(1) == major):
+                listed = cand.replace("_", "-")
+            k = low.find(cand, k + 1)
+    cmd = (f'`export LD_LIBRARY_PATH="$(python -c \'import os, nvidia.{module}; '
+           f'print(os.path.join(nvidia.{module}.__path__[0], "lib"))\'):$LD_LIBRARY_PATH"`')
+    return {"wheel_listed": listed, "wheel_dir": cmd}
 
 
 # Where a log shows a library on disk: `find`/`locate`/`ldconfig -p` output (an absolute path that
