@@ -224,6 +224,11 @@ LOADER_CASES = [
      "Failed to import CuPy.\n\nIf you installed CuPy via wheels (cupy-cudaXXX or cupy-rocm-X-X), make sure that the "
      "package matches with the version of CUDA or ROCm installed.", "runtime.libcudart_not_found",
      "cupy-cuda12x[ctk]"),
+    # an old per-release wheel: https://github.com/cupy/cupy/issues/3199 (conda's cupy worked)
+    ("pip install cupy-cuda102\nHowever, the following error occurred.\n\n>>> import cupy\nTraceback (most recent call "
+     "last):\n  File\n\"/home/lab/python_envs/nt_env/lib/python3.6/site-packages/cupy/__init__.py\",\nline 21, in "
+     "<module>\n    from cupy import core  # NOQA\nImportError: libcudart.so.10.2: cannot open shared object file: No "
+     "such\nfile or directory", "runtime.libcudart_not_found", "conda install -c conda-forge cupy"),
     # https://github.com/AInseven/ComfyUI-fastblend/issues/5
     ("Error occurred when executing SmoothVideo:\n\nCuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot "
      "open shared object file: No such file or directory", "runtime.cuda_library_not_found", "cupy-cuda12x[ctk]"),

@@ -342,6 +342,8 @@ def _lib_on_disk(text: str, name: str, major: str) -> tuple[str, str]:
         m = _INSTALLED_AT.search(line)
         if m and not _NOT_EVIDENCE.search(line):
             d = re.sub(r"/lib[\w.+-]+\.so[\w.]*$", "", m.group(1))
+            if re.search(r"/cuda(?:-\d+(?:\.\d+)?)?$", d):  # "installed in /usr/local/cuda": its libraries are in lib64
+                d += "/lib64"
             if not re.search(r"/include\b|/bin\b", d):
                 hits.append((0, d, "", "any"))
     def fits(have: str) -> bool:  # 8.9.7 fits 8; 11.6 does not fit 11.1
