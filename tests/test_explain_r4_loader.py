@@ -182,6 +182,20 @@ LOADER_CASES = [
     ("Anybody experienced a similar error?\n\n```\nnvrtc: error: failed to open libnvrtc-builtins.so.11.6\n```\nIt's "
      "compiling fine following the conda instructions on Ubuntu 22", "runtime.cuda_library_not_found",
      "LD_LIBRARY_PATH=$CONDA_PREFIX/lib"),
+    # --- torch's own libraries when an extension loads ------------------------------------------------
+    # https://github.com/pablopalafox/npms/pull/8 (import torch first solved it)
+    ("The module is imported when calling `compute_partial_sdf_grid.py` It resulted in the following error:\n"
+     "`ImportError: libc10.so: cannot open shared object file: No such file or directory`\n\nlibc10.so is made "
+     "available on import torch.", "loader.torch_lib_not_loaded", "import torch"),
+    # https://github.com/pytorch/extension-cpp/pull/127
+    ("`pip install .` and `pip install -e .` would work fine within the `extension_cpp_stable` folder.\nHowever, an "
+     "**ImportError: libtorch_cuda.so: cannot open shared object file: No such file or directory** would occur at "
+     "runtime.", "loader.torch_lib_not_loaded", "import torch"),
+    # torch 2.x cu121 wheels, an extension from an older torch: https://github.com/YuliangXiu/ECON/issues/114
+    ("ImportError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory\n"
+     "nvidia-cublas-cu12        12.1.3.1                 pypi_0    pypi\n"
+     "nvidia-cudnn-cu12         8.9.2.26                 pypi_0    pypi", "loader.torch_lib_not_loaded",
+     "--no-build-isolation"),
     # --- NVML, the driver's user-space library --------------------------------------------------------
     # in a container: https://github.com/NVIDIA/nvidia-docker/issues/407
     ("[root@localhost ~]# nvidia-docker run -it --rm docker.io/nvidia/cuda\nroot@19b523a18622:/# nvidia-smi\n"
