@@ -264,6 +264,11 @@ LOADER_CASES = [
      "Here is the error:\n`  File \"/opt/conda/envs/pytorch-py3.6/lib/python3.6/site-packages/torch/__init__.py\", line "
      "53, in <module>\n    from torch._C import *`  \n`  ImportError: libcuda.so.1: cannot open shared object file: No "
      "such file or directory", "runtime.libcuda_not_found", "--gpus all"),
+    # TensorFlow 1.x's loader with the kernel module loaded: https://github.com/tensorflow/tensorflow/issues/4267
+    ("I tensorflow/stream_executor/dso_loader.cc:102] Couldn't open CUDA library libcuda.so.1. LD_LIBRARY_PATH: "
+     "/usr/local/cuda-7.5/lib64:\nI tensorflow/stream_executor/cuda/cuda_diagnostics.cc:160] hostname: Y700\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:185] libcuda reported version is: Not found: was unable to "
+     "find libcuda.so DSO loaded into this program", "runtime.libcuda_not_found", "install the driver"),
     # Kubernetes: https://github.com/NVIDIA/nvidia-docker/issues/828
     ("I can able to run my cuda image using \n\"docker run --runtime nvidia imgname\"\nBut when I deploy in kubernetes  "
      "I get the following error for tensorflow \n\"ImportError: libcuda.so.1: cannot open shared object file: No such "
@@ -339,3 +344,14 @@ def test_presence_is_found_in_a_long_log():
             + "$ ldconfig -p | grep cudnn\n\tlibcudnn.so.8 (libc6,x86-64) => /opt/cudnn-8.9/lib/libcudnn.so.8\n")
     m = _first_env(text)
     assert m.values.get("present") == "/opt/cudnn-8.9/lib", m.values
+
+
+def test_the_drivers_library_listed_is_a_loader_cache_fix():
+    """libcuda.so.1 missing while the log lists the driver's versioned file: ldconfig re-makes the link; the
+    unversioned libcuda.so that Triton asks for keeps its own answer (corpus 145)."""
+    m = _first_env("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+                   "$ ls /usr/lib/x86_64-linux-gnu/ | grep libcuda\nlibcuda.so.535.104.05")
+    assert m.id == "runtime.libcuda_not_found" and "sudo ldconfig" in m.fix.splitlines()[0], m.to_dict()
+    m = _first_env("AssertionError: libcuda.so cannot found!\nPossible files are located at "
+                   "['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of libcuda.so to any of the file.")
+    assert m.title == "the unversioned libcuda.so is not on the loader path", m.title
