@@ -106,7 +106,7 @@ LOADER_CASES = [
     ("FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared "
      "object file: No such file or directory.\nHere are the information of my cuda:\nnvcc: NVIDIA (R) Cuda compiler "
      "driver\nBuilt on Tue_Feb__7_19:32:13_PST_2023\nCuda compilation tools, release 12.1, V12.1.66",
-     "runtime.cuda_library_not_found", "pip install -U onnxruntime-gpu"),
+     "runtime.cuda_library_not_found", "onnxruntime-gpu[cuda,cudnn]"),
     # the same from PaddleNLP's inference backend: https://github.com/PaddlePaddle/PaddleNLP/issues/8195
     ("2024-03-27 06:33:23.219728338 [E:onnxruntime:Default, provider_bridge_ort.cc:1548 TryGetProviderInfo_CUDA] "
      "/onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& "
@@ -115,7 +115,7 @@ LOADER_CASES = [
      "directory\n\n2024-03-27 06:33:23.219759101 [W:onnxruntime:Default, onnxruntime_pybind_state.cc:861 "
      "CreateExecutionProviderInstance] Failed to create CUDAExecutionProvider. Please reference "
      "https://onnxruntime.ai/docs/execution-providers/CUDA-ExecutionProvider.html#requirementsto ensure all "
-     "dependencies are met.", "runtime.cuda_library_not_found", "pip install -U onnxruntime-gpu"),
+     "dependencies are met.", "runtime.cuda_library_not_found", "onnxruntime-gpu[cuda,cudnn]"),
     # a CUDA 11 build where CUDA 11.2 is installed (Java on k8s; solved by ldconfig):
     # https://github.com/microsoft/onnxruntime/issues/12540
     ("ai.onnxruntime.OrtException: Error code - ORT_RUNTIME_EXCEPTION - message: /onnxruntime_src/onnxruntime/core/"
@@ -123,6 +123,11 @@ LOADER_CASES = [
      "[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
      "libcublas.so.11: cannot open shared object file: No such file or directory\n- ONNX Runtime version: 1.11.0\n"
      "- CUDA  version: 11.2\n- GPU model and memory:   Tesla T4  15G", "runtime.cuda_library_not_found", "ldconfig"),
+    # ORT 1.17 (a CUDA 11.8 / cuDNN 8 build) on a CUDA 12.2 machine: https://github.com/microsoft/onnxruntime/issues/19616
+    ("[ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: "
+     "libcudnn.so.8: cannot open shared object file: No such file or directory\nI have installed GPU with CUDA 12.2 and  "
+     "when i run my model with onnxruntime i am getting this issue\n### ONNX Runtime Version or Commit ID\n\n1.17.0",
+     "runtime.cuda_library_not_found", "onnxruntime-gpu[cuda,cudnn]"),
     # the CUDA 12 build without cuDNN 9: https://github.com/Gourieff/sd-webui-reactor/issues/503
     ("But when I updated the version of onnxruntime-gpu to 1.18.1, another error occurred, as follows:\n"
      "`FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open shared "
