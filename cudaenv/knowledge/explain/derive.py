@@ -210,7 +210,7 @@ def _d_libcudart(v: dict, t: LogText, m: re.Match) -> dict:
     else:
         wheel = (f"A prebuilt package (mmcv-full and the like) made for CUDA {ver}: install its build for your "
                  f"torch and CUDA instead, or build it from source here.")
-    return {"major": major, "use": use, "package": pkg, "wheel": wheel}
+    return {"major": major, "use": use, "package": pkg, "wheel": wheel, **_d_present(v, t)}
 
 
 _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuBLASLt", "nvidia-cublas-cu{major}"),
@@ -247,7 +247,149 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
     release = ""
     if shipped:
         wheel, release = shipped.get("wheel", ""), shipped.get("cuda", "")
-    return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release}
+    sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
+    return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release,
+            "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major)}
+
+
+# The Python module of each nvidia-* wheel (site-packages/nvidia/<module>/lib holds its libraries).
+_WHEEL_MODULE = {"cudnn": "cudnn", "cublas": "cublas", "cublasLt": "cublas", "nvrtc": "cuda_nvrtc", "cufft": "cufft",
+                 "curand": "curand", "cusparse": "cusparse", "cusolver": "cusolver", "nccl": "nccl",
+                 "nvJitLink": "nvjitlink", "cupti": "cuda_cupti", "nvToolsExt": "nvtx"}
+
+
+def _wheel_listed(t: LogText, base: str, wheel: str, major: str) -> dict:
+    """Whether the log lists the nvidia-* wheel that ships the missing soname (`pip list`, `pip show`,
+    `pip freeze`, a requirements line), and the command that prints that wheel's lib directory."""
+    module = _WHEEL_MODULE.get(base, "")
+    name = wheel.split("=")[0].strip()
+    if not module or not name.startswith("nvidia-") or not major:
+        return {"wheel_listed": "", "wheel_dir": ""}
+    low = t.text.lower()
+    listed = ""
+    names = [f"nvidia-cudnn-cu{c}" for c in (11, 12, 13)] if base == "cudnn" else [name]
+    for cand in [n for x in names for n in (x, x.replace("-", "_"))]:
+        k = low.find(cand)
+        while k >= 0 and not listed:
+            after = low[k + len(cand):k + len(cand) + 40]
+            ver = re.match(r"(?:\s+|==|-|\s*\(|:\s*)(\d+)\.", after)
+            if not re.match(r"[\w.-]*[a-z]", after[:1] or " ") and (base != "cudnn" or ver is None or ver.group(1) == major):
+                listed = cand.replace("_", "-")
+            k = low.find(cand, k + 1)
+    cmd = (f'`export LD_LIBRARY_PATH="$(python -c \'import os, nvidia.{module}; '
+           f'print(os.path.join(nvidia.{module}.__path__[0], "lib"))\'):$LD_LIBRARY_PATH"`')
+    return {"wheel_listed": listed, "wheel_dir": cmd}
+
+
+# Where a log shows a library on disk: `find`/`locate`/`ldconfig -p` output (an absolute path that
+# ends in the soname), an `ls` of a directory listing it, or "installed at /dir". Lines that report a
+# failure to open it are not evidence (Paddle's "error code is /usr/local/cuda/lib64/libcudnn.so: cannot
+# open ..." names where it looked, not where it is).
+_NOT_EVIDENCE = re.compile(r"cannot open|No such file|not found|[Cc]ould not|[Ff]ailed|Unable to|[Ee]rror|"
+                           r"undefined symbol|LD_LIBRARY_PATH|\bexport\b|\bnvcc\b|-I/|-L/|"
+                           r"\b(?:ln|cp|mv|rm|chmod|sudo)\s|\btried\b")  # commands the user ran (a link made by hand)
+_LS_CMD = re.compile(r"(?:^|[$#>]\s*|\bsudo\s+)ls\b[^\n|]*?\s(/[\w./+-]+)")
+_INSTALLED_AT = re.compile(r"\b(?:installed|located|placed|is|are|exists?|have it|found it)\s+(?:at|in|under)\s+"
+                           r"[`'\"]?(/[\w./+-]+?)/?[`'\"]?(?=[\s,;)]|\.(?:\s|$)|$)", re.I)
+
+
+def _lib_on_disk(text: str, name: str, major: str) -> tuple[str, str]:
+    """(directory, file) where ``text`` shows ``lib<name>.so[.major...]`` on disk, and the best other
+    major version's file it shows instead (directory, file) when none of ``major`` is there.
+
+    Returns ``("", "")`` for neither, ``("", file)`` when only another major version is shown.
+    """
+    if not name:
+        return "", ""
+    lib = re.escape("lib" + name)
+    rx = re.compile(r"(?:(?P<dir>/[\w./+-]*?)/|(?<![\w./-]))(?P<file>" + lib + r"\.so(?:\.(?P<maj>\d+(?:\.\d+)*))?)(?![\w.])")
+    needle = "lib" + name
+    hits: list[tuple[int, str, str, str]] = []  # (score, dir, file, major)
+    k = text.find(needle)
+    while k >= 0:  # only the lines that name the library (a long log pays a few finds, not a regex per line)
+        a = text.rfind("\n", 0, k) + 1
+        b = text.find("\n", k)
+        b = len(text) if b < 0 else b
+        line = text[a:b]
+        k = text.find(needle, b)
+        if _NOT_EVIDENCE.search(line) or _LS_CMD.search(line):
+            continue
+        for m in rx.finditer(line):
+            d = m.group("dir") or ""
+            if not d:
+                # a bare name: an `ls` listing (plain or -l) of the directory the last ls named
+                before = text[max(0, a - 4000):a].split("\n")
+                cmd = next((c for c in map(_LS_CMD.search, reversed(before[-40:])) if c), None)
+                if cmd is None:
+                    continue
+                d = re.sub(r"/[^/]*\*[^/]*$|/lib[\w.+-]+\.so[\w.]*$", "", cmd.group(1))
+            if re.search(r"/stubs?/|/doc/|/man\d?/|/pkgs/|/tmp/|/include/|\.(?:so|py)/", d + "/"):
+                continue
+            score = 0
+            env = re.match(r"(/[\w./+-]*?/envs/[\w.+-]+|/[\w./+-]*?/(?:venv|\.venv|env)[\w.+-]*)/", d + "/")
+            if env and text.count(env.group(1)) > 1:
+                score += 1  # the environment this log runs in (its traceback names it too)
+            hits.append((score, d, m.group("file"), m.group("maj") or ""))
+    stem = name.split("_")[0].lower()
+    low = text.lower()
+    k = low.find(stem)
+    while k >= 0:  # "I have cudnn installed at /usr/local/cuda/lib64"
+        a = low.rfind("\n", 0, k) + 1
+        b = low.find("\n", k)
+        b = len(low) if b < 0 else b
+        k = low.find(stem, b)
+        line = text[a:b]
+        m = _INSTALLED_AT.search(line)
+        if m and not _NOT_EVIDENCE.search(line):
+            d = re.sub(r"/lib[\w.+-]+\.so[\w.]*$", "", m.group(1))
+            if re.search(r"/cuda(?:-\d+(?:\.\d+)?)?$", d):  # "installed in /usr/local/cuda": its libraries are in lib64
+                d += "/lib64"
+            if not re.search(r"/include\b|/bin\b", d):
+                hits.append((0, d, "", "any"))
+    def fits(have: str) -> bool:  # 8.9.7 fits 8; 11.6 does not fit 11.1
+        return have == major or have.startswith(major + ".")
+
+    if major:
+        same = [h for h in hits if h[3] == "any" or fits(h[3])]
+    else:  # the unversioned name (Paddle, dlopen("libcudnn.so")): only that file, or a directory said to hold it
+        same = [h for h in hits if h[3] == "any" or h[2] == "lib" + name + ".so"]
+        if not same and hits:  # only versioned files: the development link lib<name>.so is what is missing
+            best = max(hits, key=lambda h: h[0])
+            return best[1], best[2]
+    if same:
+        best = max(same, key=lambda h: h[0])  # the first of the best score
+        return best[1], best[2]
+    other = [h for h in hits if h[3] and h[3] != "any" and not fits(h[3])]
+    if other:
+        best = max(other, key=lambda h: (h[0], int(h[3].split(".")[0])))
+        return "", best[2]
+    return "", ""
+
+
+def _d_present(v: dict, t: LogText, lib_key: str = "lib", m: re.Match | None = None) -> dict:
+    """What the log shows of the missing library on disk: ``present`` (its directory, when the log
+    lists it there), ``present_file``, and ``other_file`` (another major version it lists instead)."""
+    lib = v.get(lib_key, "")
+    m = re.match(r"lib([\w+-]+?)(?:\.so(?:\.(\d+(?:\.\d+)?))?|$)", lib)
+    if not m:
+        return {"present": "", "present_file": "", "other_file": "", "other_major": "", "present_use": "",
+                "link_missing": ""}
+    name, major = m.group(1), m.group(2) or ("" if ".so" in lib else v.get("major", ""))
+    # the soname names major.minor only for NVRTC's builtins, cudart 11.0, nvrtc 11.2 and CUDA 10 and older
+    first = major.split(".")[0]
+    if "." in major and not (name in ("nvrtc-builtins", "cudart", "nvrtc") or int(first) <= 10 and "cudnn" not in name):
+        major = first
+    d, f = _lib_on_disk(t.text, name, major)
+    if d:
+        d = re.sub(r"/+$", "", d)
+        use = re.search(r"/cuda-(\d+\.\d+)/(?:lib64|lib|targets/[\w-]+/lib)$", d)
+        return {"present": d, "present_file": f or lib, "other_file": "", "other_major": "",
+                "link_missing": "yes" if not major and f and f != lib else "",
+                "present_use": (f' (or `eval "$(cudaenv use {use.group(1)})"`, which puts that toolkit\'s lib64 there)'
+                                if use else "")}
+    other = re.search(r"\.so\.(\d+)", f)
+    return {"present": "", "present_file": "", "other_file": f, "other_major": other.group(1) if other else "",
+            "present_use": "", "link_missing": ""}
 
 
 # NCCL entry points newer torch builds call, and the NCCL release that added them (NCCL's nccl.h).
@@ -519,4 +661,5 @@ DERIVE = {"link_libs": _d_link_libs, "symbol_libs": _d_symbol_libs, "cc_arch": _
           "torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
-          "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list, "xid": _d_xid}
+          "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list, "xid": _d_xid,
+          "present": lambda v, t, m: _d_present(v, t)}
