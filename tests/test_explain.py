@@ -275,6 +275,17 @@ REAL: dict[str, list[str]] = {
         'File "/opt/venv/lib/python3.12/site-packages/torch/utils/file_baton.py", line 50 in wait',
         "Lock file exists in build directory: '/home/jovyan/.cache/torch_extensions/py38_cu118/nvdiffrast_plugin/lock'",
     ],
+    # [nccl] round 4: NET/IB and c10d (NVIDIA/nccl#426, NVIDIA/nccl#2013, pytorch/pytorch#85604;
+    # more threads in tests/test_explain_r4_nccl.py)
+    "nccl.ib_completion_error": [
+        "transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129",
+    ],
+    "nccl.ib_qp_connect": [
+        "ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx_x:1",
+    ],
+    "dist.master_port_in_use": [
+        "[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:47531 (errno: 98 - Address already in use).",
+    ],
     # TensorFlow's and torch's wording (public logs)
     "cudnn.not_initialized": [
         "2022-12-15 08:51:50.579432: E tensorflow/stream_executor/cuda/cuda_dnn.cc:389] Could not create cudnn handle:"
