@@ -286,6 +286,9 @@ REAL: dict[str, list[str]] = {
     "dist.master_port_in_use": [
         "[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:47531 (errno: 98 - Address already in use).",
     ],
+    "dist.rendezvous_unreachable": [  # hiyouga/LlamaFactory#3715
+        "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).",
+    ],
     # TensorFlow's and torch's wording (public logs)
     "cudnn.not_initialized": [
         "2022-12-15 08:51:50.579432: E tensorflow/stream_executor/cuda/cuda_dnn.cc:389] Could not create cudnn handle:"

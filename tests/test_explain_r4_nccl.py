@@ -99,6 +99,27 @@ NCCL_FAMILIES = [
     # macOS's errno for it (48): https://github.com/meta-llama/llama-models/issues/210
     ("RuntimeError: The server socket has failed to listen on any local network address. useIpv6: 0, code: -48, "
      "name: EADDRINUSE, message: address already in use", "dist.master_port_in_use", "--master_port"),
+    # --- torch.distributed's rendezvous (TCPStore client) -------------------------------------------------
+    # a netmask where MASTER_ADDR belongs ("configure correct master addr and port"):
+    # https://github.com/hiyouga/LlamaFactory/issues/3715
+    ("[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - "
+     "Connection timed out).", "dist.rendezvous_unreachable", "MASTER_ADDR"),
+    # MASTER_ADDR "05": https://github.com/ofsoundof/GRL-Image-Restoration/issues/27
+    ("trainer/0 [1]:[W socket.cpp:558] [c10d] The client socket has failed to connect to 0.0.0.5:40323 (errno: 110 - "
+     "Connection timed out).\ntrainer/0 [1]:[E socket.cpp:610] [c10d] The client socket has failed to connect to any "
+     "network address of (05, 40323).", "dist.rendezvous_unreachable", "MASTER_ADDR"),
+    # a digits-only host name under --standalone (stale thread): https://github.com/hpcaitech/Open-Sora/issues/667
+    ("[W socket.cpp:697] [c10d] The client socket has failed to connect to 0.104.99.143:47389 (errno: 110 - Connection "
+     "timed out).\n[E socket.cpp:753] [c10d] The client socket has failed to connect to any network address of "
+     "(6841231, 47389).", "dist.rendezvous_unreachable", ""),
+    # one machine, solved by --master_addr localhost: https://github.com/hpcaitech/ColossalAI-Examples/issues/207
+    ("The client socket has failed to connect to any network address of (hcp-bb-03, 52873). The client socket has failed "
+     "to connect to hcp-bb-03:52873 (errno: 110 - Connection timed out)\nusing command line :colossalai run "
+     "--nproc_per_node 4 --master_port 29505 train.py", "dist.rendezvous_unreachable", "--master_addr 127.0.0.1"),
+    # torch 2.x's wording, a multi-node c10d endpoint (open thread): https://github.com/pytorch/pytorch/issues/107021
+    ("[E socket.cpp:860] [c10d] The client socket has timed out after 60s while trying to connect to 192.0.0.1:1234\n"
+     "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has failed.",
+     "dist.rendezvous_unreachable", ""),
 ]
 
 
@@ -135,3 +156,30 @@ def test_the_specific_warn_goes_before_unhandled_system_error():
             "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1191, unhandled system error, NCCL version 2.14.3")
     ids = [m.id for m in explain(text) if m.environment]
     assert ids[0] == "nccl.ib_completion_error" and "nccl.system_error" in ids[1:], ids
+
+
+# Watchdog timeouts late in a run, with no transport warning: the ranks disagree (a program problem).
+# pytorch/pytorch#118369 (after 96120 collectives), hiyouga/LlamaFactory#6269 (7753).
+WATCHDOG_LATE = [
+    "[E ProcessGroupNCCL.cpp:458] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=96120, "
+    "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 25624887 milliseconds before timing out.",
+    "[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: "
+    "WorkNCCL(SeqNum=7753, OpType=_REDUCE_SCATTER_BASE, NumelIn=544997376, NumelOut=68124672, Timeout(ms)=600000) ran "
+    "for 600061 milliseconds before timing out.",
+]
+
+
+@pytest.mark.parametrize("text", WATCHDOG_LATE)
+def test_a_late_watchdog_timeout_is_a_program_verdict(text):
+    found = explain(text)
+    assert [m.id for m in found if m.environment] == []
+    assert [m.id for m in found if not m.environment] == ["program.collective_timeout"]
+
+
+def test_an_early_watchdog_timeout_or_one_beside_transport_warnings_gets_no_verdict():
+    """At the first collectives, or next to NCCL's own warnings, the transport is the suspect: no program verdict."""
+    early = ("[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=BROADCAST, NumelIn=112, "
+             "NumelOut=112, Timeout(ms)=1800000) ran for 1800010 milliseconds before timing out.")  # huggingface/open-r1#620
+    assert "program.collective_timeout" not in [m.id for m in explain(early)]
+    beside = WATCHDOG_LATE[0] + "\nnode1:123:456 [0] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer"
+    assert "program.collective_timeout" not in [m.id for m in explain(beside)]
