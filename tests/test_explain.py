@@ -286,6 +286,9 @@ REAL: dict[str, list[str]] = {
     "dist.master_port_in_use": [
         "[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:47531 (errno: 98 - Address already in use).",
     ],
+    "nccl.ipc_across_hosts": [  # horovod/horovod#148
+        "node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 unknown error",
+    ],
     "dist.rendezvous_unreachable": [  # hiyouga/LlamaFactory#3715
         "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).",
     ],

@@ -99,6 +99,13 @@ NCCL_FAMILIES = [
     # macOS's errno for it (48): https://github.com/meta-llama/llama-models/issues/210
     ("RuntimeError: The server socket has failed to listen on any local network address. useIpv6: 0, code: -48, "
      "name: EADDRINUSE, message: address already in use", "dist.master_port_in_use", "--master_port"),
+    # --- CUDA IPC with a rank on another machine (same host name) ----------------------------------------
+    # two servers both named node1: https://github.com/horovod/horovod/issues/148
+    ("node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 unknown error",
+     "nccl.ipc_across_hosts", "host name"),
+    # two hosts both named HOSTNAME (containers): https://github.com/horovod/horovod/issues/785
+    ("HOSTNAME:4974:4981 [0] transport/p2p.cu:548 NCCL WARN failed to open CUDA IPC handle : 11 invalid argument\n"
+     "HOSTNAME:2753:2762 [0] NCCL INFO Ring 00 : 1[0] -> 0[0] via P2P/IPC", "nccl.ipc_across_hosts", "host name"),
     # --- torch.distributed's rendezvous (TCPStore client) -------------------------------------------------
     # a netmask where MASTER_ADDR belongs ("configure correct master addr and port"):
     # https://github.com/hiyouga/LlamaFactory/issues/3715
