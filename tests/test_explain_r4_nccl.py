@@ -99,6 +99,25 @@ NCCL_FAMILIES = [
     # macOS's errno for it (48): https://github.com/meta-llama/llama-models/issues/210
     ("RuntimeError: The server socket has failed to listen on any local network address. useIpv6: 0, code: -48, "
      "name: EADDRINUSE, message: address already in use", "dist.master_port_in_use", "--master_port"),
+    # torch before 1.11: TCPStore's own message. --master_port solved it: https://github.com/thu-coai/CDial-GPT/issues/103
+    ("python -m torch.distributed.launch --nproc_per_node=2 train.py\nRuntimeError: Address already in use",
+     "dist.master_port_in_use", "--master_port"),
+    # Megatron's launcher, "try using a different MASTER_PORT": https://github.com/NVIDIA/Megatron-LM/issues/343
+    ('File "/root/miniconda3/lib/python3.8/site-packages/torch/distributed/rendezvous.py", line 142, in '
+     "_tcp_rendezvous_handler\nstore = TCPStore(result.hostname, result.port, world_size, start_daemon, timeout)\n"
+     "RuntimeError: Address already in use\nMASTER_PORT=8514", "dist.master_port_in_use", "MASTER_PORT=29501"),
+    # accelerate: "--main_process_port xxx": https://github.com/huggingface/accelerate/issues/74
+    ('  File "/home/.conda/envs/transformers-sgd/lib/python3.7/site-packages/accelerate/state.py", line 125, in __init__'
+     '\n    torch.distributed.init_process_group(backend="nccl")\n  File "/home/.local/lib/python3.7/site-packages/torch/'
+     'distributed/rendezvous.py", line 179, in _env_rendezvous_handler\n    store = TCPStore(master_addr, master_port, '
+     "world_size, start_daemon, timeout)\nRuntimeError: Address already in use", "dist.master_port_in_use",
+     "--main_process_port"),
+    # a tcp:// init_method, "--init_method tcp://localhost:{port_number}" solved it:
+    # https://github.com/facebookresearch/SlowFast/issues/337
+    ('RuntimeError: Address already in use\n  File "/home/alfasly/anaconda3/envs/pyt/lib/python3.7/site-packages/torch/'
+     'distributed/rendezvous.py", line 133, in _tcp_rendezvous_handler\n    store = TCPStore(result.hostname, '
+     "result.port, world_size, start_daemon, timeout)",
+     "dist.master_port_in_use", "--init_method"),
     # --- CUDA IPC with a rank on another machine (same host name) ----------------------------------------
     # two servers both named node1: https://github.com/horovod/horovod/issues/148
     ("node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 unknown error",
