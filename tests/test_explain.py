@@ -289,6 +289,9 @@ REAL: dict[str, list[str]] = {
     "nccl.ipc_across_hosts": [  # horovod/horovod#148
         "node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 unknown error",
     ],
+    "nccl.gdr_unavailable": [  # openucx/ucx#8049
+        "[1647516906.396315] [node-rtx3080:82049:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7f724fa00000, length=4096, access=0xf) failed: Bad address",
+    ],
     "dist.rendezvous_unreachable": [  # hiyouga/LlamaFactory#3715
         "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).",
     ],

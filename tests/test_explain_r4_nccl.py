@@ -125,6 +125,19 @@ NCCL_FAMILIES = [
     # two hosts both named HOSTNAME (containers): https://github.com/horovod/horovod/issues/785
     ("HOSTNAME:4974:4981 [0] transport/p2p.cu:548 NCCL WARN failed to open CUDA IPC handle : 11 invalid argument\n"
      "HOSTNAME:2753:2762 [0] NCCL INFO Ring 00 : 1[0] -> 0[0] via P2P/IPC", "nccl.ipc_across_hosts", "host name"),
+    # --- GPU memory the NIC cannot register (GPUDirect RDMA) ---------------------------------------------
+    # the title's wording (nv_peer_mem loaded, still failing; open): https://github.com/Mellanox/nv_peer_memory/issues/115
+    ("ibv_reg_mr_iova2 failed with error bad address", "nccl.gdr_unavailable", ""),
+    # a verbs program on an RTX 3090 ("3090 does not support RDMA"): https://github.com/flagos-ai/FlagCX/issues/61
+    ("ibv_reg_mr_iova2 failed with error Bad address multiple times\non my 3090 gpu env, I have a trouble debuging this "
+     "error.", "nccl.gdr_unavailable", "NCCL_NET_GDR_LEVEL=LOC"),
+    # UCX's wording, under MPI: https://github.com/openucx/ucx/issues/8049
+    ("[1647516906.396315] [node-rtx3080:82049:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7f724fa00000, "
+     "length=4096, access=0xf) failed: Bad address", "nccl.gdr_unavailable", ""),
+    # a raw ibv_reg_mr on cudaMalloc memory; "Is nv_peer_mem module loaded?" solved it:
+    # https://github.com/Mellanox/nv_peer_memory/issues/121 (same wording, error_code=14) and #36
+    ("ibv_reg_mr() failed error_code=14 bad address\nFailed to register memory 0x2e1cbac200: Bad address [14]",
+     "nccl.gdr_unavailable", "sudo modprobe nvidia-peermem"),
     # --- torch.distributed's rendezvous (TCPStore client) -------------------------------------------------
     # a netmask where MASTER_ADDR belongs ("configure correct master addr and port"):
     # https://github.com/hiyouga/LlamaFactory/issues/3715
