@@ -292,6 +292,9 @@ REAL: dict[str, list[str]] = {
     "nccl.gdr_unavailable": [  # openucx/ucx#8049
         "[1647516906.396315] [node-rtx3080:82049:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7f724fa00000, length=4096, access=0xf) failed: Bad address",
     ],
+    "nccl.version_mismatch": [  # NCCL 2.23+ src/init.cc, as a multi-node guide quotes it
+        "RuntimeError: Mismatched NCCL version detected : rank 1 version 22705 rank 0 version 22703",
+    ],
     "dist.rendezvous_unreachable": [  # hiyouga/LlamaFactory#3715
         "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).",
     ],

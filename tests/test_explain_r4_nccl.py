@@ -138,6 +138,11 @@ NCCL_FAMILIES = [
     # https://github.com/Mellanox/nv_peer_memory/issues/121 (same wording, error_code=14) and #36
     ("ibv_reg_mr() failed error_code=14 bad address\nFailed to register memory 0x2e1cbac200: Bad address [14]",
      "nccl.gdr_unavailable", "sudo modprobe nvidia-peermem"),
+    # --- different NCCL versions between ranks (NCCL 2.23+ checks) ------------------------------------------
+    # a multi-node training guide's troubleshooting (public repository file, found by its exact text; its cause:
+    # "Different PyTorch/NCCL versions on different nodes", fix: the same environment or image on all nodes)
+    ("RuntimeError: Mismatched NCCL version detected : rank 1 version 22705 rank 0 version 22703",
+     "nccl.version_mismatch", "same environment on every node"),
     # --- torch.distributed's rendezvous (TCPStore client) -------------------------------------------------
     # a netmask where MASTER_ADDR belongs ("configure correct master addr and port"):
     # https://github.com/hiyouga/LlamaFactory/issues/3715
