@@ -143,6 +143,14 @@ NCCL_FAMILIES = [
     # "Different PyTorch/NCCL versions on different nodes", fix: the same environment or image on all nodes)
     ("RuntimeError: Mismatched NCCL version detected : rank 1 version 22705 rank 0 version 22703",
      "nccl.version_mismatch", "same environment on every node"),
+    # --- attaching to another rank's shared-memory segment (nccl.shm_exhausted's variants) ------------------
+    # memoryless NUMA nodes turn the cuMem descriptor into a garbage name (a fix proposed in NCCL):
+    # https://github.com/NVIDIA/nccl/pull/2059
+    ("[rank1]: Error while attaching to shared memory segment /dev/shm/nccl-\u040c (size 0), error: No such file or "
+     "directory (2)", "nccl.shm_exhausted", "NCCL_CUMEM_HOST_ENABLE=0"),
+    # an empty segment name under vLLM (stale thread's title): https://github.com/vllm-project/vllm/issues/18831
+    ('[Bug]: "NCCL WARN Error while attaching to shared memory segment /dev/shm/nccl- (size 192814336), error: No such '
+     'file or directory (2)"', "nccl.shm_exhausted", ""),
     # --- torch.distributed's rendezvous (TCPStore client) -------------------------------------------------
     # a netmask where MASTER_ADDR belongs ("configure correct master addr and port"):
     # https://github.com/hiyouga/LlamaFactory/issues/3715
@@ -175,6 +183,8 @@ def test_nccl_families_from_real_threads(text, want_id, want_fix):
 
 # The fresh3 nccl misses (read at e4edcb1, a burned set): answered by cause with the thread's fix first.
 FRESH3_FIXED = {
+    # not fresh3: the old corpus's NVIDIA/nccl#1589 ("Downgrading to 2.21.5 solved the issue"), read the same way
+    "../164-nccl-shm-attach-missing.log": ("nccl.shm_exhausted", "2.21.5"),
     "755-nccl-tests-docker-no-ip-interface.log": ("nccl.network", "--network host"),
     "757-nccl-ib-error-12-vendor-129-gid.log": ("nccl.ib_completion_error", "NCCL_IB_GID_INDEX=3"),
     "758-nccl-ib-error-4-vendor-81-acs.log": ("nccl.ib_completion_error", "Disable PCIe ACS"),
