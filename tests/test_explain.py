@@ -295,6 +295,10 @@ REAL: dict[str, list[str]] = {
     "nccl.version_mismatch": [  # NCCL 2.23+ src/init.cc, as a multi-node guide quotes it
         "RuntimeError: Mismatched NCCL version detected : rank 1 version 22705 rank 0 version 22703",
     ],
+    "dist.gloo_loopback": [  # aws-samples/aws-do-eks PR #69
+        "RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152]\n"
+        "  timed out connecting: SO_ERROR: Connection refused, remote=[127.0.0.1]:<port>\n  (rank=8, size=16, local=[127.0.0.1])",
+    ],
     "dist.rendezvous_unreachable": [  # hiyouga/LlamaFactory#3715
         "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).",
     ],

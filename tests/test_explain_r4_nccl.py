@@ -151,6 +151,12 @@ NCCL_FAMILIES = [
     # an empty segment name under vLLM (stale thread's title): https://github.com/vllm-project/vllm/issues/18831
     ('[Bug]: "NCCL WARN Error while attaching to shared memory segment /dev/shm/nccl- (size 192814336), error: No such '
      'file or directory (2)"', "nccl.shm_exhausted", ""),
+    # --- Gloo on loopback ---------------------------------------------------------------------------------
+    # host-network pods whose host name resolves to 127.0.0.1; GLOO_SOCKET_IFNAME fixed it:
+    # https://github.com/aws-samples/aws-do-eks/pull/69
+    ("RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152]\n"
+     "  timed out connecting: SO_ERROR: Connection refused, remote=[127.0.0.1]:<port>\n"
+     "  (rank=8, size=16, local=[127.0.0.1])", "dist.gloo_loopback", "GLOO_SOCKET_IFNAME"),
     # --- torch.distributed's rendezvous (TCPStore client) -------------------------------------------------
     # a netmask where MASTER_ADDR belongs ("configure correct master addr and port"):
     # https://github.com/hiyouga/LlamaFactory/issues/3715
