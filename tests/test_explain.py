@@ -299,6 +299,9 @@ REAL: dict[str, list[str]] = {
         "RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152]\n"
         "  timed out connecting: SO_ERROR: Connection refused, remote=[127.0.0.1]:<port>\n  (rank=8, size=16, local=[127.0.0.1])",
     ],
+    "nccl.ib_device_unavailable": [  # NVIDIA/nccl#451
+        "transport/net_ib.cc:148 NCCL WARN NET/IB : Unable to open device mlx5_bond_0",
+    ],
     "dist.rendezvous_unreachable": [  # hiyouga/LlamaFactory#3715
         "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).",
     ],

@@ -157,6 +157,16 @@ NCCL_FAMILIES = [
     ("RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152]\n"
      "  timed out connecting: SO_ERROR: Connection refused, remote=[127.0.0.1]:<port>\n"
      "  (rank=8, size=16, local=[127.0.0.1])", "dist.gloo_loopback", "GLOO_SOCKET_IFNAME"),
+    # --- RDMA devices NCCL cannot open -----------------------------------------------------------------------
+    # inside docker, IB not passed in ("executed extremely slow"): https://github.com/NVIDIA/nccl/issues/451
+    ("I use the nccl inside a docker container for Microsoft deepspeed training.\nNCCL INFO NCCL_IB_DISABLE set by "
+     "environment to 0.\nmisc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed\ntransport/net_ib.cc:148 NCCL "
+     "WARN NET/IB : Unable to open device mlx5_bond_0\nNCCL INFO NET/IB : No device found.\nNCCL INFO NET/Socket : Using "
+     "[0]bond0:200.1.93.2<0>", "nccl.ib_device_unavailable", "--device=/dev/infiniband"),
+    # a Kubernetes pod (answer not read): https://github.com/zai-org/ImageReward/issues/65
+    ("65826-86bd789679-2dxbs:80744:80744 [1] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed\n"
+     "65826-86bd789679-2dxbs:80746:80746 [3] transport/net_ib.cc:149 NCCL WARN NET/IB : Unable to open device mlx5_59",
+     "nccl.ib_device_unavailable", ""),
     # --- torch.distributed's rendezvous (TCPStore client) -------------------------------------------------
     # a netmask where MASTER_ADDR belongs ("configure correct master addr and port"):
     # https://github.com/hiyouga/LlamaFactory/issues/3715
