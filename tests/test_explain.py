@@ -275,6 +275,36 @@ REAL: dict[str, list[str]] = {
         'File "/opt/venv/lib/python3.12/site-packages/torch/utils/file_baton.py", line 50 in wait',
         "Lock file exists in build directory: '/home/jovyan/.cache/torch_extensions/py38_cu118/nvdiffrast_plugin/lock'",
     ],
+    # [nccl] round 4: NET/IB and c10d (NVIDIA/nccl#426, NVIDIA/nccl#2013, pytorch/pytorch#85604;
+    # more threads in tests/test_explain_r4_nccl.py)
+    "nccl.ib_completion_error": [
+        "transport/net_ib.cc:839 NCCL WARN NET/IB : Got completion with error 12, opcode 1, len 0, vendor err 129",
+    ],
+    "nccl.ib_qp_connect": [
+        "ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx_x:1",
+    ],
+    "dist.master_port_in_use": [
+        "[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:47531 (errno: 98 - Address already in use).",
+    ],
+    "nccl.ipc_across_hosts": [  # horovod/horovod#148
+        "node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 unknown error",
+    ],
+    "nccl.gdr_unavailable": [  # openucx/ucx#8049
+        "[1647516906.396315] [node-rtx3080:82049:0]           ib_md.c:349  UCX  ERROR ibv_reg_mr(address=0x7f724fa00000, length=4096, access=0xf) failed: Bad address",
+    ],
+    "nccl.version_mismatch": [  # NCCL 2.23+ src/init.cc, as a multi-node guide quotes it
+        "RuntimeError: Mismatched NCCL version detected : rank 1 version 22705 rank 0 version 22703",
+    ],
+    "dist.gloo_loopback": [  # aws-samples/aws-do-eks PR #69
+        "RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152]\n"
+        "  timed out connecting: SO_ERROR: Connection refused, remote=[127.0.0.1]:<port>\n  (rank=8, size=16, local=[127.0.0.1])",
+    ],
+    "nccl.ib_device_unavailable": [  # NVIDIA/nccl#451
+        "transport/net_ib.cc:148 NCCL WARN NET/IB : Unable to open device mlx5_bond_0",
+    ],
+    "dist.rendezvous_unreachable": [  # hiyouga/LlamaFactory#3715
+        "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).",
+    ],
     # TensorFlow's and torch's wording (public logs)
     "cudnn.not_initialized": [
         "2022-12-15 08:51:50.579432: E tensorflow/stream_executor/cuda/cuda_dnn.cc:389] Could not create cudnn handle:"
