@@ -1,0 +1,185 @@
+"""`cudaenv explain`, round 4, layer [containers-python]: containers, clusters and Python packaging.
+
+Each tuple is a short verbatim (trimmed) excerpt of a public thread (URL above it), the entry
+explain's FIRST environment answer must be, and a substring of the first line of its fix: the fix
+that solved that thread. Collected first, patterns written after (several threads and producers
+per family).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cudaenv.knowledge.explain import explain
+
+CASES = [
+    # ---- container.driver_libs_in_image: the image holds the host driver's libraries
+    # https://github.com/NVIDIA/nvidia-docker/issues/1551 (WSL2)
+    ("docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container "
+     "process caused: process_linux.go:545: container init caused: Running hook #0:: error running hook: exit status 1, "
+     "stdout: , stderr: nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/706b1d1b6de68"
+     "1b6daf1cab979336a9d465d9b333962cc17db663f2e334d5776/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file "
+     "exists: unknown.", "container.driver_libs_in_image", "rm -f /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1"),
+    # https://github.com/knaw-huc/loghi/issues/3 (Debian on WSL2)
+    ("docker: Error response from daemon: failed to create shim task: OCI runtime create failed: runc create failed: "
+     "unable to start container process: error during container init: error running hook #0: error running hook: exit "
+     "status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: mount error: file creation "
+     "failed: /var/lib/docker/overlay2/4f7924ec6b328915cd622e25d220121ae3018c9da36cb4a7ef2109ae719a1f19/merged/usr/lib/"
+     "x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.", "container.driver_libs_in_image", "RUN rm -f"),
+    # https://github.com/BIOP/BIOP-desktop/issues/2 (a driver package installed by the Dockerfile)
+    ("docker run -it --rm -p 8888:8888 --gpus device=0  --mount src=D:/,target=/home/biop/local,type=bind "
+     "biop-desktop:0.0.8-temp\ndocker: Error response from daemon: failed to create task for container: failed to "
+     "create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during "
+     "container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode "
+     "as 'legacy'        \nnvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/36b6fcd35"
+     "cb3d156b325203e5766197a4c32259e1efd25567305af74aa3f5e80/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file "
+     "exists: unknown.", "container.driver_libs_in_image", "drop the driver package"),
+    # https://github.com/lambdal/lambda-stack-dockerfiles/issues/15
+    ("> nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/40c7fccee0aa8659243a8180389b33"
+     "3c9a6b85fac895a95207bfddca46df4fc6/merged/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1: file exists: unknown.",
+     "container.driver_libs_in_image", "Remove the driver's files from the image"),
+
+    # ---- container.cdi_spec_missing: no CDI specification names the device
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/146 (podman 4.4.1, Ubuntu 22.04)
+    ("I am continually getting the error Error: error setting up CDI devices: unresolvable CDI devices "
+     "nvidia.com/gpu=all.\nEnvironment:\n\nUnbuntu 22.04\nPodman version 4.4.1", "container.cdi_spec_missing",
+     "nvidia-ctk cdi generate --output=/etc/cdi/nvidia.yaml"),
+    # https://github.com/warmshao/FasterLivePortrait/issues/116 (docker's CLI emulated by podman)
+    ("docker run -it --gpus=all --name faster_liveportrait_3 -v ../docker_faster_live_portrait:/root/FasterLivePortrait "
+     "--restart=always -p 9870:9870 shaoguo/faster_liveportrait:v3 /bin/bash\nEmulate Docker CLI using podman. Create "
+     "/etc/containers/nodocker to quiet msg.\nError: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all",
+     "container.cdi_spec_missing", "nvidia-ctk cdi generate"),
+    # https://github.com/NixOS/nixpkgs/issues/420638 (title; the spec is in /run/cdi on NixOS)
+    ("nvidia-container-toolkit: podman fails with unresolvable CDI devices nvidia.com/gpu=all\n"
+     "hardware.nvidia-container-toolkit.enable = true; on NixOS", "container.cdi_spec_missing", "--cdi-spec-dir=/run/cdi"),
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/63 (podman 3.0.1, before CDI support)
+    ("`sudo podman run -ti --rm --device=nvidia.com/gpu=0 ubuntu:18.04 nvidia-smi -L` says:\n"
+     "`Error: stat nvidia.com/gpu=0: no such file or directory`\nMy Podman version is 3.0.1.",
+     "container.cdi_spec_missing", "podman to 4.1"),
+
+    # ---- container.apptainer_no_driver_files: --nv on a host where it finds no driver
+    # https://github.com/apptainer/singularity/issues/6356 (a cluster's login node)
+    ("singularity exec --nv alpine_latest.sif bash -c 'echo \"hey\"'\n\nINFO:    Could not find any nv files on this "
+     "host!\nWARNING: passwd file doesn't exist in container, not updating\nWARNING: group file doesn't exist in "
+     "container, not updating", "container.apptainer_no_driver_files", "srun --gres=gpu:1"),
+    # https://github.com/sylabs/singularity/issues/2805 (a Jetson AGX)
+    ("$ ./scripts/start_singularity.sh --nv\n\n=========== STARTING SINGULARITY CONTAINER ============\n\nINFO: Singularity "
+     "is already installed.\nINFO: Starting Singularity container from image robotour_arm64.simg.\nINFO: Could not find "
+     "any nv files on this host!", "container.apptainer_no_driver_files", "nvidia-smi"),
+
+    # ---- container.k8s_insufficient_gpu: no node advertises a free nvidia.com/gpu
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/36
+    ("[map[type:PodScheduled lastProbeTime:<nil> lastTransitionTime:2018-02-26T21:58:32Z message:0/2 nodes are "
+     "available: 1 PodToleratesNodeTaints, 2 Insufficient nvidia.com/gpu. reason:Unschedulable status:False]]",
+     "container.k8s_insufficient_gpu", "kubectl describe nodes"),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/165 (lower case, newer kube-scheduler)
+    ("0/3 nodes are available: 3 insufficient nvidia.com/gpu.", "container.k8s_insufficient_gpu", "nvidia-device-plugin"),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/348 (title)
+    ("Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.",
+     "container.k8s_insufficient_gpu", "kubectl describe nodes"),
+
+    # ---- container.nvml_lost, Kubernetes: the kubelet's static CPU manager
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/145
+    ("Kubelet configured with a static CPU policy (e.g. --cpu-manager-policy=static --kube-reserved cpu=0.1) will cause "
+     "nvidia-smi to fail after short delay.\n$ kubectl logs -f pod/jh-gputest\nFailed to initialize NVML: Unknown Error",
+     "container.nvml_lost", "--pass-device-specs"),
+    # https://github.com/kubernetes/kubernetes/issues/77073
+    ("1. After setting the cpu-manager-policy=static of kubenets, the pod with gpu running nvidia-smi will report an "
+     "error\n\n   ```\n   Failed to initialize NVML: Unknown Error\n   ```", "container.nvml_lost", "cpu-manager-policy=none"),
+    # https://github.com/mattshma/bigdata/issues/150
+    ("# nvidia-smi\nFailed to initialize NVML: Unknown Error\n查看 kubernetes 配置，`--cpu-manager-policy=static`，"
+     "`--feature-gates=CPUManager=true,SupportPodPidsLimit=true`。", "container.nvml_lost", "PASS_DEVICE_SPECS=true"),
+
+    # ---- python.torch_wheel_not_found: pip / uv / poetry find no wheel
+    # https://github.com/Nerogar/OneTrainer/issues/138 (the release is on PyPI, its +cu118 build is not)
+    ("ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118 (from versions: 1.11.0, 1.12.0, "
+     "1.12.1, 1.13.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2)\nERROR: No matching distribution found for "
+     "torch==2.1.2+cu118", "python.torch_wheel_not_found", "--extra-index-url https://download.pytorch.org/whl/cu118"),
+    # https://github.com/zeyad-mansour/lunar/issues/226 (reinstalling Python 3.9 fixed it)
+    ("ERROR: Could not find a version that satisfies the requirement torch==1.11.0+cu113 (from versions: none) ERROR: "
+     "No matching distribution found for torch==1.11.0+cu113", "python.torch_wheel_not_found", "64-bit environment"),
+    # https://github.com/n00mkrad/flowframes/issues/193 (the PyTorch links given; 1.8.1 has no wheel for that Python)
+    ("Looking in links: https://download.pytorch.org/whl/torch_stable.html\nERROR: Could not find a version that "
+     "satisfies the requirement torch==1.8.1+cu111 (from versions: 1.11.0, 1.11.0+cpu, 1.11.0+cu113, 1.11.0+cu115, "
+     "1.12.0, 1.12.0+cpu, 1.12.0+cu113, 1.12.0+cu116, 1.12.1, 1.12.1+cpu, 1.12.1+cu113, 1.12.1+cu116, 1.13.0, "
+     "1.13.0+cpu, 1.13.0+cu116, 1.13.0+cu117, 1.13.1, 1.13.1+cpu, 1.13.1+cu116, 1.13.1+cu117)\nERROR: No matching "
+     "distribution found for torch==1.8.1+cu111", "python.torch_wheel_not_found", "Use a Python that release"),
+    # https://github.com/kojima-takeshi188/zero_shot_cot/issues/6 (Python 3.11)
+    ("\"ERROR: Could not find a version that satisfies the requirement torch==1.8.2+cu111 (from versions: 2.0.0, 2.0.1, "
+     "2.1.0) ERROR: No matching distribution found for torch==1.8.2+cu111.\"\n\nI am currently using Python version "
+     "3.11 and Pip version 23.2.1.", "python.torch_wheel_not_found", "Use a Python that release"),
+    # https://github.com/Nerogar/OneTrainer/issues/169 (an Apple M2: no CUDA builds for macOS)
+    ("ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118 (from versions: 1.11.0, 1.12.0, "
+     "1.12.1, 1.13.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1)\nERROR: No matching distribution found "
+     "for torch==2.1.2+cu118\n\n------------------\n\nPython 3.10.13\nApple M2", "python.torch_wheel_not_found",
+     "plain release on a Mac"),
+
+    # ---- python.ext_nvcc_too_old: flash-attn / mamba_ssm check the nvcc under CUDA_HOME
+    # https://github.com/zai-org/GLM-4/issues/235 (torch 2.3.1+cu121, an older nvcc)
+    ("     raise RuntimeError(\n      RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.  Note: make "
+     "sure nvcc has a supported version by running nvcc -V.\n\n      torch.__version__  = 2.3.1+cu121\n\n      [end of "
+     "output]", "python.ext_nvcc_too_old", 'eval "$(cudaenv use 12.1)"'),
+    # https://github.com/lm-sys/FastChat/issues/1070 (the older wording)
+    ("while I tried to install flash_attn, It mentioned \" RuntimeError: FlashAttention is only supported on CUDA 11 and "
+     "above\". I test this in A10 and the CUDA Version is 12.1 .\n(fastchat) ubuntu@justingpu1:~/ChatGPT/FastChat$ "
+     "torchrun  fastchat/train/train_mem.py", "python.ext_nvcc_too_old", "cudaenv use"),
+    # https://github.com/DQiaole/MemFlow/issues/14 (11.7 in flash-attn 2.7)
+    ("[SOLVED] RuntimeError: FlashAttention is only supported on CUDA 11.7 and above.\nInstalling the latest version of "
+     "FlashAttention 2.7.0 requires CUDAa 11.7 or higher.", "python.ext_nvcc_too_old", "cudaenv use"),
+    # https://github.com/huggingface/alignment-handbook/issues/130 (macOS)
+    ("Downloading latest CUDA version (11.6 or above) for MacOS to use FlashAttention\nIt seems that FlashAttention is "
+     "only supported on CUDA 11.6 and above.", "python.ext_nvcc_too_old", "sdpa"),
+
+    # ---- bnb.cudart_not_found, its other wordings
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/492 (maintainer: upgrade)
+    ("RuntimeError: \n        CUDA Setup failed despite GPU being available. Please run the following \ncommand to get "
+     "more information:\n\n        python -m bitsandbytes", "bnb.cudart_not_found", "pip install -U bitsandbytes"),
+    # https://github.com/bmaltais/kohya_ss/issues/1523
+    ("│ /home/veydlin/kohya_ss/venv/lib/python3.10/site-packages/bitsandbytes/cextension.py:20 in        │\n"
+     "RuntimeError:\n        CUDA Setup failed despite GPU being available. Please run the following command to get "
+     "more information:", "bnb.cudart_not_found", "pip install -U bitsandbytes"),
+    # https://github.com/cocktailpeanut/fluxgym/issues/411 (Windows; upgrading fixed it)
+    ("(env) C:\\Fluxgym-LORA\\fluxgym>python app.py\n2025-08-03 16:25:57 WARNING  The installed version of bitsandbytes "
+     "was compiled without GPU support.   cextension.py:282", "bnb.cudart_not_found", "bitsandbytes>=0.43"),
+
+    # ---- xformers.other_torch: follow the side the log says is stale
+    # https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/11395 (xformers for a newer torch)
+    ("Launching Web UI with arguments: --xformers --opt-channelslast\nWARNING[XFORMERS]: xFormers can't load C++/CUDA "
+     "extensions. xFormers was built for:\nPyTorch 2.0.0+cu118 with CUDA 1108 (you have 1.13.1+cu117)\nPython  3.10.10 "
+     "(you have 3.10.6)", "xformers.other_torch", 'pip install "torch==$(echo 2.0.0+cu118'),
+    # https://github.com/Engineer-of-Stuff/stable-diffusion-paperspace/issues/85 (a comment)
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "PyTorch 2.0.0+cu118 with CUDA 1108 (you have 1.13.1+cu117)", "xformers.other_torch", "Move torch up"),
+    # https://github.com/lllyasviel/Fooocus/pull/2517 (xformers for an older torch: 0.0.20 -> 0.0.23 fixed it)
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.0.1+cu118 "
+     "with CUDA 1108 (you have 2.1.0+cu121)\n    Python  3.10.11 (you have 3.10.9)", "xformers.other_torch",
+     "Install the xformers release built for your torch 2.1.0+cu121"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i}-{w}" for i, (_, w, _) in enumerate(CASES)])
+def test_containers_python_families(text, want_id, want_fix):
+    found = [m for m in explain(text) if m.environment]
+    assert found and found[0].id == want_id, [m.id for m in found]
+    first = next(line for line in found[0].fix.splitlines() if line.strip())
+    assert want_fix in first, first
+    assert "{" not in found[0].title + found[0].cause + found[0].fix.replace("${", "").replace('{"', ""), found[0].to_dict()
+    assert not re.search(r"<[^<>\s]*>", found[0].fix), found[0].fix  # fixes paste
+
+
+# Program bugs and unrelated lines that mention these tools stay unclaimed.
+UNCLAIMED = [
+    # pip resolving a non-torch package (not this family)
+    "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==1.15 (from versions: none)",
+    # a flash-attn GPU requirement at run time, not the build's nvcc
+    "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+]
+
+
+@pytest.mark.parametrize("text", UNCLAIMED)
+def test_not_claimed_by_this_layer(text):
+    mine = {"container.driver_libs_in_image", "container.cdi_spec_missing", "container.apptainer_no_driver_files",
+            "container.k8s_insufficient_gpu", "python.torch_wheel_not_found", "python.ext_nvcc_too_old"}
+    assert not [m.id for m in explain(text) if m.id in mine]
