@@ -156,6 +156,87 @@ CASES = [
     ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n    PyTorch 2.0.1+cu118 "
      "with CUDA 1108 (you have 2.1.0+cu121)\n    Python  3.10.11 (you have 3.10.9)", "xformers.other_torch",
      "Install the xformers release built for your torch 2.1.0+cu121"),
+    # ---- container.cgroup_devices_missing: cgroup v2 and an old libnvidia-container, or rootless
+    # https://github.com/NVIDIA/nvidia-docker/issues/1447 (Debian testing)
+    ("docker: Error response from daemon: OCI runtime create failed: container_linux.go:370: starting container process "
+     "caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit status 1, stdout: , "
+     "stderr: nvidia-container-cli: container error: cgroup subsystem devices not found: unknown.",
+     "container.cgroup_devices_missing", "libnvidia-container 1.8"),
+    # https://github.com/saharmor/dalle-playground/issues/105 (docker-compose)
+    ("ERROR: for dalle-backend  Cannot start service dalle-backend: failed to create shim: OCI runtime create failed: runc\n"
+     "create failed: unable to start container process: error during container init: error running hook #0: error "
+     "running hook: exit\nstatus 1, stdout: , stderr: nvidia-container-cli: container error: cgroup subsystem devices "
+     "not found: unknown", "container.cgroup_devices_missing", "nvidia-container-toolkit"),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/324 (containerd, the .real binary)
+    ("Failure: nvidia-container-cli.real: container error: cgroup subsystem devices not found",
+     "container.cgroup_devices_missing", "Upgrade the NVIDIA Container Toolkit"),
+
+    # ---- container.wsl_no_gpu_adapter: WSL exposes no GPU
+    # https://github.com/AbdBarho/stable-diffusion-webui-docker/issues/117 (WSL 1)
+    ("I'm using Windows with WSL1\n\nError response from daemon: failed to create shim task: OCI runtime create failed: "
+     "runc create failed: unable to start container process: error during container init: error running hook #0: error "
+     "running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: "
+     "initialization error: WSL environment detected but no adapters were found: unknown",
+     "container.wsl_no_gpu_adapter", "wsl --set-version"),
+    # https://github.com/OpenBMB/UltraRAG/issues/12 (Docker Desktop; nvidia-smi, wsl --update, the driver)
+    ("Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create "
+     "failed: runc create failed: unable to start container process: error during container init: error running hook "
+     "#0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'legacy'\nnvidia-container-cli: "
+     "initialization error: WSL environment detected but no adapters were found: unknown\n另外我是在window环境装的docker "
+     "desktop", "container.wsl_no_gpu_adapter", "wsl --update"),
+    # https://github.com/IDEA-Research/Grounded-Segment-Anything/issues/506 (no NVIDIA GPU)
+    ("`nividia-container-cli: initialization error: WSL environment detected but no adapters were found: unknown`\n"
+     "I also can't enable CUDA on my Laptop since it doesn't have an NVIDIA graphics card",
+     "container.wsl_no_gpu_adapter", "without GPUs"),
+    # https://github.com/xencon/aixcl/issues/142 (no dedicated GPU)
+    ("Running on Windows 11 (not using WSL) and without a dedicated GPU.\nError response from daemon: "
+     "nvidia-container-cli: initialization error: WSL environment detected but no adapters were found",
+     "container.wsl_no_gpu_adapter", "without GPUs"),
+
+    # ---- container.k8s_nvidia_runtime_missing: RuntimeClass nvidia, containerd without it
+    # https://github.com/NVIDIA/gpu-operator/issues/413 (title)
+    ("Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime for "
+     "\"nvidia\" is configured", "container.k8s_nvidia_runtime_missing", "nvidia-ctk runtime configure --runtime=containerd"),
+    # NVIDIA's GPU Operator documentation, troubleshooting ("the nouveau module is loaded"):
+    # https://docs.nvidia.com/datacenter/cloud-native/gpu-operator/latest/troubleshooting.html
+    ("Running kubectl describe pod -n gpu-operator -l app=nvidia-operator-validator includes the following event:\n"
+     "Warning  FailedCreatePodSandBox  8s (x21 over 9m2s)  kubelet  Failed to create pod sandbox: rpc error: code = "
+     "Unknown desc = failed to get sandbox runtime: no runtime for \"nvidia\" is configured\n"
+     "$ lsmod | grep -i nouveau", "container.k8s_nvidia_runtime_missing", "blacklist nouveau"),
+
+    # ---- python.wheel_tag_mismatch: a wheel for another Python or platform
+    # https://github.com/McGill-NLP/nano-aha-moment/issues/3 (Python 3.12, a cp310 wheel)
+    ("ERROR: flash_attn-2.7.2.post1+cu12torch2.5cxx11abiFALSE-cp310-cp310-linux_x86_64.whl is not a supported wheel on "
+     "this platform.", "python.wheel_tag_mismatch", "cpXY"),
+    # https://github.com/sunsetcoder/flash-attention-windows/issues/2 (Windows)
+    ("(myenv) C:\\Users\\TARGET STORE\\Desktop\\1\\flash-attention>pip install flash_attn-2.7.0.post2-cp310-cp310-win_amd64.whl\n"
+     "ERROR: flash_attn-2.7.0.post2-cp310-cp310-win_amd64.whl is not a supported wheel on this platform.",
+     "python.wheel_tag_mismatch", "sys.version_info"),
+
+    # ---- python.torch_wheel_not_found: a release never built for that CUDA
+    # https://github.com/cnut1648/Model-Fingerprint/issues/7
+    ("root@iZ0xiahgkb141q9201ucjwZ:/usr/local/cuda-11.3/bin# pip install torch==2.0.0+cu113 torchvision==0.15.0+cu113 "
+     "torchaudio==2.0.0 -f https://download.pytorch.org/whl/cu113/torch_stable.html\nLooking in indexes: "
+     "http://mirrors.cloud.aliyuncs.com/pypi/simple/\nLooking in links: https://download.pytorch.org/whl/cu113/torch_stable.html\n"
+     "ERROR: Could not find a version that satisfies the requirement torch==2.0.0+cu113 (from versions: 1.7.1, 1.8.0, 1.8.1, "
+     "1.9.0, 1.9.1, 1.10.0, 1.10.0+cu113, 1.10.1, 1.10.1+cu113, 1.10.2, 1.10.2+cu113, 1.11.0, 1.11.0+cu113, 1.12.0, "
+     "1.12.0+cu113, 1.12.1, 1.12.1+cu113, 1.13.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0)\nERROR: No matching distribution found for "
+     "torch==2.0.0+cu113", "python.torch_wheel_not_found", "Pick a pair that exists"),
+
+    # ---- python.torch_cuda_unavailable: is_available() False and nothing else in the log
+    # https://github.com/pytorch/pytorch/issues/49325 (collect_env of a +cpu build)
+    ("Why does this error happen?\nreturn torch._C._cuda_getDeviceCount() > 0 CUDA is not available\nPyTorch version: "
+     "1.7.1+cpu\nIs debug build: False\nCUDA used to build PyTorch: Could not collect\nOS: Microsoft Windows 10 Home "
+     "Single Language\nIs CUDA available: False", "python.torch_cuda_unavailable", "--index-url https://download.pytorch.org/whl/cu126"),
+    # https://github.com/pytorch/pytorch/issues/122924 (conda on Windows, a CPU build)
+    ("Cuda is not available. Thought might be pytorch version problem.\nPyTorch version: 2.2.2\nIs debug build: False\n"
+     "CUDA used to build PyTorch: Could not collect\nOS: Microsoft Windows 11 Education\nIs CUDA available: False\n"
+     "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 4080 Laptop GPU\n[conda] cudatoolkit               11.8.0",
+     "python.torch_cuda_unavailable", "cpuonly"),
+    # https://github.com/THU-MIG/yolov10/issues/218 (Windows, pip's default torch)
+    ("后来我本地win10机器，本来就有cuda12.2，同样方法安装好后，torch.cuda.is_available() 就是False，不知道怎么办了。\n"
+     "linux和windows的pip install torch是不一样的。linux上torch默认就是gpu版的，但是windows上的默认是cpu版 C:\\Users",
+     "python.torch_cuda_unavailable", "CPU-only"),
 ]
 
 
@@ -181,5 +262,7 @@ UNCLAIMED = [
 @pytest.mark.parametrize("text", UNCLAIMED)
 def test_not_claimed_by_this_layer(text):
     mine = {"container.driver_libs_in_image", "container.cdi_spec_missing", "container.apptainer_no_driver_files",
-            "container.k8s_insufficient_gpu", "python.torch_wheel_not_found", "python.ext_nvcc_too_old"}
+            "container.k8s_insufficient_gpu", "python.torch_wheel_not_found", "python.ext_nvcc_too_old",
+            "container.cgroup_devices_missing", "container.wsl_no_gpu_adapter", "container.k8s_nvidia_runtime_missing",
+            "python.wheel_tag_mismatch", "python.torch_cuda_unavailable"}
     assert not [m.id for m in explain(text) if m.id in mine]

@@ -539,15 +539,22 @@ def _d_torch_pair_order(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
-    """What an installer's "(from versions: ...)" says of the wanted torch: ``listed`` "yes" when the
+    """What an installer's "(from versions: ...)" says of the wanted torch: ``tagged`` "yes" when other
+    releases with the same +tag are listed (the wanted release has no such build); ``listed`` "yes" when the
     release itself is there without the +tag (only the local build is missing: an index
     question); ``python`` "too-new" / "too-old" when every listed release is newer / older than
     the wanted one (the interpreter has wheels of other releases only)."""
     want = _release(v.get("want", ""))
-    listed = [_release(x) for x in re.split(r"[,\s]+", v.get("versions") or "") if _release(x)]
-    out = {"listed": "", "python": ""}
+    names = [x for x in re.split(r"[,\s]+", v.get("versions") or "") if _release(x)]
+    listed = [_release(x) for x in names]
+    tag = v.get("tag") or ""
+    out = {"listed": "", "python": "", "tagged": ""}
     if not want or not listed:
         return out
+    # Other releases of this very build (+cu113) are there, the wanted one is not: that release
+    # was never built for that CUDA.
+    if tag and any(x.endswith("+" + tag) for x in names):
+        out["tagged"] = "yes"
     if want in listed or want + (0,) in listed:
         out["listed"] = "yes"
     elif all(x[:len(want)] > want for x in listed):
