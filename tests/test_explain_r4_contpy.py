@@ -237,6 +237,21 @@ CASES = [
     ("后来我本地win10机器，本来就有cuda12.2，同样方法安装好后，torch.cuda.is_available() 就是False，不知道怎么办了。\n"
      "linux和windows的pip install torch是不一样的。linux上torch默认就是gpu版的，但是windows上的默认是cpu版 C:\\Users",
      "python.torch_cuda_unavailable", "CPU-only"),
+    # ---- build.ggml_cuda_option_renamed: LLAMA_CUBLAS / WHISPER_CUBLAS refused, GGML_CUDA wanted
+    # https://github.com/instructlab/instructlab/pull/3014 (llama-cpp-python's vendored llama.cpp)
+    ("The build fails with:\n\nCMake Error at vendor/llama.cpp/CMakeLists.txt:102 (message):\nLLAMA_CUBLAS is deprecated "
+     "and will be removed in the future.\n\nUse GGML_CUDA instead", "build.ggml_cuda_option_renamed",
+     'CMAKE_ARGS="-DGGML_CUDA=on" pip install'),
+    # https://github.com/XHMY/AutoDefense/issues/4
+    ("$ CMAKE_ARGS=\"-DLLAMA_CUBLAS=on\" FORCE_CMAKE=1 pip install 'llama-cpp-python[server]'\n      *** scikit-build-core "
+     "0.11.6 using CMake 4.1.2 (wheel)\n      CMake Error at vendor/llama.cpp/CMakeLists.txt:108 (message):\n        "
+     "LLAMA_CUBLAS is deprecated and will be removed in the future.\n\n        Use GGML_CUDA instead",
+     "build.ggml_cuda_option_renamed", "llama-cpp-python"),
+    # https://github.com/ggml-org/whisper.cpp/issues/2789 (stale CMake cache; removing build/ fixed it)
+    ("cmake -DWHISPER_SDL2=ON -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=86 -B build -S .\n\nCMake Error at "
+     "CMakeLists.txt:103 (message):\n  WHISPER_CUBLAS is deprecated and will be removed in the future.\n\n  Use GGML_CUDA "
+     "instead\n\nCall Stack (most recent call first):\n  CMakeLists.txt:108 (whisper_option_depr)",
+     "build.ggml_cuda_option_renamed", "rm -rf build"),
 ]
 
 
@@ -256,6 +271,10 @@ UNCLAIMED = [
     "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==1.15 (from versions: none)",
     # a flash-attn GPU requirement at run time, not the build's nvcc
     "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+    # the warning form: the old name still switched CUDA on; nvcc missing is the cause
+    # (https://github.com/echonoshy/cgft-llm/issues/9)
+    "CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n\n"
+    "  Use GGML_CUDA instead\n\n-- Could not find nvcc, please set CUDAToolkit_ROOT.",
 ]
 
 
@@ -264,5 +283,5 @@ def test_not_claimed_by_this_layer(text):
     mine = {"container.driver_libs_in_image", "container.cdi_spec_missing", "container.apptainer_no_driver_files",
             "container.k8s_insufficient_gpu", "python.torch_wheel_not_found", "python.ext_nvcc_too_old",
             "container.cgroup_devices_missing", "container.wsl_no_gpu_adapter", "container.k8s_nvidia_runtime_missing",
-            "python.wheel_tag_mismatch", "python.torch_cuda_unavailable"}
+            "python.wheel_tag_mismatch", "python.torch_cuda_unavailable", "build.ggml_cuda_option_renamed"}
     assert not [m.id for m in explain(text) if m.id in mine]
