@@ -252,6 +252,33 @@ CASES = [
      "CMakeLists.txt:103 (message):\n  WHISPER_CUBLAS is deprecated and will be removed in the future.\n\n  Use GGML_CUDA "
      "instead\n\nCall Stack (most recent call first):\n  CMakeLists.txt:108 (whisper_option_depr)",
      "build.ggml_cuda_option_renamed", "rm -rf build"),
+    # ---- bnb.cudart_not_found, bitsandbytes 0.43+: no binary for the CUDA it looks for
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1180 (BNB_CUDA_VERSION=123 set)
+    ("WARNING: BNB_CUDA_VERSION=123 environment variable detected; loading libbitsandbytes_cuda121_nocublaslt123.so.\n"
+     "This can be used to load a bitsandbytes version that is different from the PyTorch CUDA version.\n"
+     "Could not find the bitsandbytes CUDA binary at PosixPath('/home/llm/ProgramFiles/bitsandbytes/bitsandbytes/"
+     "libbitsandbytes_cuda121_nocublaslt123.so')", "bnb.cudart_not_found", "unset BNB_CUDA_VERSION"),
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1559
+    ("WARNING: BNB_CUDA_VERSION=124 environment variable detected; loading libbitsandbytes_cuda124.so.\n"
+     "Could not find the bitsandbytes CUDA binary at PosixPath('/notebooks/bitsandbytes/bitsandbytes/"
+     "libbitsandbytes_cuda124.so')", "bnb.cudart_not_found", "unset BNB_CUDA_VERSION"),
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1190 (a 0.43.2.dev0 source build)
+    ("root@1c1b2c566ff1:/workspace/ilya_png# python -m bitsandbytes\nCould not find the bitsandbytes CUDA binary at "
+     "PosixPath('/usr/local/lib/python3.10/dist-packages/bitsandbytes-0.43.2.dev0-py3.10-linux-x86_64.egg/bitsandbytes/"
+     "libbitsandbytes_cuda121.so')", "bnb.cudart_not_found", "pip install -U bitsandbytes"),
+
+    # ---- python.paddle_cpu_build
+    # https://github.com/PaddlePaddle/Paddle/issues/24581 (Windows, paddlehub)
+    ("  File \"E:\\software\\program\\Python37\\lib\\site-packages\\paddle\\fluid\\framework.py\", line 314, in "
+     "cuda_places\n    \"Not compiled with CUDA\"\nAssertionError: Not compiled with CUDA", "python.paddle_cpu_build",
+     "paddlepaddle-gpu"),
+    # https://github.com/PaddlePaddle/Paddle/issues/25866
+    ("paddlepaddle-1.8.1\npaddlehub-1.7.1\nCUDA Version 9.2.148\n在使用module = hub.Module(name=\"bert_multi_cased_L-12_H-768_A-12\")"
+     "时，出现\n    \"Not compiled with CUDA\"\nAssertionError: Not compiled with CUDA", "python.paddle_cpu_build",
+     "uninstall -y paddlepaddle"),
+    # https://github.com/PaddlePaddle/PaddleDetection/issues/4551
+    ("通过 pip install paddlepaddle-gpu==2.1.3.post112安装 ... 命令出现the device should not be 'gpu' paddlepaddle is not "
+     "compiled with cuda 错误", "python.paddle_cpu_build", "paddle.utils.run_check()"),
 ]
 
 
@@ -271,6 +298,8 @@ UNCLAIMED = [
     "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==1.15 (from versions: none)",
     # a flash-attn GPU requirement at run time, not the build's nvcc
     "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+    # detectron2's own wording belongs to ext.cuda_ops_not_built, not to paddle
+    "RuntimeError: Not compiled with GPU support (ROIAlign_forward at detectron2/layers/csrc/ROIAlign/ROIAlign.h:73)",
     # the warning form: the old name still switched CUDA on; nvcc missing is the cause
     # (https://github.com/echonoshy/cgft-llm/issues/9)
     "CMake Warning at CMakeLists.txt:95 (message):\n  LLAMA_CUDA is deprecated and will be removed in the future.\n\n"
@@ -283,5 +312,6 @@ def test_not_claimed_by_this_layer(text):
     mine = {"container.driver_libs_in_image", "container.cdi_spec_missing", "container.apptainer_no_driver_files",
             "container.k8s_insufficient_gpu", "python.torch_wheel_not_found", "python.ext_nvcc_too_old",
             "container.cgroup_devices_missing", "container.wsl_no_gpu_adapter", "container.k8s_nvidia_runtime_missing",
-            "python.wheel_tag_mismatch", "python.torch_cuda_unavailable", "build.ggml_cuda_option_renamed"}
+            "python.wheel_tag_mismatch", "python.torch_cuda_unavailable", "build.ggml_cuda_option_renamed",
+            "python.paddle_cpu_build"}
     assert not [m.id for m in explain(text) if m.id in mine]
