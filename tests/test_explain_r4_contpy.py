@@ -279,6 +279,22 @@ CASES = [
     # https://github.com/PaddlePaddle/PaddleDetection/issues/4551
     ("通过 pip install paddlepaddle-gpu==2.1.3.post112安装 ... 命令出现the device should not be 'gpu' paddlepaddle is not "
      "compiled with cuda 错误", "python.paddle_cpu_build", "paddle.utils.run_check()"),
+    # ---- torch.no_driver on a notebook's CPU runtime
+    # https://github.com/Isi-dev/Google-Colab_Notebooks/issues/11 (the user's own Radeon is beside the point)
+    ("i can not access any Github-Google collab, like - DeFooocus, wan 2 etc...\n(RuntimeError: Found no NVIDIA driver on "
+     "your system. Please check that you have an NVIDIA GPU and installed a driver from "
+     "http://www.nvidia.com/Download/index.aspx ) - This error message will shown everytime.\n\ni have installed gpu "
+     "GIGABYTE Radeon RX 6600 Eagle 8G Graphics Card", "torch.no_driver", "Runtime > Change runtime type"),
+    # https://github.com/googlecolab/colabtools/issues/5136 (Fooocus under /content)
+    ("File \"/content/Fooocus/entry_with_update.py\", line 46, in <module>\n    from launch import *\n  File "
+     "\"/content/Fooocus/ldm_patched/modules/model_management.py\", line 90, in get_torch_device\n    return "
+     "torch.device(torch.cuda.current_device())\nRuntimeError: Found no NVIDIA driver on your system. Please check that "
+     "you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx",
+     "torch.no_driver", "GPU runtime"),
+    # https://github.com/camenduru/Fooocus-colab/issues/25
+    ("I am receiving this error now with colab.  I was working fine for me on the 22nd and 23rd of August.  Now on the "
+     "24th, I get this RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+     "installed a driver from http://www.nvidia.com/Download/index.aspx", "torch.no_driver", "GPU runtime"),
 ]
 
 
