@@ -295,6 +295,33 @@ CASES = [
     ("I am receiving this error now with colab.  I was working fine for me on the 22nd and 23rd of August.  Now on the "
      "24th, I get this RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
      "installed a driver from http://www.nvidia.com/Download/index.aspx", "torch.no_driver", "GPU runtime"),
+    # ---- container.no_gpu_runtime: docker configured for the NVIDIA runtime, its program gone
+    # https://github.com/NVIDIA/nvidia-docker/issues/1337 (docker 19.03, the EOL hook package)
+    ("docker run --name gpu_container --gpus all nvidia/cuda\ndocker: Error response from daemon: exec: "
+     "\"nvidia-container-runtime-hook\": executable file not found in $PATH.\nERRO[0000] error waiting for container: "
+     "context canceled", "container.no_gpu_runtime", "nvidia-container-toolkit"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/958
+    ("docker run --runtime=nvidia --rm nvidia/cuda nvidia-smi\ndocker: Error response from daemon: OCI runtime create "
+     "failed: exec: \"nvidia-container-runtime-hook\": executable file not found in $PATH: unknown.",
+     "container.no_gpu_runtime", "nvidia-ctk runtime configure --runtime=docker"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1190 (title)
+    ("Docker: Error response from daemon: OCI runtime create failed: unable to retrieve OCI runtime error exec: "
+     "\"nvidia-container-runtime\": executable file not found in $PATH: : unknown.", "container.no_gpu_runtime",
+     "Install the NVIDIA Container Toolkit"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1017 (the runtime's log)
+    ("2019/07/23 14:19:45 Running nvidia-container-runtime\n2019/07/23 14:19:45 ERROR: inject NVIDIA hook: stat "
+     "/usr/bin/nvidia-container-runtime-hook: no such file or directory", "container.no_gpu_runtime",
+     "Install the NVIDIA Container Toolkit"),
+    # ---- ext.cuda_ops_not_built, AutoGPTQ's kernels
+    # https://github.com/PromtEngineer/localGPT/issues/402
+    ("`2023-08-23 13:49:27,776 - WARNING - qlinear_old.py:16 - CUDA extension not installed.`",
+     "ext.cuda_ops_not_built", "BUILD_CUDA_EXT=1"),
+    # https://github.com/AutoGPTQ/AutoGPTQ/issues/203
+    ("Now I can run models if I use `use_triton=True`, but it's worth turning it off as \"CUDA extension not installed\" "
+     "or \"name autogptq_cuda_256 not defined\" errors pop up.", "ext.cuda_ops_not_built", "cudaenv use --match-torch"),
+    # https://github.com/AutoGPTQ/AutoGPTQ/issues/751 (title)
+    ("auto_gptq.nn_modules.qlinear.qlinear_cuda:CUDA extension not installed. (Windows 10, cp311, pytorch 2.5.1, CUDA 12.4)",
+     "ext.cuda_ops_not_built", "pip uninstall -y auto-gptq"),
 ]
 
 
