@@ -322,6 +322,18 @@ CASES = [
     # https://github.com/AutoGPTQ/AutoGPTQ/issues/751 (title)
     ("auto_gptq.nn_modules.qlinear.qlinear_cuda:CUDA extension not installed. (Windows 10, cp311, pytorch 2.5.1, CUDA 12.4)",
      "ext.cuda_ops_not_built", "pip uninstall -y auto-gptq"),
+    # ---- python.torch_wheel_not_found from uv, and pip for an old CUDA build
+    # https://github.com/ByteDance-Seed/Bagel/issues/48 (a comment: `uv add` without the PyTorch index)
+    ("❯ uv add torch==2.7.0+cu126\n  × No solution found when resolving dependencies for split ((python_full_version >= "
+     "'3.12' and\n  │ platform_machine != 'aarch64') or (python_full_version >= '3.12' and sys_platform != 'linux')):\n"
+     "  ╰─▶ Because there is no version of torch==2.7.0+cu126 and your project depends on\n      torch==2.7.0+cu126, we "
+     "can conclude that your project's requirements are unsatisfiable.", "python.torch_wheel_not_found",
+     "--index-url https://download.pytorch.org/whl/cu126"),
+    # https://github.com/ArtLabss/tennis-tracking/issues/16 (Python 3.8, the release on PyPI, its +cu102 build not)
+    ("Make new conda env with Python=3.8, run pip install -r requirements.txt and get\nERROR: Could not find a version that "
+     "satisfies the requirement torch==1.9.0+cu102 (from versions: 1.4.0, 1.5.0, 1.5.1, 1.6.0, 1.7.0, 1.7.1, 1.8.0, "
+     "1.8.1, 1.9.0, 1.9.1, 1.10.0, 1.10.1, 1.10.2, 1.11.0)\nERROR: No matching distribution found for torch==1.9.0+cu102",
+     "python.torch_wheel_not_found", "torch_stable.html"),
 ]
 
 
