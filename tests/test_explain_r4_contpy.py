@@ -334,6 +334,20 @@ CASES = [
      "satisfies the requirement torch==1.9.0+cu102 (from versions: 1.4.0, 1.5.0, 1.5.1, 1.6.0, 1.7.0, 1.7.1, 1.8.0, "
      "1.8.1, 1.9.0, 1.9.1, 1.10.0, 1.10.1, 1.10.2, 1.11.0)\nERROR: No matching distribution found for torch==1.9.0+cu102",
      "python.torch_wheel_not_found", "torch_stable.html"),
+    # ---- wsl.gpu_access_blocked: NVML refused inside WSL 2
+    # https://github.com/microsoft/WSL/issues/9166 (nvidia-utils-510 installed inside WSL)
+    ("at this point I did :\n\n`apt install nvidia-utils-510`\n\nbecause without installing this package,it won't find "
+     "the utility nvidia-smi. But this is the error that I've got next :\n\n# nvidia-smi\n\nFailed to initialize NVML: GPU "
+     "access blocked by the operating system\nFailed to properly shut down NVML: GPU access blocked by the operating "
+     "system", "wsl.gpu_access_blocked", "remove any Linux NVIDIA driver packages"),
+    # https://github.com/microsoft/WSL/issues/10289
+    ("I tried to check my nvidia driver version within ubuntu 22.04 installed on the WSL2 subsystem installed on Windows "
+     "11,however, i got the error \"Failed to initialize NVML: GPU access blocked by the operating system\".",
+     "wsl.gpu_access_blocked", "/usr/lib/wsl/lib/nvidia-smi"),
+    # https://github.com/microsoft/WSL/issues/14339 (an L40S on Windows Server 2025)
+    ("Windows Server 2025, installed Nvidia drivers (latest version): 32.0.15.9159 in Data Center mode: WSL doesn't see "
+     "Nvidia L40S card.\n$ nvidia-smi\nFailed to initialize NVML: GPU access blocked by the operating system\nFailed to "
+     "properly shut down NVML: GPU access blocked by the operating system", "wsl.gpu_access_blocked", "nvidia-smi -g 0 -dm 0"),
 ]
 
 
@@ -368,5 +382,5 @@ def test_not_claimed_by_this_layer(text):
             "container.k8s_insufficient_gpu", "python.torch_wheel_not_found", "python.ext_nvcc_too_old",
             "container.cgroup_devices_missing", "container.wsl_no_gpu_adapter", "container.k8s_nvidia_runtime_missing",
             "python.wheel_tag_mismatch", "python.torch_cuda_unavailable", "build.ggml_cuda_option_renamed",
-            "python.paddle_cpu_build"}
+            "python.paddle_cpu_build", "wsl.gpu_access_blocked"}
     assert not [m.id for m in explain(text) if m.id in mine]
