@@ -346,7 +346,7 @@ PRODUCED = {
 
 def _layer_case_ids() -> set[str]:
     """The ids the round-4 layer tests (tests/test_explain_r4_*.py) answer real quoted messages with:
-    every list named ``*_CASES`` of (text, id, fix) tuples there."""
+    every list named ``CASES`` or ``*_CASES`` of (text, id, fix) tuples there."""
     import glob
     import importlib.util
 
@@ -356,7 +356,7 @@ def _layer_case_ids() -> set[str]:
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         for name, value in vars(mod).items():
-            if name.endswith("_CASES") and isinstance(value, list):
+            if (name == "CASES" or name.endswith("_CASES")) and isinstance(value, list):
                 ids_ |= {case[1] for case in value if isinstance(case, tuple) and len(case) >= 2}
     return ids_
 

@@ -663,3 +663,48 @@ DERIVE = {"link_libs": _d_link_libs, "symbol_libs": _d_symbol_libs, "cc_arch": _
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
           "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list, "xid": _d_xid,
           "present": lambda v, t, m: _d_present(v, t)}
+
+
+# -- [containers-python] layer (round 4): added at the end so parallel edits above do not collide.
+
+def _release(v: str) -> tuple[int, ...]:
+    """A torch release as numbers, without its local tag: ``2.1.0+cu121`` -> (2, 1, 0); () for none."""
+    m = re.match(r"\s*(\d+(?:\.\d+)*)", v or "")
+    return tuple(int(x) for x in m.group(1).split(".")) if m else ()
+
+
+def _d_torch_pair_order(v: dict, t: LogText, m: re.Match) -> dict:
+    """Which side of a "built for X (you have Y)" pair is the newer torch release: ``built``, ``have`` or ""."""
+    built, have = _release(v.get("built", "")), _release(v.get("have", ""))
+    if not built or not have or built[:2] == have[:2]:
+        return {"newer": ""}
+    return {"newer": "built" if built > have else "have"}
+
+
+def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
+    """What an installer's "(from versions: ...)" says of the wanted torch: ``tagged`` "yes" when other
+    releases with the same +tag are listed (the wanted release has no such build); ``listed`` "yes" when the
+    release itself is there without the +tag (only the local build is missing: an index
+    question); ``python`` "too-new" / "too-old" when every listed release is newer / older than
+    the wanted one (the interpreter has wheels of other releases only)."""
+    want = _release(v.get("want", ""))
+    names = [x for x in re.split(r"[,\s]+", v.get("versions") or "") if _release(x)]
+    listed = [_release(x) for x in names]
+    tag = v.get("tag") or ""
+    out = {"listed": "", "python": "", "tagged": ""}
+    if not want or not listed:
+        return out
+    # Other releases of this very build (+cu113) are there, the wanted one is not: that release
+    # was never built for that CUDA.
+    if tag and any(x.endswith("+" + tag) for x in names):
+        out["tagged"] = "yes"
+    if want in listed or want + (0,) in listed:
+        out["listed"] = "yes"
+    elif all(x[:len(want)] > want for x in listed):
+        out["python"] = "too-new"
+    elif all(x[:len(want)] < want for x in listed):
+        out["python"] = "too-old"
+    return out
+
+
+DERIVE.update({"torch_pair_order": _d_torch_pair_order, "torch_wheels": _d_torch_wheels})
