@@ -171,6 +171,35 @@ CASES = [
      "'cublas_gemm(GetCublasHandle(), (transB==kTrans? CUBLAS_OP_T:CUBLAS_OP_N)'",
      "status.lib_arch_mismatch", "newer generation"),
 
+    # --- cuDNN 9 sub-libraries from two installs ---
+    # https://github.com/mav-rik/facerestore_cf/issues/27 ("pip install -U nvidia-cuda-runtime-cu12 nvidia-cudnn-cu12
+    # solved my issues")
+    ("I keep getting this error whenever I try to run the CropFace node:\n\nCropFace\ncuDNN error: "
+     "CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH", "status.cudnn_sublibrary_mismatch", "pip install -U nvidia-cudnn"),
+    # https://github.com/pytorch/pytorch/issues/185512 (one engine library from the system, the rest from the wheel)
+    ("RuntimeError: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH in F.conv2d on PyTorch nightly (cu130)\n"
+     "5580:     calling init: /home/xyt19/miniconda3/envs/debug/lib/python3.10/site-packages/nvidia/cudnn/lib/"
+     "libcudnn_graph.so.9\n5580:     calling init: /lib/x86_64-linux-gnu/libcudnn_engines_tensor_ir.so.9",
+     "status.cudnn_sublibrary_mismatch", "remove the other install"),
+    # https://github.com/koharu-rs/koharu/issues/694 (a bundled runtime and the system's; "uninstall your mismatched
+    # version")
+    ("System cuDNN: 9.22.0.52\nBundled cuDNN: 9.21.0.82\nOS: CachyOS (Arch)\nGPU: RTX 3060 Laptop\n"
+     "Error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH on all detection engines",
+     "status.cudnn_sublibrary_mismatch", "remove the other install"),
+    # https://github.com/arrayfire/arrayfire/issues/3700 (Windows: another toolkit's DLLs on PATH)
+    ("If you have any other cuda toolkit installed, the kernel will pull missing .dll files regardless of if they are "
+     "used by the program or not. Because you don't include them. With the new cudnn version 9 this leads to an "
+     "instant crash of the exe with the `CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH` error.",
+     "status.cudnn_sublibrary_mismatch", "off PATH"),
+
+    # --- a number alone: deviceQuery / ggml print cudaGetDeviceCount's return value ---
+    # ggml's line as a public project's tests quote it (llama.cpp#6185 made ggml print cudaGetDeviceCount's error:
+    # https://github.com/ggml-org/llama.cpp/pull/6185); 35 is the runtime's "insufficient driver"
+    ("ggml_cuda_init: cudaGetDeviceCount returned 35", "runtime.insufficient_driver", "upgrade the driver"),
+    # NVIDIA samples' deviceQuery without a GPU (cuda-samples' deviceQuery.cpp prints the number, then the string)
+    ("CUDA Device Query (Runtime API) version (CUDART static linking)\n\ncudaGetDeviceCount returned 100",
+     "runtime.no_device", "nvidia-smi"),
+
     # --- 3 initialization error / CUDA driver initialization failed: the driver ---
     # https://github.com/szcompressor/cuSZ/issues/43 ("an issue of CUDA driver configuration": nvidia-smi first)
     ("CUDA API failed at src/cusz.cu:154 with error: initialization error (3)", "status.driver_init_failed",
