@@ -278,6 +278,18 @@ PROGRAM = [
     # https://github.com/tbennun/cudnn-training/issues/17 (tensor dimensions)
     ("CUDNN failure: CUDNN_STATUS_BAD_PARAM\n/home/admin/cudnn-training-master/lenet.cu:658\nAborting...",
      "program.cudnn_bad_param"),
+    # 4 (old 29) driver shutting down: CUDA calls in static destructors at exit.
+    # https://github.com/NVlabs/SASSI/issues/4 ("I was calling cudaDeviceSynchronize in a static object destructor")
+    ('it sometimes shows "Error: driver shutting down".', "program.cuda_call_at_exit"),
+    # https://github.com/luoyetx/mini-caffe/issues/81 (Caffe's CHECK, old number 29)
+    ("D:\\mini-caffe\\src\\syncedmem.cpp:148: Check failed: error == cudaSuccess (29 vs. 0)  driver shutting down",
+     "program.cuda_call_at_exit"),
+    # https://github.com/AlexeyAB/darknet/issues/1829 (exit(0) after detect)
+    ("cudaStreamDestroy() failed. Reason: driver shutting down\ncudaFree() failed. Reason: driver shutting down",
+     "program.cuda_call_at_exit"),
+    # https://github.com/Schumacher-Group-UPB/PHOENIX/pull/2 (thrust)
+    ("terminate called after throwing an instance of \n'thrust::THRUST_200500_520_NS::system::system_error'\n"
+     "   what():  CUDA free failed: cudaErrorCudartUnloading: driver shutting \n down", "program.cuda_call_at_exit"),
     # ambiguous library statuses alone: no environment claim.
     # https://github.com/jadore801120/attention-is-all-you-need-pytorch/issues/193
     ("RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, "
