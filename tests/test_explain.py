@@ -317,10 +317,24 @@ PRODUCED = {
 def test_every_entry_has_a_real_message():
     covered = set(REAL) | set(PRODUCED) | CORPUS_IDS | {i for i, _ in TUNED.values()} \
         | {i for i, _ in FRESH_FIXED.values()} | {i for _, i, _ in OTHER_PRODUCERS} \
-        | {i for i, _ in FRESH2_FIXED.values()} | {i for _, i, _ in OTHER_PRODUCERS2}
+        | {i for i, _ in FRESH2_FIXED.values()} | {i for _, i, _ in OTHER_PRODUCERS2} | r4_real_ids()
     assert set(IDS) <= covered | PROGRAM_BUGS, set(IDS) - covered
     assert covered <= set(IDS), covered - set(IDS)
     assert all(name in globals() for name in PRODUCED.values())
+
+
+def r4_real_ids() -> set[str]:
+    """The ids round 4's layer files (tests/test_explain_r4_*.py) back with real thread excerpts:
+    each has a module-level CASES list of (text, want_id, want_fix)."""
+    import glob
+    import importlib.util
+    out: set[str] = set()
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_explain_r4_*.py"))):
+        spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3], path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        out |= {case[1] for case in getattr(mod, "CASES", ())}
+    return out
 
 
 @pytest.mark.parametrize("entry_id", sorted(REAL))

@@ -520,3 +520,17 @@ DERIVE = {"link_libs": _d_link_libs, "symbol_libs": _d_symbol_libs, "cc_arch": _
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
           "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list, "xid": _d_xid}
+
+
+def _d_gcc_limit(v: dict, t: LogText, m: re.Match) -> dict:
+    """The newest gcc major a toolkit accepts: what host_config.h said (``limit``), else the
+    table's ``gcc_max`` for the CUDA a message names (torch's cpp_extension check: ``by CUDA 11.3``)."""
+    if v.get("limit"):
+        return {"limit": v["limit"]}
+    if (v.get("below") or "").isdigit():  # torch's exclusive bound: "(<14.0)" -> gcc 13
+        return {"limit": str(int(v["below"]) - 1)}
+    row = table()["toolkits"].get(v.get("cuda", "")) or {}
+    return {"limit": str(row["gcc_max"]) if row.get("gcc_max") else ""}
+
+
+DERIVE["gcc_limit"] = _d_gcc_limit

@@ -1,0 +1,268 @@
+"""Issue 18, round 4, layer [compiler]: host compilers, headers, CMake and build tools.
+
+Each family is backed by real public threads in different projects (URL above each excerpt),
+quoted verbatim (trimmed). The first environment answer must be ``want_id`` and the first line of
+its fix must hold ``want_fix``: the fix that solved that thread's case.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cudaenv.knowledge.explain import explain
+
+CASES = [
+    # --- glibc 2.41's C23 math functions vs CUDA 12.x's crt/math_functions.h -------------------
+    # OpenCV with CUDA 12.4/12.8, the thread's fix a header patch: https://github.com/opencv/opencv/issues/27111
+    ('/usr/include/bits/mathcalls.h(79): error: exception specification is incompatible with that of previous '
+     'function "cospi" (declared at line 5554 of /usr/local/cuda/include/crt/math_functions.h)',
+     "nvcc.glibc_c23_math", "cudaenv use 13.0"),
+    # koboldcpp with CUDA 12.9.86 (12.9 still fails): https://github.com/LostRuins/koboldcpp/issues/1521
+    ("nvcc --forward-unknown-to-host-compiler -use_fast_math -extended-lambda -arch=native -I. -c "
+     "ggml/src/ggml-cuda/ggml-cuda.cu -o ggml-cuda.o\n"
+     '/usr/include/bits/mathcalls.h(79): error: exception specification is incompatible with that of previous '
+     'function "cospi" (declared at line 2601 of /usr/local/cuda/incl',
+     "nvcc.glibc_c23_math", "cudaenv use 13.0"),
+    # CUDA samples on Ubuntu 25.04, wrapped by CMake: https://github.com/NVIDIA/cuda-samples/issues/378
+    ('usr/include/x86_64-linux-gnu/bits/mathcalls.h(79): error: exception\n'
+     '  specification is incompatible with that of previous function "cospi"\n'
+     '  (declared at line 2601 of\n'
+     '  /usr/local/cuda-12.9/bin/../targets/x86_64-linux/include/crt/math_functions.h)',
+     "nvcc.glibc_c23_math", "cudaenv use 13.0"),
+    # NCCL from source on Ubuntu 25.04: https://github.com/NVIDIA/nccl/issues/1700
+    ('/usr/include/x86_64-linux-gnu/bits/mathcalls.h(79): error: exception specification is incompatible with that '
+     'of previous function "cospi" (declared at line 2601 of '
+     '/usr/local/cuda/bin/../targets/x86_64-linux/include/crt/math_functions.h)\n'
+     '   extern double cospi (double __x) noexcept (true); extern double __cospi (double __x) noexcept (true);',
+     "nvcc.glibc_c23_math", "cudaenv use 13.0"),
+    # rsqrt on Debian trixie: https://github.com/JustVugg/colibri/pull/966
+    ('  mathcalls.h: error: exception specification is incompatible with that\n'
+     '  of previous function "rsqrt" (declared at ... crt/math_functions.h)',
+     "nvcc.glibc_c23_math", "cudaenv use 13.0"),
+    # gcc's wording of the same clash, in CMake's compiler probe: https://github.com/1CatAI/1Cat-vLLM/issues/215
+    ("#$ cudafe++ --c++17 --gnu_version=120400 --display_error_number\n"
+     "error: declaration of 'void sincospi(double, double*, double*)' has a different exception specifier\n"
+     "  /usr/local/cuda-12.8/targets/x86_64-linux/include/crt/math_functions.h:5994",
+     "nvcc.glibc_c23_math", "cudaenv use 13.0"),
+
+    # --- the C++ compiler is not installed (cc1plus) or nvcc cannot run its host compiler --------
+    # xmrig-cuda, gcc and g++ of different versions: https://github.com/xmrig/xmrig-cuda/issues/112
+    ("At the make command for xmrig-cuda, I get this error\n\n"
+     "`cc: error trying to exec 'cc1plus': execvp: No such file or directory`",
+     "nvcc.host_compiler_missing", "build-essential"),
+    # llama.cpp, gcc's newer wording: https://github.com/ggml-org/llama.cpp/issues/6727 (title)
+    ("gcc: fatal error: cannot execute \u2018cc1plus\u2019: execvp: No such file or directory",
+     "nvcc.host_compiler_missing", "build-essential"),
+    # darknet through nvcc: https://github.com/pjreddie/darknet/issues/1168
+    ("nvcc  -gencode arch=compute_30,code=sm_30 -DGPU -I/usr/local/cuda-8.0/include/ -DCUDNN --compiler-options "
+     "\"-Wall -Wfatal-errors\" -c ./src/convolutional_kernels.cu -o obj/convolutional_kernels.o\n"
+     "**gcc: error trying to exec 'cc1plus': execvp: No such file or directory",
+     "nvcc.host_compiler_missing", "build-essential"),
+    # libfreenect2's CMake FindCUDA build: https://github.com/OpenKinect/libfreenect2/issues/1184
+    ("[  7%] Building NVCC (Device) object CMakeFiles/cuda_compile_1.dir/src/"
+     "cuda_compile_1_generated_cuda_kde_depth_packet_processor.cu.o\n"
+     "`cc: fatal error: cannot execute \u2018cc1plus\u2019: execvp: no such file`",
+     "nvcc.host_compiler_missing", "build-essential"),
+    # nvcc's own wording, a torch extension with no gcc on PATH: https://github.com/NVlabs/DeepIM-PyTorch/issues/7
+    ("/usr/bin/nvcc -I/usr/lib/python3/dist-packages/torch/include -c point_matching_loss_kernel.cu -o "
+     "build/temp.linux-x86_64-3.8/point_matching_loss_kernel.o -std=c++14\n"
+     "gcc: No such file or directory\nnvcc fatal   : Failed to preprocess host compiler properties.\n"
+     "error: command '/usr/bin/nvcc' failed with exit status 1",
+     "nvcc.host_compiler_missing", "build-essential"),
+    # sccache-dist without the host compiler: https://github.com/mozilla/sccache/issues/1048
+    ("gcc: No such file or directory\nnvcc fatal   : Failed to preprocess host compiler properties.",
+     "nvcc.host_compiler_missing", "build-essential"),
+    # a -ccbin naming a compiler that is not installed (title):
+    # https://github.com/nicolasavru/ppf-registration-spatial-hashing/issues/2
+    ("/usr/bin/g++-5: No such file or directory nvcc fatal : Failed to preprocess host compiler properties.",
+     "nvcc.host_compiler_missing", "-ccbin"),
+    # a host compiler that is not a compiler: https://github.com/compiler-explorer/compiler-explorer/issues/8302
+    ("t-nakata@robot:~/cuda$ nvcc -o a a.cc\nerror: unknown flag `E'\nnvcc fatal   : Failed to preprocess host "
+     "compiler properties.", "nvcc.host_compiler_missing", "-ccbin"),
+
+    # --- Python's C headers ------------------------------------------------------------------------
+    # cpyrit-cuda: https://github.com/JPaulMora/Pyrit/issues/384
+    ("gcc -pthread -fno-strict-aliasing -DNDEBUG -g -fwrapv -O2 -Wall -Wstrict-prototypes -fPIC "
+     "-I/usr/include/python2.6 -c _cpyrit_cuda.c -o build/temp.linux-i686-2.6/_cpyrit_cuda.o\n"
+     "_cpyrit_cuda.c:39:20: fatal error: Python.h: No such file or directory\ncompilation terminated.\n"
+     "error: command 'gcc' failed with exit status 1", "build.python_headers_missing", "python3-dev"),
+    # pycocotools (solved by python3-dev): https://github.com/cocodataset/cocoapi/issues/180
+    ("pycocotools/_mask.c:4:20: fatal error: **Python.h**: No such file or directory\ncompilation terminated.\n"
+     "error: command 'x86_64-linux-gnu-gcc' failed with exit status 1".replace("**", ""),
+     "build.python_headers_missing", "python3-dev"),
+    # g2opy through CMake and make: https://github.com/uoip/g2opy/issues/36
+    ("fatal error: Python.h: No such file or directory\ncompilation terminated.\n"
+     "python/CMakeFiles/g2o.dir/build.make:62: recipe for target 'python/CMakeFiles/g2o.dir/g2o.cpp.o' failed",
+     "build.python_headers_missing", "python3-dev"),
+    # PSENet's versioned include: https://github.com/whai362/PSENet/issues/104 (title)
+    ("fatal error: python2.7/Python.h: No such file or directory", "build.python_headers_missing", "python3-dev"),
+
+    # --- CMake: CUDA architectures empty or invalid ------------------------------------------------
+    # colmap: https://github.com/colmap/colmap/issues/1779
+    ("CMake Error at /opt/cmake-3.25.1-linux-x86_64/share/cmake-3.25/Modules/CMakeDetermineCUDACompiler.cmake:277 "
+     "(message):\n  CMAKE_CUDA_ARCHITECTURES must be non-empty if set.\nCall Stack (most recent call first):\n"
+     "  CMakeLists.txt:150 (enable_language)", "cmake.cuda_architectures_empty", "CMAKE_CUDA_ARCHITECTURES="),
+    # "must be valid" is the identification failing with the list set (instant-ngp, after pointing CMake at
+    # nvcc 11.5): https://github.com/NVlabs/instant-ngp/issues/707
+    ("$ cmake . -B build -DCMAKE_CUDA_COMPILER=/usr/local/cuda-11.5/bin/nvcc\n"
+     "CMake Error at /usr/local/share/cmake-3.23/Modules/CMakeDetermineCUDACompiler.cmake:311 (message):\n"
+     "  CMAKE_CUDA_ARCHITECTURES must be valid if set.", "cmake.cuda_compiler_id_failed", "cudaenv use 11.5"),
+    # EXP, a target without architectures: https://github.com/EXP-code/EXP/issues/63
+    ('CMake Error in exputil/CMakeLists.txt:\n  CUDA_ARCHITECTURES is empty for target "exputil".\n\n'
+     'CMake Error in src/CMakeLists.txt:\n  CUDA_ARCHITECTURES is empty for target "EXPlib".',
+     "cmake.cuda_architectures_empty", "CMAKE_CUDA_ARCHITECTURES="),
+    # parsec with CMake 3.26 and CUDA 11.8: https://github.com/ICLDisco/parsec/issues/555
+    ('CMake Error in build/_deps/parsec-src/tests/dsl/dtd/CMakeLists.txt:\n'
+     '  CUDA_ARCHITECTURES is empty for target "dtd_test_new_tile".',
+     "cmake.cuda_architectures_empty", "CMAKE_CUDA_ARCHITECTURES="),
+
+    # --- CMake could not compile its CUDA identification test ---------------------------------------
+    # a CUDA 12.8 install CMake did not use: https://github.com/NVIDIA/GPUStressTest/issues/11
+    ("Cuda compilation tools, release 12.8, V12.8.61\n cmake ..\n-- The CXX compiler identification is GNU 14.2.0\n"
+     "-- The CUDA compiler identification is unknown\n"
+     "CMake Error at /usr/share/cmake-3.28/Modules/CMakeDetermineCUDACompiler.cmake:270 (message):\n"
+     "  Failed to detect a default CUDA architecture.\n\n\n\n  Compiler output:\n\n"
+     "Call Stack (most recent call first):\n  CMakeLists.txt:10 (project)",
+     "cmake.cuda_compiler_id_failed", "cudaenv use 12.8"),
+    # Jetson, CUDA not on PATH: https://github.com/laugh12321/TensorRT-YOLO/issues/47
+    ("-- The CUDA compiler identification is unknown\n"
+     "CMake Error at /usr/share/cmake-3.26/Modules/CMakeDetermineCUDACompiler.cmake:603 (message):\n"
+     "  Failed to detect a default CUDA architecture.", "cmake.cuda_compiler_id_failed", "cudaenv use"),
+    # quokka after an update to CUDA 12.6 ("a CUDA 12.6 path issue"): https://github.com/quokka-astro/quokka/issues/706
+    ("-- The CUDA compiler identification is unknown\n"
+     "CMake Error at /usr/share/cmake/Modules/CMakeDetermineCUDACompiler.cmake:603 (message):\n"
+     "  Failed to detect a default CUDA architecture.", "cmake.cuda_compiler_id_failed", "CMakeCache.txt"),
+    # the cause nvcc printed under "Compiler output" is answered first (floatn.h with CUDA 9.1):
+    # https://github.com/colmap/colmap/issues/2571
+    ('  "tmp/CMakeCUDACompilerId.ptx"\n\n'
+     '  /usr/include/x86_64-linux-gnu/bits/floatn.h(74): error: invalid argument to\n  attribute "__mode__"\n\n'
+     '  /usr/include/x86_64-linux-gnu/bits/floatn.h(86): error: identifier\n  "__float128" is undefined\n\n'
+     '  2 errors detected in the compilation of "tmp/CMakeCUDACompilerId.cpp1.ii".\n\n  # --error 0x1 --\n\n'
+     'Call Stack (most recent call first):\n'
+     '  /usr/share/cmake-3.22/Modules/CMakeDetermineCompilerId.cmake:6 (CMAKE_DETERMINE_COMPILER_ID_BUILD)',
+     "nvcc.host_headers_unsupported", "made for this distribution"),
+
+    # --- OpenCV's opencv_dep_cudart -------------------------------------------------------------------
+    # CudaSift (solved by CUDA_USE_STATIC_CUDA_RUNTIME OFF): https://github.com/Celebrandil/CudaSift/issues/9
+    ("[ 14%] Linking CXX executable cudasift\n/usr/bin/ld: cannot find -lopencv_dep_cudart\n"
+     "collect2: error: ld returned 1 exit status", "cmake.opencv_dep_cudart", "CUDA_USE_STATIC_CUDA_RUNTIME=OFF"),
+    # caffe2: https://github.com/facebookarchive/caffe2/issues/1430
+    ("`/usr/bin/ld: cannot find -lopencv_dep_cudart\ncollect2: error: ld returned 1 exit status\n"
+     "make[3]: *** [bin/pattern_net_transform_test] Error 1", "cmake.opencv_dep_cudart",
+     "CUDA_USE_STATIC_CUDA_RUNTIME=OFF"),
+    # ifm3d, a shared library: https://github.com/ifm/ifm3d/issues/3
+    ("[ 50%] Linking CXX shared library libifm3d_image.so\n/usr/bin/ld: cannot find -lopencv_dep_cudart",
+     "cmake.opencv_dep_cudart", "CUDA_USE_STATIC_CUDA_RUNTIME=OFF"),
+    # bgslibrary, which does not use CUDA itself: https://github.com/andrewssobral/bgslibrary/issues/169
+    ("> Linking CXX shared library libbgslibrary_core.so\n> /usr/bin/ld: cannot find -lopencv_dep_cudart",
+     "cmake.opencv_dep_cudart", "CUDA_USE_STATIC_CUDA_RUNTIME=OFF"),
+
+    # --- clang as the CUDA compiler without a toolkit ---------------------------------------------------
+    # cudamat: https://github.com/cudamat/cudamat/issues/99
+    ("clang: error: cannot find libdevice for sm_61. Provide path to different CUDA installation via --cuda-path, "
+     "or pass -nocudalib to build without linking with libdevice.", "clang.cuda_path_not_found", "--cuda-path="),
+    # hipSYCL: https://github.com/AdaptiveCpp/AdaptiveCpp/issues/105
+    ("clang: error: cannot find libdevice for sm_52. Provide path to different CUDA installation via --cuda-path, "
+     "or pass -nocudalib to build without linking with libdevice.\n"
+     "clang: error: cannot find CUDA installation.  Provide its path via --cuda-path, or pass -nocudainc to build "
+     "without CUDA includes.", "clang.cuda_path_not_found", "--cuda-path="),
+    # xmr-stak-nvidia on Ubuntu 17.10: https://github.com/fireice-uk/xmr-stak-nvidia/issues/180
+    ("clang: error: cannot find CUDA installation.  Provide its path via --cuda-path, or pass -nocudainc to build "
+     "without CUDA includes.", "clang.cuda_path_not_found", "--cuda-path="),
+    # clang-cl (intel/llvm), solved by --cuda-path: https://github.com/intel/llvm/issues/5028
+    ("clang-cl: error: cannot find libdevice for sm_50; provide path to different CUDA installation via "
+     "'--cuda-path', or pass '-nocudalib' to build without linking with libdevice",
+     "clang.cuda_path_not_found", "--cuda-path="),
+
+    # --- widened: torch's own check of g++ against the CUDA it builds with ------------------------------
+    # solved by a newer CUDA: https://github.com/autonomousvision/gaussian-opacity-fields/issues/49
+    ("RuntimeError: The current installed version of g++ (11.4.0) is greater than the maximum required version by "
+     "CUDA 11.3 (10.0.0). Please make sure to use an adequate version of g++ (>=5.0.0, <=10.0.0).",
+     "nvcc.gcc_too_new", "g++-10"),
+    # conda's compiler with CUDA 12.8 (a project's notes, quoting torch's message; found by exact string)
+    ("RuntimeError: The current installed version of .../x86_64-conda-linux-gnu-c++\n"
+     "(14.3.0) is greater than the maximum required version by CUDA 12.8.",
+     "nvcc.gcc_too_new", "gxx_linux-64=14"),
+    # torch's exclusive bound ("<11.0"): a project's README quoting the error (found by exact string)
+    ("RuntimeError: The current installed version of g++ (13.2.0) is greater than the maximum required version by "
+     "CUDA 11.3. Please make sure to use an adequate version of g++ (>=5.0.0, <11.0).",
+     "nvcc.gcc_too_new", "g++-10"),
+    # torch's exclusive bound inline, conda: a project's notes (found by exact string)
+    ("**Error**: `The current installed version of c++ (14.3.0) is greater than the maximum required version by "
+     "CUDA 12.8 (<14.0)`", "nvcc.gcc_too_new", "g++-13"),
+
+    # --- widened: nvcc cannot parse the host's C headers ------------------------------------------------
+    # gcc 13 with CUDA 12.1 (gcc-12 fixed it): https://github.com/nvidia-holoscan/holoscan-sdk/issues/10
+    ('  /usr/include/bits/mathcalls.h(71): error: identifier "_Float32" is\n  undefined\n\n'
+     '     extern _Float32 coshf32 (_Float32 __x) noexcept (true); extern _Float32 __coshf32 (_Float32 __x) noexcept (true);',
+     "nvcc.host_headers_unsupported", "g++-12"),
+    # CUDA 12.2 with gcc 13.3 (Nix): https://github.com/NixOS/nixpkgs/pull/336334
+    ("/nix/store/nv84272fps7vc62w42c55hw6cyy9qh3h-glibc-2.39-52-dev/include/stdlib.h(141): error: identifier "
+     "\"_Float32\" is undefined\n  extern _Float32 strtof32 (const char *__restrict __nptr,",
+     "nvcc.host_headers_unsupported", "g++-12"),
+    # diff-gaussian-rasterization through pip: https://github.com/ashawkey/diff-gaussian-rasterization/issues/26
+    ('      /usr/include/x86_64-linux-gnu/bits/mathcalls.h(59): error: identifier "_Float32" is undefined\n      \n'
+     '      /usr/include/x86_64-linux-gnu/bits/mathcalls.h(59): error: identifier "_Float32" is undefined',
+     "nvcc.host_headers_unsupported", "g++-12"),
+    # Gpufit on Ubuntu 24.04: https://github.com/gpufit/Gpufit/issues/138
+    ('/usr/include/stdlib.h(317): error: identifier "_Float32x" is undefined\n\n'
+     '/usr/include/stdlib.h(323): error: identifier "_Float64x" is undefined', "nvcc.host_headers_unsupported",
+     "g++-12"),
+    # gcc's wording, CUDA 11.5 with gcc 13 in CMake's probe: https://github.com/ggml-org/llama.cpp/issues/10629
+    ("  /usr/include/x86_64-linux-gnu/bits/mathcalls.h:143:8: error: \u2018_Float32\u2019\n"
+     "  does not name a type; did you mean \u2018float3\u2019?", "nvcc.host_headers_unsupported", "g++-12"),
+    # glibc 2.26 with CUDA 8 (Fedora 27): https://github.com/Xpra-org/xpra/issues/1600
+    ("found CUDA compiler: /usr/local/cuda/bin/nvcc version 8.0.44\n"
+     '/usr/include/bits/floatn.h(61): error: invalid argument to attribute "__mode__"\n\n'
+     '/usr/include/bits/floatn.h(73): error: identifier "__float128" is undefined',
+     "nvcc.host_headers_unsupported", "made for this distribution"),
+    # glibc 2.26 with caffe2: https://github.com/facebookarchive/caffe2/issues/1194
+    ('[ 59%] Building NVCC (Device) object caffe2/CMakeFiles/Caffe2_GPU.dir/utils/Caffe2_GPU_generated_math_gpu.cu.o\n'
+     '/usr/include/bits/floatn.h(61): error: invalid argument to attribute "__mode__"\n\n'
+     '/usr/include/bits/floatn.h(73): error: identifier "__float128" is undefined',
+     "nvcc.host_headers_unsupported", "made for this distribution"),
+    # OpenCV 3.4 on Gentoo with glibc 2.26: https://github.com/opencv/opencv/issues/10664
+    ('/usr/include/bits/floatn.h(61): error: invalid argument to attribute "__mode__"\n\n'
+     '/usr/include/bits/floatn.h(73): error: identifier "__float128" is undefined\n\n'
+     '2 errors detected in the compilation of "/var/tmp/portage/media-libs/opencv-3.4.0/temp/'
+     'tmpxft_00007802_00000000-13_gpu_mat.compute_70.cpp1.ii".', "nvcc.host_headers_unsupported",
+     "made for this distribution"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{w}-{i}" for i, (_, w, _) in enumerate(CASES)])
+def test_compiler_families_from_real_threads(text, want_id, want_fix):
+    found = [m for m in explain(text) if m.environment]
+    assert found and found[0].id == want_id, [m.id for m in found]
+    first = next(line for line in found[0].fix.splitlines() if line.strip())
+    assert want_fix in first, first
+    m = found[0]
+    assert "{" not in m.title + m.cause + m.fix.replace("${", "").replace('{"', ""), m.to_dict()
+    assert not re.search(r"<[^<>\s]*>", m.fix), m.fix  # fixes paste
+
+
+def test_torch_build_with_cuda_12_gets_the_container_fix_first():
+    """glibc 2.41 with a torch built for CUDA 12: CUDA 13 alone is no fix (torch needs its major)."""
+    text = ("torch 2.7.1+cu128\n" + CASES[0][0])
+    m = [m for m in explain(text) if m.environment][0]
+    assert m.id == "nvcc.glibc_c23_math"
+    assert "container" in m.fix.splitlines()[0]
+
+
+def test_the_deprecated_architecture_warning_is_not_a_cause():
+    """nvcc's warning about deprecated targets is not an error: nothing from this layer claims it."""
+    text = ("nvcc warning : The 'compute_35', 'compute_37', 'sm_35', and 'sm_37' architectures are deprecated, "
+            "and may be removed in a future release (Use -Wno-deprecated-gpu-targets to suppress warning).")
+    assert not [m.id for m in explain(text) if m.environment and m.id.startswith(("cmake.", "clang.", "build.python"))]
+
+
+def test_fresh3_opencv_dep_cudart_miss_is_answered():
+    """The burned fresh3 set's -lopencv_dep_cudart miss (CudaSift), now answered by its family."""
+    import os
+
+    from test_explain import CORPUS_DIR, assert_answered_by_cause
+
+    assert_answered_by_cause(os.path.join(CORPUS_DIR, "fresh3", "703-lcudart-static-cudasift-opencv-dep.log"),
+                             "cmake.opencv_dep_cudart", "CUDA_USE_STATIC_CUDA_RUNTIME=OFF")
