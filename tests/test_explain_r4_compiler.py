@@ -229,6 +229,41 @@ CASES = [
      '2 errors detected in the compilation of "/var/tmp/portage/media-libs/opencv-3.4.0/temp/'
      'tmpxft_00007802_00000000-13_gpu_mat.compute_70.cpp1.ii".', "nvcc.host_headers_unsupported",
      "made for this distribution"),
+    # --- the compiler killed by the OOM killer (too many parallel jobs) -----------------------------------
+    # cudf from source: https://github.com/NVIDIA/cudf/issues/8018
+    ("nvcc error   : 'cicc' died due to signal 9 (Kill signal)\n"
+     "make[2]: *** [CMakeFiles/cudf_base.dir/src/groupby/sort/group_max.cu.o] Error 9\n"
+     "make[2]: *** Waiting for unfinished jobs....", "build.compiler_killed", "MAX_JOBS=2"),
+    # onnxruntime's flash-attention kernels: https://github.com/microsoft/onnxruntime/issues/18579
+    ("CMakeFiles/onnxruntime_providers_cuda_obj.dir/tmp/onnxruntime/onnxruntime/contrib_ops/cuda/bert/flash_attention/"
+     "flash_fwd_split_hdim192_fp16_sm80.cu.o\nnvcc error   : 'cicc' died due to signal 9 (Kill signal)",
+     "build.compiler_killed", "MAX_JOBS=2"),
+    # cuRobo in a docker build, cudafe++: https://github.com/NVlabs/curobo/issues/109 (title)
+    ("'cudafe++' died due to signal 9 (Kill signal) when building x86 docker\n"
+     "nvcc error   : 'cudafe++' died due to signal 9 (Kill signal)", "build.compiler_killed", "MAX_JOBS=2"),
+    # nvdiffrast, host compiler (MAX_JOBS=1 fixed it): https://github.com/NVlabs/nvdiffrast/issues/183
+    ("c++: fatal error: Killed signal terminated program cc1plus\ncompilation terminated.\n"
+     "ninja: build stopped: subcommand failed.", "build.compiler_killed", "MAX_JOBS=2"),
+    # a llama.cpp fork's CUDA kernels through CMake: https://github.com/Anbeeld/beellama.cpp/issues/80 (title)
+    ("[ 14%] Building CUDA object ggml/src/ggml-cuda/CMakeFiles/ggml-cuda.dir/template-instances/"
+     "fattn-tile-instance-dkq256-dv256.cu.o\nc++: fatal error: Killed signal terminated program cc1plus",
+     "build.compiler_killed", "MAX_JOBS=2"),
+
+    # --- torch's cpp_extension does not know the architecture ------------------------------------------------
+    # 9.0+PTX in TORCH_CUDA_ARCH_LIST with CUDA 11.7 (removing it fixed it): https://github.com/OpenBMB/BMTrain/issues/83
+    ("`ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported`\n\necho $TORCH_CUDA_ARCH_LIST\n"
+     "5.2 6.0 6.1 7.0 7.5 8.0 8.6 9.0+PTX", "torch.arch_list_unknown", "TORCH_CUDA_ARCH_LIST"),
+    # torch 1.3 on an RTX 3090: https://github.com/XPixelGroup/BasicSR/issues/354
+    ("ValueError: Unknown CUDA arch (8.6) or GPU not supported\nHow can I solve this problem\n"
+     "env: python3.7, pytorch1.3, RTX 3090, CUDA11.1", "torch.arch_list_unknown", "TORCH_CUDA_ARCH_LIST"),
+    # torch 1.6 on an RTX 4090: https://github.com/yfeng95/DECA/issues/190
+    ("GPU:RTX4090\nenv cuda toolkit:10.2\ntorch version:1.6.0\n\n"
+     "error:ValueError: Unknown CUDA arch (8.9) or GPU not supported", "torch.arch_list_unknown",
+     "TORCH_CUDA_ARCH_LIST"),
+    # the raise in cpp_extension itself: https://github.com/CityU-AIM-Group/SIGMA/issues/40
+    ('File "/home/hc/anaconda3/envs/SIGMA/lib/python3.7/site-packages/torch/utils/cpp_extension.py", line 1027, in '
+     '_get_cuda_arch_flags\n    raise ValueError("Unknown CUDA arch ({}) or GPU not supported".format(arch))\n'
+     'ValueError: Unknown CUDA arch (8.6) or GPU not supported', "torch.arch_list_unknown", "TORCH_CUDA_ARCH_LIST"),
 ]
 
 
