@@ -264,6 +264,42 @@ CASES = [
     ('File "/home/hc/anaconda3/envs/SIGMA/lib/python3.7/site-packages/torch/utils/cpp_extension.py", line 1027, in '
      '_get_cuda_arch_flags\n    raise ValueError("Unknown CUDA arch ({}) or GPU not supported".format(arch))\n'
      'ValueError: Unknown CUDA arch (8.6) or GPU not supported', "torch.arch_list_unknown", "TORCH_CUDA_ARCH_LIST"),
+    # --- torch's headers need a newer C++ standard than the build passes -------------------------------------
+    # FoundationPose's own extension with torch 2.x: https://github.com/NVlabs/FoundationPose/issues/374
+    ("        /opt/conda/envs/my/lib/python3.8/site-packages/torch/include/ATen/ATen.h:4:2: error: #error C++17 or "
+     "later compatible compiler is required to use ATen.\n            4 | #error C++17 or later compatible compiler is "
+     "required to use ATen.", "torch.extension_cxx_std", "-std=c++17"),
+    # torch-ngp's gridencoder (-std=c++14) in LiveTalking: https://github.com/lipku/LiveTalking/issues/1
+    ("                 from /root/AIGC/metahuman-stream/raymarching/src/bindings.cpp:1:\n"
+     "/root/miniconda3/envs/py39/lib/python3.9/site-packages/torch/include/ATen/ATen.h:4:2: error: #error C++17 or "
+     "later compatible compiler is required to use ATen.", "torch.extension_cxx_std", "-std=c++17"),
+    # mmpretrain: https://github.com/open-mmlab/mmpretrain/issues/1840
+    ("#error C++17 or later compatible compiler is required to use ATen.", "torch.extension_cxx_std", "-std=c++17"),
+    # a C++ application on torch 1.x headers: https://github.com/jiexiong2016/GCNv2_SLAM/issues/47
+    ("/home/gleb/pytorch/torch/include/torch/csrc/api/include/torch/all.h:4:2: error: #error C++14 or later "
+     "compatible compiler is required to use PyTorch.", "torch.extension_cxx_std", "-std=c++14"),
+    # gcc 4.8 (its default standard): https://github.com/KellyYutongHe/satellite-pixel-synthesis-pytorch/issues/4
+    ("/export/home/kraj/anaconda3/envs/spsp/lib/python3.8/site-packages/torch/include/ATen/ATen.h:4:2: error: "
+     "#error C++14 or later compatible compiler is required to use ATen.\n"
+     "In file included from /usr/include/c++/4.8.2/mutex:35:0,", "torch.extension_cxx_std", "newer gcc"),
+
+    # --- nvcc's host compiler targets another platform --------------------------------------------------------
+    # cupy on Windows: https://github.com/xxyzz/WordDumb/issues/230
+    ("command: ['C:\\\\Program', 'Files\\\\NVIDIA', 'GPU', 'Computing', 'Toolkit\\\\CUDA\\\\v12.1\\\\bin\\\\nvcc.EXE']\n"
+     "tmpxft_000075f0_00000000-2.cpp\nnvcc fatal   : Host compiler targets unsupported OS.",
+     "nvcc.host_compiler_wrong_target", "x64 Native Tools"),
+    # a setup_cuda.py naming VC98 as the compiler: https://github.com/endernewton/tf-faster-rcnn/issues/504
+    ('C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v10.0\\bin\\nvcc.exe --compiler-bindir '
+     '"D:\\Microsoft Visual Studio\\VC98\\bin" -c\ntmpxft_0000120c_00000000-1.cpp\n'
+     'nvcc fatal   : Host compiler targets unsupported OS.', "nvcc.host_compiler_wrong_target", "x64 Native Tools"),
+    # CMake's FindCUDA on Windows: https://github.com/zq-chen/ParaPano/issues/6
+    ("nvcc fatal   : Host compiler targets unsupported OS.\nCMake Error at ParaPano_generated_cudaMatcher.cu.obj.cmake:220 "
+     "(message):\n  Error generating\n  E:/ParaPano/build/CMakeFiles/ParaPano.dir//./ParaPano_generated_cudaMatcher.cu.obj",
+     "nvcc.host_compiler_wrong_target", "x64 Native Tools"),
+    # Linux with clang++ 3.4 as host (g++ fixed it): https://github.com/dmlc/cxxnet/issues/71
+    ("nvcc -c -o layer_gpu.o --use_fast_math -g -O3 -ccbin clang++  --std=c++11 src/layer/layer_impl.cu\n"
+     "nvcc fatal   : Host compiler targets unsupported OS.\nmake: *** [layer_gpu.o] Error 1",
+     "nvcc.host_compiler_wrong_target", "-ccbin /usr/bin/g++"),
 ]
 
 
