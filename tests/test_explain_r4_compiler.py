@@ -300,6 +300,49 @@ CASES = [
     ("nvcc -c -o layer_gpu.o --use_fast_math -g -O3 -ccbin clang++  --std=c++11 src/layer/layer_impl.cu\n"
      "nvcc fatal   : Host compiler targets unsupported OS.\nmake: *** [layer_gpu.o] Error 1",
      "nvcc.host_compiler_wrong_target", "-ccbin /usr/bin/g++"),
+    # --- CMake's find_package(Torch) -------------------------------------------------------------------------------
+    # libtorch with a relative prefix (an absolute one fixed it): https://github.com/iamhankai/cpp-pytorch/issues/1
+    ('CMake Error at CMakeLists.txt:18 (find_package):\n  By not providing "FindTorch.cmake" in CMAKE_MODULE_PATH this '
+     'project has\n  asked CMake to find a package configuration file provided by "Torch", but\n  CMake did not find one.'
+     '\n\n  Could not find a package configuration file provided by "Torch" with any of\n  the following names:\n\n'
+     '    TorchConfig.cmake\n    torch-config.cmake', "cmake.torch_config_not_found", "CMAKE_PREFIX_PATH"),
+    # a conda PyTorch instead of libtorch: https://github.com/pytorch/pytorch/issues/29525
+    ('    CMake Error at CMakeLists.txt:6 (find_package):\n      By not providing "FindTorch.cmake" in CMAKE_MODULE_PATH '
+     'this project has\n      asked CMake to find a package configuration file provided by "Torch", but\n'
+     '      CMake did not find one.', "cmake.torch_config_not_found", "CMAKE_PREFIX_PATH"),
+    # the forum's curly quotes: https://github.com/pytorch/pytorch/issues/44362
+    ("Could not find a package configuration file provided by \u201cTorch\u201d with any of\nthe following names:",
+     "cmake.torch_config_not_found", "CMAKE_PREFIX_PATH"),
+
+    # --- Thrust and a foreign CUB ---------------------------------------------------------------------------------
+    # nvbio with CUDA 11.3: https://github.com/NVlabs/nvbio/issues/41
+    ("/usr/local/cuda-11.3/include/thrust/system/cuda/config.h:78:2: error: #error The version of CUB in your include "
+     "path is not compatible with this release of Thrust. CUB is now included in the CUDA Toolkit, so you no longer "
+     "need to use your own checkout of CUB. Define THRUST_IGNORE_CUB_VERSION_CHECK to ignore this.",
+     "build.cub_version_mismatch", "THRUST_IGNORE_CUB_VERSION_CHECK"),
+    # pytorch3d with CUB_HOME on Windows (MSVC's wording): https://github.com/facebookresearch/pytorch3d/issues/1123
+    ("C:/Users/Joseph/.conda/envs/adnerf/Library/include\\thrust/system/cuda/config.h(78): fatal error C1189: #error:  "
+     "The version of CUB in your include path is not compatible with this release of Thrust. CUB is now included in "
+     "the CUDA Toolkit, so you no longer need to use your own checkout of CUB.", "build.cub_version_mismatch",
+     "CUB_HOME"),
+    # k2 downloading CUB for CUDA 11.0: https://github.com/k2-fsa/k2/issues/582
+    ("/usr/local/cuda-11.0/bin/../targets/x86_64-linux/include/thrust/system/cuda/config.h:78:2: error: #error The "
+     "version of CUB in your include path is not compatible with this release of Thrust.", "build.cub_version_mismatch",
+     "CUB_HOME"),
+
+    # --- no MSVC for a Windows pip build ----------------------------------------------------------------------------
+    # pycuda: https://github.com/GVCLab/PersonaLive/issues/30
+    ("      building '_driver' extension\n      error: Microsoft Visual C++ 14.0 or greater is required. Get it with "
+     "\"Microsoft C++ Build Tools\": https://visualstudio.microsoft.com/visual-cpp-build-tools/\n      [end of output]",
+     "msvc.build_tools_missing", "Desktop development with C++"),
+    # the older wording: https://github.com/fizyr/keras-retinanet/issues/606
+    ("error: Microsoft Visual C++ 14.0 is required. Get it with \"Microsoft Visual C++ Build Tools\": "
+     "http://landinghub.visualstudio.com/visual-cpp-build-tools", "msvc.build_tools_missing",
+     "Desktop development with C++"),
+    # setuptools' exception name: https://github.com/CITCOM-project/CausalTestingFramework/issues/41
+    ("      setuptools._distutils.errors.DistutilsPlatformError: Microsoft Visual C++ 14.0 or greater is required. Get "
+     "it with \"Microsoft C++ Build Tools\": https://visualstudio.microsoft.com/visual-cpp-build-tools/",
+     "msvc.build_tools_missing", "Desktop development with C++"),
 ]
 
 
