@@ -343,6 +343,38 @@ CASES = [
     ("      setuptools._distutils.errors.DistutilsPlatformError: Microsoft Visual C++ 14.0 or greater is required. Get "
      "it with \"Microsoft C++ Build Tools\": https://visualstudio.microsoft.com/visual-cpp-build-tools/",
      "msvc.build_tools_missing", "Desktop development with C++"),
+    # --- widened: CMake's "is not able to compile a simple test program" -------------------------------------
+    # DeepLM (PATH to nvcc and a fresh cache fixed it): https://github.com/hjwdzh/DeepLM/issues/3
+    ("-- The CUDA compiler identification is unknown\n-- Check for working CUDA compiler: /opt/tiger/cuda/bin/nvcc\n"
+     "-- Check for working CUDA compiler: /opt/tiger/cuda/bin/nvcc -- broken\n"
+     "CMake Error at /usr/share/cmake-3.16/Modules/CMakeTestCUDACompiler.cmake:46 (message):\n  The CUDA compiler\n\n"
+     '    "/opt/tiger/cuda/bin/nvcc"\n\n  is not able to compile a simple test program.',
+     "cmake.cuda_compiler_id_failed", "CMakeCache.txt"),
+    # the distribution's /usr/bin/nvcc: https://github.com/negativo17/cuda/issues/9
+    ("-- Check for working CUDA compiler: /usr/bin/nvcc -- broken\n"
+     "CMake Error at /usr/share/cmake/Modules/CMakeTestCUDACompiler.cmake:46 (message):\n  The CUDA compiler\n\n"
+     '    "/usr/bin/nvcc"\n\n  is not able to compile a simple test program.', "cmake.cuda_compiler_id_failed",
+     "cudaenv use"),
+
+    # --- double atomicAdd compiled for an architecture below sm_60 ----------------------------------------------
+    # CSR5 with -gencode compute_52: https://github.com/weifengliu-ssslab/Benchmark_SpMV_using_CSR5/issues/9
+    ("nvcc -O3  -w -m64 -gencode=arch=compute_52,code=sm_52 -gencode=arch=compute_52,code=compute_52 main.cu -o spmv\n"
+     'detail/cuda/csr5_spmv_cuda.h(352): error: no instance of overloaded function "atomicAdd" matches the argument list'
+     "\n            argument types are: (double *, double)", "build.arch_below_sm60_atomicadd", "-arch=sm_"),
+    # gunrock with SM50 targets: https://github.com/gunrock/gunrock/issues/460
+    ('error: no instance of overloaded function "atomicAdd" matches the argument list\n'
+     "            argument types are: (double *, double)", "build.arch_below_sm60_atomicadd", "-arch=sm_"),
+    # tandem through CMake (const double): https://github.com/tum-vision/tandem/issues/11
+    ("[  3%] Building CUDA object libdr/cuda_coarse_tracker/CMakeFiles/cuda_coarse_tracker.dir/src/"
+     "cuda_coarse_tracker_private.cu.o\n/tDisk-1/workspace/bigtree/workspace/slam/tandem/tandem/libdr/cuda_coarse_tracker/"
+     'src/cuda_coarse_tracker_private.cu(355): error: no instance of overloaded function "atomicAdd" matches the '
+     "argument list\n            argument types are: (double *, const double)", "build.arch_below_sm60_atomicadd",
+     "-arch=sm_"),
+    # DCNv2 for PyTorch 0.4: https://github.com/CharlesShang/DCNv2/issues/5
+    ('dcn_v2_im2col_cuda_double.cu(248): error: no instance of overloaded function "atomicAdd" matches the argument list\n'
+     "            argument types are: (double *, double)\n\n1 error detected in the compilation of "
+     '"/tmp/tmpxft_00002005_00000000-5_dcn_v2_im2col_cuda_double.cpp4.ii".', "build.arch_below_sm60_atomicadd",
+     "-arch=sm_"),
 ]
 
 
