@@ -375,6 +375,44 @@ CASES = [
      "            argument types are: (double *, double)\n\n1 error detected in the compilation of "
      '"/tmp/tmpxft_00002005_00000000-5_dcn_v2_im2col_cuda_double.cpp4.ii".', "build.arch_below_sm60_atomicadd",
      "-arch=sm_"),
+    # --- nvcc cannot write its temporary files -------------------------------------------------------------------
+    # Windows TEMP holding a list: https://github.com/AlexeyAB/darknet/issues/606
+    ("always warn \"nvcc fatal : could not open out put file ' C:\\Users\\info_dell7810\\AppData\\Local\\Temp; "
+     "C\\Program Files\\NVIDIA GPU Computing Tookit\\CUDA\\v8.0\\bin;/tmpxft_000025a8_00000000'\"".replace(
+         "could not open out put", "Could not open output"), "nvcc.tmpdir_unusable", "set TEMP="),
+    # the same through CMake and Visual Studio: https://github.com/CMU-Perceptual-Computing-Lab/openpose/issues/1584
+    ("1>nvcc fatal   : Could not open output file 'C:\\Users\\Ankush\\AppData\\Local\\Temp;C:\\Program Files\\Java\\"
+     "jdk-11.0.1\\bin;/tmpxft_0000266c_00000000'\n1>CMake Error at openpose_generated_renderFace.cu.obj.Debug.cmake:220 "
+     "(message):", "nvcc.tmpdir_unusable", "set TEMP="),
+    # fatbinary's wording, LAMMPS: https://github.com/lammps/lammps/issues/1887
+    ("fatbinary fatal   : Could not write file '/tmp/tmpxft_0001930a_00000000-2_scan_app.fatbin.c'\n"
+     "CMake Error at cuda_compile_2_generated_scan_app.cu.o.RelWithDebInfo.cmake:279 (message):",
+     "nvcc.tmpdir_unusable", "TMPDIR"),
+    # nvcc_wrapper's temporary directory: https://github.com/kokkos/kokkos/pull/4522
+    ("    nvcc fatal   : Could not open output file 'x/tmpxft_00012b96_0000000a'\n"
+     "    gmake[1]: *** [CMakeFiles/cmTC_f86d4.dir/testCXXCompiler.cxx.o] Error 1", "nvcc.tmpdir_unusable", "TMPDIR"),
+
+    # --- options nvcc does not know -------------------------------------------------------------------------------
+    # llama.cpp's CMake passing CXX flags to nvcc: https://github.com/ggml-org/llama.cpp/issues/5542
+    ("\tCompiler exited with error code 1: /usr/local/cuda/bin/nvcc -DGGML_USE_CUBLAS -O3 -DNDEBUG -std=c++11 -Wall -Wextra "
+     "-use_fast_math --dryrun /tmp/compiler-file17262593416218535232.cu\n\tnvcc fatal   : Unknown option '-Wall'",
+     "nvcc.unknown_option", "-Xcompiler"),
+    # a sonar plugin's CMake: https://github.com/Field-Robotics-Lab/nps_uw_multibeam_sonar/issues/47
+    ("nvcc warning : incompatible redefinition for option 'std', the last value of this option was used\n"
+     "nvcc fatal   : Unknown option '-fPIC'", "nvcc.unknown_option", "-Xcompiler"),
+    # scons handing -fPIC to nvcc: https://github.com/ahay/src/issues/189
+    ("nvcc -o build/api/python/m8r_wrap.os -c -O2 -fPIC -Ibuild/include build/api/python/m8r_wrap.c\n"
+     "nvcc fatal   : Unknown option 'fPIC'\nscons: *** [build/api/python/m8r_wrap.os] Error 1",
+     "nvcc.unknown_option", "-Xcompiler"),
+    # a linker flag from conda's LDFLAGS: https://github.com/NTHU-LSALAB/Gemini/issues/5
+    ("-Wl,-O2 -Wl,--sort-common -Wl,--as-needed -o libgemhook.so.1\nnvcc fatal   : Unknown option 'Wl,-O2'\n"
+     "Makefile:64: recipe for target 'libgemhook.so.1' failed", "nvcc.unknown_option", "-Xcompiler"),
+    # an nvcc older than the build: https://github.com/ggml-org/llama.cpp/issues/1404 (title)
+    ("Unable to make LLAMA_CUBLAS=1 Unknown option forward-unknown-to-host-compiler\n"
+     "nvcc fatal   : Unknown option '-forward-unknown-to-host-compiler'", "nvcc.unknown_option", "cudaenv use"),
+    # torch's ninja build with nvcc 10 (11 works): https://github.com/levihsu/OOTDiffusion/issues/65
+    ("\u7f16\u8bd1\u62a5\u9519 nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+     "nvcc.unknown_option", "cudaenv use --match-torch"),
 ]
 
 
