@@ -708,3 +708,17 @@ def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"torch_pair_order": _d_torch_pair_order, "torch_wheels": _d_torch_wheels})
+
+
+def _d_gcc_limit(v: dict, t: LogText, m: re.Match) -> dict:
+    """The newest gcc major a toolkit accepts: what host_config.h said (``limit``), else the
+    table's ``gcc_max`` for the CUDA a message names (torch's cpp_extension check: ``by CUDA 11.3``)."""
+    if v.get("limit"):
+        return {"limit": v["limit"]}
+    if (v.get("below") or "").isdigit():  # torch's exclusive bound: "(<14.0)" -> gcc 13
+        return {"limit": str(int(v["below"]) - 1)}
+    row = table()["toolkits"].get(v.get("cuda", "")) or {}
+    return {"limit": str(row["gcc_max"]) if row.get("gcc_max") else ""}
+
+
+DERIVE["gcc_limit"] = _d_gcc_limit
