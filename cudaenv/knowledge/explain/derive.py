@@ -520,3 +520,15 @@ DERIVE = {"link_libs": _d_link_libs, "symbol_libs": _d_symbol_libs, "cc_arch": _
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
           "cuda_home": _d_cuda_home, "cuda_home_list": _d_cuda_home_list, "xid": _d_xid}
+
+
+def _d_pci_part(v: dict, t: LogText, m: re.Match) -> dict:
+    """The GPU's PCI ID in a title, only when the log names it."""
+    pci = v.get("pci_id") or ""
+    if not pci:
+        found = re.search(r"\(PCI ID: (10de:[\da-fA-F]{4})\)", t.text)
+        pci = found.group(1) if found else ""
+    return {"pci_id": pci, "pci_part": f" (PCI ID {pci})" if pci else ""}
+
+
+DERIVE["pci_part"] = _d_pci_part

@@ -1,0 +1,151 @@
+"""Issue 18, round 4, layer [driver-hw]: the NVIDIA driver, its kernel module and the GPU hardware.
+
+Real excerpts of public threads (URL above each), trimmed but verbatim, with the entry that must
+answer first and a piece of the first line of its fix (the fix that solved that thread first).
+Program bugs: no environment cause may be claimed; where an entry gives the verdict, it is given.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cudaenv.knowledge.explain import explain
+
+# (text, want_id, want_fix_substring)
+CASES = [
+    # --- Secure Boot refuses the module --------------------------------------------------------
+    # GNOME's journal on Ubuntu: https://github.com/acidanthera/bugtracker/issues/2237
+    ("$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
+     "latest NVIDIA driver is installed and running.\n\nmar 06 15:10:43 CS3003NS gdm3[7055]: modprobe: ERROR: could not "
+     "insert 'nvidia': Key was rejected by service\nmar 06 15:12:17 CS3003NS nvidia-settings-autostart.desktop[2777]: "
+     "ERROR: NVIDIA driver is not loaded", "driver.secure_boot_rejected", "mokutil"),
+    # openSUSE's wiki, the kernel's lockdown line with modprobe's older wording:
+    # https://en.opensuse.org/SDB:NVIDIA_drivers
+    ("Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n"
+     "modprobe: ERROR: could not insert 'nvidia': Required key not available", "driver.secure_boot_rejected",
+     "Enroll the key"),
+    # --- nouveau holds the GPU -----------------------------------------------------------------
+    # the .run installer inside OpenPAI's driver container: https://github.com/microsoft/pai/issues/2962
+    ("ERROR: The Nouveau kernel driver is currently in use by your system.  This driver is incompatible with the "
+     "NVIDIA driver, and must be disabled before proceeding.", "driver.nouveau_conflict", "blacklist nouveau"),
+    # the kernel module's side (CentOS, 3 GPUs): https://github.com/mattshma/bigdata/issues/133
+    ("[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n[188549.977053] NVRM: This can "
+     "occur when a driver such as: \nNVRM: nouveau, rivafb, nvidiafb or rivatv \nNVRM: was loaded and obtained ownership "
+     "of the NVIDIA device(s).", "driver.nouveau_conflict", "update-initramfs"),
+    # --- the module is not built for the running kernel ----------------------------------------
+    # DKMS, legacy 390.xx on a newer kernel: https://github.com/NVIDIA/open-gpu-kernel-modules/issues/526
+    ("'make' -j8 IGNORE_PREEMPT_RT_PRESENCE=1 NV_EXCLUDE_BUILD_MODULES='__EXCLUDE_MODULES' KERNEL_UNAME=6.4.1-zen1-1-zen "
+     "modules.......................(bad exit status: 2)\nError! Bad return status for module build on kernel: "
+     "6.4.1-zen1-1-zen (x86_64)\nConsult /var/lib/dkms/nvidia/390.157/build/make.log for more information.",
+     "driver.module_build_failed", "driver release that supports this kernel"),
+    # DKMS on Fedora 40 (545 against kernel 6.8): https://github.com/NVIDIA/open-gpu-kernel-modules/issues/635
+    ("'make' -j12 NV_EXCLUDE_BUILD_MODULES='' KERNEL_UNAME=6.8.10-300.fc40.x86_64 modules\nError! Bad return status "
+     "for module build on kernel: 6.8.10-300.fc40.x86_64 (x86_64)\nConsult /var/lib/dkms/nvidia/545.29.02/build/make.log "
+     "for more information.\ndkms autoinstall on 6.8.10-300.fc40.x86_64/x86_64 failed for nvidia(10)",
+     "driver.module_build_failed", "driver release that supports this kernel"),
+    # xbps on Void after a kernel update: https://github.com/voidlinux/void-packages/issues/4651
+    ("nvidia-dkms-367.35_1: configuring ...\nDKMS module 'nvidia-367.35' already added, skipping.\nSkipping "
+     "kernel-4.0.9_1. kernel-headers package not installed...\nBuilding DKMS module 'nvidia-367.35' for kernel-4.7.2_1... "
+     "FAILED!\nDKMS module 'nvidia-367.35' failed to build, please check /var/lib/dkms\nfor errors in the log file.",
+     "driver.module_build_failed", "driver release that supports this kernel"),
+    # the .run installer without the kernel's sources (bumblebee-nvidia on Fedora 27):
+    # https://github.com/Bumblebee-Project/Bumblebee/issues/925
+    ("bumblebee-nvidia --debug\nERROR: Unable to find the kernel source tree for the currently running kernel.  Please "
+     "make sure you have installed the\n       kernel source files for your kernel and that they are properly "
+     "configured; on Red Hat Linux systems, for example, be\n       sure you have the 'kernel-source' or 'kernel-devel' "
+     "RPM installed.", "driver.module_build_failed", "Install the headers of the running kernel"),
+    # --- the driver does not support this GPU --------------------------------------------------
+    # Pascal on a 595 driver (NixOS): https://github.com/NixOS/nixos-hardware/issues/1828
+    ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+     "driver is installed and running.\n\nApr 13 16:41:14 nixos kernel: NVRM: The NVIDIA NVIDIA GeForce GTX 1050 GPU "
+     "installed in this system>\n                              NVRM:  supported through the NVIDIA 580.xx Legacy "
+     "drivers. Please\n                              NVRM:  visit http://www.nvidia.com/object/unix.html for more\n"
+     "                              NVRM:  information.  The 595.58.03 NVIDIA driver will ignore\n"
+     "                              NVRM:  this GPU.  Continuing probe...\nApr 13 16:41:14 nixos kernel: NVRM: No "
+     "NVIDIA GPU found.", "driver.gpu_unsupported", "580.xx legacy driver"),
+    # Kepler on a 535 driver (Talos): https://github.com/siderolabs/talos/issues/8764
+    ("kern:     err: [2024-05-20T02:46:53.856596762Z]: NVRM: The NVIDIA GeForce GT 710 GPU installed in this system is\n"
+     " NVRM:  supported through the NVIDIA 470.xx Legacy drivers. Please\n NVRM:  visit http://www.nvidia.com/object/"
+     "unix.html for more\n NVRM:  information.  The 535.129.03 NVIDIA driver will ignore\n NVRM:  this GPU.  Continuing "
+     "probe...\n kern: warning: [2024-05-20T02:46:53.859954762Z]: NVRM: No NVIDIA GPU found.",
+     "driver.gpu_unsupported", "470.xx legacy driver"),
+    # Fermi on a 396 driver (Ansible role for CUDA nodes): https://github.com/fgci-org/ansible-role-cuda/issues/16
+    ("[15280.304871] NVRM: The NVIDIA Tesla M2070 GPU installed in this system is\nNVRM:  supported through the NVIDIA "
+     "390.xx Legacy drivers. Please\nNVRM:  visit http://www.nvidia.com/object/unix.html for more\nNVRM:  information.  "
+     "The 396.26 NVIDIA driver will ignore\nNVRM:  this GPU.  Continuing probe...", "driver.gpu_unsupported",
+     "390.xx legacy driver"),
+    # open kernel modules on a Pascal GT 1030 (negativo17, 560): https://github.com/negativo17/nvidia-driver/issues/158
+    ("kernel: NVRM: The NVIDIA GPU 0000:09:00.0 (PCI ID: 10de:1d01)\n             NVRM: installed in this system is "
+     "not supported by open\n             NVRM: nvidia.ko because it does not include the required GPU\n"
+     "             NVRM: System Processor (GSP).\nkernel: nvidia 0000:09:00.0: probe with driver nvidia failed with "
+     "error -1\nkernel: NVRM: The NVIDIA probe routine failed for 1 device(s).", "driver.gpu_unsupported",
+     "proprietary kernel modules"),
+    # the first open modules on a GeForce (Arch): https://github.com/NVIDIA/open-gpu-kernel-modules/issues/230
+    ("[    3.513141] NVRM: Open nvidia.ko is only ready for use on Data Center GPUs.\n[    3.513144] NVRM: To force use "
+     "of Open nvidia.ko on other GPUs, see the\n[    3.513145] NVRM: 'OpenRmEnableUnsupportedGpus' kernel module "
+     "parameter described\n[    3.824916] NVRM: GPU 0000:04:00.0: RmInitAdapter failed! (0x63:0x0:1905)",
+     "driver.gpu_unsupported", "proprietary kernel modules"),
+    # a vGPU in a VM with the plain data-center driver (Flatcar): https://github.com/flatcar/Flatcar/issues/1283
+    ("insmod: ERROR: could not insert module nvidia.ko: No such device\n[130852.530546] NVRM: The NVIDIA GPU "
+     "0000:02:00.0 (PCI ID: 10de:1b38)\n                NVRM: installed in this system is not supported by the\n"
+     "                NVRM: NVIDIA 535.104.05 driver release.", "driver.gpu_unsupported", "driver release that lists"),
+    # --- the kernel module and the user-space libraries differ ---------------------------------
+    # the kernel's own line, after an upgrade without a reboot: https://github.com/NVIDIA/nvidia-docker/issues/182
+    ("Aug 26 14:08:07 nyasara-linux kernel: NVRM: API mismatch: the client has the version 367.44, but\n"
+     "                                      NVRM: this kernel module has the version 367.35.  Please\n"
+     "                                      NVRM: make sure that this kernel module and all NVIDIA driver\n"
+     "                                      NVRM: components have the same version.", "driver.version_mismatch",
+     "reboot"),
+    # the newer wording that names the client: https://github.com/Frogging-Family/nvidia-all/issues/394
+    ("[    9.424670] NVRM: API mismatch: the client 'kwin_wayland' (pid 1005)\n               NVRM: has the version "
+     "595.84, but this kernel module has\n               NVRM: the version 595.80.  Please make sure that this",
+     "driver.version_mismatch", "reboot"),
+    # under a Slurm appliance's Ansible run: https://github.com/stackhpc/ansible-slurm-appliance/issues/287
+    ("Jun 30 11:07:05 gpu-0 kernel: NVRM: API mismatch: the client has the version 535.54.03, but#012NVRM: this kernel "
+     "module has the version 530.30.02.  Please#012NVRM: make sure that this kernel module and all NVIDIA driver#012NVRM: "
+     "components have the same version.", "driver.version_mismatch", "reboot"),
+    # --- unstable GPU under load (an overclock), not the program --------------------------------
+    # nicehash excavator: https://github.com/nicehash/excavator/issues/160
+    ("CUDA error 'unspecified launch failure' in func 'cuda_daggerhashimoto::run'\nWith latest Version 1.4.2 alpha "
+     "NVIDIA release.\nOverclock: 100% power, +125 MHz core, +600 memory\nDriver: 388.71", "gpu.unstable_under_load",
+     "overclock"),
+    # ccminer on six GTX 1070 at +600 memory: https://github.com/KlausT/ccminer/issues/123
+    ("Cuda error in func 'neoscrypt_cpu_hash_k4_2stream' at line 1476 : unspecified launch failure.\nThe miner runs on "
+     "Windows10 with six dedicated Nvidia ASUS Strix GTX 1070 OC graphic cards, driver version 388.71. All cards are "
+     "set to 80% power and +600 memory clock (resulting in 4404MHz), using MSI Afterburner.", "gpu.unstable_under_load",
+     "overclock"),
+    # PhoenixMiner through RainbowMiner: https://github.com/RainbowMiner/RainbowMiner/issues/363
+    ("CUDA error in CudaProgram.cu:329 : unspecified launch failure (719)\nGPU5 search error: unspecified launch failure\n"
+     "Eth speed: 0.000 MH/s, shares: 6/0/3, time: 0:02", "gpu.unstable_under_load", "overclock"),
+]
+
+# Program bugs (or messages with no sign of the environment): no environment cause is claimed.
+NOT_ENVIRONMENT = [
+    # a plain launch failure with no hardware context stays the [status] layer's (no claim here):
+    # https://github.com/OneZeroMiner/onezerominer/issues/4 (the thread's only line)
+    "CUDA Error: unspecified launch failure",
+    # Secure Boot words about another module are not the NVIDIA driver's:
+    # https://github.com/paroj/xpad/issues/312
+    "modprobe: ERROR: could not insert 'xpad': Key was rejected by service",
+]
+
+
+def _first_fix_line(fix: str) -> str:
+    return next(line for line in fix.splitlines() if line.strip())
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
+def test_driverhw_threads_are_answered_by_cause(text, want_id, want_fix):
+    found = explain(text)
+    assert found and found[0].id == want_id, [m.id for m in found]
+    first = found[0]
+    assert want_fix in _first_fix_line(first.fix), _first_fix_line(first.fix)
+    assert "{" not in first.title + first.cause + first.fix.replace("${", "").replace('{"', ""), first.to_dict()
+    assert not re.search(r"<[^<>\s]*>", first.fix), first.fix  # fixes paste
+
+
+@pytest.mark.parametrize("text", NOT_ENVIRONMENT)
+def test_driverhw_claims_nothing_without_evidence(text):
+    assert not [m.id for m in explain(text) if m.environment and m.id.startswith(("driver.", "gpu."))]
