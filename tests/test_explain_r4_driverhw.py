@@ -119,6 +119,35 @@ CASES = [
     # PhoenixMiner through RainbowMiner: https://github.com/RainbowMiner/RainbowMiner/issues/363
     ("CUDA error in CudaProgram.cu:329 : unspecified launch failure (719)\nGPU5 search error: unspecified launch failure\n"
      "Eth speed: 0.000 MH/s, shares: 6/0/3, time: 0:02", "gpu.unstable_under_load", "overclock"),
+    # --- the Xid number decides --------------------------------------------------------------
+    # Xid 119, GSP RPC timeouts on a 525 driver: https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446
+    ("[Fri Mar  3 04:27:08 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=1346198, name=nvidia-smi, Timeout waiting for RPC "
+     "from GSP! Expected function 103 (GSP_RM_ALLOC) (0x80 0x38).\n[Fri Mar  3 04:27:53 2023] NVRM: Xid (PCI:0000:61:00): "
+     "119, pid=1346198, name=nvidia-smi, Timeout waiting for RPC from GSP! Expected function 103 (GSP_RM_ALLOC) (0x2080 0x4).",
+     "gpu.hardware_fault", "update the driver"),
+    # the same node seen through nvidia-docker: https://github.com/NVIDIA/nvidia-docker/issues/1648
+    ("[Mon Mar  6 21:37:31 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=905052, name=python, Timeout waiting for RPC from "
+     "GSP! Expected function 76 (GSP_RM_CONTROL) (0x20801702 0x4).", "gpu.hardware_fault", "update the driver"),
+    # Xid 31 then 62 after a driver update (chia plotter): https://github.com/madMAx43v3r/chia-gigahorse/issues/301
+    ("[14328.198504] NVRM: Xid (PCI:0000:0a:00): 31, pid=13332, name=cuda_plot_k32_v, Ch 00000010, intr 00000000. MMU "
+     "Fault: ENGINE CE2 HUBCLIENT_CE0 faulted @ 0x7f29_5b8c9000. Fault is of type FAULT_PRIV_VIOLATION ACCESS_TYPE_VIRT_READ\n"
+     "[14370.687545] NVRM: Xid (PCI:0000:0a:00): 62, pid='<unknown>', name=<unknown>, 2023b230 20238a3a 2023e8b6 2023eac4",
+     "gpu.hardware_fault", "driver that worked"),
+    # Xid 13/31 from a program's own kernel: a verdict, not an environment cause.
+    # FlashInfer's all-reduce kernel writing out of bounds: https://github.com/flashinfer-ai/flashinfer/issues/3869
+    ("19:14:43  NVRM: Xid (PCI:0000:1a:00): 13, Graphics Exception: ESR 0x57e7b0=0x81e0017 0x57e7b4=0x24 0x57e7a8=0x1f81fb60\n"
+     "19:15:34  NVRM: Xid (PCI:0000:9a:00): 31, pid=477445, name=python3, channel 0x00000002, intr 00000000.\n"
+     "          MMU Fault: ENGINE GRAPHICS GPC0 UNRECOGNIZED_CLIENT faulted @ 0x182400_0030198d.",
+     "gpu.xid_application_fault", "compute-sanitizer"),
+    # a BLAS test suite's kernels (Rust, CUDA tests fail): https://github.com/autumnai/collenchyma-blas/issues/14
+    ("CUDA tests for dot and nrm2 fail.\n[  170.053881] NVRM: Xid (PCI:0000:01:00): 31, Ch 00000013, engmask 00000101, "
+     "intr 10000000\n[  170.074502] NVRM: Xid (PCI:0000:01:00): 31, Ch 00000012, engmask 00000101, intr 10000000",
+     "gpu.xid_application_fault", "compute-sanitizer"),
+    # SM warp exception under a pytorch process (gpud's docs): https://github.com/leptonai/gpud/pull/46
+    ("[Fri Aug 30 11:43:09 2024] NVRM: Xid (PCI:0000:cb:00): 13, pid='<unknown>', name=<unknown>, Graphics SM Warp "
+     "Exception on (GPC 7, TPC 7, SM 0): Illegal Instruction Parameter\n[Fri Aug 30 11:43:14 2024] NVRM: Xid "
+     "(PCI:0000:cb:00): 109, pid=1797828, name=pt_main_thread, Ch 00000008, errorString CTX SWITCH TIMEOUT, Info 0x58005",
+     "gpu.xid_application_fault", "compute-sanitizer"),
 ]
 
 # Program bugs (or messages with no sign of the environment): no environment cause is claimed.
@@ -129,6 +158,10 @@ NOT_ENVIRONMENT = [
     # Secure Boot words about another module are not the NVIDIA driver's:
     # https://github.com/paroj/xpad/issues/312
     "modprobe: ERROR: could not insert 'xpad': Key was rejected by service",
+    # Xid 31/43 repeating on one card the reporter calls faulty: no program verdict, and no claim either
+    # (https://github.com/pytorch/pytorch/issues/51382, title: "... Likely a faulty device")
+    "CUDNN_STATUS_INTERNAL_ERROR and Illegal Memory Access on CUDA11.2 and CUDA10.2. Likely a faulty device\n"
+    "[Wed Jan 27 23:04:35 2021] NVRM: Xid (PCI:0000:3d:00): 43, pid=35521, Ch 00000008",
 ]
 
 
@@ -144,6 +177,8 @@ def test_driverhw_threads_are_answered_by_cause(text, want_id, want_fix):
     assert want_fix in _first_fix_line(first.fix), _first_fix_line(first.fix)
     assert "{" not in first.title + first.cause + first.fix.replace("${", "").replace('{"', ""), first.to_dict()
     assert not re.search(r"<[^<>\s]*>", first.fix), first.fix  # fixes paste
+    if not first.environment:  # a verdict: nothing in the environment is claimed beside it
+        assert not [m.id for m in found if m.environment], [m.id for m in found]
 
 
 @pytest.mark.parametrize("text", NOT_ENVIRONMENT)
