@@ -56,6 +56,36 @@ CASES = [
      "make sure you have installed the\n       kernel source files for your kernel and that they are properly "
      "configured; on Red Hat Linux systems, for example, be\n       sure you have the 'kernel-source' or 'kernel-devel' "
      "RPM installed.", "driver.module_build_failed", "Install the headers of the running kernel"),
+    # a .run install for the previous kernel, after a kernel update: https://github.com/NVIDIA/nvidia-docker/issues/365
+    ("$ nvidia-smi\nmodprobe: FATAL: Module nvidia not found.\nNVIDIA-SMI has failed because it couldn't communicate "
+     "with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n\n$ sudo modprobe nvidia\n"
+     "modprobe: FATAL: Module nvidia not found.", "driver.module_build_failed", "dkms autoinstall"),
+    # Arch's nvidia package (built for the stock kernel) under a -zen kernel: https://github.com/Witko/nvidia-xrun/issues/144
+    ("modprobe: ERROR: could not find module by name 'nvidia'\nmodprobe: FATAL: nvidia_drm not found in directory "
+     "/lib/modules/5.5.9-zen1-2-zen", "driver.module_build_failed", "dkms autoinstall"),
+    # a legacy DKMS module that no longer builds, then mkinitcpio misses it:
+    # https://github.com/korvahannu/arch-nvidia-drivers-installation-guide/issues/37
+    ("==> dkms install --no-depmod nvidia/470.256.02 -k 6.14.4-arch1-2\n\nError! Bad return status for module build on "
+     "kernel: 6.14.4-arch1-2 (x86_64)\nConsult /var/lib/dkms/nvidia/470.256.02/build/make.log for more information.\n"
+     "==> ERROR: module not found: 'nvidia'\n==> ERROR: module not found: 'nvidia_modeset'",
+     "driver.module_build_failed", "driver release that supports this kernel"),
+    # --- the driver cannot initialise the GPU ---------------------------------------------------
+    # a 3090 on 550 (nvidia-smi: No devices were found): https://github.com/NVIDIA/open-gpu-kernel-modules/issues/789
+    ("invidia-smi , No devices were found, RmInitAdapter failed!\n[  903.609564] NVRM: RmInitAdapter: Cannot initialize "
+     "GSP firmware RM\n[  903.610907] NVRM: GPU 0000:98:00.0: RmInitAdapter failed! (0x62:0x65:1792)\n[  903.611884] "
+     "NVRM: GPU 0000:98:00.0: rm_init_adapter failed, device minor number 0", "driver.gpu_init_failed",
+     "driver release"),
+    # 510 on Debian 11 in VMware; others: "only with 525 drivers, not the 520": https://github.com/NVIDIA/cuda-samples/issues/104
+    ("Feb 09 15:47:06 debian kernel: NVRM: GPU 0000:13:00.0: RmInitAdapter failed! (0x26:0x56:1463)\nFeb 09 15:47:06 "
+     "debian kernel: NVRM: GPU 0000:13:00.0: rm_init_adapter failed, device minor number 0", "driver.gpu_init_failed",
+     "driver release"),
+    # a half-applied image update: user space 570.153.02, module 570.144 without its firmware:
+    # https://github.com/ublue-os/bazzite/issues/2668
+    ("[   12.014918] NVRM: API mismatch: the client has the version 570.153.02, but\n               NVRM: this kernel "
+     "module has the version 570.144.  Please\n[   23.991660] nvidia 0000:07:00.0: Direct firmware load for "
+     "nvidia/570.144/gsp_ga10x.bin failed with error -2\n[   23.991667] NVRM: RmFetchGspRmImages: No firmware image found\n"
+     "[   23.991672] NVRM: GPU 0000:07:00.0: RmInitAdapter failed! (0x61:0x56:1770)", "driver.gpu_init_failed",
+     "half-updated"),
     # --- the driver does not support this GPU --------------------------------------------------
     # Pascal on a 595 driver (NixOS): https://github.com/NixOS/nixos-hardware/issues/1828
     ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "

@@ -532,3 +532,12 @@ def _d_pci_part(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["pci_part"] = _d_pci_part
+
+
+def _d_code_part(v: dict, t: LogText, m: re.Match) -> dict:
+    """RmInitAdapter's error triple in a title, only when the log names it."""
+    code = v.get("code") or ""
+    return {"code": code, "code_part": f", {code}" if code else ""}
+
+
+DERIVE["code_part"] = _d_code_part
