@@ -149,6 +149,25 @@ CASES = [
     # PhoenixMiner through RainbowMiner: https://github.com/RainbowMiner/RainbowMiner/issues/363
     ("CUDA error in CudaProgram.cu:329 : unspecified launch failure (719)\nGPU5 search error: unspecified launch failure\n"
      "Eth speed: 0.000 MH/s, shares: 6/0/3, time: 0:02", "gpu.unstable_under_load", "overclock"),
+    # --- a vGPU without a license -----------------------------------------------------------------
+    # the GPU operator's driver container: https://github.com/NVIDIA/gpu-operator/issues/628
+    ("➭ k -n gpu-operator exec -c nvidia-driver-ctr nvidia-driver-daemonset-hmcvq -- nvidia-smi -q\n    vGPU Software "
+     "Licensed Product\n        Product Name                      : NVIDIA Virtual Compute Server\n        License Status"
+     "                    : Unlicensed (Restricted)", "gpu.vgpu_unlicensed", "ClientConfigToken"),
+    # GPU memory allocation throttled after a few minutes (OKD on VMware): https://github.com/NVIDIA/gpu-operator/issues/220
+    ("    vGPU Software Licensed Product\n        Product Name                      : NVIDIA Virtual Compute Server\n"
+     "        License Status                    : Unlicensed", "gpu.vgpu_unlicensed", "ClientConfigToken"),
+    # nvidia-gridd's own log: https://github.com/NVIDIA/nvidia-docker/issues/1787
+    ("Oct 12 17:22:37 xxxxxxxxxx nvidia-gridd: Failed to register client (2)\nOct 12 17:22:37 xxxxxxxxxx nvidia-gridd: "
+     "Failed to acquire license from XXX.XXX.XXX.XXX", "gpu.vgpu_unlicensed", "nvidia-gridd"),
+    # torch on Azure NVads A10 v5 (the reporter suspects vGPU licensing): https://github.com/Azure/AKS/issues/4870
+    ("# [BUG] Nvidia A10 GPUs running into device errors - potentially vGPU Unlicensed Issue\nRuntimeError: CUDA error: "
+     "CUDA-capable device(s) is/are busy or unavailable\nCUDA kernel errors might be asynchronously reported at some "
+     "other API call, so the stacktrace below might be incorrect.", "gpu.busy_exclusive", "License the vGPU"),
+    # TensorFlow on a Compute Canada VM: https://github.com/DDMAL/Rodan/issues/1332
+    ("# GPU CUDA Initialization Issue - vGPU License Problem\ntensorflow.python.framework.errors_impl.InternalError: CUDA "
+     "runtime implicit initialization on GPU:0 failed. Status: all CUDA-capable devices are busy or unavailable",
+     "gpu.busy_exclusive", "License the vGPU"),
     # --- the Xid number decides --------------------------------------------------------------
     # Xid 119, GSP RPC timeouts on a 525 driver: https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446
     ("[Fri Mar  3 04:27:08 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=1346198, name=nvidia-smi, Timeout waiting for RPC "
