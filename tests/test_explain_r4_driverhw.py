@@ -168,6 +168,22 @@ CASES = [
     ("# GPU CUDA Initialization Issue - vGPU License Problem\ntensorflow.python.framework.errors_impl.InternalError: CUDA "
      "runtime implicit initialization on GPU:0 failed. Status: all CUDA-capable devices are busy or unavailable",
      "gpu.busy_exclusive", "License the vGPU"),
+    # --- MIG mode waits for a reset ----------------------------------------------------------
+    # nvidia-persistenced holds the GPU (GPU operator): https://github.com/NVIDIA/gpu-operator/issues/118
+    ("$ nvidia-smi -mig DISABLED\nWarning: MIG mode is in pending disable state for GPU 00000000:C1:00.0:In use by "
+     "another client\n00000000:C1:00.0 is currently being used by one or more other processes (e.g. CUDA application or "
+     "a monitoring application such as another instance of nvidia-smi). Please first kill all processes using the device "
+     "and retry the command or reboot the system to make MIG mode effective.", "gpu.mig_mode_pending",
+     "nvidia-persistenced"),
+    # nvidia_drm holds the GPUs (mig-parted): https://github.com/NVIDIA/mig-parted/issues/181
+    ("ERRO[0003]\nThe following GPUs could not be reset:\n  GPU 00000000:01:00.0: In use by another client\n  GPU "
+     "00000000:47:00.0: In use by another client\n\n4 devices are currently being used by one or more other processes",
+     "gpu.mig_mode_pending", "rmmod nvidia_drm"),
+    # A100 with a 580 driver (GPU operator's MIG manager): https://github.com/NVIDIA/gpu-operator/issues/1845
+    ("\"2025-10-30T07:33:20Z\" level=fatal msg=\"Error applying MIG configuration with hooks: unable to apply MIG config "
+     "with MIG mode disabled\"\n[root@nvidia-driver-daemonset-m4wl8 drivers]# nvidia-smi -mig 1 \nWarning: MIG mode is in "
+     "pending enable state for GPU 00000001:00:00.0:In use by another client 00000001:00:00.0 is currently being used",
+     "gpu.mig_mode_pending", "--gpu-reset"),
     # --- the Xid number decides --------------------------------------------------------------
     # Xid 119, GSP RPC timeouts on a 525 driver: https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446
     ("[Fri Mar  3 04:27:08 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=1346198, name=nvidia-smi, Timeout waiting for RPC "
