@@ -26,10 +26,21 @@ CASES = [
     ("Lockdown: modprobe: unsigned module loading is restricted; see man kernel_lockdown.7\n"
      "modprobe: ERROR: could not insert 'nvidia': Required key not available", "driver.secure_boot_rejected",
      "Enroll the key"),
+    # an Azure VM whose MOK enrollment screen cannot be reached: https://github.com/MicrosoftDocs/azure-docs/issues/111536
+    ("when I run \"nvidia-smi\", unfortunately I get the same error as before: `NVIDIA-SMI has failed because it couldn't "
+     "communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.`  I did get "
+     "the MOK enrollment screen same as before, after I ran \"sudo apt update && sudo apt install -y "
+     "ubuntu-drivers-common\".", "driver.not_loaded", "Secure Boot off"),
+    # KDE on Fedora 39 after an update; the reporter finds Secure Boot on in dmesg:
+    # https://github.com/gridhead/nvidia-auto-installer-for-fedora-linux/issues/288
+    ("the start screen of KDE Plasma shows \"NVIDIA kernel module not found. Falling back to Nouveau.\" even after several "
+     "reboots and re-installation of `akmod-nvidia`.\nHmm, I was about to say \"no\" as this first shows \"Secure boot "
+     "disabled\" (twice), but in the end it also shows \"Secure boot is enabled\"!?",
+     "driver.not_loaded", "Secure Boot off"),
     # --- nouveau holds the GPU -----------------------------------------------------------------
     # the .run installer inside OpenPAI's driver container: https://github.com/microsoft/pai/issues/2962
-    ("ERROR: The Nouveau kernel driver is currently in use by your system.  This driver is incompatible with the "
-     "NVIDIA driver, and must be disabled before proceeding.", "driver.nouveau_conflict", "blacklist nouveau"),
+    ("ERROR: The Nouveau kernel driver is currently in use by your system", "driver.nouveau_conflict",
+     "blacklist nouveau"),
     # the kernel module's side (CentOS, 3 GPUs): https://github.com/mattshma/bigdata/issues/133
     ("[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n[188549.977053] NVRM: This can "
      "occur when a driver such as: \nNVRM: nouveau, rivafb, nvidiafb or rivatv \nNVRM: was loaded and obtained ownership "
