@@ -722,3 +722,24 @@ def _d_gcc_limit(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["gcc_limit"] = _d_gcc_limit
+
+
+def _d_pci_part(v: dict, t: LogText, m: re.Match) -> dict:
+    """The GPU's PCI ID in a title, only when the log names it."""
+    pci = v.get("pci_id") or ""
+    if not pci:
+        found = re.search(r"\(PCI ID: (10de:[\da-fA-F]{4})\)", t.text)
+        pci = found.group(1) if found else ""
+    return {"pci_id": pci, "pci_part": f" (PCI ID {pci})" if pci else ""}
+
+
+DERIVE["pci_part"] = _d_pci_part
+
+
+def _d_code_part(v: dict, t: LogText, m: re.Match) -> dict:
+    """RmInitAdapter's error triple in a title, only when the log names it."""
+    code = v.get("code") or ""
+    return {"code": code, "code_part": f", {code}" if code else ""}
+
+
+DERIVE["code_part"] = _d_code_part
