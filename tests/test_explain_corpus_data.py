@@ -18,6 +18,7 @@ SAMPLED = os.path.join(CORPUS, "sampled")
 FRESH = os.path.join(CORPUS, "fresh")
 FRESH2 = os.path.join(CORPUS, "fresh2")
 FRESH3 = os.path.join(CORPUS, "fresh3")
+FRESH4 = os.path.join(CORPUS, "fresh4")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -155,19 +156,45 @@ def test_fresh2_shares_no_thread_name_or_log_with_the_other_sets():
     assert_new_set(FRESH2, FRESH2_LOGS, [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS)])
 
 
-def test_fresh3_logs_are_a_third_sealed_split():
-    """fresh3/: a third set of real logs (two collectors, after fresh2 was scored), same schema, split "fresh3",
-    sharing no thread, file name or log text with any earlier set."""
-    with open(os.path.join(FRESH3, "manifest.yaml"), encoding="utf-8") as f:
+def assert_sealed_split(directory: str, split: str, first_digit: str, earlier: list[tuple[str, list[dict]]],
+                        at_least: int = 25, negatives: int = 5, unread: bool = False) -> list[dict]:
+    """A sealed set in ``directory`` (files ``<first_digit>NN-….log``): same schema, split ``split``, at most 150
+    lines a log, sharing no thread, file name or log text with the ``earlier`` sets; ``unread`` (a set not yet
+    scored, so nobody may have tuned on it): nor any thread a test quotes."""
+    with open(os.path.join(directory, "manifest.yaml"), encoding="utf-8") as f:
         logs = yaml.safe_load(f)["logs"]
-    assert_files_are_the_manifest(FRESH3, logs)
+    assert_files_are_the_manifest(directory, logs)
     for item in logs:
         assert_schema(item)
-        assert item["split"] == "fresh3", item
-        assert len(text(os.path.join(FRESH3, item["file"])).splitlines()) <= 150, item["file"]
-    assert len(logs) >= 25 and sum(i["layer"] == "negative" for i in logs) >= 5
-    assert all(re.fullmatch(r"7\d\d-[a-z0-9-]+\.log", i["file"]) for i in logs)
-    assert_new_set(FRESH3, logs, [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS)])
+        assert item["split"] == split, item
+        assert len(text(os.path.join(directory, item["file"])).splitlines()) <= 150, item["file"]
+    assert len(logs) >= at_least and sum(i["layer"] == "negative" for i in logs) >= negatives
+    assert all(re.fullmatch(first_digit + r"\d\d-[a-z0-9-]+\.log", i["file"]) for i in logs)
+    assert_new_set(directory, logs, earlier)
+    if not unread:
+        return logs
+    # nor a thread that the tests quote as an excerpt (the families explain was widened with)
+    tests_dir = os.path.dirname(os.path.abspath(__file__))
+    quoted = " ".join(text(p).lower() for p in glob.glob(os.path.join(tests_dir, "test_explain*.py")))
+    assert not {i["source"] for i in logs if re.search(re.escape(url_key(i["source"])) + r"(?![0-9])", quoted)}
+    return logs
+
+
+def test_fresh3_logs_are_a_third_sealed_split():
+    """fresh3/: a third set of real logs (two collectors, after fresh2 was scored)."""
+    assert_sealed_split(FRESH3, "fresh3", "7",
+                        [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS)])
+
+
+def test_fresh4_logs_are_a_fourth_sealed_split():
+    """fresh4/: a fourth set (two collectors who never ran explain, after fresh3 was scored), sealed while the
+    round that widened explain by family ran."""
+    fresh3 = assert_sealed_split(FRESH3, "fresh3", "7",
+                                 [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS)])
+    logs = assert_sealed_split(FRESH4, "fresh4", "8", [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS),
+                                                       (FRESH2, FRESH2_LOGS), (FRESH3, fresh3)], at_least=35, negatives=8,
+                               unread=True)
+    assert len({i["project"] for i in logs}) >= 30
 
 
 def test_size_negatives_and_split_shares():
