@@ -38,6 +38,7 @@ from cudaenv.errors import CudaenvError
 from cudaenv.knowledge.explain import DERIVE, demangle, explain, render_text, required_literal
 from cudaenv.knowledge.kb import KB_PATH, OPTIONAL, REQUIRED, load_entries, read_document, validate
 from helpers import IN_CI, need, one_error_line, run_cudaenv, run_in_sh
+from explain_answers import assert_first_answer
 
 ENTRIES = load_entries()
 IDS = [e["id"] for e in ENTRIES]
@@ -885,13 +886,7 @@ def assert_answered_by_cause(path: str, want_id: str, want_fix: str) -> None:
     """The log at ``path``: its first environment answer is ``want_id``, the first line of its fix
     holds ``want_fix``, no placeholder is left and the fix pastes."""
     with open(path, encoding="utf-8") as f:
-        found = [m for m in explain(f.read()) if m.environment]
-    name = os.path.basename(path)
-    assert found and found[0].id == want_id, (name, [m.id for m in found])
-    first = next(line for line in found[0].fix.splitlines() if line.strip())
-    assert want_fix in first, (name, first)
-    assert "{" not in found[0].title + found[0].cause + found[0].fix.replace("${", "").replace('{"', ""), found[0].to_dict()
-    assert not re.search(r"<[^<>\s]*>", found[0].fix), found[0].fix  # fixes paste
+        assert_first_answer(f.read(), want_id, want_fix, where=os.path.basename(path))
 
 
 @pytest.mark.parametrize("name", sorted(FRESH_FIXED))

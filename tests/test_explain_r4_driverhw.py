@@ -7,11 +7,11 @@ Program bugs: no environment cause may be claimed; where an entry gives the verd
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
 from cudaenv.knowledge.explain import explain
+from explain_answers import assert_first_answer
 
 # (text, want_id, want_fix_substring)
 CASES = [
@@ -241,20 +241,9 @@ NOT_ENVIRONMENT = [
 ]
 
 
-def _first_fix_line(fix: str) -> str:
-    return next(line for line in fix.splitlines() if line.strip())
-
-
 @pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
 def test_driverhw_threads_are_answered_by_cause(text, want_id, want_fix):
-    found = explain(text)
-    assert found and found[0].id == want_id, [m.id for m in found]
-    first = found[0]
-    assert want_fix in _first_fix_line(first.fix), _first_fix_line(first.fix)
-    assert "{" not in first.title + first.cause + first.fix.replace("${", "").replace('{"', ""), first.to_dict()
-    assert not re.search(r"<[^<>\s]*>", first.fix), first.fix  # fixes paste
-    if not first.environment:  # a verdict: nothing in the environment is claimed beside it
-        assert not [m.id for m in found if m.environment], [m.id for m in found]
+    assert_first_answer(text, want_id, want_fix, verdicts=True)
 
 
 @pytest.mark.parametrize("text", NOT_ENVIRONMENT)

@@ -10,11 +10,11 @@ tune/heldout, fresh*) are not quoted here: the fresh3 ones are checked as their 
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 
 from cudaenv.knowledge.explain import explain
+from explain_answers import assert_first_answer
 
 CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
 
@@ -23,15 +23,6 @@ def first_environment_answer(text: str):
     found = [m for m in explain(text) if m.environment]
     assert found, "no environment answer"
     return found[0], found
-
-
-def assert_first(text: str, want_id: str, want_fix: str) -> None:
-    m, found = first_environment_answer(text)
-    assert m.id == want_id, [f.id for f in found]
-    first = next(line for line in m.fix.splitlines() if line.strip())
-    assert want_fix in first, first
-    assert "{" not in m.title + m.cause + m.fix.replace("${", ""), m.to_dict()
-    assert not re.search(r"<[^<>\s]*>", m.fix), m.fix  # fixes paste
 
 
 NCCL_FAMILIES = [
@@ -194,7 +185,7 @@ NCCL_FAMILIES = [
 @pytest.mark.parametrize("text,want_id,want_fix", NCCL_FAMILIES, ids=[f"{w}-{i}" for i, (_, w, _) in
                                                                       enumerate(NCCL_FAMILIES)])
 def test_nccl_families_from_real_threads(text, want_id, want_fix):
-    assert_first(text, want_id, want_fix)
+    assert_first_answer(text, want_id, want_fix)
 
 
 # The fresh3 nccl misses (read at e4edcb1, a burned set): answered by cause with the thread's fix first.
@@ -210,7 +201,7 @@ FRESH3_FIXED = {
 @pytest.mark.parametrize("name", sorted(FRESH3_FIXED))
 def test_fresh3_nccl_misses_are_answered_by_cause(name):
     with open(os.path.join(CORPUS_DIR, "fresh3", name), encoding="utf-8") as f:
-        assert_first(f.read(), *FRESH3_FIXED[name])
+        assert_first_answer(f.read(), *FRESH3_FIXED[name])
 
 
 def test_reachability_keeps_its_own_answer():

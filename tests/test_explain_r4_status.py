@@ -13,12 +13,12 @@ Two kinds of checks:
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 import yaml
 
 from cudaenv.knowledge.explain import explain
+from explain_answers import assert_first_answer
 
 STATUS_TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                             "cudaenv", "knowledge", "status.yaml")
@@ -27,16 +27,6 @@ STATUS_TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 def first_environment(text: str):
     found = [m for m in explain(text) if m.environment]
     return found[0] if found else None
-
-
-def assert_first(text: str, want_id: str, want_fix: str) -> None:
-    found = [m for m in explain(text) if m.environment]
-    assert found and found[0].id == want_id, [m.id for m in explain(text)]
-    first = next(line for line in found[0].fix.splitlines() if line.strip())
-    assert want_fix in first, first
-    assert "{" not in found[0].title + found[0].cause + found[0].fix.replace("${", "").replace('{"', ""), \
-        found[0].to_dict()
-    assert not re.search(r"<[^<>\s]*>", found[0].fix), found[0].fix  # fixes paste
 
 
 # (excerpt, the first environment answer, a string its first fix line holds)
@@ -215,7 +205,7 @@ CASES = [
 
 @pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{w}-{i}" for i, (_, w, _) in enumerate(CASES)])
 def test_status_from_real_threads(text, want_id, want_fix):
-    assert_first(text, want_id, want_fix)
+    assert_first_answer(text, want_id, want_fix)
 
 
 # Program bugs: (excerpt, the verdict explain must give, or None: no answer at all)

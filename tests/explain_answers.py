@@ -1,0 +1,29 @@
+"""One assertion for "explain answers this text by its cause", shared by the explain tests."""
+
+from __future__ import annotations
+
+import re
+
+from cudaenv.knowledge.explain import explain
+
+
+def first_fix_line(fix: str) -> str:
+    """The first line of a fix that holds anything."""
+    return next(line for line in fix.splitlines() if line.strip())
+
+
+def assert_first_answer(text: str, want_id: str, want_fix: str, where: str = "", verdicts: bool = False):
+    """``explain(text)``'s first environment answer (``verdicts``: its first answer, which may be a
+    program-bug verdict, and then nothing in the environment is claimed beside it) is ``want_id``, the
+    first line of its fix holds ``want_fix``, no placeholder is left unfilled and the fix pastes (no
+    ``<…>``). ``where`` names the input in failure messages. Returns the answer."""
+    found = explain(text)
+    answers = found if verdicts else [m for m in found if m.environment]
+    assert answers and answers[0].id == want_id, (where, [m.id for m in found])
+    m = answers[0]
+    assert want_fix in first_fix_line(m.fix), (where, first_fix_line(m.fix))
+    assert "{" not in m.title + m.cause + m.fix.replace("${", "").replace('{"', ""), m.to_dict()
+    assert not re.search(r"<[^<>\s]*>", m.fix), m.fix  # fixes paste
+    if not m.environment:
+        assert not [f.id for f in found if f.environment], [f.id for f in found]
+    return m
