@@ -435,12 +435,18 @@ def _d_stub(v: dict, t: LogText, m: re.Match) -> dict:
             "seen": f" This log shows the stub being used: {stub}." if stub else ""}
 
 
+def _captured_or_in_log(v: dict, name: str, pattern: str, t: LogText) -> str:
+    """What the message captured as ``name``, else the first group of ``pattern`` anywhere in the log,
+    else "": a fact is named only when the log has it (never a default the log does not say)."""
+    if v.get(name):
+        return v[name]
+    found = re.search(pattern, t.text)
+    return found.group(1) if found else ""
+
+
 def _d_xid(v: dict, t: LogText, m: re.Match) -> dict:
-    """Name an Xid only when the log has one (never a default the log does not say)."""
-    xid = v.get("xid") or ""
-    if not xid:
-        found = re.search(r"\bXid\b[^\n]{0,80}?\)\s*:\s*(\d+)\b", t.text)
-        xid = found.group(1) if found else ""
+    """Name an Xid only when the log has one."""
+    xid = _captured_or_in_log(v, "xid", r"\bXid\b[^\n]{0,80}?\)\s*:\s*(\d+)\b", t)
     return {"xid": xid, "xid_part": f", Xid {xid}" if xid else ""}
 
 
@@ -726,10 +732,7 @@ DERIVE["gcc_limit"] = _d_gcc_limit
 
 def _d_pci_part(v: dict, t: LogText, m: re.Match) -> dict:
     """The GPU's PCI ID in a title, only when the log names it."""
-    pci = v.get("pci_id") or ""
-    if not pci:
-        found = re.search(r"\(PCI ID: (10de:[\da-fA-F]{4})\)", t.text)
-        pci = found.group(1) if found else ""
+    pci = _captured_or_in_log(v, "pci_id", r"\(PCI ID: (10de:[\da-fA-F]{4})\)", t)
     return {"pci_id": pci, "pci_part": f" (PCI ID {pci})" if pci else ""}
 
 
