@@ -59,6 +59,17 @@ CASES = [
      "-- Targeting GPU architectures: ",
      "tcnn.arch_unknown", "export TCNN_CUDA_ARCHITECTURES="),
 
+    # --- tinycudann built for another GPU's compute capability --------------------------------
+    # https://github.com/nerfstudio-project/nerfstudio/issues/1166
+    ("EnvironmentError: Could not find compatible tinycudann extension for compute capability 61.",
+     "tcnn.extension_arch_mismatch", "TCNN_CUDA_ARCHITECTURES=61 pip install"),
+    # a Tesla K40m (nerfstudio-nu-papers install notes: "just got Nvidia T4 to work")
+    ("    OSError: Could not find compatible tinycudann extension for compute capability 35.\n\n"
+     "    /opt/nerfstudio-nu-papers/venv/lib/python3.8/site-packages/torch/cuda/__init__.py:123: UserWarning:\n"
+     "        Found GPU0 Tesla K40m which is of cuda capability 3.5.\n"
+     "        PyTorch no longer supports this GPU because it is too old.",
+     "tcnn.extension_arch_mismatch", "run on a newer GPU"),
+
     # --- torch >= 1.11 has no TH/THC headers: old extensions (DCNv2, flownet2) ------------------
     # https://github.com/CharlesShang/DCNv2/issues/136
     ("DCNv2/src/cpu/dcn_v2_im2col_cpu.cpp:9:10: fatal error: TH/TH.h: No such file or directory \n"
@@ -104,6 +115,38 @@ CASES = [
      "cudaSetupArgument",
      "cudart.setup_argument_removed", "cudaenv use 9.2"),
 
+    # --- pip's build isolation hides torch from a CUDA extension's setup.py --------------------
+    # https://github.com/JonathonLuiten/Dynamic3DGaussians/issues/22
+    ("Installing build dependencies ... done\n"
+     "  Getting requirements to build wheel ... error\n"
+     "  error: subprocess-exited-with-error\n"
+     "  × Getting requirements to build wheel did not run successfully.\n"
+     "  │ exit code: 1\n"
+     ' File "<string>", line 13, in <module>\n'
+     "      ModuleNotFoundError: No module named 'torch'\n"
+     "      [end of output]",
+     "pip.build_isolation_hides_torch", "--no-build-isolation"),
+    # https://github.com/3DTopia/LGM/issues/64 (fixed by --no-build-isolation, 3DTopia/LGM#73)
+    ("D:\\codes\\LGM>pip install ./diff-gaussian-rasterization\n"
+     "  Installing build dependencies ... done\n"
+     "  Getting requirements to build wheel ... error\n"
+     "  error: subprocess-exited-with-error\n"
+     '        File "C:\\Users\\localuser\\AppData\\Local\\Programs\\Python\\Python311\\Lib\\site-packages\\pip\\_vendor'
+     '\\pyproject_hooks\\_in_process\\_in_process.py", line 118, in get_requires_for_build_wheel\n'
+     "      ModuleNotFoundError: No module named 'torch'",
+     "pip.build_isolation_hides_torch", "--no-build-isolation"),
+    # another producer's wording: https://github.com/AutoGPTQ/AutoGPTQ/issues/535
+    ("  Getting requirements to build wheel ... error\n"
+     "  ╰─> [1 lines of output]\n"
+     "      Building cuda extension requires PyTorch (>=1.13.0) being installed, please install PyTorch first: "
+     "No module named 'torch'",
+     "pip.build_isolation_hides_torch", "--no-build-isolation"),
+    # pdm's: https://github.com/pdm-project/pdm/issues/2202 (tinycudann)
+    ("pdm.exceptions.BuildError: Build backend raised error: Module 'torch' is missing, please make sure it is "
+     "specified in the 'build-system.requires' section. If it is not possible, add it to the project and use "
+     "'--no-isolation' option.",
+     "pip.build_isolation_hides_torch", "--no-build-isolation"),
+
     # --- sampled threads explain already answered right first (kept so they stay right) --------
     # https://github.com/facebookresearch/pytorch3d/issues/1786
     ('        File "C:\\sd\\Real3DPortrait\\venv\\lib\\site-packages\\torch\\utils\\cpp_extension.py", line 387, in '
@@ -143,6 +186,11 @@ CASES = [
 @pytest.mark.parametrize("text,want_id,want_fix", CASES)
 def test_vision_families_from_real_threads(text, want_id, want_fix):
     assert_first_answer(text, want_id, want_fix, where=text[:120])
+
+
+def test_a_script_without_torch_is_no_build_isolation_problem():
+    text = "Traceback (most recent call last):\n  File \"train.py\", line 1, in <module>\nModuleNotFoundError: No module named 'torch'"
+    assert "pip.build_isolation_hides_torch" not in [m.id for m in explain(text)]
 
 
 def test_windows_cuda_home_is_not_a_colon_list():
