@@ -147,7 +147,24 @@ CASES = [
      "'--no-isolation' option.",
      "pip.build_isolation_hides_torch", "--no-build-isolation"),
 
+    # nvdiffrast's own wording (with pyproject metadata): https://github.com/NVlabs/nvdiffrast/issues/237
+    ("  Running command Preparing metadata (pyproject.toml)\n"
+     "  **********************************************************************\n"
+     "  ERROR! Cannot compile nvdiffrast CUDA extension. Please ensure that:\n\n"
+     "  1. You have PyTorch installed\n"
+     "  2. You run 'pip install' with --no-build-isolation flag\n"
+     "  **********************************************************************",
+     "pip.build_isolation_hides_torch", "--no-build-isolation"),
+
     # --- sampled threads explain already answered right first (kept so they stay right) --------
+    # https://github.com/facebookresearch/detectron2/issues/540
+    ("unable to execute '/usr/local/cuda:/usr/local/cuda/bin/nvcc': No such file or directory\n"
+     "error: command '/usr/local/cuda:/usr/local/cuda/bin/nvcc' failed with exit status 1",
+     "env.cuda_home_list", "export CUDA_HOME=/usr/local/cuda"),
+    # https://github.com/facebookresearch/detectron2/issues/761 ("nvcc 9.0 only supports gcc <=5")
+    ("/usr/local/cuda-9.0/include/crt/host_config.h:119:2: error: #error -- unsupported GNU version! gcc versions "
+     "later than 6 are not supported!",
+     "nvcc.gcc_too_new", "gcc 6 or older"),
     # https://github.com/facebookresearch/pytorch3d/issues/1786
     ('        File "C:\\sd\\Real3DPortrait\\venv\\lib\\site-packages\\torch\\utils\\cpp_extension.py", line 387, in '
      "_check_cuda_version\n"
