@@ -69,6 +69,41 @@ CASES = [
      "undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs",
      "torch.cxx11_abi", "prebuilt wheel made for another torch"),
 
+    # --- NVIDIA apex installed without --cpp_ext/--cuda_ext ------------------------------------
+    # https://github.com/NVIDIA/apex/issues/156 (rebuilt with --cpp_ext --cuda_ext)
+    ("    fused_layer_norm_cuda = importlib.import_module(\"fused_layer_norm_cuda\")\n"
+     "ModuleNotFoundError: No module named 'fused_layer_norm_cuda'",
+     "ext.cuda_ops_not_built", "Reinstall apex with its extensions"),
+    # https://github.com/NVIDIA/apex/issues/499 (pip install with --cpp_ext and --cuda_ext worked)
+    ("  File \"/usr/local/lib/python3.7/site-packages/apex/normalization/fused_layer_norm.py\", line 133, in __init__\n"
+     "    fused_layer_norm_cuda = importlib.import_module(\"fused_layer_norm_cuda\")\n"
+     "ModuleNotFoundError: No module named 'fused_layer_norm_cuda'",
+     "ext.cuda_ops_not_built", "Reinstall apex with its extensions"),
+    # https://github.com/NVIDIA/apex/issues/578 (pip install -V --no-cache-dir ./, without the options)
+    ("ModuleNotFoundError: No module named 'fused_layer_norm_cuda'",
+     "ext.cuda_ops_not_built", "Reinstall apex with its extensions"),
+
+    # --- CMake cannot work back from the nvcc it was handed to the toolkit root -----------------
+    # https://github.com/abetlen/llama-cpp-python/issues/459 (/usr/bin/nvcc first on PATH, the toolkit in /usr/local/cuda)
+    ("  CMake Error at /tmp/pip-build-env-x/overlay/local/lib/python3.10/dist-packages/cmake/data/share/cmake-3.26/"
+     "Modules/CMakeDetermineCUDACompiler.cmake:227 (message):\n"
+     "    Couldn't find CUDA library root.\n"
+     "  Call Stack (most recent call first):\n"
+     "    vendor/llama.cpp/CMakeLists.txt:250 (enable_language)",
+     "cmake.cuda_compiler_id_failed", "Hand CMake the toolkit's real nvcc"),
+    # https://github.com/NVlabs/instant-ngp/issues/104 (CUDA on PATH, CMake 3.22, still not found)
+    ("CMake Error at /usr/local/share/cmake-3.22/Modules/CMakeDetermineCUDACompiler.cmake:179 (message):\n"
+     "  Couldn't find CUDA library root.\n"
+     "Call Stack (most recent call first):\n"
+     "  CMakeLists.txt:11 (project)",
+     "cmake.cuda_compiler_id_failed", "Hand CMake the toolkit's real nvcc"),
+    # https://github.com/negativo17/cuda/issues/36 (a distribution's CUDA packages, CMake 3.30+ wording)
+    ("CMake Error at /usr/share/cmake/Modules/Internal/CMakeCUDAFindToolkit.cmake:148 (message):\n"
+     "  Couldn't find CUDA library root.\n"
+     "Call Stack (most recent call first):\n"
+     "  /usr/share/cmake/Modules/CMakeDetermineCUDACompiler.cmake:85 (cmake_cuda_find_toolkit)",
+     "cmake.cuda_compiler_id_failed", "Hand CMake the toolkit's real nvcc"),
+
     # --- sampled threads explain already answered right (kept so they stay right) ---------------
     # https://github.com/Dao-AILab/flash-attention/issues/723 (reinstall flash-attn for this torch)
     ("ImportError: /usr/local/lib/python3.8/dist-packages/flash_attn_2_cuda.cpython-38-x86_64-linux-gnu.so: "
