@@ -352,7 +352,7 @@ def _layer_case_ids() -> set[str]:
     import importlib.util
 
     ids_ = set()
-    for path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_explain_r4_*.py"))):
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_explain_r[0-9]_*.py"))):
         spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3] + "_cases", path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)

@@ -94,6 +94,29 @@ CASES = [
     ("ffmpeg -hwaccel cuvid -c:v h264_cuvid -i file.mxf -vf scale_npp=1280:720 -c:v h264_nvenc file2.mxf\n"
      "Cannot load libnvcuvid.so.1\n[h264_cuvid @ 0x3a46360] Failed loading nvcuvid.", "container.video_capability_missing",
      "NVIDIA_DRIVER_CAPABILITIES"),
+    # ---- gpu.mig_one_device_per_process: one MIG device per CUDA process
+    # https://github.com/pytorch/pytorch/issues/130181 (CUDA_VISIBLE_DEVICES set to the MIG slice solved it)
+    ('"device >= 0 && device < num_gpus INTERNAL ASSERT FAILED" with torch 2.5.0.dev20240705+cu121 on 2 GPU '
+     "NVIDIA-A100-SXM4-80GB-MIG-3g.40gb", "gpu.mig_one_device_per_process", "CUDA_VISIBLE_DEVICES=MIG-"),
+    # https://github.com/pytorch/pytorch/issues/131650
+    ('Pytorch 2.4, Cuda 12.4: RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at '
+     '"/opt/conda/conda-bld/pytorch_1720538439675/work/aten/src/ATen/cuda/CUDAContext.cpp":49, please report\n'
+     "> This is wrong as you need to set `CUDA_VISIBLE_DEVICES` to the MIG slice", "gpu.mig_one_device_per_process",
+     "CUDA_VISIBLE_DEVICES"),
+
+    # ---- gpu.mig_without_instances
+    # https://github.com/ComputeCanada/puppet-magic_castle/pull/276
+    ("slurmd: fatal: MIG mode is enabled, but no MIG devices were found. Please either create MIG instances, disable "
+     "MIG mode, remove AutoDetect=nvml, or remove GPUs from ...", "gpu.mig_without_instances", "-mig 0"),
+
+    # ---- already right: docker without the NVIDIA Container Toolkit
+    # https://github.com/infiniflow/ragflow/issues/9573
+    ('i get this error: `Error response from daemon: could not select device driver "nvidia" with capabilities: '
+     "[[gpu]]`", "container.no_gpu_runtime", "NVIDIA Container Toolkit"),
+    # https://github.com/hiyouga/LlamaFactory/issues/5268
+    ('docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]]',
+     "container.no_gpu_runtime", "NVIDIA Container Toolkit"),
+
 ]
 
 
