@@ -117,6 +117,32 @@ CASES = [
     ('docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]]',
      "container.no_gpu_runtime", "NVIDIA Container Toolkit"),
 
+    # ---- runtime.insufficient_driver on a CI machine without a GPU (variant)
+    # https://github.com/SyneRBI/SIRF/issues/1278 (GitHub Actions has no GPU: the tests were disabled there)
+    ("""`sirf.Utilities.error: ??? "'\\\\nERROR: CUDA failed to allocate memory in compute_gradient kernel execution: """
+     """CUDA driver version is insufficient for CUDA runtime version\\\\n'`\nThis occurs in the `build (gpu)` docker job """
+     "of the SB, see e.g. https://github.com/SyneRBI/SIRF-SuperBuild/actions/runs/9865000620/job/27241074266#step:9:29413",
+     "runtime.insufficient_driver", "runner with a GPU"),
+    # https://github.com/TomographicImaging/CCPi-Regularisation-Toolkit/issues/79 (skip the GPU tests there)
+    ("Error: /home/jenkins/workspace/CILsingle/CCPi-Regularisation-Toolkit/Core/regularisers_GPU/Diffus_4thO_GPU_core.cu"
+     ":234, code: 35, reason: CUDA driver version is insufficient for CUDA runtime version\nTests failed for "
+     "ccpi-regulariser-0.10.2-np111py36_0.tar.bz2 - moving package to /home/jenkins/conda-bld/broken",
+     "runtime.insufficient_driver", "skip them elsewhere"),
+    # ...and not on a machine whose driver is shown, though the binary was built on a runner
+    # https://github.com/chenhunghan/ialacol/issues/45
+    ("CUDA error 35 at /home/runner/work/ctransformers/ctransformers/models/ggml/ggml-cuda.cu:4236: CUDA driver version "
+     "is insufficient for CUDA runtime version\n| NVIDIA-SMI 470.182.03   Driver Version: 470.182.03   CUDA Version: "
+     "11.7     |", "runtime.insufficient_driver", "upgrade the driver"),
+
+    # ---- already right: Colab's CUDA vs the torch build (cloud notebooks)
+    # https://github.com/CVHub520/yolov5_obb/issues/6
+    ("RuntimeError: \nThe detected CUDA version (12.2) mismatches the version that was used to compile\nPyTorch (11.6). "
+     "Please make sure to use the same CUDA versions.", "torch.cuda_major_mismatch", "cudaenv use"),
+    # https://github.com/googlecolab/colabtools/issues/2459
+    ("Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.  CuDNN library needs to have \nmatching "
+     "major version and equal or higher minor version. If using a binary install, upgrade your CuDNN library.",
+     "tf.cudnn_older_than_built", "8.1.0"),
+
 ]
 
 
