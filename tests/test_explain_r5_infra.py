@@ -143,6 +143,16 @@ CASES = [
      "major version and equal or higher minor version. If using a binary install, upgrade your CuDNN library.",
      "tf.cudnn_older_than_built", "8.1.0"),
 
+    # ---- conda.no_cuda_virtual_package: solving where there is no driver (docker build, CI, login node)
+    # https://github.com/openmm/NNPOps/issues/96 (CONDA_OVERRIDE_CUDA solved it)
+    ("Could not solve for environment specs\nEncountered problems while solving:\n  - nothing provides __cuda needed by "
+     "pytorch-1.13.1-cuda112py310he33e0d6_200\n\nThe environment can't be solved, aborting the operation",
+     "conda.no_cuda_virtual_package", "CONDA_OVERRIDE_CUDA="),
+    # https://github.com/mamba-org/mamba/issues/969 (__cuda 10.2 from the driver, cudatoolkit 11.0 wanted)
+    ("`mamba create -n blahhh -c pytorch -c conda-forge cudatoolkit=11.0 pytorch`\nEncountered problems while solving:\n"
+     "  - package cudatoolkit-11.0.3-h15472ef_6 has constraint __cuda >=11.0 conflicting with __cuda-10.2-0",
+     "conda.no_cuda_virtual_package", "upgrade the NVIDIA driver"),
+
 ]
 
 
