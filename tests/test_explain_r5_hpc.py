@@ -61,6 +61,26 @@ CASES = [
     ("Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 0.0 (< 5.0) on device with compute "
      "capability 5.0 (>=5.0), this would give incorrect results!\nAborted (core dumped)",
      "runtime.no_kernel_image", "Kokkos_ARCH"),
+    # https://github.com/CEED/libCEED/pull/961 (PETSc's Kokkos built for sm_61; --with-cuda-arch=75 solved it)
+    ("> Kokkos::Cuda::initialize ERROR: running kernels compiled for compute capability 6.1 on device with compute "
+     "capability 7.5 is not supported by CUDA!", "runtime.no_kernel_image", "Kokkos_ARCH"),
+    # --- cudaPointerAttributes: `type` since CUDA 10.0, `memoryType` removed in CUDA 11.0 --------------------
+    # https://github.com/pmodels/mpich/issues/6068 (CUDA 7.5; --without-cuda, or CUDA 10 and newer)
+    ("src/gpu/mpl_gpu_cuda.c: In function 'MPL_gpu_query_pointer_attr':\nsrc/gpu/mpl_gpu_cuda.c:50:34: error: "
+     "'MPL_gpu_device_attr' {aka 'struct cudaPointerAttributes'} has no member named 'type'\n"
+     "   50 |         switch (attr->device_attr.type) {", "toolkit.pointer_attributes_api", "CUDA 10.0 or newer"),
+    # https://github.com/NVIDIA/NvPipe/issues/29 (building against CUDA 9.2 or earlier)
+    ('/lhome/chhoene/github/NvPipe/src/NvPipe.cu(75): error: class "cudaPointerAttributes" has no member "type"',
+     "toolkit.pointer_attributes_api", "CUDA 10.0 or newer"),
+    # https://github.com/pytorch/pytorch/issues/45573
+    ("/CUDAHooks.cpp:97:15: error: \u2018struct cudaPointerAttributes\u2019 has no member named \u2018type\u2019 return "
+     "attr.type == cudaMemoryTypeHost;", "toolkit.pointer_attributes_api", ""),
+    # https://github.com/ROCm/hip/issues/2162 (CUDA 11.0: the code had to read `type`)
+    (" error: \u2018struct cudaPointerAttributes\u2019 has no member named \u2018memoryType\u2019",
+     "toolkit.pointer_attributes_api", "written for CUDA 11"),
+    # https://github.com/spack/spack/issues/27180
+    ('trilinos@13.0.1 +cuda build fails: class "cudaPointerAttributes" has no member "memoryType"',
+     "toolkit.pointer_attributes_api", "written for CUDA 11"),
     # --- AMReX (PeleC) with no code for the GPU --------------------------------------------------------------
     # https://github.com/Pele-Suite/PeleC/issues/809
     ("amrex::Abort::4::GPU last error detected in file /nlsasfs/home/fdmod/srkumar/PeleC/Submodules/PelePhysics/Submodules/"
