@@ -102,6 +102,17 @@ CASES = [
     # https://github.com/markgoodhead/dictate-wizard/issues/2
     ("Could not load library cudnn_ops_infer64_8.dll. Error code 126\n"
      "Please make sure cudnn_ops_infer64_8.dll is in your library path!", "loader.windows_cuda_dll_not_found", ""),
+    # --- an executable (not a Python import) without its CUDA runtime where it runs -------------------------
+    # https://github.com/tonyyxliu/CUHKSZ-CSC4005/issues/69 (the HPC SDK's cuda/11.4/lib64 on LD_LIBRARY_PATH)
+    ("error while loading shared libraries: libcudart.so.11.0: cannot open shared object file: No such file or directory",
+     "runtime.libcudart_not_found", "on the loader path where the program runs"),
+    # https://github.com/FXIhub/condor/issues/3 (another CUDA on the compute node than where it was built)
+    ("INFO:simulate:Simulation with spsim started. (PROGSTAT)\n/home/www/condor/local/bin/spsim: error while loading "
+     "shared libraries: libcudart.so.6.5: cannot open shared object file: No such file or directory",
+     "runtime.libcudart_not_found", "cudaenv use 6.5"),
+    # https://github.com/CortexFoundation/Cortex_Release/issues/1 (CUDA 9.2 installed; installing 9.0 solved it)
+    ("./bin/miner: error while loading shared libraries: libcudart.so.9.0: cannot open shared object file: No such file "
+     "or directory\nCuda compilation tools, release 9.2, V9.2.148", "runtime.libcudart_not_found", "cudaenv use 9.0"),
     # --- Apptainer/Singularity --nv without the host's libcuda ------------------------------------------------
     # https://github.com/apptainer/singularity/issues/4783 (binding libcuda.so.1 by hand solved it)
     ("singularity -s exec --nv /cvmfs/cms-ib.cern.ch/docker/cmssw/cc7:amd64 bash\n"
