@@ -346,7 +346,7 @@ PRODUCED = {
 
 
 def _layer_case_ids() -> set[str]:
-    """The ids the round-4 layer tests (tests/test_explain_r4_*.py) answer real quoted messages with:
+    """The ids the layer tests of rounds 4 and on (tests/test_explain_r4_*.py, r5_*) answer real quoted messages with:
     every list named ``CASES`` or ``*_CASES`` of (text, id, fix) tuples there."""
     import glob
     import importlib.util
