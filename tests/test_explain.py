@@ -346,13 +346,13 @@ PRODUCED = {
 
 
 def _layer_case_ids() -> set[str]:
-    """The ids the round-4 layer tests (tests/test_explain_r4_*.py) answer real quoted messages with:
+    """The ids the layer tests of rounds 4 and on (tests/test_explain_r4_*.py, r5_…) answer real quoted messages with:
     every list named ``CASES`` or ``*_CASES`` of (text, id, fix) tuples there."""
     import glob
     import importlib.util
 
     ids_ = set()
-    for path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_explain_r4_*.py"))):
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_explain_r[0-9]*_*.py"))):
         spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3] + "_cases", path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
