@@ -66,6 +66,16 @@ CASES = [
     ("MPVProcess::parseLine: \"[ffmpeg] AVHWDeviceContext: Cannot load libcuda.so.1\n"
      "MPVProcess::parseLine: \"[ffmpeg] AVHWDeviceContext: Could not dynamically load CUDA\"",
      "runtime.libcuda_not_found", "install the driver"),
+    # bitsandbytes' CUDA SETUP on WSL (text-generation-webui): https://github.com/oobabooga/textgen/issues/367
+    # (export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/lib/wsl/lib solved it, also oobabooga/textgen#1035)
+    ("(textgen) eugeo@DESKTOP-88L7K4D:/mnt/c/Users/eugeo/Documents/dev/python/oobabooga/text-generation-webui$ python "
+     "server.py --model llama-7b --load-in-8bit\n"
+     "CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so\n"
+     "CUDA SETUP: WARNING! libcuda.so not found! Do you have a CUDA driver installed? If you are on a cluster, make sure "
+     "you are on a CUDA machine!\n"
+     "CUDA SETUP: Loading binary /home/eugeo/miniconda3/envs/textgen/lib/python3.10/site-packages/bitsandbytes/"
+     "libbitsandbytes_cpu.so...",
+     "runtime.libcuda_not_found", "/usr/lib/wsl/lib"),
     # --- OpenCV without CUDA -------------------------------------------------------------------------
     # https://github.com/opencv/opencv/issues/18229
     ("[ WARN:0] global /tmp/pip-req-build-sw_3pm_8/opencv/modules/dnn/src/dnn.cpp (1429) setUpNet DNN module was not "
