@@ -80,19 +80,19 @@ CASES = [
      " - host os: `Linux 6.1.11, NixOS, 23.05 (Stoat), 23.05.20230213.545c7a3`", "runtime.libcuda_not_found",
      "On another distribution"),
 
-    # ---- container.video_capability_missing: NVENC/NVDEC not handed into the container
+    # ---- driver.video_libs_not_loaded: NVENC/NVDEC not handed into the container
     # https://github.com/styler00dollar/VSGAN-tensorrt-docker/issues/42
     ("[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1  \n[hevc_nvenc @ 0x55ca461fa380] The minimum "
-     "required Nvidia driver for nvenc is (unknown) or newer", "container.video_capability_missing",
-     "NVIDIA_DRIVER_CAPABILITIES=compute,video,utility"),
+     "required Nvidia driver for nvenc is (unknown) or newer", "driver.video_libs_not_loaded",
+     "NVIDIA_DRIVER_CAPABILITIES=compute,utility,video"),
     # https://github.com/Huanshere/VideoLingo/issues/406
     ("[h264_nvenc @ 0x55bd94c6bb40] Cannot load libnvidia-encode.so.1\n[h264_nvenc @ 0x55bd94c6bb40] The minimum "
      "required Nvidia driver for nvenc is 435.21 or newer\nError initializing output stream 0:0 -- Error while opening "
      "encoder for output stream #0:0 - maybe incorrect parameters such as bit_rate, rate, width or height\n"
-     "Conversion failed!", "container.video_capability_missing", "NVIDIA_DRIVER_CAPABILITIES"),
+     "Conversion failed!", "driver.video_libs_not_loaded", "NVIDIA_DRIVER_CAPABILITIES"),
     # https://github.com/NVIDIA/nvidia-docker/issues/531
     ("ffmpeg -hwaccel cuvid -c:v h264_cuvid -i file.mxf -vf scale_npp=1280:720 -c:v h264_nvenc file2.mxf\n"
-     "Cannot load libnvcuvid.so.1\n[h264_cuvid @ 0x3a46360] Failed loading nvcuvid.", "container.video_capability_missing",
+     "Cannot load libnvcuvid.so.1\n[h264_cuvid @ 0x3a46360] Failed loading nvcuvid.", "driver.video_libs_not_loaded",
      "NVIDIA_DRIVER_CAPABILITIES"),
     # ---- gpu.mig_one_device_per_process: one MIG device per CUDA process
     # https://github.com/pytorch/pytorch/issues/130181 (CUDA_VISIBLE_DEVICES set to the MIG slice solved it)

@@ -47,8 +47,9 @@ class _Lazy:
 
 
 _PLATFORM = [
-    ("wsl", ("/usr/lib/wsl", "wsl", "microsoft-standard", "lxss"),
-     _Lazy(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss", _I)),
+    # /mnt/c/…: a Windows drive as WSL mounts it (oobabooga/textgen#367, a prompt under /mnt/c/Users)
+    ("wsl", ("/usr/lib/wsl", "wsl", "microsoft-standard", "lxss", "/mnt/c/", "/mnt/d/", "/mnt/e/"),
+     _Lazy(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss|(?<![\w.])/mnt/[cde]/", _I)),
     ("windows", (":\\", ":/users", ":/program files", ":/windows", "msvc", "cl.exe", "visual studio", "windowspath",
                  ".dll", "msbuild"),
      _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
