@@ -1,0 +1,104 @@
+"""Issue 18, round 5, slice "classic": frameworks other than torch and their GPU setups (TensorFlow,
+JAX, MXNet, Paddle, ONNX Runtime, TensorRT, XGBoost, LightGBM, RAPIDS, ...), sampled from public
+threads in the order a search found them. Each excerpt is quoted (trimmed) from the thread above it;
+the first environment answer and the first line of its fix are the thread's resolution.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_answers import assert_first_answer
+
+# (text, the first environment answer's id, a string the first line of its fix holds)
+CASES = [
+    # --- TensorFlow's dso_loader prints LD_LIBRARY_PATH: a path list there is not CUDA_HOME -------
+    # https://github.com/tensorflow/tensorflow/issues/42309 (TF 2.3 wants cuDNN 7; cuDNN 8 installed)
+    ("Could not load dynamic library 'libcudnn.so.7'; dlerror: libcudnn.so.7: cannot open shared object file: "
+     "No such file or directory; LD_LIBRARY_PATH: /usr/lib/cuda/include:/usr/lib/cuda/lib64:/usr/lib/cuda/include:"
+     "/usr/lib/cuda/lib64:",
+     "runtime.cuda_library_not_found", "Install cuDNN 7"),
+    # https://github.com/tensorflow/tensorflow/issues/58681 (conda env lib on LD_LIBRARY_PATH, TensorRT 7 absent)
+    ("2023-01-27 14:04:05.855462: W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could "
+     "not load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No such "
+     "file or directory; LD_LIBRARY_PATH: :/home/wheatley/miniconda3/envs/tf_2-11_gpu/lib/",
+     "runtime.cuda_library_not_found", ""),
+
+    # --- onnxruntime on Windows: the provider DLL is there, a CUDA/cuDNN DLL it imports is not ---
+    # https://github.com/microsoft/onnxruntime/issues/20589 (.NET, NuGet Microsoft.ML.OnnxRuntime.Gpu 1.16, CUDA 12.2)
+    ("Microsoft.ML.OnnxRuntime.OnnxRuntimeException:\u201c[ErrorCode:RuntimeException] D:\\a_work\\1\\s\\onnxruntime\\core\\"
+     "session\\provider_bridge_ort.cc:1193 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary "
+     "failed with error 126 \"\" when trying to load \"D:\\Projects\\Yolov8.Net\\Yolo.Net.FromTest\\bin\\Debug\\"
+     "net6.0-windows\\runtimes\\win-x64\\native\\onnxruntime_providers_cuda.dll",
+     "loader.ort_cuda_provider_failed", "put their bin directories on PATH"),
+    # https://github.com/saddam213/OnnxStack/issues/140 (C#)
+    ("Unhandled exception. Microsoft.ML.OnnxRuntime.OnnxRuntimeException: [ErrorCode:RuntimeException] D:\\a\\_work\\1\\s\\"
+     "onnxruntime\\core\\session\\provider_bridge_ort.cc:1209 onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : "
+     "FAIL : LoadLibrary failed with error 126 \"\" when trying to load \"...\\bin\\Debug\\net8.0\\"
+     "onnxruntime_providers_cuda.dll\"\n\n   at Microsoft.ML.OnnxRuntime.SessionOptions.AppendExecutionProvider_CUDA(Int32 deviceId)",
+     "loader.ort_cuda_provider_failed", "put their bin directories on PATH"),
+    # https://github.com/microsoft/onnxruntime/issues/14837 (C++ API)
+    ("    OrtCUDAProviderOptionsV2 *cuda_options = nullptr;\n    g_ort->CreateCUDAProviderOptions(&cuda_options);\n"
+     "onnxruntime::ProviderLibrary::Get [ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when "
+     "trying to load \"E:\\x\\build\\examples\\Release\\onnxruntime_providers_cuda.dll\"",
+     "loader.ort_cuda_provider_failed", "put their bin directories on PATH"),
+    # https://github.com/ORB-HD/deface/issues/26 (pip onnxruntime-gpu, Python)
+    ("PS Z:\\> deface VID_20220608_185133.mp4 --thresh 0.02\n2022-06-09 00:23:37.7344718 [E:onnxruntime:Default, "
+     "provider_bridge_ort.cc:1022 onnxruntime::ProviderLibrary::Get] LoadLibrary failed with error 126 \"\" when trying "
+     "to load \"d:\\program files\\python\\python39\\lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\"",
+     "loader.ort_cuda_provider_failed", "onnxruntime-gpu[cuda,cudnn]"),
+
+    # --- Paddle's dynload: "Cannot load cudnn shared library" ---------------------------------------
+    # https://github.com/PaddlePaddle/PaddleOCR/issues/300 (conda env, no docker: put cuDNN's lib on LD_LIBRARY_PATH)
+    ("----------------------\nError Message Summary:\n----------------------\nError: Cannot load cudnn shared library. "
+     "Cannot invoke method cudnnGetVersion at (/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)",
+     "runtime.cuda_library_not_found", "LD_LIBRARY_PATH"),
+    # https://github.com/PaddlePaddle/Paddle/issues/36238 (cuDNN lib not on the path)
+    ("RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.\n"
+     "  [Hint: cudnn_dso_handle should not be null.] (at /paddle/paddle/fluid/platform/dynload/cudnn.cc:76)",
+     "runtime.cuda_library_not_found", "paddle.version.cudnn()"),
+    # https://github.com/yeyupiaoling/PP-YOLOE/issues/5 (no cuDNN installed)
+    ("Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at "
+     "(/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)",
+     "runtime.cuda_library_not_found", "Install the cuDNN"),
+
+    # --- XGBoost / LightGBM builds without GPU support ------------------------------------------------
+    # https://github.com/dmlc/xgboost/issues/3030 (reinstalling one build fixed it)
+    ("But when i test the benchmark.py,there is the error:\nXGBoost version not compile with GPU support.\n"
+     "xgboost.core.XGBoostError: [10:21:14] src/common/common.h:41: XGBoost version not compiled with GPU support.",
+     "ext.cuda_ops_not_built", "pip uninstall -y xgboost"),
+    # https://github.com/dmlc/xgboost/issues/7765 (conda CPU package and pip mixed on Windows)
+    ("When I use XGBOOST with Scikit on Windows10 the algorithm runs at first but gives me this error message\n"
+     "Error: XGBoost version not compiled with GPU support",
+     "ext.cuda_ops_not_built", "Keep one xgboost"),
+    # https://github.com/lightgbm-org/LightGBM/issues/3696
+    ("[LightGBM] [Fatal] GPU Tree Learner was not enabled in this build.\nPlease recompile with CMake option -DUSE_GPU=1\n"
+     "Traceback (most recent call last):\n  File \"/data/logs/xulm1/myconda/lib/python3.7/site-packages/lightgbm/basic.py\", "
+     "line 55, in _safe_call\n    raise LightGBMError(decode_string(_LIB.LGBM_GetLastError()))\n"
+     "lightgbm.basic.LightGBMError: GPU Tree Learner was not enabled in this build.\nPlease recompi",
+     "ext.cuda_ops_not_built", "lightgbm"),
+    # https://github.com/Azure/fast_retraining/issues/69
+    ("LightGBMError: b'GPU Tree Learner was not enabled in this build. Recompile with CMake option -DUSE_GPU=1'",
+     "ext.cuda_ops_not_built", "lightgbm"),
+    # https://github.com/vaaaaanquish/lightgbm-rs/issues/33
+    ('Error { desc: "GPU Tree Learner was not enabled in this build.\\nPlease recompile with CMake option -DUSE_GPU=1" }',
+     "ext.cuda_ops_not_built", "lightgbm"),
+
+    # --- a prebuilt non-torch GPU library without the GPU's architecture ----------------------------
+    # https://github.com/dmlc/xgboost/issues/8493 (XGBoost 1.6.2 on a Tesla K80)
+    ("org.apache.spark.api.python.PythonException: 'xgboost.core.XGBoostError: [12:47:39] ../src/c_api/../data/../common/"
+     "device_helpers.cuh:428: Memory allocation error on worker 7: [12:47:39] ../src/c_api/../data/../common/common.h:46: "
+     "../src/common/device_helpers.cuh: 447: cudaErrorNoKernelImageForDevice: no kernel image is available for execution "
+     "on the device\nStack trace:\n  [bt] (0) /databricks/python/lib/python3.9/site-packages/xgboost/lib/libxgboost.so"
+     "(+0x3a5799) [0x7f54506e7799]",
+     "runtime.no_kernel_image", "install an older release"),
+    # https://github.com/rapidsai/cugraph/issues/1130 (K80; cuGraph needs Pascal or newer)
+    ("I did read the notes that cuGraph needs Pascal or above. A quick test on a K80 reveals the below error:\n\n"
+     "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device",
+     "runtime.no_kernel_image", "install an older release"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"case{i}" for i in range(len(CASES))])
+def test_classic_frameworks_answer_from_the_log(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix, where=text[:80])
