@@ -96,6 +96,30 @@ CASES = [
     ("I did read the notes that cuGraph needs Pascal or above. A quick test on a K80 reveals the below error:\n\n"
      "cudaErrorNoKernelImageForDevice: no kernel image is available for execution on the device",
      "runtime.no_kernel_image", "install an older release"),
+    # --- DGL's CPU build asked for the GPU ------------------------------------------------------------
+    # https://github.com/dmlc/dgl/issues/5427 (dgl==1.0.1 has no GPU support: install dgl+cu116)
+    ("dgl._ffi.base.DGLError: [14:00:04] /opt/dgl/src/runtime/c_runtime_api.cc:82: Check failed: allow_missing: "
+     "Device API cuda is not enabled. Please install the cuda version of dgl.",
+     "ext.cuda_ops_not_built", "install DGL's CUDA build"),
+    # https://github.com/THUDM/GraphMAE/issues/9
+    ("dgl._ffi.base.DGLError: [21:48:49] /opt/dgl/src/runtime/c_runtime_api.cc:88: Check failed: allow_missing: "
+     "Device API gpu is not enabled. Please install the cuda version of dgl.",
+     "ext.cuda_ops_not_built", "install DGL's CUDA build"),
+    # https://github.com/dmlc/dgl/issues/3932 (dgl and dgl-cu111 both installed)
+    ("it would report an error that is \"Device API GPU is not enabled. Please install the Cuda version of dgl.\" But I "
+     "had already installed dgl-cu111.\nDGLError: Check failed: allow_missing: Device API gpu is not enabled. Please "
+     "install the cuda version of dgl.",
+     "ext.cuda_ops_not_built", "Uninstall every DGL"),
+
+    # --- Theano's CUDA backend: nvcc not on PATH --------------------------------------------------------
+    # https://github.com/alexjc/neural-doodle/issues/49 (reinstalling CUDA fixed it)
+    ("  File \"/home/sebastiankatz/neural-doodle-master/pyvenv/lib/python3.4/site-packages/theano/sandbox/cuda/__init__.py\", "
+     "line 489, in use\n    \"\" % device)\nOSError: You forced the use of gpu device 'gpu0', but nvcc was not found. "
+     "Set it in your PATH environment variable or set the Theano flags 'cuda.root' to its directory",
+     "shell.nvcc_not_found", "cudaenv use"),
+    # https://github.com/dnouri/kfkd-tutorial/issues/6 (export PATH=/usr/local/cuda/bin:$PATH)
+    ("ERROR (theano.sandbox.cuda): nvcc compiler not found on $PATH. Check your nvcc installation and try again.",
+     "shell.nvcc_not_found", "cudaenv use"),
 ]
 
 
