@@ -120,9 +120,30 @@ CASES = [
     # https://github.com/dnouri/kfkd-tutorial/issues/6 (export PATH=/usr/local/cuda/bin:$PATH)
     ("ERROR (theano.sandbox.cuda): nvcc compiler not found on $PATH. Check your nvcc installation and try again.",
      "shell.nvcc_not_found", "cudaenv use"),
+    # --- MXNet's CPU build asked for mx.gpu() ----------------------------------------------------------
+    # https://github.com/chinakook/hr101_mxnet/issues/9 (prebuilt Windows CPU package; the GPU build fixed it)
+    ("[20:12:48] C:\\projects\\mxnet-distro-win\\mxnet-build\\dmlc-core\\include\\dmlc/logging.h:308: [20:12:48] "
+     "C:\\projects\\mxnet-distro-win\\mxnet-build\\src\\storage\\storage.cc:118: Compile with USE_CUDA=1 to enable GPU usage\n"
+     "mxnet.base.MXNetError: [20:12:48] C:\\projects\\mxnet-distro-win\\mxnet-build\\src\\storage\\storage.cc:118: Compile "
+     "with USE_CUDA=1 to enable GPU usage",
+     "ext.cuda_ops_not_built", "mxnet-cu"),
+    # https://github.com/cma2015/DeepGS/issues/17 (R package)
+    ("Error in mx.nd.internal.empty.array(shape, ctx) : \n  [05:09:27] src/storage/storage.cc:123: Compile with "
+     "USE_CUDA=1 to enable GPU usage",
+     "ext.cuda_ops_not_built", "GPU build"),
+
+    # --- TF 1.x "could not create cudnn handle" (lower case) is TensorFlow's memory, and the
+    # BAD_PARAM of the handle's clean-up below it is no program bug ----------------------------------
+    # https://github.com/nickliqian/cnn_captcha/issues/107 (allow_growth fixed it)
+    ("2018-05-28 23:08:09.915921: E tensorflow/stream_executor/cuda/cuda_dnn.cc:385] could not create cudnn handle: "
+     "CUDNN_STATUS_INTERNAL_ERROR\n2018-05-28 23:08:09.915959: E tensorflow/stream_executor/cuda/cuda_dnn.cc:352] could "
+     "not destroy cudnn handle: CUDNN_STATUS_BAD_PARAM\n2018-05-28 23:08:09.915981: F tensorflow/core/kernels/"
+     "conv_ops.cc:667] Check failed: stream->parent()->GetConvolveAlgorithms( conv_parameters.ShouldIncludeWinograd"
+     "NonfusedAlgo<T>(), &algorithms)\nAborted (core dumped)",
+     "status.framework_took_gpu_memory", "TF_FORCE_GPU_ALLOW_GROWTH"),
 ]
 
 
 @pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"case{i}" for i in range(len(CASES))])
 def test_classic_frameworks_answer_from_the_log(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+    assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=True)
