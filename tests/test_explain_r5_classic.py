@@ -141,6 +141,18 @@ CASES = [
      "conv_ops.cc:667] Check failed: stream->parent()->GetConvolveAlgorithms( conv_parameters.ShouldIncludeWinograd"
      "NonfusedAlgo<T>(), &algorithms)\nAborted (core dumped)",
      "status.framework_took_gpu_memory", "TF_FORCE_GPU_ALLOW_GROWTH"),
+    # --- MXNet linked against a CUDA runtime the loader does not find ---------------------------------
+    # https://github.com/apache/mxnet/issues/7608 (library present; ld.so.conf entry fixed it)
+    ("  File \"/usr/local/lib/python2.7/dist-packages/mxnet-0.9.5-py2.7.egg/mxnet/base.py\", line 38, in _load_lib\n"
+     "    lib = ctypes.CDLL(lib_path[0], ctypes.RTLD_GLOBAL)\n  File \"/usr/lib/python2.7/ctypes/__init__.py\", line 362, "
+     "in __init__\n    self._handle = _dlopen(self._name, mode)\nOSError: libcudart.so.8.0: cannot open shared object "
+     "file: No such file or directory",
+     "runtime.libcudart_not_found", "cudaenv use 8.0"),
+    # https://github.com/panzheyi/ST-MetaNet/issues/16 (mxnet_cu90 wheel, CUDA 9.0 runtime needed)
+    ("  File \"/home/cll/anaconda3/envs/MetaNet/lib/python3.5/site-packages/mxnet/base.py\", line 204, in _load_lib\n"
+     "    lib = ctypes.CDLL(lib_path[0], ctypes.RTLD_LOCAL)\nOSError: libcudart.so.9.0: cannot open shared object file: "
+     "No such file or directory",
+     "runtime.libcudart_not_found", "cudaenv use 9.0"),
 ]
 
 
