@@ -19,6 +19,7 @@ FRESH = os.path.join(CORPUS, "fresh")
 FRESH2 = os.path.join(CORPUS, "fresh2")
 FRESH3 = os.path.join(CORPUS, "fresh3")
 FRESH4 = os.path.join(CORPUS, "fresh4")
+FRESH5 = os.path.join(CORPUS, "fresh5")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -182,19 +183,28 @@ def assert_sealed_split(directory: str, split: str, first_digit: str, earlier: l
 
 def test_fresh3_logs_are_a_third_sealed_split():
     """fresh3/: a third set of real logs (two collectors, after fresh2 was scored)."""
-    assert_sealed_split(FRESH3, "fresh3", "7",
-                        [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS)])
+    sealed_sets()
+
+
+def sealed_sets() -> list[tuple[str, list[dict]]]:
+    """The corpus's sets in the order they were made: the old logs, the sampled ones, fresh, fresh2, fresh3."""
+    earlier = [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS)]
+    return earlier + [(FRESH3, assert_sealed_split(FRESH3, "fresh3", "7", earlier))]
 
 
 def test_fresh4_logs_are_a_fourth_sealed_split():
-    """fresh4/: a fourth set (two collectors who never ran explain, after fresh3 was scored), sealed while the
-    round that widened explain by family ran."""
-    fresh3 = assert_sealed_split(FRESH3, "fresh3", "7",
-                                 [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS), (FRESH2, FRESH2_LOGS)])
-    logs = assert_sealed_split(FRESH4, "fresh4", "8", [(CORPUS, OLD), (SAMPLED, SAMPLED_LOGS), (FRESH, FRESH_LOGS),
-                                                       (FRESH2, FRESH2_LOGS), (FRESH3, fresh3)], at_least=30, negatives=8,
-                               unread=True)
+    """fresh4/: a fourth set (two collectors who never ran explain, after fresh3 was scored), sealed while
+    round 4 widened explain by layer; scored once (judged-570d099.yaml), burned since."""
+    logs = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
     assert len({i["project"] for i in logs}) >= 28
+
+
+def test_fresh5_logs_are_a_fifth_sealed_split():
+    """fresh5/: a fifth set, collected the same way while round 5 sampled threads to widen explain."""
+    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
+    logs = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8,
+                               unread=True)
+    assert len({i["project"] for i in logs}) >= 20
 
 
 def test_size_negatives_and_split_shares():
