@@ -352,6 +352,11 @@ def test_the_drivers_library_listed_is_a_loader_cache_fix():
     m = _first_env("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
                    "$ ls /usr/lib/x86_64-linux-gnu/ | grep libcuda\nlibcuda.so.535.104.05")
     assert m.id == "runtime.libcuda_not_found" and "sudo ldconfig" in m.fix.splitlines()[0], m.to_dict()
+    # the forward-compatibility libcuda of a toolkit's compat/ is not the driver (jrottenberg/ffmpeg#233: the
+    # container had no GPU access): no ldconfig answer from it
+    m = _first_env("Cannot load libcuda.so.1\n$ find / -name 'libcuda.so*'\n/usr/local/cuda-10.2/compat/libcuda.so.1\n"
+                   "/usr/local/cuda-10.2/compat/libcuda.so.440.33.01")
+    assert m.id == "runtime.libcuda_not_found" and "ldconfig" not in m.fix.splitlines()[0], m.to_dict()
     m = _first_env("AssertionError: libcuda.so cannot found!\nPossible files are located at "
                    "['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of libcuda.so to any of the file.")
     assert m.title == "the unversioned libcuda.so is not on the loader path", m.title

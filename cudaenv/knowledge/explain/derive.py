@@ -323,7 +323,9 @@ def _lib_on_disk(text: str, name: str, major: str) -> tuple[str, str]:
                 if cmd is None:
                     continue
                 d = re.sub(r"/[^/]*\*[^/]*$|/lib[\w.+-]+\.so[\w.]*$", "", cmd.group(1))
-            if re.search(r"/stubs?/|/doc/|/man\d?/|/pkgs/|/tmp/|/include/|\.(?:so|py)/", d + "/"):
+            # stubs, docs, package caches, headers; and a toolkit's compat/ directory (the forward-
+            # compatibility libcuda, which is not this machine's driver: jrottenberg/ffmpeg#233)
+            if re.search(r"/stubs?/|/compat/|/doc/|/man\d?/|/pkgs/|/tmp/|/include/|\.(?:so|py)/", d + "/"):
                 continue
             score = 0
             env = re.match(r"(/[\w./+-]*?/envs/[\w.+-]+|/[\w./+-]*?/(?:venv|\.venv|env)[\w.+-]*)/", d + "/")
