@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import marshal
 
-from .private import read_private, write_private
+from .private import read_private_marshal, write_private
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,12 +70,7 @@ class Index:
         self.dirty = False
         self.data: dict[str, Any] = {}
         if path:
-            raw = read_private(path, MAX_BYTES)
-            try:
-                # loads(bytes) is ~10x faster than load(f), which reads in small pieces.
-                data = None if raw is None else marshal.loads(raw)
-            except (EOFError, ValueError, TypeError):
-                data = None
+            data = read_private_marshal(path, MAX_BYTES)
             if _well_formed(data):
                 self.data = data
         self.data.setdefault("format", _FORMAT)

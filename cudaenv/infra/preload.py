@@ -33,11 +33,10 @@ It is a cache, and never decides anything:
 
 from __future__ import annotations
 
-import marshal
 import os
 import sys
 
-from .private import read_private
+from .private import read_private_marshal
 
 __all__ = ["preload", "record", "blob_path", "source", "FORMAT", "PKG", "MAX_BYTES"]
 
@@ -66,13 +65,7 @@ def source(name: str, pkg: bool) -> str:
 def _read(kind: str) -> list | None:
     # read_private: a regular file of the user's own, never followed through a link, in a
     # directory only the user can change (else one note), never more than MAX_BYTES.
-    raw = read_private(blob_path(kind), MAX_BYTES)
-    if raw is None:
-        return None
-    try:
-        data = marshal.loads(raw)
-    except (ValueError, EOFError, TypeError):
-        return None
+    data = read_private_marshal(blob_path(kind), MAX_BYTES)
     if not (type(data) is tuple and len(data) == 5 and data[:4] == (FORMAT, sys.hexversion,
                                                                     sys.implementation.cache_tag, PKG)):
         return None

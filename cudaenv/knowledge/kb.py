@@ -305,17 +305,9 @@ def _kept(dest: str, key: tuple, kind: type) -> Any:
 
     Read only from a private cache file (``read_private``: the user's own, never a link, a FIFO or
     another user's file)."""
-    import marshal
+    from ..infra.private import read_private_marshal
 
-    from ..infra.private import read_private
-
-    raw = read_private(dest, _MAX_KEPT)
-    if raw is None:
-        return None
-    try:
-        data = marshal.loads(raw)
-    except (ValueError, EOFError, TypeError):
-        return None
+    data = read_private_marshal(dest, _MAX_KEPT)
     if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], kind):
         return data[1]
     return None

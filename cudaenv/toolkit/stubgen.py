@@ -35,7 +35,7 @@ import time
 from ..env.pathlist import which
 from ..errors import CudaenvError
 from ..infra.files import read_limited
-from ..infra.private import Untrusted, ensure_dir, own_file, read_private, replace_file, write_private
+from ..infra.private import Untrusted, ensure_dir, own_file, read_private_marshal, replace_file, write_private
 from .stubs import generated_stub_dir
 from .version import include_dirs
 
@@ -102,11 +102,7 @@ def stub_state(cache_dir: str, tk: Toolkit) -> dict[str, Any] | None:
     # could have written (infra/private.py) is no stub either.
     if inc is None or not own_file(path):
         return None
-    raw = read_private(os.path.join(os.path.dirname(path), _META), 1 << 20)
-    try:
-        meta = None if raw is None else marshal.loads(raw)
-    except (EOFError, ValueError, TypeError):
-        return None
+    meta = read_private_marshal(os.path.join(os.path.dirname(path), _META), 1 << 20)
     if not isinstance(meta, dict) or meta.get("sig") != _source_sig(inc):
         return None
     return dict(meta, path=path)

@@ -33,7 +33,7 @@ import time
 from ..env.pathlist import which
 from ..errors import CudaenvError
 from ..host.compilers import ccbin_of
-from ..infra.private import Untrusted, ensure_dir, read_private, write_private
+from ..infra.private import Untrusted, ensure_dir, read_private_marshal, write_private
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,11 +72,7 @@ def load(cache_dir: str, profile_name: str) -> dict:
     """The profile's records (``{"format", "entries": [(key, record)], "last"}``); empty when none."""
     # A FIFO or device in its place is "no records" (and replaced by the next store), never a hang;
     # so is a file another user could have written (infra/private.py), and one of another shape.
-    raw = read_private(results_path(cache_dir, profile_name), MAX_BYTES)
-    try:
-        data = None if raw is None else marshal.loads(raw)
-    except (EOFError, ValueError, TypeError):
-        data = None
+    data = read_private_marshal(results_path(cache_dir, profile_name), MAX_BYTES)
     if not (isinstance(data, dict) and data.get("format") == FORMAT and type(data.get("entries")) is list
             and all(type(e) is tuple and len(e) == 2 and isinstance(e[1], dict) for e in data["entries"])
             and (data.get("last") is None or isinstance(data["last"], dict))):
