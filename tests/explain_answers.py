@@ -12,6 +12,13 @@ def first_fix_line(fix: str) -> str:
     return next(line for line in fix.splitlines() if line.strip())
 
 
+def first_environment_answer(text: str):
+    """``explain(text)``'s first environment answer (the test fails when there is none)."""
+    found = [m for m in explain(text) if m.environment]
+    assert found, ("no environment answer", text[:200])
+    return found[0]
+
+
 def assert_first_answer(text: str, want_id: str, want_fix: str, where: str = "", verdicts: bool = False):
     """``explain(text)``'s first environment answer (``verdicts``: its first answer, which may be a
     program-bug verdict, and then nothing in the environment is claimed beside it) is ``want_id``, the

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import assert_first_answer, first_environment_answer
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 LOADER_CASES = [
@@ -288,12 +287,6 @@ LOADER_CASES = [
 ]
 
 
-def _first_env(text: str):
-    found = [m for m in explain(text) if m.environment]
-    assert found, text[:200]
-    return found[0]
-
-
 @pytest.mark.parametrize("text,want_id,want_fix", LOADER_CASES,
                          ids=[f"{i:02d}-{w}" for i, (_, w, _) in enumerate(LOADER_CASES)])
 def test_loader_families_answer_from_the_log(text, want_id, want_fix):
@@ -305,26 +298,26 @@ def test_a_listed_library_is_a_path_problem_not_an_install():
     text = ("W0521 dynamic_loader.cc:278] The third-party dynamic library (libcudnn.so.8) that Paddle depends on is "
             "not configured correctly. (error code is libcudnn.so.8: cannot open shared object file: No such file or "
             "directory)\n$ ldconfig -p | grep cudnn\n\tlibcudnn.so.8 (libc6,x86-64) => /opt/cudnn/lib/libcudnn.so.8")
-    m = _first_env(text)
+    m = first_environment_answer(text)
     assert m.values.get("present") == "/opt/cudnn/lib", m.values
     assert "LD_LIBRARY_PATH=/opt/cudnn/lib:" in m.fix.splitlines()[0]
     # an ls of the toolkit's lib64 with only the versioned file: the unversioned link is what is missing
     text = ("(error code is /usr/local/cuda/lib64/libcudnn.so: cannot open shared object file: No such file or "
             "directory)\n$ ls /usr/local/cuda/lib64 | grep cudnn\nlibcudnn.so.8\nlibcudnn.so.8.2.1")
-    m = _first_env(text)
+    m = first_environment_answer(text)
     assert m.values.get("link_missing") == "yes" and "ln -s libcudnn.so.8 libcudnn.so" in m.fix, m.to_dict()
     # "installed at" a versioned toolkit directory: the cudaenv command for that toolkit too
-    m = _first_env("ImportError: libcublas.so.11: cannot open shared object file: No such file or directory\n"
+    m = first_environment_answer("ImportError: libcublas.so.11: cannot open shared object file: No such file or directory\n"
                    "I have cublas installed at /usr/local/cuda-11.8/lib64.")
     assert "LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:" in m.fix and 'cudaenv use 11.8' in m.fix, m.fix
     # the line that reports the failure is not evidence of the library being there
-    m = _first_env("OSError: /usr/local/cuda/lib64/libcudnn.so.8: cannot open shared object file: No such file or "
+    m = first_environment_answer("OSError: /usr/local/cuda/lib64/libcudnn.so.8: cannot open shared object file: No such file or "
                    "directory")
     assert not m.values.get("present"), m.values
 
 
 def test_another_major_listed_is_named():
-    m = _first_env("ImportError: libcublasLt.so.11: cannot open shared object file: No such file or directory\n"
+    m = first_environment_answer("ImportError: libcublasLt.so.11: cannot open shared object file: No such file or directory\n"
                    "$ ls /usr/local/cuda/lib64/libcublasLt*\n/usr/local/cuda/lib64/libcublasLt.so.12\n"
                    "/usr/local/cuda/lib64/libcublasLt.so.12.4.5.8")
     assert m.values.get("other_file", "").startswith("libcublasLt.so.12"), m.values
@@ -332,7 +325,7 @@ def test_another_major_listed_is_named():
 
 
 def test_an_nvrtc_builtins_of_another_minor_does_not_count_as_present():
-    m = _first_env("nvrtc: error: failed to open libnvrtc-builtins.so.11.1.\n"
+    m = first_environment_answer("nvrtc: error: failed to open libnvrtc-builtins.so.11.1.\n"
                    "/usr/local/cuda-11.6/lib64/libnvrtc-builtins.so.11.6")
     assert not m.values.get("present") and "cudaenv use 11.1" in m.fix, m.to_dict()
 
@@ -342,21 +335,21 @@ def test_presence_is_found_in_a_long_log():
     line = "2024-01-01 12:00:00 INFO step 12 loss 0.123 lr 1e-4 /usr/lib/x86_64-linux-gnu/libfoo.so.1 ok\n"
     text = ("ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory\n" + line * 10000
             + "$ ldconfig -p | grep cudnn\n\tlibcudnn.so.8 (libc6,x86-64) => /opt/cudnn-8.9/lib/libcudnn.so.8\n")
-    m = _first_env(text)
+    m = first_environment_answer(text)
     assert m.values.get("present") == "/opt/cudnn-8.9/lib", m.values
 
 
 def test_the_drivers_library_listed_is_a_loader_cache_fix():
     """libcuda.so.1 missing while the log lists the driver's versioned file: ldconfig re-makes the link; the
     unversioned libcuda.so that Triton asks for keeps its own answer (corpus 145)."""
-    m = _first_env("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+    m = first_environment_answer("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
                    "$ ls /usr/lib/x86_64-linux-gnu/ | grep libcuda\nlibcuda.so.535.104.05")
     assert m.id == "runtime.libcuda_not_found" and "sudo ldconfig" in m.fix.splitlines()[0], m.to_dict()
     # the forward-compatibility libcuda of a toolkit's compat/ is not the driver (jrottenberg/ffmpeg#233: the
     # container had no GPU access): no ldconfig answer from it
-    m = _first_env("Cannot load libcuda.so.1\n$ find / -name 'libcuda.so*'\n/usr/local/cuda-10.2/compat/libcuda.so.1\n"
+    m = first_environment_answer("Cannot load libcuda.so.1\n$ find / -name 'libcuda.so*'\n/usr/local/cuda-10.2/compat/libcuda.so.1\n"
                    "/usr/local/cuda-10.2/compat/libcuda.so.440.33.01")
     assert m.id == "runtime.libcuda_not_found" and "ldconfig" not in m.fix.splitlines()[0], m.to_dict()
-    m = _first_env("AssertionError: libcuda.so cannot found!\nPossible files are located at "
+    m = first_environment_answer("AssertionError: libcuda.so cannot found!\nPossible files are located at "
                    "['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of libcuda.so to any of the file.")
     assert m.title == "the unversioned libcuda.so is not on the loader path", m.title

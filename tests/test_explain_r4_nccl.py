@@ -14,15 +14,9 @@ import os
 import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import assert_first_answer, first_environment_answer
 
 CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
-
-
-def first_environment_answer(text: str):
-    found = [m for m in explain(text) if m.environment]
-    assert found, "no environment answer"
-    return found[0], found
 
 
 NCCL_FAMILIES = [
@@ -206,8 +200,8 @@ def test_fresh3_nccl_misses_are_answered_by_cause(name):
 
 def test_reachability_keeps_its_own_answer():
     """A connection that fails is still reachability, not a missing interface."""
-    m, _ = first_environment_answer("include/socket.h:409 NCCL WARN Net : Connect to 192.168.1.9<54263> failed : "
-                                    "No route to host")
+    m = first_environment_answer("include/socket.h:409 NCCL WARN Net : Connect to 192.168.1.9<54263> failed : "
+                                 "No route to host")
     assert m.id == "nccl.network" and "cannot reach each other" in m.fix.splitlines()[0]
 
 

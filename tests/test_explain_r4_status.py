@@ -24,11 +24,6 @@ STATUS_TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__fi
                             "cudaenv", "knowledge", "status.yaml")
 
 
-def first_environment(text: str):
-    found = [m for m in explain(text) if m.environment]
-    return found[0] if found else None
-
-
 # (excerpt, the first environment answer, a string its first fix line holds)
 CASES = [
     # --- 221 PTX JIT compiler library not found: the driver's libnvidia-ptxjitcompiler ---
