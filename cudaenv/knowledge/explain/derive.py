@@ -658,14 +658,8 @@ def _d_nvcc_release(v: dict, t: LogText, m: re.Match) -> dict:
     return {"detected": next((g for g in found.groups() if g), "") if found else ""}
 
 
-def _d_cuda_from_soname(v: dict, t: LogText, m: re.Match) -> dict:
-    ver = v.get("version", "")
-    major = ver.split(".")[0]
-    return {"major": major, "exact": ver if major.isdigit() and int(major) <= 10 else major}
-
-
 DERIVE = {"link_libs": _d_link_libs, "symbol_libs": _d_symbol_libs, "cc_arch": _d_cc_arch, "container_cuda": _d_container_cuda, "libver": _d_libver,
-          "cudnn_pair": _d_cudnn_pair, "glibc_by": _d_glibc_by, "nvcc_release": _d_nvcc_release, "cuda_from_soname": _d_cuda_from_soname,
+          "cudnn_pair": _d_cudnn_pair, "glibc_by": _d_glibc_by, "nvcc_release": _d_nvcc_release,
           "torch_in_log": _d_torch_in_log, "arch": _d_arch, "torch_arch": _d_torch_arch, "cuda_pair": _d_cuda_pair, "ptx": _d_ptx,
           "libstdcxx": _d_libstdcxx, "symbol": _d_symbol, "libcudart": _d_libcudart, "library": _d_library,
           "shadowed": _d_shadowed, "header": _d_header, "stub": _d_stub, "nvml": _d_nvml,
