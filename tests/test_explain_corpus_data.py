@@ -20,6 +20,7 @@ FRESH2 = os.path.join(CORPUS, "fresh2")
 FRESH3 = os.path.join(CORPUS, "fresh3")
 FRESH4 = os.path.join(CORPUS, "fresh4")
 FRESH5 = os.path.join(CORPUS, "fresh5")
+FRESH6 = os.path.join(CORPUS, "fresh6")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -62,7 +63,7 @@ def assert_schema(item: dict) -> None:
     assert set(cause) == {"component", "failure"} and all(re.fullmatch(r"[a-z0-9+.-]+", v) for v in cause.values()), item
     assert (cause["component"] == "program") == (item["layer"] == "negative"), item
     assert len(item["fix"].strip()) > 10, item
-    assert re.fullmatch(r"\d{3}-[a-z0-9-]+\.log", item["file"]), item
+    assert re.fullmatch(r"[0-9a-z]\d{2}-[a-z0-9-]+\.log", item["file"]), item  # 001-999, then a01-a99…
 
 
 def assert_files_are_the_manifest(directory: str, items: list[dict]) -> None:
@@ -205,6 +206,16 @@ def test_fresh5_logs_are_a_fifth_sealed_split():
     fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
     logs = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
     assert len({i["project"] for i in logs}) >= 20
+
+
+def test_fresh6_logs_are_a_sixth_sealed_split():
+    """fresh6/: a sixth set (a01-a18 build side, a51-a68 run side), collected while round 6 widened explain;
+    unread: no thread a test quotes."""
+    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
+    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
+    logs = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
+                               at_least=30, negatives=8, unread=True)
+    assert len({i["project"] for i in logs}) >= 30
 
 
 def test_size_negatives_and_split_shares():
