@@ -21,6 +21,7 @@ FRESH3 = os.path.join(CORPUS, "fresh3")
 FRESH4 = os.path.join(CORPUS, "fresh4")
 FRESH5 = os.path.join(CORPUS, "fresh5")
 FRESH6 = os.path.join(CORPUS, "fresh6")
+FRESH7 = os.path.join(CORPUS, "fresh7")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -214,6 +215,19 @@ def test_fresh6_logs_are_a_sixth_sealed_split():
     fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
     fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
     logs = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
+                               at_least=30, negatives=8, unread=True)
+    assert len({i["project"] for i in logs}) >= 30
+
+
+def test_fresh7_logs_are_a_seventh_sealed_split():
+    """fresh7/: a seventh set (b01-b18 build side, b51-b68 run side), collected right after fresh6 while round 6
+    widened explain; unread."""
+    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
+    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
+    fresh6 = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
+                                 at_least=30, negatives=8)
+    logs = assert_sealed_split(FRESH7, "fresh7", "b",
+                               sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6)],
                                at_least=30, negatives=8, unread=True)
     assert len({i["project"] for i in logs}) >= 30
 
