@@ -1,0 +1,131 @@
+"""Issue 18, round 6, layer [loader]: loader and Python-packaging families, collected from public threads
+before the patterns were written.
+
+Families: a CUDA library's version node missing from the file loaded under its soname ("version
+`libcublas.so.12' not found (required by X)": X built for another CUDA release); numba's libdevice; JAX's
+pip cuSPARSE/cuSOLVER shadowed by an older library on LD_LIBRARY_PATH / LD_PRELOAD; TensorFlow's DSO
+loader on native Windows ("Could not load dynamic library 'cudart64_110.dll'"); torch's DLLs on Windows
+whose imports (the Visual C++ runtime) are missing; XLA/TensorFlow libdevice in a conda environment.
+
+Each tuple is a short excerpt of a real public thread (its URL above it), verbatim but trimmed: the first
+environment answer must be ``want_id`` and its fix's first line must hold ``want_fix`` (the fix that solved
+that thread's case).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cudaenv.knowledge.explain import explain
+from explain_answers import assert_first_answer
+
+CASES = [
+    # --- version node of a CUDA soname missing: the binary was built for another CUDA release ------------
+    # https://github.com/cyrusbehr/tensorrt-cpp-api/issues/46 (TensorRT 8.6 for CUDA 12 on CUDA 11.8 with
+    # .so.11 linked as .so.12; the TensorRT download for CUDA 11.x solved it)
+    ("ldd run_inference_benchmark  | grep found\n"
+     "./run_inference_benchmark: /lib/x86_64-linux-gnu/libcublas.so.12: version `libcublas.so.12' not found "
+     "(required by /lib/x86_64-linux-gnu/libnvinfer_plugin.so.8)\n"
+     "./run_inference_benchmark: /lib/x86_64-linux-gnu/libcublasLt.so.12: version `libcublasLt.so.12' not found "
+     "(required by /lib/x86_64-linux-gnu/libnvinfer_plugin.so.8)",
+     "loader.soname_version_missing", "TensorRT package built for the CUDA you have"),
+    # a public project's notes on a KTransformers wheel built for CUDA 11 in a CUDA 12.4 container (found by
+    # exact-string search; building it from source against the container's CUDA solved it)
+    ("ImportError: /usr/local/cuda/targets/x86_64-linux/lib/libcudart.so.11.0: version `libcudart.so.11.0' not found "
+     "(required by /opt/conda/lib/python3.11/site-packages/cpuinfer_ext.cpython-311-x86_64-linux-gnu.so)",
+     "loader.soname_version_missing", "made for the CUDA you have"),
+    # a public project's Jetson notes: libcudnn.so.8 was a link to a cuDNN 7 file (found by exact-string search)
+    ("ImportError: /usr/local/lib/libcudnn.so.8: version `libcudnn.so.8' not found",
+     "loader.soname_version_missing", "made for the CUDA you have"),
+    # --- numba: libdevice missing from a conda environment ---------------------------------------------------
+    # https://github.com/NVIDIA/numba-cuda/issues/430 (cuda-nvcc-impl brings it; conda-forge's numba-cuda now depends on it)
+    ('  File "/opt/conda/envs/test/lib/python3.13/site-packages/numba_cuda/numba/cuda/cudadrv/libs.py", line 44, in open_libdevice\n'
+     '    with open(get_libdevice(), "rb") as bcfile:\n'
+     "FileNotFoundError: [Errno 2] No such file or directory: '/opt/conda/envs/test/nvvm/libdevice/libdevice.10.bc'",
+     "loader.numba_libdevice_missing", "cuda-nvcc-impl"),
+    # https://github.com/scikit-hep/awkward/pull/3673 (a micromamba environment with numba and CUDA 13)
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/home/ar1092/micromamba/envs/test-env/nvvm/libdevice/libdevice.10.bc'",
+     "loader.numba_libdevice_missing", "cuda-nvcc-impl"),
+    # --- JAX's pip cuSPARSE behind an older library on LD_LIBRARY_PATH / LD_PRELOAD -------------------------
+    # https://github.com/michael-0brien/cryojax/issues/559 (unset LD_PRELOAD and CUDA_HOME, the env's nvidia libs first)
+    ("ERROR:2026-01-27 04:47:14,082:jax._src.xla_bridge:475: Jax plugin configuration error: Exception when calling "
+     "jax_plugins.xla_cuda12.initialize()\n"
+     "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cusparseGetProperty(MAJOR_VERSION, &major) failed: "
+     "The cuSPARSE library was not found.",
+     "loader.jax_cuda_lib_shadowed", "unset LD_PRELOAD LD_LIBRARY_PATH"),
+    # https://github.com/jax-ml/jax/issues/30050 (the HPC SDK's cuda/12.4 lib64 on LD_LIBRARY_PATH gave an older nvJitLink)
+    ("  File \"/home/wassim/micromamba/envs/jax/lib/python3.10/site-packages/jax_plugins/xla_cuda12/__init__.py\", line 197, in _version_check\n"
+     "    version = get_version()\n"
+     "RuntimeError: jaxlib/cuda/versions_helpers.cc:81: operation cusparseGetProperty(MAJOR_VERSION, &major) failed: "
+     "The cuSPARSE library was not found.",
+     "loader.jax_cuda_lib_shadowed", "unset LD_PRELOAD LD_LIBRARY_PATH"),
+    # https://github.com/jax-ml/jax/issues/29843 ("unset LD_LIBRARY_PATH" solved it)
+    ("RuntimeError: Unable to load cuSPARSE. Is it installed?", "loader.jax_cuda_lib_shadowed", "unset LD_PRELOAD LD_LIBRARY_PATH"),
+    # https://github.com/jax-ml/jax/issues/28929 (the same cause behind JAX's fallback line)
+    ("CUDA backend failed to initialize: Unable to load cuSPARSE. Is it installed? (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+     "jax.cuda_backend_failed", "unset LD_PRELOAD LD_LIBRARY_PATH"),
+    # --- TensorFlow's DSO loader on native Windows ------------------------------------------------------------
+    # https://github.com/tensorflow/tensorflow/issues/57103 (TF 2.9.1: CUDA 11.2 and cuDNN 8.1 per tensorflow.org)
+    ("C:\\Users\\tamir\\PycharmProjects\\pythonProject\\venv\\Scripts\\python.exe C:/Users/tamir/PycharmProjects/pythonProject/module_one.py\n"
+     "2022-08-11 14:21:29.345331: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
+     "library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n"
+     "2022-08-11 14:21:29.345439: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if "
+     "you do not have a GPU set up on your machine.",
+     "loader.windows_cuda_dll_not_found", "2.5-2.10: CUDA 11.2 and cuDNN 8.1"),
+    # https://github.com/tensorflow/tensorflow/issues/38822 (CUDA 10.1's DLLs where the loader looks)
+    ("2020-04-22 21:10:43.537143: W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic "
+     "library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found\n"
+     "2020-04-22 21:10:46.290302: W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic "
+     "library 'cublas64_10.dll'; dlerror: cublas64_10.dll not found",
+     "loader.windows_cuda_dll_not_found", "2.1-2.3: CUDA 10.1 and cuDNN 7.6"),
+    # https://github.com/tensorflow/tensorflow/issues/48868 (CUDA 11.2's bin added with os.add_dll_directory solved it)
+    ("\"Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\"",
+     "loader.windows_cuda_dll_not_found", "os.add_dll_directory"),
+    # --- torch's DLLs on Windows: a DLL they import (the Visual C++ runtime) is missing ------------------------
+    # https://github.com/Acly/krita-ai-diffusion/issues/1017 (the latest VC redistributable fixed it)
+    ('Error during server startup: OSError: [WinError 126] The specified module could not be found. Error loading '
+     '"C:\\Users\\Beep\\AppData\\Roaming\\krita\\ai_diffusion\\server\\python\\lib\\site-packages\\torch\\lib\\c10.dll" '
+     'or one of its dependencies. [1]',
+     "loader.torch_windows_dll_dependency", "vc_redist.x64.exe"),
+    # https://github.com/santinic/audiblez/issues/127 (torch's own hint names the redistributable)
+    ("    Microsoft Visual C++ Redistributable is not installed, this may lead to the DLL load failure.\n"
+     '    OSError: [WinError 126] The specified module could not be found. Error loading '
+     '"C:\\files\\programs\\runpod\\audiblez\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll" or one of its dependencies.',
+     "loader.torch_windows_dll_dependency", "vc_redist.x64.exe"),
+    # https://github.com/nagadomi/nunif/issues/701 (WinError 1114: the latest redistributable)
+    ('[WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "...\\torch\\lib\\c10.dll" '
+     "or one of its dependencies.",
+     "loader.torch_windows_dll_dependency", "vc_redist.x64.exe"),
+    # --- XLA/TensorFlow libdevice -------------------------------------------------------------------------------
+    # https://github.com/tensorflow/tensorflow/issues/58681 (tensorflow.org's conda steps: cuda-nvcc, XLA_FLAGS)
+    ("(tf) user@host:~$ python train.py\n"
+     "/home/u/miniconda3/envs/tf/lib/python3.9/site-packages/tensorflow/python/framework/ops.py\n"
+     "Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice.\n"
+     "InternalError: libdevice not found at ./libdevice.10.bc [Op:__some_op]",
+     "xla.libdevice_not_found", "cuda-nvcc"),
+    # https://github.com/talmolab/sleap/pull/1485 (Windows: "downgrading to tensorflow<2.9" made inference work);
+    # the libdevice line is the one talmolab/sleap#919 quotes
+    ('    File "C:\\Miniconda3\\envs\\sleap_develop\\lib\\site-packages\\keras\\engine\\base_layer.py", line 1097, in __call__\n'
+     "error: Can't find libdevice directory ${CUDA_DIR}/nvvm/libdevice\n"
+     "2022-08-09 14:54:40.390320: W tensorflow/core/framework/op_kernel.cc:1733] UNKNOWN: JIT compilation failed.",
+     "xla.libdevice_not_found", 'tensorflow<2.9'),
+]
+
+
+@pytest.mark.parametrize("text, want_id, want_fix", CASES)
+def test_first_answer(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix, text[:80])
+
+
+NEGATIVES = [
+    # a program opening its own data file under a directory named libdevice is not numba's libdevice
+    "FileNotFoundError: [Errno 2] No such file or directory: '/data/run1/config.yaml'",
+    # glibc's own symbol versions stay the glibc entry's, not this family's
+    "ImportError: /lib64/libm.so.6: version `GLIBC_2.27' not found (required by /x/_k2.so)",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_not_claimed_by_the_loader_families(text):
+    ids = [m.id for m in explain(text)]
+    assert not {"loader.numba_libdevice_missing", "loader.soname_version_missing"} & set(ids), ids
