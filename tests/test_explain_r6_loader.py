@@ -81,6 +81,14 @@ CASES = [
     # https://github.com/tensorflow/tensorflow/issues/48868 (CUDA 11.2's bin added with os.add_dll_directory solved it)
     ("\"Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\"",
      "loader.windows_cuda_dll_not_found", "os.add_dll_directory"),
+    # --- cuDNN 8's sub-library DLLs on Windows: the whole archive, and zlibwapi.dll ---------------------------
+    # https://github.com/Softcatala/whisper-ctranslate2/issues/41 (the DLL's directory was on PATH; installing zlib solved it)
+    ("Could not load library cudnn_cnn_infer64_8.dll. Error code 126\n"
+     "Please make sure cudnn_cnn_infer64_8.dll is in your library path!",
+     "loader.windows_cuda_dll_not_found", "zlibwapi.dll"),
+    # https://github.com/ILikeAI/AlwaysReddy/issues/40 (only the one DLL was copied; the entire cuDNN archive solved it)
+    ("Could not locate cudnn_cnn_infer64_8.dll. Please make sure it is in your library path!",
+     "loader.windows_cuda_dll_not_found", "complete cuDNN archive"),
     # --- torch's DLLs on Windows: a DLL they import (the Visual C++ runtime) is missing ------------------------
     # https://github.com/Acly/krita-ai-diffusion/issues/1017 (the latest VC redistributable fixed it)
     ('Error during server startup: OSError: [WinError 126] The specified module could not be found. Error loading '
