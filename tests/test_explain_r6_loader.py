@@ -46,6 +46,13 @@ CASES = [
     # https://github.com/scikit-hep/awkward/pull/3673 (a micromamba environment with numba and CUDA 13)
     ("FileNotFoundError: [Errno 2] No such file or directory: '/home/ar1092/micromamba/envs/test-env/nvvm/libdevice/libdevice.10.bc'",
      "loader.numba_libdevice_missing", "cuda-nvcc-impl"),
+    # numba's own wording, old (CUDA 8's per-architecture files): https://github.com/traveller59/second.pytorch/issues/348
+    # (and https://github.com/skyhehe123/SA-SSD/issues/87; both unanswered: the fix is checked against numba's source)
+    ("  File \"/home/pengzhao/anaconda3/lib/python3.6/site-packages/numba/cuda/decorators.py\", line 96, in kernel_jit\n"
+     "    kernel.bind()\n"
+     "RuntimeError: Missing libdevice file for compute_50.\nPlease ensure you have package cudatoolkit 7.5.\n"
+     "Install package by:\n\n    conda install cudatoolkit=7.5",
+     "loader.numba_libdevice_missing", "Upgrade numba"),
     # --- JAX's pip cuSPARSE behind an older library on LD_LIBRARY_PATH / LD_PRELOAD -------------------------
     # https://github.com/michael-0brien/cryojax/issues/559 (unset LD_PRELOAD and CUDA_HOME, the env's nvidia libs first)
     ("ERROR:2026-01-27 04:47:14,082:jax._src.xla_bridge:475: Jax plugin configuration error: Exception when calling "
