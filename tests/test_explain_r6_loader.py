@@ -111,6 +111,20 @@ CASES = [
     ('[WinError 1114] A dynamic link library (DLL) initialization routine failed. Error loading "...\\torch\\lib\\c10.dll" '
      "or one of its dependencies.",
      "loader.torch_windows_dll_dependency", "vc_redist.x64.exe"),
+    # --- "DLL load failed" on Windows: a compiled module's DLL imports ------------------------------------------
+    # https://github.com/pytorch/pytorch/issues/26800 (a CUDA extension: `import torch` before it solved it)
+    ("When I import my module from python, I get this error message:\n"
+     "`ImportError: DLL load failed: The specified module could not be found.`",
+     "loader.windows_extension_dll_load_failed", "import torch"),
+    # https://github.com/uiuc-graphics/psdr-cuda/issues/17 (the CUDA directories on the search path solved it)
+    ("I copied the `.pyd` module from the Release folder.\n"
+     "`ImportError: DLL load failed: The specified module could not be found.`",
+     "loader.windows_extension_dll_load_failed", "os.add_dll_directory"),
+    # https://github.com/pytorch/pytorch/issues/7323 (torch itself; pytorch/pytorch#4518: the VC++ runtime)
+    ('  File "C:\\Users\\conner\\Anaconda3\\lib\\site-packages\\torch\\__init__.py", line 76, in <module>\n'
+     "    from torch._C import *\n"
+     "ImportError: DLL load failed: The specified module could not be found.",
+     "loader.windows_extension_dll_load_failed", "vc_redist.x64.exe"),
     # --- XLA/TensorFlow libdevice -------------------------------------------------------------------------------
     # https://github.com/tensorflow/tensorflow/issues/58681 (tensorflow.org's conda steps: cuda-nvcc, XLA_FLAGS)
     ("(tf) user@host:~$ python train.py\n"
