@@ -71,6 +71,11 @@ CASES = [
     # https://github.com/jax-ml/jax/issues/28929 (the same cause behind JAX's fallback line)
     ("CUDA backend failed to initialize: Unable to load cuSPARSE. Is it installed? (Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
      "jax.cuda_backend_failed", "unset LD_PRELOAD LD_LIBRARY_PATH"),
+    # --- an older libnvJitLink loaded: Jitify's own check ----------------------------------------------------------
+    # https://github.com/NVIDIA/cudf/pull/20873 (a floor on the nvJitLink package fixed it: which copy was loaded
+    # is not in the message, so the id only)
+    ("RuntimeError: Jitify fatal error: Dynamically loaded libnvJitLink.so.12 is too old; it is version 12.2, need at least version 12.9",
+     "runtime.cuda_lib_shadowed", ""),
     # --- TensorFlow's DSO loader on native Windows ------------------------------------------------------------
     # https://github.com/tensorflow/tensorflow/issues/57103 (TF 2.9.1: CUDA 11.2 and cuDNN 8.1 per tensorflow.org)
     ("C:\\Users\\tamir\\PycharmProjects\\pythonProject\\venv\\Scripts\\python.exe C:/Users/tamir/PycharmProjects/pythonProject/module_one.py\n"
@@ -144,6 +149,16 @@ CASES = [
 @pytest.mark.parametrize("text, want_id, want_fix", CASES)
 def test_first_answer(text, want_id, want_fix):
     assert_first_answer(text, want_id, want_fix, text[:80])
+
+
+def test_older_nvjitlink_wheel_itself_upgrades_the_wheel():
+    """The loaded libnvJitLink is the environment's own pip wheel (pip list shows it, no toolkit path): pip kept an
+    older nvidia-nvjitlink than nvidia-cusparse needs (NVIDIA/cuvs#1794, NVIDIA/raft#2948: "undefined symbol:
+    _nvJitLinkGetErrorLogSize_12_9"); the message is the loader's, the pip list lines are what such a log shows."""
+    text = ("ImportError: /venv/lib/python3.11/site-packages/nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: "
+            "__nvJitLinkGetErrorLogSize_12_9, version libnvJitLink.so.12\n"
+            "nvidia-cusparse-cu12      12.5.10.65\nnvidia-nvjitlink-cu12     12.4.127")
+    assert_first_answer(text, "runtime.cuda_lib_shadowed", "pip install -U nvidia-nvjitlink-cu12")
 
 
 NEGATIVES = [
