@@ -76,6 +76,17 @@ CASES = [
     # is not in the message, so the id only)
     ("RuntimeError: Jitify fatal error: Dynamically loaded libnvJitLink.so.12 is too old; it is version 12.2, need at least version 12.9",
      "runtime.cuda_lib_shadowed", ""),
+    # --- torch's own cuDNN 9 wheel, seen from a pip freeze line, for ctranslate2 ---------------------------------
+    # https://github.com/OpenNMT/CTranslate2/issues/1826 (the wheel's lib directory on LD_LIBRARY_PATH solved it)
+    ("Unable to load any of {libcudnn_cnn.so.9.1.0, libcudnn_cnn.so.9.1, libcudnn_cnn.so.9, libcudnn_cnn.so}\n"
+     "Invalid handle. Cannot load symbol cudnnCreateConvolutionDescriptor\n"
+     "ctranslate2==4.5.0\ntorch==2.5.1\nfaster-whisper==1.1.0",
+     "runtime.cuda_library_not_found", "Put the wheel's directory on the loader path"),
+    # --- GLIBCXX without its quotes (a retyped log) ------------------------------------------------------------------
+    # https://github.com/NVIDIA/apex/issues/932 (the system's gcc 4.8 libstdc++ in /lib64; conda's is newer)
+    ("amp_C fused kernels unavailable, disabling TestMultiTensorApply.  ImportError was  /lib64/libstdc++.so.6: version "
+     "GLIBCXX_3.4.20 not found (required by /home/hongqiay/.conda/envs/tprf2/lib/python3.7/site-packages/amp_C.cpython-37m-x86_64-linux-gnu.so)",
+     "cxx.libstdcxx_too_old", "CONDA_PREFIX/lib"),
     # --- TensorFlow's DSO loader on native Windows ------------------------------------------------------------
     # https://github.com/tensorflow/tensorflow/issues/57103 (TF 2.9.1: CUDA 11.2 and cuDNN 8.1 per tensorflow.org)
     ("C:\\Users\\tamir\\PycharmProjects\\pythonProject\\venv\\Scripts\\python.exe C:/Users/tamir/PycharmProjects/pythonProject/module_one.py\n"
