@@ -87,6 +87,15 @@ CASES = [
     ("amp_C fused kernels unavailable, disabling TestMultiTensorApply.  ImportError was  /lib64/libstdc++.so.6: version "
      "GLIBCXX_3.4.20 not found (required by /home/hongqiay/.conda/envs/tprf2/lib/python3.7/site-packages/amp_C.cpython-37m-x86_64-linux-gnu.so)",
      "cxx.libstdcxx_too_old", "CONDA_PREFIX/lib"),
+    # --- sudo drops LD_LIBRARY_PATH ------------------------------------------------------------------------------
+    # https://github.com/chainer/chainer/issues/4813 ("sudo removes all the environment variables, so your export
+    # LD_LIBRARY_PATH is ignored"; running without sudo solved it)
+    ("$ sudo python item.py --gpu 0\nnvrtc: error: failed to open libnvrtc-builtins.so",
+     "runtime.cuda_library_not_found", "without sudo"),
+    # https://github.com/wang-xinyu/tensorrtx/issues/1028 (the same under `sudo ./yolov5`)
+    ("- what is your command? \nsudo ./yolov5 -s yolov5s.wts yolov5s.engine s\n- what's your output?\n"
+     "./yolov5: error while loading shared libraries: libcudnn.so.8: cannot open shared object file: No such file or directory",
+     "runtime.cuda_library_not_found", "without sudo"),
     # --- TensorFlow's DSO loader on native Windows ------------------------------------------------------------
     # https://github.com/tensorflow/tensorflow/issues/57103 (TF 2.9.1: CUDA 11.2 and cuDNN 8.1 per tensorflow.org)
     ("C:\\Users\\tamir\\PycharmProjects\\pythonProject\\venv\\Scripts\\python.exe C:/Users/tamir/PycharmProjects/pythonProject/module_one.py\n"
