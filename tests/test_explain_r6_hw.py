@@ -113,6 +113,64 @@ CASES = [
     ("NVRM: Xid (PCI:0000:2d:00): 79, pid=1811, GPU has fallen off the bus.\n"
      "pcieport 0000:00:03.1: PCIe Bus Error: severity=Correctable, type=Data Link Layer, (Transmitter ID)",
      "gpu.hardware_fault", "power"),
+    # --- a Hyper-V GPU-PV guest, not WSL: the host's driver files and dxgkrnl ---------------------------------
+    # https://github.com/brokeDude2901/dxgkrnl_ubuntu/issues/1 (booting the dxgkrnl kernel fixed it)
+    ("- Host OS: Win10 H2\n- Guest OS (VM OS): Ubuntu 20.04 \n- GPU driver: 516.40\n"
+     "Failed to initialize NVML: GPU access blocked by the operating system \n"
+     "Failed to properly shut down NVML: GPU access blocked by the operating system", "wsl.gpu_access_blocked", "dxgkrnl"),
+    # https://github.com/staralt/dxgkrnl-dkms/issues/9 (the dkms module in a Hyper-V guest)
+    ("I have `/dev/dxg` device. Seems like dxgkernel is loaded via dmesg as well. I have wsl installed and cuda/nvidia gpu "
+     "is working perfectly there. I just need it to work in hyperv environment.\n"
+     "Failed to initialize NVML: GPU access blocked by the operating system", "wsl.gpu_access_blocked", "driver set"),
+    # --- the host's CUDA finds no GPU for the container runtime -------------------------------------------------
+    # https://github.com/NVIDIA/nvidia-docker/issues/1180 (taking the NVLink bridge off fixed it; fresh4 862, burned)
+    ("docker: Error response from daemon: OCI runtime create failed: container_linux.go:346: starting container process "
+     "caused \"process_linux.go:449: container init caused \"process_linux.go:432: running prestart hook 1 caused "
+     "\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: cuda error: no "
+     "cuda-capable device is detected\\n\"\"\": unknown.", "container.host_driver_missing", "NVLink bridge"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1235 (an Optimus laptop, GTX 1050 Mobile)
+    ("stderr: nvidia-container-cli: initialization error: cuda error: no cuda-capable device is detected\n"
+     "I do have nvidia-driver-435 installed. My version of docker is 19.03. If I run `prime-select query`, I get `nvidia`.",
+     "container.host_driver_missing", ""),
+    # --- nvidia-smi "No devices were found" ---------------------------------------------------------------------
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/32 (nvidia-smi on the host once made it work)
+    ("# ctr run -t --rm --gpus 0 nvcr.io/nvidia/k8s/cuda-sample:vectoradd-cuda10.2 sample nvidia-smi\nNo devices were found",
+     "driver.no_devices_found", "on the host"),
+    # https://github.com/clayfreeman/gpu-passthrough/issues/4 (a T4 passed to a KVM guest: hide the hypervisor)
+    ("I make gpu-passthroug with  GPU Tesla T4 on  kvm。host device is redhat,but virtual machine is centos.\n"
+     "when comand line \"nvidia-smi“ in linux terminal，no devices were found,as follow;", "driver.no_devices_found",
+     "hide the hypervisor"),
+    # https://github.com/JackHack96/dell-xps-9570-ubuntu-respin/issues/125 (unresolved)
+    ("After rebooting, I input \"nvidia-smi\" command in terminal and got \"No devices were found\". Any suggestions?",
+     "driver.no_devices_found", ""),
+    # --- the GPU's BARs got no address space ----------------------------------------------------------------------
+    # https://github.com/Dunedan/mbp-2016-linux/issues/60 (a Thunderbolt 3 eGPU)
+    ("[   85.546912] NVRM: This PCI I/O region assigned to your NVIDIA device is invalid:\n"
+     "               NVRM: BAR1 is 0M @ 0x0 (PCI:0000:0a:00.0)\n[   85.546913] NVRM: The system BIOS may have misconfigured "
+     "your GPU.\n[   85.546916] nvidia: probe of 0000:0a:00.0 failed with error -1\ntb3 Nvidia eGPU",
+     "driver.gpu_bar_unassigned", "pci=realloc"),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/344 (VFIO passthrough under cloud-hypervisor)
+    ("Launch cloud-hypervisor, which can be found at https://github.com/cloud-hypervisor/cloud-hypervisor with VFIO "
+     "passthrough of a nvidia device. The driver will display:\n[    1.121034] NVRM: This PCI I/O region assigned to your "
+     "NVIDIA device is invalid:\n               NVRM: BAR2 is 0M @ 0x0 (PCI:0000:00:05.0)", "driver.gpu_bar_unassigned",
+     "MMIO"),
+    # --- a GPU that falls off the bus, in the user's words; one desktop card: its seating and power first ------------
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/507 (NVIDIA: temperatures, power connectors, PSU, SBIOS)
+    ("GPU 0: NVIDIA GeForce RTX 3070 Ti\n### Describe the bug\ngpu randomly falls off the bus when playing games on the "
+     "nvidia gpu", "gpu.hardware_fault", "reseat the card"),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/387 ("Fixed by reseating GPU")
+    ("GPU 0: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-67a571b1)\nSometime when using the GPU, the GPU 1 falls out of the bus, "
+     "and the command nvidia-smi outputs the folllowing error: Unable to determine the device handle for GPU "
+     "0000:0B:00.0: Unknown Error.", "gpu.hardware_fault", "reseat the card"),
+    # the GSP timeout without its Xid number: https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446
+    # (driver 525.105.17 fixed the GSP RPC timeouts)
+    ("Timeout waiting for RPC from GSP!\ncat /proc/driver/nvidia/params | grep EnableGpuFirmware\nEnableGpuFirmware: 0",
+     "gpu.hardware_fault", "update the driver"),
+    # --- the NIC reports its port going down (a flapping link) ----------------------------------------------------
+    # https://github.com/NVIDIA/nccl/issues/905 (maintainer: "You seem to have a flapping link"; cables, IB counters)
+    ("when I run multi-node training (multiple nodes, multiple GPUs per node, using PyTorch 2.0 and PyTorch lightning), "
+     "the training hangs at some point with an error 12 message\nNCCL WARN NET/IB : Got async event : port error",
+     "nccl.ib_completion_error", "cable"),
     # --- nouveau (or nova) holds the GPU -------------------------------------------------------------------
     # https://github.com/negativo17/nvidia-driver/issues/73 (nouveau still bound after installing the driver)
     ("01:00.0 VGA compatible controller: NVIDIA Corporation GM204 [GeForce GTX 970] (rev a1) (prog-if 00 [VGA controller])\n"
