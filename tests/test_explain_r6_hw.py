@@ -162,6 +162,11 @@ CASES = [
     ("GPU 0: NVIDIA GeForce RTX 2080 Ti (UUID: GPU-67a571b1)\nSometime when using the GPU, the GPU 1 falls out of the bus, "
      "and the command nvidia-smi outputs the folllowing error: Unable to determine the device handle for GPU "
      "0000:0B:00.0: Unknown Error.", "gpu.hardware_fault", "reseat the card"),
+    # the kernel's Xid 79 under a generic CUDA error is the cause, reported first:
+    # https://github.com/wilicc/gpu-burn/issues/1 (the Tesla card faulty or overheating)
+    ("Failure during compute: Error in \"Read faultyelemdata\": CUDA_ERROR_UNKNOWN\n"
+     "[74889.644132] NVRM: GPU Board Serial Number: 0322716036227\n"
+     "[74889.644138] NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the bus.", "gpu.hardware_fault", ""),
     # the GSP timeout without its Xid number: https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446
     # (driver 525.105.17 fixed the GSP RPC timeouts)
     ("Timeout waiting for RPC from GSP!\ncat /proc/driver/nvidia/params | grep EnableGpuFirmware\nEnableGpuFirmware: 0",
@@ -253,3 +258,15 @@ def test_the_pcie_fatal_error_goes_before_what_it_caused():
     ids = [m.id for m in explain(text) if m.environment]
     assert ids[0] == "gpu.pcie_link_failed", ids
     assert "0000:00:03.0" in explain(text)[0].title
+
+
+def test_an_illegal_address_beside_a_hardware_xid_is_not_a_program_verdict():
+    """Xid 79 (the GPU fell off the bus) under "illegal memory access": the hardware, not the program."""
+    text = ("RuntimeError: CUDA error: an illegal memory access was encountered\n"
+            "[ 123.4] NVRM: Xid (PCI:0000:01:00): 79, pid=99, GPU has fallen off the bus.")
+    found = explain(text)
+    assert found[0].id == "gpu.hardware_fault" and "program.illegal_address" not in [m.id for m in found]
+    # a program's own fault (Xid 31) keeps the verdict
+    text31 = ("RuntimeError: CUDA error: an illegal memory access was encountered\n"
+              "NVRM: Xid (PCI:0000:01:00): 31, pid=99, name=python, Ch 00000008, intr 10000000. MMU Fault")
+    assert [m.id for m in explain(text31) if m.environment] == []
