@@ -51,6 +51,18 @@ CASES = [
     ("vLLM hangs after NCCL init with TP=2 on Blackwell (RTX PRO 6000). `NCCL_P2P_DISABLE=1` + "
      "`--disable-custom-all-reduce` works as workaround. The reporter's GPU topology showed `NODE` connections between "
      "GPUs (PCIe-only, no NVLink)", "nccl.p2p_blocked_by_iommu_acs", "amd_iommu=off"),
+    # the IOMMU's own record, no hang: a tensor copied to the other GPU arrives as zeros
+    # https://github.com/tinygrad/open-gpu-kernel-modules/issues/18 ("Disabling IOMMU fixed this behavior")
+    ("I found out that P2P can be enabled with IOMMU on, but it may not work as intended. \nWhen moving data between GPUs "
+     "via P2P, I was getting IO_PAGE_FAULT and the copied tensor would be allocated but zeroed out.",
+     "nccl.p2p_blocked_by_iommu_acs", "IOMMU"),
+    # https://github.com/NVIDIA/cuda-samples/issues/48 (the P2P samples crash the GPUs; AMD-Vi faults in dmesg)
+    ("p2p samples crash GPUs\nSep 21 09:59:59 runtime kernel: nvidia 0000:07:00.0: AMD-Vi: Event logged [IO_PAGE_FAULT "
+     "domain=0x0003 address=0x80000040 flags=0x0020]", "nccl.p2p_blocked_by_iommu_acs", ""),
+    # https://github.com/src-d/kmcuda/issues/100 (two GPUs never finish; AMD-Vi IO_PAGE_FAULT; amd_iommu=off advised)
+    ("Trying to use 2 GPUs results in neverending process that can't be killed without restart\n"
+     "The dmesg log is actually very insightful. `IO_PAGE_FAULT` signals about nasty system bus errors, and I also see "
+     "`AMD-Vi`.", "nccl.p2p_blocked_by_iommu_acs", ""),
     # GeForce RTX 4090s have no P2P; the driver of the time claimed it: https://github.com/NVIDIA/nccl-tests/issues/117
     ("NCCL all_reduce_perf test hangs with multiple RTX 4090 GPUs, works fine when I swap in 2080tis\n"
      "It works with NCCL_P2P_DISABLE=1, but ideally would like to figure out why normal P2P is not working.",
