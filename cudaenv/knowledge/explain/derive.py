@@ -742,3 +742,12 @@ def _d_code_part(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["code_part"] = _d_code_part
+
+
+def _d_port_part(v: dict, t: LogText, m: re.Match) -> dict:
+    """The PCI address an AER line names, as a title part (" at 0000:00:03.0"), or nothing."""
+    port = v.get("port") or ""
+    return {"port": port, "port_part": f" at {port}" if port else ""}
+
+
+DERIVE["port_part"] = _d_port_part
