@@ -123,6 +123,41 @@ CASES = [
      "causal_product_\ncpu.cpython-38-x86_64-linux-gnu.so: undefined symbol: _ZTIN3c1021AutogradMetaInterfaceE",
      "torch.extension_abi", "rebuild it from source"),
 
+    # --- two CUDA builds of one package installed side by side ------------------------------------------
+    # https://github.com/gpustack/gpustack/issues/5459 (an image with cupy-cuda12x and cupy-cuda13x)
+    ("(APIServer pid=1) /usr/local/lib/python3.12/dist-packages/cupy/_environment.py:670: UserWarning: \n"
+     "(APIServer pid=1) --------------------------------------------------------------------------------\n"
+     "(APIServer pid=1) \n"
+     "(APIServer pid=1)   CuPy may not function correctly because multiple CuPy packages are installed\n"
+     "(APIServer pid=1)   in your environment:\n(APIServer pid=1) \n(APIServer pid=1)     cupy-cuda12x, cupy-cuda13x\n",
+     "python.two_cuda_builds_installed", "Uninstall every build"),
+    # https://github.com/rapidsai-community/rapidsai-csp-utils/pull/138 (cudf: co-existing CUDA 12 and 13 installs)
+    ("/usr/local/lib/python3.12/dist-packages/cupy/_environment.py:670: UserWarning: \n"
+     "--------------------------------------------------------------------------------\n\n"
+     "  CuPy may not function correctly because multiple CuPy packages are installed\n  in your environment:\n\n"
+     "    cupy-cuda12x, cupy-cuda13x\n",
+     "python.two_cuda_builds_installed", "pip uninstall -y"),
+    # https://github.com/traveller59/spconv/issues/630 (spconv 2.3.6 beside spconv-cu111 2.1.25)
+    ("  File \"/home/usrs/wangjuan/anaconda3/envs/PLA/lib/python3.7/site-packages/spconv/cppconstants.py\", line 15, "
+     "in <module>\n    import spconv.core_cc as _ext\nImportError: generic_type: cannot initialize type "
+     "\"GemmAlgoDesp\": an object with that name is already defined",
+     "python.two_cuda_builds_installed", "Uninstall every build"),
+
+    # --- cuDNN's loader finds a sub-library but it misses a symbol of another copy: two cuDNNs --------
+    # https://github.com/RVC-Boss/GPT-SoVITS/issues/490 (the toolkit's lib64 cuDNN under torch's own)
+    ("Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda/lib64/libcudnn_cnn_train.so.8: undefined "
+     "symbol: _ZN5cudnn3cnn34layerNormFwd_execute_internal_implERKNS_7backend11VariantPackEP11CUstream_stRNS0_18Layer"
+     "NormFwdParamsERKNS1_20NormForwardOperationEmb, version libcudnn_cnn_infer.so.8",
+     "runtime.cuda_lib_shadowed", "LD_LIBRARY_PATH"),
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/224 (a conda env's lib beside another cuDNN)
+    ("Could not load library libcudnn_cnn_train.so.8. Error: /home/czh/anaconda3/envs/python39/bin/../lib/"
+     "libcudnn_ops_train.so.8: undefined symbol: _Z22cudnnGenericOpTensorNdILi2EE13cudnnStatus_tP12cudnnContext16"
+     "cudnnGenericOp_t21cudnnNanPropagation_tPK21cudnnActivationStructPKvPK17cudnnTensorStructS9_S9_SC_S9_S9_SC_Pv, "
+     "version libcudnn_ops_infer.so.8",
+     "runtime.cuda_lib_shadowed", "LD_LIBRARY_PATH"),
+    # the file itself missing stays the install answer: https://github.com/AILab-CVC/Make-Your-Video/issues/4
+    ("Error: Could not load library libcudnn_cnn_infer.so.8", "runtime.cuda_library_not_found", "cudnn"),
+
     # --- an install in the log replaced torch: put back the torch the environment was built for -------
     # https://github.com/sdbds/musubi-tuner-scripts/issues/4 (a dependency moved torch 2.5.1 to 2.6.0; pinned back)
     ("WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
