@@ -158,6 +158,22 @@ CASES = [
     # the file itself missing stays the install answer: https://github.com/AILab-CVC/Make-Your-Video/issues/4
     ("Error: Could not load library libcudnn_cnn_infer.so.8", "runtime.cuda_library_not_found", "cudnn"),
 
+    # --- cudnn.h missing: cuDNN's headers are in no toolkit, so switching toolkits cannot help ---------
+    # https://github.com/NVIDIA/TransformerEngine/issues/1309 (cuDNN from pip; TE reads CUDNN_PATH)
+    ("      /pscratch/sd/k/klhhhhh/envs/megatron/lib/python3.9/site-packages/torch/include/ATen/cudnn/cudnn-wrapper.h:"
+     "3:10: fatal error: cudnn.h: No such file or directory\n          3 | #include <cudnn.h>\n"
+     "            |          ^~~~~~~~~\n      compilation terminated.\n      ninja: build stopped: subcommand failed.",
+     "build.cuda_header_missing", "cuDNN's headers are not in any CUDA toolkit"),
+    # https://github.com/AlexeyAB/darknet/issues/5141 (the .deb put cudnn.h in /usr/include)
+    ("g++ -std=c++11 -Iinclude/ -I3rdparty/stb/include -DGPU -I/usr/local/cuda/include/ -DCUDNN -Wall -fPIC -Ofast "
+     "-DGPU -DCUDNN -I/usr/local/cudnn/include -c ./src/image_opencv.cpp -o obj/image_opencv.o\n"
+     "include/darknet.h:46:10: fatal error: cudnn.h: No such file or directory\n #include <cudnn.h>",
+     "build.cuda_header_missing", "export CPATH="),
+    # https://github.com/pjreddie/darknet/issues/2356 (only cudnn.h was copied: "copy cudnn*.h")
+    ("/usr/local/cuda/include/cudnn.h:60:10: fatal error: cudnn_version.h: No such file or directory\n"
+     " #include \"cudnn_version.h\"\ncompilation terminated.",
+     "build.cuda_header_missing", "cuDNN's headers"),
+
     # --- an install in the log replaced torch: put back the torch the environment was built for -------
     # https://github.com/sdbds/musubi-tuner-scripts/issues/4 (a dependency moved torch 2.5.1 to 2.6.0; pinned back)
     ("WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
