@@ -174,6 +174,32 @@ CASES = [
      " #include \"cudnn_version.h\"\ncompilation terminated.",
      "build.cuda_header_missing", "cuDNN's headers"),
 
+    # --- torch's JIT build cache (torch_extensions) and torch.compile's cache: stale or incomplete builds ----
+    # https://github.com/huggingface/transformers/pull/18868 ("After I remove the cache ... the test passes")
+    ("  E   ImportError: /github/home/.cache/torch_extensions/py38_cu113/fused_adam/fused_adam.so: undefined symbol: "
+     "_ZN3c104impl8GPUTrace13gpuTraceStateE`",
+     "torch.extension_abi", 'rm -rf "$(dirname /github/home/.cache/torch_extensions/py38_cu113/fused_adam/fused_adam.so)"'),
+    # https://github.com/rosinality/stylegan2-pytorch/issues/5 ("retry after remove /tmp/torch_extensions")
+    ("ImportError: /tmp/torch_extensions/fused/fused.so: undefined symbol: _ZN3c1011CPUTensorIdEv",
+     "torch.extension_abi", "Delete the cached build"),
+    # https://github.com/deepspeedai/DeepSpeed/issues/3410
+    ("**ImportError: /root/.cache/torch_extensions/py310_cu117/fused_adam/fused_adam.so: undefined symbol: \n"
+     "_ZN3c104cuda20CUDACachingAllocator9allocatorE**",
+     "torch.extension_abi", "Delete the cached build"),
+    # https://github.com/QwenLM/Qwen3/issues/350 ("the previous compilation failed ... removing the cached files")
+    ("ImportError: /root/.cache/torch_extensions/py38_cu118/fused_adam/fused_adam.so: cannot open shared object "
+     "file: No such file or directory",
+     "torch.extension_cache_incomplete", "rm -rf"),
+    # https://github.com/HuangLK/transpeeder/issues/20 (four ranks, after the cache was cleared)
+    ("    module = importlib.util.module_from_spec(spec)\nImportError: /root/.cache/torch_extensions/py38_cu116/"
+     "fused_adam/fused_adam.so: cannot open shared object file: No such file or directory\n"
+     "Loading extension module fused_adam...",
+     "torch.extension_cache_incomplete", "let one process build it again"),
+    # https://github.com/pytorch/pytorch/issues/108868 ("I fixed it by clearing /tmp/torchinductor_ezyang")
+    ("ImportError: /tmp/torchinductor_yangsiyu/triton/0/d5f8c1a442ede8316c4e44a60886eb1680de32d772eebe53f0a5b8be1a9f96d6/"
+     "__triton_launcher.so: undefined symbol: cuLaunchKernel",
+     "runtime.driver_symbol_missing", "rm -rf /tmp/torchinductor_$USER"),
+
     # --- an install in the log replaced torch: put back the torch the environment was built for -------
     # https://github.com/sdbds/musubi-tuner-scripts/issues/4 (a dependency moved torch 2.5.1 to 2.6.0; pinned back)
     ("WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
