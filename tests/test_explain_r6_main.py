@@ -245,3 +245,11 @@ def test_a_gpu_shared_memory_limit_is_not_claimed_as_environment():
     # https://github.com/nerfstudio-project/gsplat/issues/266 (tile_size: the program's launch configuration)
     found = explain("RuntimeError: Failed to set maximum shared memory size (requested 7168 bytes), try lowering tile_size.")
     assert not [m.id for m in found if m.environment]
+
+
+def test_an_issue_templates_torch_list_is_no_replaced_torch():
+    # "- torch==2.1.0" alone is a bullet of an environment listing; uv prints "- torch==" with "+ torch=="
+    found = explain("ImportError: /x/site-packages/foo/_C.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+                    "Environment:\n- torch==2.1.0\n- CUDA 12.1")
+    assert found and found[0].id == "torch.extension_abi"
+    assert "replaced torch" not in found[0].fix

@@ -111,10 +111,18 @@ _TORCH_REPLACED = (("successfully uninstalled torch-", "- torch=="),
                    _Lazy(r"Successfully uninstalled torch-(\d[\w.+]*)|^\s*- torch==(\d[\w.+]*)", re.M))
 
 
+# uv prints the removal and the addition as a pair; a lone "- torch==2.1.0" is an issue template's list
+_TORCH_ADDED = (("+ torch==",), _Lazy(r"^\s*\+ torch==\d", re.M))
+
+
 def _torch_replaced(f: "_Finder") -> str:
     """The torch version an install in the log uninstalled ("" when none was)."""
     m = f.search(*_TORCH_REPLACED)
-    return next((g for g in m.groups() if g), "") if m else ""
+    if m is None:
+        return ""
+    if m.group(1):
+        return m.group(1)
+    return m.group(2) if f.search(*_TORCH_ADDED) else ""
 
 
 class _Finder:
