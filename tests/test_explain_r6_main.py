@@ -117,6 +117,14 @@ CASES = [
      "undefined symbol: _ZN5torch3jit5Value13setUniqueNameERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESa",
      "torch.cxx11_abi", "Remove every torch copy"),
 
+    # found after the entries were written (a check that the family carries):
+    # https://github.com/hijkzzz/alpha-zero-gomoku/issues/28 ("libtorch and pytorch need to be the same version")
+    ("  File \"/home/jinxiaoyang/anaconda3/envs/multiAlphaGomoku/lib/python3.6/site-packages/torch/__init__.py\", "
+     "line 197, in <module>\n    from torch._C import *  # noqa: F403\nImportError: /home/jinxiaoyang/anaconda3/envs/"
+     "multiAlphaGomoku/lib/python3.6/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: "
+     "_ZNK3c1010TensorImpl23shallow_copy_and_detachERKNS_15VariableVersionEb",
+     "torch.extension_abi", "Remove every torch copy"),
+
     # --- an extension's typeinfo/vtable symbols of torch (_ZTI/_ZTV) ---------------------------------
     # https://github.com/idiap/fast-transformers/issues/127 (solved by building from source)
     ("ImportError: \n/home/pcpt3/.conda/envs/gt4sd/lib/python3.8/site-packages/fast_transformers/causal_product/"
