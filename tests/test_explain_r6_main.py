@@ -40,6 +40,19 @@ CASES = [
     ("error: [Errno 2] No such file or directory: '/usr/local/cuda-10.0/bin/nvcc': '/usr/local/cuda-10.0/bin/nvcc'",
      "torch.nvcc_not_found", "cudaenv use"),
 
+    # --- Windows: build_ext stops on "[WinError 2]" with no cl warning: cl.exe or nvcc is not there -----
+    # https://github.com/pytorch/pytorch/issues/100538
+    ("running build_ext\nerror: [WinError 2] The system cannot find the file specified",
+     "msvc.cl_not_found", "x64 Native Tools Command Prompt"),
+    # https://github.com/facebookresearch/pytorch3d/issues/1597 ("Can you run cl.exe in that terminal? ... nvcc --version?")
+    ("installing library code to build\\bdist.win-amd64\\egg\nrunning install_lib\nrunning build_py\n"
+     "running build_ext\nerror: [WinError 2] 系统找不到指定的文件。",
+     "msvc.cl_not_found", "`where cl` must find it"),
+    # https://github.com/graphdeco-inria/gaussian-splatting/issues/444
+    ("      running build\n      running build_ext\n      error: [WinError 2] The system cannot find the file specified\n"
+     "      [end of output]",
+     "msvc.cl_not_found", "x64 Native Tools Command Prompt"),
+
     # --- a companion package's compiled ops built for another CUDA than torch's ---------------------
     # https://github.com/mli/autocut/issues/106 (torchaudio; numz/sd-wav2lip-uhq#36: reinstall it from torch's index)
     ("RuntimeError: Detected that PyTorch and TorchAudio were compiled with different CUDA versions. PyTorch has "
