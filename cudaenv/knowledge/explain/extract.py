@@ -101,7 +101,28 @@ _NVIDIA_GPU = (("geforce", "rtx", "gtx", "tesla", "quadro", "nvidia a", "nvidia 
 _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
-              "nospace", "built_here", "ld_library_path", "other_gpu")
+              "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced")
+
+# [r6 main] An install in the log took torch out and put another in (pip: "Successfully uninstalled
+# torch-2.1.0a0+fe05266" when `pip install xformers` resolved its torch pin, huggingface/accelerate#1501;
+# uv: " - torch==2.5.1+cu124" beside " + torch==2.6.0+cu124", sdbds/musubi-tuner-scripts#4): the torch
+# that was there before, which what is already installed was built for.
+_TORCH_REPLACED = (("successfully uninstalled torch-", "- torch=="),
+                   _Lazy(r"Successfully uninstalled torch-(\d[\w.+]*)|^\s*- torch==(\d[\w.+]*)", re.M))
+
+
+# uv prints the removal and the addition as a pair; a lone "- torch==2.1.0" is an issue template's list
+_TORCH_ADDED = (("+ torch==",), _Lazy(r"^\s*\+ torch==\d", re.M))
+
+
+def _torch_replaced(f: "_Finder") -> str:
+    """The torch version an install in the log uninstalled ("" when none was)."""
+    m = f.search(*_TORCH_REPLACED)
+    if m is None:
+        return ""
+    if m.group(1):
+        return m.group(1)
+    return m.group(2) if f.search(*_TORCH_ADDED) else ""
 
 
 class _Finder:
@@ -168,6 +189,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["ld_library_path"] = m.group(1) if m else ""
     m = f.search(*_OTHER_GPU)
     out["other_gpu"] = m.group(0).strip() if m and not f.search(*_NVIDIA_GPU) else ""
+    out["torch_replaced"] = _torch_replaced(f)
     return out
 
 
