@@ -1,0 +1,139 @@
+"""`cudaenv explain`, round 6 "prod": one cause, many producers.
+
+For the causes explain knows best, how OTHER producers word them: Go (ollama's GPU discovery),
+C++ (CTranslate2 / faster-whisper, OpenCV's CUDA modules, ggml), TensorFlow's device filter,
+NVIDIA's container images, ffmpeg / NVENC SDK users, Rust (candle, cudarc), Julia, uv.
+
+Each tuple is a short verbatim (trimmed) excerpt of a public thread (URL above it), the entry
+explain's FIRST environment answer must be, and a substring of the first line of its fix: the fix
+that solved that thread.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_answers import assert_first_answer
+
+CASES = [
+    # --- ollama's discovery prints the CUDA status number only: 802 = system not ready --------
+    # https://github.com/ollama/ollama/issues/12173 (8x H100 Hyperplane)
+    ('Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.570.169: cuda driver library init failure: 802',
+     "driver.fabric_manager", "nvidia-fabricmanager"),
+    # https://github.com/ollama/ollama/issues/5567 (A100)
+    ('msg="unable to load cuda driver library" library=/usr/lib/x86_64-linux-gnu/libcuda.so.535.183.01 '
+     'error="cuda driver library init failure: 802"',
+     "driver.fabric_manager", "nvidia-fabricmanager"),
+    # https://github.com/ollama/ollama/issues/9031 (H200; the raw cuInit code of the debug log)
+    ('calling cuInit\ncuInit err: 802\ntime=2025-02-19T04:44:23.228Z level=INFO source=gpu.go:612 '
+     'msg="Unable to load cudart library /usr/lib/x86_64-linux-gnu/libcuda.so.570.86.15: cuda driver library init failure: 802"',
+     "driver.fabric_manager", "nvidia-fabricmanager"),
+    # https://github.com/ollama/ollama/issues/12136 (ggml's own wording; fixed by the fabric manager)
+    ("ggml_cuda_init: failed to initialize CUDA: system not yet initialized",
+     "driver.fabric_manager", "nvidia-fabricmanager"),
+    # --- ollama: cudart init failure 35 = cudaErrorInsufficientDriver ------------------------------
+    # https://github.com/ollama/ollama/issues/3417
+    ('time=2024-03-30T15:05:41.304Z level=INFO source=gpu.go:340 msg="Unable to load cudart CUDA management library '
+     '/tmp/ollama4102197452/runners/cuda_v11/libcudart.so.11.0: cudart init failure: 35"',
+     "runtime.insufficient_driver", "driver"),
+    # https://github.com/ollama/ollama/issues/8151
+    ('level=INFO source=gpu.go:340 msg="Unable to load cudart CUDA management library '
+     '/usr/local/cuda/lib64/libcudart.so.12.4.99: cudart init failure: 35"',
+     "runtime.insufficient_driver", "driver"),
+
+    # --- CTranslate2 (faster-whisper, whisperX) words a missing CUDA library its own way ----------
+    # https://github.com/SYSTRAN/faster-whisper/issues/717 (faster-whisper 1.0 needs CUDA 12 libraries)
+    ("upgrade faster-whisper version 0.10.0 -> 1.0.0\n"
+     "and meet the error: Library libcublas.so.12 is not found or cannot be loaded",
+     "runtime.cuda_library_not_found", "nvidia-cublas-cu12"),
+    # https://github.com/ultrasev/stream-whisper/issues/13
+    ('  File "/root/miniconda3/envs/py310/lib/python3.10/site-packages/faster_whisper/transcribe.py", line 629, in encode\n'
+     "    return self.model.encode(features, to_cpu=to_cpu)\n"
+     "RuntimeError: Library libcublas.so.12 is not found or cannot be loaded",
+     "runtime.cuda_library_not_found", "nvidia-cublas-cu12"),
+    # https://github.com/Softcatala/whisper-ctranslate2/issues/74 (CTranslate2 3.x: the CUDA 11 cuBLAS)
+    ('  File "/usr/local/lib/python3.10/dist-packages/faster_whisper/transcribe.py", line 629, in encode\n'
+     "    return self.model.encode(features, to_cpu=to_cpu)\n"
+     "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded",
+     "runtime.cuda_library_not_found", "nvidia-cublas-cu11"),
+    # https://github.com/jhj0517/Whisper-WebUI/issues/102 (Windows: the CUDA 12 cuBLAS DLL)
+    ('Error: Library cublas64_12.dll is not found or cannot be loaded\nwin 11 rtx 3090',
+     "loader.windows_cuda_dll_not_found", "cublas64_12.dll"),
+    # https://github.com/Purfview/whisper-standalone-win/issues/169
+    ('  File "faster_whisper\\transcribe.py", line 814, in encode\n'
+     "RuntimeError: Library cublas64_11.dll is not found or cannot be loaded",
+     "loader.windows_cuda_dll_not_found", "cublas64_11.dll"),
+
+    # --- OpenCV's CUDA modules: "Gpu API call (invalid device function)" = no kernel for this GPU --
+    # https://github.com/opencv/opencv/issues/7254 (maintainer: CUDA_ARCH_BIN must hold the GPU's CC)
+    ("OpenCV Error: Gpu API call (invalid device function ) in cv::cudev::grid_transform_detail::TransformDispatcher<false, Policy>::call, "
+     "file c:\\lib\\opencv\\sources\\opencv\\modules\\cudev\\include\\opencv2\\cudev\\grid\\detail/transform.hpp, line 270",
+     "runtime.no_kernel_image", "CUDA_ARCH_BIN"),
+    # https://github.com/anuranbaka/OpenDTAM/issues/53 (fixed by the right -gencode)
+    ("OpenCV Error: Gpu API call (invalid device function) in globalWeightedBoundsCostCaller, file "
+     "/media/Workspace2/pengwang/3DRepresent/extern/OpenDTAM/Cpp/CostVolume/CostVolume.cu, line 25\n"
+     "terminate called after throwing an instance of 'cv::Exception'\n"
+     "  what():  /media/Workspace2/pengwang/3DRepresent/extern/OpenDTAM/Cpp/CostVolume/CostVolume.cu:25: error: (-217) "
+     "invalid device function in function globalWeightedBoundsCostCaller",
+     "runtime.no_kernel_image", "CUDA_ARCH_BIN"),
+    # https://github.com/opencv/opencv/issues/6580
+    ("OpenCV Error: Gpu API call (invalid device function) in call_resize_linear_glob, file "
+     "/usr/local/tools/tempfiles/opencv-2.4.11/modules/gpu/src/cuda/resize.cu, line 233",
+     "runtime.no_kernel_image", "CUDA_ARCH_BIN"),
+    # https://github.com/PacktPublishing/Hands-On-GPU-Accelerated-Computer-Vision-with-OpenCV-and-CUDA/issues/9
+    ("OpenCV Error: Gpu API call (no kernel image is available for execution on the device) in call, file "
+     "/home/idriver/data/opencv-3.2.0/modules/cudev/include/opencv2/cudev/grid/detail/transform.hpp, line 340",
+     "runtime.no_kernel_image", "CUDA_ARCH_BIN"),
+
+    # --- TensorFlow's device filter: the GPU is below the build's minimum capability -------------
+    # https://github.com/tensorflow/tensorflow/issues/46653
+    ("Ignoring visible gpu device (device: 0, name: GeForce GTX 780M compute capability: 3.0) with Cuda compute "
+     "capability 3.0. The minimum required Cuda capability is 3.5.",
+     "gpu.below_library_minimum", "TF_CUDA_COMPUTE_CAPABILITIES"),
+    # https://github.com/tensorflow/tfjs/issues/1819 (tfjs-node's bundled TF)
+    ("Ignoring visible gpu device (device: 0, name: Tesla M60, pci bus id: 0000:00:1e.0, compute capability: 5.2) "
+     "with Cuda compute capability 5.2. The minimum required Cuda capability is 6.0.",
+     "gpu.below_library_minimum", "TF_CUDA_COMPUTE_CAPABILITIES"),
+    # https://github.com/tensorflow/tensorflow/issues/112 (older wording: "Ignoring gpu device")
+    ("tensorflow/core/common_runtime/gpu/gpu_device.cc:611\n"
+     "Ignoring gpu device (device: 0, name: GRID K520, pci bus id: 0000:00:03.0)\n"
+     "with Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.",
+     "gpu.below_library_minimum", "TF_CUDA_COMPUTE_CAPABILITIES"),
+
+    # --- NVIDIA's container images say the container was started without the GPU ----------------
+    # https://github.com/NVIDIA/nvidia-docker/issues/1071 (fixed by --gpus all)
+    ("WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+     "   Use 'nvidia-docker run' to start this container; see\n"
+     "   https://github.com/NVIDIA/nvidia-docker/wiki/nvidia-docker",
+     "container.started_without_gpus", "--gpus all"),
+    # https://github.com/prs-eth/PanopticSegForLargeScalePointCloud/issues/20 (fixed by --gpus all)
+    ("$ docker run <image_name>\n\n==========\n== CUDA ==\n==========\n\nCUDA Version 11.1.1\n\n"
+     "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+     "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
+     "   https://docs.nvidia.com/datacenter/cloud-native/ .",
+     "container.started_without_gpus", "--gpus all"),
+
+    # --- NVENC: "out of memory" from OpenEncodeSession is the GeForce session limit ---------------
+    # https://github.com/joinhive-ai/transcoder/issues/11
+    ("[h264_nvenc @ 0000023a79212040] OpenEncodeSessionEx failed: out of memory (10): (no details)\n"
+     "ERROR: encoder.c:199] Error opening video encoder : Cannot allocate memory",
+     "driver.nvenc_session_limit", "sessions"),
+    # https://github.com/valkjsaaa/auto-bilibili-recorder/issues/9 (fixed by fewer concurrent encodes)
+    ("[h264_nvenc @ 0x5601aa5b40c0] OpenEncodeSessionEx failed: out of memory (10)\n"
+     "[h264_nvenc @ 0x5601aa5b40c0] No NVENC capable devices found",
+     "driver.nvenc_session_limit", "sessions"),
+    # https://github.com/NVIDIA/VideoProcessingFramework/issues/501 (the fourth encoder on a GeForce)
+    ("RuntimeError: NvEncoder : m_nvenc.nvEncOpenEncodeSessionEx(&encodeSessionExParams, &hEncoder) returned error 10\n"
+     "Description: EncodeAPI Internal Error.",
+     "driver.nvenc_session_limit", "sessions"),
+    # https://github.com/rigaya/NVEnc/issues/439 (NVEncC prints the limit itself)
+    ("nvenc : Error on nvEncOpenEncodeSessionEx: 10 (NVENC indicates that the API call failed because it was unable "
+     "to allocate enough memory to perform the requested operation.)\n"
+     "nvenc : This error might occur when shortage of memory, or when trying to encode more than 3 streams by NVEnc.",
+     "driver.nvenc_session_limit", "sessions"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES)])
+def test_other_producers_answered_by_cause(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix, where=text[:80])
