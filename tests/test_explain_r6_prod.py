@@ -131,6 +131,56 @@ CASES = [
      "to allocate enough memory to perform the requested operation.)\n"
      "nvenc : This error might occur when shortage of memory, or when trying to encode more than 3 streams by NVEnc.",
      "driver.nvenc_session_limit", "sessions"),
+
+    # --- TensorRT's builder wraps the CUDA status of its initialisation: 35 = driver too old ----
+    # https://github.com/lewes6369/TensorRT-Yolov3/issues/61 (driver 384.130 under CUDA 9.2)
+    ("ERROR: Cuda initialization failure with error 35. Please check cuda installation:  "
+     "http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html.\nSegmentation fault (core dumped)",
+     "runtime.insufficient_driver", "upgrade the driver"),
+    # https://github.com/linghu8812/tensorrt_inference/issues/173 ("cuda not compatible with tensorrt")
+    ("[11/05/2023-16:18:50] [W] [TRT] CUDA initialization failure with error: 35. Please check your CUDA installation:  "
+     "http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html\n"
+     "tensorrt_inference: /datadisk2/lixinhao/tensorrt_inference/code/src/model.cpp:32: void Model::OnnxToTRTModel(): "
+     "Assertion `builder != nullptr' failed.",
+     "runtime.insufficient_driver", "upgrade the driver"),
+    # https://github.com/onnx/onnx-tensorrt/issues/91
+    ("[2018-12-17 05:50:18   ERROR] Cuda initialization failure with error 35.              Please check cuda installation:"
+     "             http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html.\n"
+     "terminate called after throwing an instance of 'std::runtime_error'",
+     "runtime.insufficient_driver", "upgrade the driver"),
+    # https://github.com/NVIDIA/TensorRT/issues/149 (a comment: error 100, no device)
+    ("[E] [TRT] Cuda initialization failure with error 100. Please check cuda installation: "
+     "http://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html.",
+     "runtime.no_device", "nvidia-smi"),
+
+    # --- TensorFlow's cuda_diagnostics: the kernel module and libcuda are different versions ------
+    # https://github.com/tensorflow/tensorflow/issues/22525
+    ("E tensorflow/stream_executor/cuda/cuda_driver.cc:406] failed call to cuInit: CUDA_ERROR_NO_DEVICE\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] libcuda reported version is: 375.66.0\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:193] kernel reported version is: 384.130.0\n"
+     "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:303] kernel version 384.130.0 does not match DSO version "
+     "375.66.0 -- cannot find working devices in this configuration",
+     "driver.version_mismatch", "kernel module"),
+    # https://github.com/tensorflow/tensorflow/issues/4768
+    ("E tensorflow/stream_executor/cuda/cuda_driver.cc:491] failed call to cuInit: CUDA_ERROR_INVALID_VALUE\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:185] libcuda reported version is: 361.93.2\n"
+     "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:296] kernel version 352.63.0 does not match DSO version "
+     "361.93.2 -- cannot find working devices in this configuration",
+     "driver.version_mismatch", "kernel module"),
+    # https://github.com/tensorflow/tensorflow/issues/1158 (after an Ubuntu upgrade)
+    ("E tensorflow/stream_executor/cuda/cuda_driver.cc:406] failed call to cuInit: CUDA_ERROR_NO_DEVICE\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:193] kernel reported version is: 384.90.0\n"
+     "E tensorflow/stream_executor/cuda/cuda_diagnostics.cc:303] kernel version 384.90.0 does not match DSO version "
+     "384.111.0 -- cannot find working devices in this configuration",
+     "driver.version_mismatch", "kernel module"),
+
+    # --- candle's build.rs: the nvcc on PATH is too old for the GPU's compute capability ------------
+    # https://github.com/huggingface/candle/issues/720 (nvcc 11.7, an 8.9 GPU)
+    ("  cargo:rustc-env=CUDA_INCLUDE_DIR=C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.7\\include\n"
+     "  thread 'main' panicked at 'nvcc cannot target gpu arch 89. Available nvcc targets are "
+     "[35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87].', "
+     "C:\\Users\\jremb\\.cargo\\git\\checkouts\\candle-0c2b4fa9e5801351\\84d003f\\candle-kernels\\build.rs:145:17",
+     "nvcc.unsupported_arch", "CUDA 11.8 or newer"),
 ]
 
 
