@@ -181,6 +181,31 @@ CASES = [
      "[35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87].', "
      "C:\\Users\\jremb\\.cargo\\git\\checkouts\\candle-0c2b4fa9e5801351\\84d003f\\candle-kernels\\build.rs:145:17",
      "nvcc.unsupported_arch", "CUDA 11.8 or newer"),
+
+    # --- a framework's CPU-only build asked for the GPU, in MXNet's and CTranslate2's words ---------
+    # https://github.com/apache/mxnet/issues/260 (the CUDA build's Python package reinstalled)
+    ('  File "/usr/local/lib/python2.7/dist-packages/mxnet-0.5.0-py2.7.egg/mxnet/base.py", line 72, in check_call\n'
+     "    raise MXNetError(py_str(_LIB.MXGetLastError()))\n"
+     "mxnet.base.MXNetError: [16:53:11] src/storage/storage.cc:43: Please compile with CUDA enabled",
+     "ext.cuda_ops_not_built", "USE_CUDA = 1"),
+    # https://github.com/chinakook/hr101_mxnet/issues/9 (the pip package on Windows)
+    ('  File "C:\\Users\\user1\\Downloads\\WinPython-64bit-3.6.2.0Qt5\\python-3.6.2.amd64\\lib\\site-packages\\mxnet\\base.py", '
+     "line 146, in check_call\n"
+     "mxnet.base.MXNetError: [20:12:48] C:\\projects\\mxnet-distro-win\\mxnet-build\\src\\storage\\storage.cc:118: "
+     "Compile with USE_CUDA=1 to enable GPU usage",
+     "ext.cuda_ops_not_built", "mxnet-cu112"),
+    # https://github.com/Ifan24/GPT_subtitles/issues/6 (macOS)
+    ('  File "/Users/huang/Library/Python/3.9/lib/python/site-packages/faster_whisper/transcribe.py", line 130, in __init__\n'
+     "    self.model = ctranslate2.models.Whisper(\n"
+     "ValueError: This CTranslate2 package was not compiled with CUDA support",
+     "ext.cuda_ops_not_built", 'device="cpu"'),
+    # https://github.com/m-bain/whisperX/issues/575 (a MacBook Pro M1: use "cpu")
+    ("I get this error when I run the python code on a macbook pro M1 Silicone, do you know how could I solve this?\n"
+     "ValueError: This CTranslate2 package was not compiled with CUDA support",
+     "ext.cuda_ops_not_built", 'device="cpu"'),
+    # https://github.com/OpenNMT/CTranslate2/issues/1306 (maintainer: build from source on AArch64)
+    ("when i use ctranlate2 on AArch64, it throws an error: This CTranslate2 package was not compiled with CUDA support",
+     "ext.cuda_ops_not_built", "-DWITH_CUDA=ON"),
 ]
 
 
