@@ -206,6 +206,20 @@ CASES = [
     # https://github.com/OpenNMT/CTranslate2/issues/1306 (maintainer: build from source on AArch64)
     ("when i use ctranlate2 on AArch64, it throws an error: This CTranslate2 package was not compiled with CUDA support",
      "ext.cuda_ops_not_built", "-DWITH_CUDA=ON"),
+
+    # --- MATLAB's Parallel Computing Toolbox words the old driver its own way ---------------------------
+    # https://github.com/MouseLand/Kilosort/issues/241 (maintainer: upgrade the driver)
+    ("There is a problem with the CUDA driver or with this GPU device. Be sure that you have a supported GPU and that "
+     "the latest driver is installed.\n\nError in ksFilter (line 15)\n    dataRAW = gpuArray(buff);\n\nCaused by:\n"
+     "    The CUDA driver was found, but it is too old. The CUDA driver on your system supports CUDA version 5.5. "
+     "The required CUDA version\n    is 7.5 or greater.",
+     "runtime.insufficient_driver", "upgrade the driver"),
+
+    # --- Julia: CUDA.jl older than the driver's CUDA major -----------------------------------------------
+    # https://github.com/JuliaGPU/CUDA.jl/issues/2831 (driver 580; closed by CUDA.jl's CUDA 13 support)
+    (" Error: This version of CUDA.jl only supports NVIDIA drivers for CUDA 11.x or 12.x (yours is for CUDA 13.0.0)\n"
+     "└ @ CUDA C:\\Users\\ChunxiZhang\\.julia\\packages\\CUDA\\ja0IX\\src\\initialization.jl:70",
+     "julia.cudajl_driver_too_new", 'Pkg.update("CUDA")'),
 ]
 
 
