@@ -220,6 +220,30 @@ CASES = [
     (" Error: This version of CUDA.jl only supports NVIDIA drivers for CUDA 11.x or 12.x (yours is for CUDA 13.0.0)\n"
      "└ @ CUDA C:\\Users\\ChunxiZhang\\.julia\\packages\\CUDA\\ja0IX\\src\\initialization.jl:70",
      "julia.cudajl_driver_too_new", 'Pkg.update("CUDA")'),
+
+    # --- ollama's and ggml's words for the driver's state ---------------------------------------------
+    # https://github.com/ollama/ollama/issues/5493 (kernel module 418.74: too old for this ollama)
+    ('time=2024-07-04T17:13:20.135+08:00 level=DEBUG source=gpu.go:385 msg="Unable to load nvcuda" '
+     'library=/usr/lib64/libcuda.so.418.74 error="symbol lookup for cuCtxCreate_v3 failed: /usr/lib64/libcuda.so.418.74: '
+     'undefined symbol: cuCtxCreate_v3"',
+     "runtime.driver_symbol_missing", "Upgrade the NVIDIA driver"),
+    # https://github.com/ollama/ollama/issues/6604 (Windows; "Reinstalling the driver and CUDA is sufficient now")
+    ('time=2024-09-03T16:36:00.677+08:00 level=INFO source=gpu.go:568 msg="unable to load cuda driver library" '
+     'library=C:\\WINDOWS\\system32\\nvcuda.dll error="symbol lookup for cuCtxCreate_v3 failed"\n'
+     'time=2024-09-03T16:36:00.853+08:00 level=DEBUG source=gpu.go:537 msg="Unable to load cudart" '
+     'library=C:\\Users\\asus\\AppData\\Local\\Programs\\Ollama\\lib\\ollama\\cudart64_12.dll '
+     'error="your nvidia driver is too old or missing.  If you have a CUDA GPU please upgrade to run ollama"',
+     "runtime.driver_symbol_missing", "Upgrade the NVIDIA driver"),
+    # https://github.com/ggml-org/llama.cpp/issues/7218 (a comment: `sudo modprobe nvidia_uvm`)
+    ("cmd: make server LLAMA_CUDA=1 CUDA_DOCKER_ARCH=all\n"
+     "error:  ggml_cuda_init: failed to initialize CUDA: unknown error",
+     "driver.unknown_error", "modprobe nvidia_uvm"),
+    # https://github.com/abysssol/ollama-flake/issues/4 ("RM detects a driver/library version mismatch")
+    ("nvmlInit_v2 err: 18\n"
+     'time=2024-02-14T22:41:55.630Z level=INFO source=gpu.go:300 msg="Unable to load CUDA management library '
+     '/nix/store/z6557r7pgvmxr9x16a4ffazly8dflh65-nvidia-x11-545.29.06-6.1.77/lib/libnvidia-ml.so.545.29.06: '
+     'nvml vram init failure: 18"',
+     "driver.version_mismatch", "kernel module"),
 ]
 
 
