@@ -244,6 +244,22 @@ CASES = [
      '/nix/store/z6557r7pgvmxr9x16a4ffazly8dflh65-nvidia-x11-545.29.06-6.1.77/lib/libnvidia-ml.so.545.29.06: '
      'nvml vram init failure: 18"',
      "driver.version_mismatch", "kernel module"),
+
+    # --- Rust build scripts and ffmpeg's configure: nvcc is not on PATH --------------------------------
+    # https://github.com/chelsea0x3b/dfdx/issues/781 ("I had not set the path to nvcc")
+    ("ubuntu@instance-20230508-1136:~/repos/dfdx$ nvcc\n-bash: nvcc: command not found\n"
+     "ubuntu@instance-20230508-1136:~/repos/dfdx$ cargo build -F cuda\n"
+     "    Updating git repository `https://github.com/coreylowman/cudarc`",
+     "shell.nvcc_not_found", "cudaenv use"),
+    # https://github.com/EricLBuehler/mistral.rs/issues/893 (cudarc's build.rs in a Docker build without nvcc)
+    ("19.99 error: failed to run custom build command for `cudarc v0.12.1`\n"
+     "19.99   thread 'main' panicked at /usr/local/cargo/registry/src/index.crates.io-6f17d22bba15001f/cudarc-0.12.1/build.rs:57:10:\n"
+     "19.99   Failed to execute `nvcc`: Os { code: 2, kind: NotFound, message: \"No such file or directory\" }",
+     "shell.nvcc_not_found", "cudaenv use"),
+    # https://github.com/NVIDIA/cuda-samples/issues/46 (ffmpeg's configure; "export PATH=$PATH:/usr/local/cuda/bin
+    # solved the problem")
+    ("ERROR: failed checking for nvcc.",
+     "shell.nvcc_not_found", "PATH"),
 ]
 
 
