@@ -260,6 +260,18 @@ CASES = [
     # solved the problem")
     ("ERROR: failed checking for nvcc.",
      "shell.nvcc_not_found", "PATH"),
+
+    # --- PaddlePaddle checks its wheel's architectures itself ---------------------------------------------
+    # https://github.com/PaddlePaddle/PaddleDetection/issues/8873 (maintainer: the paddle build for your CUDA)
+    (" The GPU architecture in your current machine is Pascal, which is not compatible with Paddle installation with "
+     "arch: 70 75 80 86 , it is recommended to install the corresponding wheel package according to the installation "
+     "information on the official Paddle website.\n训练时报错，无法训练",
+     "runtime.no_kernel_image", "paddlepaddle-gpu wheel"),
+    # https://github.com/PaddlePaddle/Paddle/issues/56908 (an RTX 2050 under the CUDA 10.2 wheel; maintainer: the
+    # right wheel from the install page)
+    ("The GPU architecture in your current machine is Ampere, which is not compatible with Paddle installation with "
+     "arch: 52 60 61 70 75",
+     "runtime.no_kernel_image", "paddlepaddle-gpu wheel"),
 ]
 
 
