@@ -278,3 +278,24 @@ CASES = [
 @pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES)])
 def test_other_producers_answered_by_cause(text, want_id, want_fix):
     assert_first_answer(text, want_id, want_fix, where=text[:80])
+
+
+# Program bugs in other producers' words: the verdict, and no environment cause beside it.
+VERDICTS = [
+    # https://github.com/ggml-org/llama.cpp/issues/16725 (ggml: the model and context do not fit)
+    ("ggml_backend_cuda_buffer_type_alloc_buffer: allocating 14136.04 MiB on device 0: cudaMalloc failed: out of memory\n"
+     "graph_reserve: failed to allocate compute buffers\n"
+     "common_init_from_params: failed to create context with model 'models/large/Apertus-70B-Instruct-2509-IQ4_XS.gguf', "
+     "try reducing --n-gpu-layers if you're running out of VRAM",
+     "runtime.out_of_memory", "--n-gpu-layers"),
+    # https://github.com/ggml-org/llama.cpp/issues/20431
+    ("ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc failed: out of memory\n"
+     "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624\n"
+     "llama_model_load: error loading model: unable to allocate CUDA0 buffer",
+     "runtime.out_of_memory", "--n-gpu-layers"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", VERDICTS, ids=[f"{i}-{c[1]}" for i, c in enumerate(VERDICTS)])
+def test_other_producers_program_bugs_get_the_verdict(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=True)
