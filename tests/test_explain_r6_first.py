@@ -1,0 +1,57 @@
+"""Issue 18, round 6, slice "first": the FIRST fix follows the log. The cause was right on these and the
+first fix was not what solved the case; each principle of docs/explain.md "Which fix comes first" is
+checked here on real excerpts (quoted, trimmed, from the thread above each) where it decides the first fix.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_answers import assert_first_answer
+
+# (text, the first answer's id, a string the first line of its fix holds)
+CASES = [
+    # --- A tool's own override before another release of the tool: Triton's TRITON_PTXAS_PATH -----------
+    # https://github.com/triton-lang/triton/issues/9181 (fresh5 902: GB10, CUDA 13.0 installed, torch nightly)
+    ("ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\nInternal Triton PTX codegen error\n\n"
+     "Triton error context:\ntriton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n\n"
+     "Environment:\nGPU: NVIDIA GB10 (Blackwell)\nCompute Capability: 12.1\nOS: Linux\nCUDA: 13.0\n"
+     "PyTorch: 2.11.0a0+gite33eb77",
+     "triton.ptxas_unknown_arch", "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas"),
+    # https://github.com/triton-lang/triton/issues/8539 (DGX Spark, torch +cu130: "export
+    # TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas ... fixed it for me")
+    ("riton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n`ptxas` stderr:\n"
+     "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n\nRepro command: /home/xxxx/miniforge3/"
+     "envs/pt10/lib/python3.10/site-packages/triton/backends/nvidia/bin/ptxas -lineinfo -v --gpu-name=sm_121a "
+     "/tmp/tmpkw7ug6t8.ptx -o /tmp/tmpkw7ug6t8.ptx.o\n\npip list|grep -ie triton -e torch\n"
+     "pytorch-triton         3.5.0+git7416ffcb\ntorch                  2.10.0.dev20251024+cu130",
+     "triton.ptxas_unknown_arch", "export TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas"),
+    # Without a CUDA in the log that knows the GPU, a newer Triton stays first:
+    # https://github.com/pytorch/pytorch/issues/170117 (Thor: Triton 3.6's ptxas-blackwell is CUDA 12.9; fixed in Triton)
+    ("With the Triton Wheel from release/3.6.x, e.g.  pytorch_triton-3.6.0+git8fedd49b-cp312-cp312-linux_aarch64.whl\n"
+     "ptxas-blackwell fatal   : Value 'sm_110a' is not defined for option 'gpu-name'",
+     "triton.ptxas_unknown_arch", "Install a Triton release"),
+
+    # --- A user-level fix before a root one: numba's NVVM comes from the environment -------------------------
+    # https://github.com/uw-ipd/tmol/pull/108 (fresh5 904: "Pin cudatoolkit to version 9.0")
+    ("except CudaAPIError as e:\n  | >           raise LinkerError(\"%s\\n%s\" % (e, self.error_log))\n"
+     "  | E           numba.cuda.cudadrv.driver.LinkerError: [218] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\n"
+     "  | E           ptxas application ptx input, line 9; fatal   : Unsupported .version 6.2; current version is '6.1'\n"
+     "  | E           ptxas fatal   : Ptx assembly aborted due to errors",
+     "driver.jit_ptx_too_new", 'conda install "cudatoolkit<9.2"'),
+    # https://github.com/numba/numba/issues/3794 ("I resolved my problem ... by downgrading to cudatoolkit=9.0")
+    ("LinkerError: [218] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\nptxas application ptx input, line 9; "
+     "fatal   : Unsupported .version 6.3; current version is '6.1'\nptxas fatal   : Ptx assembly aborted due to errors",
+     "driver.jit_ptx_too_new", 'conda install "cudatoolkit<9.2"'),
+    # ... but a system toolkit upgraded past the driver: the driver upgrade solved it
+    # https://github.com/numba/numba/issues/8961 (driver 525 -> 530)
+    ("Cuda scripts were working fine with cuda-toolkit-11.5. After upgrade to cuda-toolkit-12.1, I'm getting this "
+     "error:\nnumba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\n"
+     "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current version is '8.0'",
+     "driver.jit_ptx_too_new", "upgrade the driver"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"case{i}" for i in range(len(CASES))])
+def test_first_fix_follows_the_log(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=True)
