@@ -49,6 +49,27 @@ CASES = [
      "error:\nnumba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR\n"
      "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current version is '8.0'",
      "driver.jit_ptx_too_new", "upgrade the driver"),
+    # --- Native Windows: the first fix names no Linux path and no cudaenv command -------------------------
+    # https://github.com/Dao-AILab/flash-attention/issues/948
+    ("PS C:\\Users\\lin> pip install flash-attn --no-build-isolation\n"
+     "      C:\\Users\\lin\\AppData\\Local\\Temp\\pip-install-osxr8hp3\\flash-attn_cb862e77446e473bbca69f712312cd0b\\setup.py:78: "
+     "UserWarning: flash_attn was requested, but nvcc was not found.  Are you sure your environment has nvcc available?",
+     "torch.cuda_home_not_set", "set CUDA_HOME=%CUDA_PATH%"),
+    # https://github.com/triton-lang/triton/issues/5929 (triton-windows ran CUDA v12.6's ptxas.exe on PTX 8.6)
+    ("ptxas C:\\Users\\JJ\\AppData\\Local\\Temp\\tmpafhfmeeh.ptx, line 5; fatal   : Unsupported .version 8.6; current "
+     "version is '8.5'\nptxas fatal   : Ptx assembly aborted due to errors\nsubprocess.CalledProcessError: Command "
+     "'['C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v12.6\\\\bin\\\\ptxas.exe', '-lineinfo', '-v', "
+     "'--gpu-name=sm_89']' returned non-zero exit status 4294967295.",
+     "nvcc.ptx_too_new", "set TRITON_PTXAS_PATH=%CUDA_PATH%"),
+    # https://github.com/woct0rdho/triton-windows/issues/93 (RTX 5090 with an old triton-windows: a newer release)
+    ("'sm_120' is not a recognized processor for this target (ignoring processor)\nTraceback (most recent call last):\n"
+     "  File \"E:\\ComfyUI_windows_portable_nightly_pytorch\\python_embeded\\Lib\\site-packages\\triton\\backends\\nvidia\\"
+     "compiler.py\", line 376, in make_cubin",
+     "triton.ptxas_unknown_arch", "pip install -U triton-windows"),
+    # https://github.com/C0untFloyd/roop-unleashed/issues/465 (onnxruntime on Windows, CUDA failure 35)
+    ("D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall CUDA failure 35: "
+     "CUDA driver version is insufficient for CUDA runtime version ; GPU=-2011338632 ; hostname=DESKTOP-F9GHF2T",
+     "runtime.insufficient_driver", "driver for Windows"),
 ]
 
 
