@@ -70,6 +70,29 @@ CASES = [
     ("D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall CUDA failure 35: "
      "CUDA driver version is insufficient for CUDA runtime version ; GPU=-2011338632 ; hostname=DESKTOP-F9GHF2T",
      "runtime.insufficient_driver", "driver for Windows"),
+    # --- Evidence decides: "invalid device ordinal" means the driver counted the GPUs; the index is wrong ----
+    # https://github.com/wdrink/PyDeepFakeDet/issues/1 ("specifying the wrong GPU number ... only one GPU")
+    ("RuntimeError: CUDA error: invalid device ordinal\nCUDA kernel errors might be asynchronously reported at some "
+     "other API call,so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.",
+     "runtime.no_device", "device index"),
+    # https://github.com/LuyaooChen/uninformed-students-pytorch/issues/3 (cuda:1 on a one-GPU machine: use cuda:0)
+    ("    return t.to(device, dtype if t.is_floating_point() else None, non_blocking)\n"
+     "RuntimeError: CUDA error: invalid device ordinal",
+     "runtime.no_device", "cuda:0"),
+    # https://github.com/maudzung/RTM3D/issues/11 (solved by CUDA_VISIBLE_DEVICES=5 and gpu_idx 0)
+    ("THCudaCheck FAIL file=/pytorch/torch/csrc/cuda/Module.cpp line=59 error=101 : invalid device ordinal\n"
+     "Traceback (most recent call last):\n    torch._C._cuda_setDevice(device)\n"
+     "RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:59",
+     "runtime.no_device", "CUDA_VISIBLE_DEVICES"),
+    # https://github.com/wenwenyu/PICK-pytorch/issues/14 (--nproc_per_node=4 with two GPUs visible: 2 solved it)
+    ("CUDA_VISIBLE_DEVICES=1,2 python -m torch.distributed.launch --nnode=1 --node_rank=0 --nproc_per_node=4 \\\n"
+     "--master_addr=127.0.0.1 --master_port=5555 \\\ntrain.py -c config.json --local_world_size 2\n"
+     "RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:59",
+     "runtime.no_device", "one process per visible GPU"),
+    # https://github.com/KimMeen/Time-LLM/issues/10 ("only 1 gpu ... set num_process=1 and dropped --multi_gpu")
+    ("RuntimeError: CUDA error: invalid device ordinal\nIn the shell scripts I set **num_process=1** and dropped the "
+     "following: **--multi_gpu --mixed_precision bf16**",
+     "runtime.no_device", "one process per visible GPU"),
 ]
 
 
