@@ -93,6 +93,18 @@ CASES = [
     ("RuntimeError: CUDA error: invalid device ordinal\nIn the shell scripts I set **num_process=1** and dropped the "
      "following: **--multi_gpu --mixed_precision bf16**",
      "runtime.no_device", "one process per visible GPU"),
+    # --- The version the log names: torch's "found version NNNNN" is the driver's CUDA ---------------------
+    # https://github.com/zai-org/ChatGLM3/issues/100 (solved by a newer driver; cu116 is the torch that driver runs)
+    ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). Please update your GPU driver "
+     "by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
+     "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with your version "
+     "of the CUDA driver.",
+     "runtime.insufficient_driver", "download.pytorch.org/whl/cu116"),
+    # https://github.com/IEIT-Yuan/Yuan-2.0/issues/65 (the image's CUDA 12.1: driver 535 solved it)
+    ("/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:124: UserWarning: CUDA initialization: The NVIDIA "
+     "driver on your system is too old (found version 11000). Please update your GPU driver by downloading and "
+     "installing a new version from the URL: http://www.nvidia.com/Download/index.aspx",
+     "runtime.insufficient_driver", "upgrade the driver to one for that CUDA"),
 ]
 
 

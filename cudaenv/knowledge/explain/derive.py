@@ -791,3 +791,24 @@ def _d_ptx_pin(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"triton_arch": _d_triton_arch, "ptx_pin": _d_ptx_pin})
+
+
+def _d_driver_found(v: dict, t: LogText, m: re.Match) -> dict:
+    """torch's "driver ... too old (found version 11040)": the newest CUDA that driver runs (``driver_cuda``,
+    11.4) and the torch wheel index a user can install without touching the driver (``torch_tag``, cu113: the
+    newest torch CUDA at or below it, which needs no minor-version compatibility), from the torch table of
+    ``data/compat.yaml``; "" when no torch build in the table is that old."""
+    found = v.get("found", "")
+    if not found.isdigit() or len(found) < 4:
+        return {"driver_cuda": "", "torch_tag": ""}
+    n = int(found)
+    major, minor = n // 1000, n % 1000 // 10
+    cuda = f"{major}.{minor}"
+    tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
+    key = version_key(cuda)[:2]
+    ok = [c for c in tags if version_key(c)[:2] <= key]
+    best = max(ok, key=version_key) if ok else ""
+    return {"driver_cuda": cuda, "torch_tag": "cu" + best.replace(".", "") if best else ""}
+
+
+DERIVE["driver_found"] = _d_driver_found
