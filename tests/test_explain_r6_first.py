@@ -105,6 +105,13 @@ CASES = [
      "driver on your system is too old (found version 11000). Please update your GPU driver by downloading and "
      "installing a new version from the URL: http://www.nvidia.com/Download/index.aspx",
      "runtime.insufficient_driver", "upgrade the driver to one for that CUDA"),
+    # --- Evidence of a build here: rebuild for the GPU first ----------------------------------------------------
+    # https://github.com/open-mmlab/mmcv/issues/2201 (built on an A100, run on a V100: TORCH_CUDA_ARCH_LIST=7.0,8.0)
+    ("When I use A100 compile mmcv through the source code, used MMCV_WITH_OPS = 1 python install -e . on Linux, then "
+     "I save mmcv to directory. I repeated the above operation under this directory, but use V100, then I encountered "
+     "this error.\nException has occurred: RuntimeError\nCUDA error: no kernel image is available for execution on the "
+     "device\n  File \"/root/mmcv/mmcv/ops/focal_loss.py\", line 60, in forward",
+     "runtime.no_kernel_image", "Rebuild it for this GPU"),
 ]
 
 
