@@ -112,6 +112,15 @@ CASES = [
      "this error.\nException has occurred: RuntimeError\nCUDA error: no kernel image is available for execution on the "
      "device\n  File \"/root/mmcv/mmcv/ops/focal_loss.py\", line 60, in forward",
      "runtime.no_kernel_image", "Rebuild it for this GPU"),
+    # --- A CPU torch at run time: the CUDA wheel for the driver, not a toolkit --------------------------------
+    # https://github.com/X-PLUG/MobileAgent/issues/60 ("install the GPU build of torch for your CUDA")
+    ("当前环境：NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4\nPython版本：3.10.11\n"
+     "AssertionError: Torch not compiled with CUDA enabled",
+     "torch.cpu_build", "--index-url https://download.pytorch.org/whl/cu"),
+    # https://github.com/zhuang2002/Cobra/issues/4 (uninstall torch, install the CUDA build, drop torch from requirements.txt)
+    ("AssertionError: Torch not compiled with CUDA enabled\nI solved that by, uninstall torch, torch audio and "
+     "torchvision, install torch with cuda",
+     "torch.cpu_build", "pip uninstall -y torch torchvision torchaudio"),
 ]
 
 
