@@ -121,6 +121,19 @@ CASES = [
     ("AssertionError: Torch not compiled with CUDA enabled\nI solved that by, uninstall torch, torch audio and "
      "torchvision, install torch with cuda",
      "torch.cpu_build", "pip uninstall -y torch torchvision torchaudio"),
+    # --- The package that owns the library decides: torch's own nvidia-* wheels are reinstalled with torch -------
+    # https://github.com/pytorch/vision/issues/7032 (CI: torch's cuBLAS wheel missing; resolved by the wheels' fix)
+    ("OSError: libcublas.so.11: cannot open shared object file: No such file or directory\n\nDuring handling of the "
+     "above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"/home/circleci/"
+     "project/env/lib/python3.8/site-packages/torch/__init__.py\", line 218, in <module>\n    _load_global_deps()\n"
+     "  File \"/home/circleci/project/env/lib/python3.8/site-packages/torch/__init__.py\", line 179, in "
+     "_load_global_deps\n    _preload_cuda_deps()",
+     "runtime.cuda_library_not_found", "pip install --force-reinstall"),
+    # https://github.com/zai-org/ChatGLM3/issues/317 (requirements installed with --no-deps)
+    ("pip install -r requirements.txt --no-deps\nValueError: libcublas.so.*[0-9] not found in the system path "
+     "['main.py', '', '/home/hfwy/miniconda/envs/chatglm3/bin', '/home/hfwy/miniconda/envs/chatglm3/lib/python310.zip', "
+     "'/home/hfwy/miniconda/envs/chatglm3/lib/python3.10/site-packages']",
+     "runtime.cuda_library_not_found", "never with `--no-deps`"),
 ]
 
 
