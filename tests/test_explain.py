@@ -822,7 +822,7 @@ TUNED = {
     "294-bnb-windows.log": ("bnb.cudart_not_found", "bitsandbytes>=0.43"),
     "304-libcublas90-planet.log": ("runtime.cuda_library_not_found", 'eval "$(cudaenv use 9.0)"'),
     "306-numba-ptx-84-vs-82.log": ("runtime.unsupported_ptx", "NVVM"),
-    "309-numba-ptx-63-vs-61.log": ("driver.jit_ptx_too_new", "Upgrade the driver"),
+    "309-numba-ptx-63-vs-61.log": ("driver.jit_ptx_too_new", "conda install \"cudatoolkit<9.2\""),
     "312-nccl-tests-unhandled-cuda.log": ("nccl.unhandled_cuda_error", "NCCL_DEBUG=INFO"),
     "315-nccl-shm-permission.log": ("nccl.shm_exhausted", "chmod 1777 /dev/shm"),
     "320-triton-ptxas-sm121a.log": ("triton.ptxas_unknown_arch", "Triton release"),

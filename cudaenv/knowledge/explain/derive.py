@@ -751,3 +751,73 @@ def _d_port_part(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["port_part"] = _d_port_part
+
+
+# -- [first] round 6: which fix comes first follows the log (docs/explain.md "Which fix comes first").
+
+def _cuda_of_torch_build(build: str) -> str:
+    """The CUDA of a torch build's local tag: ``2.10.0.dev20251024+cu130`` -> ``13.0``; "" for none."""
+    m = re.search(r"\+cu(\d+)(\d)\b", build or "")
+    return f"{m.group(1)}.{m.group(2)}" if m else ""
+
+
+def _d_triton_arch(v: dict, t: LogText, m: re.Match) -> dict:
+    """What :func:`_d_arch` says of the architecture Triton's ptxas refused, and what the log says of a
+    ptxas that knows it: ``first``, the oldest toolkit whose ptxas compiles it; ``seen_ok``, a CUDA the log
+    names (a toolkit, or torch's ``+cuXYZ``) that is one of those toolkits (Triton's own override,
+    TRITON_PTXAS_PATH, can then point at it)."""
+    out = _d_arch(v, t, m)
+    have = toolkits_for_arch(_arch_number(v.get("arch", "")))
+    out["first"] = have[0] if have else ""
+    out["seen_ok"] = ""
+    if have:
+        lo, hi = version_key(have[0])[:2], version_key(have[-1])[:2]
+        for cuda in (v.get("cuda_seen", ""), _cuda_of_torch_build(v.get("torch_build", ""))):
+            if cuda and lo <= version_key(cuda)[:2] <= hi:
+                out["seen_ok"] = cuda
+                break
+    return out
+
+
+def _d_ptx_pin(v: dict, t: LogText, m: re.Match) -> dict:
+    """What :func:`_d_ptx` says, and the pin that makes a JIT's NVVM write PTX the driver reads: ``below``,
+    the first CUDA whose PTX ISA is newer than the driver's (``current version is '6.1'`` -> 9.2), and
+    ``conda_pin``, the conda command that keeps the environment's CUDA under it (``cudatoolkit`` up to
+    CUDA 11, conda-forge's ``cuda-version`` from CUDA 12 on)."""
+    out = _d_ptx(v, t, m)
+    rows = table()["ptx_isa_cuda"]
+    have = version_key(v.get("ptxas", ""))
+    newer = sorted((isa for isa in rows if version_key(isa) > have), key=version_key)
+    below = rows[newer[0]]["cuda"] if newer and have else ""
+    out["below"] = below
+    if below:
+        pkg = "cudatoolkit" if version_key(below)[:2] <= version_key("12.0")[:2] else "cuda-version"
+        chan = "" if pkg == "cudatoolkit" else "-c conda-forge "
+        out["conda_pin"] = f'conda install {chan}"{pkg}<{below}"'
+    else:
+        out["conda_pin"] = 'conda install "cudatoolkit=$(nvidia-smi | grep -o "CUDA Version: [0-9.]*" | cut -d" " -f3)"'
+    return out
+
+
+DERIVE.update({"triton_arch": _d_triton_arch, "ptx_pin": _d_ptx_pin})
+
+
+def _d_driver_found(v: dict, t: LogText, m: re.Match) -> dict:
+    """torch's "driver ... too old (found version 11040)": the newest CUDA that driver runs (``driver_cuda``,
+    11.4) and the torch wheel index a user can install without touching the driver (``torch_tag``, cu113: the
+    newest torch CUDA at or below it, which needs no minor-version compatibility), from the torch table of
+    ``data/compat.yaml``; "" when no torch build in the table is that old."""
+    found = v.get("found", "")
+    if not found.isdigit() or len(found) < 4:
+        return {"driver_cuda": "", "torch_tag": ""}
+    n = int(found)
+    major, minor = n // 1000, n % 1000 // 10
+    cuda = f"{major}.{minor}"
+    tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
+    key = version_key(cuda)[:2]
+    ok = [c for c in tags if version_key(c)[:2] <= key]
+    best = max(ok, key=version_key) if ok else ""
+    return {"driver_cuda": cuda, "torch_tag": "cu" + best.replace(".", "") if best else ""}
+
+
+DERIVE["driver_found"] = _d_driver_found
