@@ -35,7 +35,9 @@ CASES = [
      "numba.nvvm_not_found", "cudatoolkit"),
     ("numba.cuda.cudadrv.driver.LinkerError: [222] Call to cuLinkAddData results in UNKNOWN_CUDA_ERROR ptxas application "
      "ptx input, line 9; fatal : Unsupported .version 7.3; current version is '7.1'",
-     "driver.jit_ptx_too_new", "Upgrade the driver"),
+     # round 6: numba's NVVM comes with the environment, so pinning its CUDA below the driver's comes first
+     # (no root); upgrading the driver is the alternative line
+     "driver.jit_ptx_too_new", 'conda install "cudatoolkit<11.2"'),
     # --- CUDA-aware MPI: UCX / Open MPI built without CUDA, handed GPU buffers ---------------------------
     # https://github.com/openucx/ucx/issues/7845 (rebuilding UCX --with-cuda solved it)
     ("openmpi-4.1.2 with ucx-1.13.0 got Segmentation fault: invalid permissions for mapped object\n"

@@ -796,6 +796,11 @@ def _d_ptx_pin(v: dict, t: LogText, m: re.Match) -> dict:
         out["conda_pin"] = f'conda install {chan}"{pkg}<{below}"'
     else:
         out["conda_pin"] = 'conda install "cudatoolkit=$(nvidia-smi | grep -o "CUDA Version: [0-9.]*" | cut -d" " -f3)"'
+    # pip has CUDA compiler wheels from CUDA 11 on, one name per major (nvidia-cuda-nvcc-cu11, -cu12, -cu13)
+    driver_cuda = (rows.get(v.get("ptxas", "")) or {}).get("cuda", "")
+    major = driver_cuda.split(".")[0]
+    out["pip_alt"] = (f" (pip: the `nvidia-cuda-nvcc-cu{major}` of the driver's CUDA {major}.x)"
+                      if major.isdigit() and int(major) >= 11 else "")
     return out
 
 
