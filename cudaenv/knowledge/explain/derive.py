@@ -742,3 +742,73 @@ def _d_code_part(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["code_part"] = _d_code_part
+
+
+# -- [compiler] layer (round 6): APIs that a library version removed or added. The symbol a compile
+# or link error names decides which library version the code and the build disagree on.
+# Sources: cuDNN 8.0 API changes (the non-_v7 cudnnGetConvolution*Algorithm and their preference
+# enums removed; opencv/opencv#17496, BVLC/caffe#6970, junluan/shadow#2), cuDNN 9.0 (the legacy
+# RNN API removed), CUDA 11.0 cuSPARSE release notes (csrmv/csrmm/csr2csc/hyb legacy API removed;
+# NVIDIA/MinkowskiEngine#177), CUDA 12.0 (texture and surface references removed: utcs-scea/altis#24,
+# ahay/src#294; cuSPARSE csrsv2/csrsm2 and the CUSPARSE_MV/CSRMV/MM enums removed), CUDA 13.0
+# (cudaDeviceProp.clockRate, memoryClockRate, deviceOverlap, kernelExecTimeoutEnabled... removed:
+# NVIDIA/cuda-samples#382, icl-utk-edu/magma#61), CUDA 9.0 (warp intrinsics without _sync not
+# available for compute_70 and newer). Added: cuDNN v3 (backward-filter algorithms, workspace
+# sizes), v5 (spatial transformer, activation/dropout/RNN descriptors), v7 (_v7 queries, math
+# type, group count), 8 (backend API); cuSPARSE CUSPARSE_SPMV_* enums (CUDA 11.2 Update 1).
+_API_CHANGES = [
+    # (family, library, version, symbols)
+    ("cudnn8_removed", "cuDNN", "8.0",
+     r"cudnnGetConvolution(?:Forward|BackwardData|BackwardFilter)Algorithm|"
+     r"CUDNN_CONVOLUTION_(?:FWD|BWD_DATA|BWD_FILTER)_(?:PREFER_FASTEST|SPECIFY_WORKSPACE_LIMIT|NO_WORKSPACE)|"
+     r"cudnnConvolution(?:Fwd|BwdData|BwdFilter)Preference_t"),
+    ("cudnn9_removed", "cuDNN", "9.0",
+     r"cudnnRNNForward(?:Inference|Training)|cudnnRNNBackward(?:Data|Weights)|cudnnSetRNNDescriptor_v6|"
+     r"cudnnGetRNN(?:WorkspaceSize|TrainingReserveSize|ParamsSize|LinLayerMatrixParams|LinLayerBiasParams)"),
+    ("cusparse11_removed", "cuSPARSE", "CUDA 11.0",
+     r"cusparse[SDCZ](?:csrmv|csrmv_mp|csrmm2?|csr2csc|hybmv|csrgemm|csrgeam|dense2hyb|hyb2dense|csr2hyb|hyb2csr|"
+     r"csrsv_analysis|csrsv_solve|doti|dotci)|cusparseX(?:csrgemm|csrgeam)Nnz|cusparseCsrmvEx(?:_bufferSize)?|"
+     r"cusparse(?:Create|Destroy)HybMat|cusparseHybMat_t|cusparse(?:Create|Destroy)SolveAnalysisInfo|"
+     r"cusparseSolveAnalysisInfo_t"),
+    ("cusparse12_removed", "cuSPARSE", "CUDA 12.0",
+     r"csr(?:sv|sm)2Info_t|cusparse[SDCZ]csr(?:sv|sm)2_\w+|cusparse(?:Create|Destroy)Csr(?:sv|sm)2Info|"
+     r"cusparse[SDCZ](?:gemmi|axpyi|gthrz?|sctr|roti)|"
+     r"CUSPARSE_(?:MV_ALG_DEFAULT|CSRMV_ALG[12]|COOMV_ALG|MM_ALG_DEFAULT|CSRMM_ALG1|COOMM_ALG[123])"),
+    ("texref12_removed", "CUDA runtime", "CUDA 12.0",
+     r"texture|surface|cudaBindTexture(?:2D|ToArray|ToMipmappedArray)?|cudaUnbindTexture|cudaGetTextureReference|"
+     r"cudaGetTextureAlignmentOffset|cudaBindSurfaceToArray|cudaGetSurfaceReference|__cudaRegister(?:Texture|Surface)|"
+     r"textureReference|surfaceReference"),
+    ("devprop13_removed", "CUDA runtime", "CUDA 13.0",
+     r"clockRate|memoryClockRate|deviceOverlap|kernelExecTimeoutEnabled|computeMode|maxTexture1DLinear|"
+     r"cooperativeMultiDeviceLaunch"),
+    ("warp9_removed", "CUDA", "CUDA 9.0",
+     r"__shfl(?:_up|_down|_xor)?|__any|__all|__ballot"),
+    ("cudnn3_added", "cuDNN", "v3",
+     r"cudnnGetConvolutionBackward(?:Filter|Data)WorkspaceSize|cudnnFindConvolutionBackward(?:Filter|Data)Algorithm|"
+     r"cudnnConvolutionBwd(?:Filter|Data)Algo(?:Perf)?_t"),
+    ("cudnn5_added", "cuDNN", "v5",
+     r"cudnn(?:Create|Destroy)SpatialTransformerDescriptor|cudnnSetSpatialTransformerNdDescriptor|cudnnSpatialTf\w+|"
+     r"cudnnSpatialTransformerDescriptor_t|cudnn(?:Create|Set|Destroy)ActivationDescriptor|cudnnActivationDescriptor_t|"
+     r"cudnn(?:Create|Set|Destroy)DropoutDescriptor|cudnnDropoutDescriptor_t|cudnnCreateRNNDescriptor|cudnnRNNDescriptor_t"),
+    ("cudnn7_added", "cuDNN", "7",
+     r"cudnnGetConvolution(?:Forward|BackwardData|BackwardFilter)Algorithm(?:_v7|MaxCount)|cudnnSetConvolutionMathType|"
+     r"cudnnSetConvolutionGroupCount|CUDNN_TENSOR_OP_MATH|cudnnMathType_t|cudnnCTCLoss\w*|cudnnCreateCTCLossDescriptor"),
+    ("cudnn8_added", "cuDNN", "8",
+     r"cudnnBackend\w+|CUDNN_BACKEND_\w+|cudnnSetRNNDescriptor_v8|cudnnGetRNNTempSpaceSizes|cudnnGetRNNWeightSpaceSize|"
+     r"cudnnGetRNNWeightParams|cudnnRNNBackward(?:Data|Weights)_v8"),
+    ("cusparse112_added", "cuSPARSE", "CUDA 11.2 Update 1",
+     r"CUSPARSE_SPMV_(?:ALG_DEFAULT|CSR_ALG[12]|COO_ALG[12])"),
+]
+_API_RX = [(fam, lib, ver, re.compile(rx)) for fam, lib, ver, rx in _API_CHANGES]
+
+
+def _d_api_change(v: dict, t: LogText, m: re.Match) -> dict:
+    """Which library version removed (``*_removed``) or added (``*_added``) the symbol the error names."""
+    sym = v.get("symbol", "")
+    for fam, lib, ver, rx in _API_RX:
+        if rx.fullmatch(sym):
+            return {"family": fam, "lib": lib, "changed_in": ver}
+    return {"family": "", "lib": "", "changed_in": ""}
+
+
+DERIVE["api_change"] = _d_api_change
