@@ -93,6 +93,66 @@ CASES = [
     ("/home/ndellin/kokkos-kernels/sparse/tpls/KokkosSparse_spmv_tpl_spec_decl.hpp(98): error: identifier "
      '"CUSPARSE_SPMV_ALG_DEFAULT" is undefined',
      API, "cudaenv use"),
+    # --- CMake: a CUDA library variable is NOTFOUND -----------------------------------------------
+    # https://github.com/floydhub/dl-docker/issues/50 (docker build without a driver: the stub)
+    ('See also "/root/opencv/build/CMakeFiles/CMakeError.log".\nCMake Error: The following variables are used in this '
+     "project, but they are set to NOTFOUND.\nPlease set them or make sure they are set and tested correctly in the CMake "
+     'files:\nCUDA_CUDA_LIBRARY (ADVANCED)\n    linked by target "example_gpu_alpha_comp" in directory /root/opencv/samples/gpu',
+     "cmake.cuda_library_notfound", "-DCMAKE_LIBRARY_PATH=/usr/local/cuda/lib64/stubs"),
+    # https://github.com/opencv/opencv/issues/6577 (toolkit installed, no driver, in Docker)
+    ("CMake Error: The following variables are used in this project, but they are set to NOTFOUND.\nPlease set them or "
+     "make sure they are set and tested correctly in the CMake files:\nCUDA_CUDA_LIBRARY (ADVANCED)\n    linked by target "
+     '"example_gpu_alpha_comp" in directory /opencv/samples/gpu',
+     "cmake.cuda_library_notfound", "lib64/stubs"),
+    # https://github.com/cdcseacave/openMVS/issues/240 (building in the NVIDIA CUDA docker image)
+    ("CMake Error: The following variables are used in this project, but they are set to NOTFOUND.\nPlease set them or "
+     'make sure they are set and tested correctly in the CMake files:\nCUDA_CUDA_LIBRARY (ADVANCED)\n    linked by target "MVS" '
+     "in directory /src/openmvs/libs/MVS",
+     "cmake.cuda_library_notfound", "-DCUDA_CUDA_LIBRARY="),
+
+    # --- libcudart_static.a needs -lpthread -ldl -lrt -------------------------------------------
+    # https://github.com/TJU-Aerial-Robotics/YOPO/issues/100 (catkin: link Threads into the target)
+    ("/usr/bin/ld: /usr/local/cuda-12.2/lib64/libcudart_static.a(cudart_static.o): undefined reference to symbol "
+     "'pthread_rwlockattr_init@@GLIBC_2.2.5'\n/usr/bin/ld: /usr/lib/gcc/x86_64-linux-gnu/9/../../../x86_64-linux-gnu/"
+     "libpthread.so: error adding symbols: DSO missing from command line\ncollect2: error: ld returned 1 exit status",
+     "link.cudart_static_system_libs", "Threads::Threads"),
+    # https://github.com/microsoft/onnxruntime/issues/3024 (g++ links -lcudart_static without -ldl)
+    ('/usr/bin/g++ /home/nvidia/hello1.cu.o -o hello1 -lcudadevrt -lcudart_static -L"/usr/local/cuda-10.0/targets/'
+     'aarch64-linux/lib/stubs"\n/usr/local/cuda-10.0/targets/aarch64-linux/lib/libcudart_static.a(libcudart_static.a.o): '
+     "In function `cudart::globalState::initializeDriverEntrypoints()':\n:(.text+0x23488): undefined reference to `dlsym'",
+     "link.cudart_static_system_libs", "-ldl"),
+    # https://github.com/mitsuba-renderer/mitsuba2/issues/52 (clang, CUDA 10.1)
+    ("    /usr/local/cuda-10.1/targets/x86_64-linux/lib/libcudart_static.a(libcudart_static.a.o): In function "
+     "`cudart::cuosHasThreadExited(cudart::CUOSthread_st*)':\n    (.text+0x50bfb): undefined reference to `pthread_kill'",
+     "link.cudart_static_system_libs", "-lpthread"),
+
+    # --- nvToolsExt: NVTX 3 is header-only; CUDA 12 (Windows) and 12.9 (Linux) ship no library ---
+    # https://github.com/pytorch/pytorch/issues/133293 (torch's CMake on CUDA 12.6, Windows: torch 2.5 uses nvtx3)
+    ('-- Found CUDAToolkit: C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.6/include (found version "12.6.20")\n'
+     "CMake Error at cmake/public/cuda.cmake:70 (message):\n  Failed to find nvToolsExt\nCall Stack (most recent call first):",
+     "build.nvtoolsext_removed", "torch 2.5 or newer"),
+    # https://github.com/pytorch/pytorch/issues/116242 (libtorch 2.1.2+cu121 consumer on Windows)
+    ("CMake Error at libtorch/share/cmake/Caffe2/public/cuda.cmake:65 (message):\n  Failed to find nvToolsExt\n"
+     "Call Stack (most recent call first):\n  libtorch/share/cmake/Caffe2/Caffe2Config.cmake:87 (include)",
+     "build.nvtoolsext_removed", "torch 2.5 or newer"),
+    # https://github.com/NVIDIA/NVTX/issues/70 (a project's own FindNvToolExt: include <nvtx3/nvToolsExt.h>)
+    ("CMake Error at C:/Program Files/CMake/share/cmake-3.23/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+     "  Could NOT find NvToolExt (missing: NvToolExt_LIBRARIES)",
+     "build.nvtoolsext_removed", "nvtx3/nvToolsExt.h"),
+    # https://github.com/cbuchner1/ccminer/issues/5 (shuffle needs sm_30; the build also targets compute_20)
+    ('/opt/cuda/bin/nvcc -g -O2 -I . -gencode=arch=compute_20,code=\\"sm_20,compute_20\\" -gencode=arch=compute_30,'
+     'code=\\"sm_30,compute_30\\" -o JHA/cuda_jha_compactionTest.o -c JHA/cuda_jha_compactionTest.cu\n'
+     'JHA/cuda_jha_compactionTest.cu(117): error: identifier "__shfl_up" is undefined',
+     API, "Drop the compute_1x/compute_2x"),
+    # https://github.com/cbuchner1/CudaMiner/issues/181 (nvcc 12: texture references gone)
+    ('nvcc -g -O2 -arch=compute_60 --maxrregcount=64  -o fermi_kernel.o -c fermi_kernel.cu\n'
+     'fermi_kernel.cu(56): error: texture is not a template\nfermi_kernel.cu(69): error: identifier "cudaBindTexture" is undefined',
+     API, "texture objects"),
+    # https://github.com/RavenCommunity/kawpowminer/issues/109 (WSL: libcuda is in /usr/lib/wsl/lib)
+    ("CMake Error: The following variables are used in this project, but they are set to NOTFOUND.\nCUDA_cuda_LIBRARY\n"
+     '    linked by target "ethash-cuda" in directory /mnt/d/Dev/kawpowminer/libethash-cuda\n'
+     "libcuda: /usr/lib/x86_64-linux-gnu/libcuda.so /usr/lib/wsl/lib/libcuda.so",
+     "cmake.cuda_library_notfound", "-DCUDA_cuda_LIBRARY=/usr/lib/wsl/lib/libcuda.so"),
 ]
 
 

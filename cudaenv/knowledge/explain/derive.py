@@ -812,3 +812,23 @@ def _d_api_change(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["api_change"] = _d_api_change
+
+
+def _d_cmake_lib(v: dict, t: LogText, m: re.Match) -> dict:
+    """What a CMake CUDA_<lib>_LIBRARY variable names, in words."""
+    lib = v.get("lib") or "cuda"
+    return {"what": "libcuda (the driver's library)" if lib == "cuda" else f"the toolkit's lib{lib}"}
+
+
+DERIVE["cmake_lib"] = _d_cmake_lib
+
+
+def _d_cudart_static_lib(v: dict, t: LogText, m: re.Match) -> dict:
+    """The C library part that defines a symbol libcudart_static.a calls."""
+    sym = v.get("symbol", "")
+    lib = ("libdl (-ldl)" if sym.startswith("dl") else "librt (-lrt)" if sym.startswith(("shm_", "clock_")) else
+           "libpthread (-lpthread)")
+    return {"syslib": lib}
+
+
+DERIVE["cudart_static_lib"] = _d_cudart_static_lib
