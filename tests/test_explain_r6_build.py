@@ -153,6 +153,34 @@ CASES = [
      '    linked by target "ethash-cuda" in directory /mnt/d/Dev/kawpowminer/libethash-cuda\n'
      "libcuda: /usr/lib/x86_64-linux-gnu/libcuda.so /usr/lib/wsl/lib/libcuda.so",
      "cmake.cuda_library_notfound", "-DCUDA_cuda_LIBRARY=/usr/lib/wsl/lib/libcuda.so"),
+    # --- CCCL 3.0 (CUDA 13) removed CUB's functors --------------------------------------------------
+    # https://github.com/JeffreyXiang/CuMesh/pull/12 (torch 2.9.1+cu130 build)
+    ('While building from source using `pip install . --no-build-isolation` I got this error:\n'
+     'atlas.cu(329): error: namespace "cub" has no member "Sum"',
+     API, "ported to CCCL 3"),
+    # https://github.com/paboyle/Grid/issues/487 (CUDA 13.0 module on JURECA)
+    ("/p/project1/paj2522/software/Grid-develop-2026-01-23/Grid/Grid/lattice/Lattice_slicesum_core.h(61): error: namespace "
+     '"cub" has no member "Sum"', API, "ported to CCCL 3"),
+    # https://github.com/microsoft/onnxruntime/issues/24774
+    ('/workspace/onnxruntime/onnxruntime/contrib_ops/cuda/bert/attention_softmax.cu(98): error: namespace "cub" has no '
+     'member "Max"\n    const auto max = BlockReduce(tmp_storage).Reduce(thread_data_max, cub::Max());',
+     API, "ported to CCCL 3"),
+
+    # --- --expt-relaxed-constexpr missing from the build's nvcc flags --------------------------------
+    # https://github.com/NVIDIA/cudf-spark-jni/issues/4393 (CCCL 3.3 upgrade; the flag was added)
+    ('/src/main/cpp/src/ftos_converter.cuh(1296): error: calling a constexpr __host__ function("fmin") from a __device__ '
+     "function(\"to_formatted_chars\") is not allowed. The experimental flag '--expt-relaxed-constexpr' can be used to "
+     "allow this.", "nvcc.relaxed_constexpr_missing", "--expt-relaxed-constexpr"),
+    # https://github.com/NVIDIA/cutlass/issues/2198 (a custom build: CUTLASS's CMake passes the flag)
+    ('error: calling a constexpr __host__ function("forward") from a __device__ function("ConsumerStoreCallbacks") is not '
+     "allowed. The experimental flag '--expt-relaxed-constexpr' can be used to allow this.",
+     "nvcc.relaxed_constexpr_missing", "project's own CMake"),
+    # https://github.com/NVIDIA/cccl/issues/5850 (Windows, CUDA 13.0, the numbered diagnostic)
+    ("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v13.0\\include\\vector_types.h(582): error #20013-D: calling "
+     "a constexpr __host__ function(\"std::basic_string<char, std::char_traits<char>, std::allocator<char> >::~basic_string()\") "
+     "from a __host__ __device__ function(\"specialization::~specialization\") is not allowed. The experimental flag "
+     "'--expt-relaxed-constexpr' can be used to allow this.",
+     "nvcc.relaxed_constexpr_missing", "--expt-relaxed-constexpr"),
 ]
 
 

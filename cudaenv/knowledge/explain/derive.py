@@ -781,6 +781,11 @@ _API_CHANGES = [
     ("devprop13_removed", "CUDA runtime", "CUDA 13.0",
      r"clockRate|memoryClockRate|deviceOverlap|kernelExecTimeoutEnabled|computeMode|maxTexture1DLinear|"
      r"cooperativeMultiDeviceLaunch"),
+    # CCCL 3.0 (CUDA 13.0) removed the CUB functors deprecated in CCCL 2.x and thrust's
+    # unary_function/binary_function (nvidia.github.io/cccl 3.0 migration guide; microsoft/onnxruntime#24774,
+    # paboyle/Grid#487, JeffreyXiang/CuMesh#12, facebookincubator/velox#18965).
+    ("cccl3_removed", "CCCL (CUB/Thrust)", "CUDA 13.0 (CCCL 3.0)",
+     r"Sum|Max|Min|Equality|Inequality|Difference|Division|LaneId|unary_function|binary_function"),
     ("warp9_removed", "CUDA", "CUDA 9.0",
      r"__shfl(?:_up|_down|_xor)?|__any|__all|__ballot"),
     ("cudnn3_added", "cuDNN", "v3",
