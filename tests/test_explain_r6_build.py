@@ -42,11 +42,11 @@ CASES = [
     # https://github.com/ROCm/HIPIFY/issues/131 (clang wording on Windows)
     ("C:\\Users\\TT\\AppData\\Local\\Temp\\cuSPARSE_01.cu-7f0f1d.hip(276,13): error G30564CF7: use of undeclared "
      "identifier 'cusparseDcsrmv'; did you mean 'cusparseDcsr2bsr'?",
-     API, "ported to CUDA 11"),
+     API, "written for CUDA 11.0 or newer"),
     # https://github.com/jcuda/jcuda-main/issues/56 (MSVC IntelliSense, CUDA 12 removed csrsv2)
     ('Error (active)\tE0020\tidentifier "csrsv2Info_t" is undefined\tJCusparse\tC:\\jcuda\\jcusparse\\JCusparseJNI\\'
      'src\\JCusparse.cpp\t4990\t\nError (active)\tE0020\tidentifier "cusparseCcsrsv2_bufferSize" is undefined',
-     API, "ported to CUDA 12"),
+     API, "written for CUDA 12.0 or newer"),
     # https://github.com/utcs-scea/altis/issues/24 and https://github.com/ahay/src/issues/294 (texture references)
     ("/usr/local/cuda/bin/nvcc -o build/user/cuda/gpuktmig.o -c --x=cu -DNO_BLAS build/user/cuda/gpuktmig.c\n"
      "build/user/cuda/ktmig.cu(56): error: texture is not a template\n  texture<float2, 1, cudaReadModeElementType> t_sxy;",
@@ -181,6 +181,17 @@ CASES = [
      "from a __host__ __device__ function(\"specialization::~specialization\") is not allowed. The experimental flag "
      "'--expt-relaxed-constexpr' can be used to allow this.",
      "nvcc.relaxed_constexpr_missing", "--expt-relaxed-constexpr"),
+    # --- the toolkit is older than the code: types and enums that came with CUDA 11.0 / 11.8 ---------
+    # https://github.com/NVIDIA/apex/issues/1310 (nvcc 10.2: solved with CUDA 11.3)
+    ("Compiling cuda extensions with\nnvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 10.2, V10.2.89\n"
+     "from /usr/local/cuda/bin\n/tmp/pip-req-build-x8qe1ygy/csrc/megatron/fused_weight_gradient_dense_16bit_prec_cuda.cu(33): "
+     'error: identifier "CUDA_R_16BF" is undefined',
+     API, "Build with a newer toolkit"),
+    # https://github.com/NVIDIA/apex/issues/1670 (the bf16 FusedDense code on CUDA 10.2, a torch extension build)
+    ("/usr/local/cuda/bin/nvcc  -I/usr/local/lib/python3.7/dist-packages/torch/include -c -c /tmp/apex/csrc/fused_dense_cuda.cu "
+     "-o /tmp/apex/build/temp.linux-x86_64-cpython-37/csrc/fused_dense_cuda.o\n/tmp/apex/csrc/fused_dense_cuda.cu(22): error: "
+     'identifier "__nv_bfloat16" is undefined',
+     API, "cudaenv use --match-torch"),
 ]
 
 
