@@ -192,6 +192,22 @@ CASES = [
      "-o /tmp/apex/build/temp.linux-x86_64-cpython-37/csrc/fused_dense_cuda.o\n/tmp/apex/csrc/fused_dense_cuda.cu(22): error: "
      'identifier "__nv_bfloat16" is undefined',
      API, "cudaenv use --match-torch"),
+    # --- CMake finds no CUDA compiler: FindCUDA's and Visual Studio's wordings ---------------------
+    # https://github.com/ethereum-mining/ethminer/issues/769 ("/usr/local/cuda is not linked to your version")
+    ("CMake Error at /usr/share/cmake-3.5/Modules/FindCUDA.cmake:617 (message):\n  Specify CUDA_TOOLKIT_ROOT_DIR\n"
+     "Call Stack (most recent call first):\n  libhwmon/CMakeLists.txt:19 (find_package)",
+     "cmake.no_cuda_compiler", "cudaenv use"),
+    # https://github.com/ollama/ollama/pull/2040 (the CUDA toolkit could not find Visual Studio's tools)
+    ('-- Found CUDAToolkit: C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v11.3/include (found version "11.3.109")\n'
+     "CMake Error at C:/Program Files/CMake/share/cmake-3.27/Modules/CMakeDetermineCompilerId.cmake:503 (message):\n"
+     "  No CUDA toolset found.",
+     "cmake.no_cuda_compiler", "Visual Studio Integration"),
+    # --- only collect2's summary: the linker's message is missing from the log -----------------------
+    # https://github.com/CaoWGG/TensorRT-CenterNet/issues/35 (solved by making libcudart.so visible to ld)
+    ("[ 87%] Building CXX object src/CMakeFiles/ctdet.dir/utils.cpp.o\n[ 89%] Linking CXX shared library ../../lib/libctdet.so\n"
+     "collect2: error: ld returned 1 exit status\nsrc/CMakeFiles/ctdet.dir/build.make:238: recipe for target '../lib/libctdet.so' "
+     "failed\nmake[2]: *** [../lib/libctdet.so] Error 1",
+     "link.message_missing", "LIBRARY_PATH"),
 ]
 
 
