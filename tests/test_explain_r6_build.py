@@ -131,9 +131,10 @@ CASES = [
     ('-- Found CUDAToolkit: C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA/v12.6/include (found version "12.6.20")\n'
      "CMake Error at cmake/public/cuda.cmake:70 (message):\n  Failed to find nvToolsExt\nCall Stack (most recent call first):",
      "build.nvtoolsext_removed", "torch 2.5 or newer"),
-    # https://github.com/pytorch/pytorch/issues/116242 (libtorch 2.1.2+cu121 consumer on Windows)
-    ("CMake Error at libtorch/share/cmake/Caffe2/public/cuda.cmake:65 (message):\n  Failed to find nvToolsExt\n"
-     "Call Stack (most recent call first):\n  libtorch/share/cmake/Caffe2/Caffe2Config.cmake:87 (include)",
+    # https://github.com/pytorch/vision/issues/6734 (torchvision's Windows CMake CI finding torch)
+    ("CMake Error at C:/tools/miniconda3/Lib/site-packages/torch/share/cmake/Caffe2/public/cuda.cmake:69 (message):\n"
+     "  Failed to find nvToolsExt\nCall Stack (most recent call first):\n"
+     "  C:/tools/miniconda3/Lib/site-packages/torch/share/cmake/Caffe2/Caffe2Config.cmake:96 (include)",
      "build.nvtoolsext_removed", "torch 2.5 or newer"),
     # https://github.com/NVIDIA/NVTX/issues/70 (a project's own FindNvToolExt: include <nvtx3/nvToolsExt.h>)
     ("CMake Error at C:/Program Files/CMake/share/cmake-3.23/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
@@ -187,11 +188,6 @@ CASES = [
      "from /usr/local/cuda/bin\n/tmp/pip-req-build-x8qe1ygy/csrc/megatron/fused_weight_gradient_dense_16bit_prec_cuda.cu(33): "
      'error: identifier "CUDA_R_16BF" is undefined',
      API, "Build with a newer toolkit"),
-    # https://github.com/NVIDIA/apex/issues/1670 (the bf16 FusedDense code on CUDA 10.2, a torch extension build)
-    ("/usr/local/cuda/bin/nvcc  -I/usr/local/lib/python3.7/dist-packages/torch/include -c -c /tmp/apex/csrc/fused_dense_cuda.cu "
-     "-o /tmp/apex/build/temp.linux-x86_64-cpython-37/csrc/fused_dense_cuda.o\n/tmp/apex/csrc/fused_dense_cuda.cu(22): error: "
-     'identifier "__nv_bfloat16" is undefined',
-     API, "cudaenv use --match-torch"),
     # --- CMake finds no CUDA compiler: FindCUDA's and Visual Studio's wordings ---------------------
     # https://github.com/ethereum-mining/ethminer/issues/769 ("/usr/local/cuda is not linked to your version")
     ("CMake Error at /usr/share/cmake-3.5/Modules/FindCUDA.cmake:617 (message):\n  Specify CUDA_TOOLKIT_ROOT_DIR\n"
@@ -208,6 +204,19 @@ CASES = [
      "collect2: error: ld returned 1 exit status\nsrc/CMakeFiles/ctdet.dir/build.make:238: recipe for target '../lib/libctdet.so' "
      "failed\nmake[2]: *** [../lib/libctdet.so] Error 1",
      "link.message_missing", "LIBRARY_PATH"),
+    # --- torch's headers need C++17: the build passes an older -std -----------------------------------
+    # https://github.com/NVlabs/FoundationPose/issues/35 (setup.py's -std=c++14)
+    ("--expt-relaxed-constexpr --compiler-options ''\"'\"'-fPIC'\"'\"'' -Xcompiler -O3 -std=c++14 -DTORCH_EXTENSION_NAME=common\n"
+     'Error in building build_all_conda.sh. "#error You need C++17 to compile PyTorch"',
+     "torch.extension_cxx_std", "-std=c++17"),
+    # https://github.com/pytorch/pytorch/issues/102082 (torch 2.1 nightly moved to C++17; DeepSpeed's flags fixed)
+    ("/opt/conda/lib/python3.10/site-packages/torch/include/torch/csrc/api/include/torch/all.h:4:2: error: #error C++17 or "
+     "later compatible compiler is required to use PyTorch.",
+     "torch.extension_cxx_std", "-std=c++17"),
+    # https://github.com/NVlabs/tiny-cuda-nn/issues/316 (MSVC: C1189)
+    ('"C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\VC\\Tools\\MSVC\\14.36.32532\\bin\\HostX86\\x64\\cl.exe" /c '
+     "/nologo /O2 /W3 /GL /DNDEBUG /MD\nfatal error C1189: #error: You need C++17 to compile PyTorch",
+     "torch.extension_cxx_std", "/std:c++17"),
 ]
 
 

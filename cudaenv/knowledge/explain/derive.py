@@ -802,9 +802,11 @@ _API_CHANGES = [
      r"cudnnBackend\w+|CUDNN_BACKEND_\w+|cudnnSetRNNDescriptor_v8|cudnnGetRNNTempSpaceSizes|cudnnGetRNNWeightSpaceSize|"
      r"cudnnGetRNNWeightParams|cudnnRNNBackward(?:Data|Weights)_v8"),
     # The toolkit is older than the code: bfloat16 types and CUDA_R_16BF / cublasComputeType_t came with
-    # CUDA 11.0 (NVIDIA/apex#1310, solved with CUDA 11.3; NVIDIA/apex#1670), FP8 types with CUDA 11.8.
+    # CUDA 11.0 (NVIDIA/apex#1310, solved with CUDA 11.3), FP8 types with CUDA 11.8. Types and enums only:
+    # bf16 arithmetic intrinsics (__hfma2, __high2bfloat16) are also missing for GPUs before sm_80 under
+    # CUDA 11 (NX-AI/xlstm#50, pytorch/ao#632), another cause.
     ("cuda110_added", "CUDA", "11.0",
-     r"CUDA_R_16BF|CUDA_C_16BF|__nv_bfloat162?|nv_bfloat162?|__float2bfloat16\w*|__bfloat162float|__floats2bfloat162_rn|"
+     r"CUDA_R_16BF|CUDA_C_16BF|__nv_bfloat162?|"
      r"cublasComputeType_t|CUBLAS_COMPUTE_(?:16F|32F|32F_FAST_16BF|32F_FAST_TF32|64F)"),
     ("cuda118_added", "CUDA", "11.8",
      r"__nv_fp8(?:x[24])?_e[45]m[23]|__nv_fp8_storage_t|__nv_fp8_interpretation_t|CUDA_R_8F_E4M3|CUDA_R_8F_E5M2"),
