@@ -217,6 +217,16 @@ CASES = [
     ('"C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\VC\\Tools\\MSVC\\14.36.32532\\bin\\HostX86\\x64\\cl.exe" /c '
      "/nologo /O2 /W3 /GL /DNDEBUG /MD\nfatal error C1189: #error: You need C++17 to compile PyTorch",
      "torch.extension_cxx_std", "/std:c++17"),
+    # https://github.com/gnina/gnina/issues/20 (CUDA 8: "we moved to CUDA 9. Upgrading will resolve this")
+    ("Cuda compilation tools, release 8.0, V8.0.44\n/media/cresset/scratch2/rfscore/gnina/gnina/./gninasrc/lib/gpu_math.h(58): "
+     'error: identifier "__shfl_down_sync" is undefined',
+     API, "Build with a newer toolkit"),
+    # https://github.com/uzh-rpg/vilib/issues/17 (CUDA 8 or older: update it)
+    ('src/feature_tracker/feature_tracker_cuda_tools.cu(146): error: identifier "__shfl_xor_sync" is undefined\n'
+     'src/feature_tracker/feature_tracker_cuda_tools.cu(677): error: identifier "__syncwarp" is undefined',
+     API, "Build with a newer toolkit"),
+    # https://github.com/PaddlePaddle/Paddle/issues/18985 (__shfl_down with CUDA 10: the warp-ctc third party's newer code)
+    ("\u7f16\u8bd1\u5b89\u88c5\u51fa\u73b0error: identifier \"__shfl_down\" is undefined", API, "ported to CUDA 9"),
 ]
 
 

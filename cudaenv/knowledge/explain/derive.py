@@ -805,6 +805,10 @@ _API_CHANGES = [
     # CUDA 11.0 (NVIDIA/apex#1310, solved with CUDA 11.3), FP8 types with CUDA 11.8. Types and enums only:
     # bf16 arithmetic intrinsics (__hfma2, __high2bfloat16) are also missing for GPUs before sm_80 under
     # CUDA 11 (NX-AI/xlstm#50, pytorch/ao#632), another cause.
+    # The *_sync warp functions came with CUDA 9.0 (gnina/gnina#20 and uzh-rpg/vilib#17: CUDA 8, solved
+    # by upgrading; PaddlePaddle/Paddle#10323).
+    ("cuda90_added", "CUDA", "9.0",
+     r"__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__syncwarp|__activemask|__match_(?:any|all)_sync"),
     ("cuda110_added", "CUDA", "11.0",
      r"CUDA_R_16BF|CUDA_C_16BF|__nv_bfloat162?|"
      r"cublasComputeType_t|CUBLAS_COMPUTE_(?:16F|32F|32F_FAST_16BF|32F_FAST_TF32|64F)"),
