@@ -227,6 +227,21 @@ CASES = [
      API, "Build with a newer toolkit"),
     # https://github.com/PaddlePaddle/Paddle/issues/18985 (__shfl_down with CUDA 10: the warp-ctc third party's newer code)
     ("\u7f16\u8bd1\u5b89\u88c5\u51fa\u73b0error: identifier \"__shfl_down\" is undefined", API, "ported to CUDA 9"),
+    # https://github.com/eyalroz/cuda-api-wrappers/issues/12 (an older libcudart_static found first; -L/usr/local/cuda/lib64)
+    ("/home/eyalroz/src/mine/cuda-api-wrappers/src/cuda/api/device.hpp:38: undefined reference to `cudaDeviceGetP2PAttribute'\n"
+     "collect2: error: ld returned 1 exit status",
+     API, "cudaenv use /usr/local/cuda"),
+    # https://github.com/AndybnACT/GPU-comcot/issues/1 (the runtime is not linked at all: not an API-version answer)
+    ("tmpxft_00003c4e_00000000-5_GPUMoment_s.cudafe1.cpp:(.text+0x4ee): undefined reference to `cudaLaunchKernel'\n"
+     "/usr/bin/ld: GPUOpen_BD.o: in function `openbd_launch_':\ntmpxft_00003c68_00000000-5_GPUOpen_BD.cudafe1.cpp:(.text+0x5e): "
+     "undefined reference to `__cudaPushCallConfiguration'",
+     "link.cuda_libs_not_linked", "-lcudart"),
+
+    # --- a shared library's own dependency: ld does not find libcudart for it ----------------------------
+    # https://github.com/jolibrain/deepdetect/issues/24 (solved by LD_LIBRARY_PATH=...:/usr/local/cuda/lib64)
+    ("deepdetect/build/caffe_dd/src/caffe_dd/build/lib/libcaffe.so: undefined reference to `cudaEventRecord'\n"
+     "collect2: error: ld returned 1 exit status\nmake[2]: *** [main/dede] Error 1",
+     "link.cuda_libs_not_linked", "LD_LIBRARY_PATH=/usr/local/cuda/lib64"),
 ]
 
 

@@ -807,6 +807,12 @@ _API_CHANGES = [
     # CUDA 11 (NX-AI/xlstm#50, pytorch/ao#632), another cause.
     # The *_sync warp functions came with CUDA 9.0 (gnina/gnina#20 and uzh-rpg/vilib#17: CUDA 8, solved
     # by upgrading; PaddlePaddle/Paddle#10323).
+    # CUDA 8.0 runtime APIs (eyalroz/cuda-api-wrappers#12: an older system libcudart_static found first,
+    # solved by -L/usr/local/cuda/lib64); CUDA 10.1's launch sequence (nvcc 10.1+ objects call
+    # __cudaPushCallConfiguration, which older libcudart lacks; the reverse of cudart.setup_argument_removed).
+    ("cuda80_added", "CUDA", "8.0",
+     r"cudaDeviceGetP2PAttribute|cudaMemPrefetchAsync|cudaMemAdvise|cudaMemRangeGetAttributes?"),
+    ("cuda101_added", "CUDA", "10.1", r"__cudaPushCallConfiguration|__cudaPopCallConfiguration"),
     ("cuda90_added", "CUDA", "9.0",
      r"__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__syncwarp|__activemask|__match_(?:any|all)_sync"),
     ("cuda110_added", "CUDA", "11.0",
