@@ -32,6 +32,10 @@ CASES = [
     ("error: \u2018CUDNN_CONVOLUTION_FWD_PREFER_FASTEST\u2019 was not declared in this scope "
      "CUDNN_CONVOLUTION_FWD_PREFER_FASTEST,",
      API, "ported to cuDNN 8"),
+    # https://github.com/microsoft/onnxruntime/issues/19454 (cuDNN 9.0 removed the RNN v6 API; ported in #19419)
+    ("#16 73.36 /workspace/onnxruntime/onnxruntime/core/providers/cuda/rnn/cudnn_rnn_base.cc:255:49: error: "
+     "\u2018cudnnGetRNNWorkspaceSize\u2019 was not declared in this scope; did you mean \u2018cudnnGetRNNWeightSpaceSize\u2019?",
+     API, "ported to the cuDNN 8 RNN API"),
     # https://github.com/NVIDIA/MinkowskiEngine/issues/177 (CUDA 11 removed the legacy cuSPARSE routines)
     ('    src/math_functions.cu(76): error: identifier "cusparseScsrmv" is undefined\n'
      '    src/math_functions.cu(99): error: identifier "cusparseScsrmm2" is undefined\n'
