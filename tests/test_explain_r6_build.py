@@ -258,6 +258,16 @@ CASES = [
     # https://github.com/NVIDIA/cuda-gdb/issues/4 (gcc 7's libstdc++ with the CUDA 9.0 samples)
     ('/usr/include/c++/7/bits/move.h(48): error: identifier "__builtin_addressof" is undefined',
      "nvcc.host_headers_unsupported", "-ccbin"),
+    # --- CMake: the CUDA17/CUDA20 dialect and an older nvcc ----------------------------------------------
+    # https://github.com/ggml-org/llama.cpp/issues/11725 (CUDA 12.8 installed, CMake found an older nvcc)
+    ("-- CUDA host compiler is GNU 8.4.0\n\n-- Including CUDA backend\n\n-- Configuring done (0.4s)\nCMake Error in "
+     'ggml/src/ggml-cuda/CMakeLists.txt:\n  Target "ggml-cuda" requires the language dialect "CUDA17" (with compiler\n'
+     '  extensions).  But the current compiler "NVIDIA" does not support this, or CMake does not know the flags to enable it.',
+     "nvcc.cxx_std_unsupported", "cudaenv use /usr/local/cuda"),
+    # https://github.com/sirius-db/sirius/issues/148 (CUDA20: resolved by upgrading CUDA to 12.0)
+    ('CMake Error in {path to sirius}/CMakeLists.txt: Target "sirius_extension" requires the language dialect "CUDA20". '
+     'The current compiler "NVIDIA" does not support this, or CMake does not know the flags to enable it.',
+     "nvcc.cxx_std_unsupported", "12.0+ for 20"),
 ]
 
 
