@@ -268,6 +268,10 @@ CASES = [
     ('CMake Error in {path to sirius}/CMakeLists.txt: Target "sirius_extension" requires the language dialect "CUDA20". '
      'The current compiler "NVIDIA" does not support this, or CMake does not know the flags to enable it.',
      "nvcc.cxx_std_unsupported", "12.0+ for 20"),
+    # https://github.com/NVIDIA/AMGX/issues/276 (AMGX 2.4.0 with CUDA 11.0: cudaMallocAsync came with 11.2)
+    ("-- The CUDA compiler identification is NVIDIA 11.0.221\nsrc/tests/dense_lu.cu(114): error: identifier "
+     '"cudaMallocAsync" is undefined',
+     API, "Build with a newer toolkit"),
 ]
 
 

@@ -818,6 +818,10 @@ _API_CHANGES = [
     ("cuda110_added", "CUDA", "11.0",
      r"CUDA_R_16BF|CUDA_C_16BF|__nv_bfloat162?|"
      r"cublasComputeType_t|CUBLAS_COMPUTE_(?:16F|32F|32F_FAST_16BF|32F_FAST_TF32|64F)"),
+    # Stream-ordered allocation came with CUDA 11.2 (NVIDIA/AMGX#276 with CUDA 11.0; NVIDIA/cuda-python#23).
+    ("cuda112_added", "CUDA", "11.2",
+     r"cudaMallocAsync|cudaFreeAsync|cudaMemPool_t|cudaMallocFromPoolAsync|cudaDeviceGetDefaultMemPool|"
+     r"cudaMemPoolSetAttribute|cudaMemPoolTrimTo"),
     ("cuda118_added", "CUDA", "11.8",
      r"__nv_fp8(?:x[24])?_e[45]m[23]|__nv_fp8_storage_t|__nv_fp8_interpretation_t|CUDA_R_8F_E4M3|CUDA_R_8F_E5M2"),
     ("cusparse112_added", "cuSPARSE", "CUDA 11.2 Update 1",
