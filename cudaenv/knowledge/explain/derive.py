@@ -826,3 +826,121 @@ def _d_driver_found(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["driver_found"] = _d_driver_found
+
+
+# -- [compiler] layer (round 6): APIs that a library version removed or added. The symbol a compile
+# or link error names decides which library version the code and the build disagree on.
+# Sources: cuDNN 8.0 API changes (the non-_v7 cudnnGetConvolution*Algorithm and their preference
+# enums removed; opencv/opencv#17496, BVLC/caffe#6970, junluan/shadow#2), cuDNN 9.0 (the legacy
+# RNN API removed), CUDA 11.0 cuSPARSE release notes (csrmv/csrmm/csr2csc/hyb legacy API removed;
+# NVIDIA/MinkowskiEngine#177), CUDA 12.0 (texture and surface references removed: utcs-scea/altis#24,
+# ahay/src#294; cuSPARSE csrsv2/csrsm2 and the CUSPARSE_MV/CSRMV/MM enums removed), CUDA 13.0
+# (cudaDeviceProp.clockRate, memoryClockRate, deviceOverlap, kernelExecTimeoutEnabled... removed:
+# NVIDIA/cuda-samples#382, icl-utk-edu/magma#61), CUDA 9.0 (warp intrinsics without _sync not
+# available for compute_70 and newer). Added: cuDNN v3 (backward-filter algorithms, workspace
+# sizes), v5 (spatial transformer, activation/dropout/RNN descriptors), v7 (_v7 queries, math
+# type, group count), 8 (backend API); cuSPARSE CUSPARSE_SPMV_* enums (CUDA 11.2 Update 1).
+_API_CHANGES = [
+    # (family, library, version, symbols)
+    ("cudnn8_removed", "cuDNN", "8.0",
+     r"cudnnGetConvolution(?:Forward|BackwardData|BackwardFilter)Algorithm|"
+     r"CUDNN_CONVOLUTION_(?:FWD|BWD_DATA|BWD_FILTER)_(?:PREFER_FASTEST|SPECIFY_WORKSPACE_LIMIT|NO_WORKSPACE)|"
+     r"cudnnConvolution(?:Fwd|BwdData|BwdFilter)Preference_t"),
+    ("cudnn9_removed", "cuDNN", "9.0",
+     r"cudnnRNNForward(?:Inference|Training)|cudnnRNNBackward(?:Data|Weights)|cudnnSetRNNDescriptor_v6|"
+     r"cudnnGetRNN(?:WorkspaceSize|TrainingReserveSize|ParamsSize|LinLayerMatrixParams|LinLayerBiasParams)"),
+    ("cusparse11_removed", "cuSPARSE", "CUDA 11.0",
+     r"cusparse[SDCZ](?:csrmv|csrmv_mp|csrmm2?|csr2csc|hybmv|csrgemm|csrgeam|dense2hyb|hyb2dense|csr2hyb|hyb2csr|"
+     r"csrsv_analysis|csrsv_solve|doti|dotci)|cusparseX(?:csrgemm|csrgeam)Nnz|cusparseCsrmvEx(?:_bufferSize)?|"
+     r"cusparse(?:Create|Destroy)HybMat|cusparseHybMat_t|cusparse(?:Create|Destroy)SolveAnalysisInfo|"
+     r"cusparseSolveAnalysisInfo_t"),
+    ("cusparse12_removed", "cuSPARSE", "CUDA 12.0",
+     r"csr(?:sv|sm)2Info_t|cusparse[SDCZ]csr(?:sv|sm)2_\w+|cusparse(?:Create|Destroy)Csr(?:sv|sm)2Info|"
+     r"cusparse[SDCZ](?:gemmi|axpyi|gthrz?|sctr|roti)|"
+     r"CUSPARSE_(?:MV_ALG_DEFAULT|CSRMV_ALG[12]|COOMV_ALG|MM_ALG_DEFAULT|CSRMM_ALG1|COOMM_ALG[123])"),
+    ("texref12_removed", "CUDA runtime", "CUDA 12.0",
+     r"texture|surface|cudaBindTexture(?:2D|ToArray|ToMipmappedArray)?|cudaUnbindTexture|cudaGetTextureReference|"
+     r"cudaGetTextureAlignmentOffset|cudaBindSurfaceToArray|cudaGetSurfaceReference|__cudaRegister(?:Texture|Surface)|"
+     r"textureReference|surfaceReference"),
+    ("devprop13_removed", "CUDA runtime", "CUDA 13.0",
+     r"clockRate|memoryClockRate|deviceOverlap|kernelExecTimeoutEnabled|computeMode|maxTexture1DLinear|"
+     r"cooperativeMultiDeviceLaunch"),
+    # CCCL 3.0 (CUDA 13.0) removed the CUB functors deprecated in CCCL 2.x and thrust's
+    # unary_function/binary_function (nvidia.github.io/cccl 3.0 migration guide; microsoft/onnxruntime#24774,
+    # paboyle/Grid#487, JeffreyXiang/CuMesh#12, facebookincubator/velox#18965).
+    ("cccl3_removed", "CCCL (CUB/Thrust)", "CUDA 13.0 (CCCL 3.0)",
+     r"Sum|Max|Min|Equality|Inequality|Difference|Division|LaneId|unary_function|binary_function"),
+    ("warp9_removed", "CUDA", "CUDA 9.0",
+     r"__shfl(?:_up|_down|_xor)?|__any|__all|__ballot"),
+    ("cudnn3_added", "cuDNN", "v3",
+     r"cudnnGetConvolutionBackward(?:Filter|Data)WorkspaceSize|cudnnFindConvolutionBackward(?:Filter|Data)Algorithm|"
+     r"cudnnConvolutionBwd(?:Filter|Data)Algo(?:Perf)?_t"),
+    ("cudnn5_added", "cuDNN", "v5",
+     r"cudnn(?:Create|Destroy)SpatialTransformerDescriptor|cudnnSetSpatialTransformerNdDescriptor|cudnnSpatialTf\w+|"
+     r"cudnnSpatialTransformerDescriptor_t|cudnn(?:Create|Set|Destroy)ActivationDescriptor|cudnnActivationDescriptor_t|"
+     r"cudnn(?:Create|Set|Destroy)DropoutDescriptor|cudnnDropoutDescriptor_t|cudnnCreateRNNDescriptor|cudnnRNNDescriptor_t"),
+    ("cudnn7_added", "cuDNN", "7",
+     r"cudnnGetConvolution(?:Forward|BackwardData|BackwardFilter)Algorithm(?:_v7|MaxCount)|cudnnSetConvolutionMathType|"
+     r"cudnnSetConvolutionGroupCount|CUDNN_TENSOR_OP_MATH|cudnnMathType_t|cudnnCTCLoss\w*|cudnnCreateCTCLossDescriptor"),
+    ("cudnn8_added", "cuDNN", "8",
+     r"cudnnBackend\w+|CUDNN_BACKEND_\w+|cudnnSetRNNDescriptor_v8|cudnnGetRNNTempSpaceSizes|cudnnGetRNNWeightSpaceSize|"
+     r"cudnnGetRNNWeightParams|cudnnRNNBackward(?:Data|Weights)_v8"),
+    # The toolkit is older than the code: bfloat16 types and CUDA_R_16BF / cublasComputeType_t came with
+    # CUDA 11.0 (NVIDIA/apex#1310, solved with CUDA 11.3), FP8 types with CUDA 11.8. Types and enums only:
+    # bf16 arithmetic intrinsics (__hfma2, __high2bfloat16) are also missing for GPUs before sm_80 under
+    # CUDA 11 (NX-AI/xlstm#50, pytorch/ao#632), another cause.
+    # The *_sync warp functions came with CUDA 9.0 (gnina/gnina#20 and uzh-rpg/vilib#17: CUDA 8, solved
+    # by upgrading; PaddlePaddle/Paddle#10323).
+    # CUDA 8.0 runtime APIs (eyalroz/cuda-api-wrappers#12: an older system libcudart_static found first,
+    # solved by -L/usr/local/cuda/lib64); CUDA 10.1's launch sequence (nvcc 10.1+ objects call
+    # __cudaPushCallConfiguration, which older libcudart lacks; the reverse of cudart.setup_argument_removed).
+    ("cuda80_added", "CUDA", "8.0",
+     r"cudaDeviceGetP2PAttribute|cudaMemPrefetchAsync|cudaMemAdvise|cudaMemRangeGetAttributes?"),
+    ("cuda101_added", "CUDA", "10.1", r"__cudaPushCallConfiguration|__cudaPopCallConfiguration"),
+    ("cuda90_added", "CUDA", "9.0",
+     r"__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__syncwarp|__activemask|__match_(?:any|all)_sync"),
+    ("cuda110_added", "CUDA", "11.0",
+     r"CUDA_R_16BF|CUDA_C_16BF|__nv_bfloat162?|"
+     r"cublasComputeType_t|CUBLAS_COMPUTE_(?:16F|32F|32F_FAST_16BF|32F_FAST_TF32|64F)"),
+    # Stream-ordered allocation came with CUDA 11.2 (NVIDIA/AMGX#276 with CUDA 11.0; NVIDIA/cuda-python#23).
+    ("cuda112_added", "CUDA", "11.2",
+     r"cudaMallocAsync|cudaFreeAsync|cudaMemPool_t|cudaMallocFromPoolAsync|cudaDeviceGetDefaultMemPool|"
+     r"cudaMemPoolSetAttribute|cudaMemPoolTrimTo"),
+    ("cuda118_added", "CUDA", "11.8",
+     r"__nv_fp8(?:x[24])?_e[45]m[23]|__nv_fp8_storage_t|__nv_fp8_interpretation_t|CUDA_R_8F_E4M3|CUDA_R_8F_E5M2"),
+    ("cusparse112_added", "cuSPARSE", "CUDA 11.2 Update 1",
+     r"CUSPARSE_SPMV_(?:ALG_DEFAULT|CSR_ALG[12]|COO_ALG[12])"),
+]
+_API_RX = [(fam, lib, ver, re.compile(rx)) for fam, lib, ver, rx in _API_CHANGES]
+
+
+def _d_api_change(v: dict, t: LogText, m: re.Match) -> dict:
+    """Which library version removed (``*_removed``) or added (``*_added``) the symbol the error names."""
+    sym = v.get("symbol", "")
+    for fam, lib, ver, rx in _API_RX:
+        if rx.fullmatch(sym):
+            return {"family": fam, "lib": lib, "changed_in": ver}
+    return {"family": "", "lib": "", "changed_in": ""}
+
+
+DERIVE["api_change"] = _d_api_change
+
+
+def _d_cmake_lib(v: dict, t: LogText, m: re.Match) -> dict:
+    """What a CMake CUDA_<lib>_LIBRARY variable names, in words."""
+    lib = v.get("lib") or "cuda"
+    return {"what": "libcuda (the driver's library)" if lib == "cuda" else f"the toolkit's lib{lib}"}
+
+
+DERIVE["cmake_lib"] = _d_cmake_lib
+
+
+def _d_cudart_static_lib(v: dict, t: LogText, m: re.Match) -> dict:
+    """The C library part that defines a symbol libcudart_static.a calls."""
+    sym = v.get("symbol", "")
+    lib = ("libdl (-ldl)" if sym.startswith("dl") else "librt (-lrt)" if sym.startswith(("shm_", "clock_")) else
+           "libpthread (-lpthread)")
+    return {"syslib": lib}
+
+
+DERIVE["cudart_static_lib"] = _d_cudart_static_lib
