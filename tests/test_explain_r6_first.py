@@ -116,7 +116,13 @@ CASES = [
     # https://github.com/X-PLUG/MobileAgent/issues/60 ("install the GPU build of torch for your CUDA")
     ("当前环境：NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4\nPython版本：3.10.11\n"
      "AssertionError: Torch not compiled with CUDA enabled",
-     "torch.cpu_build", "--index-url https://download.pytorch.org/whl/cu"),
+     "torch.cpu_build", "--index-url https://download.pytorch.org/whl/cu113"),
+    # the driver the log's nvidia-smi shows is older than any CUDA build on torch's index: the conda build for it
+    # https://github.com/astooke/rlpyt/issues/146 (fresh6 a60, burned: recreating the env with cudatoolkit=10.0 solved it)
+    ("> # nvidia-smi\n> NVIDIA-SMI 410.72       Driver Version: 410.72       CUDA Version: 10.0\n\n"
+     "but I got \"AssertionError: Torch not compiled with CUDA enabled\" error.\n\nBy the way, here is how my "
+     "Anaconda rlpyt env installed:\n\n> conda env create -f linux_cuda10.yml",
+     "torch.cpu_build", 'conda install pytorch "cudatoolkit=10.0" -c pytorch'),
     # https://github.com/zhuang2002/Cobra/issues/4 (uninstall torch, install the CUDA build, drop torch from requirements.txt)
     ("AssertionError: Torch not compiled with CUDA enabled\nI solved that by, uninstall torch, torch audio and "
      "torchvision, install torch with cuda",

@@ -828,6 +828,26 @@ def _d_driver_found(v: dict, t: LogText, m: re.Match) -> dict:
 DERIVE["driver_found"] = _d_driver_found
 
 
+_SMI_CUDA = re.compile(r"CUDA Version:\s*(\d+\.\d+)")
+
+
+def _d_smi_torch(v: dict, t: LogText, m: re.Match) -> dict:
+    """The newest CUDA the driver runs, as the log's own nvidia-smi header says it (``smi_cuda``, "" when the
+    log has none), and the torch wheel index for it (``smi_tag``: the newest torch CUDA at or below it in the
+    torch table of ``data/compat.yaml``; "" when the driver is older than every build there)."""
+    found = _SMI_CUDA.search(t.text) if "CUDA Version" in t.text else None
+    if not found:
+        return {"smi_cuda": "", "smi_tag": "", "smi_old": ""}
+    cuda = found.group(1)
+    tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
+    ok = [c for c in tags if version_key(c)[:2] <= version_key(cuda)[:2]]
+    best = max(ok, key=version_key) if ok else ""
+    return {"smi_cuda": cuda, "smi_tag": "cu" + best.replace(".", "") if best else "", "smi_old": "" if best else "yes"}
+
+
+DERIVE["smi_torch"] = _d_smi_torch
+
+
 # -- [compiler] layer (round 6): APIs that a library version removed or added. The symbol a compile
 # or link error names decides which library version the code and the build disagree on.
 # Sources: cuDNN 8.0 API changes (the non-_v7 cudnnGetConvolution*Algorithm and their preference
