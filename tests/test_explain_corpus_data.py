@@ -211,11 +211,11 @@ def test_fresh5_logs_are_a_fifth_sealed_split():
 
 def test_fresh6_logs_are_a_sixth_sealed_split():
     """fresh6/: a sixth set (a01-a18 build side, a51-a68 run side), collected while round 6 widened explain;
-    unread: no thread a test quotes."""
+    scored before and after round 6 (judged-1b4a9bb.yaml, judged-203e0eb.yaml), burned since: round 7 tuned on it."""
     fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
     fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
     logs = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
-                               at_least=30, negatives=8, unread=True)
+                               at_least=30, negatives=8)
     assert len({i["project"] for i in logs}) >= 30
 
 
