@@ -71,6 +71,18 @@ CASES = [
      "devices found.\nApptainer> echo $CUDA_VERSION \n11.8.0\nApptainer> echo $CUDA_VISIBLE_DEVICES \n0",
      "driver.unknown_error", "On the host"),
 
+    # --- Kubernetes: a pod sees a GPU only when its spec requests nvidia.com/gpu ------------------------------
+    # https://github.com/vllm-project/vllm/issues/3019 (a pod on the GPU node, no GPU limit shown)
+    ("I am trying to run this on Kubernetes which has GPU available\n\nThe image I am using:\n\n"
+     "        image: nvidia/cuda:12.3.1-devel-ubi8\n\nRuntimeError: No CUDA GPUs are available",
+     "runtime.no_device", "nvidia.com/gpu: 1"),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/165 (the pod asks for nvidia.com/gpu: the limit is there,
+    # so the answer must not say it is missing)
+    ("      resources:\n        limits:\n          nvidia.com/gpu: 1 # requesting 2 GPu\n"
+     "Name:         gpu-pod\nNamespace:    default\n"
+     "RuntimeError: No CUDA GPUs are available",
+     "runtime.no_device", "`nvidia-smi` must list the GPU"),
+
     # --- Slurm: a job sees only the GPUs it requested ---------------------------------------------------------
     # https://github.com/PlasmaControl/DESC/issues/1325 ("NERSC Slurm script": JAX in an srun step, nvidia-smi exit 6)
     ("E external/xla/xla/stream_executor/cuda/cuda_driver.cc:282] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no "
