@@ -96,6 +96,12 @@ CASES = [
     # ignores, so only the generic answer may be given, never "no GPU requested"
     ("#SBATCH --partition=gpu_shared_course\n#SBATCH --gres=gpu:1\nRuntimeError: No CUDA GPUs are available",
      "runtime.no_device", "`nvidia-smi` must list the GPU"),
+    # https://github.com/aws/aws-parallelcluster/issues/1768 (nvidia-smi and torch fail right after `salloc`, whose
+    # shell stays on the head node; the allocation asked for no GPU either)
+    ("(base) ubuntu@ip-10-0-0-102:~$ salloc\n(base) ubuntu@ip-10-0-0-102:~$ nvidia-smi\n"
+     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+     "Make sure that the latest NVIDIA driver is installed and running.",
+     "driver.not_loaded", "start the program with `srun`"),
 ]
 
 
