@@ -71,6 +71,19 @@ CASES = [
      "devices found.\nApptainer> echo $CUDA_VERSION \n11.8.0\nApptainer> echo $CUDA_VISIBLE_DEVICES \n0",
      "driver.unknown_error", "On the host"),
 
+    # --- Hosted notebooks: a GPU runtime, and CUDA_VISIBLE_DEVICES set by the notebook -----------------------
+    # https://github.com/AliaksandrSiarohin/first-order-model/issues/285 ("In colab?" "Yes in colab" -- "You should
+    # change device to gpu in settings"; the free tier's usage limits then refused a GPU)
+    ("RuntimeError: cuda runtime error (100) : no CUDA-capable device is detected at "
+     "/pytorch/aten/src/THC/THCGeneral.cpp:47\nYes in colab, can it run without gpu?",
+     "runtime.no_device", "Change runtime type"),
+    # https://github.com/lucidrains/DALLE-pytorch/issues/111 (GPU runtime selected; "Please remove the line
+    # os.environ["CUDA_VISIBLE_DEVICES"] = "1" from the beginning of the notebook")
+    ("/usr/local/lib/python3.7/dist-packages/torch/cuda/__init__.py in _lazy_init()\n--> 170         "
+     "torch._C._cuda_init()\n\nRuntimeError: No CUDA GPUs are available\n\nThis happened after running the line:\n"
+     "images = torch.from_numpy(images).to(torch.float32).permute(0, 3, 1, 2).cuda()\n\nin rainbow_dalle.ipynb colab.",
+     "runtime.no_device", 'os.environ["CUDA_VISIBLE_DEVICES"]'),
+
     # --- Kubernetes: a pod sees a GPU only when its spec requests nvidia.com/gpu ------------------------------
     # https://github.com/vllm-project/vllm/issues/3019 (a pod on the GPU node, no GPU limit shown)
     ("I am trying to run this on Kubernetes which has GPU available\n\nThe image I am using:\n\n"
