@@ -57,6 +57,13 @@ CASES = [
     ("CUDA driver version is insufficient for CUDA runtime version\n"
      "If you get this error while working in the singularity container",
      "runtime.insufficient_driver", "apptainer exec --nv"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/24 (docker run with --device /dev/nvidia* only: "You need to use
+    # our nvidia-docker wrapper ... we need to mount the driver libraries from the host inside the container")
+    ("    ./deviceQuery Starting...\n    CUDA Device Query (Runtime API) version (CUDART static linking)\n"
+     "    cudaGetDeviceCount returned 35\n    -> CUDA driver version is insufficient for CUDA runtime version\n"
+     "    Result = FAIL\n\n    docker run --device /dev/nvidia-uvm:/dev/nvidia/uvm --device /dev/nvidia0:/dev/nvidia0 "
+     "--device  \\\n    /dev/nvidiactl:/dev/nvidiactl -it nvidia/cuda:7.0-cudnn3-devel bash",
+     "runtime.insufficient_driver", "docker run --gpus all"),
     # https://github.com/tmonjo/DeepSpaCE/issues/7 (open: torch's "Found no NVIDIA driver" in the project's image run
     # with apptainer on a GPU machine; the reporter's script is not shown, the family's first check is --nv)
     ("I am trying to run the deepspace using apptainer using the container image provided, but it says no NVIDIA "
