@@ -134,6 +134,8 @@ def test_first_answer_follows_the_environment(text, want_id, want_fix):
 FACTS = [
     # microsoft/WSL#11589: WSL's nvidia-smi, Linux 545.46 beside the Windows driver 546.80
     ("| NVIDIA-SMI 545.46                 Driver Version: 546.80       CUDA Version: ERR!     |", "platform", "wsl"),
+    # modular/modular#5107: "on WSL2 the driver version reported by nvidia-smi does not include the patch-level version"
+    ("| NVIDIA-SMI 550.163.01             Driver Version: 555.85         CUDA Version: 12.5     |", "platform", "wsl"),
     # microsoft/WSL#40680: the dxg kernel lines
     ("[    1.906866] misc dxg: dxgk: dxgkio_query_adapter_info: Ioctl failed: -22", "platform", "wsl"),
     # a Linux host's nvidia-smi (ai4d-iasc/trixie#6): the same number twice, not WSL
