@@ -33,6 +33,23 @@ CASES = [
     ("I am running on *Ubuntu 20.04 on WSL2* (Windows 11 host) and having trouble with candle on cuda.\n"
      "Error: DriverError(CUDA_ERROR_NO_DEVICE, \"no CUDA-capable device is detected\")",
      "runtime.no_device", "/usr/lib/wsl/lib"),
+    # https://github.com/NVIDIA/cuml/issues/6218 (a venv under /mnt/c: "incorrect driver installed in the WSL2
+    # environment", worked around by putting /usr/lib/wsl/lib first)
+    ("  File \"/mnt/c/Users/Hongb/Documents/Git/hongbomiao.com/machine-learning/hm-cuml/.venv/lib/python3.12/site-packages/"
+     "numba_cuda/numba/cuda/cudadrv/driver.py\", line 258, in ensure_initialized\n"
+     "    raise CudaSupportError(f\"Error at driver init: {description}\")\n"
+     "numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Call to cuInit results in CUDA_ERROR_NO_DEVICE (100)",
+     "runtime.no_device", "LD_LIBRARY_PATH=/usr/lib/wsl/lib"),
+    # https://github.com/oobabooga/textgen/issues/458 ("I'm using wsl 1 on windows 10": WSL 1 has no GPU)
+    ("I'm trying to install the webui on wsl but no luck. I get the error \"RuntimeError: Found no NVIDIA driver on your "
+     "system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\""
+     " \nI tried reinstalling multiple times and I always get cuda errors. I'm using wsl 1 on windows 10.",
+     "torch.no_driver", "wsl --set-version DISTRO 2"),
+    # https://github.com/CompVis/stable-diffusion/issues/161 ("SOLVED: I was running WSL 1, updated to WSL2", though
+    # the report said WSL2: the first line checks the version first)
+    ("Running stable diffusion locally with Ubuntu1804/WSL2 on windows 10 21H2 (19044.1288). Have a RTX3090 with latest "
+     "drives installed.\nIt then stops with RuntimeError: Found no NVIDIA driver on your system.",
+     "torch.no_driver", "wsl -l -v"),
     # https://github.com/NVIDIA/cudf/issues/13388 (RAPIDS' WSL2 install; the prompt under /mnt/d shows WSL)
     ("LAPTOP-DNCQ5AAC:/mnt/d/cuda/rapids/ML_on_clamp$ python\n>>> import cudf\n"
      "numba.cuda.cudadrv.driver.CudaAPIError: [100] Call to cuInit results in CUDA_ERROR_NO_DEVICE",
