@@ -48,8 +48,17 @@ class _Lazy:
 
 _PLATFORM = [
     # /mnt/c/…: a Windows drive as WSL mounts it (oobabooga/textgen#367, a prompt under /mnt/c/Users)
-    ("wsl", ("/usr/lib/wsl", "wsl", "microsoft-standard", "lxss", "/mnt/c/", "/mnt/d/", "/mnt/e/"),
-     _Lazy(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss|(?<![\w.])/mnt/[cde]/", _I)),
+    # [r7 context] WSL's own traces where the log never says "WSL": the GPU paravirtualisation device
+    # (/dev/dxg, the kernel's "misc dxg: dxgk:" lines, libdxcore; microsoft/WSL#40680, #6014), WSL's
+    # environment (WSL_DISTRO_NAME, \\wsl.localhost\), and WSL's nvidia-smi, whose own version is the Linux
+    # one and whose "Driver Version" is the Windows driver's, so the two differ (microsoft/WSL#9272:
+    # "NVIDIA-SMI 525.60.13    Driver Version: 522.25"; #11589: "NVIDIA-SMI 545.46  Driver Version: 546.80";
+    # on Linux and on native Windows the two are the same number).
+    ("wsl", ("/usr/lib/wsl", "wsl", "microsoft-standard", "lxss", "/mnt/c/", "/mnt/d/", "/mnt/e/", "dxg", "dxcore",
+             "wsl_distro_name", "nvidia-smi"),
+     _Lazy(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss|(?<![\w.])/mnt/[cde]/|"
+           r"/dev/dxg\b|\bdxgk(?:rnl)?\b|\bmisc dxg\b|libdxcore|\bWSL_DISTRO_NAME\b|"
+           r"NVIDIA-SMI (\d+\.\d+)(?:\.\d+)?\s+Driver Version: (?!\1[.\s])\d+\.\d+\s", _I)),
     ("windows", (":\\", ":/users", ":/program files", ":/windows", "msvc", "cl.exe", "visual studio", "windowspath",
                  ".dll", "msbuild"),
      _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
@@ -63,6 +72,21 @@ _CONTAINER = (("docker", "podman", "oci runtime", "nvidia-container", "container
                "apptainer", "enroot", "root@"),
               _Lazy(r"\bdocker\b|\bpodman\b|OCI runtime|nvidia-container|\bcontainerd\b|\bkubernetes\b|"
                          r"\bsingularity\b|\bapptainer\b|\benroot\b|root@[0-9a-f]{12}:", _I))
+# [r7 context] Which container or job runner the log ran in: the fix that makes a GPU visible differs
+# (Apptainer/Singularity's --nv, a Slurm job's GPU request, a pod's nvidia.com/gpu limit, docker's --gpus).
+# Apptainer: its prompt ("Singularity>", "Apptainer>"), its INFO/WARNING lines, its commands, /.singularity.d
+# (nanoporetech/dorado#319, google/deepvariant#923, apptainer/singularity#5966). Slurm: its commands and
+# error prefixes, slurmstepd, SLURM_* variables, #SBATCH lines (PlasmaControl/DESC#1325, deepvariant#923).
+_CONTAINER_KIND = [
+    ("apptainer", ("singularity", "apptainer"), _Lazy(r"\bsingularity\b|\bapptainer\b", _I)),
+    ("kubernetes", ("kubernetes", "kubectl", "nvidia.com/gpu", "k8s"),
+     _Lazy(r"\bkubernetes\b|\bkubectl\b|nvidia\.com/gpu(?!=)|\bk8s\b", _I)),
+    ("enroot", ("enroot", "pyxis"), _Lazy(r"\benroot\b|\bpyxis\b", _I)),
+    ("podman", ("podman",), _Lazy(r"\bpodman\b", _I)),
+    ("docker", ("docker", "root@"), _Lazy(r"\bdocker\b|\bnvidia-docker\b|root@[0-9a-f]{12}:", _I)),
+]
+_SLURM = (("srun", "sbatch", "slurm", "salloc"),
+          _Lazy(r"\bsrun\b|\bsbatch\b|\bsalloc\b|#SBATCH|\bslurmstepd\b|\bSLURM_[A-Z_]+|\bslurm-\d+\.out\b"))
 _PRODUCERS = [
     ("triton", ("triton",), r"\btriton\b"), ("numba", ("numba",), r"\bnumba\b"),
     ("jax", ("jax", "xla"), r"\bjax(?:lib)?\b|\bXLA\b|xla_bridge"),
@@ -101,7 +125,7 @@ _NVIDIA_GPU = (("geforce", "rtx", "gtx", "tesla", "quadro", "nvidia a", "nvidia 
 _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
-              "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced")
+              "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced", "container_kind", "scheduler")
 
 # [r6 main] An install in the log took torch out and put another in (pip: "Successfully uninstalled
 # torch-2.1.0a0+fe05266" when `pip install xformers` resolved its torch pin, huggingface/accelerate#1501;
@@ -190,6 +214,8 @@ def facts(t: LogText) -> dict[str, str]:
     m = f.search(*_OTHER_GPU)
     out["other_gpu"] = m.group(0).strip() if m and not f.search(*_NVIDIA_GPU) else ""
     out["torch_replaced"] = _torch_replaced(f)
+    out["container_kind"] = next((name for name, needles, rx in _CONTAINER_KIND if f.search(needles, rx)), "")
+    out["scheduler"] = "slurm" if f.search(*_SLURM) else ""
     return out
 
 
