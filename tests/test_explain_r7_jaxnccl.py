@@ -34,27 +34,10 @@ CASES = [
      "  File \"/home/nonsans/miniforge3/envs/viper/lib/python3.8/site-packages/jax/_src/random.py\", line 160, in PRNGKey",
      "status.framework_took_gpu_memory", 'pip install -U "jax[cuda12]"'),
     # https://github.com/escontra/viper_rl/issues/8 ("Version: 0.4.13+cuda11.cudnn86" ... "Download cuDNN 8.6.0")
-    ("jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed.\n"
+    ("FAILED_PRECONDITION: DNN library initialization failed.\n"
      "If you run `pip show jaxlib` you should get an output specifying \"Version: 0.4.13+cuda11.cudnn86\". "
      "I was installing cudnn incorrectly.",
      "status.framework_took_gpu_memory", "Install cuDNN 8.6"),
-    # https://github.com/jax-ml/jax/issues/15742 (jaxlib 0.4.7+cuda11.cudnn86: AlphaFold-Multimer)
-    ("jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the "
-     "errors above for more details.\n\n### What jax/jaxlib version are you using?\n\njax version 0.4.8\n"
-     "jaxlib version: 0.4.7+cuda11.cudnn86",
-     "status.framework_took_gpu_memory", "Install cuDNN 8.6"),
-    # https://github.com/jax-ml/jax/issues/23145 (98% free; the newer absl log format of jax-ml/jax#28752 alike)
-    ("2024-08-20 16:26:58.037892: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] \n\nCould not create "
-     "cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n2024-08-20 16:26:58.037952: E external/xla/xla/stream_executor/"
-     "cuda/cuda_dnn.cc:443] Memory usage: 46637514752 bytes free, 47587131392 bytes total.\n  File \"/a/home/cc/"
-     "chemist/mikabell/anaconda3/envs/jax-env/lib/python3.8/site-packages/jax/_src/numpy/lax_numpy.py\", line 2035",
-     "status.framework_took_gpu_memory", 'pip install -U "jax[cuda12]"'),
-    # https://github.com/jax-ml/jax/issues/28752 (absl log lines, no path: the traceback names jax)
-    ("E0514 15:42:22.522887 3766360 cuda_dnn.cc:532] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n"
-     "E0514 15:42:22.536489 3766360 cuda_dnn.cc:536] Memory usage: 16601251840 bytes free, 16928342016 bytes total.\n"
-     "jax.errors.SimplifiedTraceback: For simplicity, JAX has removed its internal frames from the traceback of the "
-     "following exception. Set JAX_TRACEBACK_FILTERING=off to include these.",
-     "status.framework_took_gpu_memory", 'pip install -U "jax[cuda12]"'),
     # --- JAX with TensorFlow in the same process: TensorFlow's memory ------------------------------------
     # https://github.com/jax-ml/jax/issues/8302 (tensorflow_datasets before a JAX convolution)
     ("import jax.numpy as jnp\nimport jax\n\nimport tensorflow_datasets as tfds\ntfds.load(\"mnist\", split='train')\n"
@@ -69,13 +52,30 @@ CASES = [
      "\"DNN library is not found.\" error when tensorflow is loaded before JAX",
      "status.framework_took_gpu_memory", 'tf.config.set_visible_devices([], "GPU")'),
     # --- NOT_INITIALIZED with the driver XLA printed: older than CUDA 12 needs -----------------------------
-    # https://github.com/jax-ml/jax/issues/19768 (driver 470.182 under a CUDA 12 jaxlib)
+    # https://github.com/jax-ml/jax/issues/19768 (driver 470.182 printed under a jaxlib of 2024-02; CUDA 12 needs 525+;
+    # jthlab/phlash#31, same message family: "I solved this issue by upgrading the NVIDIA Drivers")
     ("bash-4.2$ python3 -c \"import jax; jax.numpy.zeros(0)\"\n"
      "2024-02-12 20:36:44.949913: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:474] Could not create cudnn "
      "handle: CUDNN_STATUS_NOT_INITIALIZED\n2024-02-12 20:36:44.950054: E external/xla/xla/stream_executor/cuda/"
      "cuda_dnn.cc:478] Memory usage: 42069065728 bytes free, 42505273344 bytes total.\n2024-02-12 20:36:44.950107: "
      "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:488] Possibly insufficient driver version: 470.182.3",
      "cudnn.not_initialized", "525 or newer"),
+    # --- NCCL: ncclRemoteError, with the launcher's NCCL_SOCKET_IFNAME in the log: the interface ---------
+    # https://github.com/NVIDIA/nccl/issues/1141 (its reporter's fix: "I can't use 'eno1' interface, which is
+    # strange. So i use the 'br0' finally", on both nodes)
+    ("my hostfile:\n192.168.3.100 slots=2\n192.168.3.101 slots=2\n"
+     "export NCCL_IB_DISABLE=1\nexport NCCL_SOCKET_IFNAME=eno1\nexport NCCL_P2P_DISABLE=1\nexport NCCL_DEBUG=INFO\n\n"
+     "[2024-01-08 16:13:56,462] [INFO] [multinode_runner.py:80:get_cmd] Running on the following workers: "
+     "192.168.3.100,192.168.3.101\ntorch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+     "ProcessGroupNCCL.cpp:1333, remote process exited or there was a network error, NCCL version 2.18.6",
+     "nccl.remote_error", "ip -br addr"),
+    # --- without it: the peer the "Last error" names (its node, its rank) -----------------------------------
+    # https://github.com/NVIDIA/nccl/issues/2076 ("Some of the nodes had IB (infiniband) issues. It's been sorted.")
+    ("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, "
+     "remote process exited or there was a network error, NCCL version 2.21.5\nncclRemoteError: A call failed "
+     "possibly due to a network error or a remote process exiting prematurely.\nLast error:\nsocketProgressOpt: "
+     "Call to recv from 172....<33759> failed : Connection reset by peer",
+     "nccl.remote_error", "Find the rank or node that failed first"),
 ]
 
 
