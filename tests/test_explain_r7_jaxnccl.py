@@ -76,6 +76,13 @@ CASES = [
      "possibly due to a network error or a remote process exiting prematurely.\nLast error:\nsocketProgressOpt: "
      "Call to recv from 172....<33759> failed : Connection reset by peer",
      "nccl.remote_error", "Find the rank or node that failed first"),
+    # https://github.com/NVIDIA/nccl/issues/795 (two AWS nodes; "We see a seg fault before this error log. So the
+    # NCCL error could be indeed caused by a remote rank crashing.")
+    ("a100-st-p4d24xlarge-22:183006:183220 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from "
+     "10.200.84.247<58355> failed : Broken pipe\na100-st-p4d24xlarge-22:183006:183220 [1] NCCL INFO misc/socket.cc:535 -> 6\n"
+     "a100-st-p4d24xlarge-22:183006:183220 [1] proxy.cc:1119 NCCL WARN [Proxy Service 9] Failed to execute operation "
+     "Connect from rank 9, retcode 6",
+     "nccl.remote_error", "Find the rank or node that failed first"),
 ]
 
 
