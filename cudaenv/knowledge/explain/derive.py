@@ -978,12 +978,13 @@ DERIVE["dnn_memory"] = _d_dnn_memory
 # "NCCL_SOCKET_IFNAME set by environment to X") and the node addresses the launcher lists (DeepSpeed's
 # "Running on the following workers: A,B", MASTER_ADDR): what an interface answer can name.
 _IFNAME = re.compile(r"NCCL_SOCKET_IFNAME\s*(?:=|set by environment to|set to)\s*['\"]?([\w.^,:-]+)")
-_NODES = re.compile(r"(?i:workers?|nodes?|hosts?|master_addr)\b[^\n]{0,40}?((?:\d{1,3}\.){3}\d{1,3}(?:\s*,\s*(?:\d{1,3}\.){3}\d{1,3})*)")
+_NODES = re.compile(r"(?:[Ww]orkers?|[Nn]odes?|[Hh]osts?|[Hh]ostfile|master_addr|MASTER_ADDR)\b[^\n]{0,40}?"
+                    r"((?:\d{1,3}\.){3}\d{1,3}(?:\s*,\s*(?:\d{1,3}\.){3}\d{1,3})*)")
 
 
 def _d_nccl_ifname(v: dict, t: LogText, m: re.Match) -> dict:
-    found = _IFNAME.search(t.text)
-    nodes = _NODES.search(t.text)
+    found = _IFNAME.search(t.text) if "NCCL_SOCKET_IFNAME" in t.text else None
+    nodes = _NODES.search(t.text) if found else None
     listed = ", ".join(dict.fromkeys(x.strip() for x in nodes.group(1).split(","))) if nodes else ""
     return {"ifname": found.group(1) if found else "",
             "nodes_part": f" (the nodes here: {listed})" if listed else ""}
