@@ -964,3 +964,50 @@ def _d_cudart_static_lib(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["cudart_static_lib"] = _d_cudart_static_lib
+
+
+# [jaxnccl r7] What the stream executor printed beside "Could not create cudnn handle" (XLA/TF
+# cuda_dnn.cc: "Memory usage: F bytes free, T bytes total." right after the error, since TF 2.x/XLA
+# 2023): the share of GPU memory still free says whether memory or the cuDNN library is the cause.
+# TensorFlow's allocator takes nearly all memory at start (a few % stays free); JAX's takes 75% and
+# leaves about a quarter (16-25% free in jax-ml/jax#16078, #22533, #17624) for cuDNN and cuBLAS, so
+# a failure with >= 10% free is not memory (jax-ml/jax#16078: XLA_PYTHON_CLIENT_PREALLOCATE=false
+# did not help, installing cuDNN did; #23145 and #28752 failed with 98% free).
+_DNN_MEMORY = re.compile(r"Memory usage: (\d+) bytes free, (\d+) bytes total")
+_JAXLIB_CUDNN = re.compile(r"\+cuda(\d+)\.cudnn(\d)(\d+)\b")  # jaxlib's local tag: 0.4.7+cuda11.cudnn86
+
+
+def _d_dnn_memory(v: dict, t: LogText, m: re.Match) -> dict:
+    found = _DNN_MEMORY.search(t.text, m.start()) or _DNN_MEMORY.search(t.text)
+    state = free_part = ""
+    if found:
+        free, total = int(found.group(1)), int(found.group(2))
+        if total:
+            state = "low" if free < 0.10 * total else "free"
+            free_part = (f" The log shows {free / 2**20:.0f} MiB of {total / 2**20:.0f} MiB free when it failed"
+                         f" ({100 * free / total:.0f}%).")
+    tag = _JAXLIB_CUDNN.search(t.text)
+    cudnn = f"{tag.group(2)}.{tag.group(3)}" if tag else ""
+    return {"mem_state": state, "mem_part": free_part, "jaxlib_cudnn": cudnn}
+
+
+DERIVE["dnn_memory"] = _d_dnn_memory
+
+
+# [jaxnccl r7] The interface NCCL_SOCKET_IFNAME names in a log (an export, a launcher's environment, NCCL's
+# "NCCL_SOCKET_IFNAME set by environment to X") and the node addresses the launcher lists (DeepSpeed's
+# "Running on the following workers: A,B", MASTER_ADDR): what an interface answer can name.
+_IFNAME = re.compile(r"NCCL_SOCKET_IFNAME\s*(?:=|set by environment to|set to)\s*['\"]?([\w.^,:-]+)")
+_NODES = re.compile(r"(?:[Ww]orkers?|[Nn]odes?|[Hh]osts?|[Hh]ostfile|master_addr|MASTER_ADDR)\b[^\n]{0,40}?"
+                    r"((?:\d{1,3}\.){3}\d{1,3}(?:\s*,\s*(?:\d{1,3}\.){3}\d{1,3})*)")
+
+
+def _d_nccl_ifname(v: dict, t: LogText, m: re.Match) -> dict:
+    found = _IFNAME.search(t.text) if "NCCL_SOCKET_IFNAME" in t.text else None
+    nodes = _NODES.search(t.text) if found else None
+    listed = ", ".join(dict.fromkeys(x.strip() for x in nodes.group(1).split(","))) if nodes else ""
+    return {"ifname": found.group(1) if found else "",
+            "nodes_part": f" (the nodes here: {listed})" if listed else ""}
+
+
+DERIVE["nccl_ifname"] = _d_nccl_ifname
