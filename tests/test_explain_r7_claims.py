@@ -76,6 +76,20 @@ CASES = [
      "out = torch.empty_like(x)\nRuntimeError: CUDA error: no kernel image is available for execution on the device",
      "runtime.no_kernel_image", "compute capability"),
 
+    # --- a CUDA library missing for a native program: a toolkit of its major version, not a pip wheel ---------
+    # https://github.com/technobyl/CryptoDredge/issues/85 (a release binary run from the shell)
+    ("./CryptoDredge: error while loading shared libraries: libnvrtc.so.11.2: cannot open shared object file: No such "
+     "file or directory\n\nAny help?Thanks",
+     "runtime.cuda_library_not_found", 'cudaenv use 11'),
+    # https://github.com/AlexeyAB/darknet/issues/8601 (darknet built with CMake)
+    ("While training and detecting, I am getting following error even after installing cuda toolkit and cudnn again.\n\n"
+     "Could not load library libcudnn_ops_infer.so.8. Error: libcublas.so.11: cannot open shared object file: No such "
+     "file or directory\n\ndo i need specific version of cuda and cudnn? I build it with cmake on ubuntu20.04.",
+     "runtime.cuda_library_not_found", 'cudaenv use 11'),
+    # ... while a Python program's log (an ImportError) still gets the wheel: https://github.com/siliconflow/onediff/issues/766
+    ("ImportError: libcublas.so.11: cannot open shared object file: No such file or directory",
+     "runtime.cuda_library_not_found", "nvidia-cublas-cu11"),
+
     # --- an older copy of a CUDA library loaded first: the toolkit path only when the log shows one ------------
     # https://github.com/infiniflow/ragflow/issues/4466 (the log lists /usr/local/cuda-12.1/lib64)
     ("ImportError: /usr/local/lib/python3.10/dist-packages/nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: "

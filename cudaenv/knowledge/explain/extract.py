@@ -115,6 +115,17 @@ _TORCH_REPLACED = (("successfully uninstalled torch-", "- torch=="),
 _TORCH_ADDED = (("+ torch==",), _Lazy(r"^\s*\+ torch==\d", re.M))
 
 
+# [r7 claims] The log shows Python running the program (a traceback, a .py frame, site-packages, an
+# ImportError, pip or conda): a pip wheel can then be a first fix; a native binary's log (`./prog: error while
+# loading shared libraries`, a CMake/make build, a C++ abort) gets a toolkit or system package instead.
+_PYTHON = (("traceback", ".py", "site-packages", "dist-packages", "importerror", "modulenotfounderror", "pip",
+            "python", "conda"),
+           _Lazy(r"Traceback \(most recent call last\)|\bFile \"[^\"\n]*\.py\"|\w\.py\b|[sd]ist-packages|"
+                 r"\b(?:ImportError|ModuleNotFoundError)\b|\bpip3? (?:install|list|show|freeze)\b|\bpython[\d.]*\b|"
+                 r"\bconda\b", _I))
+FACT_NAMES = FACT_NAMES + ("python",)
+
+
 def _torch_replaced(f: "_Finder") -> str:
     """The torch version an install in the log uninstalled ("" when none was)."""
     m = f.search(*_TORCH_REPLACED)
@@ -190,6 +201,7 @@ def facts(t: LogText) -> dict[str, str]:
     m = f.search(*_OTHER_GPU)
     out["other_gpu"] = m.group(0).strip() if m and not f.search(*_NVIDIA_GPU) else ""
     out["torch_replaced"] = _torch_replaced(f)
+    out["python"] = "yes" if f.search(*_PYTHON) else ""
     return out
 
 
