@@ -90,6 +90,22 @@ CASES = [
     ("ImportError: libcublas.so.11: cannot open shared object file: No such file or directory",
      "runtime.cuda_library_not_found", "nvidia-cublas-cu11"),
 
+    # --- bitsandbytes: the log shows a CUDA runtime found; its own library for that CUDA is what is missing -----
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/487
+    ("/home/amax/.local/share/virtualenvs/py3env-AC0QPwS-/lib/python3.8/site-packages/bitsandbytes-0.39.0-py3.8.egg/"
+     "bitsandbytes/libbitsandbytes_cuda118.so\nFalse\nCUDA SETUP: CUDA runtime path found:\n"
+     "/usr/local/cuda-11.8/lib64/libcudart.so.11.0\nCUDA SETUP: Highest compute capability among GPUs detected: 8.0\n"
+     "CUDA SETUP: Detected CUDA version 118\nCUDA SETUP: Required library version not found: libbitsandbytes_cuda118.so.\n"
+     "Maybe you need to compile it from source?\nCUDA SETUP: Defaulting to libbitsandbytes_cpu.so...\n"
+     "RuntimeError: CUDA Setup failed despite GPU being available.",
+     "bnb.cudart_not_found", "pip uninstall -y bitsandbytes && pip install -U bitsandbytes"),
+    # ... and without a runtime found the answer stays "found no CUDA runtime": https://github.com/bitsandbytes-foundation/bitsandbytes/issues/778
+    ("CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...\n"
+     "The following directories listed in your path were found to be non-existent: {PosixPath('/usr/local/cuda/lib64')}\n"
+     "DEBUG: Possible options found for libcudart.so: set()\n"
+     "CUDA SETUP: PyTorch settings found: CUDA_VERSION=117, Highest Compute Capability: 7.5.",
+     "bnb.cudart_not_found", "Upgrade bitsandbytes"),
+
     # --- an older copy of a CUDA library loaded first: the toolkit path only when the log shows one ------------
     # https://github.com/infiniflow/ragflow/issues/4466 (the log lists /usr/local/cuda-12.1/lib64)
     ("ImportError: /usr/local/lib/python3.10/dist-packages/nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: "
@@ -101,6 +117,9 @@ CASES = [
      "symbol: ncclCommRegister",
      "runtime.cuda_lib_shadowed", "If LD_LIBRARY_PATH names"),
 ]
+
+
+CASES_BY_FIX = {fix: text for text, _, fix in CASES}
 
 
 @pytest.mark.parametrize("text,want_id,want_fix", CASES)
@@ -133,6 +152,11 @@ def test_abi_side_of_torch_is_a_condition():
     assert "either that torch was built with _GLIBCXX_USE_CXX11_ABI=0, or it is another torch version" in m.cause
     assert "the torch it loads with _GLIBCXX_USE_CXX11_ABI" not in m.cause
     assert "another torch or another C++ ABI" in m.title
+
+
+def test_bitsandbytes_that_found_a_runtime_is_not_told_it_found_none():
+    m = next(m for m in explain(CASES_BY_FIX["pip uninstall -y bitsandbytes && pip install -U bitsandbytes"]) if m.environment)
+    assert "found no CUDA runtime" not in m.title and "found a CUDA runtime" in m.title
 
 
 def test_shadowed_without_a_path_claims_no_toolkit():
