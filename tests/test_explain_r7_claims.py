@@ -106,6 +106,19 @@ CASES = [
      "CUDA SETUP: PyTorch settings found: CUDA_VERSION=117, Highest Compute Capability: 7.5.",
      "bnb.cudart_not_found", "Upgrade bitsandbytes"),
 
+    # --- two ranks on one GPU: the launcher the log shows decides how each rank picks its GPU -------------------
+    # https://github.com/horovod/horovod/issues/3929 (Open MPI's tagged output: Horovod, not torchrun)
+    ("[1,0]<stdout>:smc-gpu-03:29878:30419 [0] init.cc:497 NCCL WARN Duplicate GPU detected : rank 0 and rank 1 both on "
+     "CUDA device 1000\n[1,0]<stdout>:smc-gpu-03:29878:30419 [0] NCCL INFO init.cc:867 -> 5",
+     "nccl.duplicate_gpu", "hvd.local_rank()"),
+    # https://github.com/horovod/horovod/issues/3949 (local_rank() returns 0 on every process of a node)
+    ("[1,1]<stdout>:chifflot-7:67918:67950 [0] init.cc:748 NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on "
+     "CUDA device 3b000",
+     "nccl.duplicate_gpu", "hvd.local_rank()"),
+    # a torch job keeps torchrun's answer: https://github.com/Intellindust-AI-Lab/DEIM/issues/113
+    ("Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000",
+     "nccl.duplicate_gpu", "torchrun"),
+
     # --- an older copy of a CUDA library loaded first: the toolkit path only when the log shows one ------------
     # https://github.com/infiniflow/ragflow/issues/4466 (the log lists /usr/local/cuda-12.1/lib64)
     ("ImportError: /usr/local/lib/python3.10/dist-packages/nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: "
