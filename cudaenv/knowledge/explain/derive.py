@@ -186,12 +186,17 @@ def _d_symbol(v: dict, t: LogText, m: re.Match) -> dict:
     readable = demangle(sym) or sym
     abi = "1" if "cxx11" in sym else ("0" if re.search(r"Ss|basic_string", sym) else "")
     side = ""
+    # [r7 claims] The symbol shows the ABI the extension was compiled with; the log does not show torch's:
+    # the torch loaded either has the other ABI or is another version without this function (a10 of fresh6:
+    # a torchvision built for another torch), so that side is said as the condition it is.
     if abi == "1":
-        side = ("The missing symbol uses std::__cxx11 strings: the extension was compiled with "
-                "_GLIBCXX_USE_CXX11_ABI=1, the torch it loads with _GLIBCXX_USE_CXX11_ABI=0.")
+        side = ("The missing symbol uses std::__cxx11 strings, so the extension was compiled with "
+                "_GLIBCXX_USE_CXX11_ABI=1; the torch it loads does not export it: either that torch was built with "
+                "_GLIBCXX_USE_CXX11_ABI=0, or it is another torch version, where this function has another signature.")
     elif abi == "0":
-        side = ("The missing symbol uses pre-C++11 std::string: the extension was compiled with "
-                "_GLIBCXX_USE_CXX11_ABI=0, the torch it loads with _GLIBCXX_USE_CXX11_ABI=1.")
+        side = ("The missing symbol uses pre-C++11 std::string, so the extension was compiled with "
+                "_GLIBCXX_USE_CXX11_ABI=0; the torch it loads does not export it: either that torch was built with "
+                "_GLIBCXX_USE_CXX11_ABI=1, or it is another torch version, where this function has another signature.")
     return {"demangled": readable, "abi": abi, "abi_note": side}
 
 

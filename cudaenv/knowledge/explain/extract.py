@@ -125,7 +125,8 @@ _NVIDIA_GPU = (("geforce", "rtx", "gtx", "tesla", "quadro", "nvidia a", "nvidia 
 _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
-              "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced", "container_kind", "scheduler")
+              "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced", "container_kind", "scheduler",
+              "python")
 
 # [r6 main] An install in the log took torch out and put another in (pip: "Successfully uninstalled
 # torch-2.1.0a0+fe05266" when `pip install xformers` resolved its torch pin, huggingface/accelerate#1501;
@@ -137,6 +138,16 @@ _TORCH_REPLACED = (("successfully uninstalled torch-", "- torch=="),
 
 # uv prints the removal and the addition as a pair; a lone "- torch==2.1.0" is an issue template's list
 _TORCH_ADDED = (("+ torch==",), _Lazy(r"^\s*\+ torch==\d", re.M))
+
+
+# [r7 claims] The log shows Python running the program (a traceback, a .py frame, site-packages, an
+# ImportError, pip or conda): a pip wheel can then be a first fix; a native binary's log (`./prog: error while
+# loading shared libraries`, a CMake/make build, a C++ abort) gets a toolkit or system package instead.
+_PYTHON = (("traceback", ".py", "site-packages", "dist-packages", "importerror", "modulenotfounderror", "pip",
+            "python", "conda"),
+           _Lazy(r"Traceback \(most recent call last\)|\bFile \"[^\"\n]*\.py\"|\w\.py\b|[sd]ist-packages|"
+                 r"\b(?:ImportError|ModuleNotFoundError)\b|\bpip3? (?:install|list|show|freeze)\b|\bpython[\d.]*\b|"
+                 r"\bconda\b", _I))
 
 
 def _torch_replaced(f: "_Finder") -> str:
@@ -216,6 +227,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["torch_replaced"] = _torch_replaced(f)
     out["container_kind"] = next((name for name, needles, rx in _CONTAINER_KIND if f.search(needles, rx)), "")
     out["scheduler"] = "slurm" if f.search(*_SLURM) else ""
+    out["python"] = "yes" if f.search(*_PYTHON) else ""
     return out
 
 
