@@ -1,0 +1,97 @@
+"""Issue 18, round 7, helper "build": link failures and nvcc architecture errors as families, each from
+several threads and producers (nvcc, ld via gcc/CMake/make, pgcc/pgacclnk, a Python import). Each excerpt
+is quoted (trimmed) from the thread above it; the first environment answer and the first line of its fix
+are the thread's resolution.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_answers import assert_first_answer
+
+ARCH = "nvcc.unsupported_arch"
+OLD_RT = "link.cudart_older_than_nvcc"
+PIC = "link.cuda_object_not_pic"
+
+# (text, the first environment answer's id, a string the first line of its fix holds)
+CASES = [
+    # --- nvcc does not know the architecture: an old nvcc ran, not the toolkit the user installed ----------
+    # (fresh6's /usr/bin/nvcc log and its PGI and FindCUDA -fPIC logs are the burned split's: not quoted here)
+    # https://github.com/KlausT/ccminer-cryptonight/issues/51 (the cuda9 branch built by nvcc 7.5)
+    ("nvcc -g -O2 -I . -D_FORCE_INLINES -I/usr/local/cuda/include -gencode=arch=compute_30,code=sm_30 "
+     "-gencode=arch=compute_52,code=sm_52 -gencode=arch=compute_61,code=sm_61 --maxrregcount=128 "
+     "-o cryptonight/cryptonight.o -c cryptonight/cryptonight.cu\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_61'\n"
+     "make[2]: *** [cryptonight/cryptonight.o] Error 1\n"
+     "nvcc: NVIDIA (R) Cuda compiler driver\nCopyright (c) 2005-2015 NVIDIA Corporation\n"
+     "Cuda compilation tools, release 7.5, V7.5.17",
+     ARCH, "The nvcc in this log is CUDA 7.5, older than"),
+    # https://github.com/AlexeyAB/darknet/issues/471 (CUDA 9.1 installed, an old CUDA < 8.0 still ran)
+    ("nvcc fatal   : Unsupported gpu architecture 'compute_61'\n"
+     "i use GTX 1060 with nvidia driver 390 and CUDA 9.1",
+     ARCH, "compute_61"),
+    # https://github.com/CMU-Perceptual-Computing-Lab/caffe_rtpose/issues/10 (cuda 7.5 and compute_60: the
+    # architecture flags are the lever when no newer nvcc is used)
+    ("NVCC src/caffe/util/im2col.cu\nnvcc fatal   : Unsupported gpu architecture 'compute_60'\n"
+     "make: *** [.build_release/cuda/src/caffe/util/im2col.o] Error 1",
+     ARCH, "compute_60"),
+
+    # --- a newer nvcc's objects, an older CUDA runtime: the launch sequence (9.2) and fatbin end (10.1) ----
+    # https://github.com/pytorch/pytorch/issues/17148 (nvcc 9.2 with conda's cudatoolkit 9.0: make them one version)
+    ("[ 81%] Linking CXX executable ../bin/device_test\n"
+     "/home/fanyixing/pytorch/build/lib/libcaffe2_gpu.so: undefined reference to `__cudaPushCallConfiguration'\n"
+     "/home/pytorch/build/lib/libcaffe2_gpu.so: undefined reference to `__cudaPopCallConfiguration'\n"
+     "collect2: error: ld returned 1 exit status\n"
+     "# Check the CUDAToolKit version(e.g.)\n~/anaconda3/bin/conda list | grep cuda",
+     OLD_RT, "conda install cudatoolkit=X.Y"),
+    # https://github.com/ComputationalRadiationPhysics/picongpu/issues/3436 (cuda_memtest, CMake/FindCUDA)
+    ("tmpxft_000023d5_00000000-5_tests.cudafe1.cpp:(.text+0x6cce): undefined reference to `__cudaPushCallConfiguration'\n"
+     "tmpxft_000023d5_00000000-5_tests.cudafe1.cpp:(.text+0x6d49): undefined reference to `__cudaPopCallConfiguration'\n"
+     "CMakeFiles/cuda_memtest.dir/cuda_memtest_generated_tests.cu.o: In function `test7(char*, unsigned int)':",
+     OLD_RT, "runtime of the toolkit whose nvcc compiled the objects"),
+    # https://github.com/victorprad/InfiniTAM/issues/125
+    ("/home/muser/Desktop/InfiniTAM-master/InfiniTAM/ITMLib/Engines/Swapping/CUDA/ITMSwappingEngine_CUDA.tcu:169: "
+     "undefined reference to `__cudaPushCallConfiguration'\n"
+     "/tmp/tmpxft_00001dbb_00000000-5_CUDAInstantiations.cudafe1.stub.c:16: undefined reference to `__cudaPopCallConfiguration'",
+     OLD_RT, "-L/usr/local/cuda/lib64"),
+    # https://github.com/flexflow/flexflow-train/issues/2 (nvcc 10.1+ objects, g++ link: __cudaRegisterFatBinaryEnd)
+    ("g++ -o alexnet cnn.cc.o conv_2d.cu.o ops.cu.o -lcudnn -lcublas -lcurand -L. -llegion -lrealm -lrt -lpthread "
+     "-ldl -rdynamic -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs -lcuda -Xlinker -rpath=/usr/local/cuda/lib64 -lz\n"
+     "conv_2d.cu.o: In function `__sti____cudaRegisterAll()':\n"
+     "tmpxft_000029b2_00000000-5_conv_2d.cudafe1.cpp:(.text.startup+0x19): undefined reference to `__cudaRegisterFatBinaryEnd'",
+     OLD_RT, "runtime of the toolkit whose nvcc compiled the objects"),
+    # https://github.com/leoxiaobin/deep-high-resolution-net.pytorch/issues/272 and
+    # https://github.com/Yuliang-Liu/Box_Discretization_Network/issues/38 ("the version between torch and cuda
+    # unmatch"): an extension built by a newer nvcc than torch's runtime
+    ("import torch\nfrom nms.gpu_nms import gpu_nms\nImportError: HRNet-Human-Pose-Estimation/tools/../lib/nms/"
+     "gpu_nms.cpython-36m-x86_64-linux-gnu.so: undefined symbol: __cudaRegisterFatBinaryEnd",
+     OLD_RT, "cudaenv use --match-torch"),
+    # https://github.com/AndybnACT/GPU-comcot/issues/1 (cudaLaunchKernel beside it: the runtime is not linked at all)
+    ("tmpxft_00003c4e_00000000-5_GPUMoment_s.cudafe1.cpp:(.text+0x4ee): undefined reference to `cudaLaunchKernel'\n"
+     "/usr/bin/ld: GPUOpen_BD.o: in function `openbd_launch_':\ntmpxft_00003c68_00000000-5_GPUOpen_BD.cudafe1.cpp:(.text+0x5e): "
+     "undefined reference to `__cudaPushCallConfiguration'",
+     "link.cuda_libs_not_linked", "-lcudart"),
+
+    # --- a CUDA object compiled without -fPIC linked into a shared library ----------------------------------
+    # https://github.com/NVIDIA/AMGX/issues/174 (openSUSE's ld, a CMake CUDA-language .cu.o)
+    ("/usr/lib64/gcc/x86_64-suse-linux/7/../../../../x86_64-suse-linux/bin/ld: CMakeFiles/amgx_libs.dir/base/src/"
+     "distributed/distributed_io.cu.o: relocation R_X86_64_32 against `.rodata.str1.8' can not be used when making a "
+     "shared object; recompile with -fPIC",
+     PIC, "POSITION_INDEPENDENT_CODE"),
+    # https://github.com/clab/dynet/issues/74 (the device-link object; fixed by -Xcompiler -fPIC)
+    ("> Linking CXX shared library libcnncuda_shared.so\n> /usr/bin/ld: CMakeFiles/cnncuda_shared.dir/./"
+     "cnncuda_shared_intermediate_link.o: relocation R_X86_64_32S against `__nv_module_id' can not be used when making a "
+     "shared object; recompile with -fPIC\n> CMakeFiles/cnncuda_shared.dir/./cnncuda_shared_intermediate_link.o: error "
+     "adding symbols: Bad value",
+     PIC, "-Xcompiler -fPIC"),
+    # https://github.com/PixarAnimationStudios/OpenSubdiv/issues/20 (a static library's CUDA object)
+    ("lib/libosd.a(osd_generated_cudaKernel.cu.o): relocation R_X86_64_32 against `computeFace(float_, int, float_, int, "
+     "int_, int_, int, int, int)' can not be used when making a shared object; recompile with -fPIC",
+     PIC, "-Xcompiler -fPIC"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
+def test_first_answer(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix)
