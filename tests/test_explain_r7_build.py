@@ -73,6 +73,21 @@ CASES = [
      "undefined reference to `__cudaPushCallConfiguration'",
      "link.cuda_libs_not_linked", "-lcudart"),
 
+    # https://github.com/vetter/shoc/issues/78 (CUDA 11.0: nvcc's registration calls, the runtime not linked)
+    ("/usr/local/cuda-11.0//bin/../targets/x86_64-linux/include/crt/host_runtime.h:259: undefined reference to "
+     "`__cudaUnregisterFatBinary'\nusSpeedDownload.o: In function `__sti____cudaRegisterAll()':\n"
+     "/tmp/tmpxft_000037c9_00000000-6_BusSpeedDownload.cudafe1.stub.c:13: undefined reference to `__cudaRegisterFatBinary'\n"
+     "/tmp/tmpxft_000037c9_00000000-6_BusSpeedDownload.cudafe1.stub.c:13: undefined reference to `__cudaRegisterFatBinaryEnd'\n"
+     "collect2: error: ld returned 1 exit status",
+     "link.cuda_libs_not_linked", "-lcudart"),
+    # https://github.com/headmyshoulder/odeint-v2/issues/65 (-lcudart before the object: link order)
+    ("g++ -o check_thrust -L/usr/local/cuda-5.0/lib64 -lcudart -m64 check_thrust.co\n"
+     "check_thrust.co: In function `__cudaUnregisterBinaryUtil()':\n"
+     "tmpxft_00002810_00000000-3_check_thrust.cudafe1.cpp:(.text+0xd8): undefined reference to`__cudaUnregisterFatBinary'\n"
+     "tmpxft_00002810_00000000-3_check_thrust.cudafe1.cpp:(.text.startup+0xa): undefined reference to `__cudaRegisterFatBinary'\n"
+     "collect2: ld returned 1 exit status",
+     "link.cuda_libs_not_linked", "after the objects"),
+
     # --- a CUDA object compiled without -fPIC linked into a shared library ----------------------------------
     # https://github.com/NVIDIA/AMGX/issues/174 (openSUSE's ld, a CMake CUDA-language .cu.o)
     ("/usr/lib64/gcc/x86_64-suse-linux/7/../../../../x86_64-suse-linux/bin/ld: CMakeFiles/amgx_libs.dir/base/src/"
