@@ -37,6 +37,30 @@ CASES = [
      "make: *** [.build_release/cuda/src/caffe/util/im2col.o] Error 1",
      ARCH, "compute_60"),
 
+    # https://github.com/NVlabs/instant-ngp/issues/747 (CMake found /usr/bin/nvcc, CUDA 10.1 from apt, before
+    # /usr/local/cuda-11.3 on PATH)
+    ('CMake Error at /usr/local/share/cmake-3.24/Modules/CMakeDetermineCompilerId.cmake:739 (message):\n'
+     '  Compiling the CUDA compiler identification source file\n  "CMakeCUDACompilerId.cu" failed.\n\n'
+     "  Compiler: /usr/bin/nvcc\n\n  #$ _HERE_=/usr/lib/nvidia-cuda-toolkit/bin\n"
+     "  PATH=/usr/lib/nvidia-cuda-toolkit/bin:/usr/local/cuda-11.3/bin:/home/zzc/miniconda3/bin:/usr/local/sbin\n"
+     "  #$ cicc --c++14 --gnu_version=90400 --allow_managed -arch compute_30 -m64\n"
+     "  ptxas fatal   : Value 'sm_30' is not defined for option 'gpu-name'",
+     ARCH, "Build with the toolkit installed under /usr/local"),
+
+    # --- two toolkits on one link: a library built against another CUDA ------------------------------------
+    # https://github.com/BVLC/caffe/issues/4877 (OpenCV built with CUDA 5.5, caffe with 6.0)
+    ("LD -o .build_release/lib/libcaffe.so\nCXX tools/test_net.cpp\nCXX/LD -o .build_release/tools/test_net.bin\n"
+     "/usr/bin/ld: warning: libcudart.so.5.5, needed by /usr/local/lib/libopencv_core.so, may conflict with libcudart.so.6.0",
+     "link.cuda_libs_two_versions", "rebuild /usr/local/lib/libopencv_core.so"),
+    # https://github.com/davisking/dlib/issues/752 ("compile dlib against 8.0 rather than 7.5")
+    ("g++  train*.o -o train  -L/usr/local/lib -lboost_system -ldlib -lpng -L/usr/local/cuda-8.0/lib64/ -lcublas -lcurand\n"
+     "/usr/bin/ld: warning: libcublas.so.7.5, needed by /usr/local/lib/libdlib.so, may conflict with libcublas.so.8.0\n"
+     "/usr/bin/ld: warning: libcurand.so.7.5, needed by /usr/local/lib/libdlib.so, may conflict with libcurand.so.8.0",
+     "link.cuda_libs_two_versions", "CUDA 8.0"),
+    # https://github.com/NVIDIA/nccl/issues/79
+    ("/usr/bin/ld: warning: libcudart.so.7.5, needed by /usr/local/lib/libnccl.so, may conflict with libcudart.so.8.0",
+     "link.cuda_libs_two_versions", "libnccl.so"),
+
     # --- a newer nvcc's objects, an older CUDA runtime: the launch sequence (9.2) and fatbin end (10.1) ----
     # https://github.com/pytorch/pytorch/issues/17148 (nvcc 9.2 with conda's cudatoolkit 9.0: make them one version)
     ("[ 81%] Linking CXX executable ../bin/device_test\n"
