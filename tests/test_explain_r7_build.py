@@ -47,6 +47,26 @@ CASES = [
      "  ptxas fatal   : Value 'sm_30' is not defined for option 'gpu-name'",
      ARCH, "Build with the toolkit installed under /usr/local"),
 
+    # --- clang compiling CUDA: the architecture and the CUDA installation it found ---------------------------
+    # https://github.com/llvm/llvm-project/pull/117415 (Debian's CUDA 11.8 in /usr/lib/cuda, clang's sm_20 test)
+    ("clang: error: GPU arch sm_20 is supported by CUDA versions between 7.0 and 8.0 (inclusive), but installation at "
+     "/usr/lib/cuda is 11.8; use '--cuda-path' to specify a different CUDA install, pass a different GPU arch with "
+     "'--cuda-gpu-arch', or pass '--no-cuda-version-check'",
+     "clang.cuda_arch_unsupported", "--cuda-gpu-arch=sm_86"),
+    # https://github.com/NVIDIA/cuda-samples/issues/315 (clangd in VS Code: "add a clang configuration file")
+    ("GPU arch sm_35 is supported by CUDA versions between 7.0 and 11.8 (inclusive), but installation at "
+     "/usr/local/cuda-12.4 is ; use '--cuda-path' to specify a different CUDA install, pass a different GPU arch with "
+     "'--cuda-gpu-arch', or pass '--no-cuda-version-check'clang(drv_cuda_version_unsupported)",
+     "clang.cuda_arch_unsupported", ".clangd"),
+    # https://github.com/minhhn2910/cuda-half2/issues/5 (clang's default sm_20 with CUDA 11.7)
+    ("error: cannot find libdevice for sm_20. Provide path to different CUDA installation via --cuda-path, or pass "
+     "-nocudalib to build without linking with libdevice.\nerror: GPU arch sm_20 is supported by CUDA versions between "
+     "7.0 and 8.0 (inclusive), but installation at /usr/local/cuda-11.7 is 11.0. Use --cuda-path to specify a different "
+     "CUDA install, pass a different GPU arch with --cuda-gpu-arch, or pass --no-cuda-version-check.",
+     "clang.cuda_arch_unsupported", "--cuda-gpu-arch"),
+    # https://github.com/fireice-uk/xmr-stak/issues/692 (an old clang with CUDA 7.5: CUDA 8 and clang 4 solved it)
+    ("clang: error: Unsupported CUDA gpu architecture: sm_61", "clang.cuda_arch_unsupported", "newer clang"),
+
     # --- two toolkits on one link: a library built against another CUDA ------------------------------------
     # https://github.com/BVLC/caffe/issues/4877 (OpenCV built with CUDA 5.5, caffe with 6.0)
     ("LD -o .build_release/lib/libcaffe.so\nCXX tools/test_net.cpp\nCXX/LD -o .build_release/tools/test_net.bin\n"
