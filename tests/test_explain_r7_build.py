@@ -45,7 +45,7 @@ CASES = [
      "  PATH=/usr/lib/nvidia-cuda-toolkit/bin:/usr/local/cuda-11.3/bin:/home/zzc/miniconda3/bin:/usr/local/sbin\n"
      "  #$ cicc --c++14 --gnu_version=90400 --allow_managed -arch compute_30 -m64\n"
      "  ptxas fatal   : Value 'sm_30' is not defined for option 'gpu-name'",
-     ARCH, "Build with the toolkit installed under /usr/local"),
+     ARCH, "cudaenv use 11.3"),
 
     # --- clang compiling CUDA: the architecture and the CUDA installation it found ---------------------------
     # https://github.com/llvm/llvm-project/pull/117415 (Debian's CUDA 11.8 in /usr/lib/cuda, clang's sm_20 test)

@@ -88,7 +88,12 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
         advice = (f"The nvcc in this log is CUDA {seen}, older than the toolkits that compile for {arch} "
                   f"(CUDA {_span(have)}): build with a newer toolkit, `eval \"$(cudaenv use {have[0]})\"` or a later one up to {have[-1]} (`cudaenv list` shows what is installed; "
                   f"`which nvcc; nvcc --version` must show it), or take {arch} out of the architecture list.")
-    return {"toolkits": toolkits, "advice": advice, "nvcc_note": note, "old_nvcc": old}
+    # the distribution's nvcc (apt's nvidia-cuda-toolkit: /usr/bin/nvcc, /usr/lib/nvidia-cuda-toolkit) ran, and a
+    # toolkit under /usr/local the log shows beside it (NVlabs/instant-ngp#747)
+    distro = re.search(r"/(?<![\w.-]/)usr/(?:bin|lib/nvidia-cuda-toolkit/bin)/nvcc\b|_HERE_=/usr/lib/nvidia-cuda-toolkit", t.text)
+    local = re.search(r"/usr/local/cuda-(\d+\.\d+)", t.text) if distro else None
+    return {"toolkits": toolkits, "advice": advice, "nvcc_note": note, "old_nvcc": old,
+            "distro_nvcc": "/usr/bin/nvcc" if distro else "", "local_cuda": local.group(1) if local else ""}
 
 
 def _torch_wheels_from(cuda: str) -> str:
