@@ -79,7 +79,21 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
         advice = (f"{arch} needs CUDA {have[0]} or newer: `eval \"$(cudaenv use {have[0]})\"` or any later "
                   f"toolkit (`cudaenv list` shows what is installed); or take {arch} out of the architecture list.")
         toolkits = _span(have)
-    return {"toolkits": toolkits, "advice": advice, "nvcc_note": note}
+    old = ""
+    if seen and have and have[-1] != newest and version_key(seen)[:2] < version_key(have[0])[:2]:
+        # the log shows the nvcc that ran, and it is older than the first toolkit that knows the arch
+        # (KlausT/ccminer-cryptonight#51: nvcc 7.5 and compute_61): it needs a newer nvcc, whatever
+        # else the tables say of the architecture's end
+        old = seen
+        advice = (f"The nvcc in this log is CUDA {seen}, older than the toolkits that compile for {arch} "
+                  f"(CUDA {_span(have)}): build with a newer toolkit, `eval \"$(cudaenv use {have[0]})\"` or a later one up to {have[-1]} (`cudaenv list` shows what is installed; "
+                  f"`which nvcc; nvcc --version` must show it), or take {arch} out of the architecture list.")
+    # the distribution's nvcc (apt's nvidia-cuda-toolkit: /usr/bin/nvcc, /usr/lib/nvidia-cuda-toolkit) ran, and a
+    # toolkit under /usr/local the log shows beside it (NVlabs/instant-ngp#747)
+    distro = re.search(r"/(?<![\w.-]/)usr/(?:bin|lib/nvidia-cuda-toolkit/bin)/nvcc\b|_HERE_=/usr/lib/nvidia-cuda-toolkit", t.text)
+    local = re.search(r"/usr/local/cuda-(\d+\.\d+)", t.text) if distro else None
+    return {"toolkits": toolkits, "advice": advice, "nvcc_note": note, "old_nvcc": old,
+            "distro_nvcc": "/usr/bin/nvcc" if distro else "", "local_cuda": local.group(1) if local else ""}
 
 
 def _torch_wheels_from(cuda: str) -> str:
@@ -918,10 +932,12 @@ _API_CHANGES = [
     # by upgrading; PaddlePaddle/Paddle#10323).
     # CUDA 8.0 runtime APIs (eyalroz/cuda-api-wrappers#12: an older system libcudart_static found first,
     # solved by -L/usr/local/cuda/lib64); CUDA 10.1's launch sequence (nvcc 10.1+ objects call
-    # __cudaPushCallConfiguration, which older libcudart lacks; the reverse of cudart.setup_argument_removed).
+    # __cudaPushCallConfiguration (9.2, below), which older libcudart lacks; the reverse of cudart.setup_argument_removed).
     ("cuda80_added", "CUDA", "8.0",
      r"cudaDeviceGetP2PAttribute|cudaMemPrefetchAsync|cudaMemAdvise|cudaMemRangeGetAttributes?"),
-    ("cuda101_added", "CUDA", "10.1", r"__cudaPushCallConfiguration|__cudaPopCallConfiguration"),
+    # [r7 build] the launch sequence came with 9.2, not 10.1: clang/lib/Basic/Cuda.cpp (CUDA_USES_NEW_LAUNCH for
+    # CUDA >= 9.2; __cudaRegisterFatBinaryEnd for >= 10.1), pytorch/pytorch#17148 (nvcc 9.2, cudatoolkit 9.0).
+    ("cuda92_added", "CUDA", "9.2", r"__cudaPushCallConfiguration|__cudaPopCallConfiguration"),
     ("cuda90_added", "CUDA", "9.0",
      r"__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__syncwarp|__activemask|__match_(?:any|all)_sync"),
     ("cuda110_added", "CUDA", "11.0",
