@@ -94,12 +94,13 @@ CASES = [
      "following: **--multi_gpu --mixed_precision bf16**",
      "runtime.no_device", "one process per visible GPU"),
     # --- The version the log names: torch's "found version NNNNN" is the driver's CUDA ---------------------
-    # https://github.com/zai-org/ChatGLM3/issues/100 (solved by a newer driver; cu116 is the torch that driver runs)
+    # https://github.com/zai-org/ChatGLM3/issues/100 (solved by a newer driver; without root, cu118: an 11.6 driver runs
+    # every CUDA 11 build through minor-version compatibility, and that index has wheels for today's Pythons)
     ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). Please update your GPU driver "
      "by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx "
      "Alternatively, go to: https://pytorch.org to install a PyTorch version that has been compiled with your version "
      "of the CUDA driver.",
-     "runtime.insufficient_driver", "download.pytorch.org/whl/cu116"),
+     "runtime.insufficient_driver", "download.pytorch.org/whl/cu118"),
     # https://github.com/IEIT-Yuan/Yuan-2.0/issues/65 (the image's CUDA 12.1: driver 535 solved it)
     ("/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:124: UserWarning: CUDA initialization: The NVIDIA "
      "driver on your system is too old (found version 11000). Please update your GPU driver by downloading and "
@@ -116,7 +117,7 @@ CASES = [
     # https://github.com/X-PLUG/MobileAgent/issues/60 ("install the GPU build of torch for your CUDA")
     ("当前环境：NVIDIA-SMI 475.14       Driver Version: 475.14       CUDA Version: 11.4\nPython版本：3.10.11\n"
      "AssertionError: Torch not compiled with CUDA enabled",
-     "torch.cpu_build", "--index-url https://download.pytorch.org/whl/cu113"),
+     "torch.cpu_build", "--index-url https://download.pytorch.org/whl/cu118"),
     # the driver the log's nvidia-smi shows is older than any CUDA build on torch's index: the conda build for it
     # https://github.com/astooke/rlpyt/issues/146 (fresh6 a60, burned: recreating the env with cudatoolkit=10.0 solved it)
     ("> # nvidia-smi\n> NVIDIA-SMI 410.72       Driver Version: 410.72       CUDA Version: 10.0\n\n"
@@ -146,3 +147,15 @@ CASES = [
 @pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"case{i}" for i in range(len(CASES))])
 def test_first_fix_follows_the_log(text, want_id, want_fix):
     assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=True)
+
+
+@pytest.mark.parametrize("driver,tag", [("10.0", ""), ("10.2", "cu102"), ("11.0", "cu102"), ("11.4", "cu118"),
+                                        ("11.8", "cu118")])
+def test_the_torch_index_for_a_driver_is_the_newest_of_its_major_from_cuda_11_1(driver, tag):
+    """From CUDA 11.1 on minor-version compatibility runs any build of the driver's major (an old index such as
+    cu113 stops at torch 1.12, which has no wheels for Python 3.11); before, only a build at or below it."""
+    from cudaenv.knowledge.explain.derive import _torch_tag_for_driver
+
+    assert _torch_tag_for_driver(driver) == tag
+    newest12 = _torch_tag_for_driver("12.2")
+    assert newest12.startswith("cu12") and newest12 >= "cu124", newest12

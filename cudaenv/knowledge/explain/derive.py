@@ -828,20 +828,32 @@ DERIVE.update({"triton_arch": _d_triton_arch, "ptx_pin": _d_ptx_pin})
 
 def _d_driver_found(v: dict, t: LogText, m: re.Match) -> dict:
     """torch's "driver ... too old (found version 11040)": the newest CUDA that driver runs (``driver_cuda``,
-    11.4) and the torch wheel index a user can install without touching the driver (``torch_tag``, cu113: the
-    newest torch CUDA at or below it, which needs no minor-version compatibility), from the torch table of
-    ``data/compat.yaml``; "" when no torch build in the table is that old."""
+    11.4) and the torch wheel index a user can install without touching the driver (``torch_tag``, cu118 for it:
+    see :func:`_torch_tag_for_driver`); "" when no torch build in the table runs on it."""
     found = v.get("found", "")
     if not found.isdigit() or len(found) < 4:
         return {"driver_cuda": "", "torch_tag": ""}
     n = int(found)
-    major, minor = n // 1000, n % 1000 // 10
-    cuda = f"{major}.{minor}"
+    cuda = f"{n // 1000}.{n % 1000 // 10}"
+    return {"driver_cuda": cuda, "torch_tag": _torch_tag_for_driver(cuda)}
+
+
+def _torch_tag_for_driver(cuda: str) -> str:
+    """The torch wheel index (cu118, cu126...) whose builds a driver running CUDA ``cuda`` at most can run, from
+    the torch table of ``data/compat.yaml``; "" when none is that old.
+
+    From CUDA 11.1 on, minor-version compatibility runs any runtime of the driver's major version (11.x from
+    driver 450.80.02, 12.x from 525.60.13, 13.x from 580), so the newest build of that major is the one to
+    take: it also has wheels for the newest Pythons (an older index such as cu113 stops at torch 1.12, which has
+    none for Python 3.11). Before that, a build at or below the driver's CUDA."""
     tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
     key = version_key(cuda)[:2]
-    ok = [c for c in tags if version_key(c)[:2] <= key]
+    if key >= version_key("11.1")[:2]:
+        ok = [c for c in tags if version_key(c)[0] == key[0]]
+    else:
+        ok = [c for c in tags if version_key(c)[:2] <= key]
     best = max(ok, key=version_key) if ok else ""
-    return {"driver_cuda": cuda, "torch_tag": "cu" + best.replace(".", "") if best else ""}
+    return "cu" + best.replace(".", "") if best else ""
 
 
 DERIVE["driver_found"] = _d_driver_found
@@ -852,16 +864,14 @@ _SMI_CUDA = re.compile(r"CUDA Version:\s*(\d+\.\d+)")
 
 def _d_smi_torch(v: dict, t: LogText, m: re.Match) -> dict:
     """The newest CUDA the driver runs, as the log's own nvidia-smi header says it (``smi_cuda``, "" when the
-    log has none), and the torch wheel index for it (``smi_tag``: the newest torch CUDA at or below it in the
-    torch table of ``data/compat.yaml``; "" when the driver is older than every build there)."""
+    log has none), and the torch wheel index whose builds that driver runs (``smi_tag``, see
+    :func:`_torch_tag_for_driver`; "" when the driver is older than every build there)."""
     found = _SMI_CUDA.search(t.text) if "CUDA Version" in t.text else None
     if not found:
         return {"smi_cuda": "", "smi_tag": "", "smi_old": ""}
     cuda = found.group(1)
-    tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
-    ok = [c for c in tags if version_key(c)[:2] <= version_key(cuda)[:2]]
-    best = max(ok, key=version_key) if ok else ""
-    return {"smi_cuda": cuda, "smi_tag": "cu" + best.replace(".", "") if best else "", "smi_old": "" if best else "yes"}
+    tag = _torch_tag_for_driver(cuda)
+    return {"smi_cuda": cuda, "smi_tag": tag, "smi_old": "" if tag else "yes"}
 
 
 DERIVE["smi_torch"] = _d_smi_torch
