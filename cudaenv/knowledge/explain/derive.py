@@ -774,8 +774,9 @@ DERIVE["port_part"] = _d_port_part
 
 # -- [first] round 6: which fix comes first follows the log (docs/explain.md "Which fix comes first").
 
-def _cuda_of_torch_build(build: str) -> str:
-    """The CUDA of a torch build's local tag: ``2.10.0.dev20251024+cu130`` -> ``13.0``; "" for none."""
+def cuda_of_torch_build(build: str) -> str:
+    """The CUDA of a torch build's local tag: ``2.10.0.dev20251024+cu130`` -> ``13.0``, ``2.1.0+cu118`` -> ``11.8``;
+    "" for none. The matcher's ``cudaenv use`` version for a torch build comes from here too."""
     m = re.search(r"\+cu(\d+)(\d)\b", build or "")
     return f"{m.group(1)}.{m.group(2)}" if m else ""
 
@@ -791,7 +792,7 @@ def _d_triton_arch(v: dict, t: LogText, m: re.Match) -> dict:
     out["seen_ok"] = ""
     if have:
         lo, hi = version_key(have[0])[:2], version_key(have[-1])[:2]
-        for cuda in (v.get("cuda_seen", ""), _cuda_of_torch_build(v.get("torch_build", ""))):
+        for cuda in (v.get("cuda_seen", ""), cuda_of_torch_build(v.get("torch_build", ""))):
             if cuda and lo <= version_key(cuda)[:2] <= hi:
                 out["seen_ok"] = cuda
                 break

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...errors import CudaenvError
-from .derive import DERIVE
+from .derive import DERIVE, cuda_of_torch_build
 from .extract import facts
 from .text import LogText, clip, required_literal, scan
 
@@ -184,13 +184,6 @@ def _fill(text: str, values: dict[str, str | None]) -> str:
     return _PLACEHOLDER.sub(sub, text)
 
 
-
-def _cu_tag(build: str) -> str:
-    """The CUDA of a torch build's local tag: ``2.1.0+cu118`` -> 11.8 ("" for none)."""
-    m = re.search(r"\+cu(\d+)(\d)\b", build or "")
-    return f"{m.group(1)}.{m.group(2)}" if m else ""
-
-
 def _paste(fix: str, filled: dict, t: LogText, component: str) -> str:
     """``fix`` with every ``cudaenv use <...>`` made a command that pastes and runs.
 
@@ -205,7 +198,7 @@ def _paste(fix: str, filled: dict, t: LogText, component: str) -> str:
     if seen is None or build is None:
         got = facts(t)
         seen, build = got["cuda_seen"], got["torch_build"]
-    torch_cuda = _cu_tag(build)
+    torch_cuda = cuda_of_torch_build(build)
     torchish = component in _TORCH_COMPONENTS or "torch" in t.text
 
     def sub(m: re.Match) -> str:
