@@ -144,10 +144,16 @@ def test_validate_reports_problems():
         ({**entry, "cause": "needs {nothing}"}, "captures no nothing"),
         ({**entry, "colour": "red"}, "unknown field 'colour'"),
         ({**entry, "id": "NoDots"}, "dotted"),
+        # a whole-log regex spanning lines must be anchored at the start (else quadratic on a repetitive log)
+        ({**entry, "variants": [{"when": {"text": r"foo[\s\S]*bar"}, "fix": "x"}]}, "spans lines without"),
+        ({**entry, "unless": [r"^(?![\s\S]*stubs)"]}, "spans lines without"),
     ]
     for bad, message in cases:
         problems = validate({"schema": 1, "entries": [bad]})
         assert any(message in p for p in problems), (message, problems)
+    anchored = {**entry, "variants": [{"when": {"text": r"\A(?=[\s\S]*?foo)(?=[\s\S]*?bar)"}, "fix": "x"}],
+                "unless": [r"\A(?![\s\S]*stubs)"]}
+    assert not [p for p in validate({"schema": 1, "entries": [anchored]}) if "spans lines" in p]
     assert any("duplicate id" in p for p in validate({"schema": 1, "entries": [entry, entry]}))
     assert validate({"entries": []})
 

@@ -173,6 +173,8 @@ def _model_problems(where: str, entry: dict, patterns: bool = True) -> list[str]
                 re.compile(p, re.MULTILINE)
             except (re.error, TypeError):
                 out.append(f"{where}: {key} pattern {p!r} does not compile")
+            else:
+                out += _whole_log_problems(f"{where}: {key}", p, r"\A")
     names = set(FACT_NAMES) | {"text"} | set(entry.get("defaults", {})) | set(entry.get("derived", ()))
     for p in entry["patterns"]:
         try:
@@ -193,10 +195,23 @@ def _model_problems(where: str, entry: dict, patterns: bool = True) -> list[str]
                 re.compile(str(rx))
             except re.error:
                 out.append(f"{where}: variant {n}: {rx!r} does not compile")
+            else:
+                if name == "text":
+                    out += _whole_log_problems(f"{where}: variant {n}", str(rx), r"\A", "^")
         for field in VARIANT_FIELDS:
             if field in variant and not isinstance(variant[field], bool if field == "cudaenv_fix" else str):
                 out.append(f"{where}: variant {n}: {field} has the wrong type")
     return out
+
+
+def _whole_log_problems(where: str, rx: str, *anchors: str) -> list[str]:
+    """A regex searched in the whole log that spans lines (``[\\s\\S]*``) must be anchored at the log's start:
+    unanchored, the search retries it from every offset and each try runs to the end, so a log repeating its
+    first part takes quadratic time (``A[\\s\\S]*B`` on 8 000 lines of A: 6 s). Both-in-any-order is
+    ``\\A(?=[\\s\\S]*?A)(?=[\\s\\S]*?B)``."""
+    if "[\\s\\S]*" in rx and not rx.startswith(anchors):
+        return [f"{where}: {rx[:60]!r}... spans lines without being anchored at the start ({' or '.join(anchors)})"]
+    return []
 
 
 def _pattern_problems(where: str, entry: dict, joined: list[str]) -> list[str]:
