@@ -1720,3 +1720,26 @@ def test_the_validated_knowledge_base_is_kept_privately_and_never_trusted_blindl
         os.mkfifo(tmp_path / "cache" / "cudaenv" / name, 0o600)
         r = run_cudaenv(["explain", *msg], env)
         assert (r.returncode, r.stdout) == (0, first.stdout), (name, r.stderr)
+
+
+def test_a_long_line_is_searched_around_its_literal_not_whole():
+    """A line longer than text.LONG (a joined log, hostile input) is searched only within MAX_LINE of the places
+    its literal occurs, so a pattern that backtracks over the line cannot take the square of its length: a
+    message at the end of a 20 000-character command line is still found, a repetition of a literal with no
+    message in reach is not searched end to end (one torch_extensions path 20 000 times over took 37 s)."""
+    from cudaenv.knowledge.explain.extract import facts
+    from cudaenv.knowledge.explain.text import LONG, MAX_LINE, LogText, scan
+
+    flags = " ".join(f"-DFLAG_{i}=1" for i in range(2000))
+    line = f"/usr/local/cuda/bin/nvcc {flags} -c k.cu nvcc fatal   : Unsupported gpu architecture 'compute_30'"
+    assert len(line) > LONG
+    assert explain(line)[0].id == "nvcc.unsupported_arch"
+    # The literal decides where to look: the same pattern with its match far before the literal is not found on
+    # a long line, and is found on a short one.
+    rx = re.compile(r"START[^\n]*END")
+    far = "START" + "x" * (2 * MAX_LINE) + "END"
+    assert not scan(rx, "END", LogText(far + " " + "y" * LONG))
+    assert scan(rx, "END", LogText("START" + "x" * 100 + "END"))
+    # the same for the log-wide facts (built_here: `nvcc … -c ` on one line)
+    assert facts(LogText("echo " + "w" * LONG + "; nvcc -O2 -c k.cu"))["built_here"] == "yes"
+    assert facts(LogText("nvcc " + "z" * (LONG + MAX_LINE) + " -c k.cu"))["built_here"] == ""

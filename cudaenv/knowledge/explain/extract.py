@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .text import may_contain
+from .text import LONG_TRIES, may_contain, window
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -179,7 +179,7 @@ class _Finder:
         for needle in needles:
             if self.words is not None and not may_contain(needle, *self.words, low):
                 continue
-            pos = 0
+            pos, line, tries = 0, -1, 0  # line: the long line searched in windows, tries: how many so far
             while True:
                 k = low.find(needle, pos)
                 if k < 0 or (best is not None and k >= best.start()):
@@ -187,12 +187,18 @@ class _Finder:
                 a = low.rfind("\n", 0, k) + 1
                 b = low.find("\n", k)
                 b = len(low) if b < 0 else b
-                m = rx.search(text, a, b)
+                lo, hi = window(a, b, k, len(needle))
+                m = rx.search(text, lo, hi)
                 if m is not None:
                     if best is None or m.start() < best.start():
                         best = m
                     break
-                pos = b + 1
+                if (lo, hi) == (a, b):
+                    pos = b + 1
+                else:
+                    tries = tries + 1 if a == line else 1
+                    line = a
+                    pos = max(hi, k + 1) if tries < LONG_TRIES and hi < b else b + 1
         return best
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_LINE", "SPAN", "LogText", "split_lines", "normalize_line", "required_literal", "scan", "clip",
-           "may_contain"]
+__all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "window", "LogText", "split_lines", "normalize_line",
+           "required_literal", "scan", "clip", "may_contain"]
 
 # CSI sequences (colours, cursor movement) and OSC sequences (titles, hyperlinks):
 # gcc, ninja and pip colour their output when they think they talk to a terminal.
@@ -23,6 +23,19 @@ _PREFIX = re.compile(r"^[ \t]*(?:(?:>|\u2502|\||E(?=[ \t]{2})|\[rank\d+\]:|`+|\d
 MAX_LINE = 2000
 # A message may continue over this many lines after the one it starts on.
 SPAN = 3
+# A line longer than this (a joined or minified log, or hostile input) is searched only in windows of
+# MAX_LINE either side of the first LONG_TRIES places its literal occurs: a pattern that backtracks
+# over the line (`/[\w./-]*x/…`, `nvcc.* -c `) would otherwise cost the square of its length per try.
+LONG = 4 * MAX_LINE
+LONG_TRIES = 8
+
+
+def window(a: int, b: int, k: int, size: int) -> tuple[int, int]:
+    """The part of the line ``[a, b)`` to search for a match holding the literal found at ``k`` (``size``
+    long): the whole line, or MAX_LINE either side of the literal when the line is longer than LONG."""
+    if b - a <= LONG:
+        return a, b
+    return max(a, k - MAX_LINE), min(b, k + size + MAX_LINE)
 
 
 def split_lines(text: str) -> list[str]:
@@ -271,6 +284,7 @@ def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
         return found
     pos = 0
     scanned = 0  # lines before this one were searched from their start already
+    long_line, tries = -1, 0  # the long line being searched in windows, and how many so far
     while True:
         k = text.find(needle, pos)
         if k < 0:
@@ -281,11 +295,17 @@ def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
             continue
         lo = t.starts[max(0, i - SPAN, scanned)]
         hi = t.end(min(last, i + SPAN))
-        scanned = i + 1
+        if hi - lo > LONG:  # long lines around: windows around the literal, a few on each line
+            tries = tries + 1 if i == long_line else 1
+            long_line = i
+            lo, hi = window(lo, hi, k, len(needle))
+            pos = max(hi, k + 1) if tries < LONG_TRIES and hi < t.end(i) else t.end(i) + 1
+        else:
+            scanned = i + 1
+            pos = t.end(i) + 1
         for m in rx.finditer(text, lo, hi):
             if text.count("\n", m.start(), m.end()) <= SPAN:
                 found.setdefault(t.line_at(m.start()), m)
-        pos = t.end(i) + 1
     return found
 
 
