@@ -491,6 +491,23 @@ def test_real_clang_too_new(tmp_path):
     assert m.matched.startswith("/usr/local/cuda-13.0/") and "host_config.h" in m.matched
 
 
+
+def test_real_nvcc_13_rejects_every_removed_device_property(tmp_path):
+    """Each cudaDeviceProp field CUDA 13.0 removed (the difference of driver_types.h between 12.4 and 13.0), read
+    by code compiled with the real nvcc 13.0: every error is answered as that removal, one answer a field."""
+    nvcc = system_nvcc()
+    removed = ["clockRate", "memoryClockRate", "deviceOverlap", "kernelExecTimeoutEnabled", "computeMode",
+               "maxTexture1DLinear", "cooperativeMultiDeviceLaunch", "singleToDoublePrecisionPerfRatio"]
+    body = "".join(f"  s += (long)p.{f};\n" for f in removed)
+    (tmp_path / "k.cu").write_text("#include <cuda_runtime.h>\nlong f(const cudaDeviceProp &p) {\n  long s = 0;\n"
+                                   + body + "  return s;\n}\n")
+    res = run([nvcc, "-c", "k.cu", "-o", "k.o"], cwd=tmp_path)
+    assert res.returncode != 0
+    for field in removed:
+        line = next(ln for ln in res.stderr.splitlines() if f'"{field}"' in ln)
+        m = explain(line)[0]
+        assert m.title == f"cudaDeviceProp.{field} was removed in CUDA 13.0: the code was written for CUDA 12 or older", line
+
 ERRS_CU = r"""
 #include <cstdio>
 #include <cuda_runtime.h>

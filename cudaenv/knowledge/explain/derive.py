@@ -886,7 +886,8 @@ DERIVE["smi_torch"] = _d_smi_torch
 # NVIDIA/MinkowskiEngine#177), CUDA 12.0 (texture and surface references removed: utcs-scea/altis#24,
 # ahay/src#294; cuSPARSE csrsv2/csrsm2 and the CUSPARSE_MV/CSRMV/MM enums removed), CUDA 13.0
 # (cudaDeviceProp.clockRate, memoryClockRate, deviceOverlap, kernelExecTimeoutEnabled... removed:
-# NVIDIA/cuda-samples#382, icl-utk-edu/magma#61), CUDA 9.0 (warp intrinsics without _sync not
+# NVIDIA/cuda-samples#382, icl-utk-edu/magma#61; the whole list is the difference of struct cudaDeviceProp
+# in driver_types.h between the CUDA 12.4 and 13.0 toolkits), CUDA 9.0 (warp intrinsics without _sync not
 # available for compute_70 and newer). Added: cuDNN v3 (backward-filter algorithms, workspace
 # sizes), v5 (spatial transformer, activation/dropout/RNN descriptors), v7 (_v7 queries, math
 # type, group count), 8 (backend API); cuSPARSE CUSPARSE_SPMV_* enums (CUDA 11.2 Update 1).
@@ -914,7 +915,7 @@ _API_CHANGES = [
      r"textureReference|surfaceReference"),
     ("devprop13_removed", "CUDA runtime", "CUDA 13.0",
      r"clockRate|memoryClockRate|deviceOverlap|kernelExecTimeoutEnabled|computeMode|maxTexture1DLinear|"
-     r"cooperativeMultiDeviceLaunch"),
+     r"cooperativeMultiDeviceLaunch|singleToDoublePrecisionPerfRatio"),
     # CCCL 3.0 (CUDA 13.0) removed the CUB functors deprecated in CCCL 2.x and thrust's
     # unary_function/binary_function (nvidia.github.io/cccl 3.0 migration guide; microsoft/onnxruntime#24774,
     # paboyle/Grid#487, JeffreyXiang/CuMesh#12, facebookincubator/velox#18965).
