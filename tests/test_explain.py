@@ -1760,3 +1760,28 @@ def test_a_long_line_is_searched_around_its_literal_not_whole():
     # the same for the log-wide facts (built_here: `nvcc … -c ` on one line)
     assert facts(LogText("echo " + "w" * LONG + "; nvcc -O2 -c k.cu"))["built_here"] == "yes"
     assert facts(LogText("nvcc " + "z" * (LONG + MAX_LINE) + " -c k.cu"))["built_here"] == ""
+
+
+def test_cudajl_driver_checks_by_direction():
+    """CUDA.jl's driver check in each release's own words (src/initialization.jl of v5.8.0, v5.8.3, v5.9.0 and
+    CUDACore/src/initialization.jl of 6.x): a driver newer than the release knows is answered by updating CUDA.jl,
+    one older than it supports by the driver (or the last CUDA.jl for it); the cause model says which."""
+    said = {
+        "only supports NVIDIA drivers for CUDA 11.x or 12.x (yours is for CUDA 13.0.0)": ("too-new", 'Pkg.update("CUDA")'),
+        "only supports NVIDIA drivers for CUDA 11.x, 12.x or 13.x (yours is for CUDA 14.0.0)": ("too-new", "5.8.3"),
+        "only supports NVIDIA drivers for CUDA 12.x or 13.x (yours is for CUDA 11.4.0)": ("too-old", "Upgrade the NVIDIA driver"),
+        "requires an NVIDIA driver for CUDA 12.x or higher (yours only supports up to CUDA 11.8.0)": ("too-old", 'version="5.8"'),
+    }
+    for words, (failure, fix) in said.items():
+        m = explain(f"\u250c Error: This version of CUDA.jl {words}\n\u2514 @ CUDA ~/.julia/packages/CUDA/src/initialization.jl:70")[0]
+        assert (m.id, m.component, m.failure) == ("julia.cudajl_driver_too_new", "driver", failure), words
+        assert fix in m.fix, (words, m.fix)
+
+
+def test_a_variant_may_change_the_failure_only_to_a_known_one():
+    doc = read_document()
+    entry = next(e for e in doc["entries"] if e["id"] == "julia.cudajl_driver_too_new")
+    entry["variants"][0]["failure"] = "too-sideways"
+    assert any("unknown failure 'too-sideways'" in p for p in validate(doc))
+    entry["variants"][0]["component"] = "gpu"
+    assert any("may override only" in p for p in validate(doc))

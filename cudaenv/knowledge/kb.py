@@ -40,7 +40,7 @@ FAILURES = ("missing", "not-on-path", "too-old", "too-new", "two-copies", "built
             "exhausted", "unsupported-platform", "bug")
 # What a variant's `when` may test besides captured and derived values: the extraction
 # stage's facts (explain/extract.py) and `text`, the whole log.
-VARIANT_FIELDS = ("title", "cause", "fix", "cudaenv_fix")
+VARIANT_FIELDS = ("title", "cause", "fix", "cudaenv_fix", "failure")
 
 _cache: dict[str, list[dict]] = {}
 
@@ -201,6 +201,8 @@ def _model_problems(where: str, entry: dict, patterns: bool = True) -> list[str]
         for field in VARIANT_FIELDS:
             if field in variant and not isinstance(variant[field], bool if field == "cudaenv_fix" else str):
                 out.append(f"{where}: variant {n}: {field} has the wrong type")
+        if variant.get("failure", FAILURES[0]) not in FAILURES:
+            out.append(f"{where}: variant {n}: unknown failure {variant['failure']!r} (see kb.FAILURES)")
     return out
 
 
