@@ -22,6 +22,7 @@ FRESH4 = os.path.join(CORPUS, "fresh4")
 FRESH5 = os.path.join(CORPUS, "fresh5")
 FRESH6 = os.path.join(CORPUS, "fresh6")
 FRESH7 = os.path.join(CORPUS, "fresh7")
+FRESH8 = os.path.join(CORPUS, "fresh8")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -297,3 +298,19 @@ def test_score_script_reads_every_log_and_counts_judgements():
     row = table[("heldout", "*")]
     assert (row["logs"], row["recognised"], row["right"], row["stale"]) == (5, 2, 1, 1)
     assert (row["claimed_negative"], row["verdict"]) == (1, 1)
+
+
+def test_fresh8_logs_are_an_eighth_sealed_split():
+    """fresh8/: an eighth set (c01-c17 build side, c31-c47 run side, c61-c77 a user's day of installing and
+    switching), collected by three collectors while round 8 sampled its own threads; unread."""
+    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
+    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
+    fresh6 = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
+                                 at_least=30, negatives=8)
+    fresh7 = assert_sealed_split(FRESH7, "fresh7", "b",
+                                 sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6)],
+                                 at_least=28, negatives=8)
+    logs = assert_sealed_split(FRESH8, "fresh8", "c",
+                               sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6), (FRESH7, fresh7)],
+                               at_least=45, negatives=9, unread=True)
+    assert len({i["project"] for i in logs}) >= 40
