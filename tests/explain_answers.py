@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from cudaenv.knowledge.explain import explain
 
 
@@ -34,3 +36,13 @@ def assert_first_answer(text: str, want_id: str, want_fix: str, where: str = "",
     if not m.environment:
         assert not [f.id for f in found if f.environment], [f.id for f in found]
     return m
+
+
+def first_answer_tests(cases: list[tuple[str, str | None, str]], verdicts: bool = False):
+    """The test of a file of real excerpts: ``cases`` are ``(text, want_id, want_fix)``, one test each (named by
+    its id and place), asserting :func:`assert_first_answer`. A module says ``test_first_answer =
+    first_answer_tests(CASES)``."""
+    @pytest.mark.parametrize("text,want_id,want_fix", cases, ids=[f"{c[1]}-{n}" for n, c in enumerate(cases)])
+    def test(text: str, want_id: str, want_fix: str) -> None:
+        assert_first_answer(text, want_id, want_fix, verdicts=verdicts)
+    return test

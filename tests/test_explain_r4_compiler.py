@@ -8,10 +8,8 @@ its fix must hold ``want_fix``: the fix that solved that thread's case.
 from __future__ import annotations
 
 
-import pytest
-
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # --- glibc 2.41's C23 math functions vs CUDA 12.x's crt/math_functions.h -------------------
@@ -416,9 +414,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{w}-{i}" for i, (_, w, _) in enumerate(CASES)])
-def test_compiler_families_from_real_threads(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_compiler_families_from_real_threads = first_answer_tests(CASES)
 
 
 def test_torch_build_with_cuda_12_gets_the_container_fix_first():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # ---- container.driver_libs_in_image: the image holds the host driver's libraries
@@ -351,9 +351,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i}-{w}" for i, (_, w, _) in enumerate(CASES)])
-def test_containers_python_families(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_containers_python_families = first_answer_tests(CASES)
 
 
 # Program bugs and unrelated lines that mention these tools stay unclaimed.

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 STATUS_TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                             "cudaenv", "knowledge", "status.yaml")
@@ -198,9 +198,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{w}-{i}" for i, (_, w, _) in enumerate(CASES)])
-def test_status_from_real_threads(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_status_from_real_threads = first_answer_tests(CASES)
 
 
 # Program bugs: (excerpt, the verdict explain must give, or None: no answer at all)

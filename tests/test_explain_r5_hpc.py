@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # --- OpenMM compiles its kernels with nvcc; on Windows nvcc needs cl.exe (Visual Studio) -----------
@@ -136,9 +136,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer = first_answer_tests(CASES)
 
 
 # Program or usage errors that look like CUDA trouble: no environment cause may be claimed.

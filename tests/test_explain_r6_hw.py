@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import assert_first_answer, first_answer_tests
 
 CASES = [
     # --- NCCL hangs between PCIe GPUs: the IOMMU or PCIe ACS blocks peer-to-peer ----------------------------
@@ -205,9 +205,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer = first_answer_tests(CASES)
 
 
 # Program bugs of distributed jobs: the verdict (not an environment problem), and nothing environmental.

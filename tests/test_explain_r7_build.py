@@ -6,9 +6,7 @@ are the thread's resolution.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 ARCH = "nvcc.unsupported_arch"
 OLD_RT = "link.cudart_older_than_nvcc"
@@ -151,6 +149,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer = first_answer_tests(CASES)

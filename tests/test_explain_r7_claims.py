@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from explain_answers import assert_first_answer, first_fix_line
+from explain_answers import first_answer_tests, first_fix_line
 from cudaenv.knowledge.explain import explain
 
 # (text, the first answer's id, a string the first line of its fix holds)
@@ -135,9 +135,7 @@ CASES = [
 CASES_BY_FIX = {fix: text for text, _, fix in CASES}
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES)
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer = first_answer_tests(CASES)
 
 
 # The producers above that are not torch: their first fix names no torch-only step.

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.explain.extract import facts
 from cudaenv.knowledge.explain.text import LogText
-from explain_answers import assert_first_answer
+from explain_answers import assert_first_answer, first_answer_tests
 
 CASES = [
     # --- WSL 2: no device because the libcuda loaded is not WSL's ------------------------------------------
@@ -142,9 +141,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + ":" + str(i) for i, c in enumerate(CASES)])
-def test_first_answer_follows_the_environment(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer_follows_the_environment = first_answer_tests(CASES)
 
 
 # Which environment the log shows, from its own traces (each from the thread named; trimmed verbatim)

@@ -13,9 +13,7 @@ Excerpts are quoted (trimmed) from the thread above each.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # --- JAX: cuDNN handle with a quarter of the memory free: the library, not preallocation ---------------
@@ -86,6 +84,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"case{n}" for n in range(len(CASES))])
-def test_first_answer_follows_the_evidence(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer_follows_the_evidence = first_answer_tests(CASES)
