@@ -1044,3 +1044,23 @@ def _d_nccl_ifname(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["nccl_ifname"] = _d_nccl_ifname
+
+
+# -- [r8 build] whether the host gcc a log shows is one its CUDA's nvcc supports.
+
+def _d_host_gcc_fit(v: dict, t: LogText, m: re.Match) -> dict:
+    """The gcc major of the header path an error names (``/usr/lib/gcc/x86_64-linux-gnu/7/include/...``,
+    ``/c++/11/...``) against the newest gcc the CUDA the log names accepts (``data/compat.yaml`` gcc_max):
+    ``gcc_fit`` is "yes" (within the toolkit's range), "no" (newer) or "" (either is unknown); ``gcc_max``
+    is that newest gcc when the CUDA is known."""
+    gcc = v.get("igcc") or v.get("gccv") or ""
+    cuda = v.get("cuda_seen") or _nvcc_seen(t)
+    row = table()["toolkits"].get(cuda) or {}
+    top = row.get("gcc_max")
+    fit = ""
+    if gcc.isdigit() and top:
+        fit = "yes" if int(gcc) <= int(top) else "no"
+    return {"gcc_fit": fit, "gcc_max": str(top) if top else "", "cuda_of_gcc": cuda if top else ""}
+
+
+DERIVE["host_gcc_fit"] = _d_host_gcc_fit
