@@ -243,7 +243,8 @@ _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuB
 
 def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
     name = v.get("name", "")
-    base = "cudnn" if name.startswith("cudnn") else ("nvinfer" if name.startswith("nvinfer") else name.split("-")[0])
+    base = ("cudnn" if name.startswith("cudnn") else
+            "nvinfer" if name.startswith(("nvinfer", "nvonnxparser", "nvparsers")) else name.split("-")[0])
     label, wheel = _LIBRARIES.get(base, (name, ""))
     major = v.get("major", "")
     if base == "cudnn":
@@ -268,7 +269,26 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
         wheel, release = shipped.get("wheel", ""), shipped.get("cuda", "")
     sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
     return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release,
-            "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major)}
+            "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major),
+            **(_tensorrt_seen(t, major) if base == "nvinfer" else {"trt_dir": "", "trt_version": ""})}
+
+
+# [r8 loader] TensorRT comes as NVIDIA's tar/zip more often than as a package: its lib/ directory is on no
+# loader path until a shell start-up file adds it (jkjung-avt/tensorrt_demos#517, open-mmlab/mmdeploy#2594,
+# onnx/onnx-tensorrt#257, NVIDIA/TensorRT#2218). The directory (TensorRT-8.4.2.4) or the release the log
+# names, when its major is the soname's: a TensorRT of another major does not stand in.
+_TRT_DIR = re.compile(r"(/[\w./+-]*?/TensorRT-(\d+)(?:\.\d+)+)(?![\w.])")
+_TRT_VERSION = re.compile(r"(?i:tensorrt)(?:[ \t:=-]*(?i:version)?[ \t:=]*(?:\*\*)?[ \t]*(?i:tensorrt-)?|-)(\d+)((?:\.\d+){1,3})\b")
+
+
+def _tensorrt_seen(t: LogText, major: str) -> dict:
+    """``trt_dir``: a TensorRT-X.Y directory the log names (its root), ``trt_version``: a TensorRT release
+    the log names, each only when its major version is the missing soname's (or the soname has none)."""
+    if not re.search(r"(?i:tensorrt)", t.text):
+        return {"trt_dir": "", "trt_version": ""}
+    d = next((m.group(1) for m in _TRT_DIR.finditer(t.text) if not major or m.group(2) == major), "")
+    ver = next((m.group(1) + m.group(2) for m in _TRT_VERSION.finditer(t.text) if not major or m.group(1) == major), "")
+    return {"trt_dir": d, "trt_version": ver}
 
 
 # The Python module of each nvidia-* wheel (site-packages/nvidia/<module>/lib holds its libraries).

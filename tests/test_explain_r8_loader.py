@@ -1,0 +1,112 @@
+"""Issue 18, round 8, helper "loader": libraries at load time, sampled the way the held-out sets are sampled
+(search results in order, resolved threads only) and judged by the thread's own resolution.
+
+Families widened here: TensorRT's libraries not on the loader path (the tar's lib/ directory is on no path
+until a start-up file adds it: the first fix puts that copy on the path, "install" only when none exists);
+the conda environment's own CUDA libraries mixed with another copy (a symbol-version error without any
+LD_LIBRARY_PATH: keep one set). The other excerpts were answered right before this round and guard against
+regressions. Each tuple is a short excerpt of a real public thread (its URL above it), verbatim but trimmed:
+the first environment answer must be ``want_id`` and the first line of its fix must hold ``want_fix``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_answers import assert_first_answer
+
+LIB = "runtime.cuda_library_not_found"
+SHADOW = "runtime.cuda_lib_shadowed"
+
+# (text, the first environment answer's id, a string the first line of its fix holds)
+CASES = [
+    # --- TensorRT installed (a tar), its lib/ not on the loader path --------------------------------------------
+    # https://github.com/jkjung-avt/tensorrt_demos/issues/517 (fresh7 b05: the .bashrc line kept the guide's angle
+    # brackets; the right path, then a new shell, solved it)
+    ("im using tensorrt 8.2.1.8 ,cuda 11.5 on ubantu 20.04 system \n\n im getting this issue\n"
+     " ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory",
+     LIB, "Put TensorRT 8.2.1.8's lib directory on the loader path"),
+    # the same thread's reply, pasted with the error: the directory is named
+    ("ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory\n"
+     "> export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:</home/ubuntu/TensorRT-8.2.1.8/lib>",
+     LIB, "export LD_LIBRARY_PATH=/home/ubuntu/TensorRT-8.2.1.8/lib:$LD_LIBRARY_PATH"),
+    # https://github.com/open-mmlab/mmdeploy/issues/2594 ("set LD_LIBRARY_PATH to include ... tensorrt dynamic
+    # library" after the tar install solved it)
+    ("[Bug] ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory",
+     LIB, "Find TensorRT's lib directory and put it on the loader path"),
+    # https://github.com/pytorch/TensorRT/issues/588 (resolved by putting TensorRT's libraries on the library path)
+    ("import torch\nimport trtorch\n```\ngives\n```\n"
+     "ImportError: libnvinfer_plugin.so.8: cannot open shared object file: No such file or directory\n```\n"
+     "It seems like _something_ is missing from my library path",
+     LIB, "find / -name 'libnvinfer_plugin.so.8'"),
+    # https://github.com/onnx/onnx-tensorrt/issues/257 (built against TensorRT; "Add the absolute path to the
+    # TensorRT lib directory to the environment variable LD_LIBRARY_PATH")
+    ("onnx2trt: error while loading shared libraries: libnvinfer.so.6: cannot open shared object file: No such file "
+     "or directory\n\nBuild success, can not call `onnx2trt` on Ubuntu 18.04",
+     LIB, "Find TensorRT's lib directory and put it on the loader path"),
+    # https://github.com/NVIDIA/TensorRT/issues/2218 (TensorRT's own loader; the file is in the tar's lib/)
+    ("6: [libLoader.h::DynamicLibrary::50] Error Code 6: Internal Error (Unable to load library: "
+     "libnvinfer_builder_resource.so.8.4.2)\n**TensorRT Version : TensorRT-8.4.2.4\n"
+     "- this file cab be found under /usr/local/TensorRT-8.4.2.4/lib",
+     LIB, "export LD_LIBRARY_PATH=/usr/local/TensorRT-8.4.2.4/lib:$LD_LIBRARY_PATH"),
+    # https://github.com/AUTOMATIC1111/stable-diffusion-webui-tensorrt/pull/4 (LD_LIBRARY_PATH set for Linux)
+    ("Uncaught exception detected: Unable to open library: libnvinfer_plugin.so.8 due to libnvinfer_plugin.so.8: "
+     "cannot open shared object file: No such file or directory",
+     LIB, "Find TensorRT's lib directory and put it on the loader path"),
+    # https://github.com/NVIDIA/TensorRT/issues/3061 (what is missing is CUDA 11's cuBLAS: "Your CUDA installation
+    # is not complete")
+    ("Unable to open library: libnvinfer_plugin.so.8 due to libcublas.so.11: cannot open shared object file: "
+     "No such file or directory",
+     LIB, "nvidia-cublas-cu11"),
+
+    # --- two copies of a CUDA library ---------------------------------------------------------------------------
+    # https://github.com/AI4Finance-Foundation/FinRL/issues/817 (conda base's cudatoolkit 11.2 libcublasLt under pip
+    # torch's nvidia-cublas; a new environment solved it)
+    ("OSError: /home/fccc/miniconda3/lib/python3.9/site-packages/torch/lib/../../nvidia/cublas/lib/libcublas.so.11: "
+     "undefined symbol: cublasLtGetStatusString, version libcublasLt.so.11\n\nas i see, this file is in directory :\n\n"
+     "`(base) fccc@fccc-System-Product-Name:~$ locate  libcublasLt.so.11\n/home/fccc/miniconda3/lib/libcublasLt.so.11\n"
+     "/home/fccc/miniconda3/lib/libcublasLt.so.11.4.1.1043\n"
+     "/home/fccc/miniconda3/pkgs/cudatoolkit-11.2.2-he111cf0_8/lib/libcublasLt.so.11",
+     SHADOW, "conda remove --force cudatoolkit"),
+    # https://github.com/vios-s/DiffAN/issues/7 (`conda remove cudatoolkit=11.3.1`, then torch from pip)
+    ("OSError: /data/app/anaconda3/envs/functorch_cud11/lib/python3.10/site-packages/torch/lib/../../../../libcublas.so.11: "
+     "undefined symbol: cublasLtBIIMatmulAlgoGetHeuristic, version libcublasLt.so.11",
+     SHADOW, "conda remove --force cudatoolkit"),
+    # https://github.com/steinst/SentAlign/issues/3 (another cudatoolkit build: `conda install cudatoolkit=11.2`)
+    ("OSError $ENV_PATH/torch/lib/../../../../libcublas.so.11: undefined symbol: cublasLt_for_cublas_HSS, version "
+     "libcublasLt.so.11 when importing torch",
+     SHADOW, "Keep one set of CUDA libraries in this environment"),
+    # https://github.com/pytorch/pytorch/issues/51080 (cudatoolkit 11.0.221; conda-forge's 11.0.3 works)
+    ("OSError: /home/ka37/anaconda3/envs/fail/lib/python3.8/site-packages/torch/lib/../../../../libcublas.so.11: symbol "
+     "free_gemm_select version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference",
+     SHADOW, "install one matching cudatoolkit build"),
+    # https://github.com/pytorch/pytorch/issues/103832 (a CUDA image's cuBLAS before torch's nvidia-cublas-cu11)
+    (">>> import torch\nTraceback (most recent call last):\n"
+     '  File "/root/.cache/pypoetry/virtualenvs/my-env-jEFYeG2G-py3.10/lib/python3.10/site-packages/torch/__init__.py", '
+     "line 172, in _load_global_deps\n    ctypes.CDLL(lib_path, mode=ctypes.RTLD_GLOBAL)\n"
+     '  File "/opt/conda/lib/python3.10/ctypes/__init__.py", line 374, in __init__\n'
+     "    self._handle = _dlopen(self._name, mode)\nOSError: /root/.cache/pypoetry/virtualenvs/my-env-jEFYeG2G-py3.10/lib/"
+     "python3.10/site-packages/torch/lib/../../nvidia/cublas/lib/libcublas.so.11: undefined symbol: "
+     "cublasLtGetStatusString, version libcublasLt.so.11",
+     SHADOW, "cudaenv off"),
+    # https://github.com/pytorch/pytorch/issues/144244 (CUDA 12.2's lib64 on LD_LIBRARY_PATH; resetting it solved it)
+    ('ImportError: /root/.cache/pypoetry/virtualenvs/soccer-eventpred-YF5lB--H-py3.10/lib/python3.10/site-packages/'
+     "torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: undefined symbol: __nvJitLinkComplete_12_4, version "
+     "libnvJitLink.so.12\n- **PyTorch version**: 2.5.1\n- **CUDA version**: 12.2",
+     SHADOW, "cudaenv off"),
+
+    # --- a prebuilt extension for another torch; cuDNN 8 missing ------------------------------------------------
+    # https://github.com/Zielon/MICA/issues/20 (the pytorch3d wheel for this torch and CUDA solved it)
+    ("ImportError: /usr/local/lib/python3.7/dist-packages/pytorch3d/_C.cpython-37m-x86_64-linux-gnu.so: undefined "
+     "symbol: _ZNK2at6Tensor7is_cudaEv",
+     "torch.extension_abi", "Install the extension's build made for your torch version"),
+    # https://github.com/ultrasev/stream-whisper/issues/18 (cuDNN 8 installed: `conda install -c conda-forge cudnn`)
+    ("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: "
+     "No such file or directory",
+     LIB, "Install it where the loader looks"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
+def test_first_answer(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix)
