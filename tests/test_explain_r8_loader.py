@@ -95,6 +95,32 @@ CASES = [
      "libnvJitLink.so.12\n- **PyTorch version**: 2.5.1\n- **CUDA version**: 12.2",
      SHADOW, "cudaenv off"),
 
+    # --- CUDA 10 and older: the named release's runtime is installed and not on the loader path ---------------
+    # https://github.com/tensorflow/tensorflow/issues/5343 (`export LD_LIBRARY_PATH=/usr/local/cuda-8.0/lib64`, or
+    # `sudo ldconfig /usr/local/cuda/lib64`)
+    ("ImportError: libcudart.so.8.0: cannot open shared object file: No such file or directory",
+     "runtime.libcudart_not_found", "Put CUDA 8.0's lib64 on the loader path"),
+    # https://github.com/leofansq/CPCL/issues/4 ("I found the problem is that I erroneously configed the CUDA path")
+    ("ImportError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
+     "runtime.libcudart_not_found", 'cudaenv use 10.0'),
+    # https://github.com/pyg-team/pytorch_geometric/issues/114 (~/.bashrc not sourced after switching to CUDA 10.0)
+    ("ImportError: libcudart.so.10.0: cannot open shared object file: No such file or directory\n"
+     "I have tried to change Cuda from 9.0 to 10.0",
+     "runtime.libcudart_not_found", "Put CUDA 10.0's lib64 on the loader path"),
+    # https://github.com/pytorch/pytorch/issues/60515 (`export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64:...`)
+    ("OSError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
+     "runtime.libcudart_not_found", "export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64:$LD_LIBRARY_PATH"),
+
+    # --- numba pointed at a library that is not the driver --------------------------------------------------------
+    # https://github.com/numba/numba/issues/3963 (NUMBAPRO_CUDA_DRIVER at the driver's libcuda.so solved it)
+    ("CudaDriverError: driver missing function: cuInit.\n"
+     "export NUMBAPRO_CUDA_DRIVER=/usr/lib/cuda/lib64/libcudart.so",
+     "runtime.libcuda_not_found", "unset NUMBA_CUDA_DRIVER NUMBAPRO_CUDA_DRIVER"),
+    # https://github.com/numba/numba/issues/4136 (Windows: the variable named cudart64_91.dll)
+    ("CudaDriverError: driver missing function: cuInit.\nRequires CUDA 8.0 or above.\n\nOS: Windows 10\n"
+     '$Env:NUMBAPRO_CUDA_DRIVER = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v9.1\\bin\\cudart64_91.dll"',
+     "runtime.libcuda_not_found", "nvcuda.dll"),
+
     # --- a prebuilt extension for another torch; cuDNN 8 missing ------------------------------------------------
     # https://github.com/Zielon/MICA/issues/20 (the pytorch3d wheel for this torch and CUDA solved it)
     ("ImportError: /usr/local/lib/python3.7/dist-packages/pytorch3d/_C.cpython-37m-x86_64-linux-gnu.so: undefined "
