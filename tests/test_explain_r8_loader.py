@@ -59,6 +59,24 @@ CASES = [
      "No such file or directory",
      LIB, "nvidia-cublas-cu11"),
 
+    # --- TensorFlow's optional TensorRT (TF-TRT): a warning, reported after the log's causes ---------------------
+    # https://github.com/NVIDIA/tensorflow/issues/75 (TF 2.11 wants TensorRT 7: `pip install nvidia-tensorrt==7.2.3.4`
+    # from nvidia-pyindex and its directory on LD_LIBRARY_PATH)
+    ("i get the following warning when importing tensorflow\n\n"
+     "> Could not load dynamic library 'libnvinfer.so.7'\n> Could not load dynamic library 'libnvinfer_plugin.so.7'",
+     "loader.tf_trt_libs_missing", "nvidia-tensorrt==7.2.3.4"),
+    # https://github.com/tensorflow/tensorflow/issues/58681 (the TF-TRT warning beside the real cause, libdevice)
+    ("2023-01-27 14:05:53.348636: W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could not "
+     "load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No such file or "
+     "directory; LD_LIBRARY_PATH: :/home/wheatley/miniconda3/envs/tf_2-11_gpu/lib/\n"
+     "2023-01-27 14:05:53.348691: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Cannot dlopen "
+     "some TensorRT libraries. If you would like to use Nvidia GPU with TensorRT, please make sure the missing libraries "
+     "mentioned above are installed properly.\n"
+     "2023-01-27 14:06:01.101010: W tensorflow/compiler/xla/service/gpu/nvptx_helper.cc:56] Can't find libdevice directory "
+     "${CUDA_DIR}/nvvm/libdevice. This may result in compilation or runtime failures, if the program we try to run uses "
+     "routines from libdevice.",
+     "xla.libdevice_not_found", ""),
+
     # --- two copies of a CUDA library ---------------------------------------------------------------------------
     # https://github.com/AI4Finance-Foundation/FinRL/issues/817 (conda base's cudatoolkit 11.2 libcublasLt under pip
     # torch's nvidia-cublas; a new environment solved it)
