@@ -77,6 +77,25 @@ CASES = [
      "routines from libdevice.",
      "xla.libdevice_not_found", ""),
 
+    # --- JAX prints TensorFlow's DSO-loader line: the producer (jaxlib) decides the fix ---------------------------
+    # https://github.com/jax-ml/jax/issues/8289 (CUDA 11.0's lib64 has libcusolver.so.10; jaxlib wanted .so.11)
+    (">>> q, r = jnp.linalg.qr(A)\n2021-10-19 12:49:58.203647: W external/org_tensorflow/tensorflow/stream_executor/"
+     "platform/default/dso_loader.cc:64] Could not load dynamic library 'libcusolver.so.11'; dlerror: libcusolver.so.11: "
+     "cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: /pkgs/cuda-11.0/lib64:"
+     "/pkgs/cudnn-11.0-v8.0.5.39/lib64:/pkgs/TensorRT-6/lib:/pkgs/cuda-11.0/extras/CUPTI/lib64\n"
+     "jax._src.source_info_util.JaxStackTraceBeforeTransformation: RuntimeError: jaxlib/cusolver.cc:51: operation "
+     "cusolverDnCreate(&handle) failed: cuSolver internal error",
+     LIB, "put a toolkit whose lib64 has libcusolver.so.11 on LD_LIBRARY_PATH"),
+    # https://github.com/hollowstrawberry/kohya-colab/issues/133 (JAX unused: "you can ignore it"); the answer is
+    # conditional on JAX being wanted on the GPU
+    ('I\'ve noticed since yesterday i get a line in the script of the Colab page: "An NVIDIA GPU may be present on this '
+     'machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu."',
+     "jax.cpu_only", "If JAX should use the GPU"),
+    # https://github.com/sashakolpakov/dire-jax/issues/14 (the CUDA-enabled jaxlib: jax[cuda12])
+    ("WARNING:2025-05-27 20:22:28,949:jax._src.xla_bridge:791: An NVIDIA GPU may be present on this machine, but a "
+     "CUDA-enabled jaxlib is not installed. Falling back to cpu.",
+     "jax.cpu_only", 'pip install -U "jax[cuda12]"'),
+
     # --- two copies of a CUDA library ---------------------------------------------------------------------------
     # https://github.com/AI4Finance-Foundation/FinRL/issues/817 (conda base's cudatoolkit 11.2 libcublasLt under pip
     # torch's nvidia-cublas; a new environment solved it)
