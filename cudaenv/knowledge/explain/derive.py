@@ -270,7 +270,7 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
     sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
     return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release,
             "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major),
-            **(_tensorrt_seen(t, major) if base == "nvinfer" else {"trt_dir": "", "trt_version": ""})}
+            **(_tensorrt_seen(t, major) if base == "nvinfer" else {"trt_dir": "", "trt_version": "", "trt_other": ""})}
 
 
 # [r8 loader] TensorRT comes as NVIDIA's tar/zip more often than as a package: its lib/ directory is on no
@@ -285,10 +285,14 @@ def _tensorrt_seen(t: LogText, major: str) -> dict:
     """``trt_dir``: a TensorRT-X.Y directory the log names (its root), ``trt_version``: a TensorRT release
     the log names, each only when its major version is the missing soname's (or the soname has none)."""
     if not re.search(r"(?i:tensorrt)", t.text):
-        return {"trt_dir": "", "trt_version": ""}
+        return {"trt_dir": "", "trt_version": "", "trt_other": ""}
     d = next((m.group(1) for m in _TRT_DIR.finditer(t.text) if not major or m.group(2) == major), "")
-    ver = next((m.group(1) + m.group(2) for m in _TRT_VERSION.finditer(t.text) if not major or m.group(1) == major), "")
-    return {"trt_dir": d, "trt_version": ver}
+    versions = [(m.group(1), m.group(1) + m.group(2)) for m in _TRT_VERSION.finditer(t.text)]
+    versions += [(m.group(2), m.group(1).rsplit("TensorRT-", 1)[1]) for m in _TRT_DIR.finditer(t.text)]
+    ver = next((v for mj, v in versions if not major or mj == major), "")
+    # only another major named (TensorRT 8 installed, the program wants libnvinfer.so.7): it does not stand in
+    other = next((v for mj, v in versions if major and mj != major), "") if not (d or ver) else ""
+    return {"trt_dir": d, "trt_version": ver, "trt_other": other}
 
 
 # The Python module of each nvidia-* wheel (site-packages/nvidia/<module>/lib holds its libraries).
