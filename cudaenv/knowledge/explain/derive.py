@@ -229,7 +229,18 @@ def _d_libcudart(v: dict, t: LogText, m: re.Match) -> dict:
     else:
         wheel = (f"A prebuilt package (mmcv-full and the like) made for CUDA {ver}: install its build for your "
                  f"torch and CUDA instead, or build it from source here.")
-    return {"major": major, "use": use, "package": pkg, "wheel": wheel, **_d_present(v, t)}
+    return {"major": major, "use": use, "package": pkg, "wheel": wheel, **_d_present(v, t), **_openmmlab(t)}
+
+
+# [r8 loader] OpenMMLab projects ship prebuilt ops (mmcv-full) made for one CUDA: there a missing libcudart of
+# another release is the package's, not a path (found by str.find: a regex over a long log costs 0.2 s)
+_OPENMMLAB = ("mmcv", "mmdet", "mmseg", "mmocr", "mmpose", "mmrotate", "mmaction", "mmengine", "openmmlab",
+              "dist_train.sh", "dist_test.sh", "configs/")
+
+
+def _openmmlab(t: LogText) -> dict:
+    low = t.text.lower()
+    return {"openmmlab": "yes" if any(w in low for w in _OPENMMLAB) else ""}
 
 
 _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuBLASLt", "nvidia-cublas-cu{major}"),
