@@ -117,6 +117,14 @@ CASES = [
     ("OSError: /home/ka37/anaconda3/envs/fail/lib/python3.8/site-packages/torch/lib/../../../../libcublas.so.11: symbol "
      "free_gemm_select version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference",
      SHADOW, "install one matching cudatoolkit build"),
+    # https://github.com/pytorch/pytorch/issues/90673 (the nvidia channel's libcusparse 12.0 pulled in beside
+    # pytorch-cuda=11.7: "libcusparse should be pinned at 11.7")
+    ("conda install pytorch torchvision torchaudio pytorch-cuda=11.7 -c pytorch -c nvidia\n>>> import torch\n"
+     "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+     '  File "/fsx/conda/envs/test_libcusparse/lib/python3.10/site-packages/torch/__init__.py", line 192, in <module>\n'
+     "    from torch._C import *  # noqa: F403\nImportError: /fsx/conda/envs/test_libcusparse/lib/python3.10/site-packages/"
+     "torch/lib/libtorch_cuda_cu.so: undefined symbol: cusparseSpSM_analysis, version libcusparse.so.11",
+     SHADOW, 'conda install -c pytorch -c nvidia "libcusparse<12"'),
     # https://github.com/pytorch/pytorch/issues/103832 (a CUDA image's cuBLAS before torch's nvidia-cublas-cu11)
     (">>> import torch\nTraceback (most recent call last):\n"
      '  File "/root/.cache/pypoetry/virtualenvs/my-env-jEFYeG2G-py3.10/lib/python3.10/site-packages/torch/__init__.py", '
@@ -147,6 +155,12 @@ CASES = [
     # https://github.com/pytorch/pytorch/issues/60515 (`export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64:...`)
     ("OSError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
      "runtime.libcudart_not_found", "export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64:$LD_LIBRARY_PATH"),
+
+    # --- two CuPy builds in one environment -------------------------------------------------------------------------
+    # https://github.com/amazon-braket/amazon-braket-examples/pull/903 (one CUDA's build of each package: cu12 pinned)
+    ("CuPy may not function correctly because multiple CuPy packages are installed\n  in your environment:\n\n"
+     "    cupy-cuda12x, cupy-cuda13x",
+     "python.two_cuda_builds_installed", "Uninstall every build, then install the one for your CUDA"),
 
     # --- numba pointed at a library that is not the driver --------------------------------------------------------
     # https://github.com/numba/numba/issues/3963 (NUMBAPRO_CUDA_DRIVER at the driver's libcuda.so solved it)

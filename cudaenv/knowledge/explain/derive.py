@@ -468,7 +468,10 @@ def _d_shadowed(v: dict, t: LogText, m: re.Match) -> dict:
     path = found.group(1) if found else ""
     where = (f" This log shows {path} (an older toolkit's libraries) on the loader path." if path else "")
     need = f"; it needs {lib.split('.so')[0]} {needed} or newer" if needed else ""
-    return {"needed": needed, "lib": lib, "path": path, "where": where, "need": need}
+    # [r8 loader] the nvidia channel's conda package of that library and the next major (a pin below it)
+    soname = re.match(r"(lib[A-Za-z]+)\.so\.(\d+)$", lib)
+    conda_pin = f'"{soname.group(1)}<{int(soname.group(2)) + 1}"' if soname else ""
+    return {"needed": needed, "lib": lib, "path": path, "where": where, "need": need, "conda_pin": conda_pin}
 
 
 _HEADERS = {"cusparse": "cuSPARSE", "cublas": "cuBLAS", "cusolver": "cuSOLVER", "cufft": "cuFFT",
