@@ -229,7 +229,18 @@ def _d_libcudart(v: dict, t: LogText, m: re.Match) -> dict:
     else:
         wheel = (f"A prebuilt package (mmcv-full and the like) made for CUDA {ver}: install its build for your "
                  f"torch and CUDA instead, or build it from source here.")
-    return {"major": major, "use": use, "package": pkg, "wheel": wheel, **_d_present(v, t)}
+    return {"major": major, "use": use, "package": pkg, "wheel": wheel, **_d_present(v, t), **_openmmlab(t)}
+
+
+# [r8 loader] OpenMMLab projects ship prebuilt ops (mmcv-full) made for one CUDA: there a missing libcudart of
+# another release is the package's, not a path (found by str.find: a regex over a long log costs 0.2 s)
+_OPENMMLAB = ("mmcv", "mmdet", "mmseg", "mmocr", "mmpose", "mmrotate", "mmaction", "mmengine", "openmmlab",
+              "dist_train.sh", "dist_test.sh", "configs/")
+
+
+def _openmmlab(t: LogText) -> dict:
+    low = t.text.lower()
+    return {"openmmlab": "yes" if any(w in low for w in _OPENMMLAB) else ""}
 
 
 _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuBLASLt", "nvidia-cublas-cu{major}"),
@@ -243,7 +254,8 @@ _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuB
 
 def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
     name = v.get("name", "")
-    base = "cudnn" if name.startswith("cudnn") else ("nvinfer" if name.startswith("nvinfer") else name.split("-")[0])
+    base = ("cudnn" if name.startswith("cudnn") else
+            "nvinfer" if name.startswith(("nvinfer", "nvonnxparser", "nvparsers")) else name.split("-")[0])
     label, wheel = _LIBRARIES.get(base, (name, ""))
     major = v.get("major", "")
     if base == "cudnn":
@@ -268,7 +280,30 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
         wheel, release = shipped.get("wheel", ""), shipped.get("cuda", "")
     sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
     return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release,
-            "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major)}
+            "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major),
+            **(_tensorrt_seen(t, major) if base == "nvinfer" else {"trt_dir": "", "trt_version": "", "trt_other": ""})}
+
+
+# [r8 loader] TensorRT comes as NVIDIA's tar/zip more often than as a package: its lib/ directory is on no
+# loader path until a shell start-up file adds it (jkjung-avt/tensorrt_demos#517, open-mmlab/mmdeploy#2594,
+# onnx/onnx-tensorrt#257, NVIDIA/TensorRT#2218). The directory (TensorRT-8.4.2.4) or the release the log
+# names, when its major is the soname's: a TensorRT of another major does not stand in.
+_TRT_DIR = re.compile(r"(/[\w./+-]*?/TensorRT-(\d+)(?:\.\d+)+)(?![\w.])")
+_TRT_VERSION = re.compile(r"(?i:tensorrt)(?:[ \t:=-]*(?i:version)?[ \t:=]*(?:\*\*)?[ \t]*(?i:tensorrt-)?|-)(\d+)((?:\.\d+){1,3})\b")
+
+
+def _tensorrt_seen(t: LogText, major: str) -> dict:
+    """``trt_dir``: a TensorRT-X.Y directory the log names (its root), ``trt_version``: a TensorRT release
+    the log names, each only when its major version is the missing soname's (or the soname has none)."""
+    if not re.search(r"(?i:tensorrt)", t.text):
+        return {"trt_dir": "", "trt_version": "", "trt_other": ""}
+    d = next((m.group(1) for m in _TRT_DIR.finditer(t.text) if not major or m.group(2) == major), "")
+    versions = [(m.group(1), m.group(1) + m.group(2)) for m in _TRT_VERSION.finditer(t.text)]
+    versions += [(m.group(2), m.group(1).rsplit("TensorRT-", 1)[1]) for m in _TRT_DIR.finditer(t.text)]
+    ver = next((v for mj, v in versions if not major or mj == major), "")
+    # only another major named (TensorRT 8 installed, the program wants libnvinfer.so.7): it does not stand in
+    other = next((v for mj, v in versions if major and mj != major), "") if not (d or ver) else ""
+    return {"trt_dir": d, "trt_version": ver, "trt_other": other}
 
 
 # The Python module of each nvidia-* wheel (site-packages/nvidia/<module>/lib holds its libraries).
@@ -433,7 +468,10 @@ def _d_shadowed(v: dict, t: LogText, m: re.Match) -> dict:
     path = found.group(1) if found else ""
     where = (f" This log shows {path} (an older toolkit's libraries) on the loader path." if path else "")
     need = f"; it needs {lib.split('.so')[0]} {needed} or newer" if needed else ""
-    return {"needed": needed, "lib": lib, "path": path, "where": where, "need": need}
+    # [r8 loader] the nvidia channel's conda package of that library and the next major (a pin below it)
+    soname = re.match(r"(lib[A-Za-z]+)\.so\.(\d+)$", lib)
+    conda_pin = f'"{soname.group(1)}<{int(soname.group(2)) + 1}"' if soname else ""
+    return {"needed": needed, "lib": lib, "path": path, "where": where, "need": need, "conda_pin": conda_pin}
 
 
 _HEADERS = {"cusparse": "cuSPARSE", "cublas": "cuBLAS", "cusolver": "cuSOLVER", "cufft": "cuFFT",
