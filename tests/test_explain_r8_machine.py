@@ -1,0 +1,140 @@
+"""Issue 18, round 8, helper [machine]: driver, kernel module, container runtime, HPC nodes, hardware.
+
+Sampled like the held-out sets (resolved threads in search order) plus fresh7's burned misses of this area.
+The families the answers follow: nvidia-smi's own message inside a container means the runtime mounted
+NVML with it (the container's links or the runtime's ldconfig step, not --gpus; a Debian host's ldconfig
+path first); modpost's "GPL-only symbol" for the NVIDIA module is a driver release older than the kernel;
+RmInitAdapter's (initStatus:rmStatus:line) triple and the GPU decide between the platform (Blackwell desktop
+GPUs: Resizable BAR / Above 4G decoding) and a driver release (0x62, GSP init); enroot/pyxis on Slurm nodes.
+Each tuple is a trimmed verbatim excerpt of the thread above it: the first environment answer must be
+``want_id`` and its first fix line must hold ``want_fix``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_answers import assert_first_answer
+
+CASES = [
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/862 (burned fresh7 b57: RTX 5090, RmInitAdapter 0x22:0x56; fixed by Resizable BAR and Above 4G decoding in the BIOS)
+    ("# nvidia-smi\n"
+     "No devices were found\n"
+     "\n"
+     "# meanwhile, output in /var/log/syslog\n"
+     "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0\n"
+     "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:884)\n"
+     "Jul 01 22:55:07 gpu kernel: NVRM: The NVIDIA GPU 0000:01:00.0 (PCI ID: 10de:2b85)",
+     "driver.gpu_init_failed", "Resizable BAR"),
+    # https://github.com/warmshao/FasterLivePortrait/issues/8 (burned fresh7 b58: the project's image, nvidia-smi runs in it; fixed by remaking the .so.1 links)
+    ("When I run `nvidia-smi` in the docker you provided, I get the error: \n"
+     "\n"
+     "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system.\n"
+     "Please also try adding directory that contains libnvidia-ml.so to your system PATH.\n"
+     "\n"
+     "How can I fix this error? Thanks!\n"
+     "\n"
+     "Yes I installed nvidia driver, I can run `nvidia-smi` outside docker container. My system is ubuntu 18.04, GPU is V100.",
+     "loader.nvml_library_missing", "ln -sf libnvidia-ml.so."),
+    # https://github.com/mesosphere/konvoy-image-builder/pull/1200 (burned fresh7 b61: 470.199.02 on 5.15.0-1070-aws, modpost GPL-only symbol; fixed by the latest 470)
+    ("-> Error.\n"
+     "ERROR: An error occurred while performing the step: \"Checking to see whether the nvidia kernel module was successfully built\". See /var/log/nvidia-installer.log for details.\n"
+     "-> The command `cd ./kernel; /usr/bin/make -k -j8 NV_KERNEL_MODULES=\"nvidia\" NV_EXCLUDE_KERNEL_MODULES=\"\" SYSSRC=\"/lib/modules/5.15.0-1070-aws/build\" SYSOUT=\"/lib/modules/5.15.0-1070-aws/build\"` failed with the following output:\n"
+     "\n"
+     "make[1]: Entering directory '/usr/src/linux-headers-5.15.0-1070-aws'\n"
+     "warning: the compiler differs from the one used to build the kernel\n"
+     "The kernel was built by: gcc (Ubuntu 9.4.0-1ubuntu1~20.04.2) 9.4.0\n"
+     "You are using: cc (Ubuntu 9.4.0-1ubuntu1~20.04.2) 9.4.0\n"
+     "MODPOST /opt/dkp/nvidia/NVIDIA-Linux-x86_64-470.199.02/kernel/Module.symvers\n"
+     "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol 'rcu_read_unlock_strict'\n"
+     "make[2]: *** [scripts/Makefile.modpost:133: /opt/dkp/nvidia/NVIDIA-Linux-x86_64-470.199.02/kernel/Module.symvers] Error 1\n"
+     "make[2]: *** Deleting file '/opt/dkp/nvidia/",
+     "driver.module_build_failed", "newest release of the same branch"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1671 (sample s01: NVML Unknown Error after hours; NVIDIA's workaround 1 is nvidia-ctk create-dev-char-symlinks)
+    ("After a random amount of time (it could be hours or days) the GPUs become unavailable inside all the running containers and `nvidia-smi` returns \"Failed to initialize NVML: Unknown Error\".\n"
+     "A restart of all the containers fixes the issue and the GPUs return available.\n"
+     "Outside the containers the GPUs are still working correctly.\n"
+     "All the containers are run with `docker run --gpus all -it tensorflow/tensorflow:latest-gpu /bin/bash`",
+     "container.nvml_lost", "create-dev-char-symlinks"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/854 (sample s02: Debian testing host, --runtime=nvidia; fixed by config.toml's ldconfig path)
+    ("$ sudo docker run --runtime=nvidia --rm nvidia/cuda:10.0-base nvidia-smi\n"
+     "Unable to find image 'nvidia/cuda:10.0-base' locally\n"
+     "Status: Downloaded newer image for nvidia/cuda:10.0-base\n"
+     "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system.\n"
+     "Please also try adding directory that contains libnvidia-ml.so to your system PATH.\n"
+     "~$ uname -a\n"
+     "Linux bonsai 5.2.0-3-amd64 #1 SMP Debian 5.2.17-1 (2019-09-26) x86_64 GNU/Linux",
+     "loader.nvml_library_missing", "ldconfig = \"@/sbin/ldconfig\""),
+    # https://github.com/NVIDIA/libnvidia-container/issues/67 (sample s03: Debian 10 host; ldconfig in the container fixed it (the runtime's ldconfig step failed))
+    ("OS : Debian 10\n"
+     "libnvidia-container 1 1.0.4-1\n"
+     "nvidia-container-runtime 3.1.2-1\n"
+     "Nvidia 430.40\n"
+     "Docker 19.03.1\n"
+     "\n"
+     "When a launch docker container with nvidia-runtime-container, nvidia-smi command inside the container says :\n"
+     "\n"
+     "    NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system.\n"
+     "    Please also try adding directory that contains libnvidia-ml.so to your system PATH.",
+     "loader.nvml_library_missing", "ldconfig"),
+    # https://github.com/warmshao/FasterLivePortrait/issues/114 (sample s04: the project's image (镜像); fixed by remaking the links of #9)
+    ("您好，我下载了您的镜像后，gpu不可用。输入nvidia-smi命令，提示NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in your system.\n"
+     "Please also try adding directory that contains libnvidia-ml.so to your system PATH。修改环境变量等方法都尝试过了还是不行。",
+     "loader.nvml_library_missing", "ln -sf libnvidia-ml.so."),
+    # https://github.com/zabbly/linux/issues/15 (sample s05: 6.7.3 and __rcu_read_lock; a newer driver)
+    ("6.7.3 kernel + nvidia incompatibility: ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'",
+     "driver.module_build_failed", "newer release of the driver"),
+    # https://github.com/xanmod/linux/issues/411 (sample s06: xanmod 6.6.15, DKMS 545.29.06; a newer driver)
+    ("# MODPOST /var/lib/dkms/nvidia/545.29.06/build/Module.symvers\n"
+     "   scripts/mod/modpost -M -m -a      -o /var/lib/dkms/nvidia/545.29.06/build/Module.symvers -T /var/lib/dkms/nvidia/545.29.06/build/modules.order -i Module.symvers -e\n"
+     "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'\n"
+     "ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_unlock'\n"
+     "make[3]: *** [scripts/Makefile.modpost:145: /var/lib/dkms/nvidia/545.29.06/build/Module.symvers] Error 1\n"
+     "make[2]: *** [/usr/src/linux-headers-6.6.15-x64v3-xanmod1/Makefile:2020: modpost] Error 2\n"
+     "make[1]: *** [Makefile:234: __sub-make] Error 2\n"
+     "make[1]: Leaving directory '/usr/src/linux-headers-6.6.15-x64v3-xanmod1'\n"
+     "make: *** [Makefile:82: modules] Error 2",
+     "driver.module_build_failed", "newer release of the driver"),
+    # https://github.com/chaotic-cx/nyx/issues/1069 (sample s07: 6.15 and __vma_start_write, 570.153.02 under Nix; a newer driver)
+    ("       > WARNING: modpost: missing MODULE_DESCRIPTION() in nvidia.o\n"
+     "       > ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__vma_start_write'\n"
+     "       > ERROR: modpost: GPL-incompatible module nvidia-drm.ko uses GPL-only symbol '__vma_start_write'\n"
+     "       > make[4]: *** [/nix/store/6lcz8r0ygva68y2iy6b1idqypc5lv0hq-linux-6.15.0-dev/lib/modules/6.15.0-cachyos/source/scripts/Makefile.modpost:147: Module.symvers] Error 1\n"
+     "       > make[2]: Leaving directory '/build/NVIDIA-Linux-x86_64-570.153.02/kernel'",
+     "driver.module_build_failed", "newer release of the driver"),
+    # https://github.com/NVIDIA/pyxis/issues/47 (sample s08: Slurm + pyxis; fixed by ConstrainDevices=yes in cgroup.conf)
+    ("SLURM + pyxis-enroot, \"no CUDA-capable device is detected\"",
+     "runtime.no_device", "ConstrainDevices=yes"),
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/23 (sample s09: the device plugin loads no NVML; nvidia as the default runtime fixed it)
+    ("I install nvidia-docker2, and deploment device plugin in kubernetes 1.8, but kubectl describe pods, I get the error.\n"
+     "\n"
+     "loading NVML\n"
+     "Failed to start nvml with error:  could not load NVML library",
+     "container.k8s_nvml_unavailable", "default runtime"),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/507 (sample s10: Xid 79 while gaming; the maintainer: heat, power, seating, SBIOS)
+    ("GPU has fallen off of the bus\n"
+     "Hardware: GPU 0: NVIDIA GeForce RTX 3070 Ti\n"
+     "gpu randomly falls off the bus when playing games on the nvidia gpu",
+     "gpu.hardware_fault", "power"),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/876 (sample s11: RTX 5070 laptop, 0x62 (GSP init): a driver release (570.169 / 570.172.08), not the BIOS)
+    ("RTX 5070 TI Mobile not being detected on latest open driver\n"
+     "**The fix landed in 570.169 and 575.64, then broke by 570.190.** I bisected it on a GB206M (RTX 5070 Laptop, `10de:2d58`):\n"
+     "- **`RmInitAdapter failed! (0x62:0x1f:*)`** — the regression above. Try 570.169 or 570.172.08.",
+     "driver.gpu_init_failed", "driver release"),
+    # https://github.com/NVIDIA/pyxis/issues/110 (sample s14: pyxis/enroot hook without nvidia-container-cli on the node)
+    ("pyxis: importing docker image ...\n"
+     "slurmstepd: error: pyxis: container start failed with error code: 1\n"
+     "slurmstepd: error: pyxis: printing contents of log file ...\n"
+     "slurmstepd: error: pyxis:     [ERROR] Command not found: nvidia-container-cli, see https://github.com/NVIDIA/libnvidia-container\n"
+     "slurmstepd: error: pyxis:     [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1\n"
+     "slurmstepd: error: pyxis: couldn't start container\n"
+     "slurmstepd: error: pyxis: if the image has an unusual entrypoint, try using --no-container-entrypoint\n"
+     "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1\n"
+     "slurmstepd: error: Failed to invoke spank plugin stack",
+     "container.enroot_no_container_cli", "libnvidia-container-tools"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + ":" + str(i) for i, c in enumerate(CASES)])
+def test_machine_first_answer(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix)
