@@ -132,6 +132,53 @@ CASES = [
      "slurmstepd: error: spank: required plugin spank_pyxis.so: task_init() failed with rc=-1\n"
      "slurmstepd: error: Failed to invoke spank plugin stack",
      "container.enroot_no_container_cli", "libnvidia-container-tools"),
+    # https://github.com/junxnone/tio/issues/206 (sample u01: Ubuntu updated the kernel after a .run install; reinstalling the driver fixed it)
+    ("# Error log\n"
+     "```\n"
+     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n"
+     "```\n"
+     "> 初步怀疑Ubuntu会自动更新内核，但是nvidia driver 安装时只是编译安装了当前内核版本的driver，所以更换了内核导致driver启动不了，",
+     "driver.not_loaded", "Build the NVIDIA module for the kernel that runs now"),
+    # https://github.com/CachyOS/linux-cachyos/issues/118 (guard (thread in the fresh corpus): nvidia-dkms for the custom cachyos kernel; `linux` works)
+    ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n"
+     "I\\`ve already installed `nvidia-dkms` and using kernel `linux-cachyos`.\n"
+     "It can work while I am running the `linux` kernel.",
+     "driver.not_loaded", "linux-cachyos-headers"),
+    # https://github.com/lyulyul/shine-cluster/issues/50 (guard (fresh corpus 554): unattended-upgrade changed the driver packages; purge and reinstall one driver)
+    ("$ nvidia-smi\n"
+     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.\n"
+     "```\n"
+     "\n"
+     "Not sure it's related to #30 .\n"
+     "\n"
+     "/var/log/apt/history.log.1.gz has\n"
+     "\n"
+     "```\n"
+     "Start-Date: 2021-06-04  06:41:09\n"
+     "Commandline: /usr/bin/unattended-upgrade\n"
+     "Upgrade: libnvidia-common-460:amd64 (460.73.01-0ubuntu0.20.04.1, 460.80-0ubuntu0.20.04.2)\n"
+     "End-Date: 2021-06-04  06:41:09\n"
+     "```",
+     "driver.not_loaded", "--reinstall"),
+    # https://github.com/OpenBMB/XAgent/issues/273 (guard (sampled corpus): docker without the NVIDIA runtime; installing nvidia-container-toolkit fixed it)
+    ("1. docker pull xagentteam/xagentgen:latest\n"
+     "2. 运行docker命令\n"
+     "## Error Screenshots or Logs / 错误截图或日志\n"
+     "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n"
+     "ERRO[0000] error waiting for container:",
+     "container.no_gpu_runtime", "nvidia-container-toolkit"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/825 (sample v01: nvidia-smi in the image; the hook's --require=cuda>=8.0 is no driver claim (3XX0: remove it from the image))
+    ("OCI runtime create failed: container_linux.go:348: starting container process caused \"process_linux.go:402: container init caused \\\"process_linux.go\n"
+     ":385: running prestart hook 1 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --ldconfig=@/sbin/ldconfig.real --device=all --com\n"
+     "pute --compat32 --graphics --utility --video --display --require=cuda>=8.0 --pid=32239 /var/lib/docker/overlay2/bd4f3570d4eb99d9df1117bd3751a00c8c0eb63429e65eba2a196c6c543cc52f/merged]\\\\\\\\nnvidia-container-cli: m\n"
+     "ount error: file creation failed: /var/lib/docker/overlay2/bd4f3570d4eb99d9df1117bd3751a00c8c0eb63429e65eba2a196c6c543cc52f/merged/usr/bin/nvidia-smi: file exists\\\\\\\\n\\\\\\\"\\\"\": unknown",
+     "container.driver_libs_in_image", "rm -f /usr/bin/nvidia-smi"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/957 (sample v03: a GPU name read as a path; libnvidia-container 1.0.2 fixed it)
+    ("nvidia-container-cli: mount error: stat failed: /GeForce: no such file or directory",
+     "container.libnvidia_container_old_paths", "--only-upgrade libnvidia-container1"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1316 (a 32-bit PCI domain cut to 16 bits (Azure); a newer libnvidia-container)
+    ("docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container process caused \"process_linux.go:449: container init caused \\\"process_linux.go:432: running prestart hook 0 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: stat failed: /proc/driver/nvidia/gpus/cfdd:00:00.0: no such file or directory\\\\\\\\n\\\\\\\"\\\"\": unknown.",
+     "container.libnvidia_container_old_paths", "--only-upgrade libnvidia-container1"),
 ]
 
 
