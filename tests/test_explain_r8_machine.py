@@ -179,6 +179,38 @@ CASES = [
     # https://github.com/NVIDIA/nvidia-docker/issues/1316 (a 32-bit PCI domain cut to 16 bits (Azure); a newer libnvidia-container)
     ("docker: Error response from daemon: OCI runtime create failed: container_linux.go:349: starting container process caused \"process_linux.go:449: container init caused \\\"process_linux.go:432: running prestart hook 0 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: mount error: stat failed: /proc/driver/nvidia/gpus/cfdd:00:00.0: no such file or directory\\\\\\\\n\\\\\\\"\\\"\": unknown.",
      "container.libnvidia_container_old_paths", "--only-upgrade libnvidia-container1"),
+    # https://github.com/warmshao/FasterLivePortrait/issues/37 (sample w01: the project's image, libcuda.so.1 empty; the maintainer pointed to #9 (ln -sf))
+    ("(base) root@a2d7b9b1e3ab:~/FasterLivePortrait# python app.py --mode onnx\n"
+     "Traceback (most recent call last):\n"
+     "  File \"/root/FasterLivePortrait/src/models/predictor.py\", line 23, in <module>\n"
+     "    import pycuda.driver as cuda\n"
+     "  File \"/root/miniconda3/lib/python3.10/site-packages/pycuda/driver.py\", line 66, in <module>\n"
+     "    from pycuda._driver import *  # noqa\n"
+     "ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short",
+     "container.driver_lib_placeholder", "ln -sf libcuda.so.$(cat /sys/module/nvidia/version) libcuda.so.1"),
+    # https://github.com/warmshao/FasterLivePortrait/issues/9 (sample w02: ls shows the 0-byte libcuda.so.1 beside the mounted libcuda.so.550.54.14; ln -sf fixed it)
+    ("ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short\n"
+     "(base) root@043b4f260e97:~/FasterLivePortrait# ls -l /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+     "-r-xr-xr-x 1 root root 0 Jul 17 08:41 /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+     "(base) root@6fddf8ba7f43:~/FasterLivePortrait# ls -lh /usr/lib/x86_64-linux-gnu/libcuda.so*\n"
+     "lrwxrwxrwx 1 root root  12 Jul 17 08:41 /usr/lib/x86_64-linux-gnu/libcuda.so -> libcuda.so.1\n"
+     "-r-xr-xr-x 1 root root   0 Jul 17 08:41 /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+     "-rw-r--r-- 1 root root 21M Feb 27  2023 /usr/lib/x86_64-linux-gnu/libcuda.so.515.105.01\n"
+     "-rw-r--r-- 1 root root 28M Feb 28 20:43 /usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14",
+     "container.driver_lib_placeholder", "ln -sf libcuda.so."),
+    # https://github.com/Thinklab-SJTU/R3Det_Tensorflow/issues/78 (sample w03: plain `docker run`; the maintainer: use nvidia-docker)
+    (">>> import tensorflow\n"
+     "Traceback (most recent call last):\n"
+     "  File \"/usr/local/lib/python3.5/dist-packages/tensorflow/python/pywrap_tensorflow.py\", line 58, in <module>\n"
+     "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+     "ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short\n"
+     "\n"
+     "During handling of the above exception, another exception occurred:\n"
+     "\n"
+     "是不是启动容器时候需要一些特殊参数啊？\n"
+     "我的docker 容器启动方式：\n"
+     "docker run -it f2808fb1dfe9 bash",
+     "container.driver_lib_placeholder", "--gpus all"),
 ]
 
 
