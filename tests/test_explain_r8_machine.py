@@ -211,6 +211,27 @@ CASES = [
      "我的docker 容器启动方式：\n"
      "docker run -it f2808fb1dfe9 bash",
      "container.driver_lib_placeholder", "--gpus all"),
+    # https://github.com/NVIDIA/gdrcopy/issues/254 (sample s12: GPL-only symbol in gdrdrv on Rocky 9.1; fixed in gdrcopy's master branch)
+    ("When trying to compile `gdrcopy` on Rocky Linux release 9.1, kernel version 5.14.0-162.23.1.el9_1.x86_64 I get this error\n"
+     "make[1]: Entering directory '/usr/src/kernels/5.14.0-162.23.1.el9_1.x86_64'\n"
+     "  MODPOST /usr/src/gdrdrv-2.3/Module.symvers\n"
+     "ERROR: modpost: GPL-incompatible module gdrdrv.ko uses GPL-only symbol 'cc_mkdec'\n"
+     "make[2]: *** [scripts/Makefile.modpost:134: /usr/src/gdrdrv-2.3/Module.symvers] Error 1",
+     "driver.gdrdrv_build_failed", "newer GDRCopy"),
+    # https://github.com/NVIDIA/gdrcopy/issues/335 (open thread, same family: gdrdrv.c does not compile on 6.17)
+    (" DKMS (dkms-3.3.0) make.log for gdrdrv/2.5 for kernel 6.17.0-1004-nvidia-64k (arm64)\n"
+     "   CC [M]  gdrdrv.o\n"
+     " gdrdrv.c:157:20: error: redefinition of ‘vm_flags_set’\n"
+     "   157 | static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)\n"
+     "       |                    ^~~~~~~~~~~~",
+     "driver.gdrdrv_build_failed", "master branch"),
+    # https://github.com/NVIDIA/gdrcopy/issues/331 (open thread, the maintainer: the kernel's headers, or the kmod vs dkms package)
+    ("rpm -Uvh gdrcopy-kmod-2.5-1dkms.el9.noarch.rpm\n"
+     "Building and installing to all available kernels.\n"
+     "This process may take a few minutes ...\n"
+     "modprobe: FATAL: Module gdrdrv not found in directory /lib/modules/6.9/\n"
+     "Job for gdrcopy.service failed because the control process exited with error code.",
+     "driver.gdrdrv_build_failed", "headers"),
 ]
 
 
