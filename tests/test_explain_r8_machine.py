@@ -232,6 +232,22 @@ CASES = [
      "modprobe: FATAL: Module gdrdrv not found in directory /lib/modules/6.9/\n"
      "Job for gdrcopy.service failed because the control process exited with error code.",
      "driver.gdrdrv_build_failed", "headers"),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/558 (sample k01: 390.157, the 390 branch's last release, on 6.5 after an update; a community patch and dkms install fixed it)
+    ("Error! Bad return status for module build on kernel: 6.5.2-arch1-1 (x86_64)\n"
+     "make[1]: Leaving directory '/usr/lib/modules/6.5.2-arch1-1/build'\n"
+     "make: *** [Makefile:81: modules] Error 2\n"
+     "### More Info\n"
+     "The error happens after OS update\n"
+     "$ cd /var/lib/dkms/nvidia/390.157/source",
+     "driver.module_build_failed", "patches for this kernel"),
+    # https://github.com/Frogging-Family/nvidia-all/issues/34 (guard, resolution not in the thread's text: 465.19.01 on a 5.12 release candidate, "Needs a patch"; a non-legacy release keeps the newer-release answer)
+    ("==> dkms install --no-depmod -m nvidia -v 465.19.01 -k 5.12.0-rc5-144-tkg-cfs\n"
+     "Error! Bad return status for module build on kernel: 5.12.0-rc5-144-tkg-cfs (x86_64)\n"
+     "Consult /var/lib/dkms/nvidia/465.19.01/build/make.log for more information.\n"
+     "/var/lib/dkms/nvidia/465.19.01/build/nvidia/nv-caps.c:598:5: error: implicit declaration of function ‘sys_close’ [-Werror=implicit-function-declaration]\n"
+     "  598 |     sys_close(fd);\n"
+     "      |     ^~~~~~~~~",
+     "driver.module_build_failed", "driver release that supports this kernel"),
 ]
 
 
