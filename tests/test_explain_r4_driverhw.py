@@ -47,10 +47,11 @@ CASES = [
      "of the NVIDIA device(s).", "driver.nouveau_conflict", "update-initramfs"),
     # --- the module is not built for the running kernel ----------------------------------------
     # DKMS, legacy 390.xx on a newer kernel: https://github.com/NVIDIA/open-gpu-kernel-modules/issues/526
+    # ([r8 machine] 390.157 is the branch's last release: the thread's fix was a patch, so the patches come first)
     ("'make' -j8 IGNORE_PREEMPT_RT_PRESENCE=1 NV_EXCLUDE_BUILD_MODULES='__EXCLUDE_MODULES' KERNEL_UNAME=6.4.1-zen1-1-zen "
      "modules.......................(bad exit status: 2)\nError! Bad return status for module build on kernel: "
      "6.4.1-zen1-1-zen (x86_64)\nConsult /var/lib/dkms/nvidia/390.157/build/make.log for more information.",
-     "driver.module_build_failed", "driver release that supports this kernel"),
+     "driver.module_build_failed", "patches for this kernel"),
     # DKMS on Fedora 40 (545 against kernel 6.8): https://github.com/NVIDIA/open-gpu-kernel-modules/issues/635
     ("'make' -j12 NV_EXCLUDE_BUILD_MODULES='' KERNEL_UNAME=6.8.10-300.fc40.x86_64 modules\nError! Bad return status "
      "for module build on kernel: 6.8.10-300.fc40.x86_64 (x86_64)\nConsult /var/lib/dkms/nvidia/545.29.02/build/make.log "

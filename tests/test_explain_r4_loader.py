@@ -201,11 +201,13 @@ LOADER_CASES = [
      "nvidia-cudnn-cu12         8.9.2.26                 pypi_0    pypi", "loader.torch_lib_not_loaded",
      "--no-build-isolation"),
     # --- NVML, the driver's user-space library --------------------------------------------------------
-    # in a container: https://github.com/NVIDIA/nvidia-docker/issues/407
+    # in a container: https://github.com/NVIDIA/nvidia-docker/issues/407 ([r8 machine] nvidia-smi ran in the
+    # container, so the runtime mounted it with NVML: the container's links, not --gpus; the reporter's
+    # mounted /usr/lib worked)
     ("[root@localhost ~]# nvidia-docker run -it --rm docker.io/nvidia/cuda\nroot@19b523a18622:/# nvidia-smi\n"
      "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that the NVIDIA Display Driver "
      "is properly installed and present in your system.\nPlease also try adding directory that contains "
-     "libnvidia-ml.so to your system PATH.", "loader.nvml_library_missing", "--gpus all"),
+     "libnvidia-ml.so to your system PATH.", "loader.nvml_library_missing", "ln -sf libnvidia-ml.so."),
     # https://github.com/NVIDIA/nvidia-docker/issues/1163 (ldconfig in the container)
     ("docker run --runtime=nvidia --rm nvidia/cuda:9.0-base nvidia-smi\n\nNVIDIA-SMI couldn't find libnvidia-ml.so "
      "library in your system. Please make sure that the NVIDIA Display Driver is properly installed and present in "
