@@ -6,6 +6,7 @@ loaded and compiled once, as in a long log's single run), on three logs:
 * a realistic 10 000-line ninja/nvcc build with one missing header and ninja's
   closing line, the shape people paste;
 * the same size of plain compiler chatter with one out-of-memory line;
+* one loader error repeated 10 000 times (a training loop or a retry printing it every step);
 * the whole real-log corpus of tests/data/explain_corpus, one log after another;
 * the answers tied to this machine (``explain`` without ``--no-host``) for a torch message:
   discovery through the warm index, the cached torch probe of ``--python`` (default: python3
@@ -52,6 +53,10 @@ def chatter_log(n: int = 10_000) -> str:
     lines = [f"[{i}/{n}] g++ -O2 -fPIC -c src/file{i}.cpp -o build/file{i}.o" for i in range(n)]
     lines[n * 3 // 4] = "RuntimeError: CUDA error: out of memory"
     return "\n".join(lines)
+
+
+def repeated_log(n: int = 10_000) -> str:
+    return "\n".join(["ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"] * n)
 
 
 def corpus() -> list[str]:
@@ -115,6 +120,7 @@ def command_times(repo: str, args: list[str], stdin: str | None) -> tuple[float,
 
 def command_main(runs: int, against: str | None) -> int:
     cases = [("whole command, 10 000-line build log", ["-"], build_log()),
+             ("whole command, one error repeated 10 000 times", ["-"], repeated_log()),
              ("whole command, one short message", ["/usr/bin/ld: cannot find -lcudart"], None)]
     repos = [("this", REPO)] + ([("other", os.path.abspath(against))] if against else [])
     print(f"{'case':40} {'checkout':8} {'CPU med':>8} {'CPU max':>8} {'wall med':>9}")
@@ -149,6 +155,7 @@ def main() -> int:
     rows = [
         ("10 000-line ninja/nvcc build log, one missing header", lambda t=build_log(): explain(t)),
         ("10 000 lines of compiler chatter, one OOM line", lambda t=chatter_log(): explain(t)),
+        ("one loader error repeated 10 000 times", lambda t=repeated_log(): explain(t)),
         (f"the real-log corpus ({len(logs)} logs, one after another)", lambda: [explain(t) for t in logs]),
         ("host answers for a torch message (warm index, cached probe)", host_answers(args.python)),
     ]

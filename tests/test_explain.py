@@ -1762,6 +1762,30 @@ def test_a_long_line_is_searched_around_its_literal_not_whole():
     assert facts(LogText("nvcc " + "z" * (LONG + MAX_LINE) + " -c k.cu"))["built_here"] == ""
 
 
+
+def test_a_message_repeated_on_every_line_is_searched_in_one_pass(monkeypatch):
+    """Once a pattern's literal has been on text.DENSE lines, the rest of the log is searched in one pass (a log
+    repeating one message 10 000 times took 3 s line by line): the same places, counts and answers as line by line,
+    a message in a window after the repeats still found, and not when the log has a long line."""
+    from cudaenv.knowledge.explain import text as text_mod
+    from cudaenv.knowledge.explain.text import DENSE, LogText, scan
+
+    repeated = ["ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"] * (3 * DENSE)
+    log = "\n".join(repeated + ["OSError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
+                                  "(wrapped", "over lines) RuntimeError: CUDA error:", "no kernel image is available"])
+    rx = re.compile(r"(?P<lib>lib\w+\.so\.[\d.]+): cannot open shared object file")
+    wrapped = re.compile(r"CUDA error:\s+no kernel image")
+    one_pass = (scan(rx, "cannot open shared", LogText(log)), explain(log))
+    monkeypatch.setattr(text_mod, "DENSE", 10 ** 9)
+    by_line = (scan(rx, "cannot open shared", LogText(log)), explain(log))
+    assert len(one_pass[0]) == 3 * DENSE + 1 and sorted(one_pass[0]) == sorted(by_line[0])
+    assert one_pass[0][3 * DENSE].group("lib") == "libcudart.so.10.0"
+    assert [(m.id, m.line, m.count, m.fix) for m in one_pass[1]] == [(m.id, m.line, m.count, m.fix) for m in by_line[1]]
+    assert one_pass[1][0].count == 3 * DENSE
+    monkeypatch.setattr(text_mod, "DENSE", 4)
+    assert list(scan(wrapped, "CUDA error:", LogText(log))) == [3 * DENSE + 2]
+    assert list(scan(wrapped, "CUDA error:", LogText("\n".join(["CUDA error: x"] * 8 + ["CUDA error:", "no kernel image"])))) == [8]
+
 def test_cudajl_driver_checks_by_direction():
     """CUDA.jl's driver check in each release's own words (src/initialization.jl of v5.8.0, v5.8.3, v5.9.0 and
     CUDACore/src/initialization.jl of 6.x): a driver newer than the release knows is answered by updating CUDA.jl,

@@ -18,11 +18,12 @@ CASES = [
      "No such file or directory; LD_LIBRARY_PATH: /usr/lib/cuda/include:/usr/lib/cuda/lib64:/usr/lib/cuda/include:"
      "/usr/lib/cuda/lib64:",
      "runtime.cuda_library_not_found", "Install cuDNN 7"),
-    # https://github.com/tensorflow/tensorflow/issues/58681 (conda env lib on LD_LIBRARY_PATH, TensorRT 7 absent)
+    # https://github.com/tensorflow/tensorflow/issues/58681 (conda env lib on LD_LIBRARY_PATH, TensorRT 7 absent: TF-TRT's
+    # optional library, a warning since round 8)
     ("2023-01-27 14:04:05.855462: W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could "
      "not load dynamic library 'libnvinfer.so.7'; dlerror: libnvinfer.so.7: cannot open shared object file: No such "
      "file or directory; LD_LIBRARY_PATH: :/home/wheatley/miniconda3/envs/tf_2-11_gpu/lib/",
-     "runtime.cuda_library_not_found", ""),
+     "loader.tf_trt_libs_missing", "TF-TRT needs the TensorRT this TensorFlow was built for"),
 
     # --- onnxruntime on Windows: the provider DLL is there, a CUDA/cuDNN DLL it imports is not ---
     # https://github.com/microsoft/onnxruntime/issues/20589 (.NET, NuGet Microsoft.ML.OnnxRuntime.Gpu 1.16, CUDA 12.2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "window", "LogText", "split_lines", "normalize_line",
+__all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "DENSE", "window", "LogText", "split_lines", "normalize_line",
            "required_literal", "scan", "clip", "may_contain"]
 
 # CSI sequences (colours, cursor movement) and OSC sequences (titles, hyperlinks):
@@ -28,6 +28,10 @@ SPAN = 3
 # over the line (`/[\w./-]*x/…`, `nvcc.* -c `) would otherwise cost the square of its length per try.
 LONG = 4 * MAX_LINE
 LONG_TRIES = 8
+# After a pattern's literal has been found on this many lines (a log repeating one message: a training loop, a
+# retry), the rest of the log is searched in one pass rather than line by line: the Python-level step per line,
+# not the regex, is what costs then (10 000 repeats of one loader error: 3 s). Not when the log has a LONG line.
+DENSE = 256
 
 
 def window(a: int, b: int, k: int, size: int) -> tuple[int, int]:
@@ -73,6 +77,7 @@ class LogText:
         for line in self.lines:
             self.starts.append(pos)
             pos += len(line) + 1
+        self.longest = max(map(len, self.lines), default=0)
 
     #: Below this size a literal is looked for in the text itself; above it, first in the text's
     #: distinct words (:meth:`has`).
@@ -285,6 +290,7 @@ def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
     pos = 0
     scanned = 0  # lines before this one were searched from their start already
     long_line, tries = -1, 0  # the long line being searched in windows, and how many so far
+    windows = 0
     while True:
         k = text.find(needle, pos)
         if k < 0:
@@ -303,9 +309,14 @@ def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
         else:
             scanned = i + 1
             pos = t.end(i) + 1
+            windows += 1
+            if windows >= DENSE and t.longest <= LONG:  # the rest in one pass
+                hi = len(text)
         for m in rx.finditer(text, lo, hi):
             if text.count("\n", m.start(), m.end()) <= SPAN:
                 found.setdefault(t.line_at(m.start()), m)
+        if hi == len(text):
+            break
     return found
 
 
