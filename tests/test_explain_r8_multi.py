@@ -47,6 +47,15 @@ CASES = [
      "cannot be performed in the present state'\nnode004:27907:27907 [1] NCCL INFO transport/nvls.cc:409 -> 1",
      "nccl.nvls_multicast_failed", "Reset the GPUs"),
 
+    # https://github.com/pytorch/pytorch/issues/150852 (NCCL 2.26.2 on the 12.2-driver nodes only; "fixed now with the
+    # latest nightlies with NCCL 2.26.5")
+    ("[2025-04-08 08:39:46] devgpu263:589012:591652 [0] transport/nvls.cc:254 NCCL WARN Cuda failure 1 'invalid argument'\n"
+     "devgpu263:589012:591652 [0] NCCL INFO transport/nvls.cc:409 -> 1\n[rank0]: Traceback (most recent call last):\n"
+     "[rank0]:   File \"/home/kw2501/local/driver_12.2/repro.py\", line 12, in <module>\n[rank0]:     dist.all_reduce(x)\n"
+     "[rank0]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.cpp:77, "
+     "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2",
+     "nccl.nvls_multicast_failed", "nvidia-nccl-cu12>=2.26.5"),
+
     # --- "unhandled cuda error": NCCL 1.x is too old; a libnccl without this GPU's kernels -------------------
     # https://github.com/NVIDIA/nccl-tests/issues/5 (fresh7 b62; "The issue is settled by updating nccl1.0 to nccl")
     ("OS Platform: ubuntu 16.04\nCuda: 8.0\nNCCL: 1.0\nDriver Version: 384.66\n"
@@ -65,6 +74,21 @@ CASES = [
     ("gcn75:2336636:2336906 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'\n"
      "gcn75:2336636:2336906 [0] enqueue.cc:47 NCCL WARN Cuda failure 'named symbol not found'",
      "nccl.unhandled_cuda_error", "Rebuild NCCL with this GPU's architecture in NVCC_GENCODE"),
+
+    # --- NCCL older than a Blackwell RTX 50xx / RTX PRO 6000 needs -------------------------------------------
+    # https://github.com/NVIDIA/nccl/issues/1637 (two RTX 5090, NCCL 2.25.1; kiskra-nvidia: "Without it, there's no chance
+    # to get things to work with 2.25.1 ... NCCL 2.26 will be released today"; NVIDIA/nccl-tests#291: 2.26.2 "work fine now")
+    ("NCCL P2P issue using two RTX 5090\nNCCL version 2.25.1+cuda12.8\n"
+     "node:12225:12255 [0] enqueue.cc:146 NCCL WARN ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856",
+     "nccl.too_old_for_gpu", "pip install -U nvidia-nccl-cu12"),
+    # https://github.com/Lightning-AI/pytorch-lightning/issues/20757 (two 5090s, NCCL 2.26.2; the same enqueue.cc:1556 fault
+    # was "solve[d] by python -m pip install -U nvidia-nccl-cu12" in vllm-project/vllm#19890, and NVIDIA/nccl#2418 found
+    # 2.26.2 faulting on RTX PRO 6000s where 2.31.2 does not)
+    ("When I use DDP to train the model on two 5090 GPUS, this error will occur.\n\n"
+     "enqueue.cc:1556 NCCL WARN Cuda failure 700 'an illegal memory access was encountered'\n\n"
+     "user-MH53-G40-001:10225:10225 [0] NCCL INFO cudaDriverVersion 12080\n"
+     "user-MH53-G40-001:10225:10225 [0] NCCL INFO NCCL version 2.26.2+cuda12.2",
+     "nccl.too_old_for_gpu", "pip install -U nvidia-nccl-cu12"),
 
     # --- "unhandled system error": the platform decides the first fix ----------------------------------------
     # https://github.com/pytorch/pytorch/issues/23363 (two docker containers on two nodes; maintainer: `--network=host`)
@@ -119,6 +143,19 @@ PROGRAM = [
      "frame #3: c10d::ProcessGroupNCCL::WorkNCCL::finishedGPUExecutionInternal() const + 0x56 (0x7f05d988b456 in "
      "/usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so)",
      "program.device_assert", "CUDA_LAUNCH_BLOCKING=1"),
+    # ncclInvalidUsage without NCCL_DEBUG: several ranks on one GPU (a launch/program error; fresh5 964 is NVIDIA/nccl#1241) -----------------------------------------
+    # https://github.com/pytorch/pytorch/issues/64800 (the rank function never calls torch.cuda.set_device; see
+    # pytorch/pytorch#47885: "different processes being assigned to the same GPU")
+    ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:911, invalid usage, NCCL version 2.7.8\n"
+     "ncclInvalidUsage: This usually reflects invalid usage of NCCL library (such as too many async ops, too many "
+     "collectives at once, mixing streams in a group, etc).",
+     "program.nccl_invalid_usage", "Give each rank its own GPU"),
+    # https://github.com/espnet/espnet/issues/4726 ("You are right. I didn't set CUDA_VISIBLE_DEVICES correctly.")
+    ("RuntimeError: NCCL error, invalid usage, NCCL version 2.7.8 when Multi-processing with 2-HOST jobs with 1-GPU for each host\n"
+     "  File \"/home/yfy62/espnet/tools/anaconda/envs/espnet/lib/python3.8/site-packages/torch/nn/parallel/distributed.py\", "
+     "line 446, in __init__\n    self._sync_params_and_buffers(authoritative_rank=0)\n"
+     "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, invalid usage, NCCL version 2.7.8",
+     "program.nccl_invalid_usage", "CUDA_VISIBLE_DEVICES"),
 ]
 
 
@@ -145,3 +182,12 @@ def test_a_version_2_nccl_is_not_called_1x():
             "Test NCCL failure common.cu:954 'unhandled cuda error (run with NCCL_DEBUG=INFO for details)'")
     m = next(m for m in explain(text) if m.environment)
     assert m.id == "nccl.unhandled_cuda_error" and "1.x" not in m.title
+
+
+def test_an_illegal_address_without_an_old_nccl_on_blackwell_stays_a_program_verdict():
+    from cudaenv.knowledge.explain import explain
+    text = ("NVIDIA GeForce RTX 5090\nNCCL version 2.27.3+cuda12.9\n[rank0]:[E ProcessGroupNCCL.cpp:1414] Process group "
+            "watchdog thread terminated with exception: CUDA error: an illegal memory access was encountered")
+    found = explain(text)
+    assert found and found[0].id == "program.illegal_address"
+    assert not [m.id for m in found if m.environment]
