@@ -80,7 +80,7 @@ CASES = [
     # to get things to work with 2.25.1 ... NCCL 2.26 will be released today"; NVIDIA/nccl-tests#291: 2.26.2 "work fine now")
     ("NCCL P2P issue using two RTX 5090\nNCCL version 2.25.1+cuda12.8\n"
      "node:12225:12255 [0] enqueue.cc:146 NCCL WARN ncclMaxSharedMem 82240 exceeds device/fn maxSharedMem 79856",
-     "nccl.too_old_for_gpu", "pip install -U nvidia-nccl-cu12"),
+     "nccl.too_old_for_gpu", "libnccl2"),
     # https://github.com/Lightning-AI/pytorch-lightning/issues/20757 (two 5090s, NCCL 2.26.2; the same enqueue.cc:1556 fault
     # was "solve[d] by python -m pip install -U nvidia-nccl-cu12" in vllm-project/vllm#19890, and NVIDIA/nccl#2418 found
     # 2.26.2 faulting on RTX PRO 6000s where 2.31.2 does not)
