@@ -702,6 +702,18 @@ def _d_torch_pair_order(v: dict, t: LogText, m: re.Match) -> dict:
     return {"newer": "built" if built > have else "have"}
 
 
+# A CPython every torch release of the range has wheels for (pytorch/pytorch RELEASE.md, "Release Compatibility
+# Matrix": 1.12-1.13 3.7-3.10, 2.0-2.4 3.8-3.11/3.12, 2.5-2.8 3.9-3.12/3.13, 2.9 3.10-3.14; 1.4-1.10 had
+# cp36-cp38 wheels at least, 1.0-1.3 cp35-cp37): the example a fix gives for "a Python that release supports".
+_TORCH_PYTHON = (((1, 4), "3.7"), ((1, 11), "3.8"), ((2, 5), "3.10"), ((99,), "3.12"))
+
+
+def _torch_python(want: tuple[int, ...]) -> str:
+    if not want:
+        return "3.12"
+    return next(py for below, py in _TORCH_PYTHON if want[:2] < below)
+
+
 def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
     """What an installer's "(from versions: ...)" says of the wanted torch: ``tagged`` "yes" when other
     releases with the same +tag are listed (the wanted release has no such build); ``listed`` "yes" when the
@@ -712,7 +724,7 @@ def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
     names = [x for x in re.split(r"[,\s]+", v.get("versions") or "") if _release(x)]
     listed = [_release(x) for x in names]
     tag = v.get("tag") or ""
-    out = {"listed": "", "python": "", "tagged": ""}
+    out = {"listed": "", "python": "", "tagged": "", "pyver": _torch_python(want)}
     if not want or not listed:
         return out
     # Other releases of this very build (+cu113) are there, the wanted one is not: that release
@@ -1043,3 +1055,20 @@ def _d_nccl_ifname(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["nccl_ifname"] = _d_nccl_ifname
+
+
+# -- [containers-python] round 8 (install): added at the end so parallel edits above do not collide.
+
+def _d_module_name(v: dict, t: LogText, m: re.Match) -> dict:
+    """The name of a module without its version, what `module spider`/`module avail` search for:
+    ``cuda/11.2`` -> ``cuda``, ``sems-cuda/11.1.0`` -> ``sems-cuda``, a path's last directory name."""
+    name = (v.get("module") or "").strip().strip("/")
+    parts = [p for p in name.split("/") if p]
+    if not parts:
+        return {"stem": "cuda"}
+    if len(parts) > 2:  # a modulefile path: /opt/intel/impi/2019.8.254/intel64/modulefiles/mpi
+        return {"stem": parts[-1]}
+    return {"stem": parts[0]}
+
+
+DERIVE.update({"module_name": _d_module_name})

@@ -1,0 +1,206 @@
+"""Issue 18, round 8, helper "install": a user's day of installing and switching, on a workstation and on a
+cluster. Sampled in search order (pip/uv/conda/pixi resolver failures around CUDA builds, environment modules,
+Slurm GPU requests, CUDA_VISIBLE_DEVICES, a toolkit elsewhere than the build looks), then the families the
+misses belong to. Each excerpt is quoted (trimmed) from the thread above it; the first environment answer and
+the first line of its fix are the thread's resolution.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explain_answers import assert_first_answer
+
+WHEEL = "python.torch_wheel_not_found"
+NODEV = "runtime.no_device"
+MOD = "hpc.module_unavailable"
+SLURM = "slurm.gpu_request_rejected"
+CONDA = "conda.no_cuda_virtual_package"
+
+# (text, the first environment answer's id, a string the first line of its fix holds)
+CASES = [
+    # --- pip finds no torch wheel: the Python, not the index, when the log says so ------------------------------
+    # https://github.com/pytorch/pytorch/issues/56917 (Python 3.5: "You need at least Python 3.6"; 1.8.1 has
+    # cp36-cp39 wheels, so the example Python must be one of those, not 3.10)
+    ("C:\\Users\\47013>pip3 install torch==1.8.1+cu102 torchvision==0.9.1+cu102 torchaudio===0.8.1 -f "
+     "https://download.pytorch.org/whl/torch_stable.html\n"
+     "DEPRECATION: Python 3.5 reached the end of its life on September 13th, 2020. Please upgrade your Python as "
+     "Python 3.5 is no longer maintained.\n"
+     "Looking in links: https://download.pytorch.org/whl/torch_stable.html\n"
+     "ERROR: Could not find a version that satisfies the requirement torch==1.8.1+cu102\n"
+     "ERROR: No matching distribution found for torch==1.8.1+cu102",
+     WHEEL, "python3.8 -m venv"),
+    # https://github.com/zeyad-mansour/lunar/issues/41 ("It is not possible on py versions above 9": only PyPI's
+    # 0.1.2 placeholder is listed, no release fits this Python)
+    ("Looking in links: https://download.pytorch.org/whl/torch_stable.html\n"
+     "ERROR: Could not find a version that satisfies the requirement torch==1.8.1+cu111 (from versions: 0.1.2, "
+     "0.1.2.post1, 0.1.2.post2)\n"
+     "ERROR: No matching distribution found for torch==1.8.1+cu111",
+     WHEEL, "This Python has no torch wheels at all"),
+    # https://github.com/pytorch/pytorch/issues/66399 ("Python-3.10 is not supported neither by 1.9.1 nor but 1.10")
+    ("ERROR: could not find a version that satisfies the requirement torch==1.9.1+cu111(from versions 0.1.2, "
+     "0.1.2post1, 0.1.2post2\nERROR: No matching distribution found for torch==1.9.1+cu111\n\nI use python 3.10 btw",
+     WHEEL, "This Python has no torch wheels at all"),
+    # https://github.com/xuekt98/BBDM/issues/26 (pip inside a conda env file, no PyTorch index: installing torch
+    # separately, from its index, fixed it)
+    ("Pip subprocess error:\n"
+     "ERROR: Could not find a version that satisfies the requirement torch==1.12.1+cu113 (from versions: 1.7.1, "
+     "1.8.0, 1.8.1, 1.9.0, 1.9.1, 1.10.0, 1.10.1, 1.10.2, 1.11.0, 1.12.0, 1.12.1, 1.13.0, 1.13.1, 2.0.0, 2.0.1, "
+     "2.1.0)\nERROR: No matching distribution found for torch==1.12.1+cu113\n\nfailed\n\nCondaEnvException: Pip failed",
+     WHEEL, "--extra-index-url https://download.pytorch.org/whl/cu113"),
+    # https://github.com/astral-sh/uv/issues/7372 (the index was under [tool.uv.pip], which `uv sync` ignores:
+    # declaring it for the project fixed it)
+    ("  × No solution found when resolving dependencies:\n"
+     "  ╰─▶ Because there is no version of torch==2.4.0+cu124 and your project depends on torch==2.4.0+cu124, we can "
+     "conclude that your project's requirements are unsatisfiable.",
+     WHEEL, "[[tool.uv.index]]"),
+
+    # --- conda / mamba / pixi: no __cuda virtual package where the environment is solved -----------------------
+    # https://github.com/conda-forge/pytorch-cpu-feedstock/issues/364 (a login node without GPUs; "See
+    # CONDA_OVERRIDE_CUDA" solved it)
+    ("I am trying to install pytorch with CUDA supports on the login node of our cluster (without any GPUs) using "
+     "`micromamba install -c conda-forge pytorch \"libtorch=*=cuda12*\"`, where I encounter a huge trace, but my "
+     "hunch for the most important error raised while solving the installation is this tiny line "
+     "`__cuda =* *, which is missing on the system;`",
+     CONDA, "CONDA_OVERRIDE_CUDA="),
+    # https://github.com/prefix-dev/pixi/issues/3949 (pixi's wording; pixi documents [system-requirements] cuda)
+    ("Error: × failed to solve the conda requirements of 'default' 'linux-64'\n"
+     "╰─▶ Cannot solve the request because of: jaxlib * cuda cannot be installed because there are no viable options:\n"
+     "└─ jaxlib xxxxxx would require __cuda *, for which no candidates were found.",
+     CONDA, "[system-requirements]"),
+
+    # --- environment modules: the module is not found, or needs its prerequisites -------------------------------
+    # https://github.com/kokkos/kokkos-kernels/pull/1508 (sems-cuda loads after sems-gcc: "intended and documented
+    # behavior", module spider lists what to load first)
+    ("[ndellin@sogpu01 ~]$ module purge\n[ndellin@sogpu01 ~]$ module load sems-cuda/11.1.0\n"
+     "Lmod has detected the following error:  These module(s) or extension(s) exist but cannot be loaded as "
+     "requested: \"sems-cuda/11.1.0\"\n   Try: \"module spider sems-cuda/11.1.0\" to see how to load the module(s).",
+     MOD, "module spider sems-cuda/11.1.0"),
+    # https://github.com/TACC/Lmod/issues/823 (an EasyBuild CUDA module below its compiler and MPI)
+    ("$ ml release/24.04\n$ ml CuPy/13.6.0-CUDA-12.4.0\n"
+     "Lmod has detected the following error:  These module(s) or extension(s) exist but cannot be loaded as "
+     "requested: \"CuPy/13.6.0-CUDA-12.4.0\"\n   Try: \"module spider CuPy/13.6.0-CUDA-12.4.0\" to see how to load "
+     "the module(s).",
+     MOD, "module spider CuPy/13.6.0-CUDA-12.4.0"),
+    # https://github.com/kokkos/kokkos-kernels/issues/705 (Environment Modules; the modulefiles were in a project
+    # directory: `module use /home/projects/x86-64/modulefiles/local` fixed it)
+    ("[bmkelle@kokkos-dev-2 Cuda_OpenMP-release]$ cat reload_modules.sh \n  #   Load modules:\n"
+     "        module load sems-env sems-cmake/3.12.2 kokkos-env clang/8.0 cuda/10.0\n\n"
+     "[bmkelle@kokkos-dev-2 Cuda_OpenMP-release]$ source reload_modules.sh \n"
+     "kokkos-env(20):ERROR:105: Unable to locate a modulefile for 'clang/8.0'\n"
+     "kokkos-env(20):ERROR:105: Unable to locate a modulefile for 'cuda/10.0'",
+     MOD, "module use /path/to/modulefiles"),
+    # https://github.com/kokkos/kokkos-kernels/issues/273 (the machine has no such modules: its admins)
+    ("[root@node327 modulefiles]$> module load gcc/4.4.7\n"
+     "ModuleCmd_Load.c(200):ERROR:105: Unable to locate a modulefile for 'gcc/4.4.7'\n"
+     "[root@node327 modulefiles]$> module load cuda/8.0.61\n"
+     "ModuleCmd_Load.c(200):ERROR:105: Unable to locate a modulefile for 'cuda/8.0.61'",
+     MOD, "module avail gcc"),
+    # https://github.com/rcgsheffield/sheffield_hpc/issues/1892 (Lmod "unknown": `module load git/2.39.2`, the name
+    # the system lists, works)
+    ("$ module load git/2.39.2-GCCcore-10.3.0-nodocs\n\n"
+     "  Lmod has detected the following error:  The following module(s) are unknown: "
+     "\"git/2.39.2-GCCcore-10.3.0-nodocs\"\n  \n  Please check the spelling or version number. Also try \"module "
+     "spider ...\"\n  It is also possible your cache file is out-of-date; it may help to try:\n"
+     "    $ module --ignore_cache load \"git/2.39.2-GCCcore-10.3.0-nodocs\"",
+     MOD, "module spider git"),
+
+    # --- Slurm refuses the GPU request ---------------------------------------------------------------------------
+    # https://github.com/facebookincubator/submitit/issues/1710 ("Recent ones use --gpus not --gres")
+    ("submitit.core.utils.FailedJobError: sbatch: error: Parameter --gres=gpu:1 no longer acceptable, please switch "
+     "to --gpus=1",
+     SLURM, "Request the GPUs with `--gpus=1` instead of `--gres=gpu:1`"),
+    # https://github.com/NVIDIA/exemplar-performance/issues/5 (the generated sbatch file lacked #SBATCH --gres=gpu:N)
+    ("sbatch: error: Cannot find GPU specification, you may not submit a job not requesting GPUs in a GPU partition, "
+     "partition: ...\nsbatch: error: Batch job submission failed: Unspecified error",
+     SLURM, "Request a GPU in the job"),
+    # https://github.com/NVIDIA-NeMo/Evaluator/pull/915 (the export step in a GPU partition with no GPU request)
+    ("  sbatch: error: Cannot find GPU specification, you may not submit a job\n"
+     "  not requesting GPUs in a non-CPU partition, partition: batch",
+     SLURM, "CPU partition"),
+    # https://github.com/3dem/relion/issues/877 (an empty `#SBATCH --gres=` line from the template)
+    ("#SBATCH --gres=XXXextra3XXX\n#SBATCH --no-requeue\n"
+     "sbatch: error: Batch job submission failed: Invalid Trackable RESource (TRES) specification",
+     SLURM, "remove an empty `--gres=` line"),
+    # https://github.com/radical-cybertools/radical.saga/issues/717 (`#SBATCH --gpu=2` is no sbatch option)
+    ("#SBATCH --gres=gpu:p100:2\n#SBATCH --gpu=2\n[paraskev@login006 ~]$ sbatch test.sh\n"
+     "sbatch: error: Batch job submission failed: Invalid GRES specification (with and without type identification)",
+     SLURM, "(`--gpu=`)"),
+
+    # --- the GPU is there, CUDA_VISIBLE_DEVICES hides it -------------------------------------------------------
+    # https://github.com/pytorch/examples/issues/115 (one TITAN X, CUDA_VISIBLE_DEVICES=2 from the README)
+    ("(py35) ~/pytorch/examples/mnist$ CUDA_VISIBLE_DEVICES=2 python main.py\n"
+     "THCudaCheck FAIL file=torch/csrc/cuda/Module.cpp line=109 error=38 : no CUDA-capable device is detected\n"
+     "Files already downloaded\n~/pytorch/examples/mnist$ nvidia-smi\n"
+     "| NVIDIA-SMI 375.39                 Driver Version: 375.39                    |\n"
+     "|   0  TITAN X (Pascal)    Off  | 0000:01:00.0      On |                  N/A |",
+     NODEV, "CUDA_VISIBLE_DEVICES"),
+    # https://github.com/KeYang8/WITT/issues/34 (is_available() True, then no GPUs: os.environ["CUDA_VISIBLE_DEVICES"])
+    ("RuntimeError: No CUDA GPUs are available torch.cuda.is_available() is Ture Why did this error occur",
+     NODEV, "CUDA_VISIBLE_DEVICES"),
+    # https://github.com/thuml/Time-Series-Library/issues/10 ("removing export CUDA_VISIBLE_DEVICES=2 from the bash
+    # script" fixed it; the log itself shows torch's wording only)
+    ("CUDA AVAILABLE:\nFalse\n\nCUDA VERSION:\n11.3\n\nCUDA DEVICE:\nTraceback (most recent call last):\n"
+     "  File \"run.py\", line 17, in <module>\n    print(torch.cuda.get_device_name(torch.cuda.current_device()))\n"
+     "  File \"C:\\Users\\admin\\anaconda3\\envs\\TN2\\lib\\site-packages\\torch\\cuda\\__init__.py\", line 216, in "
+     "_lazy_init\n    torch._C._cuda_init()\nRuntimeError: No CUDA GPUs are available",
+     NODEV, "CUDA_VISIBLE_DEVICES hides it"),
+    # https://github.com/thuml/Anomaly-Transformer/issues/74 (is_available() True in the shell, the script's
+    # CUDA_VISIBLE_DEVICES)
+    ("installed: python3.6.13  cuda10.2 pytorch1.8.0\ntorch.cuda.is_available(): True\n\nbut:\n"
+     "RuntimeError: No CUDA GPUs are available",
+     NODEV, "CUDA_VISIBLE_DEVICES"),
+
+    # --- the build looks in /usr/local/cuda, the toolkit is elsewhere -------------------------------------------
+    # https://github.com/Microway/gpu-burn/issues/2 (module cuda/8.0.61 in /opt/common; the Makefile's fixed path;
+    # its CUDAPATH variable)
+    ("$ module load cuda/8.0.61\n$ module load cudnn/v7.0\n$ make\n"
+     "PATH=.:/usr/bin:/opt/common/cuda/cuda-8.0.61/bin:/opt/local/bin:/usr/local/bin:/usr/bin "
+     "/usr/local/cuda/bin/nvcc -gencode=arch=compute_20,code=sm_20 -I. -I/usr/local/cuda/include --fatbin "
+     "compare.cu -o gpu_burn.cuda_kernel\n"
+     "/bin/sh: /usr/local/cuda/bin/nvcc: No such file or directory\nmake: *** [gpu_burn.cuda_kernel] Error 127",
+     "torch.nvcc_not_found", "make CUDAPATH="),
+    # https://github.com/cBio/cbio-cluster/issues/90 (the cuda/5.5 module, CUDA_HOME=/usr/local/cuda-5.5; nodes
+    # without the /usr/local/cuda link fail)
+    ("Exception: Error launching CUDA compiler: 32512\nsh: /usr/local/cuda/bin/nvcc: No such file or directory\n\n"
+     "I'm using an interactive session with tcsh, and with the \"cuda/5.5\" module loaded, $CUDA_HOME set to "
+     "/usr/local/cuda-5.5, and /usr/local/cuda-5.5/bin included in $PATH.",
+     "torch.nvcc_not_found", "the program's own toolkit setting"),
+    # https://github.com/tonyyxliu/CUHKSZ-CSC4005/issues/3 (nvcc not on PATH on the cluster: adding the HPC SDK's
+    # bin directory to PATH fixed it)
+    ("[118010200@node21 CSC4005-resources]$ nvcc --version\nbash: nvcc: command not found...\n"
+     "[118010200@node21 CSC4005-resources]$ pgc++ --version\nbash: pgc++: command not found...",
+     "shell.nvcc_not_found", "puts the toolkit's bin on PATH"),
+
+    # --- torch and torchvision not a pair ----------------------------------------------------------------------
+    # https://github.com/vllm-project/vllm/issues/5736 (the torchvision that matches torch)
+    ("RuntimeError: operator torchvision::nms does not exist",
+     "torchvision.ops_without_cuda", "Reinstall torch, torchvision and torchaudio together"),
+    # https://github.com/zylo117/Yet-Another-EfficientDet-Pytorch/issues/696 (older torch's wording; "they have
+    # strong version binding relationship")
+    ("RuntimeError: No such operator torchvision::nms\ntorch 1.4.0+cu92\ntorchvision 0.5.0",
+     "torchvision.ops_without_cuda", "Reinstall torch, torchvision and torchaudio together"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
+def test_first_answer(text, want_id, want_fix):
+    assert_first_answer(text, want_id, want_fix)
+
+
+def test_cuda_visible_devices_zero_or_a_slurm_job_is_not_evidence_of_hiding():
+    """CUDA_VISIBLE_DEVICES=0 names the first GPU, and Slurm sets the variable itself: neither shows a hidden GPU."""
+    from cudaenv.knowledge.explain import explain
+
+    for text in ("CUDA_VISIBLE_DEVICES=0 python train.py\nRuntimeError: CUDA error: no CUDA-capable device is detected",
+                 "srun --gres=gpu:1 python t.py\nCUDA_VISIBLE_DEVICES=1\n"
+                 "RuntimeError: CUDA error: no CUDA-capable device is detected"):
+        m = explain(text)[0]
+        assert m.id == NODEV and "hidden" not in m.title, m.title
+
+
+def test_torch_release_python_example():
+    from cudaenv.knowledge.explain.derive import _torch_python
+
+    assert [_torch_python(v) for v in ((1, 3, 1), (1, 8, 1), (1, 13, 1), (2, 4, 0), (2, 6, 0), ())] == [
+        "3.7", "3.8", "3.10", "3.10", "3.12", "3.12"]
