@@ -173,6 +173,57 @@ CASES = [
      "shell.nvcc_not_found", "puts the toolkit's bin on PATH"),
 
     # --- torch and torchvision not a pair ----------------------------------------------------------------------
+    # https://github.com/nolanaatama/sd-1click-colab/issues/30 (a Colab session's torch 11.7 beside torchvision 11.8;
+    # the notebook's setup installing the pair fixed it)
+    ("  File \"/usr/local/lib/python3.9/dist-packages/torchvision/extension.py\", line 80, in _check_cuda_version\n"
+     "    raise RuntimeError(\nRuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA "
+     "versions. PyTorch has CUDA Version=11.7 and torchvision has CUDA Version=11.8. Please reinstall the torchvision "
+     "that matches your PyTorch install.",
+     "torchvision.other_cuda", "torchvision --index-url https://download.pytorch.org/whl/cu$(echo 11.7"),
+    # https://github.com/cj-mills/pytorch-mask-rcnn-tutorial-code/pull/1 (torchvision 0.16+ says "major versions"; one
+    # index for the pair fixed it)
+    ("RuntimeError: Detected that PyTorch and torchvision were compiled with different CUDA major versions. PyTorch "
+     "has CUDA Version=11.8 and torchvision has CUDA Version=12.1. Please reinstall the torchvision that matches your "
+     "PyTorch install.",
+     "torchvision.other_cuda", "torchvision --index-url https://download.pytorch.org/whl/cu$(echo 11.8"),
+    # https://github.com/deforum/deforum-stable-diffusion/issues/346 (the notebook's install, fixed upstream)
+    ("DeforumStableDiffusion reports me an error : RuntimeError: Detected that PyTorch and torchvision were compiled "
+     "with different CUDA major versions. PyTorch has CUDA Version=12.1 and torchvision has CUDA Version=11.8. Please "
+     "reinstall the torchvision that matches your PyTorch install",
+     "torchvision.other_cuda", "torchvision --index-url"),
+
+    # --- conda picked pytorch's CPU build for a CUDA install -----------------------------------------------------
+    # https://github.com/conda/conda/issues/11001 (cudatoolkit=10.1 with pytorch 1.10, which has no cuda 10.1 build)
+    ("(sp) C:\\Users\\zsp>conda install pytorch torchvision torchaudio cudatoolkit=10.1 -c pytorch\n"
+     "## Package Plan ##\n\n  environment location: E:\\Anaconda3\\envs\\sp\n\n  added / updated specs:\n"
+     "    - cudatoolkit=10.1\n    - pytorch\n    - torchaudio\n    - torchvision\n\n"
+     "The following NEW packages will be INSTALLED:\n\n  cpuonly            pytorch/noarch::cpuonly-2.0-0\n"
+     "  pytorch            pytorch/win-64::pytorch-1.10.0-py3.6_cpu_0\n"
+     "  pytorch-mutex      pytorch/noarch::pytorch-mutex-1.0-cpu\n"
+     "  torchvision        pytorch/win-64::torchvision-0.11.0-py36_cpu",
+     "conda.torch_cpu_build_chosen", "=*cuda*"),
+    # https://github.com/pytorch/pytorch/issues/92273 (Windows, cudatoolkit=10.2 and pytorch 1.12.1: the CPU build;
+    # the download table's form)
+    ("  added / updated specs:\n    - cudatoolkit=10.2\n    - pytorch==1.12.1\n\n"
+     "    pytorch-1.12.1             |      py3.8_cpu_0       133.8 MB  pytorch\n"
+     "    pytorch-mutex-1.0          |              cpu           3 KB  pytorch",
+     "conda.torch_cpu_build_chosen", "=*cuda*"),
+
+    # --- a notebook kernel on another Python ---------------------------------------------------------------------
+    # https://github.com/jupyter/notebook/issues/4629 ("the location of the executable was from a different conda
+    # environment": Kernel > Change kernel)
+    ("ModuleNotFoundError                       Traceback (most recent call last)\n"
+     "<ipython-input-10-eb42ca6e4af3> in <module>\n----> 1 import torch\nModuleNotFoundError: No module named 'torch'",
+     "python.notebook_kernel_other_env", "ipykernel install --user"),
+    # https://github.com/jupyterlab/jupyterlab/issues/7450 (ipython still on the base Python 3.6.5)
+    ("(pytorch12) isaac@AIServer01:~$ ipython\nPython 3.6.5 |Anaconda, Inc.| (default, Apr 29 2018, 16:14:56) \n"
+     "IPython 6.4.0 -- An enhanced Interactive Python. Type '?' for help.\n\nIn [1]: import torch\n"
+     "---------------------------------------------------------------------------\n"
+     "ModuleNotFoundError                       Traceback (most recent call last)\n"
+     "<ipython-input-1-eb42ca6e4af3> in <module>()\n----> 1 import torch\n\n"
+     "ModuleNotFoundError: No module named 'torch'",
+     "python.notebook_kernel_other_env", "ipykernel install --user"),
+
     # https://github.com/vllm-project/vllm/issues/5736 (the torchvision that matches torch)
     ("RuntimeError: operator torchvision::nms does not exist",
      "torchvision.ops_without_cuda", "Reinstall torch, torchvision and torchaudio together"),
