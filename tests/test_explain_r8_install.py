@@ -69,6 +69,28 @@ CASES = [
      "└─ jaxlib xxxxxx would require __cuda *, for which no candidates were found.",
      CONDA, "[system-requirements]"),
 
+    # https://github.com/myshell-ai/OpenVoice/issues/38 (a Mac: "you don't need to install the pytorch-cuda. Simply
+    # remove that entry")
+    ("`conda install pytorch==1.13.1 torchvision==0.14.1 torchaudio==0.13.1 pytorch-cuda=11.7 -c pytorch -c nvidia`\n\n"
+     "Channels:\n - pytorch\n - nvidia\n - defaults\nPlatform: osx-arm64\nCollecting package metadata (repodata.json): "
+     "done\nSolving environment: failed\n\nLibMambaUnsatisfiableError: Encountered problems while solving:\n"
+     "  - nothing provides cuda 11.7.* needed by pytorch-cuda-11.7-h67b0de4_0\n\nCould not solve for environment specs\n"
+     "The following package could not be installed\n└─ pytorch-cuda 11.7**  is not installable because it requires\n"
+     "   └─ cuda 11.7.* , which does not exist (perhaps a missing channel).",
+     "conda.pytorch_cuda_unsatisfiable", "Drop pytorch-cuda"),
+    # https://github.com/guoyww/AnimateDiff/issues/293 (the same from an environment.yaml on an M2 Mac)
+    ("conda env create -f environment.yaml\n\nChannels:\n - pytorch\n - nvidia\n - defaults\nPlatform: osx-arm64\n"
+     "LibMambaUnsatisfiableError: Encountered problems while solving:\n"
+     "  - nothing provides cuda 11.7.* needed by pytorch-cuda-11.7-h67b0de4_0",
+     "conda.pytorch_cuda_unsatisfiable", "Drop pytorch-cuda"),
+    # https://github.com/DeepGraphLearning/ULTRA/issues/7 (mamba without the nvidia channel)
+    ("LibMambaUnsatisfiableError: Encountered problems while solving:\n  - nothing provides requested cudatoolkit 11.8**\n"
+     "  - nothing provides cuda 11.8.* needed by pytorch-cuda-11.8-h8dd9ede_2\n\nCould not solve for environment specs\n"
+     "The following packages are incompatible\n├─ cudatoolkit 11.8**  does not exist (perhaps a typo or a missing channel);\n"
+     "└─ pytorch-cuda 11.8**  is not installable because it requires\n"
+     "   └─ cuda 11.8.* , which does not exist (perhaps a missing channel).",
+     "conda.pytorch_cuda_unsatisfiable", "-c pytorch -c nvidia"),
+
     # --- environment modules: the module is not found, or needs its prerequisites -------------------------------
     # https://github.com/kokkos/kokkos-kernels/pull/1508 (sems-cuda loads after sems-gcc: "intended and documented
     # behavior", module spider lists what to load first)
