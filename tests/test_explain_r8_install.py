@@ -231,6 +231,31 @@ CASES = [
      "    pytorch-mutex-1.0          |              cpu           3 KB  pytorch",
      "conda.torch_cpu_build_chosen", "=*cuda*"),
 
+    # --- the driver is older than the torch installed: who can change what -----------------------------------------
+    # https://github.com/IEIT-Yuan/Yuan-2.0/issues/65 (a CUDA 12.1 container on a CUDA 11.0 driver: "建议gpu驱动更新到535",
+    # solved)
+    ("/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:124: UserWarning: CUDA initialization: The NVIDIA "
+     "driver on your system is too old (found version 11000). Please update your GPU driver by downloading and "
+     "installing a new version from the URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+     "https://pytorch.org to install a PyTorch version that has been compiled with your version of the CUDA driver. "
+     "(Triggered internally at /opt/pytorch/pytorch/c10/cuda/CUDAFunctions.cpp:108.)",
+     "runtime.insufficient_driver", "upgrade the driver to one for that CUDA"),
+    # https://github.com/googlecolab/colabtools/issues/1685 (Colab's driver ran CUDA 10.1; `!pip install torch` took a
+    # CUDA 10.2 build: the runtime's driver is not the user's to change)
+    ("!pip install torch torchvision\nimport torch\ntorch.cuda.ipc_collect()\n```\nthrows the error :\n```\n"
+     "RuntimeError: The NVIDIA driver on your system is too old (found version 10010). Please update your GPU driver by "
+     "downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx Alternatively, "
+     "go to: https://pytorch.org to install a PyTorch version that has been compiled with your version of the CUDA "
+     "driver.\n```\nin colab.",
+     "runtime.insufficient_driver", "A hosted runtime's driver cannot be upgraded"),
+    # https://github.com/astral-sh/uv/issues/15098 (uv's isolated build of auto_gptq; torch 2.9 is in the .venv)
+    ("uv pip install --upgrade auto_gptq\nResolved 66 packages in 1.25s\n  × Failed to build `auto-gptq==0.7.1`\n"
+     "  ├─▶ The build backend returned an error\n"
+     "  ╰─▶ Call to `setuptools.build_meta:__legacy__.build_wheel` failed (exit status: 1)\n\n      [stdout]\n"
+     "      Building cuda extension requires PyTorch (>=1.13.0) being installed, please install PyTorch first: No\n"
+     "      module named 'torch'\n\nuv pip show torch\nName: torch\nVersion: 2.9.0.dev20250805+cu129",
+     "pip.build_isolation_hides_torch", "--no-build-isolation"),
+
     # --- a notebook kernel on another Python ---------------------------------------------------------------------
     # https://github.com/jupyter/notebook/issues/4629 ("the location of the executable was from a different conda
     # environment": Kernel > Change kernel)
