@@ -302,3 +302,12 @@ def test_torch_release_python_example():
 
     assert [_torch_python(v) for v in ((1, 3, 1), (1, 8, 1), (1, 13, 1), (2, 4, 0), (2, 6, 0), ())] == [
         "3.7", "3.8", "3.10", "3.10", "3.12", "3.12"]
+
+
+def test_a_build_inside_a_notebook_is_build_isolation_not_the_kernel():
+    """`!pip install flash-attn` in a notebook: pip's isolated build lacks torch, the kernel's Python is not the cause."""
+    from cudaenv.knowledge.explain import explain
+
+    text = ("In [3]: !pip install flash-attn\nCollecting flash-attn\n  Getting requirements to build wheel ... error\n"
+            "  error: subprocess-exited-with-error\n  ModuleNotFoundError: No module named 'torch'\n")
+    assert [m.id for m in explain(text)] == ["pip.build_isolation_hides_torch"]
