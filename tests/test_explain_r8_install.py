@@ -214,6 +214,19 @@ CASES = [
      "reinstall the torchvision that matches your PyTorch install",
      "torchvision.other_cuda", "torchvision --index-url"),
 
+    # https://github.com/deepbeepmeep/Wan2GP/issues/1701 (torch 2.10.0 with torchaudio 2.11; `torchaudio==2.10` fixed it)
+    ("`pip install torch==2.10.0 torchvision torchaudio --index-url https://download.pytorch.org/whl/cu130`\n\n"
+     "On Ubuntu 24.04, this results in torchaudio 2.11.x being installed, which appears to be incompatible with torch "
+     "2.10.0.\n`OSError: ~/miniconda3/envs/wan2gp/lib/python3.11/site-packages/torchaudio/lib/libtorchaudio.abi3.so: "
+     "undefined symbol: torch_dtype_float4_e2m1fn_x2`",
+     "torch.extension_abi", "pip install \"torchaudio==$(python -c"),
+    # https://github.com/XDynames/SAI-app/issues/15 (torchaudio==0.8.1 on a Python newer than it: the project moved to
+    # newer pins)
+    ("ERROR: Could not find a version that satisfies the requirement torchaudio==0.8.1 (from versions: 0.11.0, "
+     "0.11.0+cpu, 0.11.0+cu102, 0.11.0+cu113, 0.12.0, 0.12.0+cu113, 0.12.1, 0.13.0, 0.13.0+cu117, 0.13.1, 2.0.0, "
+     "2.0.0+cu118, 2.0.1, 2.0.1+cu118)\nERROR: No matching distribution found for torchaudio==0.8.1",
+     WHEEL, "or move to a newer torch release"),
+
     # --- conda picked pytorch's CPU build for a CUDA install -----------------------------------------------------
     # https://github.com/conda/conda/issues/11001 (cudatoolkit=10.1 with pytorch 1.10, which has no cuda 10.1 build)
     ("(sp) C:\\Users\\zsp>conda install pytorch torchvision torchaudio cudatoolkit=10.1 -c pytorch\n"
@@ -311,3 +324,12 @@ def test_a_build_inside_a_notebook_is_build_isolation_not_the_kernel():
     text = ("In [3]: !pip install flash-attn\nCollecting flash-attn\n  Getting requirements to build wheel ... error\n"
             "  error: subprocess-exited-with-error\n  ModuleNotFoundError: No module named 'torch'\n")
     assert [m.id for m in explain(text)] == ["pip.build_isolation_hides_torch"]
+
+
+def test_companion_release_maps_to_its_torch():
+    from cudaenv.knowledge.explain.derive import _torch_release_of
+
+    assert _torch_release_of("torchvision==0.15.2", (0, 15, 2)) == (2, 0)
+    assert _torch_release_of("torchvision==0.9.1", (0, 9, 1)) == (1, 8)
+    assert _torch_release_of("torchaudio==0.8.1", (0, 8, 1)) == (1, 8)
+    assert _torch_release_of("torch==1.8.1", (1, 8, 1)) == (1, 8, 1)

@@ -708,6 +708,19 @@ def _d_torch_pair_order(v: dict, t: LogText, m: re.Match) -> dict:
 _TORCH_PYTHON = (((1, 4), "3.7"), ((1, 11), "3.8"), ((2, 5), "3.10"), ((99,), "3.12"))
 
 
+def _torch_release_of(req: str, want: tuple[int, ...]) -> tuple[int, ...]:
+    """The torch release a torchvision/torchaudio release belongs to: torchvision 0.N is torch 1.(N-1) up to 0.14
+    and 2.(N-15) from 0.15; torchaudio 0.N is torch 1.N, torchaudio 2.x torch 2.x; torch itself as given."""
+    name = req.split("=")[0].strip().lower()
+    if len(want) < 2 or want[0] != 0:
+        return want
+    if name.startswith("torchvision"):
+        return (1, max(want[1] - 1, 0)) if want[1] < 15 else (2, want[1] - 15)
+    if name.startswith("torchaudio"):
+        return (1, want[1])
+    return want
+
+
 def _torch_python(want: tuple[int, ...]) -> str:
     if not want:
         return "3.12"
@@ -724,7 +737,7 @@ def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
     names = [x for x in re.split(r"[,\s]+", v.get("versions") or "") if _release(x)]
     listed = [_release(x) for x in names]
     tag = v.get("tag") or ""
-    out = {"listed": "", "python": "", "tagged": "", "pyver": _torch_python(want)}
+    out = {"listed": "", "python": "", "tagged": "", "pyver": _torch_python(_torch_release_of(v.get("req", ""), want))}
     if not want or not listed:
         return out
     # Other releases of this very build (+cu113) are there, the wanted one is not: that release
