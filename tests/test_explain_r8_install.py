@@ -227,6 +227,20 @@ CASES = [
      "2.0.0+cu118, 2.0.1, 2.0.1+cu118)\nERROR: No matching distribution found for torchaudio==0.8.1",
      WHEEL, "or move to a newer torch release"),
 
+    # https://github.com/davidtvs/pytorch-lr-finder/issues/17 (Colab's torchvision 0.4.2 beside torch 1.2.0: `pip install
+    # torch==1.2.0 torchvision==0.4.0` together)
+    ("`!pip install https://download.pytorch.org/whl/cu100/torch-1.2.0-cp36-cp36m-manylinux1_x86_64.whl && pip install "
+     "https://download.pytorch.org/whl/cu100/torchvision-0.4.0-cp36-cp36m-manylinux1_x86_64.whl`\n\ngives the error\n\n"
+     "ERROR: torchvision 0.4.2 has requirement torch==1.3.1, but you'll have torch 1.2.0 which is incompatible..",
+     "python.torch_companion_pair_mismatch", 'pip install "torch==1.2.0" torchvision'),
+    # https://github.com/castorini/howl/issues/34 (the pair from the previous-versions page: 1.5.1/0.6.1 or 1.5.0/0.6.0)
+    ("ERROR: torchvision 0.6.1 has requirement torch==1.5.1, but you'll have torch 1.5.0 which is incompatible.",
+     "python.torch_companion_pair_mismatch", 'pip install "torch==1.5.0" torchvision'),
+    # https://github.com/Lightning-AI/pytorch-lightning/issues/739 (unpinned requirements: torchvision 0.4.2, torch 1.4.0)
+    ("Running pip -r requirements.txt throws the following error \n\n> ERROR: torchvision 0.4.2 has requirement "
+     "torch==1.3.1, but you'll have torch 1.4.0 which is incompatible.",
+     "python.torch_companion_pair_mismatch", 'pip install "torch==1.4.0" torchvision'),
+
     # --- conda picked pytorch's CPU build for a CUDA install -----------------------------------------------------
     # https://github.com/conda/conda/issues/11001 (cudatoolkit=10.1 with pytorch 1.10, which has no cuda 10.1 build)
     ("(sp) C:\\Users\\zsp>conda install pytorch torchvision torchaudio cudatoolkit=10.1 -c pytorch\n"
