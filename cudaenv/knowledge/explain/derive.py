@@ -740,6 +740,31 @@ def _d_torch_pair_order(v: dict, t: LogText, m: re.Match) -> dict:
     return {"newer": "built" if built > have else "have"}
 
 
+# A CPython every torch release of the range has wheels for (pytorch/pytorch RELEASE.md, "Release Compatibility
+# Matrix": 1.12-1.13 3.7-3.10, 2.0-2.4 3.8-3.11/3.12, 2.5-2.8 3.9-3.12/3.13, 2.9 3.10-3.14; 1.4-1.10 had
+# cp36-cp38 wheels at least, 1.0-1.3 cp35-cp37): the example a fix gives for "a Python that release supports".
+_TORCH_PYTHON = (((1, 4), "3.7"), ((1, 11), "3.8"), ((2, 5), "3.10"), ((99,), "3.12"))
+
+
+def _torch_release_of(req: str, want: tuple[int, ...]) -> tuple[int, ...]:
+    """The torch release a torchvision/torchaudio release belongs to: torchvision 0.N is torch 1.(N-1) up to 0.14
+    and 2.(N-15) from 0.15; torchaudio 0.N is torch 1.N, torchaudio 2.x torch 2.x; torch itself as given."""
+    name = req.split("=")[0].strip().lower()
+    if len(want) < 2 or want[0] != 0:
+        return want
+    if name.startswith("torchvision"):
+        return (1, max(want[1] - 1, 0)) if want[1] < 15 else (2, want[1] - 15)
+    if name.startswith("torchaudio"):
+        return (1, want[1])
+    return want
+
+
+def _torch_python(want: tuple[int, ...]) -> str:
+    if not want:
+        return "3.12"
+    return next(py for below, py in _TORCH_PYTHON if want[:2] < below)
+
+
 def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
     """What an installer's "(from versions: ...)" says of the wanted torch: ``tagged`` "yes" when other
     releases with the same +tag are listed (the wanted release has no such build); ``listed`` "yes" when the
@@ -750,7 +775,7 @@ def _d_torch_wheels(v: dict, t: LogText, m: re.Match) -> dict:
     names = [x for x in re.split(r"[,\s]+", v.get("versions") or "") if _release(x)]
     listed = [_release(x) for x in names]
     tag = v.get("tag") or ""
-    out = {"listed": "", "python": "", "tagged": ""}
+    out = {"listed": "", "python": "", "tagged": "", "pyver": _torch_python(_torch_release_of(v.get("req", ""), want))}
     if not want or not listed:
         return out
     # Other releases of this very build (+cu113) are there, the wanted one is not: that release
@@ -1102,3 +1127,20 @@ def _d_host_gcc_fit(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["host_gcc_fit"] = _d_host_gcc_fit
+
+
+# -- [containers-python] round 8 (install): added at the end so parallel edits above do not collide.
+
+def _d_module_name(v: dict, t: LogText, m: re.Match) -> dict:
+    """The name of a module without its version, what `module spider`/`module avail` search for:
+    ``cuda/11.2`` -> ``cuda``, ``sems-cuda/11.1.0`` -> ``sems-cuda``, a path's last directory name."""
+    name = (v.get("module") or "").strip().strip("/")
+    parts = [p for p in name.split("/") if p]
+    if not parts:
+        return {"stem": "cuda"}
+    if len(parts) > 2:  # a modulefile path: /opt/intel/impi/2019.8.254/intel64/modulefiles/mpi
+        return {"stem": parts[-1]}
+    return {"stem": parts[0]}
+
+
+DERIVE.update({"module_name": _d_module_name})
