@@ -7,9 +7,7 @@ thread's resolution. fresh7's own logs are the burned split's: not quoted here.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import assert_first_answer, first_answer_tests
 
 HDR = "nvcc.host_headers_unsupported"
 STD = "build.cxx_std_too_old"
@@ -106,9 +104,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer = first_answer_tests(CASES)
 
 
 def test_cxx_std_is_silent_when_the_compile_runs_cxx17():

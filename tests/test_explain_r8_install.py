@@ -7,9 +7,7 @@ the first line of its fix are the thread's resolution.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 WHEEL = "python.torch_wheel_not_found"
 NODEV = "runtime.no_device"
@@ -308,9 +306,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer = first_answer_tests(CASES)
 
 
 def test_cuda_visible_devices_zero_or_a_slurm_job_is_not_evidence_of_hiding():

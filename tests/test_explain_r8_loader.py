@@ -11,9 +11,7 @@ the first environment answer must be ``want_id`` and the first line of its fix m
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 LIB = "runtime.cuda_library_not_found"
 SHADOW = "runtime.cuda_lib_shadowed"
@@ -184,6 +182,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + "-" + str(i) for i, c in enumerate(CASES)])
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_first_answer = first_answer_tests(CASES)

@@ -12,9 +12,7 @@ Each tuple is a trimmed verbatim excerpt of the thread above it: the first envir
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/862 (burned fresh7 b57: RTX 5090, RmInitAdapter 0x22:0x56; fixed by Resizable BAR and Above 4G decoding in the BIOS)
@@ -251,6 +249,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[c[1] + ":" + str(i) for i, c in enumerate(CASES)])
-def test_machine_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_machine_first_answer = first_answer_tests(CASES)

@@ -17,9 +17,7 @@ Excerpts are quoted (trimmed) from the thread above each.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # --- NVLS multicast on NVSwitch systems: the fabric manager's state ------------------------------------
@@ -159,14 +157,10 @@ PROGRAM = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
-def test_nccl_threads_are_answered_by_cause(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix)
+test_nccl_threads_are_answered_by_cause = first_answer_tests(CASES)
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", PROGRAM, ids=[f"{c[1]}-{i}" for i, c in enumerate(PROGRAM)])
-def test_program_bugs_near_nccl_get_the_verdict(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, verdicts=True)
+test_program_bugs_near_nccl_get_the_verdict = first_answer_tests(PROGRAM, verdicts=True)
 
 
 def test_nvls_initialization_error_is_not_the_fabric_manager():
