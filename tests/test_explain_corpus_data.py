@@ -23,6 +23,7 @@ FRESH5 = os.path.join(CORPUS, "fresh5")
 FRESH6 = os.path.join(CORPUS, "fresh6")
 FRESH7 = os.path.join(CORPUS, "fresh7")
 FRESH8 = os.path.join(CORPUS, "fresh8")
+FRESH9 = os.path.join(CORPUS, "fresh9")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -315,3 +316,23 @@ def test_fresh8_logs_are_an_eighth_sealed_split():
                                sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6), (FRESH7, fresh7)],
                                at_least=45, negatives=9)
     assert len({i["project"] for i in logs}) >= 40
+
+
+def test_fresh9_logs_are_a_ninth_sealed_split():
+    """fresh9/: a ninth set (d01-d17 build side, d31-d43 run side, d61-d77 a user's day of installing and
+    switching), collected by three collectors while round 9 ran; unread."""
+    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
+    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
+    fresh6 = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
+                                 at_least=30, negatives=8)
+    fresh7 = assert_sealed_split(FRESH7, "fresh7", "b",
+                                 sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6)],
+                                 at_least=28, negatives=8)
+    fresh8 = assert_sealed_split(FRESH8, "fresh8", "c",
+                                 sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6), (FRESH7, fresh7)],
+                                 at_least=45, negatives=9)
+    logs = assert_sealed_split(FRESH9, "fresh9", "d",
+                               sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6), (FRESH7, fresh7),
+                                                (FRESH8, fresh8)],
+                               at_least=40, negatives=9, unread=True)
+    assert len({i["project"] for i in logs}) >= 35
