@@ -42,6 +42,17 @@ CASES = [
      "\n\nI'm using WSL2 (latest Docker Desktop).\nGPU is RTX3090.",
      "container.host_driver_missing", "Windows 10 21H2"),
 
+    # https://github.com/NVIDIA/nvidia-docker/issues/1629 (corpus fresh 516, a guard: nvidia-container-cli's debug line names
+    # WSL only to say it is not WSL; the host driver was not loaded)
+    ("docker: Error response from daemon: failed to create shim: OCI runtime create failed: container_linux.go:380: "
+     "starting container process caused: process_linux.go:545: container init caused: Running hook #0:: error running "
+     "hook: exit status 1, stdout: , stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded: "
+     "unknown.`\n\n"
+     "I0418 18:12:58.648300 217303 nvc.c:393] attempting to load dxcore to see if we are running under Windows "
+     "Subsystem for Linux (WSL)\n"
+     "I0418 18:12:58.648518 217303 nvc.c:395] dxcore initialization failed, continuing assuming a non-WSL environment",
+     "container.host_driver_missing", "install the driver"),
+
     # ---- python.torch_cuda_unavailable in a container where nvidia-smi works: the compute capability
     # https://github.com/AbdBarho/stable-diffusion-webui-docker/issues/348 (burned fresh8 c32)
     ("I have good nvidia-smi in the docker container. But get this error.\n>>> import torch\n\n"
