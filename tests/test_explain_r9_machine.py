@@ -138,6 +138,19 @@ CASES = [
      "already set an error? Error 500: named symbol not found (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:108.)\n"
      "ggml_cuda_init: failed to initialize CUDA: named symbol not found",
      "container.wsl_cuda_symbol_not_found", "update Docker Desktop"),
+
+    # ---- container.no_gpu_runtime: the first line decides by what is installed and which daemon docker reached
+    # https://github.com/OpenBMB/XAgent/issues/273 (Ubuntu 22.04; installing nvidia-container-toolkit fixed it)
+    ("docker run -it -p 13520:13520  -v /huggingface/models/XAgentLLaMa-34B-preview/:/model:rw --gpus all --ipc=host "
+     "xagentteam/xagentgen:latest python app.py --model-path /model --port 13520\n"
+     "- Operating System / 操作系统：Ubuntu22.04\n"
+     "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].",
+     "container.no_gpu_runtime", "nvidia-container-toolkit"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1352 (docker on Windows 10: GPUs only through Docker Desktop's WSL 2 backend)
+    ("I get the following issue when running: docker run --gpus 2 nvidia/cuda:10.2-base nvidia-smi\n"
+     "**docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].**\n\n"
+     "I am running Docker on my Windows 10 machine and I have a Titan-V GPU",
+     "container.no_gpu_runtime", "WSL 2 backend"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
