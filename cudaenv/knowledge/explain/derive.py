@@ -134,25 +134,33 @@ def _d_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
 def _d_cuda_pair(v: dict, t: LogText, m: re.Match) -> dict:
     d, tv = v.get("detected", ""), v.get("torch", "")
     a, b = version_key(d)[:2], version_key(tv)[:2]
-    builds = ""
+    builds = index = ""
     if len(a) == 2 and len(b) == 2 and all(n >= 0 for n, _ in a + b):
         tags = [k for k, e in sorted(table()["torch"].items(), key=lambda kv: version_key(kv[0]))
                 if d in (e.get("cuda") or [])]
         if tags:
+            index = f"cu{d.replace('.', '')}"
             builds = (f" Official torch builds for CUDA {d}: torch {', '.join(tags)} "
                       f"(`pip install torch --index-url https://download.pytorch.org/whl/cu{d.replace('.', '')}`).")
         else:
             builds = f" No official torch build uses CUDA {d}."
+            # the newest official build of the same major below it: a minor difference only warns (torch 2.x)
+            near = sorted({c for e in table()["torch"].values() for c in (e.get("cuda") or [])
+                           if version_key(c)[:1] == a[:1] and version_key(c)[:2] < a}, key=version_key)
+            if near and a[0][0] >= 12:
+                index = f"cu{near[-1].replace('.', '')}"
+                builds += (f" The newest official one of CUDA {a[0][0]} below it is CUDA {near[-1]} (`{index}`): "
+                           f"same major version, which torch 2.x accepts with a warning.")
         if a[0] != b[0]:
-            return {"difference": "major", "differ": "differ in major version", "builds": builds,
+            return {"difference": "major", "differ": "differ in major version", "builds": builds, "index": index,
                     "why": "torch's BuildExtension (setup.py, pip builds) refuses a toolkit whose major version "
                            "differs from the one torch was built with: the extension would need a second CUDA "
                            "runtime."}
-        return {"difference": "minor", "differ": "differ in minor version only", "builds": builds,
+        return {"difference": "minor", "differ": "differ in minor version only", "builds": builds, "index": index,
                 "why": "They differ only in the minor version. Recent torch only warns about that; this torch "
                        "refuses any difference (older releases did), so the build stops although the two would "
                        "work together."}
-    return {"difference": "", "differ": "differ", "builds": builds,
+    return {"difference": "", "differ": "differ", "builds": builds, "index": index,
             "why": "torch's BuildExtension (setup.py, pip builds) compares the nvcc under CUDA_HOME with the CUDA "
                    "torch was built with and refuses the difference."}
 
