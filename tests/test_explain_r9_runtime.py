@@ -17,6 +17,7 @@ MKL = "loader.mkl_ijit_notify_event"
 TFABI = "loader.tf_custom_op_abi"
 TFINC = "build.tf_headers_cuda_path"
 PADDLE = "loader.paddle_cublas_not_initialized"
+CUDNN = "cudnn.not_initialized"
 
 TF_WARN = ("W tensorflow/core/common_runtime/gpu/gpu_device.cc:2251] Cannot dlopen some GPU libraries. Please make sure "
            "the missing libraries mentioned above are installed properly if you would like to use GPU. Follow the guide "
@@ -148,6 +149,19 @@ CASES = [
     # https://github.com/PaddlePaddle/PaddleDetection/issues/2967 (CUDA 10.1 with paddlepaddle-gpu==2.0.1.post101)
     ("OSError: (External)  Cublas error, `CUBLAS_STATUS_NOT_INITIALIZED`. The cuBLAS library was not initialized.  "
      "(at /paddle/paddle/fluid/platform/cuda_helper.h:84)", PADDLE, "paddle.version.cuda()"),
+    # --- the principle on older entries: CUDNN_STATUS_NOT_INITIALIZED decides by nvidia-smi and LD_LIBRARY_PATH ------
+    # https://github.com/yukkyo/PyTorch-FilterResponseNormalizationLayer/issues/4 ("try and reduce the batch size")
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\nSetting `torch.backends.cudnn.enabled=False` fixes "
+     "this issue. Unfortunately it also increases memory consumption.", CUDNN, "lower the batch size"),
+    # https://github.com/haotian-liu/LLaVA/issues/458 ("the cuda package mismatches with the PyTorch cuda version")
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED[Usage]\nGetting above error  right after i fill the "
+     "user prompt", CUDNN, "torch.version.cuda"),
+    # https://github.com/xincoder/GRIP/issues/23 (a conda environment; "I update my pytorch version and fix the problem")
+    ('  File "/home/xxx/anaconda3/envs/DRL/lib/python3.7/site-packages/torch/nn/modules/rnn.py", line 176, in '
+     "flatten_parameters\n    self.batch_first, bool(self.bidirectional))  # type: ignore\n"
+     "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", CUDNN, "install the framework's build"),
+    # the library-path miss with nothing else shown keeps its check first (stream-whisper#18 is in r8_loader)
+    ("OSError: libcublasLt.so.11: cannot open shared object file: No such file or directory", LIB, "find / -name"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
