@@ -162,6 +162,15 @@ CASES = [
      "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED", CUDNN, "install the framework's build"),
     # the library-path miss with nothing else shown keeps its check first (stream-whisper#18 is in r8_loader)
     ("OSError: libcublasLt.so.11: cannot open shared object file: No such file or directory", LIB, "find / -name"),
+    # --- TensorFlow's "DNN library is not found" alone: cuDNN did not load, not memory ------------------------------
+    # https://github.com/apapiu/guided-diffusion-keras/issues/8 ("Tensorflow was pointing to a different version of cudnn")
+    ("Node: 'residual_unet/conv2d/Conv2D'\nDNN library is not found.\n\t [[{{node residual_unet/conv2d/Conv2D}}]] "
+     "[Op:__inference_predict_function_9480]\npython version 3.8\ntensorflow: 2.8.0\ncuDNN: 8.1.1\ncuda: 11.2",
+     "status.framework_took_gpu_memory", "the cuDNN it was built for"),
+    # https://github.com/tensorflow/tensorflow/issues/55468 (TF 2.8, Conv1D; cuDNN set up for the release)
+    ("UnimplementedError DNN library is not found when running a Conv1D layer\nDetected at node "
+     "'sequential/conv1d/Conv1D' defined at (most recent call last):", "status.framework_took_gpu_memory",
+     "the cuDNN it was built for"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
