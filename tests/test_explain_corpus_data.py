@@ -196,43 +196,49 @@ def sealed_sets() -> list[tuple[str, list[dict]]]:
     return earlier + [(FRESH3, assert_sealed_split(FRESH3, "fresh3", "7", earlier))]
 
 
+#: The sets made after fresh3, in order: (directory, split, first character of its file names, at least this many
+#: logs, of them negatives, projects). Each is checked against every set before it.
+LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8, 20), (FRESH6, "fresh6", "a", 30, 8, 30),
+              (FRESH7, "fresh7", "b", 28, 8, 28), (FRESH8, "fresh8", "c", 45, 9, 40), (FRESH9, "fresh9", "d", 40, 9, 35)]
+#: Sets not yet scored: no test may quote their threads.
+UNREAD = {"fresh9"}
+
+
+def assert_later_set(split: str) -> list[dict]:
+    """The set ``split`` of LATER_SETS, checked (with every set before it) by :func:`assert_sealed_split`."""
+    earlier = sealed_sets()
+    for directory, name, first, at_least, negatives, projects in LATER_SETS:
+        logs = assert_sealed_split(directory, name, first, earlier, at_least=at_least, negatives=negatives,
+                                   unread=name in UNREAD)
+        if name == split:
+            assert len({i["project"] for i in logs}) >= projects
+            return logs
+        earlier = earlier + [(directory, logs)]
+    raise AssertionError(f"no set {split}")
+
 def test_fresh4_logs_are_a_fourth_sealed_split():
     """fresh4/: a fourth set (two collectors who never ran explain, after fresh3 was scored), sealed while
     round 4 widened explain by layer; scored once (judged-570d099.yaml), burned since."""
-    logs = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
-    assert len({i["project"] for i in logs}) >= 28
+    assert_later_set("fresh4")
 
 
 def test_fresh5_logs_are_a_fifth_sealed_split():
     """fresh5/: a fifth set, collected the same way while round 5 sampled threads to widen explain; scored once
     (judged-6516852.yaml), burned since: round 6 may quote its threads."""
-    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
-    logs = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
-    assert len({i["project"] for i in logs}) >= 20
+    assert_later_set("fresh5")
 
 
 def test_fresh6_logs_are_a_sixth_sealed_split():
     """fresh6/: a sixth set (a01-a18 build side, a51-a68 run side), collected while round 6 widened explain;
     scored before and after round 6 (judged-1b4a9bb.yaml, judged-203e0eb.yaml), burned since: round 7 tuned on it."""
-    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
-    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
-    logs = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
-                               at_least=30, negatives=8)
-    assert len({i["project"] for i in logs}) >= 30
+    assert_later_set("fresh6")
 
 
 def test_fresh7_logs_are_a_seventh_sealed_split():
     """fresh7/: a seventh set (b01-b18 build side, b51-b68 run side), collected right after fresh6 while round 6
     widened explain; scored before round 6, after it and after round 7 (judged-61316e8.yaml, judged-203e0eb.yaml,
     judged-3d1314f.yaml), burned since: round 8 tunes on its misses."""
-    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
-    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
-    fresh6 = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
-                                 at_least=30, negatives=8)
-    logs = assert_sealed_split(FRESH7, "fresh7", "b",
-                               sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6)],
-                               at_least=28, negatives=8)
-    assert len({i["project"] for i in logs}) >= 28
+    assert_later_set("fresh7")
 
 
 def test_size_negatives_and_split_shares():
@@ -305,34 +311,10 @@ def test_fresh8_logs_are_an_eighth_sealed_split():
     """fresh8/: an eighth set (c01-c17 build side, c31-c47 run side, c61-c77 a user's day of installing and
     switching), collected by three collectors while round 8 sampled its own threads; scored before and after
     round 8 (judged-4e36cf0.yaml, judged-53a1c8f.yaml), burned since: round 9 tunes on its misses."""
-    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
-    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
-    fresh6 = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
-                                 at_least=30, negatives=8)
-    fresh7 = assert_sealed_split(FRESH7, "fresh7", "b",
-                                 sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6)],
-                                 at_least=28, negatives=8)
-    logs = assert_sealed_split(FRESH8, "fresh8", "c",
-                               sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6), (FRESH7, fresh7)],
-                               at_least=45, negatives=9)
-    assert len({i["project"] for i in logs}) >= 40
+    assert_later_set("fresh8")
 
 
 def test_fresh9_logs_are_a_ninth_sealed_split():
     """fresh9/: a ninth set (d01-d17 build side, d31-d43 run side, d61-d77 a user's day of installing and
     switching), collected by three collectors while round 9 ran; unread."""
-    fresh4 = assert_sealed_split(FRESH4, "fresh4", "8", sealed_sets(), at_least=30, negatives=8)
-    fresh5 = assert_sealed_split(FRESH5, "fresh5", "9", sealed_sets() + [(FRESH4, fresh4)], at_least=25, negatives=8)
-    fresh6 = assert_sealed_split(FRESH6, "fresh6", "a", sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5)],
-                                 at_least=30, negatives=8)
-    fresh7 = assert_sealed_split(FRESH7, "fresh7", "b",
-                                 sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6)],
-                                 at_least=28, negatives=8)
-    fresh8 = assert_sealed_split(FRESH8, "fresh8", "c",
-                                 sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6), (FRESH7, fresh7)],
-                                 at_least=45, negatives=9)
-    logs = assert_sealed_split(FRESH9, "fresh9", "d",
-                               sealed_sets() + [(FRESH4, fresh4), (FRESH5, fresh5), (FRESH6, fresh6), (FRESH7, fresh7),
-                                                (FRESH8, fresh8)],
-                               at_least=40, negatives=9, unread=True)
-    assert len({i["project"] for i in logs}) >= 35
+    assert_later_set("fresh9")
