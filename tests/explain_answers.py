@@ -44,5 +44,5 @@ def first_answer_tests(cases: list[tuple[str, str | None, str]], verdicts: bool 
     first_answer_tests(CASES)``."""
     @pytest.mark.parametrize("text,want_id,want_fix", cases, ids=[f"{c[1]}-{n}" for n, c in enumerate(cases)])
     def test(text: str, want_id: str, want_fix: str) -> None:
-        assert_first_answer(text, want_id, want_fix, verdicts=verdicts)
+        assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=verdicts)
     return test

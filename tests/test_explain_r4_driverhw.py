@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 # (text, want_id, want_fix_substring)
 CASES = [
@@ -242,9 +242,7 @@ NOT_ENVIRONMENT = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
-def test_driverhw_threads_are_answered_by_cause(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, verdicts=True)
+test_driverhw_threads_are_answered_by_cause = first_answer_tests(CASES, verdicts=True)
 
 
 @pytest.mark.parametrize("text", NOT_ENVIRONMENT)

@@ -6,9 +6,7 @@ the first environment answer and the first line of its fix are the thread's reso
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -157,6 +155,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"case{i}" for i in range(len(CASES))])
-def test_classic_frameworks_answer_from_the_log(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=True)
+test_classic_frameworks_answer_from_the_log = first_answer_tests(CASES, verdicts=True)

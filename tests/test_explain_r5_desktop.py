@@ -7,9 +7,7 @@ that thread.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -128,6 +126,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i:02d}-{c[1]}" for i, c in enumerate(CASES)])
-def test_desktop_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_desktop_first_answer = first_answer_tests(CASES)

@@ -9,9 +9,7 @@ were widened as families with more threads of the same cause.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # ---- sampled threads explain already answered right first (kept so they stay right)
@@ -156,6 +154,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES)])
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_first_answer = first_answer_tests(CASES)

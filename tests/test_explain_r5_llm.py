@@ -10,9 +10,7 @@ explain missed were widened after finding more threads of the same cause.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # --- ollama's GPU discovery: cuInit answers 999 (nvidia_uvm broken after suspend/resume) -----
@@ -129,6 +127,4 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES)])
-def test_sampled_llm_threads_answered_by_cause(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_sampled_llm_threads_answered_by_cause = first_answer_tests(CASES)

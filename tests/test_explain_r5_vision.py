@@ -8,10 +8,9 @@ of its fix must hold ``want_fix``: the fix that solved that thread's case.
 
 from __future__ import annotations
 
-import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # --- torch's "Error checking compiler version for cl: [WinError 2]": no cl.exe on PATH -------
@@ -200,9 +199,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES)
-def test_vision_families_from_real_threads(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:120])
+test_vision_families_from_real_threads = first_answer_tests(CASES)
 
 
 def test_a_script_without_torch_is_no_build_isolation_problem():

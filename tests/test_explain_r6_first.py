@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 # (text, the first answer's id, a string the first line of its fix holds)
 CASES = [
@@ -144,9 +144,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"case{i}" for i in range(len(CASES))])
-def test_first_fix_follows_the_log(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=True)
+test_first_fix_follows_the_log = first_answer_tests(CASES, verdicts=True)
 
 
 @pytest.mark.parametrize("driver,tag", [("10.0", ""), ("10.2", "cu102"), ("11.0", "cu102"), ("11.4", "cu118"),

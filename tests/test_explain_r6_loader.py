@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import assert_first_answer, first_answer_tests
 
 CASES = [
     # --- version node of a CUDA soname missing: the binary was built for another CUDA release ------------
@@ -166,9 +166,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text, want_id, want_fix", CASES)
-def test_first_answer(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, text[:80])
+test_first_answer = first_answer_tests(CASES)
 
 
 def test_older_nvjitlink_wheel_itself_upgrades_the_wheel():

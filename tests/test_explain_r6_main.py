@@ -10,10 +10,9 @@ Families, not sentences: each family below has members from several projects or 
 
 from __future__ import annotations
 
-import pytest
 
 from cudaenv.knowledge.explain import explain
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -245,9 +244,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES)
-def test_main_population_families_from_real_threads(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_main_population_families_from_real_threads = first_answer_tests(CASES)
 
 
 def test_a_shell_nvcc_not_found_without_a_path_stays_the_path_answer():

@@ -11,9 +11,7 @@ that solved that thread.
 
 from __future__ import annotations
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 CASES = [
     # --- ollama's discovery prints the CUDA status number only: 802 = system not ready --------
@@ -275,9 +273,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", CASES, ids=[f"{i}-{c[1]}" for i, c in enumerate(CASES)])
-def test_other_producers_answered_by_cause(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_other_producers_answered_by_cause = first_answer_tests(CASES)
 
 
 # Program bugs in other producers' words: the verdict, and no environment cause beside it.
@@ -296,6 +292,4 @@ VERDICTS = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", VERDICTS, ids=[f"{i}-{c[1]}" for i, c in enumerate(VERDICTS)])
-def test_other_producers_program_bugs_get_the_verdict(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=True)
+test_other_producers_program_bugs_get_the_verdict = first_answer_tests(VERDICTS, verdicts=True)
