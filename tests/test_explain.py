@@ -1770,20 +1770,32 @@ def test_a_message_repeated_on_every_line_is_searched_in_one_pass(monkeypatch):
     from cudaenv.knowledge.explain import text as text_mod
     from cudaenv.knowledge.explain.text import DENSE, LogText, scan
 
-    repeated = ["ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"] * (3 * DENSE)
+    repeated = ["ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"] * (6 * DENSE)
     log = "\n".join(repeated + ["OSError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
                                   "(wrapped", "over lines) RuntimeError: CUDA error:", "no kernel image is available"])
     rx = re.compile(r"(?P<lib>lib\w+\.so\.[\d.]+): cannot open shared object file")
     wrapped = re.compile(r"CUDA error:\s+no kernel image")
-    one_pass = (scan(rx, "cannot open shared", LogText(log)), explain(log))
+    class Counted:  # the pattern, counting the searches scan starts
+        def __init__(self):
+            self.calls = 0
+
+        def finditer(self, *args):
+            self.calls += 1
+            return rx.finditer(*args)
+
+    counted = Counted()
+    one_pass = (scan(counted, "cannot open shared", LogText(log)), explain(log))
+    # a window matches its line and the SPAN lines after it, so the literal starts a window every SPAN + 1 lines;
+    # the DENSE-th one searches the rest of the log
+    assert counted.calls == DENSE
     monkeypatch.setattr(text_mod, "DENSE", 10 ** 9)
     by_line = (scan(rx, "cannot open shared", LogText(log)), explain(log))
-    assert len(one_pass[0]) == 3 * DENSE + 1 and sorted(one_pass[0]) == sorted(by_line[0])
-    assert one_pass[0][3 * DENSE].group("lib") == "libcudart.so.10.0"
+    assert len(one_pass[0]) == 6 * DENSE + 1 and sorted(one_pass[0]) == sorted(by_line[0])
+    assert one_pass[0][6 * DENSE].group("lib") == "libcudart.so.10.0"
     assert [(m.id, m.line, m.count, m.fix) for m in one_pass[1]] == [(m.id, m.line, m.count, m.fix) for m in by_line[1]]
-    assert one_pass[1][0].count == 3 * DENSE
+    assert one_pass[1][0].count == 6 * DENSE
     monkeypatch.setattr(text_mod, "DENSE", 4)
-    assert list(scan(wrapped, "CUDA error:", LogText(log))) == [3 * DENSE + 2]
+    assert list(scan(wrapped, "CUDA error:", LogText(log))) == [6 * DENSE + 2]
     assert list(scan(wrapped, "CUDA error:", LogText("\n".join(["CUDA error: x"] * 8 + ["CUDA error:", "no kernel image"])))) == [8]
 
 def test_cudajl_driver_checks_by_direction():

@@ -290,7 +290,7 @@ def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
     pos = 0
     scanned = 0  # lines before this one were searched from their start already
     long_line, tries = -1, 0  # the long line being searched in windows, and how many so far
-    windows = 0
+    windows, dense = 0, False  # short-line windows searched so far; whether the rest goes in one pass
     while True:
         k = text.find(needle, pos)
         if k < 0:
@@ -310,12 +310,13 @@ def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
             scanned = i + 1
             pos = t.end(i) + 1
             windows += 1
-            if windows >= DENSE and t.longest <= LONG:  # the rest in one pass
+            dense = windows >= DENSE and t.longest <= LONG
+            if dense:
                 hi = len(text)
         for m in rx.finditer(text, lo, hi):
             if text.count("\n", m.start(), m.end()) <= SPAN:
                 found.setdefault(t.line_at(m.start()), m)
-        if hi == len(text):
+        if dense:
             break
     return found
 
