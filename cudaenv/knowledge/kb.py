@@ -38,8 +38,8 @@ COMPONENTS = ("driver", "toolkit", "nvcc", "host-compiler", "libstdc++", "glibc"
 FAILURES = ("missing", "not-on-path", "too-old", "too-new", "two-copies", "built-for-other-version",
             "unsupported-by-gpu", "absent-at-build", "busy", "misconfigured", "broken", "permission",
             "exhausted", "unsupported-platform", "bug")
-# What a variant's `when` may test besides captured and derived values: the extraction
-# stage's facts (explain/extract.py) and `text`, the whole log.
+# What a variant may replace in its entry's answer (its `when` may test captured and derived
+# values, the extraction stage's facts of explain/extract.py, and `text`, the whole log).
 VARIANT_FIELDS = ("title", "cause", "fix", "cudaenv_fix", "failure")
 
 _cache: dict[str, list[dict]] = {}
