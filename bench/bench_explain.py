@@ -7,6 +7,7 @@ loaded and compiled once, as in a long log's single run), on three logs:
   closing line, the shape people paste;
 * the same size of plain compiler chatter with one out-of-memory line;
 * one loader error repeated 10 000 times (a training loop or a retry printing it every step);
+* 300 lines that each end a 6 800-character path in an error (patterns that start with a path class);
 * the whole real-log corpus of tests/data/explain_corpus, one log after another;
 * the answers tied to this machine (``explain`` without ``--no-host``) for a torch message:
   discovery through the warm index, the cached torch probe of ``--python`` (default: python3
@@ -57,6 +58,12 @@ def chatter_log(n: int = 10_000) -> str:
 
 def repeated_log(n: int = 10_000) -> str:
     return "\n".join(["ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"] * n)
+
+
+def wide_paths_log(n: int = 300) -> str:
+    tails = [": No such file or directory", ": undefined symbol: _ZN3c10x", ": version `GLIBCXX_3.4.30' not found",
+             ": cannot open shared object file", ": file too short"]
+    return "\n".join("/a" * 3400 + tails[i % len(tails)] for i in range(n))
 
 
 def corpus() -> list[str]:
@@ -156,6 +163,7 @@ def main() -> int:
         ("10 000-line ninja/nvcc build log, one missing header", lambda t=build_log(): explain(t)),
         ("10 000 lines of compiler chatter, one OOM line", lambda t=chatter_log(): explain(t)),
         ("one loader error repeated 10 000 times", lambda t=repeated_log(): explain(t)),
+        ("300 lines ending 6 800-character paths in errors", lambda t=wide_paths_log(): explain(t)),
         (f"the real-log corpus ({len(logs)} logs, one after another)", lambda: [explain(t) for t in logs]),
         ("host answers for a torch message (warm index, cached probe)", host_answers(args.python)),
     ]
