@@ -38,6 +38,7 @@ current first answer is reported as stale, so a changed answer is read again.
     python3 bench/explain_corpus_score.py --split fresh7       # the seventh
     python3 bench/explain_corpus_score.py --split fresh8       # the eighth
     python3 bench/explain_corpus_score.py --split fresh9       # the ninth
+    python3 bench/explain_corpus_score.py --split fresh10      # the tenth
     python3 bench/explain_corpus_score.py --json                # one record per log
 """
 
@@ -57,19 +58,11 @@ import yaml
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(REPO, "tests", "data", "explain_corpus")
 SAMPLED = os.path.join(CORPUS, "sampled")
-FRESH = os.path.join(CORPUS, "fresh")
-FRESH2 = os.path.join(CORPUS, "fresh2")
-FRESH3 = os.path.join(CORPUS, "fresh3")
-FRESH4 = os.path.join(CORPUS, "fresh4")
-FRESH5 = os.path.join(CORPUS, "fresh5")
-FRESH6 = os.path.join(CORPUS, "fresh6")
-FRESH7 = os.path.join(CORPUS, "fresh7")
-FRESH8 = os.path.join(CORPUS, "fresh8")
-FRESH9 = os.path.join(CORPUS, "fresh9")
 LAYERS = ["compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"]
 SPLITS = ["old", "tune", "heldout"]
-SEALED = {"fresh": FRESH, "fresh2": FRESH2, "fresh3": FRESH3, "fresh4": FRESH4, "fresh5": FRESH5, "fresh6": FRESH6, "fresh7": FRESH7, "fresh8": FRESH8, "fresh9": FRESH9}  # each scored only on request (--split NAME), never in "all"
+#: The sealed sets, in the order they were made: fresh/, fresh2/ .. fresh10/.
+SEALED = {name: os.path.join(CORPUS, name) for name in ["fresh"] + [f"fresh{n}" for n in range(2, 11)]}  # each scored only on request (--split NAME), never in "all"
 
 
 def load_corpus(fresh: bool = False, sealed: str | None = None) -> list[dict]:
