@@ -25,6 +25,12 @@ fix that solves this case first), ``wrong`` (claimed, but the wrong cause or a w
 fix), with the explain id that was judged; a judgement whose id no longer matches explain's
 current first answer is reported as stale, so a changed answer is read again.
 
+A round is measured before and after on a sealed set: ``--json`` at the commit before keeps every
+first answer; after the round, ``--since`` that file counts the first answers that changed (id,
+title, cause or fix: whatever a judge reads), and with ``--template --judged`` the earlier
+judgements prints a file where the unchanged logs keep their rows and only the changed ones are
+left to judge.
+
     python3 bench/explain_corpus_score.py                      # counts for all splits
     python3 bench/explain_corpus_score.py --split heldout --sample 10 --seed 1
     python3 bench/explain_corpus_score.py --split heldout --judged tests/data/explain_corpus/sampled/judged-26d5894.yaml
@@ -40,6 +46,7 @@ current first answer is reported as stale, so a changed answer is read again.
     python3 bench/explain_corpus_score.py --split fresh9       # the ninth
     python3 bench/explain_corpus_score.py --split fresh10      # the tenth
     python3 bench/explain_corpus_score.py --json                # one record per log
+    python3 bench/explain_corpus_score.py --split fresh9 --since before.json --judged J.yaml --template
 """
 
 from __future__ import annotations
@@ -200,11 +207,30 @@ def print_sample(logs: list[dict], n: int, seed: int) -> None:
             print("    explain:  nothing recognised")
 
 
-def print_template(logs: list[dict]) -> None:
-    """A judgement file to fill in: one entry per recognised environment log."""
+def answer_key(log: dict) -> tuple:
+    """What a judge reads of the first answer: the id, title, cause and fix (the same key means the same verdict)."""
+    first = log.get("first") or {}
+    return tuple(first.get(k) for k in ("id", "title", "cause", "fix"))
+
+
+def changed_since(logs: list[dict], path: str) -> set[str]:
+    """The files whose first answer differs from the one recorded in ``path`` (an earlier ``--json`` output),
+    or that it does not have."""
+    with open(path, encoding="utf-8") as f:
+        before = {r["file"]: r for r in json.load(f)}
+    return {log["file"] for log in logs if log["file"] not in before or answer_key(before[log["file"]]) != answer_key(log)}
+
+
+def print_template(logs: list[dict], judged: dict | None = None, changed: set[str] | None = None) -> None:
+    """A judgement file to fill in: one entry per recognised environment log. With ``changed`` (the files whose
+    first answer changed since an earlier run), the other logs carry their row from ``judged`` unchanged, so only
+    the changed answers are judged again."""
     out = {}
     for log in logs:
         if log["layer"] == "negative" or not log["first"]:
+            continue
+        if changed is not None and log["file"] not in changed and log["file"] in (judged or {}):
+            out[log["file"]] = judged[log["file"]]
             continue
         out[log["file"]] = {"explain_id": log["first"]["id"], "verdict": "right or wrong",
                             "note": f"expected {log['cause']}; got {log['first']['title']}"}
@@ -219,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judged", help="YAML of right/wrong judgements (see the module doc)")
     ap.add_argument("--template", action="store_true", help="print a judgement file to fill in and stop")
     ap.add_argument("--json", action="store_true", help="one record per log on stdout")
+    ap.add_argument("--since", help="an earlier --json output: count the first answers that changed since; with "
+                                    "--template and --judged, carry the unchanged logs' rows and leave the changed to judge")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
 
@@ -226,8 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     splits = SPLITS if args.split == "all" else [args.split]
     logs = [log for log in logs if log["split"] in splits]
     score(logs, args.jobs)
+    changed = changed_since(logs, args.since) if args.since else None
     if args.template:
-        print_template(logs)
+        print_template(logs, load_judged(args.judged), changed)
         return 0
     if args.json:
         json.dump([{k: v for k, v in log.items() if k != "path"} for log in logs], sys.stdout, indent=1)
@@ -235,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     judged = load_judged(args.judged)
     print_table(tally(logs, judged), splits, bool(judged))
+    if changed is not None:
+        print(f"first answers changed since {os.path.basename(args.since)}: {len(changed)} of {len(logs)} logs")
     if args.sample:
         print()
         print_sample(logs, args.sample, args.seed)

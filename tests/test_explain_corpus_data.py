@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import hashlib
+import json
 import os
 import re
 
@@ -318,3 +319,24 @@ def test_fresh9_logs_are_a_ninth_sealed_split():
     """fresh9/: a ninth set (d01-d17 build side, d31-d43 run side, d61-d77 a user's day of installing and
     switching), collected by three collectors while round 9 ran; unread."""
     assert_later_set("fresh9")
+
+
+def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
+    """``--since``/``--template --judged``: a first answer that changed since the earlier run is left to judge
+    again; an unchanged one keeps its row (explain not run)."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(CORPUS), "..", "..", "bench", "explain_corpus_score.py")
+    spec = importlib.util.spec_from_file_location("explain_corpus_score", path)
+    score = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score)
+    first = {"id": "a.b", "title": "t", "cause": "c", "fix": "f"}
+    logs = [{"file": n, "layer": "loader", "cause": "x", "first": dict(first)} for n in ("one.log", "two.log", "three.log")]
+    earlier = tmp_path / "before.json"
+    earlier.write_text(json.dumps([{"file": "one.log", "first": first}, {"file": "two.log", "first": first}]))
+    logs[1]["first"]["fix"] = "another first fix"            # same id, new fix: read again
+    assert score.changed_since(logs, str(earlier)) == {"two.log", "three.log"}   # three.log: not in the earlier run
+    judged = {n: {"explain_id": "a.b", "verdict": "wrong", "note": "n"} for n in ("one.log", "two.log")}
+    score.print_template(logs, judged, score.changed_since(logs, str(earlier)))
+    out = yaml.safe_load(capsys.readouterr().out)["judged"]
+    assert out["one.log"] == judged["one.log"]
+    assert out["two.log"]["verdict"] == out["three.log"]["verdict"] == "right or wrong"
