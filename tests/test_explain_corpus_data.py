@@ -25,6 +25,7 @@ FRESH6 = os.path.join(CORPUS, "fresh6")
 FRESH7 = os.path.join(CORPUS, "fresh7")
 FRESH8 = os.path.join(CORPUS, "fresh8")
 FRESH9 = os.path.join(CORPUS, "fresh9")
+FRESH10 = os.path.join(CORPUS, "fresh10")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -200,9 +201,10 @@ def sealed_sets() -> list[tuple[str, list[dict]]]:
 #: The sets made after fresh3, in order: (directory, split, first character of its file names, at least this many
 #: logs, of them negatives, projects). Each is checked against every set before it.
 LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8, 20), (FRESH6, "fresh6", "a", 30, 8, 30),
-              (FRESH7, "fresh7", "b", 28, 8, 28), (FRESH8, "fresh8", "c", 45, 9, 40), (FRESH9, "fresh9", "d", 40, 9, 35)]
+              (FRESH7, "fresh7", "b", 28, 8, 28), (FRESH8, "fresh8", "c", 45, 9, 40), (FRESH9, "fresh9", "d", 40, 9, 35),
+              (FRESH10, "fresh10", "e", 45, 9, 45)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD = {"fresh9"}
+UNREAD = {"fresh9", "fresh10"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -319,6 +321,12 @@ def test_fresh9_logs_are_a_ninth_sealed_split():
     """fresh9/: a ninth set (d01-d17 build side, d31-d43 run side, d61-d77 a user's day of installing and
     switching), collected by three collectors while round 9 ran; unread."""
     assert_later_set("fresh9")
+
+
+def test_fresh10_logs_are_a_tenth_sealed_split():
+    """fresh10/: a tenth set (e01-e17 build side, e31-e47 run side, e61-e77 a user's day of installing and
+    switching), collected by three collectors while round 10 ran; unread."""
+    assert_later_set("fresh10")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
