@@ -9,6 +9,10 @@ from __future__ import annotations
 from explain_answers import first_answer_tests
 
 LINK = "link.cuda_libs_not_found"
+LCUDA = "link.lcuda_not_found"
+BEFORE = "ext.imported_before_torch"
+ABI = "torch.extension_abi"
+XF = "xformers.other_torch"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -42,6 +46,54 @@ CASES = [
     # -L/usr/local/cuda-10.0/lib64` links; the conda linker does not search the system toolkit)
     ("$my-local-conda-env-path/x86_64-conda_cos6-linux-gnu/bin/ld: cannot find -lcudadevrt",
      LINK, "export LIBRARY_PATH=/usr/local/cuda/lib64"),
+    # --- link.lcuda_not_found: ld misses libcuda.so ---------------------------------------------------------------
+    # https://github.com/HannesStark/boltzgen/issues/2 (Triton's link at run time: "sudo ln -s
+    # /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib/libcuda.so")
+    ("Possible runtime error:\n`/usr/bin/ld: cannot find -lcuda: No such file or directory`\n"
+     "This error indicates that the system's linker (ld) cannot find the CUDA driver library named libcuda.so when "
+     "trying to compile a program. Triton attempts to compile a CUDA-dependent tool",
+     LCUDA, "sudo ln -s /usr/lib/x86_64-linux-gnu/libcuda.so.1"),
+    # https://github.com/state-spaces/mamba/issues/123 (a Triton error: `export LIBRARY_PATH=
+    # "/usr/local/cuda-11.8/lib64/stubs/"` and `sudo ldconfig` solved it)
+    ("/usr/bin/ld: cannot find -lcuda", LCUDA, "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs"),
+    # https://github.com/flashinfer-ai/flashinfer/pull/1909 (WSL 2: libcuda is in /usr/lib/wsl/lib; the link needs
+    # -L/usr/lib/wsl/lib)
+    ("/root/miniconda3/bin/x86_64-conda-linux-gnu-c++ sampling/sampling.cuda.o sampling/renorm.cuda.o "
+     "sampling/flashinfer_sampling_binding.cuda.o -shared -L/root/miniconda3/lib -L/root/miniconda3/lib64 "
+     "-L/root/miniconda3/lib64/stubs -lcudart -lcuda -o sampling/sampling.so\n"
+     "/root/miniconda3/bin/../lib/gcc/x86_64-conda-linux-gnu/11.2.0/../../../../x86_64-conda-linux-gnu/bin/ld: "
+     "cannot find -lcuda: No such file or directory\n\nbecause in WSL2, cuda.so set at /usr/lib/wsl/lib.",
+     LCUDA, "export LIBRARY_PATH=/usr/lib/wsl/lib"),
+    # --- ext.imported_before_torch: torch's Python-binding symbols missing (libtorch_python not loaded) ----------
+    # https://github.com/pytorch/pytorch/issues/8036 ("to avoid it I just had to first import torch")
+    ("If I import my extension\n\n    import smtl_cuda\n\nI get the error:\n\n"
+     "    ImportError: ./smtl_cuda.so: undefined symbol: THPVariableClass",
+     BEFORE, "import torch"),
+    # https://github.com/pytorch/pytorch/issues/6097 ("Adding ```import torch``` before importing the extension
+    # solves that")
+    ("after installing the extension, an ```undefined symbol: THPVariableClass``` error is raised when I try to "
+     "import it into python.", BEFORE, "import torch"),
+    # https://github.com/pytorch/extension-cpp/issues/6 ("You have to `import torch` before extension")
+    ("/home/jatentaki/anaconda3/lib/python3.6/site-packages/sort2_cuda-0.0.0-py3.6-linux-x86_64.egg/"
+     "lltm_cpp.cpython-36m-x86_64-linux-gnu.so: undefined symbol: THPVariableClass", BEFORE, "import torch"),
+
+    # --- torch.extension_abi: the situations of its first line ---------------------------------------------------
+    # https://github.com/lufficc/SSD/pull/125 ("The error disappear when I add `import torch` before
+    # `import torch_extension`")
+    ("I have encounted undefined symbol error twice.\n`undefined symbol: _ZN2at19UndefinedTensorImpl10_singletonE` "
+     "and `undefined symbol: _ZN6caffe26detail37_typeMetaDataInstance_preallocated_32E`.",
+     ABI, "import torch first"),
+    # https://github.com/lxxue/FRNN/issues/21 (built in place against another build; "rebuild the library again")
+    ("ImportError: /*/*/*/*/FRNN/frnn/_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
+     "_ZN3c1015SmallVectorBaseIjE8grow_podEPKvmm", ABI, "rebuild it from source against this torch"),
+    # --- xformers.other_torch ------------------------------------------------------------------------------------
+    # https://github.com/facebookresearch/xformers/issues/874 (xformers 0.0.21's wording, without "with CUDA": the
+    # PyPI wheel made for torch 2.0.1 beside torch 2.1.0+cu121; xformers 0.0.22.post4+ on the cu121 index is built
+    # for 2.1.0) -- recognised, and answered with the xformers of the installed torch
+    ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.0.1 (you have 2.1.0+cu121)\n    Python  3.11.5 (you have 3.11.5)\n"
+     "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
+     XF, 'pip install -U xformers "torch==$(echo 2.1.0+cu121 | cut -d+ -f1)"'),
 ]
 
 test_first_answer = first_answer_tests(CASES)
