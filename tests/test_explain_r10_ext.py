@@ -13,6 +13,7 @@ LCUDA = "link.lcuda_not_found"
 BEFORE = "ext.imported_before_torch"
 ABI = "torch.extension_abi"
 XF = "xformers.other_torch"
+HOME = "torch.cuda_home_not_set"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -94,6 +95,25 @@ CASES = [
      "    PyTorch 2.0.1 (you have 2.1.0+cu121)\n    Python  3.11.5 (you have 3.11.5)\n"
      "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)",
      XF, 'pip install -U xformers "torch==$(echo 2.1.0+cu121 | cut -d+ -f1)"'),
+    # --- torch.cuda_home_not_set: a toolkit is installed, CUDA_HOME does not name it ----------------------------
+    # https://github.com/pytorch/extension-cpp/issues/26 (CUDA 9.0 installed: `CUDA_HOME=/path/to/your/cuda/home python
+    # setup.py install` solved it)
+    ('  File "/usr/local/lib/python2.7/dist-packages/torch/utils/cpp_extension.py", line 1121, in _join_cuda_home\n'
+     "    raise EnvironmentError('CUDA_HOME environment variable is not set. '\n"
+     "EnvironmentError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+     HOME, "sets CUDA_HOME and CUDA_PATH"),
+    # https://github.com/shirgur/UMIS/issues/5 ("I didn't set the cuda path after installing it")
+    ('  File "/home/mia/anaconda3/lib/python3.7/site-packages/torch/utils/cpp_extension.py", line 1216, in _join_cuda_home\n'
+     "    raise EnvironmentError('CUDA_HOME environment variable is not set. '\n"
+     "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.",
+     HOME, "sets CUDA_HOME and CUDA_PATH"),
+    # https://github.com/cuge1995/PointCutMix/issues/3 (`export CUDA_HOME=/usr/local/cuda-10.1` after a conda torch)
+    ("I followed the instruction in the readme but had this error during the `python setup.py install`\n"
+     "`CUDA_HOME environment variable is not set. Please set it to your CUDA install root.`",
+     HOME, "sets CUDA_HOME and CUDA_PATH"),
+    # https://github.com/slonetime/EBSeg/issues/4 (the ops' setup.py wording; CUDA_HOME set in ~/.bashrc solved it)
+    ("NotImplementedError: CUDA_HOME is None. Please set environment variable CUDA_HOME.",
+     HOME, "sets CUDA_HOME and CUDA_PATH"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
