@@ -14,6 +14,7 @@ BEFORE = "ext.imported_before_torch"
 ABI = "torch.extension_abi"
 XF = "xformers.other_torch"
 HOME = "torch.cuda_home_not_set"
+VER = "ext.cuda_version_mismatch"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -114,6 +115,16 @@ CASES = [
     # https://github.com/slonetime/EBSeg/issues/4 (the ops' setup.py wording; CUDA_HOME set in ~/.bashrc solved it)
     ("NotImplementedError: CUDA_HOME is None. Please set environment variable CUDA_HOME.",
      HOME, "sets CUDA_HOME and CUDA_PATH"),
+    # --- ext.cuda_version_mismatch: DeepSpeed's op builder ---------------------------------------------------------
+    # https://github.com/deepspeedai/DeepSpeed-MII/issues/277 (CUDA 11.7 is what is installed: torch for CUDA 11,
+    # `pip3 install torch --index-url https://download.pytorch.org/whl/cu118`, "Got it")
+    ("Exception: >- DeepSpeed Op Builder: Installed CUDA version 11.7 does not match the version torch was compiled "
+     "with 12.1, unable to compile cuda/cpp extensions without a matching cuda version.",
+     VER, "https://download.pytorch.org/whl/cu118"),
+    # https://github.com/Xirider/finetune-gpt2xl/issues/1 (the CUDA 11.1 toolkit torch was built with, installed
+    # with NVIDIA's runfile)
+    ("Exception: Installed CUDA version 11.0 does not match the version torch was compiled with 11.1",
+     VER, "`cudaenv install 11.1`"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
