@@ -15,6 +15,7 @@ ABI = "torch.extension_abi"
 XF = "xformers.other_torch"
 HOME = "torch.cuda_home_not_set"
 VER = "ext.cuda_version_mismatch"
+CXX = "torch.cxx11_abi"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -125,6 +126,14 @@ CASES = [
     # with NVIDIA's runfile)
     ("Exception: Installed CUDA version 11.0 does not match the version torch was compiled with 11.1",
      VER, "`cudaenv install 11.1`"),
+    # --- torch.cxx11_abi: the log names the wheel and its ABI -----------------------------------------------------
+    # https://github.com/Dao-AILab/flash-attention/issues/680 (a cxx11abiTRUE wheel with pip's torch 2.1.0, whose ABI is
+    # the old one; https://github.com/Dao-AILab/flash-attention/issues/975: "flash_attn-2.6.0+cu122torch2.4cxx11abiFALSE
+    # ... It works")
+    ("python3.9/site-packages/flash_attn_2_cuda.cpython-39-x86_64-linux-gnu.so: undefined symbol: "
+     "_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\n\nI follow:\n"
+     "pip install ./flash_attn-2.3.4+cu122torch2.1cxx11abiTRUE-cp39-cp39-linux_x86_64.whl\ntorch version:\ntorch==2.1.0",
+     CXX, "install the `cxx11abiFALSE` wheel"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
