@@ -16,6 +16,8 @@ XF = "xformers.other_torch"
 HOME = "torch.cuda_home_not_set"
 VER = "ext.cuda_version_mismatch"
 CXX = "torch.cxx11_abi"
+NVCC = "torch.nvcc_not_found"
+LIST = "env.cuda_home_list"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -134,6 +136,22 @@ CASES = [
      "_ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE\n\nI follow:\n"
      "pip install ./flash_attn-2.3.4+cu122torch2.1cxx11abiTRUE-cp39-cp39-linux_x86_64.whl\ntorch version:\ntorch==2.1.0",
      CXX, "install the `cxx11abiFALSE` wheel"),
+    # --- torch.nvcc_not_found / env.cuda_home_list: the nvcc path the build runs ---------------------------------
+    # https://github.com/naruya/dl_remote/issues/8 (nothing at /usr/local/cuda: `export CUDA_HOME=/usr/local/cuda-11.0`)
+    ("[Errno 2] No such file or directory: '/usr/local/cuda/bin/nvcc': '/usr/local/cuda/bin/nvcc'",
+     NVCC, "export CUDA_HOME=/usr/local/cuda-11.8` (the directory listed"),
+    # https://github.com/lbin/DCNv2/issues/25 (the OS error after the path; `export CUDA_HOME=/usr/local/cuda-11.0`)
+    ("编译：\n\n./make.sh\n\n出现错误1：\n`'/usr/local/cuda-11.0/bin/nvcc': No such file or directory`",
+     NVCC, 'eval "$(cudaenv use 11.0)"'),
+    # https://github.com/IDEA-Research/GroundingDINO/issues/165 (a ':' left in CUDA_HOME; `export CUDA_HOME=/usr/local/cuda`)
+    ("help！！error: [Errno 2] No such file or directory: '/usr/local/cuda-11.8:/bin/nvcc'",
+     LIST, "export CUDA_HOME=/usr/local/cuda-11.8"),
+    # https://github.com/NVIDIA/apex/issues/368 ("REMOVE ':' in your environment files ... export CUDA_HOME=/usr/local/cuda")
+    ("FileNotFoundError: [Errno 2] No such file or directory: ':/usr/local/cuda:/usr/local/cuda-10.1/bin/nvcc': "
+     "':/usr/local/cuda:/usr/local/cuda-10.1/bin/nvcc'", LIST, "Set CUDA_HOME to exactly one toolkit root"),
+    # https://github.com/zju3dv/Vox-Fusion/issues/43 (a leading ':'; "in reality, there are nvcc files in that path")
+    ("No such file or directory: ':/usr/local/cuda-10.0/bin/nvcc': ':/usr/local/cuda-10.0/bin/nvcc'",
+     LIST, "export CUDA_HOME=/usr/local/cuda-10.0"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
