@@ -152,6 +152,11 @@ CASES = [
     # https://github.com/zju3dv/Vox-Fusion/issues/43 (a leading ':'; "in reality, there are nvcc files in that path")
     ("No such file or directory: ':/usr/local/cuda-10.0/bin/nvcc': ':/usr/local/cuda-10.0/bin/nvcc'",
      LIST, "export CUDA_HOME=/usr/local/cuda-10.0"),
+    # --- flash-attn without nvcc: its prebuilt wheel first ------------------------------------------------------
+    # https://github.com/Dao-AILab/flash-attention/issues/447 (the maintainers' fix: the release wheel installs without
+    # CUDA_HOME; setup.py's CachedWheelsCommand downloads it, FLASH_ATTENTION_SKIP_CUDA_BUILD=TRUE skips the build)
+    ('          raise_if_cuda_home_none("flash_attn")\n        File "/tmp/pip-install-56tllxed/flash-',
+     HOME, "FLASH_ATTENTION_SKIP_CUDA_BUILD=TRUE pip install -U flash-attn --no-build-isolation"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
