@@ -1,0 +1,126 @@
+"""Issue 18, round 10, helper "frameworks": torch/Triton/Python at run time and NCCL, entry by entry.
+
+Each entry's fix block lists the resolutions its cause had in real threads, the most common first and each
+other one labelled by the situation it solves (a check the user can run, or a fact the log shows); where the log
+shows the deciding fact, a variant puts that situation's fix first. Each excerpt is quoted (trimmed) from the
+thread above it; ``want_fix`` is a substring of the fix that solved that thread, found on the first fix line.
+"""
+
+from __future__ import annotations
+
+from explain_answers import first_answer_tests
+
+ARCH = "torch.arch_unsupported"
+NOKERNEL = "runtime.no_kernel_image"
+CPU = "torch.cpu_build"
+UNAVAIL = "python.torch_cuda_unavailable"
+PTX = "runtime.unsupported_ptx"
+TRITON = "triton.ptxas_unknown_arch"
+
+# (text, the first environment answer's id, a string the first line of its fix holds)
+CASES = [
+    # --- torch.arch_unsupported: a new GPU in a pip/venv torch: the torch build for its CUDA ----------------------
+    # https://github.com/lllyasviel/FramePack/issues/722 (Linux-style install, torch 2.6.0+cu126 on an RTX 5080:
+    # "pip install -U torch torchvision torchaudio xformers --index-url https://download.pytorch.org/whl/cu128")
+    ("- Torch Version: 2.6.0+cu126\n"
+     "UserWarning: NVIDIA GeForce RTX 5080 with CUDA capability sm_120 is not compatible with the current PyTorch "
+     "installation.\nRuntimeError: CUDA error: no kernel image is available for execution on the device",
+     ARCH, "download.pytorch.org/whl/cu128"),
+    # https://github.com/lucasxlu/ComboLoss/issues/3 (a venv; "pip3 install torch==1.9.0+cu111 ...")
+    ("NVIDIA GeForce RTX 3080 Laptop GPU with CUDA capability sm_86 is not compatible with the current PyTorch "
+     "installation.\nThe current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n"
+     "If you want to use the NVIDIA GeForce RTX 3080 Laptop GPU GPU with PyTorch, please check the instructions at "
+     "https://pytorch.org/get-started/locally/", ARCH, "+cu111"),
+    # https://github.com/andreimargeloiu/WPFS/issues/3 (requirements.txt pinned torch==1.10.1: "torch==1.10.1+cu111")
+    ("NVIDIA A100-SXM4-80GB with CUDA capability sm_80 is not compatible with the current PyTorch installation.\n"
+     "The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70.\n"
+     "I was wondering whether the current pyTorch version (v1.10.1) from the `requirements.txt` supports sm_80 or not?",
+     ARCH, "+cu111"),
+    # https://github.com/bismex/MetaBIN/issues/15 ("I have change those version to torch==1.10.1 torchvision==0.11.2")
+    ("NVIDIA GeForce RTX 3060 with CUDA capability sm_86 is not compatible with the current PyTorch installation.\n"
+     "The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_61 sm_70 sm_75 compute_37.",
+     ARCH, "torch 1.8 or newer"),
+    # --- a Windows portable app: its own Python's pip ---------------------------------------------------------------
+    # https://github.com/lllyasviel/FramePack/issues/702 (framepack_cu126_torch26 one-click package, RTX 5080; the
+    # package's system\python is what needs the cu128 torch: FramePack#61's update_torch.bat runs
+    # "%DIR%\python\python.exe -m pip install ... --index-url https://download.pytorch.org/whl/nightly/cu128")
+    ("F:\\tmp\\framepack_cu126_torch26\\system\\python\\lib\\site-packages\\torch\\cuda\\__init__.py:235: UserWarning:\n"
+     "NVIDIA GeForce RTX 5080 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n"
+     "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_61 sm_70 sm_75 sm_80 sm_86 sm_90.",
+     ARCH, "python.exe -m pip install"),
+    # https://github.com/lllyasviel/FramePack/issues/45 (a plain pip said "already satisfied"; the package's Python)
+    ("pip install --pre torch torchvision torchaudio --index-url https://download.pytorch.org/whl/nightly/cu128\n"
+     "tells me that its already satisfied, but then I still cannot use framepack.\n"
+     "C:\\Users\\x\\framepack_cu126_torch26\\system\\python\\lib\\site-packages\\torch\\cuda\\__init__.py:235: "
+     "UserWarning:\nNVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch "
+     "installation.", ARCH, "python.exe -m pip install"),
+    # --- a Docker image: the image's torch ------------------------------------------------------------------------
+    # https://github.com/remsky/Kokoro-FastAPI/issues/306 (docker compose; solved by a cu128 image, PR #466)
+    ("I am installing using docker compose and encountered this issue right at the end. It states:\n"
+     "\"NVIDIA GeForce RTX 5060 Ti with CUDA capability sm_120 is not compatible with the current PyTorch installation. "
+     "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90\"",
+     ARCH, "cu128"),
+    # https://github.com/yamada-sexta/rvc-webgui-fork/issues/21 ("Fix: change the base image to
+    # nvidia/cuda:12.8.1-devel-ubuntu22.04": the Dockerfile's torch)
+    ("RTX 5070 (Blackwell/sm_120) not supported - Dockerfile uses CUDA 12.2\n"
+     "PyTorch throws \"NVIDIA GeForce RTX 5070 with CUDA capability sm_120 is not compatible with\n"
+     "the current PyTorch installation.\"", ARCH, "Dockerfile"),
+    # --- a GPU older than the build's lowest architecture: the CUDA 12.6 build --------------------------------------
+    # https://github.com/Kaouthia/ComfyUI-Docker/pull/11 ("torch torchvision torchaudio are installed prior to the pip
+    # install requirements in order to apply a specific URL pointing to CUDA 12.6 for 10 series GPU")
+    ("/home/appuser/.local/lib/python3.12/site-packages/torch/cuda/__init__.py:283: UserWarning: \n"
+     "    Found GPU0 NVIDIA GeForce GTX 1080 Ti which is of cuda capability 6.1.\n"
+     "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (7.0) - (12.0)\n"
+     "NVIDIA GeForce GTX 1080 Ti with CUDA capability sm_61 is not compatible with the current PyTorch installation.\n"
+     "The current PyTorch install supports CUDA capabilities sm_70 sm_75 sm_80 sm_86 sm_90 sm_100 sm_120.",
+     ARCH, "whl/cu126"),
+    # https://github.com/Comfy-Org/ComfyUI/issues/10468 (GTX 1070, Windows: "Torch 2.7.1 dropped support for Maxwell
+    # and Pascal ... --index-url https://download.pytorch.org/whl/cu126"; the latest torch with cu126 worked)
+    ("!!! Exception during processing !!! CUDA error: no kernel image is available for execution on the device\n"
+     "    Found GPU0 NVIDIA GeForce GTX 1070 which is of cuda capability 6.1.\n"
+     "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (7.0) - (12.0)",
+     ARCH, "whl/cu126"),
+    # https://github.com/mmartial/ComfyUI-Nvidia-Docker/issues/61 (a 1080 Ti in the ComfyUI container: the
+    # container's torch, cu126)
+    ("I've installed on unRaid on a machine that has a 1080Ti.\n"
+     "/comfy/mnt/venv/lib/python3.12/site-packages/torch/cuda/__init__.py:283: UserWarning: \n"
+     "    Found GPU0 NVIDIA GeForce GTX 1080 Ti which is of cuda capability 6.1.\n"
+     "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n    (7.0) - (12.0)\n"
+     "    Please install PyTorch with a following CUDA\n    configurations:  12.6 following instructions at",
+     ARCH, "whl/cu126"),
+    # --- runtime.no_kernel_image: a Maxwell/Pascal GPU under a torch that starts at sm_70: its CUDA 12.6 build -------
+    # https://github.com/Comfy-Org/ComfyUI/issues/7677 (GTX 1080; "0.4.61 works with 1070s and 1080 cards": the
+    # older desktop build, whose torch is a CUDA 12.6 one)
+    ("I use a 1080 GTX and been using comfy since august with no real issue like this\n"
+     "!!! Exception during processing !!! CUDA error: no kernel image is available for execution on the device\n"
+     "  File \"C:\\ComfyUI\\comfy\\model_management.py\", line 1093\n    torch.cuda.synchronize()",
+     NOKERNEL, "whl/cu126"),
+    # https://github.com/Comfy-Org/ComfyUI/issues/10468 (GTX 1070, Windows 11: "the latest torch (2.9.0) with cu 126")
+    ("CUDA error: no kernel image is available for execution on the device\n"
+     "Device: cuda:0 NVIDIA GeForce GTX 1070 : cudaMallocAsync\npytorch version: 2.9.0+cu128",
+     NOKERNEL, "whl/cu126"),
+    # a build the log shows for CUDA 12.6 already is not this case: the general answer
+    # (https://github.com/ollama/ollama/issues/12316 keeps Ollama's own release first: GTX 1080, "fixed in 0.12.0")
+    ("GPU: GTX 1080 (Pascal, Compute Capability 6.1)\nVersion: 0.1.11\nggml_cuda_compute_forward: SCALE failed\n"
+     "CUDA error: no kernel image is available for execution on the device\n  current device: 0, in function "
+     "ggml_cuda_compute_forward at C:\\a\\ollama\\ollama\\ml\\backend\\ggml\\ggml\\src\\ggml-cuda\\ggml-cuda.cu:2568",
+     NOKERNEL, "Update Ollama"),
+    # --- python.torch_cuda_unavailable: the driver older than the CUDA torch was built for --------------------------
+    # https://github.com/pytorch/pytorch/issues/37320 (collect_env of torch 1.5: "Is CUDA available: No", torch for
+    # CUDA 10.2 on driver 410.104, which runs CUDA 10.0 at most)
+    ("PyTorch version 1.5.0\nIs debug build: No\nCUDA used to build PyTorch: 10.2\n\nOs: Ubuntu 18.04.3 LTS\n"
+     "Python version: 3.6\nIs CUDA available: No\nCUDA runtime version: 10.0.130\nGPU models and configuration:\n"
+     "GPU 0： Tesla P100-PCIE-16GB\n\nNvidia driver version: 410.104", UNAVAIL, "Upgrade the NVIDIA driver to 440.33"),
+    # https://github.com/pytorch/pytorch/issues/30071 (torch 1.3 for CUDA 10.1, driver 410.48: "torch 1.2 ... can
+    # detect my gpu, however, torch 1.3 fails"; the older torch built for the driver's CUDA is the other way out)
+    ("PyTorch version: 1.3.1\nIs debug build: No\nCUDA used to build PyTorch: 10.1.243\n\nPython version: 3.6\n"
+     "Is CUDA available: No\nCUDA runtime version: 10.0.130\nGPU 0: TITAN Xp\n\nNvidia driver version: 410.48",
+     UNAVAIL, "an older torch release built for CUDA 10.0"),
+    # https://github.com/pytorch/pytorch/issues/28321 (conda pytorch 1.3.0 with cudatoolkit 10.1 on driver 410.104)
+    ("PyTorch version: 1.3.0\nIs debug build: No\nCUDA used to build PyTorch: 10.1.243\n\nIs CUDA available: No\n"
+     "GPU models and configuration: GPU 0: Tesla T4\nNvidia driver version: 410.104\n"
+     "[conda] pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch",
+     UNAVAIL, "Upgrade the NVIDIA driver"),
+]
+
+test_first_answer = first_answer_tests(CASES)
