@@ -121,6 +121,39 @@ CASES = [
      "GPU models and configuration: GPU 0: Tesla T4\nNvidia driver version: 410.104\n"
      "[conda] pytorch                   1.3.0           py3.7_cuda10.1.243_cudnn7.6.3_0    pytorch",
      UNAVAIL, "Upgrade the NVIDIA driver"),
+    # --- torch.cpu_build: a Mac (the device, not the install) --------------------------------------------------------
+    # https://github.com/nlpyang/PreSumm/issues/159 ("on mac, you can use `device = \"mps\"` instead of `device=\"cuda\"`")
+    ("(OSX) Torch not compiled with CUDA enabled\nReceiving assertion error below.\n"
+     "`AssertionError: Torch not compiled with CUDA enabled`", CPU, "mps"),
+    # https://github.com/declare-lab/tango/issues/12 ("Did the following: tango = Tango(\"declare-lab/tango\", \"mps\")")
+    ("apple m1?\nError message ive got:tango/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 221, "
+     "in _lazy_init\n    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+     "AssertionError: Torch not compiled with CUDA enabled", CPU, "mps"),
+    # https://github.com/yizhiwang96/deepvecfont-v2/issues/9 (MacBook Pro M1 Pro: "replace all the CUDA calls")
+    ("Torch not compiled with CUDA enabled on MacBook Pro M1 Pro\n"
+     "`anaconda3/envs/dvf_v2_10/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 239, in _lazy_init\n"
+     "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+     "AssertionError: Torch not compiled with CUDA enabled`", CPU, "mps"),
+    # https://github.com/karpathy/llama2.c/issues/84 ("only change line 67 to device = \"mps\"", an M1 mac)
+    ("Torch not compiled with CUDA enabled\nim running python train.py\nonly change line 67 to device = \"mps\"\n\n"
+     "im on a M1 mac", CPU, "mps"),
+    # --- no NVIDIA GPU at all: the CPU ---------------------------------------------------------------------------------
+    # https://github.com/NVlabs/neuralrgbd/issues/24 ("Since I don't have a GPU I don't need CUDA. So I have a 'cpu
+    # only' installation of torch, but still I am getting this error": the code's device)
+    ("I recieve this error when running `sh run_demo.sh `: \n\nAssertionError: Torch not compiled with CUDA enabled\n\n"
+     "I've tried reinstalling torch in the conda environment as well as on my base installation. Since I don't have a "
+     "GPU I don't need CUDA.", CPU, "run the program on the CPU"),
+    # --- a CUDA machine: the CUDA build, into the Python that runs ---------------------------------------------------
+    # https://github.com/Comfy-Org/ComfyUI/issues/4759 (portable ComfyUI after an update: "You need to reinstall torch")
+    ("after update, and get this problem\n.\\python_embeded\\python.exe -s ComfyUI\\main.py --windows-standalone-build\n"
+     "AssertionError: Torch not compiled with CUDA enabled", CPU, "python_embeded\\python.exe -m pip"),
+    # https://github.com/pytorch/pytorch/issues/30664 ("pip uninstall torch / pip cache purge / pip install torch -f ...")
+    ("AssertionError: Torch not compiled with CUDA enabled\n"
+     "pip3 install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu118",
+     CPU, "pip cache purge"),
+    # https://github.com/zhuang2002/Cobra/issues/4 ("install torch with cuda ... then edited requirements.txt and
+    # removed torch, torch vision and torch audio from it")
+    ("AssertionError: Torch not compiled with CUDA enabled", CPU, "requirements.txt"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
