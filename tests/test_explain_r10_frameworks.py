@@ -154,6 +154,45 @@ CASES = [
     # https://github.com/zhuang2002/Cobra/issues/4 ("install torch with cuda ... then edited requirements.txt and
     # removed torch, torch vision and torch audio from it")
     ("AssertionError: Torch not compiled with CUDA enabled", CPU, "requirements.txt"),
+    # --- runtime.unsupported_ptx: the driver older than the CUDA that made the PTX: the driver first ----------------
+    # https://github.com/BachiLi/diffvg/issues/84 (built here, torch 1.8.1: "resolved by upgrading nvidia driver")
+    ("after installation, I ran:\n`python app/single_cirle.py`\nand encountered:\n\nCUDA Runtime Error: the provided "
+     "PTX was compiled with an unsupported toolchain. at diffvg/scene.cpp:35\n\nMy torch version is 1.8.1.",
+     PTX, "upgrade the driver"),
+    # https://github.com/NVIDIA/gvdb-voxels/issues/120 (Windows, nvcc 11.3: the driver had gone back below 465.89)
+    ("GVDB CUDA ERROR:\n  Launch status: the provided PTX was compiled with an unsupported toolchain.\n"
+     "  Kernel status: no error\n  Caller: VolumeGVDB::LoadFunction\n  Call:   cuModuleLoad\n"
+     "  Args:   cuda_gvdb_module.ptx\nCuda compilation tools, release 11.3, V11.3.109", PTX, "upgrade the driver"),
+    # https://github.com/chelsea0x3b/llama-dfdx/issues/6 (Rust, cudarc: "You need to update to cuda driver 530")
+    ("thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: Driver(DriverError("
+     "CUDA_ERROR_UNSUPPORTED_PTX_VERSION, \"the provided PTX was compiled with an unsupported toolchain.\"))'",
+     PTX, "upgrade the driver"),
+    # https://github.com/NVIDIA/CUDALibrarySamples/issues/47 (built in the HPC SDK 21.9 container: the host's driver)
+    ("I compile the samples in the HPC SDK 21.9 container. Make smoothly, but run with Errors.\n ./contraction\n"
+     "Total memory: 0.45 GiB\nError: the provided PTX was compiled with an unsupported toolchain.",
+     PTX, "inside a container, the host's driver"),
+    # https://github.com/mit-han-lab/inter-operator-scheduler/issues/4 ("try with a consistent driver and cuda toolkit")
+    ("On CUDA 11.1, python sample.py gives following error:\nCuda failure: 222 the provided PTX was compiled with an "
+     "unsupported toolchain.\n/home/ubuntu/ios/src/ios/ios_runtime.cu:1332\nAborting...", PTX, "upgrade the driver"),
+    # the log's nvidia-smi names the driver's CUDA: the toolkit to rebuild with, beside the driver upgrade
+    # (https://github.com/ComputationalRadiationPhysics/cuda_memtest/issues/31 is the corpus's 310; this is its form
+    # with the nvidia-smi header the reporter pasted next)
+    ("ERROR: CUDA error: the provided PTX was compiled with an unsupported toolchain., line 148, file "
+     "/var/tmp/pamac-build-user/cuda_memtest/src/cuda_memtest/cuda_memtest.cu\n"
+     "| NVIDIA-SMI 460.80       Driver Version: 460.80       CUDA Version: 11.2     |", PTX, 'cudaenv use 11.2'),
+    # --- triton.ptxas_unknown_arch: a toolkit that knows the GPU (its ptxas), or a newer Triton --------------------------
+    # https://github.com/triton-inference-server/server/issues/8632 (Jetson Thor, container 25.10-py3, torch from the
+    # cu130 index: Triton's ptxas-blackwell (CUDA 12.9) does not know sm_110a; the CUDA 13 ptxas through
+    # TRITON_PTXAS_BLACKWELL_PATH, pytorch/pytorch#170117)
+    ("torch._inductor.runtime.triton_heuristics.NoTritonConfigsError: No valid triton configs. PTXASError: PTXAS error: "
+     "Internal Triton PTX codegen error\n`ptxas` stderr:\n"
+     "ptxas-blackwell fatal   : Value 'sm_110a' is not defined for option 'gpu-name'", TRITON,
+     "TRITON_PTXAS_BLACKWELL_PATH=/usr/local/cuda/bin/ptxas"),
+    # https://github.com/vllm-project/vllm/pull/31338 (the troubleshooting entry vLLM added for this error: Triton
+    # at the system CUDA's ptxas)
+    ("triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n`ptxas` stderr:\n"
+     "ptxas fatal   : Value 'sm_110a' is not defined for option 'gpu-name'", TRITON,
+     "TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
