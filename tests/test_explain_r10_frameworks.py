@@ -193,6 +193,22 @@ CASES = [
     ("triton.runtime.errors.PTXASError: PTXAS error: Internal Triton PTX codegen error\n`ptxas` stderr:\n"
      "ptxas fatal   : Value 'sm_110a' is not defined for option 'gpu-name'", TRITON,
      "TRITON_PTXAS_PATH=/usr/local/cuda/bin/ptxas"),
+    # --- nccl.network: NCCL 2.19+'s socketPollConnect wording (misc/socket.cc) -------------------------------------------
+    # https://github.com/sgl-project/sglang/issues/3820 (two nodes; the thread states no resolution: the test holds the
+    # entry and its decision line, the firewall or the interface)
+    ("node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketPollConnect: Connect to 10.0.0.4<56849> returned 113(No route "
+     "to host) errno 115(Operation now in progress)\nnode5:240:240 [6] NCCL INFO misc/socket.cc:570 -> 2\n"
+     "node5:240:240 [6] NCCL INFO bootstrap.cc:285 -> 2", "nccl.network", "open the TCP ports between the nodes"),
+    # https://github.com/hiyouga/LlamaFactory/issues/8045 (the worker node cannot reach the master; NCCL 2.23+'s
+    # INFO retries; open issue)
+    ("zgiot:1183664:1184669 [0] NCCL INFO socketPollConnect: connect returned No route to host, retrying (33/34) after "
+     "sleep for 3300 msec\nzgiot:1183664:1184669 [0] NCCL INFO socketPollConnect: connect returned No route to host, "
+     "retrying (34/34) after sleep for 3400 msec", "nccl.network", "NCCL_SOCKET_IFNAME"),
+    # https://github.com/NVIDIA/nccl/issues/1515 (pods; "Software caused connection abort": the interface and the ports
+    # between the pods are what the maintainers asked about first)
+    ("socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n"
+     "I have check the basic network, it is ok. I could use nc to connect between the two pods and ping-pass.",
+     "nccl.network", "NCCL_SOCKET_IFNAME"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
