@@ -209,6 +209,25 @@ CASES = [
     ("socketStartConnect: Connect to 10.45.234.83<47527> failed : Software caused connection abort\n"
      "I have check the basic network, it is ok. I could use nc to connect between the two pods and ping-pass.",
      "nccl.network", "NCCL_SOCKET_IFNAME"),
+    # --- runtime.no_kernel_image: the torch inside a Docker image, a portable app's own Python --------------------------
+    # https://github.com/CoreWorxLab/CAAL/issues/4 (fixed by PR #5: the Kokoro image tag with torch 2.7.1+cu128)
+    ("INFO     | model_manager:38 | Initializing Kokoro V1 on cuda\n"
+     "RuntimeError: Failed to load Kokoro model: CUDA error: no kernel image is available for execution on the device\n"
+     "GPU: NVIDIA GeForce RTX 5080\n\nDriver Version: 570.xx+ (CUDA 12.8)\n\n"
+     "Image: ghcr.io/remsky/kokoro-fastapi-gpu:latest\n\nPossible Cause: The base PyTorch installation inside the "
+     "container does not include kernels for the Blackwell architecture.", NOKERNEL, "Use an image of the project built"),
+    # https://github.com/Comfy-Org/ComfyUI/issues/7380 (RTX 5070; "In case you are using ComfyUI portable, you can open
+    # terminal inside python_embeded folder and run ... .\python.exe -m pip install -U --pre torch ... cu128")
+    ("GPU RTX 5070 user Unable to resolve this issue\nCUDA error: no kernel image is available for execution on the "
+     "device\nIn case you are using ComfyUI portable, you can open terminal inside **python_embeded** folder",
+     NOKERNEL, "python.exe -m pip install -U torch"),
+    # https://github.com/pytorch/pytorch/issues/180101 (RTX 5080, torch 2.7.0.dev+cu124 nightly: the CUDA 12.8 builds)
+    ("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+     "GPU: NVIDIA GeForce RTX 5080\nPython Version: 3.12.9 (64-bit)\nPyTorch Version: 2.7.0.dev20250310+cu124 (Nightly)",
+     NOKERNEL, "download.pytorch.org/whl/cu128"),
+    # https://github.com/deepbeepmeep/Wan2GP/issues/376 (RTX 5070 Ti with a cu121 nightly: the cu128 build)
+    ("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+     "PyTorch: 2.6.0.dev20241112+cu121\nRTX 5070 Ti, CUDA capability sm_120", NOKERNEL, "download.pytorch.org/whl/cu128"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
