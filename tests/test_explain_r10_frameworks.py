@@ -65,6 +65,18 @@ CASES = [
     ("RTX 5070 (Blackwell/sm_120) not supported - Dockerfile uses CUDA 12.2\n"
      "PyTorch throws \"NVIDIA GeForce RTX 5070 with CUDA capability sm_120 is not compatible with\n"
      "the current PyTorch installation.\"", ARCH, "Dockerfile"),
+    # https://github.com/vllm-project/vllm/issues/21633 (the v0.10.0 image's torch has no sm_120: "v0.9.2 works ...
+    # Suggest rebuilding and forcing pytorch to be >=2.7.1"; a compose service's log)
+    ("vllm-1  | /usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:287: UserWarning: \n"
+     "vllm-1  | NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not compatible with the current PyTorch "
+     "installation.\nvllm-1  | The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 "
+     "sm_86 sm_90.", ARCH, "The torch inside the image"),
+    # https://github.com/PKU-YuanGroup/Open-Sora-Plan/issues/39 (H100; the project pins torch==1.13.1+cu117: a torch
+    # built for CUDA 11.8 or newer)
+    ("I'm using H100 (80GB) , but the specified pytorch version (torch==1.13.1+cu117) does not support H100 CUDA sm_90.\n"
+     "NVIDIA H100 PCIe with CUDA capability sm_90 is not compatible with the current PyTorch installation.\n"
+     "The current PyTorch install supports CUDA capabilities sm_37 sm_50 sm_60 sm_70 sm_75 sm_80 sm_86.",
+     ARCH, "+cu118"),
     # --- a GPU older than the build's lowest architecture: the CUDA 12.6 build --------------------------------------
     # https://github.com/Kaouthia/ComfyUI-Docker/pull/11 ("torch torchvision torchaudio are installed prior to the pip
     # install requirements in order to apply a specific URL pointing to CUDA 12.6 for 10 series GPU")

@@ -153,9 +153,10 @@ def _d_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
 
 def _torch_build_starts_above(v: dict, sm: int | None) -> str:
     """The lowest architecture the torch build carries (``sm_70``) when this GPU (``sm``) is below it but is one
-    torch's CUDA 12.6 builds still carry (sm_50-sm_61; "" otherwise): from the warning's supported list or its
-    "Minimum and Maximum cuda capability supported by this version of PyTorch is (7.0) - (12.0)"."""
-    if sm is None or not 50 <= sm < 70:
+    torch's CUDA 12.6 builds still carry (sm_50-sm_72: a CUDA 13 build starts at sm_75; "" otherwise): from the
+    warning's supported list or its "Minimum and Maximum cuda capability supported by this version of PyTorch is
+    (7.0) - (12.0)"."""
+    if sm is None or not 50 <= sm < 75:
         return ""
     low = None
     if v.get("supported"):
