@@ -240,6 +240,13 @@ CASES = [
     # https://github.com/deepbeepmeep/Wan2GP/issues/376 (RTX 5070 Ti with a cu121 nightly: the cu128 build)
     ("RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
      "PyTorch: 2.6.0.dev20241112+cu121\nRTX 5070 Ti, CUDA capability sm_120", NOKERNEL, "download.pytorch.org/whl/cu128"),
+    # --- a Blackwell GPU where torch is already a CUDA 12.8+ build: the extension, not torch -------------------------
+    # https://github.com/warpem/miss-alignment/issues/107 (torch 2.8 + CUDA 12.9 on RTX PRO 5000 Blackwell: fixed by
+    # torch-projectors v0.11, "with Blackwell support for cu128 and cu129")
+    ("Probably of note is the fact that our system is using the newer RTX PRO 5000 Blackwell cards\n"
+     "But I can verify that we're using torch == 2.8.0 and CUDA == 12.9 (consistent with install instructions)\n"
+     "RuntimeError: CUDA error: no kernel image is available for execution on the device",
+     NOKERNEL, "install its release built for Blackwell"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
