@@ -12,7 +12,7 @@ import re
 
 from ...env.pathlist import entries
 from ...toolkit import version_key
-from ...toolkit.compat import libstdcxx_gcc, min_driver, ptx_isa_cuda, table
+from ...toolkit.compat import driver_max_cuda, libstdcxx_gcc, min_driver, ptx_isa_cuda, table
 from .extract import decode_version
 from .symbols import demangle
 
@@ -112,6 +112,20 @@ def _d_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
     sm = _arch_number(arch)
     have = toolkits_for_arch(sm)
     newest = _toolkit_rows()[-1][0]
+    below = _torch_build_starts_above(v, sm)
+    if below:
+        # [r10 frameworks] a GPU older than the lowest architecture this build carries, though still one torch's
+        # CUDA 12.6 builds have (torch's own table, torch/cuda/__init__.py _check_capability, torch 2.8:
+        # CUDA_ARCHES_SUPPORTED 12.6: 50-90, 12.8: 70-120, 12.9: 70-120); the warning names that CUDA itself
+        # ("Please install PyTorch with a following CUDA configurations: 12.6"): mmartial/ComfyUI-Nvidia-Docker#61,
+        # Kaouthia/ComfyUI-Docker#11, Comfy-Org/ComfyUI#10468 (GTX 1080 Ti / 1070 with a cu128 torch)
+        cu = (v.get("matched") or "12.6").replace(".", "")
+        advice = (f"This torch build starts at {below}, above this GPU's {arch}: install the same torch's build for CUDA "
+                  f"12.6, which still carries sm_50-sm_90: `pip install --force-reinstall torch torchvision torchaudio "
+                  f"--index-url https://download.pytorch.org/whl/cu{cu}` (torch's CUDA 12.8/12.9 builds start at sm_70, "
+                  f"its CUDA 13 builds at sm_75); `python -c \"import torch; print(torch.cuda.get_arch_list())\"` must "
+                  f"list {arch}.")
+        return {"arch": arch, "advice": advice, "index": f"cu{cu}"}
     if v.get("capability"):  # "too old"
         if have:
             advice = (f"Official torch builds no longer carry code for {arch}. Use an older torch release whose "
@@ -123,12 +137,35 @@ def _d_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
                       f"current torch; run on the CPU or another GPU.")
     elif have and have[-1] == newest:
         wheels = _torch_wheels_from(have[0])
-        advice = (f"{arch} needs code from CUDA {have[0]} or newer: install {wheels or 'a torch build for it'}; "
+        # [r10 frameworks] a GPU that only CUDA 12.8 and newer compile for (RTX 50xx, sm_120): the install
+        # command the threads were solved by (FramePack#267, FramePack#722, LeggedLab#26)
+        cmd = (f": `pip install -U torch torchvision torchaudio --index-url https://download.pytorch.org/whl/"
+               f"cu{have[0].replace('.', '')}` in the Python that runs the program"
+               if version_key(have[0])[:2] >= version_key("12.8")[:2] else "")
+        advice = (f"{arch} needs code from CUDA {have[0]} or newer: install {wheels or 'a torch build for it'}{cmd}; "
                   f"`python -c \"import torch; print(torch.cuda.get_arch_list())\"` must list {arch}.")
     else:
         advice = (f"Install a torch build whose `torch.cuda.get_arch_list()` includes {arch} "
                   f"(toolkits that compile for it: CUDA {_span(have) or 'none known'}).")
-    return {"arch": arch, "advice": advice}
+    index = f"cu{have[0].replace('.', '')}" if have and have[-1] == newest and not v.get("capability") else "cu128"
+    return {"arch": arch, "advice": advice, "index": index}
+
+
+def _torch_build_starts_above(v: dict, sm: int | None) -> str:
+    """The lowest architecture the torch build carries (``sm_70``) when this GPU (``sm``) is below it but is one
+    torch's CUDA 12.6 builds still carry (sm_50-sm_72: a CUDA 13 build starts at sm_75; "" otherwise): from the
+    warning's supported list or its "Minimum and Maximum cuda capability supported by this version of PyTorch is
+    (7.0) - (12.0)"."""
+    if sm is None or not 50 <= sm < 75:
+        return ""
+    low = None
+    if v.get("supported"):
+        nums = [n for n in (_arch_number(a) for a in v["supported"].split()) if n]
+        low = min(nums) if nums else None
+    elif v.get("minimum"):
+        major, _, minor = v["minimum"].partition(".")
+        low = int(major) * 10 + int(minor or 0) if major.isdigit() and (minor or "0").isdigit() else None
+    return f"sm_{low}" if low is not None and low >= 70 and sm < low else ""
 
 
 def _d_cuda_pair(v: dict, t: LogText, m: re.Match) -> dict:
@@ -947,6 +984,49 @@ def _d_smi_torch(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["smi_torch"] = _d_smi_torch
+
+
+# [r10 frameworks] torch.cuda.is_available() is False and the log shows both the CUDA torch was built for and
+# the driver (collect_env's "CUDA used to build PyTorch: 10.2" / a "+cu121" version, and "Nvidia driver version:
+# 410.104" / nvidia-smi's "Driver Version:" or "CUDA Version:"): a driver older than torch's CUDA (before CUDA 11
+# every minor counts; from 11 on, minor-version compatibility makes only the major count). pytorch/pytorch#37320,
+# #30071, #28321 (driver 410, CUDA 10.0 at most, torch for 10.1/10.2), #140947 (driver 550 with a newer toolkit:
+# the driver upgrade made it work)
+_TORCH_BUILT_CUDA = re.compile(r"CUDA used to build PyTorch: (\d+\.\d+)|\b\d+\.\d+\.\d+\+cu(\d{2,3})\b")
+_DRIVER_VERSION = re.compile(r"(?:Nvidia driver version|Driver Version): (\d{3}\.\d+(?:\.\d+)?)")
+
+
+def _d_torch_driver_gap(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"driver_old": "", "torch_cuda": "", "driver_cuda": "", "driver_alt": "", "need_driver": "", "need_cuda": ""}
+    text = t.text
+    if "+cu" not in text and "CUDA used to build PyTorch" not in text:
+        return none
+    tm = _TORCH_BUILT_CUDA.search(text)
+    if tm is None:
+        return none
+    torch_cuda = tm.group(1) or (tm.group(2)[:-1] + "." + tm.group(2)[-1])
+    dm = _DRIVER_VERSION.search(text)
+    driver_cuda = driver_max_cuda(dm.group(1)) if dm else ""
+    if not driver_cuda:
+        sm = _SMI_CUDA.search(text)
+        driver_cuda = sm.group(1) if sm else ""
+    if not driver_cuda:
+        return none
+    tk, dk = version_key(torch_cuda)[:2], version_key(driver_cuda)[:2]
+    old = tk[0] > dk[0] or (tk[0] == dk[0] and tk[0][0] < 11 and tk > dk)
+    if not old:
+        return none
+    need = min_driver(torch_cuda if tk[0][0] < 11 else f"{tk[0][0]}.0") or ""
+    tag = _torch_tag_for_driver(driver_cuda)
+    alt = (f"`pip install --force-reinstall torch torchvision torchaudio --index-url https://download.pytorch.org/whl/{tag}`"
+           if tag else f"an older torch release built for CUDA {driver_cuda} (conda: `conda install pytorch "
+                       f"cudatoolkit={driver_cuda} -c pytorch`)")
+    return {"driver_old": "yes", "torch_cuda": torch_cuda, "driver_cuda": driver_cuda, "driver_alt": alt,
+            "need_cuda": torch_cuda if tk[0][0] < 11 else f"{tk[0][0]}.0",
+            "need_driver": f"{need} or newer" if need else f"one that runs CUDA {torch_cuda}"}
+
+
+DERIVE["torch_driver_gap"] = _d_torch_driver_gap
 
 
 # -- [compiler] layer (round 6): APIs that a library version removed or added. The symbol a compile
