@@ -1152,3 +1152,67 @@ def _d_module_name(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"module_name": _d_module_name})
+
+
+# -- [r10 loader] the CUDA release the log shows installed or in use, when it is not the one a missing
+# library's soname needs: the program is a build for another CUDA than this machine's, and the threads'
+# resolution is most often the program's build for the CUDA there is (apache/mxnet#20279: mxnet-cu110 for
+# CUDA 11.2; PaddlePaddle/Paddle#52869: the cu118 paddlepaddle-gpu for CUDA 11.8; PaddlePaddle/PaddleOCR#41:
+# the CUDA 10 image for a CUDA 10 machine; apache/mxnet#3829: rebuilt against CUDA 8.0). A toolkit named by
+# nvcc, a cuda-X.Y path, "Runtime API Version", "CUDA X.Y"; never nvidia-smi's "CUDA Version" (the driver's).
+_TOOLKIT_SEEN = re.compile(r"Cuda compilation tools, release (\d+\.\d+)|Runtime API Version: (\d+\.\d+)"
+                           r"|/cuda-(\d+\.\d+)(?![\w.])|(?i:\bcuda)[ _-]?(?i:toolkit)?(?:\s*[Vv]ersion)?[\s*:=]*(\d+\.\d+)(?![\w.])")
+_LIB_CUDA_MAJOR = ("cublas", "cublasLt", "nvrtc", "cupti", "nvJitLink")  # sonames whose major is CUDA's
+
+
+def _toolkit_other(text: str, need: str) -> str:
+    """The first CUDA release the log names as a toolkit, when none it names satisfies ``need`` (a major,
+    "12", or a CUDA 10-and-older major.minor, "10.1"); "" when one does or none is named."""
+    low = text.lower()
+    if not need or ("cuda" not in low and "runtime api" not in low):
+        return ""
+    seen: list[str] = []
+    for m in _TOOLKIT_SEEN.finditer(text):
+        a = text.rfind("\n", 0, m.start()) + 1
+        b = text.find("\n", m.end())
+        line = text[a:b if b >= 0 else len(text)]
+        if m.group(4) and ("Driver Version" in line or "Driver API" in line or "nvidia-smi" in line.lower()):
+            continue
+        ver = next(g for g in m.groups() if g)
+        if ver == need or ver.split(".")[0] == need:
+            return ""
+        seen.append(ver)
+    return seen[0] if seen else ""
+
+
+def _need_of_library(v: dict) -> str:
+    name, major = v.get("name", ""), v.get("major", "")
+    sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
+    if sov and int(sov.group(1).split(".")[0]) <= 10 and not name.startswith(("cudnn", "nvinfer", "nccl", "nvrtc-")):
+        return sov.group(1)
+    if name in _LIB_CUDA_MAJOR and major.isdigit() and int(major) >= 11:
+        return major
+    return ""
+
+
+def _need_of_libcudart(v: dict) -> str:
+    ver = v.get("version", "")
+    major = ver.split(".")[0]
+    if not major.isdigit():
+        return ""
+    return major if int(major) >= 11 else ver
+
+
+def _with_toolkit_other(derive, need_of):
+    def d(v: dict, t: LogText, m: re.Match) -> dict:
+        out = derive(v, t, m)
+        need = need_of(v)
+        other = _toolkit_other(t.text, need)
+        out.update({"toolkit_other": other, "need_cuda": need if other else "",
+                    "other_tag": other.replace(".", "") if other else ""})
+        return out
+    return d
+
+
+DERIVE["library"] = _with_toolkit_other(DERIVE["library"], _need_of_library)
+DERIVE["libcudart"] = _with_toolkit_other(DERIVE["libcudart"], _need_of_libcudart)

@@ -1,0 +1,67 @@
+"""Issue 18, round 10, helper "loader": libraries at load time, each entry answering with the resolutions its
+cause has in real threads (taken in the order the search gave them, resolved threads only).
+
+Each tuple is a short excerpt of a real public thread (its URL above it), verbatim but trimmed: the first
+environment answer must be ``want_id`` and the first line of its fix must hold ``want_fix``, a part of the fix
+that solved that thread.
+"""
+
+from __future__ import annotations
+
+from explain_answers import first_answer_tests
+
+LIB = "runtime.cuda_library_not_found"
+CUDART = "runtime.libcudart_not_found"
+
+# (text, the first environment answer's id, a string the first line of its fix holds)
+CASES = [
+    # --- runtime.cuda_library_not_found: the program is a build for another CUDA than the one the log shows ------
+    # https://github.com/PaddlePaddle/Paddle/issues/52869 (a CUDA 12 paddle on CUDA 11.7/11.8; "使用 pip 安装就安然无恙":
+    # the cu118 paddlepaddle-gpu from Paddle's index solved it)
+    ("Please NOTE: device: 0, GPU Compute Capability: 8.9, Driver API Version: 12.0, Runtime API Version: 11.7\n"
+     "我是driver 12.0 ，但我是跑11.7 cuda\n\n"
+     "彈出錯誤: Could not load library libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file: "
+     "No such file or directory\n我查過11.7 底下只有libcublasLt.so.11的文件",
+     LIB, "Install the program's build for CUDA 11.7"),
+    # the same family, PaddleOCR's form of it (https://github.com/PaddlePaddle/PaddleOCR/issues/12641: paddle 2.6.1
+    # and nvcc 11.8; Paddle#52869's reply: the cu118 build)
+    ("- Paddle: 2.6.1\n- PaddleOCR: 2.7.3\n- `nvidia-smi`: CUDA version:12.0\n"
+     "- `nvcc -V`: Cuda compilation tools, release 11.8, V11.8.89\n"
+     "Could not load library libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file: "
+     "No such file or directory",
+     LIB, "Install the program's build for CUDA 11.8"),
+    # https://github.com/NVIDIA/CUDALibrarySamples/issues/151 (cuTENSOR built for CUDA 12 on CUDA 11.7: "fixed with
+    # the latest cuTENSOR release")
+    ("./reduction: error while loading shared libraries: libcublasLt.so.12: cannot open shared object file: "
+     "No such file or directory\nI have just ``libcublasLt.so.11`` under "
+     "``/usr/local/cuda-11.7/targets/x86_64-linux/lib/libcublasLt.so.11``, why is cutensor linked against "
+     "``libcublasLt.so.12``?",
+     LIB, "Install the program's build for CUDA 11.7"),
+    # --- the same soname's CUDA is the one installed: a path (or the loader cache) ------------------------------
+    # https://github.com/NVIDIA/GPUStressTest/issues/7 (CUDA 12.3 installed; `ldconfig` made the library load)
+    ("root@node001:~/GPUStressTest# ./gst\n./gst: error while loading shared libraries: libcublasLt.so.12: cannot "
+     "open shared object file: No such file or directory\nThe CUDA toolkit is installed as 12.3, and this "
+     "phenomenon occurred while running the gst file after cmake and make.",
+     LIB, "sudo ldconfig"),
+    # https://github.com/sony/nnabla/issues/806 (CUDA 10.2's lib64 on LD_LIBRARY_PATH, cuDNN not installed: "you need
+    # to install CUDA and cudNN ... If you already installed cudnn8, please add the directory path to LD_LIBRARY_PATH")
+    ("I installed nnabla using ```pip install nnabla-ext-cuda102``` and I have CUDA-10.2 installed on my system. "
+     "I have also added \n```export LD_LIBRARY_PATH=/usr/local/cuda-10.2/lib64:$LD_LIBRARY_PATH```\n"
+     "ImportError: libcudnn.so.8: cannot open shared object file: No such file or directory",
+     LIB, "If it lists nothing: Install it"),
+    # --- runtime.libcudart_not_found ---------------------------------------------------------------------------
+    # https://github.com/apache/mxnet/issues/3829 (CUDA upgraded to 8.0, mxnet still linked to 7.5: "Edit config.mk
+    # to make sure usecudapath point to cuda8.0 then rebuild")
+    ("Cuda compilation tools, release 8.0, V8.0.44\n\nWhen i finished all of it; i recompile the caffe and mxnet; "
+     "the caffe work well,but the mxnet always remind me \"OSError: libcudart.so.7.5: cannot open shared object "
+     "file: No such file or directory\"\nmy LD_LIBRARY_PATH is \necho $LD_LIBRARY_PATH\n"
+     "/usr/local/cuda-8.0/lib64/stubs:/usr/local/cuda-8.0/lib64;",
+     CUDART, "Rebuild it here against CUDA 8.0"),
+    # https://github.com/iSEE-Laboratory/LLMDet/issues/32 (CUDA 12.1 machine, libcudart.so.10.1: "是mmcv版本不对的原因")
+    ("bash dist_test.sh configs/grounding_dino_swin_t.py tiny.pth 8\n"
+     "报错：ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n"
+     "我的系统ubuntu20.04+nvidia530.30+cuda12.1+cudnn12.X",
+     CUDART, "A prebuilt package (mmcv-full and the like) made for CUDA 10.1: install its build"),
+]
+
+test_first_answer = first_answer_tests(CASES)
