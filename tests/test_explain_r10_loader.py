@@ -12,6 +12,7 @@ from explain_answers import first_answer_tests
 
 LIB = "runtime.cuda_library_not_found"
 CUDART = "runtime.libcudart_not_found"
+CUDA = "runtime.libcuda_not_found"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -62,6 +63,53 @@ CASES = [
      "报错：ImportError: libcudart.so.10.1: cannot open shared object file: No such file or directory\n"
      "我的系统ubuntu20.04+nvidia530.30+cuda12.1+cudnn12.X",
      CUDART, "A prebuilt package (mmcv-full and the like) made for CUDA 10.1: install its build"),
+    # --- runtime.libcuda_not_found ------------------------------------------------------------------------------
+    # https://github.com/apache/mxnet/issues/6787 (only the toolkit's stub on a cluster: "I do not login into the
+    # right server, which contains GPUs")
+    ("OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+     "Yes, I find libcuda.so under the folder /panfs/roc/msisoft/cuda/8.0/lib64/stubs/libcuda.so. However, I am "
+     "unable to find libcuda.so.1 under this folder.",
+     CUDA, "run it on a GPU node"),
+    # https://github.com/tensorflow/tensorflow/issues/4078 (the driver was installed; its libcuda.so.1 where the
+    # loader looks, from the driver's -dev package, solved it)
+    ("I tensorflow/stream_executor/dso_loader.cc:102] Couldn't open CUDA library libcuda.so.1. LD_LIBRARY_PATH:...\n"
+     "failed to find libcuda.so on this system: Failed precondition: could not dlopen DSO: libcuda.so.1; dlerror: "
+     "libcuda.so.1: cannot open shared object file: No such file or directory\n"
+     "E tensorflow/stream_executor/cuda/cuda_driver.cc:491] failed call to cuInit: CUDA_ERROR_NO_DEVICE",
+     CUDA, "the driver's libcuda.so.1 is not on the loader path"),
+    # https://github.com/tensorflow/tensorflow/issues/6233 (the kernel module is loaded: its libcuda is what is
+    # missing from the loader path)
+    ("I tensorflow/stream_executor/dso_loader.cc:105] Couldn't open CUDA library libcuda.so.1. LD_LIBRARY_PATH: "
+     "/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64:\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:185] libcuda reported version is: Not found: was unable "
+     "to find libcuda.so DSO loaded into this program\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] kernel reported version is: 367.57.0",
+     CUDA, "put its directory in the loader cache"),
+    # https://github.com/tensorflow/tensorflow/issues/9071 (two driver versions mixed: reinstalling the driver, one
+    # version, solved it)
+    ("ImportError: libnvidia-fatbinaryloader.so.375.51: cannot open shared object file: No such file or directory",
+     CUDA, "Remove every NVIDIA driver install and install one version again"),
+    # https://github.com/tensorflow/tensorflow/issues/8774 (kernel module 367.57, libcuda of 375.39)
+    ("I tensorflow/stream_executor/dso_loader.cc:126] Couldn't open CUDA library libcuda.so.1. LD_LIBRARY_PATH: "
+     "/usr/local/cuda-8.0/lib64\n"
+     "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:193] kernel reported version is: 367.57.0\n"
+     "I tensorflow/stream_executor/cuda/cuda_gpu_executor.cc:1066] failed to find libcuda.so on this system: Failed "
+     "precondition: could not dlopen DSO: libcuda.so.1; dlerror: libnvidia-fatbinaryloader.so.375.39: cannot open "
+     "shared object file: No such file or directory",
+     CUDA, "Remove every NVIDIA driver install and install one version again"),
+    # --- glibc.too_old ------------------------------------------------------------------------------------------
+    # https://github.com/pytorch/pytorch/issues/38765 (libtorch's cxx11-ABI zip on CentOS 7: "you should use a
+    # non-abi version", the pre-cxx11-ABI zip built for glibc 2.17)
+    ("download\nhttps://download.pytorch.org/libtorch/cu102/libtorch-cxx11-abi-shared-with-deps-1.5.0.zip\n```\n\n"
+     "Error message\n```\n/lib64/libm.so.6: version `GLIBC_2.23' not found (required by /home/centos/libtorch_cpu.so)\n"
+     "```\nOS: CentOS Linux 7 (Core)\nGCC version: (GCC) 4.8.5 20150623 (Red Hat 4.8.5-39)",
+     "glibc.too_old", "Download the pre-cxx11-ABI libtorch of the same release"),
+    # --- runtime.stub_library -----------------------------------------------------------------------------------
+    # https://github.com/rigelminer/rigel/issues/153 (corpus 299: a container started without GPU access, only the
+    # toolkit's stub inside; starting it with the NVIDIA runtime solved it)
+    ("[2024-03-15 10:30:10] Rigel v1.15.0 - [Linux]\n[2024-03-15 10:30:10] \n[2024-03-15 10:30:10] CUDA error: error "
+     "code 34\n[2024-03-15 10:30:10] miner terminated\nrestarting the miner in 5 sec...",
+     "runtime.stub_library", "docker run --gpus all"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

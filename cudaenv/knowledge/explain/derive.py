@@ -1172,16 +1172,32 @@ def _toolkit_other(text: str, need: str) -> str:
     if not need or ("cuda" not in low and "runtime api" not in low):
         return ""
     seen: list[str] = []
-    for m in _TOOLKIT_SEEN.finditer(text):
-        a = text.rfind("\n", 0, m.start()) + 1
-        b = text.find("\n", m.end())
+    starts: set[int] = set()  # the lines that name one of the needles (the regex runs on those only): at most
+    for needle in ("cuda", "runtime api"):  # 150 from the head (the environment) and 150 before the end
+        k, n = low.find(needle), 0
+        while k >= 0 and n < 150:
+            starts.add(low.rfind("\n", 0, k) + 1)
+            n += 1
+            k = low.find("\n", k)
+            k = low.find(needle, k) if k >= 0 else -1
+        end, n = len(low), 0
+        k = low.rfind(needle, 0, end)
+        while k >= 0 and n < 150:
+            a = low.rfind("\n", 0, k) + 1
+            starts.add(a)
+            n += 1
+            k = low.rfind(needle, 0, a) if a > 0 else -1
+    lines = sorted(starts)
+    for a in lines:
+        b = text.find("\n", a)
         line = text[a:b if b >= 0 else len(text)]
-        if m.group(4) and ("Driver Version" in line or "Driver API" in line or "nvidia-smi" in line.lower()):
-            continue
-        ver = next(g for g in m.groups() if g)
-        if ver == need or ver.split(".")[0] == need:
-            return ""
-        seen.append(ver)
+        for m in _TOOLKIT_SEEN.finditer(line):
+            if m.group(4) and ("Driver Version" in line or "Driver API" in line or "nvidia-smi" in line.lower()):
+                continue
+            ver = next(g for g in m.groups() if g)
+            if ver == need or ver.split(".")[0] == need:
+                return ""
+            seen.append(ver)
     return seen[0] if seen else ""
 
 
