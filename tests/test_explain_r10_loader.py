@@ -110,6 +110,23 @@ CASES = [
     ("[2024-03-15 10:30:10] Rigel v1.15.0 - [Linux]\n[2024-03-15 10:30:10] \n[2024-03-15 10:30:10] CUDA error: error "
      "code 34\n[2024-03-15 10:30:10] miner terminated\nrestarting the miner in 5 sec...",
      "runtime.stub_library", "docker run --gpus all"),
+    # --- cxx.libstdcxx_too_old -----------------------------------------------------------------------------------
+    # https://github.com/cvg/pixel-perfect-sfm/issues/11 (the system's libstdc++ has GLIBCXX_3.4.29: pointing the
+    # environment's libstdc++.so.6 link at it solved it; cvg/limap#2 the same with `ln -sf`)
+    ("ImportError: /home/kevin/anaconda3/envs/pixSfM/lib/libstdc++.so.6: version `GLIBCXX_3.4.29' not found "
+     "(required by /home/kevin/pixel-perfect-sfm/pixsfm/_pixsfm.cpython-38-x86_64-linux-gnu.so)",
+     "cxx.libstdcxx_too_old", "ln -sf /usr/lib/x86_64-linux-gnu/libstdc++.so.6 /home/kevin/anaconda3/envs/pixSfM/lib/libstdc++.so.6"),
+    # --- tf.cudnn_older_than_built ------------------------------------------------------------------------------
+    # https://github.com/balancap/SSD-Tensorflow/issues/340 (corpus fresh6 a13, a guard; an old TensorFlow wants cuDNN 7.0.x exactly: "I'm going to
+    # download cuDNN v7.0.5, for CUDA 9.0 ... Problem solved.")
+    ("I get this message, which I believe is because I use a newer version of the cuDNN library (7301) whereas source "
+     "is compiled using 7003. \n\nLoaded runtime CuDNN library: 7301 (compatibility version 7300) but source was "
+     "compiled with 7003 (compatibility version 7000).  If using a binary install, upgrade your CuDNN library to match.",
+     "tf.cudnn_older_than_built", "Make the two agree: install cuDNN 7.0"),
+    # https://github.com/tensorflow/text/issues/554 (8.0.5 loaded, 8.1.0 built with: the pip nvidia-cudnn wheel of the
+    # right release on LD_LIBRARY_PATH, tensorflow.org's install steps, solved it)
+    ("Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.",
+     "tf.cudnn_older_than_built", "or the pip wheel"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

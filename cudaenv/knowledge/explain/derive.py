@@ -189,9 +189,12 @@ def _d_libstdcxx(v: dict, t: LogText, m: re.Match) -> dict:
             loaded = ""
     want = f">={gcc}" if gcc else ""
     if loaded and re.search(r"/(?:envs/[^/]+|(?:mini|ana|micro)?conda\d?|miniforge\d?|mambaforge)/lib/", loaded):
-        first = (f"The old libstdc++ is the conda environment's own ({loaded}): update it there, "
-                 f"`conda install -c conda-forge 'libstdcxx-ng{want}'` (newer environments: `libstdcxx{want}`), "
-                 f"or remove that file so the system's newer one is used.")
+        # [r10 loader] the threads mostly used the system's newer copy (cvg/pixel-perfect-sfm#11, cvg/limap#2,
+        # ztxz16/fastllm#301, isl-org/Open3D#5531): when it has the version, link it; else update the environment's
+        first = (f"The old libstdc++ is the conda environment's own ({loaded}): if the system's has {ver or 'the version'} "
+                 f"(`strings /usr/lib/x86_64-linux-gnu/libstdc++.so.6 | grep {ver or 'GLIBCXX'}`; /usr/lib64 on RHEL), use it: "
+                 f"`ln -sf /usr/lib/x86_64-linux-gnu/libstdc++.so.6 {loaded}`; else update the environment's, "
+                 f"`conda install -c conda-forge 'libstdcxx-ng{want}'` (newer environments: `libstdcxx{want}`).")
     elif loaded and loaded.startswith(("/usr/", "/lib")):
         first = (f"The system's libstdc++ ({loaded}) is the old one: load a newer one first, e.g. the conda "
                  f"environment's (`export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH` after "
