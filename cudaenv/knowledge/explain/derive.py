@@ -1222,10 +1222,26 @@ def _need_of_libcudart(v: dict) -> str:
     return major if int(major) >= 11 else ver
 
 
+# paddlepaddle-gpu's builds carry their CUDA in the version (1.7.2.post97: CUDA 9, 2.3.2.post110: CUDA 11.0,
+# post112: 11.2, post120: 12.0): an unversioned libcublas.so it opens is of that CUDA (PaddlePaddle/PaddleOCR#41:
+# a post97 paddle on a CUDA 10.0 image; the CUDA 10 image solved it)
+_PADDLE_POST = re.compile(r"(?i:paddle)[\w-]*(?:==|\(|\s+)v?\d+\.\d+(?:\.\d+)?\.post(\d{2,3})\b")
+
+
+def _need_of_paddle(v: dict, t: LogText) -> str:
+    if not re.fullmatch(r"lib\w+\.so|\w+", v.get("lib", "")) or "post" not in t.text:
+        return ""
+    m = _PADDLE_POST.search(t.text)
+    if not m:
+        return ""
+    tag = m.group(1)
+    return tag[:2] if len(tag) == 3 and tag.startswith("1") else tag[0]
+
+
 def _with_toolkit_other(derive, need_of):
     def d(v: dict, t: LogText, m: re.Match) -> dict:
         out = derive(v, t, m)
-        need = need_of(v)
+        need = need_of(v) or _need_of_paddle(v, t)
         other = _toolkit_other(t.text, need)
         out.update({"toolkit_other": other, "need_cuda": need if other else "",
                     "other_tag": other.replace(".", "") if other else ""})
