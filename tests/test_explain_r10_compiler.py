@@ -65,6 +65,64 @@ CASES = [
     ("[ 17%] Building NVCC (Device) object src/backend/cuda/CMakeFiles/afcuda.dir//./afcuda_generated_all.cu.o\n"
      "nvcc fatal   : Unsupported gpu architecture 'compute_60'",
      ARCH, "older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc is 7.5) needs a newer toolkit"),
+    # --- cmake.no_cuda_compiler ------------------------------------------------------------------------------
+    # https://github.com/Guangxuan-Xiao/torch-int/issues/25 (build_cutlass.sh's CUDACXX=/usr/local/cuda/bin/nvcc did not
+    # exist; export CUDACXX=/root/miniconda3/bin/nvcc, the nvcc that is there)
+    ("-- CMake Version: 3.18.2\n-- The CXX compiler identification is GNU 8.4.1\n"
+     "CMake Error at /usr/share/cmake/Modules/CMakeDetermineCUDACompiler.cmake:25 (message):\n"
+     "  Could not find compiler set in environment variable CUDACXX:\n\n  /usr/local/cuda/bin/nvcc.\n\n"
+     "Call Stack (most recent call first):\n  CUDA.cmake:46 (enable_language)\n  CMakeLists.txt:42 (include)\n\n"
+     "CMake Error: CMAKE_CUDA_COMPILER not set, after EnableLanguage",
+     CMAKE, 'export CUDACXX="$(which nvcc)"'),
+    # https://github.com/NVIDIA/cutlass/issues/1269 (export CUDACXX=$~/miniconda3/envs/int/bin/nvcc: a path never expanded;
+    # the maintainer: put the nvcc's bin directory on PATH)
+    ("CMake Error at /usr/share/cmake/Modules/CMakeDetermineCUDACompiler.cmake:25 (message):\n"
+     "  Could not find compiler set in environment variable CUDACXX:\n\n  $~/miniconda3/envs/int/bin/nvcc.\n\n"
+     "Call Stack (most recent call first):\n  CUDA.cmake:46 (enable_language)",
+     CMAKE, "Point CUDACXX at the nvcc that exists"),
+    # https://github.com/pmh47/dirt/issues/85 (pip install dirt: CUDACXX=`which nvcc` pip install .)
+    ("-- The CUDA compiler identification is unknown\nCMake Error at CMakeLists.txt:2 (project):\n"
+     "  No CMAKE_CUDA_COMPILER could be found.\n\n  Tell CMake where to find the compiler by setting either the environment\n"
+     "  variable \"CUDACXX\" or the CMake cache entry CMAKE_CUDA_COMPILER to the full\n  path to the compiler, or to the "
+     "compiler name if it is in the PATH.",
+     CMAKE, "sets CUDACXX"),
+    # https://github.com/jetsonhacks/buildLibrealsense2TX/issues/13 (Linux: the toolkit's bin on PATH / CMAKE_CUDA_COMPILER)
+    ("CMake Error at CMakeLists.txt:5 (project):\n  No CMAKE_CUDA_COMPILER could be found.\n\n"
+     "  Tell CMake where to find the compiler by setting either the environment\n  variable \"CUDACXX\" or the CMake cache "
+     "entry CMAKE_CUDA_COMPILER to the full\n  path to the compiler, or to the compiler name if it is in the PATH.",
+     CMAKE, "puts its nvcc on PATH"),
+
+    # --- build.cuda_header_missing ---------------------------------------------------------------------------
+    # https://github.com/NVIDIA/nccl/issues/131 (g++ nccl_temp.cpp: cuda_runtime.h is in /usr/local/cuda-9.0/targets/...;
+    # the compile needs the toolkit's include directory)
+    ("$ g++ nccl_temp.cpp\nIn file included from nccl_temp.cpp:1:0:\n/usr/local/include/nccl.h:10:26: fatal error: "
+     "cuda_runtime.h: No such file or directory\ncompilation terminated.",
+     HEADER, "-I/usr/local/cuda/include"),
+    # https://github.com/wang-xinyu/tensorrtx/issues/2 (Jetson: include_directories(.../targets/aarch64-linux/include))
+    ("project/resnet/resnext50_32x4d.cpp:2:10: fatal error: cuda_runtime_api.h: No such file or directory\n"
+     " #include \"cuda_runtime_api.h\"\n          ^~~~~~~~~~~~~~~~~~~~\ncompilation terminated.\n"
+     "CMakeFiles/resnext50.dir/build.make:62: recipe for target 'CMakeFiles/resnext50.dir/resnext50_32x4d.cpp.o' failed",
+     HEADER, "include_directories("),
+    # https://github.com/NVIDIA-developer-blog/code-samples/issues/33 (the Makefile's CUDA path; "PATH and LD_LIBRARY_PATH
+    # do not effect include file searches")
+    ("In file included from simpleOnnx.cpp:28:0:\ncudaWrapper.h:30:10: fatal error: cuda_runtime.h: No such file or "
+     "directory\n #include <cuda_runtime.h>\n          ^~~~~~~~~~~~~~~~\ncompilation terminated.",
+     HEADER, "CUDA path variable of the project's Makefile"),
+    # https://github.com/NVIDIA/nccl-tests/issues/81 (NCCL_HOME named nccl/src: make MPI=1 NCCL_HOME=/home/dario/nccl/build)
+    ("$ make MPI=1 NCCL_HOME=/home/dario/nccl/src\nmake -C src build\nCompiling  all_reduce.cu                       > "
+     "../build/all_reduce.o\nIn file included from all_reduce.cu:8:0:\ncommon.h:9:10: fatal error: nccl.h: No such file "
+     "or directory\n #include \"nccl.h\"\n          ^~~~~~~~\ncompilation terminated.",
+     HEADER, "NCCL_HOME=$PWD/../nccl/build"),
+    # https://github.com/NVIDIA/nccl/issues/139 (nccl-tests built without NCCL_HOME: make NCCL_HOME=$PWD/../build)
+    ("Compiling  all_reduce.cu                       > ../build/all_reduce.o\nIn file included from all_reduce.cu:8:0:\n"
+     "common.h:7:18: fatal error: nccl.h: No such file or directory\ncompilation terminated.\n"
+     "Makefile:70: recipe for target '../build/all_reduce.o' failed",
+     HEADER, "NCCL_HOME"),
+    # https://github.com/NVIDIA/nccl-tests/issues/51 ("setting NCCL_HOME to the path to NCCL on your system")
+    ("Compiling  all_reduce.cu                       > ../build/all_reduce.o\nIn file included from all_reduce.cu:8:0:\n"
+     "common.h:9:18: fatal error: nccl.h: No such file or directory\n #include \"nccl.h\"\n                  ^\n"
+     "compilation terminated.",
+     HEADER, "NCCL_HOME"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
