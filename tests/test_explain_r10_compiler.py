@@ -12,6 +12,13 @@ GCC = "nvcc.gcc_too_new"
 ARCH = "nvcc.unsupported_arch"
 CMAKE = "cmake.no_cuda_compiler"
 HEADER = "build.cuda_header_missing"
+HEADERS = "nvcc.host_headers_unsupported"
+ARCHLIST = "torch.arch_list_empty"
+NINJA = "build.ninja_missing"
+OLDCMAKE = "cmake.too_old_for_cuda"
+AUTODETECT = "build.gpu_autodetect_failed"
+MSVC = "msvc.unsupported_version"
+REJECTED = "nvcc.host_compiler_rejected"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -123,6 +130,108 @@ CASES = [
      "common.h:9:18: fatal error: nccl.h: No such file or directory\n #include \"nccl.h\"\n                  ^\n"
      "compilation terminated.",
      HEADER, "NCCL_HOME"),
+    # --- nvcc.host_headers_unsupported -----------------------------------------------------------------------
+    # https://github.com/ComputationalRadiationPhysics/picongpu/issues/1745 (gcc 6.2 with CUDA 8: an older gcc)
+    ("/sw/global/compilers/gcc/6.2.0/include/c++/6.2.0/tuple:605:4: error: parameter packs not expanded with "
+     "\u2018...\u2019:\n                bool>::type=true>\n    ^\n"
+     "/sw/global/compilers/gcc/6.2.0/include/c++/6.2.0/tuple:605:4: note:         \u2018_Elements\u2019",
+     HEADERS, "Build with gcc 5"),
+    # https://github.com/brucefan1983/GPUMD/issues/738 (gcc 11 with CUDA 11.5: "use other combinations")
+    ("/usr/include/c++/11/bits/std_function.h:530:146: error: parameter packs not expanded with \u2018...\u2019:",
+     HEADERS, "g++-10"),
+    # https://github.com/NVlabs/instant-ngp/issues/1240 (Ubuntu 22.04, gcc 11 and CUDA 11.5: gcc 10 or CUDA 11.6+)
+    ("/usr/include/c++/11/bits/std_function.h:530:146: error: parameter packs not expanded with \u2018...\u2019:\n"
+     "  530 |         operator=(_Functor&& __f)\n/usr/include/c++/11/bits/std_function.h:530:146: note:         "
+     "\u2018_ArgTypes\u2019\ngmake[2]: *** [dependencies/tiny-cuda-nn/CMakeFiles/tiny-cuda-nn.dir/build.make:202: "
+     "dependencies/tiny-cuda-nn/CMakeFiles/tiny-cuda-nn.dir/src/reduce_sum.cu.o] Error 1",
+     HEADERS, "CUDAHOSTCXX=g++-10"),
+    # --- torch.arch_list_empty -------------------------------------------------------------------------------
+    # https://github.com/ClementPinard/Pytorch-Correlation-extension/issues/104 (a Dockerfile; the maintainer, #95: "GPU is
+    # not available during docker build ... set the TORCH_CUDA_ARCH_LIST environment variable")
+    ("26.20         File \"/miniconda/lib/python3.11/site-packages/setuptools/_distutils/dist.py\", line 988, in "
+     "run_command\n26.20           cmd_obj.run()\n26.20         File \"/miniconda/lib/python3.11/site-packages/torch/utils/"
+     "cpp_extension.py\", line 1956, in _get_cuda_arch_flags\n26.20           arch_list[-1] += '+PTX'\n"
+     "26.20       IndexError: list index out of range",
+     ARCHLIST, "ENV TORCH_CUDA_ARCH_LIST="),
+    # https://github.com/mlcommons/training/issues/690 (object_detection's Dockerfile RUN python setup.py build develop)
+    ("1.181     cflags + _get_cuda_arch_flags(cflags))\n1.181   File \"/opt/conda/lib/python3.7/site-packages/torch/utils/"
+     "cpp_extension.py\", line 1606, in _get_cuda_arch_flags\n1.181     arch_list[-1] += '+PTX'\n1.181 IndexError: list "
+     "index out of range\n------\nDockerfile:27\n--------------------\n  26 |     COPY . .\n  27 | >>> RUN cd pytorch \\\n"
+     "ERROR: failed to solve: process \"/bin/sh -c cd pytorch  && rm -rf build/  && python setup.py clean build develop "
+     "--user\" did not complete successfully: exit code: 1",
+     ARCHLIST, "ENV TORCH_CUDA_ARCH_LIST="),
+    # --- build.ninja_missing ---------------------------------------------------------------------------------
+    # https://github.com/icon-lab/SynDiff/issues/34 ("You need to install ninja package: pip install ninja")
+    ("RuntimeError: Ninja is required to load C++ extensions", NINJA, "pip install ninja"),
+    # https://github.com/OpenGVLab/Vision-RWKV/issues/23 (BlinkDL: "pip install ninja --upgrade")
+    ('Raise RuntimeError("Ninja is required to load C++ extensions") RuntimeError: Ninja is required to load C++ '
+     'extensions', NINJA, "pip install ninja"),
+    # https://github.com/zhanghang1989/PyTorch-Encoding/issues/89 ("Try pip install ninja"; the title retypes the message)
+    ('It\'s in the experiments/segmentation folder. And I tries to run "python test.py", the terminal just shows the '
+     'error "Ninja is required to load C++ extentions".', NINJA, "pip install ninja"),
+    # https://github.com/sicxu/Deep3DFaceRecon_pytorch/issues/35 ("Install Ninja will help. I solved it.")
+    ("RuntimeError: Ninja is required to load C++ extensions", NINJA, "pip install ninja"),
+    # --- cmake.too_old_for_cuda ------------------------------------------------------------------------------
+    # https://github.com/dglai/minigun/issues/1 (Ubuntu 16.04's CMake 3.5.1: the CUDA language needs CMake 3.8 or newer)
+    ("CMake Error: Could not find cmake module file: CMakeDetermineCUDACompiler.cmake\nCMake Error: Error required "
+     "internal CMake variable not set, cmake may be not be built correctly.\nMissing variable is:\n"
+     "CMAKE_CUDA_COMPILER_ENV_VAR\nCMake Error: Could not find cmake module file: /home/lingfan/minigun/build/CMakeFiles/"
+     "3.5.1/CMakeCUDACompiler.cmake\nCMake Error at CMakeLists.txt:59 (project):\n  No CMAKE_CUDA_COMPILER could be found."
+     "\n\nCMake Error: Could not find cmake module file: CMakeCUDAInformation.cmake\n"
+     "CMake Error: CMAKE_CUDA_COMPILER not set, after EnableLanguage",
+     OLDCMAKE, "Use a newer CMake"),
+    # https://github.com/ztxz16/fastllm/issues/69 (CMake 3.5.1 with enable_language(CUDA): "upgrade cmake")
+    ("-- USE_CUDA: ON\nCMake Error: Could not find cmake module file: CMakeDetermineCUDACompiler.cmake\n"
+     "CMake Error: Could not find cmake module file: /opt/module/fastllm-master/build/CMakeFiles/3.5.1/"
+     "CMakeCUDACompiler.cmake\nCMake Error at CMakeLists.txt:34 (enable_language):\n  No CMAKE_CUDA_COMPILER could be "
+     "found.\n\nCMake Error: Could not find cmake module file: CMakeCUDAInformation.cmake",
+     OLDCMAKE, "pip install -U cmake"),
+    # --- build.gpu_autodetect_failed -------------------------------------------------------------------------
+    # https://github.com/GiantAI/pixtrack/issues/12 (`docker build`: no GPU while configuring; name the architecture)
+    ('When running "docker build -t pixtrack .", got following error:\n\nCMake Error in CMakeLists.txt:\n'
+     '  CUDA_ARCHITECTURES is set to "native", but no GPU was detected.',
+     AUTODETECT, "-DCMAKE_CUDA_ARCHITECTURES="),
+    # https://github.com/apache/tvm/pull/16335 (the workaround: set(CMAKE_CUDA_ARCHITECTURES 75) in config.cmake)
+    ('CMake Error in CMakeLists.txt:\n  CUDA_ARCHITECTURES is set to "native", but no GPU was detected.',
+     AUTODETECT, "-DCMAKE_CUDA_ARCHITECTURES="),
+    # https://github.com/ggml-org/llama.cpp/pull/18413 (GGML_NATIVE=ON without a GPU: use CMAKE_CUDA_ARCHITECTURES)
+    ("nvcc fatal   : Unsupported gpu architecture 'compute_No CUDA Devices found.'",
+     AUTODETECT, "-DCMAKE_CUDA_ARCHITECTURES="),
+    # --- msvc.unsupported_version ----------------------------------------------------------------------------
+    # https://github.com/fireice-uk/xmr-stak/issues/784 (CUDA 9.1 with a VS 2017 update: "i downgraded Microsoft Visual
+    # Studio and after that it worked!")
+    ('  c:\\program files\\nvidia gpu computing toolkit\\cuda\\v9.1\\include\\crt/host_config.h(135): fatal error '
+     'C1189: #error:  -\n- unsupported Microsoft Visual Studio version! Only the versions 2012, 2013, 2015 and 2017 are '
+     'supported! [C:\\Users\\Agu\nst\u00ed\\Desktop\\xmr-stak-master\\build\\xmrstak_cuda_backend.vcxproj]',
+     MSVC, "older MSVC toolset"),
+    # https://github.com/davisking/dlib/issues/1560 (CUDA 9.0: VS 2015's cl.exe as CUDA_HOST_COMPILER, or an older VS 2017)
+    ("c:\\program files\\nvidia gpu computing toolkit\\cuda\\v9.0\\include\\crt/host_config.h(133): fatal error C1189: "
+     "#error: -- unsupported Microsoft Visual Studio version! Only the versions 2012, 2013, 2015 and 2017 are supported!",
+     MSVC, "older MSVC toolset"),
+    # https://github.com/facebookresearch/maskrcnn-benchmark/issues/787 (another Visual Studio was picked up: vcvarsall)
+    ("`c:\\program files\\nvidia gpu computing toolkit\\cuda\\v9.0\\include\\crt/host_config.h(133): fatal error C1189: "
+     "#error:  -- unsupported Microsoft Visual Studio version! Only the versions 2012, 2013, 2015 and 2017 are supported!\n"
+     "error: command 'C:\\\\Program Files\\\\NVIDIA GPU Computing Toolkit\\\\CUDA\\\\v9.0\\\\bin\\\\nvcc.exe' failed with "
+     "exit status 2`",
+     MSVC, "vcvarsall.bat x64 -vcvars_ver="),
+    # --- nvcc.host_compiler_rejected: macOS's Apple clang ----------------------------------------------------
+    # https://github.com/fireice-uk/xmr-stak-nvidia/issues/137 (CUDA 9 supports Xcode 8.3.3: install it, xcode-select)
+    ("nvcc fatal   : The version ('90000') of the host compiler ('Apple clang') is not supported", REJECTED, "xcode-select -s"),
+    # https://github.com/genn-team/genn/issues/58 (XCode 7 with nvcc: "use an older XCode version (I am using 6.4)")
+    ("For mac users, I just noticed that nvcc does not work with XCode 7, offering the enigmatic error message:\n"
+     "nvcc fatal   : The version ('70000') of the host compiler ('Apple clang') is not supported",
+     REJECTED, "Build with the Xcode this CUDA release supports"),
+    # https://github.com/apache/mxnet/issues/1212 ("Or you can try downgrading your clang")
+    ("/usr/local/cuda/bin/nvcc --use_fast_math -g -O3 -ccbin g++  -Xcompiler \"-DMSHADOW_FORCE_STREAM -Wall -O3\" -M -MT "
+     "build/ndarray/ndarray_function_gpu.o src/ndarray/ndarray_function.cu >build/ndarray/ndarray_function_gpu.d\n"
+     "nvcc fatal   : The version ('70002') of the host compiler ('Apple clang') is not supported\n"
+     "make: *** [build/ndarray/ndarray_function_gpu.o] Error 1",
+     REJECTED, "Build with the Xcode this CUDA release supports"),
+    # https://github.com/OpenKinect/libfreenect2/issues/952 (Xcode 9.1 unsupported: change clang, then rm -rf build)
+    ("[  9%] Building NVCC (Device) object CMakeFiles/cuda_compile_1.dir/src/cuda_compile_1_generated_cuda_kde_depth_packet_"
+     "processor.cu.o\nnvcc fatal   : The version ('90000') of the host compiler ('Apple clang') is not supported\n"
+     "CMake Error at cuda_compile_1_generated_cuda_kde_depth_packet_processor.cu.o.RelWithDebInfo.cmake:219 (message):",
+     REJECTED, "delete the build directory"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
