@@ -19,6 +19,7 @@ OLDCMAKE = "cmake.too_old_for_cuda"
 AUTODETECT = "build.gpu_autodetect_failed"
 MSVC = "msvc.unsupported_version"
 REJECTED = "nvcc.host_compiler_rejected"
+PTX = "nvcc.ptx_too_new"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -232,6 +233,20 @@ CASES = [
      "processor.cu.o\nnvcc fatal   : The version ('90000') of the host compiler ('Apple clang') is not supported\n"
      "CMake Error at cuda_compile_1_generated_cuda_kde_depth_packet_processor.cu.o.RelWithDebInfo.cmake:219 (message):",
      REJECTED, "delete the build directory"),
+    # --- nvcc.ptx_too_new ------------------------------------------------------------------------------------
+    # https://github.com/triton-lang/triton/issues/4576 (already a corpus log, 083: the log names CUDA 12.6, the old
+    # ptxas; the toolkit to use is the one PTX 8.6 needs, 12.8, not 12.6)
+    ("While using Triton with CUDA 12.6, I receive the following error.\n"
+     "E                   RuntimeError: Internal Triton PTX codegen error:\n"
+     "E                   ptxas /tmp/tmpqgu1f9dk.ptx, line 5; fatal   : Unsupported .version 8.6; current version is '8.5'\n"
+     "E                   ptxas fatal   : Ptx assembly aborted due to errors",
+     PTX, 'eval "$(cudaenv use 12.8)"'),
+    # https://github.com/jax-ml/jax/issues/6799 (already a corpus log, 541: a cluster's CUDA 8 ptxas first on PATH)
+    ("2021-05-20 10:09:06.630330: F external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:478] "
+     "ptxas returned an error during compilation of ptx to sass: 'Internal: ptxas exited with non-zero error code 65280, "
+     "output: ptxas /tmp/tempfile-kinsler-56b28778-3690660-5c2bf4b9c1e23, line 5; fatal   : Unsupported .version 6.0; "
+     "current version is '5.0'",
+     PTX, "a newer toolkit first on PATH"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
