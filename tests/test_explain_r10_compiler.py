@@ -1,12 +1,16 @@
 """Issue 18, round 10, helper "compiler": each entry of the compiler layer answers with the resolutions its cause
 has in real threads. Every excerpt is quoted (trimmed) from the thread above it; the first environment answer and
 the first line of its fix hold the fix that solved that thread (or the labelled alternative the first line names
-for the thread's situation).
+for the thread's situation). ``ALTERNATIVES`` holds threads solved by a labelled alternative further down the fix block
+(a rarer situation the first line does not name), asserted anywhere in the fix.
 """
 
 from __future__ import annotations
 
+import pytest
+
 from explain_answers import first_answer_tests
+from cudaenv.knowledge.explain import explain
 
 GCC = "nvcc.gcc_too_new"
 ARCH = "nvcc.unsupported_arch"
@@ -20,6 +24,7 @@ AUTODETECT = "build.gpu_autodetect_failed"
 MSVC = "msvc.unsupported_version"
 REJECTED = "nvcc.host_compiler_rejected"
 PTX = "nvcc.ptx_too_new"
+FINDCUDA = "cmake.findcuda_parts_missing"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -42,6 +47,14 @@ CASES = [
      "/usr/local/cuda-9.0/bin/..//include/crt/host_config.h:119:2: error: #error -- unsupported GNU version! gcc versions "
      "later than 6 are not supported!",
      GCC, "update-alternatives --install /usr/bin/gcc gcc /usr/bin/gcc-6"),
+    # https://github.com/teddykoker/torchsort/issues/39 (torch built for CUDA 9.2 with g++ 7+: CC/CXX=/usr/bin/gcc-7)
+    ("/usr/lib/cuda-9.2/include/crt/host_config.h:119:2: error: #error -- unsupported GNU version! gcc versions later "
+     "than 7 are not supported!",
+     GCC, "torch extensions `CC=gcc-7 CXX=g++-7`"),
+    # https://github.com/torch/torch7/issues/931 (CUDA 8 with gcc 6.2: "Install gcc-5 ... export CC=gcc-5, CXX=g++-5")
+    ("/usr/local/cuda/include/host_config.h:119:2: error: #error -- unsupported GNU version! gcc versions later than 5 "
+     "are not supported!",
+     GCC, "sudo apt-get install gcc-5 g++-5"),
 
     # --- nvcc.unsupported_arch -------------------------------------------------------------------------------
     # https://github.com/colmap/colmap/issues/2232 (CMake 3.22 with CMAKE_CUDA_ARCHITECTURES=native: a newer CMake fixed it)
@@ -247,6 +260,41 @@ CASES = [
      "output: ptxas /tmp/tempfile-kinsler-56b28778-3690660-5c2bf4b9c1e23, line 5; fatal   : Unsupported .version 6.0; "
      "current version is '5.0'",
      PTX, "a newer toolkit first on PATH"),
+    # --- cmake.findcuda_parts_missing (new) ------------------------------------------------------------------
+    # https://github.com/GMMTeam/GMM/issues/3 (Fedora 20, CUDA 6.0 headers in /usr/include/cuda: "I have to set the
+    # environmental variable CUDA_TOOLKIT_ROOT_DIR before running cmake")
+    ("CMake Error at /usr/share/cmake/Modules/FindPackageHandleStandardArgs.cmake:108 (message):\n"
+     "  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS) (found version \"6.0\")\nCall Stack (most recent call first):\n"
+     "  /usr/share/cmake/Modules/FindCUDA.cmake:806 (find_package_handle_standard_args)\n  CMakeLists.txt:46 (FIND_PACKAGE)",
+     FINDCUDA, "-DCUDA_TOOLKIT_ROOT_DIR="),
 ]
 
 test_first_answer = first_answer_tests(CASES)
+
+
+# (text, id, the labelled alternative of the fix that solved the thread; not on the first line)
+ALTERNATIVES = [
+    # https://github.com/NVIDIA-AI-IOT/CUDA-PointPillars/issues/112 (CMake 3.22, CUDA 11.1: enable_language(CUDA) before
+    # find_package(CUDA REQUIRED))
+    ("when I cmake .. it returns:  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY) (found   version "
+     "\"11.1\")", FINDCUDA, "before `find_package(CUDA)`"),
+    # https://github.com/DeadSix27/waifu2x-converter-cpp/issues/203 (CUDA 10.1 with gcc 9: patched the check out)
+    ("Currently CUDA doesn't support gcc versions later than 8. /usr/local/cuda/include/crt/host_config.h:138:2: error: "
+     "#error -- unsupported GNU version! gcc versions later than 8 are not supported!", GCC, "commenting out the `#error` line"),
+    # https://github.com/fireice-uk/xmr-stak/issues/1905 (CUDA 9.1 with VS 2017: "update cuda to version 9.2 or 10")
+    ("c:\\program files\\nvidia gpu computing toolkit\\cuda\\v9.1\\include\\crt/host_config.h(135): fatal error C1189: "
+     "#error:  -\n- unsupported Microsoft Visual Studio version! Only the versions 2012, 2013, 2015 and 2017 are supported!",
+     MSVC, "install a newer CUDA"),
+    # https://github.com/ethereum-mining/ethminer/issues/900 (Apple clang 9: "try upgrading CUDA SDK")
+    ("[ 44%] Building NVCC (Device) object libethash-cuda/CMakeFiles/ethash-cuda.dir/ethash-cuda_generated_ethash_cuda_"
+     "miner_kernel.cu.o\nnvcc fatal   : The version ('90000') of the host compiler ('Apple clang') is not supported",
+     REJECTED, "a CUDA release made for your Xcode"),
+]
+
+
+@pytest.mark.parametrize("text,want_id,want_fix", ALTERNATIVES, ids=[f"{c[1]}-alt{n}" for n, c in enumerate(ALTERNATIVES)])
+def test_labelled_alternative(text: str, want_id: str, want_fix: str) -> None:
+    """The thread's own resolution is the fix block's labelled alternative for its situation."""
+    m = [f for f in explain(text) if f.environment][0]
+    assert m.id == want_id, m.id
+    assert want_fix in m.fix, m.fix
