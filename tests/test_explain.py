@@ -835,7 +835,8 @@ TUNED = {
     "249-flashattn-ampere-vllm.log": ("gpu.below_library_minimum", "VLLM_ATTENTION_BACKEND"),
     "251-wsl-libcuda-not-symlink.log": ("wsl.libcuda_not_symlink", "Nothing is broken"),
     "255-msvc-too-new-xmrstak.log": ("msvc.unsupported_version", "MSVC"),
-    "259-gcc-too-new-6-matlab.log": ("nvcc.gcc_too_new", 'eval "$(cudaenv use 9.0)"'),
+    # [r10 compiler] CUDA 9.0 does not read NVCC_PREPEND_FLAGS: the thread made g++-6 the default (update-alternatives)
+    "259-gcc-too-new-6-matlab.log": ("nvcc.gcc_too_new", "update-alternatives --install /usr/bin/g++ g++ /usr/bin/g++-6"),
     "264-kokkos-arch-autodetect-neon.log": ("build.gpu_autodetect_failed", "Kokkos_ARCH"),
     "285-torchvision-built-here-edgeai.log": ("torchvision.other_cuda", 'eval "$(cudaenv use 11.3)"'),
     "287-xformers-cpu-torch-pia.log": ("xformers.other_torch", "CUDA build of torch"),

@@ -70,10 +70,20 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
                   f"(-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST); a script that computed it "
                   f"may have failed to see the GPU.")
         toolkits = "none"
+    elif have[-1] != newest and not seen and sm is not None and 60 <= sm <= 62:
+        # [r10 compiler] Pascal came with CUDA 8.0 and left with 13.0: with no version in the log, either end is
+        # possible (arrayfire/arrayfire#1535: nvcc 7.5; NVIDIA/cccl#5276: a CUDA 13 nvcc), so `nvcc --version` decides
+        advice = (f"{arch} compiles with CUDA 8.0-{have[-1]} only; `nvcc --version` tells which end this nvcc is past: "
+                  f"13.0 or newer dropped it, so take it out of the architecture list (-gencode/-arch, "
+                  f"CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer release of the project often has) or "
+                  f"build with `eval \"$(cudaenv use {have[-1]})\"`; an nvcc older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc "
+                  f"is 7.5) needs a newer toolkit, `eval \"$(cudaenv use {have[-1]})\"` or any from 8.0 on.")
+        toolkits = _span(have)
     elif have[-1] != newest:
         advice = (f"{arch} was dropped after CUDA {have[-1]} (it compiles with CUDA {_span(have)} only): take it out "
-                  f"of the architecture list (-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST), "
-                  f"or build with one of those toolkits: `eval \"$(cudaenv use {have[-1]})\"`.")
+                  f"of the architecture list (-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer "
+                  f"release of the project often has), or build with one of those toolkits: "
+                  f"`eval \"$(cudaenv use {have[-1]})\"`.")
         toolkits = _span(have)
     else:
         advice = (f"{arch} needs CUDA {have[0]} or newer: `eval \"$(cudaenv use {have[0]})\"` or any later "
@@ -849,6 +859,9 @@ def _d_gcc_limit(v: dict, t: LogText, m: re.Match) -> dict:
         return {"limit": v["limit"]}
     if (v.get("below") or "").isdigit():  # torch's exclusive bound: "(<14.0)" -> gcc 13
         return {"limit": str(int(v["below"]) - 1)}
+    up = (v.get("upfrom") or "").split(".")
+    if len(up) == 2 and all(x.isdigit() for x in up) and int(up[1]) > 0:  # "gcc 4.9 and up" -> gcc 4.8
+        return {"limit": f"{up[0]}.{int(up[1]) - 1}"}
     row = table()["toolkits"].get(v.get("cuda", "")) or {}
     return {"limit": str(row["gcc_max"]) if row.get("gcc_max") else ""}
 
