@@ -114,6 +114,30 @@ CASES = [
      "*** Check failure stack trace: ***\ncudaRuntimeGetVersion() failed with error #30\n"
      "If I try ./deviceQuery,it gives:\ncudaGetDeviceCount returned 30\n-> unknown error",
      "driver.unknown_error", "reboot"),
+    # ======== driver.not_loaded: `sudo modprobe nvidia` decides (module not built for the kernel, Secure Boot, not
+    # loaded at boot); nouveau holding the GPU; a container started without GPU access
+    # https://github.com/qixuema/envs/issues/4 (the module rebuilt: `sudo dkms install -m nvidia -v xxx.xx.xx`)
+    ("第一步，打开终端，先用 nvidia-smi 查看一下，发现如下错误：\nNVIDIA-SMI has failed because it couldn‘t communicate with "
+     "the NVIDIA driver.\nMake sure that the latest NVIDIA driver is installed and running.\n第二步，使用 nvcc -V 检查驱动和 cuda\n"
+     "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 10.0, V10.0.130",
+     "driver.not_loaded", "sudo dkms autoinstall"),
+    # https://github.com/mattshma/bigdata/issues/133 (dmesg: nouveau obtained ownership of the devices; "重启即可", a reboot)
+    ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+     "driver is installed and running\n查看 dmesg log如下：\n[188497.595099] NVRM: No NVIDIA graphics adapter probed!\n"
+     "[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n"
+     "[188549.977053] NVRM: This can occur when a driver such as: \nNVRM: nouveau, rivafb, nvidiafb or rivatv \n"
+     "NVRM: was loaded and obtained ownership of the NVIDIA device(s).",
+     "driver.nouveau_conflict", "reboot"),
+    # https://github.com/mattshma/bigdata/issues/108 (plain `docker run` with the host's binaries mounted; `nvidia-docker` fixed it)
+    ("使用：\n`sudo docker run -v /usr/bin:/usr/local/nvidia/bin -v /usr/lib64/nvidia:/usr/local/nvidia/lib -p 8888:8888 "
+     "MY_DOCKER_IMAGE` 启动 jupyter 镜像后，登录 jupyter terminel，执行命令报错如下：\n$ nvidia-smi\n"
+     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+     "driver is installed and running.",
+     "driver.not_loaded", "nvidia-docker run"),
+    # https://github.com/shenuiuin/LXD_GPU_SERVER/issues/16 (host driver, the GPU added to the container's config, the host's driver version inside)
+    ("在容器内安装完驱动后显示“NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+     "that the latest NVIDIA driver is installed and running.”",
+     "driver.not_loaded", "lxc config device add CONTAINER gpu gpu"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
