@@ -138,6 +138,22 @@ CASES = [
     ("在容器内安装完驱动后显示“NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
      "that the latest NVIDIA driver is installed and running.”",
      "driver.not_loaded", "lxc config device add CONTAINER gpu gpu"),
+    # ======== gpu.hardware_fault: a shared node drained; one's own machine: power, seating, cooling; an external or
+    # riser link at a lower PCIe generation
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1151 (RTX 5090/5080 Xid 79; "stable after moving to a dedicated 20A circuit")
+    ("NVRM: GPU at PCI:0000:06:00: GPU-0b6b7808-c002-f593-ac86-cd8e57757b94\nNVRM: GPU Board Serial Number: 0\n"
+     "NVRM: Xid (PCI:0000:06:00): 79, GPU has fallen off the bus.\nNVRM: GPU 0000:06:00.0: GPU has fallen off the bus.",
+     "gpu.hardware_fault", "a wall circuit"),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/974 (RTX 5060 Ti in a TB3/4 dock: "limiting the PCIe to Gen2 makes the CUDA computation workloads pretty stable ... no xid79 events")
+    ("For anyone struggling with RTX 5060Ti + WKG-L1970C TB3/4 dock\n"
+     "NVRM: Xid (PCI:0000:05:00): 79, GPU has fallen off the bus.",
+     "gpu.hardware_fault", "lower PCIe generation"),
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1247 (RTX 5070 Ti over OCuLink; the link errors, then Xid 79)
+    ("RTX 5070 Ti (GB203) external via **OCuLink** into an **AOOSTAR AG02** (own 800 W PSU)\n"
+     "pcieport 0000:00:1b.0: PCIe Bus Error: severity=Correctable,\n  type=Physical Layer, (Receiver ID)  [ 0] RxErr (First)\n"
+     "NVRM: Xid (PCI:0000:03:00): 79, GPU has fallen off the bus.\n"
+     "NVRM: Xid: 154, GPU recovery action changed to 0x2 (Node Reboot Required)",
+     "gpu.hardware_fault", "lower PCIe generation"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
