@@ -28,10 +28,6 @@ CASES = [
      "the device plugin crashes with:\n```\nDriver/library version mismatch — failed to initialize NVML\n```\n"
      "This caused 269 restarts of the `nvidia-device-plugin` on `prusik` before a node reboot realigned the versions.",
      "driver.version_mismatch", "reboot"),
-    # https://github.com/Syllo/nvtop/issues/125 (apt's nvtop pulled another driver version; "reboot your computer to load the right driver again")
-    ("~$ nvtop\nImpossible to initialize nvidia nvml : Driver/library version mismatch\n"
-     "now drivers are broken:\n```\nnvidia-smi\nFailed to initialize NVML: Driver/library version mismatch\n```",
-     "driver.version_mismatch", "reboot"),
     # https://github.com/easydiffusion/easydiffusion/issues/134 (Pop!_OS, error 803: "fix this by installing the latest nvidia driver")
     ("Error: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling "
      "NumCudaDevices() that might have already set an error? Error 803: system has unsupported display driver / "
@@ -103,12 +99,6 @@ CASES = [
      "Docker seems to be running.\n`sudo snap services docker'\n'docker.dockerd enabled active -`",
      "container.no_gpu_runtime", "sudo snap remove docker"),
     # ======== driver.unknown_error: reload nvidia_uvm (or all nvidia modules) or reboot; a clean reinstall when a reboot fails
-    # https://github.com/pytorch/pytorch/issues/88639 (after suspend: "if I run `rmmod nvidia*` and re-insert `nvidia.ko` ... CUDA get back working")
-    ("/opt/anaconda3/lib/python3.8/site-packages/torch/cuda/__init__.py:88: UserWarning: CUDA initialization: CUDA unknown "
-     "error - this may be due to an incorrectly set up environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after "
-     "program start. Setting the available devices to be zero. (Triggered internally at ../c10/cuda/CUDAFunctions.cpp:109.)\n"
-     "  return torch._C._cuda_getDeviceCount() > 0",
-     "driver.unknown_error", "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm"),
     # https://github.com/NVIDIA/DIGITS/issues/1621 (after a wake up from suspension; "after reboot, everything works fine")
     ("F0504 12:30:02.978602 2662 common.cpp:163] Check failed: error == cudaSuccess (30 vs. 0) unknown error\n"
      "*** Check failure stack trace: ***\ncudaRuntimeGetVersion() failed with error #30\n"
@@ -116,18 +106,6 @@ CASES = [
      "driver.unknown_error", "reboot"),
     # ======== driver.not_loaded: `sudo modprobe nvidia` decides (module not built for the kernel, Secure Boot, not
     # loaded at boot); nouveau holding the GPU; a container started without GPU access
-    # https://github.com/qixuema/envs/issues/4 (the module rebuilt: `sudo dkms install -m nvidia -v xxx.xx.xx`)
-    ("第一步，打开终端，先用 nvidia-smi 查看一下，发现如下错误：\nNVIDIA-SMI has failed because it couldn‘t communicate with "
-     "the NVIDIA driver.\nMake sure that the latest NVIDIA driver is installed and running.\n第二步，使用 nvcc -V 检查驱动和 cuda\n"
-     "nvcc: NVIDIA (R) Cuda compiler driver\nCuda compilation tools, release 10.0, V10.0.130",
-     "driver.not_loaded", "sudo dkms autoinstall"),
-    # https://github.com/mattshma/bigdata/issues/133 (dmesg: nouveau obtained ownership of the devices; "重启即可", a reboot)
-    ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
-     "driver is installed and running\n查看 dmesg log如下：\n[188497.595099] NVRM: No NVIDIA graphics adapter probed!\n"
-     "[188549.976351] NVRM: The NVIDIA probe routine was not called for 3 device(s).\n"
-     "[188549.977053] NVRM: This can occur when a driver such as: \nNVRM: nouveau, rivafb, nvidiafb or rivatv \n"
-     "NVRM: was loaded and obtained ownership of the NVIDIA device(s).",
-     "driver.nouveau_conflict", "reboot"),
     # https://github.com/mattshma/bigdata/issues/108 (plain `docker run` with the host's binaries mounted; `nvidia-docker` fixed it)
     ("使用：\n`sudo docker run -v /usr/bin:/usr/local/nvidia/bin -v /usr/lib64/nvidia:/usr/local/nvidia/lib -p 8888:8888 "
      "MY_DOCKER_IMAGE` 启动 jupyter 镜像后，登录 jupyter terminel，执行命令报错如下：\n$ nvidia-smi\n"
