@@ -132,6 +132,12 @@ CASES = [
      "NVRM: Xid (PCI:0000:03:00): 79, GPU has fallen off the bus.\n"
      "NVRM: Xid: 154, GPU recovery action changed to 0x2 (Node Reboot Required)",
      "gpu.hardware_fault", "lower PCIe generation"),
+    # ======== gpu.busy_exclusive: one process per GPU; another GPU, or the mode set back to Default
+    # https://github.com/cositools/cosipy/issues/631 (devices = ["cuda:1", "cuda:2", "cuda:3"] without cuda:0 fixed it on several machines)
+    ("RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n"
+     "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\n"
+     "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
+     "gpu.busy_exclusive", "leave it out of the program's device list"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
