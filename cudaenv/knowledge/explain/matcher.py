@@ -21,6 +21,54 @@ __all__ = ["Match", "checked_by", "explain"]
 # MSVC "error C2065:".
 _COMPILER_ERROR = re.compile(r"\b(?:error|fatal)\b\s*(?:[A-Z]+\d+\s*)?:")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+#: Shell syntax that runs or chains something when pasted: command substitution, separators, pipes, control
+#: characters (a tab is allowed); in a path also redirection. Found by character, then widened by hand to its
+#: path segment (a regex that widened it would retry every start of a long segment).
+_SHELL_ACTIVE = re.compile(r"[`;&|\x00-\x08\x0a-\x1f\x7f]|\$[({]")
+_REDIRECT = re.compile(r"[<>]")
+_SEPARATORS = "/\\ \t"
+#: What stands for a withheld piece of the log in titles, causes and fixes (``matched`` quotes the log as it is).
+WITHHELD = "\u2026"
+
+
+def _active_segments(value: str) -> list[str]:
+    """The path segments of ``value`` (between ``/``, ``\\`` and blanks) that hold shell syntax: the parts of a
+    value read from the log that must not reach a line someone may paste."""
+    found = [m.start() for m in _SHELL_ACTIVE.finditer(value)]
+    if "/" in value:
+        found += [m.start() for m in _REDIRECT.finditer(value)]
+    segments = []
+    for at in sorted(set(found)):
+        a = max(value.rfind(c, 0, at) for c in _SEPARATORS) + 1
+        ends = [e for e in (value.find(c, at) for c in _SEPARATORS) if e >= 0]
+        segments.append(value[a:min(ends) if ends else len(value)])
+    return segments
+
+
+def inert(value: str) -> str:
+    """``value`` (read from the log: a captured group, a fact) with each path segment that holds shell syntax
+    replaced by :data:`WITHHELD`. A log is someone else's text: a path like ``/envs/x$(reboot)/lib`` must not
+    become part of a command we print (it becomes ``/envs/\u2026/lib``). Outside paths ``<`` and ``>`` are
+    ordinary text (C++ templates, NCCL's ``host<port>``)."""
+    for segment in sorted(set(_active_segments(value)), key=len, reverse=True):
+        value = value.replace(segment, WITHHELD)
+    return value
+
+
+def _shown(filled: dict, from_log: dict) -> dict:
+    """The values text is filled with: those read from the log (``from_log``) made :func:`inert`, and the withheld
+    segments taken out of every derived value too (a derived sentence may quote a path it was given)."""
+    segments = sorted({s for v in from_log.values() if isinstance(v, str) for s in _active_segments(v)},
+                      key=len, reverse=True)
+    if not segments:
+        return filled
+    shown = {}
+    for k, v in filled.items():
+        if isinstance(v, str):
+            for segment in segments:
+                v = v.replace(segment, WITHHELD)
+        shown[k] = v
+    return shown
 # `cudaenv use <version>` (or <torch.version.cuda>, <that version>) in a fix: made paste-able.
 _USE_SLOT = re.compile(r"cudaenv (use|exec) (?:<([^<>`]*)>|()(?=\)))")  # <...>, or a version left empty
 #: What a fix says when neither the log nor torch names the CUDA to switch to: the standard
@@ -197,7 +245,7 @@ def _paste(fix: str, filled: dict, t: LogText, component: str) -> str:
     build = filled.get("torch_build")
     if seen is None or build is None:
         got = facts(t)
-        seen, build = got["cuda_seen"], got["torch_build"]
+        seen, build = (inert(v) if v else v for v in (got["cuda_seen"], got["torch_build"]))
     torch_cuda = cuda_of_torch_build(build)
     torchish = component in _TORCH_COMPONENTS or "torch" in t.text
 
@@ -290,6 +338,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
         seen = facts(t)
     for _, i, _, entry, m, count in sorted(hits, key=lambda h: h[:3]):
         values = {k: v for k, v in m.groupdict().items() if v}
+        from_log = {**seen, **values}  # decisions (variants, derive) read them as they are; text gets them inert
         filled = {**seen, **entry.get("defaults", {}), **values}
         derive = entry.get("derive")
         if derive:
@@ -301,6 +350,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             entry["_platform"] = facts(t)["platform"]
         first = _first_compiler_error(t, i, [kb.rx(p, 0) for p in entry["patterns"]]) \
             if entry.get("first_error") else None
+        filled = _shown(filled, from_log)
         matches.append(_with_cause(entry, Match(
             id=entry["id"],
             title=_fill(entry["title"], filled),
