@@ -26,6 +26,7 @@ FRESH7 = os.path.join(CORPUS, "fresh7")
 FRESH8 = os.path.join(CORPUS, "fresh8")
 FRESH9 = os.path.join(CORPUS, "fresh9")
 FRESH10 = os.path.join(CORPUS, "fresh10")
+FRESH11 = os.path.join(CORPUS, "fresh11")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -202,9 +203,10 @@ def sealed_sets() -> list[tuple[str, list[dict]]]:
 #: logs, of them negatives, projects). Each is checked against every set before it.
 LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8, 20), (FRESH6, "fresh6", "a", 30, 8, 30),
               (FRESH7, "fresh7", "b", 28, 8, 28), (FRESH8, "fresh8", "c", 45, 9, 40), (FRESH9, "fresh9", "d", 40, 9, 35),
-              (FRESH10, "fresh10", "e", 45, 9, 45)]
+              (FRESH10, "fresh10", "e", 45, 9, 45),
+              (FRESH11, "fresh11", "f", 45, 9, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD = {"fresh9", "fresh10"}
+UNREAD = {"fresh11"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -319,14 +321,22 @@ def test_fresh8_logs_are_an_eighth_sealed_split():
 
 def test_fresh9_logs_are_a_ninth_sealed_split():
     """fresh9/: a ninth set (d01-d17 build side, d31-d43 run side, d61-d77 a user's day of installing and
-    switching), collected by three collectors while round 9 ran; unread."""
+    switching), collected by three collectors while round 9 ran; scored before and after rounds 9 and 10, read
+    since (no longer unread: the next round may tune on it)."""
     assert_later_set("fresh9")
 
 
 def test_fresh10_logs_are_a_tenth_sealed_split():
     """fresh10/: a tenth set (e01-e17 build side, e31-e47 run side, e61-e77 a user's day of installing and
-    switching), collected by three collectors while round 10 ran; unread."""
+    switching), collected by three collectors while round 10 ran; scored before and after it, read since."""
     assert_later_set("fresh10")
+
+
+def test_fresh11_logs_are_an_eleventh_sealed_split():
+    """fresh11/: an eleventh set (f01-f17 build side, f31-f47 run side, f61-f77 a user's day of installing and
+    switching), collected after round 10's helpers stopped; judged once at round 10's end, unread by anyone
+    who tunes explain."""
+    assert_later_set("fresh11")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
