@@ -1,5 +1,6 @@
-"""Issue 18, round 10, the lead's two families from the held-out sets once they were measured (fresh10 is read
-since): a user's paraphrase of torch's driver message, and nvcc missing because the build ran under sudo.
+"""Issue 18, round 10, the lead's families from the held-out sets once they were measured (fresh9 and fresh10 are
+read since): a user's paraphrase of torch's driver message, nvcc missing because the build ran under sudo, and
+torch's split CUDA library missing under a torch built for another CUDA (not only a newer torch).
 
 Excerpts are verbatim from the threads named above them, trimmed.
 """
@@ -18,6 +19,13 @@ CASES = [
     # torch's own words still read the same way (the number decoded, not only the sentence)
     ("RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver",
      "runtime.insufficient_driver", "CUDA 11.4"),
+    # https://github.com/rusty1s/pytorch_scatter/issues/211 (a +cu111 torch-scatter wheel under a +cu102 torch 1.8.0:
+    # the cu102 wheels solved it; the answer once said "built against an older torch, loaded with a newer one")
+    ("Ok, tried to install it using the command.\n"
+     "`pip install torch-scatter -f https://pytorch-geometric.com/whl/torch-1.8.0+cu111.html`\n"
+     "but now throws an error \n`Exception has occurred: OSError\n"
+     "libtorch_cuda_cu.so: cannot open shared object file: No such file or directory`",
+     "loader.torch_lib_not_loaded", "install its prebuilt wheel for exactly that release and CUDA"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
