@@ -272,6 +272,88 @@ def _d_symbol(v: dict, t: LogText, m: re.Match) -> dict:
     return {"demangled": readable, "abi": abi, "abi_note": side}
 
 
+# -- [r10 loader] the CUDA release the log shows installed or in use, when it is not the one a missing
+# library's soname needs: the program is a build for another CUDA than this machine's, and the threads'
+# resolution is most often the program's build for the CUDA there is (apache/mxnet#20279: mxnet-cu110 for
+# CUDA 11.2; PaddlePaddle/Paddle#52869: the cu118 paddlepaddle-gpu for CUDA 11.8; PaddlePaddle/PaddleOCR#41:
+# the CUDA 10 image for a CUDA 10 machine; apache/mxnet#3829: rebuilt against CUDA 8.0). A toolkit named by
+# nvcc, a cuda-X.Y path, "Runtime API Version", "CUDA X.Y"; never nvidia-smi's "CUDA Version" (the driver's).
+_TOOLKIT_SEEN = re.compile(r"Cuda compilation tools, release (\d+\.\d+)|Runtime API Version: (\d+\.\d+)"
+                           r"|/cuda-(\d+\.\d+)(?![\w.])|(?i:\bcuda)[ _-]?(?i:toolkit)?(?:\s*[Vv]ersion)?[\s*:=]*(\d+\.\d+)(?![\w.])")
+_NAMES_CUDA = re.compile(r"(?i)cuda|runtime api")
+_LIB_CUDA_MAJOR = ("cublas", "cublasLt", "nvrtc", "cupti", "nvJitLink")  # sonames whose major is CUDA's
+
+
+def _toolkit_other(t: LogText, need: str) -> str:
+    """The first CUDA release the log names as a toolkit, when none it names satisfies ``need`` (a major,
+    "12", or a CUDA 10-and-older major.minor, "10.1"); "" when one does or none is named. Read on the first
+    and the last 150 lines that name CUDA or a runtime API (the environment a log starts with, the error it
+    ends with), so a long log costs one pass over its lines."""
+    if not need:
+        return ""
+    named = [line for line in t.lines if _NAMES_CUDA.search(line)]
+    seen: list[str] = []
+    for line in named[:150] + named[max(150, len(named) - 150):]:
+        for m in _TOOLKIT_SEEN.finditer(line):
+            if m.group(4) and ("Driver Version" in line or "Driver API" in line or "nvidia-smi" in line.lower()):
+                continue
+            ver = next(g for g in m.groups() if g)
+            if ver == need or ver.split(".")[0] == need:
+                return ""
+            seen.append(ver)
+    return seen[0] if seen else ""
+
+
+def _need_of_library(v: dict) -> str:
+    name, major = v.get("name", ""), v.get("major", "")
+    sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
+    if sov and int(sov.group(1).split(".")[0]) <= 10 and not name.startswith(("cudnn", "nvinfer", "nccl", "nvrtc-")):
+        return sov.group(1)
+    if name in _LIB_CUDA_MAJOR and major.isdigit() and int(major) >= 11:
+        return major
+    return ""
+
+
+def _need_of_libcudart(v: dict) -> str:
+    ver = v.get("version", "")
+    major = ver.split(".")[0]
+    if not major.isdigit():
+        return ""
+    return major if int(major) >= 11 else ver
+
+
+# paddlepaddle-gpu's builds carry their CUDA in the version (1.7.2.post97: CUDA 9, 2.3.2.post110: CUDA 11.0,
+# post112: 11.2, post120: 12.0): an unversioned libcublas.so it opens is of that CUDA (PaddlePaddle/PaddleOCR#41:
+# a post97 paddle on a CUDA 10.0 image; the CUDA 10 image solved it)
+_PADDLE_POST = re.compile(r"(?i:paddle)[\w-]*(?:==|\(|\s+)v?\d+\.\d+(?:\.\d+)?\.post(\d{2,3})\b")
+
+
+def _need_of_paddle(v: dict, t: LogText) -> str:
+    if not re.fullmatch(r"lib\w+\.so|\w+", v.get("lib", "")) or "post" not in t.text:
+        return ""
+    m = _PADDLE_POST.search(t.text)
+    if not m:
+        return ""
+    tag = m.group(1)
+    return tag[:2] if len(tag) == 3 and tag.startswith("1") else tag[0]
+
+
+def _with_toolkit_other(need_of):
+    """A derive function (``library``, ``libcudart``) that also says which other CUDA the log shows installed
+    when the library's soname needs another (``toolkit_other``, ``need_cuda``, ``other_tag``)."""
+    def wrap(derive):
+        def d(v: dict, t: LogText, m: re.Match) -> dict:
+            out = derive(v, t, m)
+            need = need_of(v) or _need_of_paddle(v, t)
+            other = _toolkit_other(t, need)
+            out.update({"toolkit_other": other, "need_cuda": need if other else "",
+                        "other_tag": other.replace(".", "") if other else ""})
+            return out
+        return d
+    return wrap
+
+
+@_with_toolkit_other(_need_of_libcudart)
 def _d_libcudart(v: dict, t: LogText, m: re.Match) -> dict:
     ver = v.get("version", "")
     major = ver.split(".")[0]
@@ -310,6 +392,7 @@ _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuB
               "nvinfer": ("TensorRT", "tensorrt")}
 
 
+@_with_toolkit_other(_need_of_library)
 def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
     name = v.get("name", "")
     base = ("cudnn" if name.startswith("cudnn") else
@@ -1248,99 +1331,3 @@ def _d_module_name(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"module_name": _d_module_name})
-
-
-# -- [r10 loader] the CUDA release the log shows installed or in use, when it is not the one a missing
-# library's soname needs: the program is a build for another CUDA than this machine's, and the threads'
-# resolution is most often the program's build for the CUDA there is (apache/mxnet#20279: mxnet-cu110 for
-# CUDA 11.2; PaddlePaddle/Paddle#52869: the cu118 paddlepaddle-gpu for CUDA 11.8; PaddlePaddle/PaddleOCR#41:
-# the CUDA 10 image for a CUDA 10 machine; apache/mxnet#3829: rebuilt against CUDA 8.0). A toolkit named by
-# nvcc, a cuda-X.Y path, "Runtime API Version", "CUDA X.Y"; never nvidia-smi's "CUDA Version" (the driver's).
-_TOOLKIT_SEEN = re.compile(r"Cuda compilation tools, release (\d+\.\d+)|Runtime API Version: (\d+\.\d+)"
-                           r"|/cuda-(\d+\.\d+)(?![\w.])|(?i:\bcuda)[ _-]?(?i:toolkit)?(?:\s*[Vv]ersion)?[\s*:=]*(\d+\.\d+)(?![\w.])")
-_LIB_CUDA_MAJOR = ("cublas", "cublasLt", "nvrtc", "cupti", "nvJitLink")  # sonames whose major is CUDA's
-
-
-def _toolkit_other(text: str, need: str) -> str:
-    """The first CUDA release the log names as a toolkit, when none it names satisfies ``need`` (a major,
-    "12", or a CUDA 10-and-older major.minor, "10.1"); "" when one does or none is named."""
-    low = text.lower()
-    if not need or ("cuda" not in low and "runtime api" not in low):
-        return ""
-    seen: list[str] = []
-    starts: set[int] = set()  # the lines that name one of the needles (the regex runs on those only): at most
-    for needle in ("cuda", "runtime api"):  # 150 from the head (the environment) and 150 before the end
-        k, n = low.find(needle), 0
-        while k >= 0 and n < 150:
-            starts.add(low.rfind("\n", 0, k) + 1)
-            n += 1
-            k = low.find("\n", k)
-            k = low.find(needle, k) if k >= 0 else -1
-        end, n = len(low), 0
-        k = low.rfind(needle, 0, end)
-        while k >= 0 and n < 150:
-            a = low.rfind("\n", 0, k) + 1
-            starts.add(a)
-            n += 1
-            k = low.rfind(needle, 0, a) if a > 0 else -1
-    lines = sorted(starts)
-    for a in lines:
-        b = text.find("\n", a)
-        line = text[a:b if b >= 0 else len(text)]
-        for m in _TOOLKIT_SEEN.finditer(line):
-            if m.group(4) and ("Driver Version" in line or "Driver API" in line or "nvidia-smi" in line.lower()):
-                continue
-            ver = next(g for g in m.groups() if g)
-            if ver == need or ver.split(".")[0] == need:
-                return ""
-            seen.append(ver)
-    return seen[0] if seen else ""
-
-
-def _need_of_library(v: dict) -> str:
-    name, major = v.get("name", ""), v.get("major", "")
-    sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
-    if sov and int(sov.group(1).split(".")[0]) <= 10 and not name.startswith(("cudnn", "nvinfer", "nccl", "nvrtc-")):
-        return sov.group(1)
-    if name in _LIB_CUDA_MAJOR and major.isdigit() and int(major) >= 11:
-        return major
-    return ""
-
-
-def _need_of_libcudart(v: dict) -> str:
-    ver = v.get("version", "")
-    major = ver.split(".")[0]
-    if not major.isdigit():
-        return ""
-    return major if int(major) >= 11 else ver
-
-
-# paddlepaddle-gpu's builds carry their CUDA in the version (1.7.2.post97: CUDA 9, 2.3.2.post110: CUDA 11.0,
-# post112: 11.2, post120: 12.0): an unversioned libcublas.so it opens is of that CUDA (PaddlePaddle/PaddleOCR#41:
-# a post97 paddle on a CUDA 10.0 image; the CUDA 10 image solved it)
-_PADDLE_POST = re.compile(r"(?i:paddle)[\w-]*(?:==|\(|\s+)v?\d+\.\d+(?:\.\d+)?\.post(\d{2,3})\b")
-
-
-def _need_of_paddle(v: dict, t: LogText) -> str:
-    if not re.fullmatch(r"lib\w+\.so|\w+", v.get("lib", "")) or "post" not in t.text:
-        return ""
-    m = _PADDLE_POST.search(t.text)
-    if not m:
-        return ""
-    tag = m.group(1)
-    return tag[:2] if len(tag) == 3 and tag.startswith("1") else tag[0]
-
-
-def _with_toolkit_other(derive, need_of):
-    def d(v: dict, t: LogText, m: re.Match) -> dict:
-        out = derive(v, t, m)
-        need = need_of(v) or _need_of_paddle(v, t)
-        other = _toolkit_other(t.text, need)
-        out.update({"toolkit_other": other, "need_cuda": need if other else "",
-                    "other_tag": other.replace(".", "") if other else ""})
-        return out
-    return d
-
-
-DERIVE["library"] = _with_toolkit_other(DERIVE["library"], _need_of_library)
-DERIVE["libcudart"] = _with_toolkit_other(DERIVE["libcudart"], _need_of_libcudart)
