@@ -126,10 +126,10 @@ def _d_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
     if below:
         # [r10 frameworks] a GPU older than the lowest architecture this build carries, though still one torch's
         # CUDA 12.6 builds have (torch's own table, torch/cuda/__init__.py _check_capability, torch 2.8:
-        # CUDA_ARCHES_SUPPORTED 12.6: 50-90, 12.8: 70-120, 12.9: 70-120); the warning names that CUDA itself
-        # ("Please install PyTorch with a following CUDA configurations: 12.6"): mmartial/ComfyUI-Nvidia-Docker#61,
+        # CUDA_ARCHES_SUPPORTED 12.6: 50-90, 12.8: 70-120, 12.9: 70-120; the warning says so too, "Please install
+        # PyTorch with a following CUDA configurations: 12.6"): mmartial/ComfyUI-Nvidia-Docker#61,
         # Kaouthia/ComfyUI-Docker#11, Comfy-Org/ComfyUI#10468 (GTX 1080 Ti / 1070 with a cu128 torch)
-        cu = (v.get("matched") or "12.6").replace(".", "")
+        cu = "126"
         advice = (f"This torch build starts at {below}, above this GPU's {arch}: install the same torch's build for CUDA "
                   f"12.6, which still carries sm_50-sm_90: `pip install --force-reinstall torch torchvision torchaudio "
                   f"--index-url https://download.pytorch.org/whl/cu{cu}` (torch's CUDA 12.8/12.9 builds start at sm_70, "
