@@ -88,7 +88,7 @@ CASES = [
      ARCH, "older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc is 7.5) needs a newer toolkit"),
     # --- cmake.no_cuda_compiler ------------------------------------------------------------------------------
     # https://github.com/Guangxuan-Xiao/torch-int/issues/25 (build_cutlass.sh's CUDACXX=/usr/local/cuda/bin/nvcc did not
-    # exist; export CUDACXX=/root/miniconda3/bin/nvcc, the nvcc that is there)
+    # exist; CUDACXX set to the conda base's bin/nvcc, the nvcc that is there)
     ("-- CMake Version: 3.18.2\n-- The CXX compiler identification is GNU 8.4.1\n"
      "CMake Error at /usr/share/cmake/Modules/CMakeDetermineCUDACompiler.cmake:25 (message):\n"
      "  Could not find compiler set in environment variable CUDACXX:\n\n  /usr/local/cuda/bin/nvcc.\n\n"
