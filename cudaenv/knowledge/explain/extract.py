@@ -126,7 +126,7 @@ _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
               "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced", "container_kind", "scheduler",
-              "python")
+              "python", "own_build")
 
 # [r6 main] An install in the log took torch out and put another in (pip: "Successfully uninstalled
 # torch-2.1.0a0+fe05266" when `pip install xformers` resolved its torch pin, huggingface/accelerate#1501;
@@ -145,9 +145,36 @@ _TORCH_ADDED = (("+ torch==",), _Lazy(r"^\s*\+ torch==\d", re.M))
 # loading shared libraries`, a CMake/make build, a C++ abort) gets a toolkit or system package instead.
 _PYTHON = (("traceback", ".py", "site-packages", "dist-packages", "importerror", "modulenotfounderror", "pip",
             "python", "conda"),
-           _Lazy(r"Traceback \(most recent call last\)|\bFile \"[^\"\n]*\.py\"|\w\.py\b|[sd]ist-packages|"
+           _Lazy(r"Traceback \(most recent call last\)|\bFile \"[^\"\n]*\.py\"|\w\.py\b|(?:site|dist)-packages|"
                  r"\b(?:ImportError|ModuleNotFoundError)\b|\bpip3? (?:install|list|show|freeze)\b|\bpython[\d.]*\b|"
                  r"\bconda\b", _I))
+
+
+# [r11 copies] The module that fails is the user's own build, not a package: the import of a compiled module by
+# its underscore name (`from core.nn import _C`, `from . import _ext`) in a frame outside site-/dist-packages (or with
+# no installed package in the log), or a .so path on the error line outside site-/dist-packages, /usr, /opt and
+# conda's pkgs (a project's build/ tree, a home directory). Tramac/awesome-semantic-segmentation-pytorch#99 (fresh11
+# f10: `from core.nn import _C`, built for CUDA 9.0: a clean rebuild), facebookresearch/maskrcnn-benchmark,
+# detectron2-style `from model import _C`.
+_OWN_IMPORT = (("import_", "import _"),
+               _Lazy(r"^[ \t>]*(?:from\s+[\w.]+\s+import\s*_\w+|import\s+_[A-Za-z]\w*)\s*$", re.M))
+_OWN_SO = (("error: /", "error:/", "error: ./"),
+           _Lazy(r"(?:Import|OS)Error:\s*(\.?/(?![\w./+-]*?(?:(?:site|dist)-packages|/pkgs/|/envs/|conda\d?/|forge\d?/|/lib-dynload/))(?!usr/|opt/|lib/|lib64/)[\w./+-]+?\.so[\w.]*):"))
+_FRAME = re.compile(r'File "([^"\n]+)", line \d+')
+
+
+def _own_build(f: "_Finder") -> str:
+    """"yes" when the module that fails is a build in the user's own tree (see _OWN_IMPORT)."""
+    m = f.search(*_OWN_SO)
+    if m is not None:
+        return "yes"
+    m = f.search(*_OWN_IMPORT)
+    if m is None:
+        return ""
+    frames = _FRAME.findall(f.text, 0, m.start())
+    if frames:
+        return "" if re.search(r"(?:site|dist)-packages|[/\\]pkgs[/\\]", frames[-1]) else "yes"
+    return "" if re.search(r"(?:site|dist)-packages", f.text) else "yes"
 
 
 def _torch_replaced(f: "_Finder") -> str:
@@ -234,6 +261,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["container_kind"] = next((name for name, needles, rx in _CONTAINER_KIND if f.search(needles, rx)), "")
     out["scheduler"] = "slurm" if f.search(*_SLURM) else ""
     out["python"] = "yes" if f.search(*_PYTHON) else ""
+    out["own_build"] = _own_build(f)
     return out
 
 
