@@ -124,6 +124,16 @@ CASES = [
     ("/usr/bin/ld: /usr/local/cuda-11.7/lib64/libcublas.so: undefined reference to "
      "`cublasLtGetStatusString@libcublasLt.so.11'\ncollect2: error: ld returned 1 exit status",
      SHADOW, "sudo ln -sf"),
+    # --- ld skips a 32-bit copy the build's own -L names --------------------------------------------------------------
+    # https://github.com/cudpp/cudpp/issues/54 (fresh11 f07: the LIB line changed to -L$(CUDA_INSTALL_PATH)/lib64)
+    ("$ make\n/usr/bin/ld: skipping incompatible /usr/local/cuda/lib/libcudart.so when\nsearching for -lcudart\n"
+     "/usr/bin/ld: cannot find -lcudart\ncollect2: ld returned 1 exit status",
+     "link.cuda_libs_not_found", "-L.../cuda/lib64"),
+    # https://github.com/libocca/occa/issues/53 (fresh11 f08: the toolkit's lib64/stubs instead of /usr/lib/i386-linux-gnu)
+    ("g++ -O3 -fPIC scripts/occaInfo.cpp -I/usr/local/cuda-8.0/include -lm -lrt -ldl -L/usr/local/cuda-8.0/lib64 "
+     "-lOpenCL -L/usr/lib/i386-linux-gnu/ -lcuda -locca\n"
+     "/usr/bin/ld: 当搜索用于 /usr/lib/i386-linux-gnu//libcuda.so 时跳过不兼容的 -lcuda",
+     "link.lcuda_not_found", "-L/usr/local/cuda/lib64/stubs"),
     # --- class B: the module that fails is the user's own build, or a package built for another CUDA ----------------
     # https://github.com/Tramac/awesome-semantic-segmentation-pytorch/issues/99 (the project's C extension had been
     # built for CUDA 9.0; cleaning the build and `python setup.py build develop` solved it)
