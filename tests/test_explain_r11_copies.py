@@ -134,6 +134,18 @@ CASES = [
      "-lOpenCL -L/usr/lib/i386-linux-gnu/ -lcuda -locca\n"
      "/usr/bin/ld: 当搜索用于 /usr/lib/i386-linux-gnu//libcuda.so 时跳过不兼容的 -lcuda",
      "link.lcuda_not_found", "-L/usr/local/cuda/lib64/stubs"),
+    # --- a profiler's libraries off the loader path -------------------------------------------------------------------
+    # https://github.com/ComputeCanada/software-stack/issues/66 (fresh9 d64: `export LD_LIBRARY_PATH=$EBROOTCUDA/lib64`)
+    ("module load StdEnv/2020  cuda/11.0\nnvcc test_cuda.cu\nnvprof ./a.out \n======== Warning: The path to CUPTI and "
+     "CUDA Injection libraries might not be set in LD_LIBRARY_PATH. By default, CUPTI library is installed in "
+     "/usr/local/<cuda-toolkit>/extras/CUPTI/lib64 or /usr/local/<cuda-toolkit>/targets/<arch>/lib\n"
+     "======== Warning: No profile data collected.",
+     "loader.profiler_cupti_path", "$EBROOTCUDA/lib64"),
+    # https://github.com/NixOS/nixpkgs/issues/342553 ("the only workaround I found was to add
+    # ${cuda_packages.cuda_nvprof.lib}/lib to LD_LIBRARY_PATH")
+    ("2. nvprof will fail with the following:\n======== Warning: unable to locate profiling library, GPU profiling "
+     "skipped\n======== Error: unable to locate OpenACC profiling library libaccinj64.so.12.2.",
+     "loader.profiler_cupti_path", "export LD_LIBRARY_PATH="),
     # --- class B: the module that fails is the user's own build, or a package built for another CUDA ----------------
     # https://github.com/Tramac/awesome-semantic-segmentation-pytorch/issues/99 (the project's C extension had been
     # built for CUDA 9.0; cleaning the build and `python setup.py build develop` solved it)
