@@ -659,6 +659,12 @@ def _stray_wheels(t: LogText, stem: str) -> tuple[str, str, str]:
     return " ".join(stray), pair, " ".join(kept)
 
 
+_PRELOADERS = {"cupy", "cupyx", "cupy_backends", "cugraph", "cudf", "cuml", "cuspatial", "rmm", "dask_cuda", "raft_dask",
+               "pylibraft", "cuvs", "tensorflow", "keras", "jax", "jaxlib", "paddle", "mxnet", "onnxruntime",
+               "tensorrt", "dgl", "cv2", "numba"}
+_NOT_PRELOADERS = {"torch", "importlib", "nvidia", "_pytest", "pytest", "IPython", "ipykernel"}
+
+
 def _preloader(t: LogText) -> str:
     """The installed package whose frame imports torch in the traceback (torch/__init__.py's frame follows one of
     its files): it ran before torch, and what it loaded (its own copy of a CUDA library) was there first."""
@@ -672,7 +678,9 @@ def _preloader(t: LogText) -> str:
                 break
             mm = _FRAME_PKG.search(line)
             if mm:
-                if mm.group(1) not in ("torch", "importlib", "nvidia", "_pytest", "pytest", "IPython", "ipykernel"):
+                # only a package that loads CUDA libraries of its own at import (RAPIDS through CuPy, TensorFlow, JAX,
+                # Paddle, MXNet, ONNX Runtime, CuPy itself), or any package where the log shows CuPy
+                if mm.group(1) in _PRELOADERS or (mm.group(1) not in _NOT_PRELOADERS and "cupy" in text):
                     return mm.group(1)
                 break
         k = text.find("torch/__init__.py", k + 1)
