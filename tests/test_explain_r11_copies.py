@@ -29,10 +29,6 @@ CASES = [
      "ncclMemFree\n\nAfter adding PyTorch collect_env to CI in case of failure, I noticed this:\n"
      "[pip3] nvidia-nccl-cu11==2.14.3\n[pip3] nvidia-nccl-cu12==2.27.3\nSo two NCCL versions are installed.",
      SHADOW, "pip uninstall -y nvidia-nccl-cu11"),
-    # the same wheels written by pip list, with torch's build named (it keeps torch's major, cu12)
-    ("torch                    2.5.1+cu121\nnvidia-nccl-cu11         2.14.3\nnvidia-nccl-cu12         2.21.5\n"
-     "ImportError: /opt/venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister",
-     SHADOW, "pip install --force-reinstall --no-deps nvidia-nccl-cu12"),
     # https://github.com/rapidsai/cugraph/issues/4465 (cugraph's import_optional imports torch after CuPy loaded the
     # container's libnccl 2.16.2; CuPy's lazy NCCL loading, cupy/cupy#8360, or `import torch` first solved it)
     ('    torch = import_optional("torch")\n'
