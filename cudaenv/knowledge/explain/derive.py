@@ -1331,3 +1331,65 @@ def _d_module_name(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"module_name": _d_module_name})
+
+
+# -- [r11 pairs] the CUDA a prebuilt library was compiled for bounds the GPUs it has code for. NCCL prints its own
+# build ("NCCL version 2.14.3+cuda11.8"); a build for a CUDA whose nvcc stops below Blackwell (sm_max < 100 in
+# data/compat.yaml: every CUDA before 12.8) has no kernels for an RTX 50xx or a B200, whatever the driver.
+# NCCL's "named symbol not found" on such a GPU: pytorch/pytorch#150734-style reports, fresh11 f40 (torch
+# 2.x+cu118's NCCL 2.14.3 on an RTX 5090, fixed by a cu128 torch).
+_NCCL_BUILD = re.compile(r"NCCL version (\d+\.\d+\.\d+)\+cuda(\d+\.\d+)")
+
+
+def _d_nccl_build(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"nccl_version": "", "nccl_cuda": "", "nccl_sm_max": "", "nccl_before_blackwell": ""}
+    if "+cuda" not in t.text:
+        return none
+    b = _NCCL_BUILD.search(t.text)
+    if b is None:
+        return none
+    row = table()["toolkits"].get(b.group(2)) or {}
+    sm_max = row.get("sm_max")
+    return {"nccl_version": b.group(1), "nccl_cuda": b.group(2), "nccl_sm_max": f"sm_{sm_max}" if sm_max else "",
+            "nccl_before_blackwell": "yes" if sm_max is not None and sm_max < 100 else ""}
+
+
+DERIVE["nccl_build"] = _d_nccl_build
+
+
+# -- [r11 pairs] a CUDA test compile that failed (CMake's compiler identification, dlib's "failed to compile a
+# simple CUDA program"): the toolkit the log found and the host gcc it shows, checked against the toolkit's
+# newest gcc (data/compat.yaml gcc_max, from each toolkit's crt/host_config.h). One side known is enough to
+# name the usual cause and the check; both sides known decide it. fresh10 e72 (dlib, apt's CUDA 10.1 with gcc
+# 9.4: a newer toolkit fixed it), NVlabs/instant-ngp#707 (nvcc rejected gcc 12 under the same CMake message).
+_FOUND_TOOLKIT = re.compile(r'Found CUDA(?:Toolkit)?: [^\n]*?\(found (?:suitable )?version "(\d+\.\d+)|'
+                            r"The CUDA compiler identification is NVIDIA (\d+\.\d+)|"
+                            r"Cuda compilation tools, release (\d+\.\d+)")
+_FOUND_GCC = re.compile(r"The (?:CXX|C) compiler identification is GNU (\d+)\.\d|"
+                        r"\bgcc version (\d+)\.\d+(?:\.\d+)? \(|"
+                        r"^(?:gcc|g\+\+|c\+\+|cc)(?:-\d+)? \([^\n]*\) (\d+)\.\d+", re.MULTILINE)
+
+
+def _d_test_compile_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"found_cuda": "", "found_gcc_max": "", "found_gcc": "", "gcc_too_new": "", "gcc_maybe_too_new": ""}
+    text = t.text
+    if "CUDA" not in text and "Cuda" not in text:
+        return none
+    f = _FOUND_TOOLKIT.search(text)
+    if f is None:
+        return none
+    cuda = next(g for g in f.groups() if g)
+    gcc_max = (table()["toolkits"].get(cuda) or {}).get("gcc_max")
+    if gcc_max is None:
+        return none
+    g = _FOUND_GCC.search(text) if ("GNU" in text or "gcc" in text or "g++" in text) else None
+    gcc = next((x for x in g.groups() if x), "") if g else ""
+    out = {**none, "found_cuda": cuda, "found_gcc_max": str(gcc_max), "found_gcc": gcc}
+    if gcc:
+        out["gcc_too_new"] = "yes" if int(gcc) > gcc_max else ""
+    elif gcc_max < 11:  # a toolkit older than CUDA 11.5: every distribution's gcc of the last years is newer
+        out["gcc_maybe_too_new"] = "yes"
+    return out
+
+
+DERIVE["test_compile_pair"] = _d_test_compile_pair

@@ -1,0 +1,72 @@
+"""Round 11, pairs: an answer decided by a version pair the log shows (or one side of it, with the check for the
+other): bfloat16 on a GPU before Ampere as cuBLAS and torch's autocast report it; an NCCL build whose own CUDA
+predates the GPU; a CUDA test compile that failed under a toolkit whose gcc limit the distribution's gcc passes.
+Excerpts are verbatim (trimmed) from the threads named above them."""
+
+from explain_answers import first_answer_tests
+
+from cudaenv.knowledge.explain import explain
+
+CASES = [
+    # https://github.com/deepspeedai/DeepSpeed/issues/6723 (TITAN X, compute capability 6.1: bf16 -> fp16 in the config)
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, opb, "
+     "(int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, "
+     "(void*)&fbeta, c, CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`",
+     "gpu.below_library_minimum", "float16"),
+    # https://github.com/numz/ComfyUI-SeedVR2_VideoUpscaler/issues/543 (GTX Titan X: --force-fp16)
+    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmStridedBatchedEx(handle, opa, opb, "
+     "(int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, "
+     "(void*)&fbeta, c, std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, "
+     "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)\n\nPrompt executed in 96.84 seconds",
+     "gpu.below_library_minimum", "--force-fp16"),
+    # https://github.com/karpathy/nanoGPT/pull/277 (V100: bfloat16 only when torch.cuda.is_bf16_supported())
+    ("Traceback (most recent call last):\n"
+     '  File "/home/fedora/workspace/nanoGPT/train.py", line 110, in <module>\n'
+     "    ctx = nullcontext() if device_type == 'cpu' else torch.amp.autocast(device_type=device_type, dtype=ptdtype)\n"
+     '  File "/usr/local/lib64/python3.10/site-packages/torch/amp/autocast_mode.py", line 234, in __init__\n'
+     "    raise RuntimeError('Current CUDA Device does not support bfloat16. Please switch dtype to float16.')\n"
+     "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.",
+     "gpu.below_library_minimum", "is_bf16_supported()"),
+    # https://github.com/pytorch/pytorch/issues/152077 (an RTX 5090 with torch's cu118 NCCL: a cu128 torch fixed it)
+    ("4d1a2ae696c8:50555:50555 [0] NCCL WARN Cuda failure 'named symbol not found'\n"
+     "4d1a2ae696c8:50555:50555 [0] NCCL INFO Bootstrap : Using eth0:172.17.0.2<0>\n"
+     "4d1a2ae696c8:50555:50555 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation\n"
+     "4d1a2ae696c8:50555:50555 [0] NCCL INFO cudaDriverVersion 12080\n"
+     "NCCL version 2.14.3+cuda11.8",
+     "nccl.unhandled_cuda_error", "whl/cu128"),
+    # https://github.com/davisking/dlib/issues/3008 (apt's CUDA 10.1 under /usr with gcc 9.4: a newer toolkit fixed it)
+    ('-- Found CUDA: /usr (found suitable version "10.1", minimum required is "7.5")\n'
+     "-- Looking for cuDNN install...\n"
+     "-- Found cuDNN: /usr/local/cuda/lib64/libcudnn.so\n"
+     "-- Building a CUDA test project to see if your compiler is compatible with CUDA...\n"
+     "-- *****************************************************************************************************************\n"
+     "-- *** CUDA was found but your compiler failed to compile a simple CUDA program so dlib isn't going to use CUDA. \n"
+     "-- *** The output of the failed CUDA test compile is shown below: ",
+     "cmake.cuda_compiler_id_failed", "newer toolkit"),
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+def test_a_test_compile_with_both_sides_of_the_pair_decides_it():
+    """The host gcc CMake identified (dlib#1439's first lines: GNU 7.3.0 on Ubuntu 18.04) above a toolkit whose limit it
+    passes (CUDA 9.0 accepts gcc 6 at most, as dlib#1365 found it): the answer names both, and gcc's limit. The
+    lines are from two threads, joined here to test the decision only."""
+    log = ("-- The C compiler identification is GNU 7.3.0\n-- The CXX compiler identification is GNU 7.3.0\n"
+           '-- Found CUDA: /usr/local/cuda-9.0 (found suitable version "9.0", minimum required is "7.5")\n'
+           "-- *** CUDA was found but your compiler failed to compile a simple CUDA program so dlib isn't going to use "
+           "CUDA.\n")
+    m = explain(log)[0]
+    assert m.id == "cmake.cuda_compiler_id_failed"
+    assert "gcc 7 is newer than CUDA 9.0 accepts (gcc 6 at most)" in m.title
+    assert "Build with a toolkit that accepts gcc 7" in m.fix.splitlines()[0]
+    # and a gcc the toolkit accepts is not blamed
+    fits = log.replace("GNU 7.3.0", "GNU 6.4.0")
+    m = explain(fits)[0]
+    assert "newer than" not in m.title and "If `gcc --version`" not in m.fix
+
+
+def test_an_nccl_built_for_a_cuda_that_knows_the_gpu_is_not_blamed_on_its_cuda():
+    """NCCL 2.26.2+cuda12.8 has Blackwell kernels: its 'named symbol not found' keeps the build-arch answer."""
+    m = explain("NCCL version 2.26.2+cuda12.8\nx:1:2 [0] NCCL WARN Cuda failure 'named symbol not found'\n")[0]
+    assert m.id == "nccl.unhandled_cuda_error" and "built for CUDA" not in m.title
