@@ -43,6 +43,50 @@ CASES = [
      "-- *** CUDA was found but your compiler failed to compile a simple CUDA program so dlib isn't going to use CUDA. \n"
      "-- *** The output of the failed CUDA test compile is shown below: ",
      "cmake.cuda_compiler_id_failed", "newer toolkit"),
+    # https://github.com/jax-ml/jax/issues/26750 (jax and jaxlib 0.4.35 with newer CUDA plugins: jax[cuda12]==0.4.35)
+    ("Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n"
+     "Traceback (most recent call last):\n"
+     '  File "../lib/python3.13/site-packages/jax/_src/xla_bridge.py", line 610, in discover_pjrt_plugins\n'
+     "    plugin_module.initialize()\n"
+     "    ~~~~~~~~~~~~~~~~~~~~~~~~^^\n"
+     '  File "../lib/python3.13/site-packages/jax_plugins/xla_cuda12/__init__.py", line 96, in initialize\n'
+     "    xla_client.register_custom_type_id_handler(\n"
+     "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+     "jax:    0.4.35\njaxlib: 0.4.35\nnumpy:  2.2.3\npython: 3.13.2",
+     "jax.plugin_version_mismatch", 'jax[cuda12]==0.4.35'),
+    # https://github.com/kmheckel/spyx/issues/31 (register_custom_call_target(): incompatible function arguments)
+    ("Jax plugin configuration error: Exception when calling jax_plugins.xla_cuda12.initialize()\n"
+     "Traceback (most recent call last):\n"
+     '  File "/its/home/jk421/virtualenv/spyx/lib/python3.9/site-packages/jax/_src/xla_bridge.py", line 605, in discover_pjrt_plugins\n'
+     "    plugin_module.initialize()\n"
+     '  File "/its/home/jk421/virtualenv/spyx/lib/python3.9/site-packages/jax_plugins/xla_cuda12/__init__.py", line 83, in initialize\n'
+     "    xla_client.register_custom_call_handler(\n"
+     '  File "/its/home/jk421/virtualenv/spyx/lib/python3.9/site-packages/jaxlib/xla_client.py", line 658, in register_custom_call_handler\n'
+     "    handler(name, fn, xla_platform_name, api_version, traits)\n"
+     "TypeError: register_custom_call_target(): incompatible function arguments. The following argument types are supported:",
+     "jax.plugin_version_mismatch", 'pip install -U "jax[cuda12]"'),
+    # https://github.com/prs-eth/thera/issues/7 (the plugin imports what this jax does not have)
+    ("Jax plugin configuration error: Plugin module %s could not be loaded\n"
+     "Traceback (most recent call last):\n"
+     '  File "/usr/local/lib/python3.11/dist-packages/jax/_src/xla_bridge.py", line 377, in discover_pjrt_plugins\n'
+     "    plugin_module = importlib.import_module(plugin_module_name)\n"
+     '  File "/usr/local/lib/python3.11/dist-packages/jax_plugins/xla_cuda12/__init__.py", line 21, in <module>\n'
+     "    from jax._src.lib import triton\n"
+     "ImportError: cannot import name 'triton' from 'jax._src.lib' (/usr/local/lib/python3.11/dist-packages/jax/_src/lib/__init__.py)",
+     "jax.plugin_version_mismatch", 'pip install -U "jax[cuda12]"'),
+    # https://github.com/ma-gilles/recovar/issues/64 (JAX's own warning: pin the plugin and pjrt to jaxlib's release)
+    ("RuntimeWarning: JAX plugin jax_cuda12_plugin version 0.9.2 is installed, \n"
+     "but it is not compatible with the installed jaxlib version 0.9.0.1",
+     "jax.plugin_version_mismatch", "jax-cuda12-plugin==0.9.0.1"),
+    # https://github.com/google-deepmind/mujoco_playground/issues/137 (no LD_LIBRARY_PATH in sight: reinstalling one
+    # jax set fixed it)
+    ("Traceback (most recent call last):\n"
+     '  File "/home/ygr/miniconda3/envs/mujo_rl/lib/python3.11/site-packages/jax/_src/xla_bridge.py", line 442, in discover_pjrt_plugins\n'
+     "    plugin_module.initialize()\n"
+     '  File "/home/ygr/miniconda3/envs/mujo_rl/lib/python3.11/site-packages/jax_plugins/xla_cuda12/__init__.py", line 230, in initialize\n'
+     "    _check_cuda_versions(raise_on_first_error=True)\n"
+     "RuntimeError: Unable to load cuSPARSE. Is it installed?",
+     "loader.jax_cuda_lib_shadowed", "pip uninstall -y jax jaxlib jax-cuda12-plugin jax-cuda12-pjrt"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

@@ -1393,3 +1393,18 @@ def _d_test_compile_pair(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["test_compile_pair"] = _d_test_compile_pair
+
+
+# -- [r11 pairs] the jaxlib release a log shows (jax.print_environment_info's "jaxlib: 0.4.35", pip's "jaxlib==0.4.35",
+# `pip list`'s "jaxlib  0.4.35"): the release JAX's CUDA plugin must match.
+_JAXLIB_SEEN = re.compile(r"^\s*jaxlib(?::\s+|==|\s+)(\d+\.\d+\.\d+(?:\.\d+)?)\b", re.MULTILINE)
+
+
+def _d_jax_set(v: dict, t: LogText, m: re.Match) -> dict:
+    if v.get("jaxlib") or "jaxlib" not in t.text:
+        return {}
+    j = _JAXLIB_SEEN.search(t.text)
+    return {"jaxlib_seen": j.group(1)} if j else {}
+
+
+DERIVE["jax_set"] = _d_jax_set
