@@ -87,6 +87,10 @@ CASES = [
      "    _check_cuda_versions(raise_on_first_error=True)\n"
      "RuntimeError: Unable to load cuSPARSE. Is it installed?",
      "loader.jax_cuda_lib_shadowed", "pip uninstall -y jax jaxlib jax-cuda12-plugin jax-cuda12-pjrt"),
+    # https://github.com/torch/cunn/issues/242 (2016: an older CUDA beside 7.5; compute_52 needs CUDA 6.5, and CUDA 13
+    # dropped it: with no nvcc version in the log, `nvcc --version` tells the two ends apart)
+    ("when install cunn on ubuntu, meet an error \"nvcc fatal   : Unsupported gpu architecture 'compute_52'\"",
+     "nvcc.unsupported_arch", "`nvcc --version` tells which end"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

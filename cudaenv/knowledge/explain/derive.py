@@ -58,6 +58,12 @@ def _nvcc_seen(t: LogText) -> str:
     return next((g for g in m.groups() if g), "") if m else ""
 
 
+#: The first CUDA release whose nvcc compiles for an architecture older than data/compat.yaml's toolkit rows (which
+#: start at 9.0), for the architectures a later release dropped: NVIDIA's CUDA release notes (6.0 added Maxwell
+#: sm_50, 6.5 sm_52, 7.0 sm_53 for Tegra X1, 8.0 Pascal sm_60-62, 9.0 Volta sm_70, 10.0 sm_72 for Xavier).
+_FIRST_CUDA = {50: "6.0", 52: "6.5", 53: "7.0", 70: "9.0", 72: "10.0"}
+
+
 def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
     arch = v.get("arch", "")
     sm = _arch_number(arch)
@@ -79,6 +85,18 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
                   f"build with `eval \"$(cudaenv use {have[-1]})\"`; an nvcc older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc "
                   f"is 7.5) needs a newer toolkit, `eval \"$(cudaenv use {have[-1]})\"` or any from 8.0 on.")
         toolkits = _span(have)
+    elif have[-1] != newest and not seen and sm in _FIRST_CUDA:
+        # [r11 pairs] the same for every architecture with both ends: with no nvcc version in the log, an nvcc older
+        # than the architecture is as possible as one that dropped it (fresh9 d14: PaddlePaddle's "Unsupported gpu
+        # architecture 'compute_50'" from an nvcc older than CUDA 7, fixed by pointing CMake at CUDA 7.5)
+        first = _FIRST_CUDA[sm]
+        advice = (f"{arch} compiles with CUDA {first}-{have[-1]} only; `nvcc --version` tells which end this nvcc is "
+                  f"past: older than {first}, build with a newer toolkit (`eval \"$(cudaenv use {have[-1]})\"`, or point "
+                  f"the build at it: CMake `-DCUDA_TOOLKIT_ROOT_DIR=` / `-DCMAKE_CUDA_COMPILER=`); newer than "
+                  f"{have[-1]} dropped it, so take it out of the architecture list "
+                  f"(-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer release of the project "
+                  f"often has) or build with `eval \"$(cudaenv use {have[-1]})\"`.")
+        toolkits = f"{first}-{have[-1]}"
     elif have[-1] != newest:
         advice = (f"{arch} was dropped after CUDA {have[-1]} (it compiles with CUDA {_span(have)} only): take it out "
                   f"of the architecture list (-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer "
