@@ -91,6 +91,21 @@ CASES = [
     # dropped it: with no nvcc version in the log, `nvcc --version` tells the two ends apart)
     ("when install cunn on ubuntu, meet an error \"nvcc fatal   : Unsupported gpu architecture 'compute_52'\"",
      "nvcc.unsupported_arch", "`nvcc --version` tells which end"),
+    # https://github.com/jax-ml/jax/issues/11142 (the CPU index instead of the CUDA one; jax[cuda] from
+    # jax_cuda_releases.html fixed it)
+    ("Looking in links: https://storage.googleapis.com/jax-releases/jax_releases.html\n"
+     "Requirement already up-to-date: jax[cuda] in /home/shalev/.local/lib/python3.8/site-packages (0.3.13)\n"
+     'ERROR: Could not find a version that satisfies the requirement jaxlib==0.3.10+cuda11.cudnn82; extra == "cuda" '
+     "(from jax[cuda]) (from versions: 0.1.32, 0.1.40, 0.1.41, 0.1.42, 0.1.43, 0.1.44, 0.1.46, 0.1.50, 0.1.51, 0.1.52, "
+     "0.1.55, 0.1.56, 0.1.57, 0.1.58, 0.1.59, 0.1.60,",
+     "jax.cuda_jaxlib_wheel_not_found", 'pip install -U "jax[cuda12]"'),
+    # https://github.com/test-time-training/ttt-lm-jax/issues/5 (a Python the pinned release has no wheel for)
+    ("ERROR: Ignored the following versions that require a different python version: 1.21.2 Requires-Python "
+     ">=3.7,<3.11; 1.21.3 Requires-Python >=3.7,<3.11\n"
+     "ERROR: Could not find a version that satisfies the requirement jaxlib==0.4.14+cuda12.cudnn89 (from versions: "
+     "0.4.17, 0.4.18, 0.4.19, 0.4.20, 0.4.21, 0.4.22, 0.4.23, 0.4.24, 0.4.25, 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, "
+     "0.4.31)\nERROR: No matching distribution found for jaxlib==0.4.14+cuda12.cudnn89",
+     "jax.cuda_jaxlib_wheel_not_found", "jax[cuda12"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
