@@ -106,6 +106,12 @@ CASES = [
      "0.4.17, 0.4.18, 0.4.19, 0.4.20, 0.4.21, 0.4.22, 0.4.23, 0.4.24, 0.4.25, 0.4.26, 0.4.27, 0.4.28, 0.4.29, 0.4.30, "
      "0.4.31)\nERROR: No matching distribution found for jaxlib==0.4.14+cuda12.cudnn89",
      "jax.cuda_jaxlib_wheel_not_found", "jax[cuda12"),
+    # https://github.com/googlecolab/colabtools/issues/5081 (numba on Colab: PTX 8.5 on the T4's 12.4 driver; numba's
+    # minor version compatibility through pynvjitlink solved it)
+    ("I am using NUMBA on the GPU and as of a couple of days it no longer works in google colab.\n"
+     "LinkerError: [222] Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n"
+     "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.5; current version is '8.4'",
+     "runtime.unsupported_ptx", "pynvjitlink-cu12"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
