@@ -112,6 +112,24 @@ CASES = [
      "LinkerError: [222] Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n"
      "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.5; current version is '8.4'",
      "runtime.unsupported_ptx", "pynvjitlink-cu12"),
+    # https://github.com/XavierXiao/Dreambooth-Stable-Diffusion/issues/65 (Lightning on Windows: the gloo backend)
+    ("Under Windows I get the error message: RuntimeError: Distributed package doesn't have NCCL built in\n"
+     "Traceback (most recent call last):\n"
+     '  File "main.py", line 830, in <module>\n'
+     "    trainer.fit(model, data)\n"
+     '  File "C:\\Users\\frank\\anaconda3\\envs\\dreambooth\\lib\\site-packages\\pytorch_lightning\\trainer\\trainer.py", line 740, in fit\n'
+     "    self._call_and_handle_interrupt(",
+     "nccl.not_built_in", "gloo"),
+    # https://github.com/bmaltais/kohya_ss/issues/1347 (torch's own raise line, a Windows venv)
+    ("│ ❱ 1013 │   │   │   │   raise RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")   │\n"
+     "RuntimeError: Distributed package doesn't have NCCL built in\n"
+     "[05:21:05] ERROR    failed (exitcode: 1) local_rank: 0 (pid: 13852) of binary:                                api.py:672\n"
+     "                    C:\\Users\\Oliver\\Documents\\Github\\kohya_ss\\venv\\Scripts\\python.exe",
+     "nccl.not_built_in", "gloo"),
+    # https://github.com/kennymckormick/pyskl/issues/79 (one GPU on Windows with torch 1.11.0+cu113)
+    ("Hello, I am trying to test/train a model and I get the error \"RuntimeError: Distributed package doesn't have "
+     "NCCL built in\". I am training on Windows with one GPU using torch1.11.0+cu113.",
+     "nccl.not_built_in", "gloo"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
