@@ -130,6 +130,10 @@ CASES = [
     ("Hello, I am trying to test/train a model and I get the error \"RuntimeError: Distributed package doesn't have "
      "NCCL built in\". I am training on Windows with one GPU using torch1.11.0+cu113.",
      "nccl.not_built_in", "gloo"),
+    # https://github.com/vllm-project/vllm/issues/179 (vLLM on native Windows: run it in WSL2)
+    ("I got this message when trying out vllm with windows; \n"
+     "`No CUDA runtime is found, using CUDA_HOME='C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\bin'`",
+     "torch.no_cuda_runtime", "WSL2"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
