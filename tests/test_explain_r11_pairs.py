@@ -134,6 +134,15 @@ CASES = [
     ("I got this message when trying out vllm with windows; \n"
      "`No CUDA runtime is found, using CUDA_HOME='C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.8\\bin'`",
      "torch.no_cuda_runtime", "WSL2"),
+    # https://github.com/bmaltais/kohya_ss/issues/449 (the Chinese wording; a larger paging file)
+    ('  File "D:\\Anaconda3\\envs\\wssam\\lib\\site-packages\\torch\\__init__.py", line 124, in <module>\n'
+     "    raise err\n"
+     'OSError: [WinError 1455] 页面文件太小，无法完成操作。 Error loading "D:\\Anaconda3\\envs\\wssam\\lib\\site-packages\\torch\\lib\\cudnn_cnn_infer64_8.dll" or one of its dependencies.',
+     "windows.paging_file_too_small", "Virtual memory"),
+    # https://github.com/cszn/KAIR/issues/127 (DataLoader workers each loading torch: fewer workers)
+    ('OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading '
+     '"D:\\Anaconda\\envs\\swin-train\\lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.',
+     "windows.paging_file_too_small", "paging file"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
