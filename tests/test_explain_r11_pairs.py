@@ -143,6 +143,18 @@ CASES = [
     ('OSError: [WinError 1455] The paging file is too small for this operation to complete. Error loading '
      '"D:\\Anaconda\\envs\\swin-train\\lib\\site-packages\\torch\\lib\\shm.dll" or one of its dependencies.',
      "windows.paging_file_too_small", "paging file"),
+    # https://github.com/Dao-AILab/flash-attention/issues/933 (imported from the source checkout: build it there)
+    ("Traceback (most recent call last):\n"
+     '  File "<stdin>", line 1, in <module>\n'
+     '  File "/home/xxx/githubRepo/flash-attention/flash_attn/__init__.py", line 3, in <module>\n'
+     "    from flash_attn.flash_attn_interface import (\n"
+     '  File "/home/xxx/githubRepo/flash-attention/flash_attn/flash_attn_interface.py", line 10, in <module>\n'
+     "    import flash_attn_2_cuda as flash_attn_cuda\n"
+     "ModuleNotFoundError: No module named 'flash_attn_2_cuda'",
+     "python.compiled_ext_missing", "Build the extension in place"),
+    # https://github.com/Dao-AILab/flash-attention/issues/401 (`pip install flash-attn --no-build-isolation`)
+    ("import flash_attn_2_cuda as flash_attn_cuda\nModuleNotFoundError: No module named 'flash_attn_2_cuda'",
+     "python.compiled_ext_missing", "pip install flash-attn --no-build-isolation"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -170,3 +182,13 @@ def test_an_nccl_built_for_a_cuda_that_knows_the_gpu_is_not_blamed_on_its_cuda()
     """NCCL 2.26.2+cuda12.8 has Blackwell kernels: its 'named symbol not found' keeps the build-arch answer."""
     m = explain("NCCL version 2.26.2+cuda12.8\nx:1:2 [0] NCCL WARN Cuda failure 'named symbol not found'\n")[0]
     assert m.id == "nccl.unhandled_cuda_error" and "built for CUDA" not in m.title
+
+
+def test_torch_mmcv_and_apex_modules_keep_their_own_answers():
+    """The compiled-extension family leaves torch._C (torch's own source directory), mmcv._ext and apex's modules to
+    the entries written for them, and never answers twice for one line."""
+    assert explain("ModuleNotFoundError: No module named 'torch._C'") == [] or \
+        explain("ModuleNotFoundError: No module named 'torch._C'")[0].id != "python.compiled_ext_missing"
+    for text, want in (("ModuleNotFoundError: No module named 'mmcv._ext'", "python.ext_without_cuda_ops"),
+                       ("ModuleNotFoundError: No module named 'amp_C'", "ext.cuda_ops_not_built")):
+        assert [m.id for m in explain(text)] == [want]

@@ -1426,3 +1426,25 @@ def _d_jax_set(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["jax_set"] = _d_jax_set
+
+
+# -- [r11 pairs] where the code that imported a missing compiled extension lives: a source checkout (the traceback's
+# frame is outside site-packages/dist-packages: the checkout shadows the installed package, and its compiled module
+# was never built in place) or an installed package (it was installed without compiling its CUDA extension).
+# Dao-AILab/flash-attention#933 (a frame in ~/githubRepo/flash-attention), #614 (site-packages).
+_IMPORT_FRAME = re.compile(r'File "(?P<path>[^"\n]+?)[/\\](?P<pkg>\w+)[/\\][\w/\\.]*\.py", line \d+')
+
+
+def _d_ext_where(v: dict, t: LogText, m: re.Match) -> dict:
+    before = t.text[:m.start()]
+    frames = list(_IMPORT_FRAME.finditer(before[-4000:])) if 'File "' in before else []
+    if not frames:
+        return {"ext_source_tree": "", "ext_installed": ""}
+    f = frames[-1]
+    path = f.group("path")
+    if re.search(r"[/\\](?:site|dist)-packages$|[/\\](?:site|dist)-packages[/\\]", path + "/"):
+        return {"ext_source_tree": "", "ext_installed": "yes"}
+    return {"ext_source_tree": f"{path}/{f.group('pkg')}", "ext_installed": ""}
+
+
+DERIVE["ext_where"] = _d_ext_where
