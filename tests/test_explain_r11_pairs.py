@@ -155,6 +155,20 @@ CASES = [
     # https://github.com/Dao-AILab/flash-attention/issues/401 (`pip install flash-attn --no-build-isolation`)
     ("import flash_attn_2_cuda as flash_attn_cuda\nModuleNotFoundError: No module named 'flash_attn_2_cuda'",
      "python.compiled_ext_missing", "pip install flash-attn --no-build-isolation"),
+    # https://github.com/stanford-futuredata/ColBERT/issues/350 (setuptools 70 -> 69.5.1)
+    ('File "/opt/conda/envs/colbert/lib/python3.8/site-packages/torch/utils/cpp_extension.py", line 25, in <module>\n'
+     "    from pkg_resources import packaging  # type: ignore[attr-defined]\n"
+     "ImportError: cannot import name 'packaging' from 'pkg_resources'",
+     "python.setuptools_too_new_for_torch", 'setuptools<70'),
+    # https://github.com/flashinfer-ai/flashinfer/pull/319 (a build script: pin setuptools)
+    ('   File "/tmp/home/.local/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 28, in <module>\n'
+     "      from pkg_resources import packaging  # type: ignore[attr-defined]\n"
+     "  ImportError: cannot import name 'packaging' from 'pkg_resources' "
+     "(/tmp/home/.local/lib/python3.10/site-packages/pkg_resources/__init__.py)",
+     "python.setuptools_too_new_for_torch", 'setuptools<70'),
+    # https://github.com/torchpipe/torchpipe/pull/62 (torch 1.13's cpp_extension without setuptools installed)
+    ("ModuleNotFoundError: No module named 'pkg_resources'\n\n发生在 `torch/utils/cpp_extension.py:25`。",
+     "python.setuptools_too_new_for_torch", "Install setuptools"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
