@@ -169,6 +169,16 @@ CASES = [
     # https://github.com/torchpipe/torchpipe/pull/62 (torch 1.13's cpp_extension without setuptools installed)
     ("ModuleNotFoundError: No module named 'pkg_resources'\n\n发生在 `torch/utils/cpp_extension.py:25`。",
      "python.setuptools_too_new_for_torch", "Install setuptools"),
+    # https://github.com/turboderp-org/exllamav2/issues/380 (compute_52 from an empty arch list: TORCH_CUDA_ARCH_LIST)
+    ("When I tried to run the test_inference.py example, I met this error showing that failed to find all "
+     "half-precision CUDA APIs. But my CUDA version is new (12.3) and I am using V100 GPU.\n"
+     "error: identifier \"__hfma2\" is undefined",
+     "build.arch_below_half_intrinsics", "TORCH_CUDA_ARCH_LIST"),
+    # https://github.com/pytorch/ao/issues/2611 (5.0 in a distribution's TORCH_CUDA_ARCH_LIST)
+    (" │ │   $SRC_DIR/torchao/csrc/cuda/marlin_qqq/marlin_qqq_kernel.cu(152): error: identifier \"__hfma2\" is undefined\n"
+     " │ │       *reinterpret_cast<half2*>(&t1) = __hfma2(\n"
+     "1 error detected in the compilation of \"$SRC_DIR/torchao/csrc/cuda/marlin_qqq/marlin_qqq_kernel.cu\".",
+     "build.arch_below_half_intrinsics", "TORCH_CUDA_ARCH_LIST"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
