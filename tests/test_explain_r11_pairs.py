@@ -179,6 +179,21 @@ CASES = [
      " │ │       *reinterpret_cast<half2*>(&t1) = __hfma2(\n"
      "1 error detected in the compilation of \"$SRC_DIR/torchao/csrc/cuda/marlin_qqq/marlin_qqq_kernel.cu\".",
      "build.arch_below_half_intrinsics", "TORCH_CUDA_ARCH_LIST"),
+    # https://github.com/hacksider/Deep-Live-Cam/issues/412 (onnxruntime built against NumPy 1.x under NumPy 2.1.0)
+    ("A module that was compiled using NumPy 1.x cannot be run in\n"
+     "NumPy 2.1.0 as it may crash. To support both 1.x and 2.x\n"
+     "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+     '  File "C:\\Python310\\lib\\site-packages\\onnxruntime\\capi\\_pybind_state.py", line 33, in <module>\n'
+     "    from .onnxruntime_pybind11_state import *  # noqa\n"
+     "AttributeError: _ARRAY_API not found\n"
+     "ImportError: numpy.core.multiarray failed to import",
+     "python.numpy_abi_mismatch", 'numpy<2'),
+    # https://github.com/pytorch/pytorch/issues/135013 (torch 2.4.0 beside NumPy 2.1.0)
+    ("A module that was compiled using NumPy 1.x cannot be run in\n"
+     "NumPy 2.1.0 as it may crash. To support both 1.x and 2.x\n"
+     "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
+     "Some module may need to rebuild instead e.g. with 'pybind11>=2.12'.",
+     "python.numpy_abi_mismatch", 'numpy<2'),
 ]
 
 test_first_answer = first_answer_tests(CASES)
