@@ -194,6 +194,16 @@ CASES = [
      "versions of NumPy, modules must be compiled with NumPy 2.0.\n"
      "Some module may need to rebuild instead e.g. with 'pybind11>=2.12'.",
      "python.numpy_abi_mismatch", 'numpy<2'),
+    # https://github.com/ToTheBeginning/PuLID/issues/119 (upgrading torch to 2.4.1 got past it)
+    ("AttributeError: module 'torch.library' has no attribute 'register_fake'",
+     "torch.too_old_for_code", 'torch>=2.4'),
+    # https://github.com/QwenLM/Qwen3-VL/issues/795 (transformers' import with an older torch: torch 2.2 or the
+    # transformers release that supports this torch)
+    ('  File "/root/anaconda3/envs/pytorch_3.9/lib/python3.9/site-packages/transformers-4.49.0.dev0-py3.9.egg/'
+     'transformers/utils/generic.py", line 477, in <module>\n'
+     "    _torch_pytree.register_pytree_node(\n"
+     "AttributeError: module 'torch.utils._pytree' has no attribute 'register_pytree_node'",
+     "torch.too_old_for_code", 'torch>=2.2'),
 ]
 
 test_first_answer = first_answer_tests(CASES)

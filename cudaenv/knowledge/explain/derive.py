@@ -1448,3 +1448,19 @@ def _d_ext_where(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["ext_where"] = _d_ext_where
+
+
+# -- [r11 pairs] code written for a newer torch than the one installed: the torch release that added the attribute
+# the code looked up (PyTorch release notes: torch.compile and F.scaled_dot_product_attention 2.0; torch.compiler and
+# the float8 dtypes 2.1; torch.utils._pytree.register_pytree_node public in 2.2; torch.uint16/32/64 and
+# torch.get_default_device 2.3; torch.library.custom_op and register_fake 2.4).
+_TORCH_ADDED = {"compile": "2.0", "scaled_dot_product_attention": "2.0", "compiler": "2.1", "float8_e4m3fn": "2.1",
+                "float8_e5m2": "2.1", "register_pytree_node": "2.2", "uint16": "2.3", "uint32": "2.3", "uint64": "2.3",
+                "get_default_device": "2.3", "custom_op": "2.4", "register_fake": "2.4"}
+
+
+def _d_torch_added(v: dict, t: LogText, m: re.Match) -> dict:
+    return {"torch_needed": _TORCH_ADDED.get(v.get("attr", ""), "")}
+
+
+DERIVE["torch_added"] = _d_torch_added
