@@ -204,6 +204,22 @@ CASES = [
      "    _torch_pytree.register_pytree_node(\n"
      "AttributeError: module 'torch.utils._pytree' has no attribute 'register_pytree_node'",
      "torch.too_old_for_code", 'torch>=2.2'),
+    # https://github.com/ucdavis/macleod-cluster-docs-style thread quoted in the corpus (fresh9 d74): a cluster's login
+    # node has no GPU; request a GPU node and run it in the job
+    ("$ nvidia-smi\nbash: nvidia-smi: command not found\n\nnvidia-smi gives the above output. How do you check GPU "
+     "memory allocation on macleod cluster?",
+     "driver.smi_not_found", "srun --gres=gpu:1"),
+    # Slurm's refusal of a request no node can meet
+    ("srun: error: Unable to allocate resources: Requested node configuration is not available",
+     "slurm.gpu_request_rejected", "sinfo -p"),
+    # https://github.com/AidenDurrant/abdn-hpc/issues/1 (a cluster's login node has no GPU: request a GPU node and run it
+    # in the job)
+    ("$ nvidia-smi\nbash: nvidia-smi: command not found\n\nnvidia-smi gives the above output. How do you check GPU "
+     "memory allocation on macleod cluster?",
+     "driver.smi_not_found", "srun --gres=gpu:1"),
+    # Slurm's refusal of a request no node can meet
+    ("srun: error: Unable to allocate resources: Requested node configuration is not available",
+     "slurm.gpu_request_rejected", "sinfo -p"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
