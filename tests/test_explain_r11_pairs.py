@@ -220,6 +220,10 @@ CASES = [
     # Slurm's refusal of a request no node can meet
     ("srun: error: Unable to allocate resources: Requested node configuration is not available",
      "slurm.gpu_request_rejected", "sinfo -p"),
+    # https://github.com/pytorch/pytorch/issues/107300 ("It definately is the environ var": CUDA_VISIBLE_DEVICES)
+    ('RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "/opt/conda/conda-bld/pytorch_1682343997789/'
+     'work/aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch.',
+     "runtime.no_device", "CUDA_VISIBLE_DEVICES"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
