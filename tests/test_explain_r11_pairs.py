@@ -224,6 +224,13 @@ CASES = [
     ('RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "/opt/conda/conda-bld/pytorch_1682343997789/'
      'work/aten/src/ATen/cuda/CUDAContext.cpp":50, please report a bug to PyTorch.',
      "runtime.no_device", "CUDA_VISIBLE_DEVICES"),
+    # NGC images print CUDA's status in their start-up self-check, capitalised ("[[ System not yet initialized (error 802) ]]")
+    ("ERROR: The NVIDIA Driver is present, but CUDA failed to initialize.  GPU functionality will not be available.\n"
+     "   [[ System not yet initialized (error 802) ]]",
+     "driver.fabric_manager", "fabricmanager"),
+    ("ERROR: The NVIDIA Driver is present, but CUDA failed to initialize.  GPU functionality will not be available.\n"
+     "   [[ Forward compatibility was attempted on non supported HW (error 804) ]]",
+     "runtime.forward_compat_unsupported", "compat"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
