@@ -231,6 +231,15 @@ CASES = [
     ("ERROR: The NVIDIA Driver is present, but CUDA failed to initialize.  GPU functionality will not be available.\n"
      "   [[ Forward compatibility was attempted on non supported HW (error 804) ]]",
      "runtime.forward_compat_unsupported", "compat"),
+    # https://github.com/unslothai/unsloth/issues/434 (an RTX 2060 and bf16 kernels compiled at run time: float16)
+    ("ptxas /tmp/compile-ptx-src-d2fe88, line 128; error   : Feature 'cvt with .f32.bf16' requires .target sm_80 or higher\n"
+     "ptxas /tmp/compile-ptx-src-d2fe88, line 130; error   : Feature '.bf16' requires .target sm_80 or higher",
+     "gpu.feature_needs_newer_arch", "float16"),
+    # https://github.com/NVIDIA/FasterTransformer/issues/250 (-DSM=61 while the kernels need sm_70)
+    ("Building CUDA object src/fastertransformer/kernels/CMakeFiles/custom_ar_kernels.dir/custom_ar_kernels.cu.o\n"
+     "ptxas /tmp/tmpxft_000039cf_00000000-6_custom_ar_kernels.ptx, line 603; error   : Feature '.release' requires "
+     ".target sm_70 or higher",
+     "gpu.feature_needs_newer_arch", "CMAKE_CUDA_ARCHITECTURES"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
