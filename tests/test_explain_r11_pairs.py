@@ -240,6 +240,30 @@ CASES = [
      "ptxas /tmp/tmpxft_000039cf_00000000-6_custom_ar_kernels.ptx, line 603; error   : Feature '.release' requires "
      ".target sm_70 or higher",
      "gpu.feature_needs_newer_arch", "CMAKE_CUDA_ARCHITECTURES"),
+    # https://github.com/pytorch/pytorch/issues/136361 (Windows has no official Triton)
+    ("RuntimeError: Cannot find a working triton installation. Either the package is not installed or it is too old. "
+     "More information on installing Triton can be found at https://github.com/openai/triton\n\n"
+     "Set TORCH_LOGS=\"+dynamo\" and TORCHDYNAMO_VERBOSE=1 for more information",
+     "triton.not_installed", "python -m pip show triton"),
+    # https://github.com/woct0rdho/triton-windows/issues/34 (a ComfyUI portable install: the embedded Python's pip)
+    ("D:\\ComfyUI_windows_portable_nvidia\\python_embeded>pip install triton-3.1.0-cp311-cp311-win_amd64.whl\n"
+     "backend='inductor' raised:\nRuntimeError: Cannot find a working triton installation. Either the package is not "
+     "installed or it is too old.",
+     "triton.not_installed", "triton-windows"),
+    # https://github.com/coreweave/ml-containers/issues/64 (pip bumped triton to 2.3.0 under torch: pin 2.2.0)
+    ("[rank7]:     from triton.compiler.compiler import triton_key\n"
+     "[rank7]: torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+     "[rank7]: ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
+     "(/usr/local/lib/python3.10/dist-packages/triton/compiler/compiler.py)",
+     "triton.other_release", 'triton=='),
+    # https://github.com/Comfy-Org/ComfyUI/issues/10470 (a portable ComfyUI on Windows; woct0rdho/triton-windows#158 found
+    # the cause: triton-windows 3.5 with torch 2.8, and going back to 3.4 fixed it)
+    ('  File "E:\\AIProjects\\ComfyUI\\python_embeded\\Lib\\site-packages\\torch\\_inductor\\codecache.py", line 205, in get_system\n'
+     "    from triton.compiler.compiler import triton_key\n"
+     "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+     "ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
+     "(E:\\AIProjects\\ComfyUI\\python_embeded\\Lib\\site-packages\\triton\\compiler\\compiler.py)",
+     "triton.other_release", 'triton-windows<3.5'),
 ]
 
 test_first_answer = first_answer_tests(CASES)
