@@ -264,6 +264,9 @@ CASES = [
      "ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
      "(E:\\AIProjects\\ComfyUI\\python_embeded\\Lib\\site-packages\\triton\\compiler\\compiler.py)",
      "triton.other_release", 'triton-windows<3.5'),
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/693 (bitsandbytes loaded no CUDA library: upgrade it)
+    ("AttributeError: 'NoneType' object has no attribute 'cquantize_blockwise_fp16_nf4'",
+     "bnb.cudart_not_found", "pip install -U bitsandbytes"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
