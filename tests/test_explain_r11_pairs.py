@@ -267,6 +267,31 @@ CASES = [
     # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/693 (bitsandbytes loaded no CUDA library: upgrade it)
     ("AttributeError: 'NoneType' object has no attribute 'cquantize_blockwise_fp16_nf4'",
      "bnb.cudart_not_found", "pip install -U bitsandbytes"),
+    # https://github.com/GeekAlexis/FastMOT/issues/127 (delete the .trt files: the engines are rebuilt on the target)
+    ("[TensorRT] ERROR: coreReadArchive.cpp (41) - Serialization Error in verifyHeader: 0 (Version tag does not match. "
+     "Note: Current Version: 96, Serialized Engine Version: 97)",
+     "tensorrt.engine_other_version", "Build the engine again here"),
+    # https://github.com/seanavery/yolov5-tensorrt/issues/7 (an engine from TensorRT 6 under 7: recompile it)
+    ("[TensorRT] ERROR: coreReadArchive.cpp (38) - Serialization Error in verifyHeader: 0 (Version tag does not match)\n"
+     "[TensorRT] ERROR: INVALID_STATE: std::exception\n"
+     "[TensorRT] ERROR: INVALID_CONFIG: Deserialize the cuda engine failed.",
+     "tensorrt.engine_other_version", "Build the engine again here"),
+    # https://github.com/NVIDIA/TensorRT/issues/2105 (the engine generated with another version: reconverted)
+    ("[06/29/2022-16:20:45] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::35] Error Code 1: Serialization "
+     "(Serialization assertion safeVersionRead == safeSerializationVersion failed.Version tag does not match. Note: "
+     "Current Version: 0, Serialized Engine Version: 43)",
+     "tensorrt.engine_other_version", "Build the engine again here"),
+    # https://github.com/microsoft/onnxruntime/issues/23736 (onnxruntime and onnxruntime-gpu 1.19.0 both installed)
+    ("UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: "
+     "'AzureExecutionProvider, CPUExecutionProvider'\nonnxruntime              1.19.0\nonnxruntime-gpu          1.19.0",
+     "python.onnxruntime_cpu_package", "pip uninstall -y onnxruntime onnxruntime-gpu"),
+    # https://github.com/microsoft/onnxruntime/issues/3326 (the CPU package installed before onnxruntime-gpu)
+    ("ValueError: ['CUDAExecutionProvider'] does not contain a subset of available providers ['CPUExecutionProvider']",
+     "python.onnxruntime_cpu_package", "pip uninstall -y onnxruntime onnxruntime-gpu"),
+    # https://github.com/echonoshy/cgft-llm/issues/9 (llama.cpp's CMake finds no nvcc and builds without CUDA)
+    ("-- Using llamafile\n-- Could not find nvcc, please set CUDAToolkit_ROOT.\n"
+     "CMake Warning at ggml/src/CMakeLists.txt:400 (message):\n  CUDA not found",
+     "cmake.no_cuda_compiler", "cudaenv use"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
