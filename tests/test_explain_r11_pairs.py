@@ -292,6 +292,18 @@ CASES = [
     ("-- Using llamafile\n-- Could not find nvcc, please set CUDAToolkit_ROOT.\n"
      "CMake Warning at ggml/src/CMakeLists.txt:400 (message):\n  CUDA not found",
      "cmake.no_cuda_compiler", "cudaenv use"),
+    # https://github.com/MVIG-SJTU/AlphAction/issues/13 (torch 1.5+: AT_CHECK -> TORCH_CHECK)
+    ("this line of code cuased error:\n\nerror: ‘AT_CHECK’ was not declared in this scope\n\nit should update to TORCH_CHECK",
+     "torch.at_check_removed", "TORCH_CHECK"),
+    # https://github.com/microsoft/PySiamTracking/issues/4 (torch 2.x: THCudaCheck is gone with THC)
+    ('src/roi_align_kernel.cu(283): error: identifier "THCudaCheck" is undefined\n\n'
+     'src/roi_align_kernel.cu(325): error: identifier "THCudaCheck" is undefined\n\n'
+     '2 errors detected in the compilation of "src/roi_align_kernel.cu".',
+     "torch.th_headers_removed", "C10_CUDA_CHECK"),
+    # https://github.com/aliyun/conditional-lane-detection/issues/35 (THCDeviceUtils.cuh with torch 1.11: torch 1.10)
+    ("<THC/THCDeviceUtils.cuh> not found for PyTorch 1.11 with Cuda 11.4 Compilation error after calling "
+     "`python setup.py develop`",
+     "torch.th_headers_removed", "ported to the ATen API"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
