@@ -304,6 +304,14 @@ CASES = [
     ("<THC/THCDeviceUtils.cuh> not found for PyTorch 1.11 with Cuda 11.4 Compilation error after calling "
      "`python setup.py develop`",
      "torch.th_headers_removed", "ported to the ATen API"),
+    # https://github.com/open-mmlab/mmdetection/issues/12312 (mmcv 2.2.0 above mmdet 3.x's range: mmcv==2.1.0 works)
+    ('File "/mnt/e/EWorkspace/mmdetection/mmdet/__init__.py", line 17, in <module> and mmcv_version < '
+     "digit_version(mmcv_maximum_version)), \\\n"
+     "AssertionError: MMCV==2.2.0 is used but incompatible. Please install mmcv>=2.0.0rc4, <2.2.0.",
+     "python.openmmlab_mmcv_range", 'mim install "mmcv>=2.0.0rc4,<2.2.0"'),
+    # https://github.com/open-mmlab/mmcv/issues/2236 (version tuples; `mim install -U mmcv-full` fixed it)
+    ("AssertionError: MMCV==1.3.9 is used but incompatible. Please install mmcv>=(1, 3, 13, 0, 0, 0), <(1, 7, 0, 0, 0, 0).",
+     "python.openmmlab_mmcv_range", 'mim install "mmcv-full>=1.3.13,<1.7.0"'),
 ]
 
 test_first_answer = first_answer_tests(CASES)

@@ -1464,3 +1464,16 @@ def _d_torch_added(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["torch_added"] = _d_torch_added
+
+
+# -- [r11 pairs] OpenMMLab's "Please install mmcv>=A, <B." as a pip requirement: version tuples ("(1, 3, 13, 0, 0, 0)",
+# open-mmlab/mmcv#2236) written as versions, blanks dropped.
+_VERSION_TUPLE = re.compile(r"\((\d+), (\d+), (\d+)(?:, \d+)*\)")
+
+
+def _d_mmcv_need(v: dict, t: LogText, m: re.Match) -> dict:
+    need = _VERSION_TUPLE.sub(lambda x: ".".join(x.groups()), v.get("need", ""))
+    return {"need_spec": re.sub(r"\s+", "", need)}
+
+
+DERIVE["mmcv_need"] = _d_mmcv_need
