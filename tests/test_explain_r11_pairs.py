@@ -312,6 +312,15 @@ CASES = [
     # https://github.com/open-mmlab/mmcv/issues/2236 (version tuples; `mim install -U mmcv-full` fixed it)
     ("AssertionError: MMCV==1.3.9 is used but incompatible. Please install mmcv>=(1, 3, 13, 0, 0, 0), <(1, 7, 0, 0, 0, 0).",
      "python.openmmlab_mmcv_range", 'mim install "mmcv-full>=1.3.13,<1.7.0"'),
+    # https://github.com/nicknochnack/TFODCourse/issues/118 (tensorflow-gpu 2.11 does not exist on Windows: 2.10)
+    ("ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==2.11 (from versions: 2.8.0rc1, 2.8.0, "
+     "2.8.1, 2.8.2, 2.8.3, 2.8.4, 2.9.0rc0, 2.9.0rc1, 2.9.0rc2, 2.9.0, 2.9.1, 2.9.2, 2.9.3, 2.10.0rc0, 2.10.0rc1, "
+     "2.10.0rc2, 2.10.0rc3, 2.10.0, 2.10.1) ERROR: No matching distribution found for tensorflow-gpu==2.11",
+     "python.tensorflow_wheel_not_found", 'tensorflow<2.11'),
+    # https://github.com/tensorflow/tensorflow/issues/79349 (Python 3.13 before TensorFlow supported it)
+    ("C:\\Users\\Enes> pip install tensorflow\nERROR: Could not find a version that satisfies the requirement "
+     "tensorflow (from versions: none)\nERROR: No matching distribution found for tensorflow",
+     "python.tensorflow_wheel_not_found", "python -VV"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
