@@ -34,7 +34,7 @@ OPTIONAL = {"check": str, "defaults": dict, "fallback": bool, "first_error": boo
 COMPONENTS = ("driver", "toolkit", "nvcc", "host-compiler", "libstdc++", "glibc", "cudart", "cuda-libs", "cudnn",
               "nccl", "tensorrt", "torch", "torch-extension", "jax", "tensorflow", "triton", "xformers",
               "bitsandbytes", "numba", "python-package", "container-runtime", "gpu", "cmake", "build-tool", "shm",
-              "network", "shell", "program")
+              "network", "shell", "os-memory", "program")
 FAILURES = ("missing", "not-on-path", "too-old", "too-new", "two-copies", "built-for-other-version",
             "unsupported-by-gpu", "absent-at-build", "busy", "misconfigured", "broken", "permission",
             "exhausted", "unsupported-platform", "bug")

@@ -58,6 +58,12 @@ def _nvcc_seen(t: LogText) -> str:
     return next((g for g in m.groups() if g), "") if m else ""
 
 
+#: The first CUDA release whose nvcc compiles for an architecture older than data/compat.yaml's toolkit rows (which
+#: start at 9.0), for the architectures a later release dropped: NVIDIA's CUDA release notes (6.0 added Maxwell
+#: sm_50, 6.5 sm_52, 7.0 sm_53 for Tegra X1, 8.0 Pascal sm_60-62, 9.0 Volta sm_70, 10.0 sm_72 for Xavier).
+_FIRST_CUDA = {50: "6.0", 52: "6.5", 53: "7.0", 70: "9.0", 72: "10.0"}
+
+
 def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
     arch = v.get("arch", "")
     sm = _arch_number(arch)
@@ -79,6 +85,18 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
                   f"build with `eval \"$(cudaenv use {have[-1]})\"`; an nvcc older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc "
                   f"is 7.5) needs a newer toolkit, `eval \"$(cudaenv use {have[-1]})\"` or any from 8.0 on.")
         toolkits = _span(have)
+    elif have[-1] != newest and not seen and sm in _FIRST_CUDA:
+        # [r11 pairs] the same for every architecture with both ends: with no nvcc version in the log, an nvcc older
+        # than the architecture is as possible as one that dropped it (fresh9 d14: PaddlePaddle's "Unsupported gpu
+        # architecture 'compute_50'" from an nvcc older than CUDA 7, fixed by pointing CMake at CUDA 7.5)
+        first = _FIRST_CUDA[sm]
+        advice = (f"{arch} compiles with CUDA {first}-{have[-1]} only; `nvcc --version` tells which end this nvcc is "
+                  f"past: older than {first}, build with a newer toolkit (`eval \"$(cudaenv use {have[-1]})\"`, or point "
+                  f"the build at it: CMake `-DCUDA_TOOLKIT_ROOT_DIR=` / `-DCMAKE_CUDA_COMPILER=`); newer than "
+                  f"{have[-1]} dropped it, so take it out of the architecture list "
+                  f"(-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer release of the project "
+                  f"often has) or build with `eval \"$(cudaenv use {have[-1]})\"`.")
+        toolkits = f"{first}-{have[-1]}"
     elif have[-1] != newest:
         advice = (f"{arch} was dropped after CUDA {have[-1]} (it compiles with CUDA {_span(have)} only): take it out "
                   f"of the architecture list (-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer "
@@ -1474,3 +1492,131 @@ def _d_module_name(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"module_name": _d_module_name})
+
+
+# -- [r11 pairs] the CUDA a prebuilt library was compiled for bounds the GPUs it has code for. NCCL prints its own
+# build ("NCCL version 2.14.3+cuda11.8"); a build for a CUDA whose nvcc stops below Blackwell (sm_max < 100 in
+# data/compat.yaml: every CUDA before 12.8) has no kernels for an RTX 50xx or a B200, whatever the driver.
+# NCCL's "named symbol not found" on such a GPU: pytorch/pytorch#150734-style reports, fresh11 f40 (torch
+# 2.x+cu118's NCCL 2.14.3 on an RTX 5090, fixed by a cu128 torch).
+_NCCL_BUILD = re.compile(r"NCCL version (\d+\.\d+\.\d+)\+cuda(\d+\.\d+)")
+
+
+def _d_nccl_build(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"nccl_version": "", "nccl_cuda": "", "nccl_sm_max": "", "nccl_before_blackwell": ""}
+    if "+cuda" not in t.text:
+        return none
+    b = _NCCL_BUILD.search(t.text)
+    if b is None:
+        return none
+    row = table()["toolkits"].get(b.group(2)) or {}
+    sm_max = row.get("sm_max")
+    return {"nccl_version": b.group(1), "nccl_cuda": b.group(2), "nccl_sm_max": f"sm_{sm_max}" if sm_max else "",
+            "nccl_before_blackwell": "yes" if sm_max is not None and sm_max < 100 else ""}
+
+
+DERIVE["nccl_build"] = _d_nccl_build
+
+
+# -- [r11 pairs] a CUDA test compile that failed (CMake's compiler identification, dlib's "failed to compile a
+# simple CUDA program"): the toolkit the log found and the host gcc it shows, checked against the toolkit's
+# newest gcc (data/compat.yaml gcc_max, from each toolkit's crt/host_config.h). One side known is enough to
+# name the usual cause and the check; both sides known decide it. fresh10 e72 (dlib, apt's CUDA 10.1 with gcc
+# 9.4: a newer toolkit fixed it), NVlabs/instant-ngp#707 (nvcc rejected gcc 12 under the same CMake message).
+_FOUND_TOOLKIT = re.compile(r'Found CUDA(?:Toolkit)?: [^\n]*?\(found (?:suitable )?version "(\d+\.\d+)|'
+                            r"The CUDA compiler identification is NVIDIA (\d+\.\d+)|"
+                            r"Cuda compilation tools, release (\d+\.\d+)")
+_FOUND_GCC = re.compile(r"The (?:CXX|C) compiler identification is GNU (\d+)\.\d|"
+                        r"\bgcc version (\d+)\.\d+(?:\.\d+)? \(|"
+                        r"^(?:gcc|g\+\+|c\+\+|cc)(?:-\d+)? \([^\n]*\) (\d+)\.\d+", re.MULTILINE)
+
+
+def _d_test_compile_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"found_cuda": "", "found_gcc_max": "", "found_gcc": "", "gcc_too_new": "", "gcc_maybe_too_new": ""}
+    text = t.text
+    if "CUDA" not in text and "Cuda" not in text:
+        return none
+    f = _FOUND_TOOLKIT.search(text)
+    if f is None:
+        return none
+    cuda = next(g for g in f.groups() if g)
+    gcc_max = (table()["toolkits"].get(cuda) or {}).get("gcc_max")
+    if gcc_max is None:
+        return none
+    g = _FOUND_GCC.search(text) if ("GNU" in text or "gcc" in text or "g++" in text) else None
+    gcc = next((x for x in g.groups() if x), "") if g else ""
+    out = {**none, "found_cuda": cuda, "found_gcc_max": str(gcc_max), "found_gcc": gcc}
+    if gcc:
+        out["gcc_too_new"] = "yes" if int(gcc) > gcc_max else ""
+    elif gcc_max < 11:  # a toolkit older than CUDA 11.5: every distribution's gcc of the last years is newer
+        out["gcc_maybe_too_new"] = "yes"
+    return out
+
+
+DERIVE["test_compile_pair"] = _d_test_compile_pair
+
+
+# -- [r11 pairs] the jaxlib release a log shows (jax.print_environment_info's "jaxlib: 0.4.35", pip's "jaxlib==0.4.35",
+# `pip list`'s "jaxlib  0.4.35"): the release JAX's CUDA plugin must match.
+_JAXLIB_SEEN = re.compile(r"^\s*jaxlib(?::\s+|==|\s+)(\d+\.\d+\.\d+(?:\.\d+)?)\b", re.MULTILINE)
+
+
+def _d_jax_set(v: dict, t: LogText, m: re.Match) -> dict:
+    if v.get("jaxlib") or "jaxlib" not in t.text:
+        return {}
+    j = _JAXLIB_SEEN.search(t.text)
+    return {"jaxlib_seen": j.group(1)} if j else {}
+
+
+DERIVE["jax_set"] = _d_jax_set
+
+
+# -- [r11 pairs] where the code that imported a missing compiled extension lives: a source checkout (the traceback's
+# frame is outside site-packages/dist-packages: the checkout shadows the installed package, and its compiled module
+# was never built in place) or an installed package (it was installed without compiling its CUDA extension).
+# Dao-AILab/flash-attention#933 (a frame in ~/githubRepo/flash-attention), #614 (site-packages).
+_IMPORT_FRAME = re.compile(r'File "(?P<path>[^"\n]+?)[/\\](?P<pkg>\w+)[/\\][\w/\\.]*\.py", line \d+')
+
+
+def _d_ext_where(v: dict, t: LogText, m: re.Match) -> dict:
+    before = t.text[:m.start()]
+    frames = list(_IMPORT_FRAME.finditer(before[-4000:])) if 'File "' in before else []
+    if not frames:
+        return {"ext_source_tree": "", "ext_installed": ""}
+    f = frames[-1]
+    path = f.group("path")
+    if re.search(r"[/\\](?:site|dist)-packages$|[/\\](?:site|dist)-packages[/\\]", path + "/"):
+        return {"ext_source_tree": "", "ext_installed": "yes"}
+    return {"ext_source_tree": f"{path}/{f.group('pkg')}", "ext_installed": ""}
+
+
+DERIVE["ext_where"] = _d_ext_where
+
+
+# -- [r11 pairs] code written for a newer torch than the one installed: the torch release that added the attribute
+# the code looked up (PyTorch release notes: torch.compile and F.scaled_dot_product_attention 2.0; torch.compiler and
+# the float8 dtypes 2.1; torch.utils._pytree.register_pytree_node public in 2.2; torch.uint16/32/64 and
+# torch.get_default_device 2.3; torch.library.custom_op and register_fake 2.4).
+_TORCH_ADDED = {"compile": "2.0", "scaled_dot_product_attention": "2.0", "compiler": "2.1", "float8_e4m3fn": "2.1",
+                "float8_e5m2": "2.1", "register_pytree_node": "2.2", "uint16": "2.3", "uint32": "2.3", "uint64": "2.3",
+                "get_default_device": "2.3", "custom_op": "2.4", "register_fake": "2.4"}
+
+
+def _d_torch_added(v: dict, t: LogText, m: re.Match) -> dict:
+    return {"torch_needed": _TORCH_ADDED.get(v.get("attr", ""), "")}
+
+
+DERIVE["torch_added"] = _d_torch_added
+
+
+# -- [r11 pairs] OpenMMLab's "Please install mmcv>=A, <B." as a pip requirement: version tuples ("(1, 3, 13, 0, 0, 0)",
+# open-mmlab/mmcv#2236) written as versions, blanks dropped.
+_VERSION_TUPLE = re.compile(r"\((\d+), (\d+), (\d+)(?:, \d+)*\)")
+
+
+def _d_mmcv_need(v: dict, t: LogText, m: re.Match) -> dict:
+    need = _VERSION_TUPLE.sub(lambda x: ".".join(x.groups()), v.get("need", ""))
+    return {"need_spec": re.sub(r"\s+", "", need)}
+
+
+DERIVE["mmcv_need"] = _d_mmcv_need
