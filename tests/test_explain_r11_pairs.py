@@ -8,17 +8,6 @@ from explain_answers import first_answer_tests
 from cudaenv.knowledge.explain import explain
 
 CASES = [
-    # https://github.com/deepspeedai/DeepSpeed/issues/6723 (TITAN X, compute capability 6.1: bf16 -> fp16 in the config)
-    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, opb, "
-     "(int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, "
-     "(void*)&fbeta, c, CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`",
-     "gpu.below_library_minimum", "float16"),
-    # https://github.com/numz/ComfyUI-SeedVR2_VideoUpscaler/issues/543 (GTX Titan X: --force-fp16)
-    ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmStridedBatchedEx(handle, opa, opb, "
-     "(int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, "
-     "(void*)&fbeta, c, std::is_same_v<C_Dtype, float> ? CUDA_R_32F : CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, "
-     "compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)\n\nPrompt executed in 96.84 seconds",
-     "gpu.below_library_minimum", "--force-fp16"),
     # https://github.com/karpathy/nanoGPT/pull/277 (V100: bfloat16 only when torch.cuda.is_bf16_supported())
     ("Traceback (most recent call last):\n"
      '  File "/home/fedora/workspace/nanoGPT/train.py", line 110, in <module>\n'

@@ -128,7 +128,7 @@ CASES = [
     # https://github.com/THU-MIG/yolov10/issues/306 (no LD_LIBRARY_PATH in the log: the condition, not a claim)
     ("ImportError: /root/.local/conda/envs/yolov10/lib/python3.9/site-packages/torch/lib/libtorch_cuda.so: undefined "
      "symbol: ncclCommRegister",
-     "runtime.cuda_lib_shadowed", "If LD_LIBRARY_PATH names"),
+     "runtime.cuda_lib_shadowed", "if LD_LIBRARY_PATH names"),
 ]
 
 

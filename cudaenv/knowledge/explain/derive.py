@@ -409,7 +409,16 @@ def _d_libcudart(v: dict, t: LogText, m: re.Match) -> dict:
     else:
         wheel = (f"A prebuilt package (mmcv-full and the like) made for CUDA {ver}: install its build for your "
                  f"torch and CUDA instead, or build it from source here.")
-    return {"major": major, "use": use, "package": pkg, "wheel": wheel, **_d_present(v, t), **_openmmlab(t)}
+    # the log says CUDA was changed "from X to Y" and the runtime asked for is X's: a build made before the change
+    # (Pytorch-Correlation-extension#73); Y's runtime missing after the change is a path (pytorch_geometric#114)
+    ch = _CUDA_CHANGED.search(t.text) if "from" in t.text else None
+    stale = "yes" if ch and ver and ch.group(1) == ver else ""
+    return {"major": major, "use": use, "package": pkg, "wheel": wheel, "stale_build": stale, **_d_present(v, t),
+            **_openmmlab(t)}
+
+
+_CUDA_CHANGED = re.compile(r"(?i:(?:updat|upgrad|chang|switch|mov)\w*\s+(?:my\s+|the\s+)?cuda(?:\s+version)?\s+"
+                           r"from\s+(\d+(?:\.\d+)?)\s+to\s+\d)")
 
 
 # [r8 loader] OpenMMLab projects ship prebuilt ops (mmcv-full) made for one CUDA: there a missing libcudart of
