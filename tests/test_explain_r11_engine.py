@@ -1,5 +1,10 @@
 """Issue 18, round 11, the engine: what every answer may claim, and wrapped lines.
 
+Class A, claims the log does not show: the first answer to every corpus log names no tool, platform or place
+(:data:`cudaenv.knowledge.explain.claims.CLAIMS`: DeepSpeed, JAX, TensorFlow, conda, a container, WSL, Windows,
+Slurm, another copy of a library first...) that the log does not show; where the evidence is absent the entry says
+the neutral or conditional form, and the tool's own wording only under a variant keyed on the tool.
+
 Class B, wrapped lines: browsers, terminals, issue templates and documentation wrap long lines anywhere, so a
 message arrives as ``...so: undefined`` / `` symbol: _ZN...``. A literal space between two words of a pattern also
 matches a line break and the next line's indentation (``text.wrapping``), and the literal the pattern is found by
@@ -11,13 +16,18 @@ Excerpts are verbatim from the threads or pages named above them, trimmed.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from explain_answers import first_answer_tests
 
 from cudaenv.knowledge.explain import explain, required_literal
-from cudaenv.knowledge.explain.text import wrapping
+from cudaenv.knowledge.explain.claims import CLAIMS, claimed, unshown
+from cudaenv.knowledge.explain.extract import facts
+from cudaenv.knowledge.explain.text import LogText, wrapping
 from cudaenv.knowledge.kb import load_entries
+
+CORPUS = Path(__file__).parent / "data" / "explain_corpus"
 
 CASES = [
     # https://github.com/Dao-AILab/flash-attention/issues/950 (fresh11 f04: the flash-attn 2.5.8 wheel, built against a
@@ -31,6 +41,30 @@ CASES = [
      "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object\n"
      "file: No such file or directory",
      "runtime.libcudart_not_found", "CUDA 11.x toolkit's libraries on the loader path"),
+    # --- Class A: the answer names only what the log shows ---
+    # https://github.com/bytedance/lightseq/issues/526 (lightseq's op builder, a copy of DeepSpeed's check: no
+    # DeepSpeed in the log, so the answer names none and none of DeepSpeed's switches)
+    ("Exception: Installed CUDA version 12.3 does not match the version torch was compiled with 12.1, unable to "
+     "compile cuda/cpp extensions without a matching cuda version.",
+     "ext.cuda_version_mismatch", "If `cudaenv list` shows a CUDA 12.1 toolkit"),
+    # https://github.com/bytedance/lightseq/issues/158 (fresh11 f14: CUDA 9.0 only; "reinstall torch with your cuda
+    # version")
+    ("Exception: Installed CUDA version 9.0 does not match the version torch was compiled with 10.1, unable to "
+     "compile cuda/cpp extensions without a matching cuda version.",
+     "ext.cuda_version_mismatch", "install the torch build made for CUDA 9.0"),
+    # https://github.com/tensorflow/tensorflow/issues/56413 (TensorFlow 2.9, the runtime in the conda environment's
+    # lib, which LD_LIBRARY_PATH did not name)
+    ("2022-06-09 15:50:37.711160: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+     "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file "
+     "or directory\n2022-06-09 15:50:37.711178: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above "
+     "cudart dlerror if you do not have a GPU set up on your machine.",
+     "runtime.libcudart_not_found", "CUDA 11.x toolkit's libraries on the loader path"),
+    # https://github.com/tensorflow/compression/issues/143 (TensorFlow looks for CUDA 11's runtime; LD_LIBRARY_PATH
+    # names CUDA 10.2's)
+    ("2022-06-01 04:32:33.762651: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+     "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file "
+     "or directory; LD_LIBRARY_PATH: /usr/local/cuda-10.2/lib64",
+     "runtime.libcudart_not_found", "CUDA 11.x"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -93,3 +127,64 @@ def test_a_wrapped_message_is_found_where_the_unwrapped_one_is():
 def test_a_line_break_between_unrelated_lines_is_not_bridged_beyond_three_lines():
     log = "nvcc fatal : Unsupported gpu\n\n\n\n\narchitecture 'compute_30'"
     assert "nvcc.unsupported_arch" not in [m.id for m in explain(log)]
+
+
+# --- Class A: the corpus-wide sweep ------------------------------------------------------------------------------
+
+# (log, name): general statements a cause makes that the sweep reads as claims; each checked by hand.
+ALLOWED = {
+    # "a development link that a toolkit's lib64 and conda's CUDA packages have, but the pip wheels do not": which
+    # packages ship libnvrtc.so, not a claim that this log ran in conda
+    ("139-nvrtc-unversioned-via-cudnn.log", "conda"),
+    ("fresh2/635-cudnn-cnn-infer-libnvrtc-synchformer.log", "conda"),
+    # "pip and conda builds of torch bring their own cuDNN": torch's packages, not this log's environment
+    ("sampled/323-torch-cudnn-incompat-cogat.log", "conda"),
+    ("sampled/324-torch-cudnn-incompat-kohya.log", "conda"),
+    # "Windows' Timeout Detection and Recovery, on Linux the X server's watchdog": the two platforms' watchdogs
+    ("fresh10/e39-picongpu-cudaerrorlaunchtimeout-x-server-same-gpu.log", "windows"),
+}
+
+
+def test_no_first_answer_claims_what_its_log_does_not_show():
+    """Every corpus log (the burned held-out sets too): its first environment answer's title and the cause's
+    sentences that state a fact name nothing of CLAIMS the log does not show. Before round 11: 8 logs (DeepSpeed for
+    lightseq's builder, a jaxlib for TensorFlow's XLA paths, Docker Desktop and WSL for torch's one line); after: the
+    five general statements above."""
+    found = set()
+    for path in sorted(CORPUS.rglob("*.log")):
+        text = path.read_text(errors="replace")
+        answers = [m for m in explain(text) if m.environment]
+        if answers:
+            found |= {(str(path.relative_to(CORPUS)), name) for name in unshown(answers[0].title, answers[0].cause, text)}
+    assert found <= ALLOWED, sorted(found - ALLOWED)
+
+
+def test_the_claims_cover_what_the_knowledge_base_keys_answers_on():
+    """The names the sweep knows are the ones the knowledge base's variants choose by: every producer, platform and
+    container kind the extraction stage reads (torch and CMake aside: a log that shows neither is never answered
+    with them), conda and Slurm."""
+    from cudaenv.knowledge.explain import extract
+
+    names = {c[0] for c in CLAIMS}
+    keyed = ({n for n, _, _ in extract._PRODUCERS} - {"torch", "cmake"}) | {n for n, _, _ in extract._PLATFORM} \
+        | {n for n, _, _ in extract._CONTAINER_KIND} | {"conda", "slurm"}
+    assert keyed - {"enroot", "podman"} <= names, keyed - names
+
+
+def test_a_claim_is_a_statement_not_an_alternative_or_an_example():
+    assert claimed("t", "A program (onnxruntime, TensorRT) failed. TensorRT is old.") == "t\nA program  failed.\nTensorRT is old."
+    assert unshown("the cuDNN of TensorFlow", "", "jax: loaded cuDNN 8.5") == ["tensorflow"]
+    assert unshown("x (usually Docker Desktop's libcuda)", "Either docker or WSL.", "Error 500") == []
+
+
+@pytest.mark.parametrize("log,jax", [
+    # fresh11 f64: TensorFlow 2.11+ keeps its loader in tensorflow/compiler/xla/ (no JAX)
+    ("W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+     "'libcudart.so.11.0'", False),
+    # jaxlib vendors XLA as external/org_tensorflow/... (fresh3 709) or external/xla/... (sampled 223)
+    ("E external/org_tensorflow/tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN "
+     "library: 8.4.1 but source was compiled with: 8.6.0.", True),
+    ("E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.5.0", True),
+])
+def test_tensorflows_own_xla_is_no_jax(log, jax):
+    assert ("jax" in facts(LogText(log))["producers"].split()) is jax
