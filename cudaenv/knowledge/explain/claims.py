@@ -58,6 +58,16 @@ CLAIMS = [
                                   r"|powershell|\bcl\b"),
     ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
     ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
+    # a CUDA library the answer names (its soname or its name in the log)
+    ("cudnn", r"\b(?:lib)?cuDNN\b", r"cudnn"),
+    # NCCL's own source lines ("include/socket.h:344 WARN ...") name no NCCL
+    ("nccl", r"\b(?:lib)?NCCL\b", r"nccl|include/socket\.h|\bWARN\b"),
+    ("cublas", r"\b(?:lib)?cuBLAS(?:Lt)?\b", r"cublas"),
+    ("cusparse", r"\b(?:lib)?cuSPARSE\b", r"cusparse"),
+    ("cufft", r"\b(?:lib)?cuFFT\b", r"cufft"),
+    ("cusolver", r"\b(?:lib)?cuSOLVER\b", r"cusolver"),
+    ("nvrtc", r"\b(?:lib)?NVRTC\b", r"nvrtc"),
+    ("nvjitlink", r"\b(?:lib)?nvJitLink\b", r"nvjitlink"),
     # a fact, not a tool: another copy of a library ahead of the one the program brings (fresh11 f62: said of JAX's
     # wheels for a log that shows no loader path, no second copy; the thread's packages were of two releases)
     ("another copy first", r"\bon the loader path comes first\b|\bolder (?:copy|CUDA library) (?:on|in) (?:the loader "
