@@ -189,3 +189,13 @@ def test_a_claim_is_a_statement_not_an_alternative_or_an_example():
 ])
 def test_tensorflows_own_xla_is_no_jax(log, jax):
     assert ("jax" in facts(LogText(log))["producers"].split()) is jax
+
+
+def test_a_notebook_kernel_is_not_blamed_when_the_terminal_fails_the_same_import():
+    """fresh9 d71 (the import fails in the terminal's own Python too; the thread's cause was numba too new for the
+    installed cudf): "installed where `import cudf` works in the terminal" is what the log contradicts."""
+    log = (CORPUS / "fresh9").glob("d71-*.log")
+    text = next(log).read_text()
+    assert "python.notebook_kernel_other_env" not in [m.id for m in explain(text)]
+    notebook = "<ipython-input-1-e13365c50bc4> in <module>\n----> 1 import cudf\nModuleNotFoundError: No module named 'cudf'"
+    assert [m.id for m in explain(notebook)][:1] == ["python.notebook_kernel_other_env"]
