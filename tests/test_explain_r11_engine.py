@@ -41,6 +41,12 @@ CASES = [
      "library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object\n"
      "file: No such file or directory",
      "runtime.libcudart_not_found", "CUDA 11.x toolkit's libraries on the loader path"),
+    # https://github.com/AaltoSciComp/scicomp-docs/blob/master/triton/tut/gpu.rst (the cluster's FAQ, wrapped: run on
+    # a GPU node, not the login node)
+    ("If you ever get ``libcuda.so.1: cannot open shared object file: No such\nfile or directory``, this means you "
+     "are attempting to use a CUDA\nprogram on a node without a GPU.  This especially happens if you try\nto test GPU "
+     "code on the login node",
+     "runtime.libcuda_not_found", "a cluster's login node, a CPU-only host: run it on a GPU node"),
     # --- Class A: the answer names only what the log shows ---
     # https://github.com/bytedance/lightseq/issues/526 (lightseq's op builder, a copy of DeepSpeed's check: no
     # DeepSpeed in the log, so the answer names none and none of DeepSpeed's switches)
