@@ -77,7 +77,8 @@ test_first_answer = first_answer_tests(CASES)
 
 
 @pytest.mark.parametrize("pattern,wrapped", [
-    ("so: undefined symbol: (?P<s>\\w+)", "so:(?: |\\n[ \\t]*)undefined(?: |\\n[ \\t]*)symbol:(?: |\\n[ \\t]*)(?P<s>\\w+)"),
+    ("so: undefined symbol: (?P<s>\\w+)",
+     "so:(?: |\\n[ \\t]*)undefined(?: |\\n[ \\t]*)symbol:(?: |\\n[ \\t]*)(?P<s>\\w+)"),
     ("device \\d+ was", "device(?: |\\n[ \\t]*)\\d+(?: |\\n[ \\t]*)was"),
     ("(?<=-isystem )foo bar", "(?<=-isystem )foo(?: |\\n[ \\t]*)bar"),  # not inside a look-behind
     ("[a-z ] x", None),  # not in a character class, nor after one that is not repeated
@@ -162,7 +163,8 @@ def test_no_first_answer_claims_what_its_log_does_not_show():
         text = path.read_text(errors="replace")
         answers = [m for m in explain(text) if m.environment]
         if answers:
-            found |= {(str(path.relative_to(CORPUS)), name) for name in unshown(answers[0].title, answers[0].cause, text)}
+            first = answers[0]
+            found |= {(str(path.relative_to(CORPUS)), name) for name in unshown(first.title, first.cause, text)}
     assert found <= ALLOWED, sorted(found - ALLOWED)
 
 
@@ -179,7 +181,8 @@ def test_the_claims_cover_what_the_knowledge_base_keys_answers_on():
 
 
 def test_a_claim_is_a_statement_not_an_alternative_or_an_example():
-    assert claimed("t", "A program (onnxruntime, TensorRT) failed. TensorRT is old.") == "t\nA program  failed.\nTensorRT is old."
+    got = claimed("t", "A program (onnxruntime, TensorRT) failed. TensorRT is old.")
+    assert got == "t\nA program  failed.\nTensorRT is old."
     assert unshown("the cuDNN of TensorFlow", "", "jax: loaded cuDNN 8.5") == ["tensorflow"]
     assert unshown("x (usually Docker Desktop's libcuda)", "Either docker or WSL.", "Error 500") == []
 
@@ -203,5 +206,6 @@ def test_a_notebook_kernel_is_not_blamed_when_the_terminal_fails_the_same_import
     log = (CORPUS / "fresh9").glob("d71-*.log")
     text = next(log).read_text()
     assert "python.notebook_kernel_other_env" not in [m.id for m in explain(text)]
-    notebook = "<ipython-input-1-e13365c50bc4> in <module>\n----> 1 import cudf\nModuleNotFoundError: No module named 'cudf'"
+    notebook = ("<ipython-input-1-e13365c50bc4> in <module>\n----> 1 import cudf\n"
+                "ModuleNotFoundError: No module named 'cudf'")
     assert [m.id for m in explain(notebook)][:1] == ["python.notebook_kernel_other_env"]
