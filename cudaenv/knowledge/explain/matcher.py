@@ -354,11 +354,13 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     t = LogText(text)
     hits = []  # (rank, first line index, kb order, entry, first match, number of places)
     words = t.words()
+    wraps = kb._wraps
     for n, (entry, pats) in enumerate(kb.entries):
         where: dict[int, re.Match] = {}
         for p in pats:  # the entry's patterns go from the most to the least specific
             needle = kb.needles[p]
-            wrapped = kb.wrapped(p)  # the same pattern, its spaces between words also matching a wrapped line
+            # the same pattern, its spaces between words also matching a wrapped line (a dict look-up once known)
+            wrapped = wraps[p] if p in wraps else kb.wrapped(p)
             if needle is not None and not t.has(needle):
                 # Not there whole: maybe wrapped inside it. Each word of the literal must be in the text then.
                 if wrapped is None or not wrapped[3] or (wrapped[2] and wrapped[2][0] not in words) \
