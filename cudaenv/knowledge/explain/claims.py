@@ -58,6 +58,19 @@ CLAIMS = [
                                   r"|powershell|\bcl\b"),
     ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
     ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
+    # the other tools the knowledge base's titles name
+    ("ctranslate2", r"\bCTranslate2\b", r"ctranslate2|faster.whisper|whisperx"),
+    ("mxnet", r"\bMXNet\b", r"mxnet"),
+    ("opencv", r"\bOpenCV\b", r"opencv|\bcv2\b"),
+    ("kokkos", r"\bKokkos\b", r"kokkos|nvcc_wrapper"),  # nvcc_wrapper is Kokkos' own
+    ("kaggle", r"\bKaggle\b", r"kaggle"),
+    ("nix", r"\bNix\b|\bNix-built\b", r"\bnix\b|/nix/store|nixos"),
+    ("rust", r"\bRust\b", r"rust|cargo|\.rs\b"),
+    ("amrex", r"\bAMReX\b", r"amrex"),
+    ("dgl", r"\bDGL\b", r"\bdgl"),
+    ("lightgbm", r"\bLightGBM\b", r"lightgbm"),
+    ("autogptq", r"\bAutoGPTQ\b", r"auto.?gptq"),
+    ("rapids", r"\bRAPIDS\b|\bcuDF\b", r"rapids|cudf|cuml"),
     # a CUDA library the answer names (its soname or its name in the log)
     ("cudnn", r"\b(?:lib)?cuDNN\b", r"cudnn"),
     # NCCL's own source lines ("include/socket.h:344 WARN ...") name no NCCL
