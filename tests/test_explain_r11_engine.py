@@ -58,19 +58,14 @@ CASES = [
     ("Exception: Installed CUDA version 9.0 does not match the version torch was compiled with 10.1, unable to "
      "compile cuda/cpp extensions without a matching cuda version.",
      "ext.cuda_version_mismatch", "install the torch build made for CUDA 9.0"),
-    # https://github.com/tensorflow/tensorflow/issues/56413 (TensorFlow 2.9, the runtime in the conda environment's
-    # lib, which LD_LIBRARY_PATH did not name)
-    ("2022-06-09 15:50:37.711160: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
-     "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file "
-     "or directory\n2022-06-09 15:50:37.711178: I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above "
-     "cudart dlerror if you do not have a GPU set up on your machine.",
-     "runtime.libcudart_not_found", "CUDA 11.x toolkit's libraries on the loader path"),
-    # https://github.com/tensorflow/compression/issues/143 (TensorFlow looks for CUDA 11's runtime; LD_LIBRARY_PATH
-    # names CUDA 10.2's)
-    ("2022-06-01 04:32:33.762651: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
-     "dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file "
-     "or directory; LD_LIBRARY_PATH: /usr/local/cuda-10.2/lib64",
-     "runtime.libcudart_not_found", "CUDA 11.x"),
+    # https://github.com/tensorflow/docs/pull/2291 (TensorFlow 2.15's own XLA path, external/local_xla/...: no JAX in
+    # it; the answer once said "the one jaxlib was built with". Resolved by cuDNN 8.9, the release TF 2.15 was built
+    # with, in the docs)
+    ("2023-12-12 16:48:40.306928: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime "
+     "CuDNN library: 8.8.0 but source was compiled with: 8.9.4. CuDNN library needs to have matching major version "
+     "and equal or higher minor version. If using a binary install, upgrade your CuDNN library. If building from "
+     "sources, make sure the library loaded at runtime is compatible with the version specified during compile .",
+     "tf.cudnn_older_than_built", "Install cuDNN 8.9.4"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -191,6 +186,8 @@ def test_a_claim_is_a_statement_not_an_alternative_or_an_example():
     # fresh11 f64: TensorFlow 2.11+ keeps its loader in tensorflow/compiler/xla/ (no JAX)
     ("W tensorflow/compiler/xla/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
      "'libcudart.so.11.0'", False),
+    # TensorFlow 2.15+: external/local_xla/xla/... (tensorflow/docs#2291)
+    ("E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:447] Loaded runtime CuDNN library: 8.8.0", False),
     # jaxlib vendors XLA as external/org_tensorflow/... (fresh3 709) or external/xla/... (sampled 223)
     ("E external/org_tensorflow/tensorflow/compiler/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN "
      "library: 8.4.1 but source was compiled with: 8.6.0.", True),
