@@ -1231,9 +1231,9 @@ def test_wrapped_torch_message_pip_indented_and_coloured():
 def test_carriage_return_overwrites_and_quote_markers():
     log = "  3%|#    | 3/90\r 50%|#####   | 45/90\rNVIDIA-SMI has failed because it couldn't\n" \
           "> E   communicate with the NVIDIA driver\n"
-    assert ids(log) == []  # a break inside the stable words is not bridged...
+    assert ids(log) == ["driver.not_loaded"]  # a line break between two words of the message is bridged (round 11)...
     log = "> NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure\n > that it runs\n"
-    assert ids(log) == ["driver.not_loaded"]  # ...a quoted, wrapped message is
+    assert ids(log) == ["driver.not_loaded"]  # ...as is a quoted, wrapped message
 
 
 def test_minor_versus_major_is_computed():

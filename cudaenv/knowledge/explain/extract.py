@@ -98,6 +98,13 @@ _PRODUCERS = [
     ("torch", ("torch",), r"\btorch\b|\bPyTorch\b"),
 ]
 _PRODUCER_RX = [(name, needles, _Lazy(p, _I)) for name, needles, p in _PRODUCERS]
+# [r11 engine] What only JAX prints: a TensorFlow log names XLA too (its dso_loader lives in
+# tensorflow/compiler/xla/stream_executor since TF 2.11; "XLA service ... initialized"), which is no JAX
+# (fresh11 f64: TF's libcudart.so.11.0 answered as "this jaxlib was built for CUDA 11.0").
+# jaxlib's own build vendors XLA as external/org_tensorflow/... (fresh3 709, fresh2 625), later external/xla/...
+# (sampled 223); TensorFlow 2.16 says external/local_xla/.
+_JAX_OWN = (("jax", "xla_bridge", "xla_python", "pjrt", "external/org_tensorflow", "external/xla/"),
+            _Lazy(r"\bjax(?:lib)?\b|xla_bridge|XLA_PYTHON|pjrt|external/org_tensorflow|external/xla/", _I))
 _CONDA = (("conda", "forge", "mamba", "$prefix/lib"),
           _Lazy(r"(/[\w./+-]*?/(?:mini|ana|micro)?(?:conda|forge|mamba)\d?/envs/[\w.+-]+|"
                      r"/[\w./+-]*?/(?:miniconda|anaconda|miniforge|mambaforge)\d?)\b|\$CONDA_PREFIX|\$PREFIX/lib|"
@@ -242,6 +249,8 @@ def facts(t: LogText) -> dict[str, str]:
             break
     out["container"] = "yes" if f.search(*_CONTAINER) else ""
     found = [name for name, needles, rx in _PRODUCER_RX if f.search(needles, rx)]
+    if "jax" in found and "tensorflow" in found and not f.search(*_JAX_OWN):
+        found.remove("jax")  # [r11 engine] TensorFlow's own XLA (tensorflow/compiler/xla/...), not JAX
     out["producers"] = " ".join(found)
     out["producer"] = found[0] if found else ""
     m = f.search(*_CONDA)

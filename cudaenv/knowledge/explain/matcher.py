@@ -13,7 +13,7 @@ import re
 from ...errors import CudaenvError
 from .derive import DERIVE, cuda_of_torch_build
 from .extract import facts
-from .text import LogText, clip, required_literal, scan
+from .text import LogText, clip, required_literal, scan, wrapping
 
 __all__ = ["Match", "checked_by", "explain"]
 
@@ -192,6 +192,7 @@ class _Compiled:
                             for e in entries}
         self._raw_variants = {e["id"]: e.get("variants", ()) for e in entries}
         self._raw_guards = {e["id"]: (e.get("requires", ()), e.get("unless", ())) for e in entries}
+        self._wraps: dict[str, tuple[str, str | None] | None] = {}
 
     def rx(self, pattern: str, flags: int = re.MULTILINE) -> re.Pattern:
         key = f"{flags}:{pattern}"
@@ -201,6 +202,26 @@ class _Compiled:
             except re.error as exc:
                 raise CudaenvError(f"invalid pattern in the error knowledge base: {pattern!r}: {exc}") from None
         return self._compiled[key]
+
+    def wrapped(self, pattern: str) -> tuple[str, str | None, tuple[str, ...], tuple[str, ...]] | None:
+        """``pattern`` widened over wrapped lines (:func:`~.text.wrapping`), that form's own literal, and the
+        words of the pattern's literal (the inner ones, longest first, which a text holding the literal wrapped has
+        as whole words; and its first and last, which lie inside words); None when the pattern has no space
+        between two words (worked out once per pattern, when first needed)."""
+        wraps = self._wraps
+        if pattern not in wraps:
+            w = wrapping(pattern)
+            needle = self.needles.get(pattern)
+            parts = needle.split() if needle else []
+            if w is None:
+                wraps[pattern] = None
+            elif len(parts) < 2:
+                wraps[pattern] = (w, required_literal(w), (), ())
+            else:
+                inner = parts[0 if needle[0].isspace() else 1:len(parts) if needle[-1].isspace() else -1]
+                wraps[pattern] = (w, required_literal(w), tuple(sorted(inner, key=len, reverse=True)),
+                                  (parts[0], parts[-1]))
+        return wraps[pattern]
 
     def guards(self, entry_id: str) -> tuple[list[re.Pattern], list[re.Pattern]]:
         requires, unless = self._raw_guards[entry_id]
@@ -299,6 +320,22 @@ def _variant(entry: dict, variants: list, values: dict, t: LogText) -> dict:
     return entry
 
 
+def _words_there(wrapped: tuple, t: LogText) -> bool:
+    """Whether every word of a pattern's literal (absent from the text whole; ``wrapped`` from
+    :meth:`_Compiled.wrapped`) is in ``t``: the inner ones as words, the first and last inside words. Only then may
+    the literal be there wrapped over lines."""
+    ends = wrapped[3]
+    if not ends:
+        return False
+    words = t.words()
+    if any(w not in words for w in wrapped[2]):
+        return False
+    if len(t.text) < t.SMALL:
+        return ends[0] in t.text and ends[1] in t.text
+    joined = t.joined_words()
+    return ends[0] in joined and ends[1] in joined
+
+
 def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     """Every known error in ``text``: root causes first, then consequences, each once.
 
@@ -316,13 +353,21 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     kb = _knowledge(entries)
     t = LogText(text)
     hits = []  # (rank, first line index, kb order, entry, first match, number of places)
+    words = t.words()
+    wraps = kb._wraps
     for n, (entry, pats) in enumerate(kb.entries):
         where: dict[int, re.Match] = {}
         for p in pats:  # the entry's patterns go from the most to the least specific
             needle = kb.needles[p]
+            # the same pattern, its spaces between words also matching a wrapped line (a dict look-up once known)
+            wrapped = wraps[p] if p in wraps else kb.wrapped(p)
             if needle is not None and not t.has(needle):
-                continue
-            for i, m in scan(kb.rx(p), needle, t).items():
+                # Not there whole: maybe wrapped inside it. Each word of the literal must be in the text then.
+                if wrapped is None or not wrapped[3] or (wrapped[2] and wrapped[2][0] not in words) \
+                        or not _words_there(wrapped, t):
+                    continue
+                needle = wrapped[1]
+            for i, m in scan(kb.rx(p if wrapped is None else wrapped[0]), needle, t).items():
                 where.setdefault(i, m)
         if where:
             requires, unless = kb.guards(entry["id"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "DENSE", "window", "LogText", "split_lines", "normalize_line",
-           "required_literal", "scan", "clip", "may_contain"]
+           "required_literal", "scan", "clip", "may_contain", "wrapping", "WRAP"]
 
 # CSI sequences (colours, cursor movement) and OSC sequences (titles, hyperlinks):
 # gcc, ninja and pip colour their output when they think they talk to a terminal.
@@ -233,6 +233,84 @@ def required_literal(pattern: str) -> str | None:
     flush()
     best = max(runs, key=len, default="")
     return best if len(best) >= 3 else None
+
+
+#: What a literal space between two words of a pattern becomes (:func:`wrapping`): the space, or a line end and the
+#: next line's indentation (lines are stripped on the right, so a wrap at a space leaves no blank before the end).
+WRAP = "(?: |\\n[ \\t]*)"
+
+
+# What a widened space may follow (besides a letter or digit: punctuation that ends a word, a group, a quantified
+# class) and what it may precede (a letter or digit, a group, a class or an escape such as \d).
+_WORD_END = frozenset(":,.)+'\"")
+_WORD_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789([`'\"")
+
+
+def wrapping(pattern: str) -> str | None:
+    """``pattern`` where each literal space between two words also matches a line break (and the indentation after
+    it), or None when it has no such space.
+
+    Browsers, terminals and issue templates wrap long lines anywhere (``...so: undefined`` / `` symbol: _ZN...``).
+    Only a plain space between two plain letters or digits is widened: not one in a character class, after an
+    escape (``\\ ``), quantified (``a ?b``), or inside a look-behind (which needs a fixed width). The widened
+    pattern matches everything ``pattern`` matches; its :func:`required_literal` is the longest run without such a
+    space (the words either side of a wrap stay findable).
+    """
+    if " " not in pattern:
+        return None
+    out: list[str] = []
+    i, n = 0, len(pattern)
+    word = False  # the last character copied is a plain letter or digit
+    changed = False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            word = pattern[i + 1:i + 2] in ("d", "w", "S", ".", ":", ")")  # \d, \w, \S, \., \: \): a word's end
+            i += 2
+        elif c == "[":
+            j = _class_end(pattern, i)
+            out.append(pattern[i:j])
+            i = j
+            word = j < n and pattern[j] == "+"  # [\d.]+: a version
+        elif c == "(" and pattern.startswith(("(?<=", "(?<!"), i):
+            j = _group_end(pattern, i)
+            out.append(pattern[i:j])
+            i = j
+            word = False
+        elif c == " " and word and i + 1 < n and (pattern[i + 1] in _WORD_START or pattern.startswith("\\", i + 1)
+                                                  and i + 2 < n and pattern[i + 2] in "dwS[(") \
+                and not (i + 2 < n and pattern[i + 2] in "*?{+" and pattern[i + 1] not in "([\\"):
+            out.append(WRAP)
+            changed = True
+            i += 1
+            word = False
+        else:
+            out.append(c)
+            word = c.isascii() and c.isalnum() or c in _WORD_END
+            i += 1
+    return "".join(out) if changed else None
+
+
+def _group_end(pattern: str, i: int) -> int:
+    """The index just past the group that opens at ``pattern[i]`` (``(``)."""
+    depth, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i = _class_end(pattern, i)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return n
 
 
 def _class_end(pattern: str, i: int) -> int:

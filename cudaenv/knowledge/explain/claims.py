@@ -1,0 +1,118 @@
+"""What an answer may claim: the tools, platforms and places a title or cause names, and what in a log shows each.
+
+An answer that names a tool the log does not show (DeepSpeed's op builder for lightseq's log, a jaxlib for a
+TensorFlow log, a container for a bare machine) is wrong however right its fix: the reader checks the claim against
+their log first. :data:`CLAIMS` lists the names the knowledge base's titles and causes use for such things (the
+producers, platforms, containers and schedulers :mod:`.extract` reads, and the frameworks entries are written for),
+each with the words that name it in an answer and the words in a log that show it. :func:`unshown` is what
+``tests/test_explain_r11_engine.py`` sweeps the whole corpus with: the first answer to every log names nothing
+from this list that the log does not show.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["CLAIMS", "unshown"]
+
+_I = re.IGNORECASE
+
+#: (name, how an answer names it, what in a log shows it). Both case-insensitive.
+CLAIMS = [
+    ("deepspeed", r"\bDeepSpeed\b", r"deepspeed|\bds_report\b|\bDS_BUILD"),
+    # JAX's own words: "CUDA backend failed to initialize" (xla_bridge), XLA_PYTHON_CLIENT_*
+    # (not XLA itself: TensorFlow's logs name tensorflow/compiler/xla and "XLA service", fresh11 f64)
+    ("jax", r"\bjax(?:lib)?\b|\bJAX\b", r"\bjax|xla_bridge|XLA_PYTHON|pjrt|external/xla/|external/org_tensorflow|"
+                                          r"CUDA backend failed to initialize"),
+    ("tensorflow", r"\bTensorFlow\b", r"tensorflow|stream_executor|\btf[._-]|\btf\b|keras"),
+    ("triton", r"\bTriton\b", r"triton|torch\.compile|inductor"),
+    ("xformers", r"\bxformers\b", r"xformers"),
+    ("vllm", r"\bvLLM\b", r"vllm"),
+    ("bitsandbytes", r"\bbitsandbytes\b", r"bitsandbytes|libbitsandbytes"),
+    ("ollama", r"\bOllama\b", r"ollama"),
+    ("llama.cpp", r"\bllama\.cpp\b", r"llama|ggml|gguf"),
+    ("onnxruntime", r"\bONNX ?Runtime\b|\bonnxruntime\b", r"onnx"),
+    ("tensorrt", r"\bTensorRT\b", r"tensorrt|nvinfer|\btrt|\.engine\b|\.plan\b|engine plan file|CudaEngine"),
+    ("cupy", r"\bCuPy\b", r"cupy"),
+    # numba's own frame: "[218] Call to cuLinkAddData results in ...", its LinkerError
+    ("numba", r"\bnumba\b", r"numba|\[\d+\] Call to cu\w+ results in|LinkerError"),
+    ("apex", r"\bapex\b", r"apex"),
+    ("flash-attn", r"\bflash[-_ ]?attn\b|\bFlashAttention\b", r"flash[-_]?attn|flashattention|flash_attn"),
+    ("mmcv", r"\bmmcv\b", r"mmcv|mmdet|mmseg|openmmlab|mmengine"),
+    ("detectron2", r"\bdetectron2\b", r"detectron"),
+    ("paddle", r"\bPaddle(?:Paddle)?\b", r"paddle"),
+    ("julia", r"\bJulia\b|\bCUDA\.jl\b", r"julia|cuda\.jl|\.jl\b"),
+    ("conda", r"\bconda\b|\bAnaconda\b|\bMiniconda\b|\bmamba\b", r"conda|mamba|/envs/|cudatoolkit|conda-forge"),
+    ("docker", r"\bdocker\b|\bcontainer'?s?\b", r"docker|container|podman|\bpod\b|kubernetes|k8s|singularity|apptainer"
+                                                r"|enroot|root@[0-9a-f]{12}|/\.dockerenv|\bnvcr\.io|\bimage\b"
+                                                # the daemon's words; a container id as the host name (NCCL's
+                                                # host:pid:tid prefix); nvidia-container-cli's own message
+                                                r"|could not select device driver|(?<![\w-])[0-9a-f]{12}:\d+:\d+"
+                                                r"|initialization error: (?:cuda|nvml) error|\bveth|\bbr-[0-9a-f]"),
+    ("apptainer", r"\bApptainer\b|\bSingularity\b", r"apptainer|singularity|\.sif\b"),
+    # the device plugin's own start-up lines ("Loading NVML", "Failed to start nvml")
+    ("kubernetes", r"\bKubernetes\b|\bpod\b", r"kube|k8s|\bpod\b|helm|nvidia\.com/gpu|device.plugin|start nvml"),
+    ("wsl", r"\bWSL ?2?\b", r"wsl|/mnt/[cde]/|microsoft-standard|dxg|dxcore|lxss"),
+    # WSL and Docker Desktop's WSL 2 backend run on a Windows host
+    ("windows", r"\bWindows\b", r"windows|wsl|docker desktop|[a-z]:[\\/]|\.dll\b|\.exe\b|msvc|visual studio|msbuild"
+                                  r"|powershell|\bcl\b"),
+    ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
+    ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
+    # the other tools the knowledge base's titles name
+    ("ctranslate2", r"\bCTranslate2\b", r"ctranslate2|faster.whisper|whisperx"),
+    ("mxnet", r"\bMXNet\b", r"mxnet"),
+    ("opencv", r"\bOpenCV\b", r"opencv|\bcv2\b"),
+    ("kokkos", r"\bKokkos\b", r"kokkos|nvcc_wrapper"),  # nvcc_wrapper is Kokkos' own
+    ("kaggle", r"\bKaggle\b", r"kaggle"),
+    ("nix", r"\bNix\b|\bNix-built\b", r"\bnix\b|/nix/store|nixos"),
+    ("rust", r"\bRust\b", r"rust|cargo|\.rs\b"),
+    ("amrex", r"\bAMReX\b", r"amrex"),
+    ("dgl", r"\bDGL\b", r"\bdgl"),
+    ("lightgbm", r"\bLightGBM\b", r"lightgbm"),
+    ("autogptq", r"\bAutoGPTQ\b", r"auto.?gptq"),
+    ("rapids", r"\bRAPIDS\b|\bcuDF\b", r"rapids|cudf|cuml"),
+    # a CUDA library the answer names (its soname or its name in the log)
+    ("cudnn", r"\b(?:lib)?cuDNN\b", r"cudnn"),
+    # NCCL's own source lines ("include/socket.h:344 WARN ...") name no NCCL
+    ("nccl", r"\b(?:lib)?NCCL\b", r"nccl|include/socket\.h|\bWARN\b"),
+    ("cublas", r"\b(?:lib)?cuBLAS(?:Lt)?\b", r"cublas"),
+    ("cusparse", r"\b(?:lib)?cuSPARSE\b", r"cusparse"),
+    ("cufft", r"\b(?:lib)?cuFFT\b", r"cufft"),
+    ("cusolver", r"\b(?:lib)?cuSOLVER\b", r"cusolver"),
+    ("nvrtc", r"\b(?:lib)?NVRTC\b", r"nvrtc"),
+    ("nvjitlink", r"\b(?:lib)?nvJitLink\b", r"nvjitlink"),
+    # a fact, not a tool: another copy of a library ahead of the one the program brings (fresh11 f62: said of JAX's
+    # wheels for a log that shows no loader path, no second copy; the thread's packages were of two releases)
+    ("another copy first", r"\bon the loader path comes first\b|\bolder (?:copy|CUDA library) (?:on|in) (?:the loader "
+                           r"path|LD_LIBRARY_PATH)",
+     r"LD_LIBRARY_PATH|LD_PRELOAD|\bldd\b|ldconfig|/usr/local/cuda|/opt/|module load|/lib64\b|/usr/lib/x86_64"),
+    ("colab", r"\bColab\b", r"colab|/content/"),
+    ("jetson", r"\bJetson\b|\bL4T\b", r"jetson|tegra|l4t|orin|xavier|aarch64|jetpack"),
+]
+
+_COMPILED = [(name, re.compile(answer, _I), re.compile(log, _I)) for name, answer, log in CLAIMS]
+
+
+_ASIDE = re.compile(r"\([^()]*(?:\([^()]*\)[^()]*)*\)")
+# A sentence that offers alternatives or a general rule says what may be, not what this log is.
+_HEDGE = re.compile(r"\b(?:or|nor|either|usually|typical(?:ly)?|often|commonly|e\.g|such as|like|if|when|whether|"
+                    r"may|might|can|could|unless|some|other|others|also|every|each|any|most|many|all|never|"
+                    r"always|only)\b|\betc\b|\bin the threads\b", _I)
+_SENTENCE = re.compile(r"(?<=[.;:!?])\s+(?=[A-Z`])|;\s+")
+
+
+def claimed(title: str, cause: str) -> str:
+    """What an answer claims about the log: its title (without the asides in parentheses that hedge: "(usually
+    Docker Desktop's ...)"), and the sentences of its cause that state a fact rather than offer alternatives or a
+    general rule (no "or", "usually", "if", "e.g."...), without their asides ("a program or framework (onnxruntime,
+    TensorRT, ...)" lists examples)."""
+    title = _ASIDE.sub(lambda m: "" if _HEDGE.search(m.group(0)) else m.group(0), title)
+    kept = [s for s in _SENTENCE.split(_ASIDE.sub("", cause)) if not _HEDGE.search(s)]
+    return "\n".join([title, *kept])
+
+
+def unshown(title: str, cause: str, log: str) -> list[str]:
+    """The names of :data:`CLAIMS` that an answer (``title``, ``cause``) claims (:func:`claimed`) and ``log`` does
+    not show."""
+    said_text = claimed(title, cause)
+    return [name for name, said, shown in _COMPILED if said.search(said_text) and not shown.search(log)]
