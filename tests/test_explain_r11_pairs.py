@@ -310,6 +310,22 @@ CASES = [
     ("C:\\Users\\Enes> pip install tensorflow\nERROR: Could not find a version that satisfies the requirement "
      "tensorflow (from versions: none)\nERROR: No matching distribution found for tensorflow",
      "python.tensorflow_wheel_not_found", "python -VV"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/62 (the display manager and docker held nvidia-uvm; or leave the
+    # driver out of the CUDA installer)
+    ("I'm upgrading my driver and hitting this error during install.\n"
+     "An NVIDIA kernel module 'nvidia-uvm' appears to already be loaded in your kernel",
+     "driver.installer_module_in_use", "--toolkit"),
+    # https://github.com/ApolloAuto/apollo/issues/6308 (the driver's own .run over a loaded driver)
+    ("sudo ./NVIDIA-Linux-x86_64-410.72.run --no-opengl-files -a -s\n"
+     "ERROR: An NVIDIA kernel module 'nvidia-drm' appears to already be loaded in your kernel.  This may be because it "
+     "is in use (for example, by an X server, a CUDA program, or the NVIDIA Persistence Daemon),",
+     "driver.installer_module_in_use", "rmmod"),
+    # https://github.com/pop-os/pop/issues/3811 (the 580 module did not build for kernel 6.17.9: the previous kernel)
+    ("ERROR (dkms apport): kernel package linux-headers-6.17.9-76061709-generic is not supported\n"
+     "Error! Bad return status for module build on kernel: 6.17.9-76061709-generic (x86_64)\n"
+     "Consult /var/lib/dkms/nvidia/580.119.02/build/make.log for more information.\n"
+     "dpkg: error processing package nvidia-dkms-580-open (--configure):",
+     "driver.module_build_failed", "make.log"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
