@@ -326,6 +326,11 @@ CASES = [
      "Consult /var/lib/dkms/nvidia/580.119.02/build/make.log for more information.\n"
      "dpkg: error processing package nvidia-dkms-580-open (--configure):",
      "driver.module_build_failed", "make.log"),
+    # https://github.com/NVIDIA/gpu-operator/issues/8 (nouveau blacklisted and the initramfs updated)
+    ("Installing NVIDIA driver kernel modules...\n"
+     "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when this kernel module was "
+     "built against the wrong or improperly configured kernel sources",
+     "driver.not_loaded", "blacklist"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
