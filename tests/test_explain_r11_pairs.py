@@ -331,6 +331,23 @@ CASES = [
      "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when this kernel module was "
      "built against the wrong or improperly configured kernel sources",
      "driver.not_loaded", "blacklist"),
+    # https://github.com/vt-vl-lab/3d-photo-inpainting/issues/120 (a Mac: no CUDA packages for osx-64)
+    ("(3DP) macpro:3d-photo-inpainting-master m$ conda install pytorch==1.4.0 torchvision==0.5.0 cudatoolkit==10.1.243 -c pytorch\n"
+     "PackagesNotFoundError: The following packages are not available from current channels:\n\n"
+     "  - cudatoolkit==10.1.243\n\nCurrent channels:\n\n  - https://conda.anaconda.org/pytorch/osx-64\n"
+     "  - https://conda.anaconda.org/pytorch/noarch",
+     "conda.packages_not_found", "Leave the CUDA packages out"),
+    # https://github.com/pytorch/pytorch/issues/49330 (a 32-bit conda on Windows)
+    ("(base) C:\\Users\\sunam>conda install pytorch torchvision torchaudio cudatoolkit=10.2 -c pytorch\n"
+     "PackagesNotFoundError: The following packages are not available from current channels:\n\n"
+     "  - cudatoolkit=10.2\n  - pytorch\n  - torchaudio\n\nCurrent channels:\n\n"
+     "  - https://conda.anaconda.org/pytorch/win-32\n  - https://conda.anaconda.org/pytorch/noarch",
+     "conda.packages_not_found", "64-bit Miniconda"),
+    # https://github.com/myshell-ai/OpenVoice/issues/83 (cudatoolkit=11.7 not in -c pytorch -c nvidia: pip instead)
+    ("(base) C:\\openvoice>conda install pytorch==1.13.1 torchvision==0.14.1 torchaudio==0.13.1 cudatoolkit=11.7 -c pytorch -c nvidia\n"
+     "PackagesNotFoundError: The following packages are not available from current channels:\n\n"
+     "  - cudatoolkit=11.7\n\nCurrent channels:\n\n  - https://conda.anaconda.org/pytorch/win-64\n",
+     "conda.packages_not_found", "pip install torch"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

@@ -1629,3 +1629,16 @@ def _d_mmcv_need(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["mmcv_need"] = _d_mmcv_need
+
+
+# -- [r11 pairs] the platform a conda solve ran for, from its "Current channels:" list (…/osx-64, …/win-32,
+# …/linux-aarch64): CUDA packages exist for some platforms only.
+_CONDA_SUBDIR = re.compile(r"https?://(?:conda\.anaconda\.org|repo\.anaconda\.com)/[\w./-]+?/((?:linux|osx|win)-\w+)\b")
+
+
+def _d_conda_subdir(v: dict, t: LogText, m: re.Match) -> dict:
+    s = _CONDA_SUBDIR.search(t.text, m.end()) if "anaconda" in t.text else None
+    return {"subdir": s.group(1) if s else ""}
+
+
+DERIVE["conda_subdir"] = _d_conda_subdir
