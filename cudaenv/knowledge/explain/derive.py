@@ -1594,6 +1594,8 @@ def _d_ext_where(v: dict, t: LogText, m: re.Match) -> dict:
         return {"ext_source_tree": "", "ext_installed": ""}
     f = frames[-1]
     path = f.group("path")
+    if re.search(r"[`;&|$<>\x00-\x1f]", path):  # a path is someone else's text: nothing that could run reaches an answer
+        return {"ext_source_tree": "", "ext_installed": ""}
     if re.search(r"[/\\](?:site|dist)-packages$|[/\\](?:site|dist)-packages[/\\]", path + "/"):
         return {"ext_source_tree": "", "ext_installed": "yes"}
     return {"ext_source_tree": f"{path}/{f.group('pkg')}", "ext_installed": ""}
