@@ -385,3 +385,13 @@ def test_torch_mmcv_and_apex_modules_keep_their_own_answers():
     for text, want in (("ModuleNotFoundError: No module named 'mmcv._ext'", "python.ext_without_cuda_ops"),
                        ("ModuleNotFoundError: No module named 'amp_C'", "ext.cuda_ops_not_built")):
         assert [m.id for m in explain(text)] == [want]
+
+
+def test_a_source_checkout_path_with_shell_syntax_is_never_shown():
+    """The traceback's path is someone else's text: with shell syntax in it the answer falls back to the neutral
+    wording rather than quoting the path."""
+    log = ('Traceback (most recent call last):\n  File "/home/x/$(reboot)/flash-attention/flash_attn/__init__.py", line 3, '
+           "in <module>\nModuleNotFoundError: No module named 'flash_attn_2_cuda'\n")
+    m = explain(log)[0]
+    assert m.id == "python.compiled_ext_missing"
+    assert "reboot" not in m.title + m.cause + m.fix
