@@ -348,6 +348,11 @@ CASES = [
      "PackagesNotFoundError: The following packages are not available from current channels:\n\n"
      "  - cudatoolkit=11.7\n\nCurrent channels:\n\n  - https://conda.anaconda.org/pytorch/win-64\n",
      "conda.packages_not_found", "pip install torch"),
+    # https://github.com/tensorflow/tensorflow/issues/62328 (nvidia-smi works; TF's stub cannot load its CUDA libraries)
+    ("python3 -m pip install 'tensorflow[and-cuda]'\n"
+     "2023-08-25 11:11:47.521702: I tensorflow/tsl/cuda/cudart_stub.cc:28] Could not find cuda drivers on your machine, "
+     "GPU will not be used.",
+     "loader.tf_gpu_libs_not_loaded", "LD_LIBRARY_PATH"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
