@@ -353,6 +353,12 @@ CASES = [
      "2023-08-25 11:11:47.521702: I tensorflow/tsl/cuda/cudart_stub.cc:28] Could not find cuda drivers on your machine, "
      "GPU will not be used.",
      "loader.tf_gpu_libs_not_loaded", "LD_LIBRARY_PATH"),
+    # https://github.com/zeyad-mansour/lunar/issues/58 (old DLLs in torch's lib: uninstall torch, install again)
+    ('  File "C:\\Users\\Admin\\AppData\\Local\\Programs\\Python\\Python39\\lib\\site-packages\\torch\\__init__.py", '
+     "line 124, in <module>\n    raise err\n"
+     'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\Users\\Admin\\AppData\\Local\\'
+     'Programs\\Python\\Python39\\lib\\site-packages\\torch\\lib\\c10_cuda.dll" or one of its dependencies.',
+     "loader.torch_windows_procedure_not_found", "pip uninstall -y torch"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
