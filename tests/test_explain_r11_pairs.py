@@ -359,6 +359,15 @@ CASES = [
      'OSError: [WinError 127] The specified procedure could not be found. Error loading "C:\\Users\\Admin\\AppData\\Local\\'
      'Programs\\Python\\Python39\\lib\\site-packages\\torch\\lib\\c10_cuda.dll" or one of its dependencies.',
      "loader.torch_windows_procedure_not_found", "pip uninstall -y torch"),
+    # https://github.com/nathanweeks/exonerate/issues/31 (allocate more memory to the job with --mem)
+    ("_slurmstepd: error: Detected 12 oom-kill event(s) in StepId=16198179.batch. Some of your processes may have been "
+     "killed by the cgroup out-of-memory handler.",
+     "slurm.host_oom_killed", "--mem"),
+    # https://github.com/ArjunaCluster/ArjunaUsers/issues/52 (a GPU training job killed mid-epoch)
+    ('StdErr: "/var/spool/slurmd/job00191/slurm_script: line 28:  8156 Killed                  python3 main.py --prop hform\n'
+     'slurmstepd: error: Detected 1 oom-kill event(s) in StepId=191.batch cgroup. Some of your processes may have been '
+     'killed by the cgroup out-of-memory handler."',
+     "slurm.host_oom_killed", "--mem"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
