@@ -292,8 +292,8 @@ def wrapping(pattern: str) -> str | None:
     return "".join(out) if changed else None
 
 
-def _group_end(pattern: str, i: int) -> int:
-    """The index just past the group that opens at ``pattern[i]`` (``(``)."""
+def _group_close(pattern: str, i: int) -> int | None:
+    """The index of the ``)`` that closes the group opening at ``pattern[i]`` (``(``), or None if none does."""
     depth, n = 0, len(pattern)
     while i < n:
         c = pattern[i]
@@ -308,9 +308,15 @@ def _group_end(pattern: str, i: int) -> int:
         elif c == ")":
             depth -= 1
             if depth == 0:
-                return i + 1
+                return i
         i += 1
-    return n
+    return None
+
+
+def _group_end(pattern: str, i: int) -> int:
+    """The index just past the group that opens at ``pattern[i]`` (``(``)."""
+    close = _group_close(pattern, i)
+    return len(pattern) if close is None else close + 1
 
 
 def _class_end(pattern: str, i: int) -> int:
@@ -328,23 +334,7 @@ def _class_end(pattern: str, i: int) -> int:
 
 def _closes_at_end(pattern: str) -> bool:
     """Whether the group opened at ``pattern[0]`` closes at its last character."""
-    depth, i, n = 0, 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            i = _class_end(pattern, i)
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i == n - 1
-        i += 1
-    return False
+    return _group_close(pattern, 0) == len(pattern) - 1
 
 
 def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
