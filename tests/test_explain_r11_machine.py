@@ -91,4 +91,48 @@ CASES = [
      "loader.nvml_library_missing", "/.singularity.d/libs"),
 ]
 
+CASES += [
+    # ======== container.nvidia_cli_ldcache: the runtime's ldconfig setting
+    # https://github.com/NVIDIA/nvidia-docker/issues/587 (Debian 8: "change `ldconfig = "@/sbin/ldconfig"` to
+    # `ldconfig = "@/sbin/ldconfig.real"`" ... "Seems it helped")
+    ("Failed to run nvidia/cuda:8.0 via nvidia-docker2. nvidia-container-cli: ldcache error: process /sbin/ldconfig "
+     "failed with error code: 127",
+     "container.nvidia_cli_ldcache", "ldconfig = \"@/sbin/ldconfig.real\""),
+    # https://github.com/NVIDIA/nvidia-docker/issues/659 (CentOS 7.2, the hook's --ldconfig=@/sbin/ldconfig)
+    ("stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --ldconfig=@/sbin/ldconfig "
+     "--device=all --compute --utility --require=cuda>=8.0 --pid=24908 /data1/yard/docker/aufs/mnt/21e97522ec1a]\\\\n"
+     "nvidia-container-cli: ldcache error: process /sbin/ldconfig failed with error code: 1\\\\n\\\"\\\"\".",
+     "container.nvidia_cli_ldcache", "config.toml"),
+    # https://github.com/NVIDIA/enroot/issues/128 (enroot's hook; NVIDIA_DEBUG_LOG=1 showed "could not start
+    # /usr/sbin/ldconfig: mount operation failed: /dev: operation not permitted")
+    ("> nvidia-container-cli: ldcache error: process /usr/sbin/ldconfig failed with error code: 1\n"
+     "> [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1",
+     "container.nvidia_cli_ldcache", "NVIDIA_DEBUG_LOG=1"),
+
+    # ======== container.device_node_gone: recreate the container with the host's current nodes
+    # https://github.com/webanck/docker-wine-steam/issues/15 (the old container relaunched; /dev/nvidia-uvm absent)
+    ("Trying to run a new data container.\nThe container already exists, relaunching the old one.\n"
+     "Error response from daemon: linux runtime spec devices: error gathering device information while adding "
+     "custom device \"/dev/nvidia-uvm\": lstat /dev/nvidia-uvm: no such file or directory",
+     "container.device_node_gone", "nvidia-modprobe -u -c=0"),
+    # https://github.com/kersny/airsim_nvidia_docker/issues/4 ("requires the nvidia binary driver")
+    ("docker: Error response from daemon: linux runtime spec devices: error gathering device information while "
+     "adding custom device \"/dev/nvidia0\": lstat /dev/nvidia0: no such file or directory.",
+     "container.device_node_gone", "`nvidia-smi` must work"),
+    # ======== nccl.graph_file_mismatch: a graph XML injected by the VM image
+    # https://github.com/NVIDIA/nccl/issues/1240 ("Your `NCCL_GRAPH_FILE` parameter ... should never be set in
+    # production. You should unset it." ... "it is solved with your fix")
+    ("Spotllm:73025:73112 [0] NCCL INFO NCCL_TOPO_FILE set by environment to /opt/microsoft/ncv4/topo.xml\n"
+     "Spotllm:73025:73112 [0] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml\n\n"
+     "Spotllm:73025:73112 [0] graph/search.cc:719 NCCL WARN XML Import Channel : dev 1 not found.\n"
+     "Spotllm:73025:73112 [0] NCCL INFO graph/search.cc:749 -> 2",
+     "nccl.graph_file_mismatch", "unset NCCL_GRAPH_FILE"),
+
+    # ======== driver.nvidia_smi_not_found: where it ran decides the fix
+    # https://github.com/AidenDurrant/abdn-hpc/issues/1 (burned fresh9 d74: "The login node does not contain any GPUs")
+    ("$ nvidia-smi\nbash: nvidia-smi: command not found\n\nnvidia-smi gives the above output. How do you check GPU "
+     "memory allocation on macleod cluster?",
+     "driver.nvidia_smi_not_found", "--gres=gpu:1"),
+]
+
 test_first_answer = first_answer_tests(CASES)
