@@ -44,7 +44,8 @@ CASES = [
     ("podman start wkdev\nError: OCI runtime error: unable to start container \"346dbfb347b3\": crun: "
      "{\"msg\":\"error executing hook `/usr/bin/nvidia-ctk` (exit code: 1)\",\"level\":\"error\",\"time\":\"2024-11-05T09:37:14.582274Z\"}",
      "container.cdi_hook_failed", "nvidia-container-toolkit"),
-    # https://github.com/ublue-os/bluefin/issues/3454 (nvidia-cdi-hook of the image's toolkit; regenerating the spec)
+    # https://github.com/ublue-os/bluefin/issues/3454 (nvidia-cdi-hook exit 1 after an image update; the reporter's known fix
+    # was regenerating the spec with the installed toolkit; the thread's final resolution was not read)
     ("Error: OCI runtime error: unable to start container \"<container id>\":crun: {\"msg\":\"error executing hook "
      "`/usr/bin/nvidia-cdi-hook` (exit code: 1)\",\"level\":\"error\",\"time\":\"2025-10-22T10:00:06.194712Z\"}",
      "container.cdi_hook_failed", "nvidia-ctk cdi generate"),
@@ -98,19 +99,21 @@ CASES += [
     ("Failed to run nvidia/cuda:8.0 via nvidia-docker2. nvidia-container-cli: ldcache error: process /sbin/ldconfig "
      "failed with error code: 127",
      "container.nvidia_cli_ldcache", "ldconfig = \"@/sbin/ldconfig.real\""),
-    # https://github.com/NVIDIA/nvidia-docker/issues/659 (CentOS 7.2, the hook's --ldconfig=@/sbin/ldconfig)
+    # https://github.com/NVIDIA/nvidia-docker/issues/659 (CentOS 7.2, the hook's --ldconfig=@/sbin/ldconfig; no resolution read:
+    # the case checks the config.toml line leads)
     ("stderr: exec command: [/usr/bin/nvidia-container-cli --load-kmods configure --ldconfig=@/sbin/ldconfig "
      "--device=all --compute --utility --require=cuda>=8.0 --pid=24908 /data1/yard/docker/aufs/mnt/21e97522ec1a]\\\\n"
      "nvidia-container-cli: ldcache error: process /sbin/ldconfig failed with error code: 1\\\\n\\\"\\\"\".",
      "container.nvidia_cli_ldcache", "config.toml"),
-    # https://github.com/NVIDIA/enroot/issues/128 (enroot's hook; NVIDIA_DEBUG_LOG=1 showed "could not start
+    # https://github.com/NVIDIA/enroot/issues/128 (open, no resolution; enroot's hook; NVIDIA_DEBUG_LOG=1 showed "could not start
     # /usr/sbin/ldconfig: mount operation failed: /dev: operation not permitted")
     ("> nvidia-container-cli: ldcache error: process /usr/sbin/ldconfig failed with error code: 1\n"
      "> [ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1",
      "container.nvidia_cli_ldcache", "NVIDIA_DEBUG_LOG=1"),
 
     # ======== container.device_node_gone: recreate the container with the host's current nodes
-    # https://github.com/webanck/docker-wine-steam/issues/15 (the old container relaunched; /dev/nvidia-uvm absent)
+    # https://github.com/webanck/docker-wine-steam/issues/15 (the old container relaunched; /dev/nvidia-uvm absent; closed
+    # without a resolution)
     ("Trying to run a new data container.\nThe container already exists, relaunching the old one.\n"
      "Error response from daemon: linux runtime spec devices: error gathering device information while adding "
      "custom device \"/dev/nvidia-uvm\": lstat /dev/nvidia-uvm: no such file or directory",
@@ -133,6 +136,14 @@ CASES += [
     ("$ nvidia-smi\nbash: nvidia-smi: command not found\n\nnvidia-smi gives the above output. How do you check GPU "
      "memory allocation on macleod cluster?",
      "driver.nvidia_smi_not_found", "--gres=gpu:1"),
+]
+
+CASES += [
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/885 (the spec named /dev/dri/renderD129, a node the host
+    # lacks; the thread's own step is `nvidia-ctk cdi generate`; its final resolution was not read: a weaker case)
+    ("Rootless Podman Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device "
+     "\"/dev/dri/renderD129\": no such file or directory",
+     "container.cdi_spec_stale", "nvidia-ctk cdi generate"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
