@@ -144,6 +144,18 @@ CASES += [
     ("Rootless Podman Error: setting up CDI devices: failed to inject devices: failed to stat CDI host device "
      "\"/dev/dri/renderD129\": no such file or directory",
      "container.cdi_spec_stale", "nvidia-ctk cdi generate"),
+    # ======== gpu.busy_exclusive under WSL: the Windows build's WSL GPU support
+    # https://github.com/microsoft/WSL/issues/6057 (build 20226, the same Insider build as WSL#6014, fixinbound there;
+    # WSL#6098: "the issue is fixed in the very latest Windows release 20236")
+    ("Windows build number: 2004 (20226.1000)\n"
+     "Whether the issue is on WSL 2 and/or WSL 1: WSL 2, kernel\n"
+     "an error occurs: \u00b4CUDA error at bodysystemcuda_impl.h:159 code=46(cudaErrorDevicesUnavailable) "
+     "\"cudaEventCreate(&m_deviceData[0].event)\"`",
+     "gpu.busy_exclusive", "Move Windows to a build with working WSL GPU support"),
+    # https://github.com/microsoft/WSL/issues/6014 ("WSL2 & CUDA does not work [v20226]", labelled fixinbound)
+    ("WSL2 & CUDA does not work [v20226]\n"
+     "RuntimeError: CUDA runtime implicit initialization on GPU:0 failed. Status: all CUDA-capable devices are busy or unavailable",
+     "gpu.busy_exclusive", "Move Windows to a build with working WSL GPU support"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
