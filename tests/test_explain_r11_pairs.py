@@ -197,7 +197,7 @@ CASES = [
     # node has no GPU; request a GPU node and run it in the job
     ("$ nvidia-smi\nbash: nvidia-smi: command not found\n\nnvidia-smi gives the above output. How do you check GPU "
      "memory allocation on macleod cluster?",
-     "driver.smi_not_found", "srun --gres=gpu:1"),
+     "driver.nvidia_smi_not_found", "--gres=gpu:1"),
     # Slurm's refusal of a request no node can meet
     ("srun: error: Unable to allocate resources: Requested node configuration is not available",
      "slurm.gpu_request_rejected", "sinfo -p"),
@@ -205,7 +205,7 @@ CASES = [
     # in the job)
     ("$ nvidia-smi\nbash: nvidia-smi: command not found\n\nnvidia-smi gives the above output. How do you check GPU "
      "memory allocation on macleod cluster?",
-     "driver.smi_not_found", "srun --gres=gpu:1"),
+     "driver.nvidia_smi_not_found", "--gres=gpu:1"),
     # Slurm's refusal of a request no node can meet
     ("srun: error: Unable to allocate resources: Requested node configuration is not available",
      "slurm.gpu_request_rejected", "sinfo -p"),

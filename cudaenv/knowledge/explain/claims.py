@@ -48,7 +48,9 @@ CLAIMS = [
                                                 # the daemon's words; a container id as the host name (NCCL's
                                                 # host:pid:tid prefix); nvidia-container-cli's own message
                                                 r"|could not select device driver|(?<![\w-])[0-9a-f]{12}:\d+:\d+"
-                                                r"|initialization error: (?:cuda|nvml) error|\bveth|\bbr-[0-9a-f]"),
+                                                r"|initialization error: (?:cuda|nvml) error|\bveth|\bbr-[0-9a-f]"
+                                                # docker compose's service prefix on every line ("app_1  | ...")
+                                                r"|(?:^|\n)[\w.-]+[_-]\d+\s{1,4}\|\s"),
     ("apptainer", r"\bApptainer\b|\bSingularity\b", r"apptainer|singularity|\.sif\b"),
     # the device plugin's own start-up lines ("Loading NVML", "Failed to start nvml")
     ("kubernetes", r"\bKubernetes\b|\bpod\b", r"kube|k8s|\bpod\b|helm|nvidia\.com/gpu|device.plugin|start nvml"),
