@@ -8,6 +8,7 @@ from __future__ import annotations
 from explain_answers import first_answer_tests
 
 GATE = "build.torch_compiler_gate"
+API = "build.library_api_version"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -38,6 +39,14 @@ CASES = [
      "error: #error \"You're running a too old version of GCC. We need GCC 5 or later.\"\nerror: command 'gcc' failed "
      "with exit status 1",
      GATE, "gcc 5 or later"),
+    # --- build.library_api_version: C's wordings (gcc on a .c file) of a symbol cuDNN 8 removed ---------------------
+    # https://github.com/pjreddie/darknet/issues/2245 (Jetson, cuDNN 8: "I used Fork source code
+    # (https://github.com/AlexeyAB/darknet) is build success", the fork ported to cuDNN 8)
+    ("./src/convolutional_layer.c:148:5: warning: implicit decalaration of function 'cudnnGetConvolutionForwardAlgorithm'; "
+     "didi you mean 'cudnnGetConvolutionForwardAlgorithm_v7' ? [-Wimplicit-function-declaration]\n"
+     "./src/convolutional_layer.c:153:13: error: 'CUDNN_CONVOLUTION_FWD_SPECIFY_WORKSPACE_LIMIT' undeclared (first use in "
+     "this function); did you mean 'CUDNN_CONVOLUTION_FWD_ALGO_DIRECT'>\ncompilation terminated due to -Wfatal-errors.",
+     API, "ported to cuDNN 8"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
