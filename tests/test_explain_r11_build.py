@@ -9,6 +9,7 @@ from explain_answers import first_answer_tests
 
 GATE = "build.torch_compiler_gate"
 API = "build.library_api_version"
+LIBDEVICE = "nvcc.libdevice_path_missing"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -47,6 +48,30 @@ CASES = [
      "./src/convolutional_layer.c:153:13: error: 'CUDNN_CONVOLUTION_FWD_SPECIFY_WORKSPACE_LIMIT' undeclared (first use in "
      "this function); did you mean 'CUDNN_CONVOLUTION_FWD_ALGO_DIRECT'>\ncompilation terminated due to -Wfatal-errors.",
      API, "ported to cuDNN 8"),
+    # --- nvcc.libdevice_path_missing: the nvcc that ran is not a toolkit's own bin/nvcc -----------------------------
+    # https://github.com/cbuchner1/CudaMiner/issues/53 ("export PATH=/usr/local/cuda-10.1/bin:..." and it was
+    # completely resolved)
+    ("I had the same error msg:`nvcc fatal : Path to libdevice library not specified`",
+     LIBDEVICE, "export PATH=/usr/local/cuda/bin"),
+    # https://github.com/NVIDIA/nvvl/issues/17 (CMake took /usr/bin/nvcc; NVIDIA/nvvl#99: removing /usr/bin/nvcc, CMake
+    # found /usr/local/cuda-8.0/bin/nvcc and the build went through)
+    ("cmake -Bbuild/temp.linux-x86_64-3.6/nvvl-build -H../\n-- The CUDA compiler identification is unknown\n"
+     "-- Check for working CUDA compiler: /usr/bin/nvcc\n-- Check for working CUDA compiler: /usr/bin/nvcc -- broken\n"
+     "CMake Error at /home/huxiaodong/anaconda3/lib/python3.6/site-packages/cmake/data/share/cmake-3.11/Modules/"
+     "CMakeTestCUDACompiler.cmake:46 (message):\n  The CUDA compiler\n\n    \"/usr/bin/nvcc\"\n\n  is not able to compile "
+     "a simple test program.\n\n    nvcc fatal   : Path to libdevice library not specified",
+     LIBDEVICE, "export PATH=/usr/local/cuda/bin"),
+    # https://github.com/cudamat/cudamat/issues/40 (CUDA 5.5 from the .run: "with your PATH correctly set to include
+    # /usr/local/cuda/bin"; the build ran under sudo, which resets PATH)
+    ("I cannot find the path /usr/local/cuda/nvmm/libdevice after installing cuda5.5 with .run.\nWhen make the examples, "
+     "I faced this problem nvcc fatal   : Path to libdevice library not specified.",
+     LIBDEVICE, "export PATH=/usr/local/cuda/bin"),
+    # https://github.com/facebookarchive/caffe2/issues/410 (nvcc is /usr/local/bin/nvcc, a link into cuda-8.0/bin)
+    ("> [ 14%] Building NVCC (Device) object third_party/gloo/gloo/CMakeFiles/gloo_cuda.dir/nccl/"
+     "gloo_cuda_generated_nccl.cu.o\n> nvcc fatal   : Path to libdevice library not specified\n"
+     "root@01:/usr/local/src/caffe2/caffe2# which nvcc\n/usr/local/bin/nvcc\n"
+     "lrwxrwxrwx 1 root root 28 Mar  7 18:05 /usr/local/bin/nvcc -> /usr/local/cuda-8.0/bin/nvcc",
+     LIBDEVICE, "export PATH=/usr/local/cuda/bin"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

@@ -1331,3 +1331,21 @@ def _d_module_name(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"module_name": _d_module_name})
+
+
+# -- [build] round 11: added at the end so parallel edits above do not collide.
+
+_NVCC_PATH_RX = re.compile(r"(?<![\w./+-])(/[\w./+-]*/nvcc)(?![\w./+-])")
+
+
+def _d_libdevice_nvcc(v: dict, t: LogText, m: re.Match) -> dict:
+    """The nvcc a build ran, when the log names it by path (``command '/usr/bin/nvcc' failed``, CMake's
+    ``Check for working CUDA compiler: /usr/bin/nvcc``) and it is not a toolkit's own bin/nvcc; else the words the
+    entry's defaults give."""
+    for found in _NVCC_PATH_RX.finditer(t.text):
+        if not re.search(r"/cuda[\w.-]*/bin/nvcc$", found.group(1)):  # a toolkit's own nvcc is not the stray one
+            return {"nvcc": found.group(1)}
+    return {}
+
+
+DERIVE["libdevice_nvcc"] = _d_libdevice_nvcc
