@@ -10,6 +10,7 @@ from explain_answers import first_answer_tests
 GATE = "build.torch_compiler_gate"
 API = "build.library_api_version"
 LIBDEVICE = "nvcc.libdevice_path_missing"
+TFHEADERS = "build.tf_headers_cuda_path"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -72,6 +73,13 @@ CASES = [
      "root@01:/usr/local/src/caffe2/caffe2# which nvcc\n/usr/local/bin/nvcc\n"
      "lrwxrwxrwx 1 root root 28 Mar  7 18:05 /usr/local/bin/nvcc -> /usr/local/cuda-8.0/bin/nvcc",
      LIBDEVICE, "export PATH=/usr/local/cuda/bin"),
+    # --- build.tf_headers_cuda_path: TF 1.x's pip headers include "cuda/include/cuda.h" ------------------------------
+    # https://github.com/tensorflow/tensorflow/issues/15002 (TF 1.4 from pip3, CUDA 8.0; the maintainer: "add `-I/usr` or
+    # wherever your cuda installation is to your build command")
+    ("/usr/local/lib/python3.5/dist-packages/tensorflow/include\nIn file included from deform_conv.cu.cc:70:0:\n"
+     "/usr/local/lib/python3.5/dist-packages/tensorflow/include/tensorflow/core/util/cuda_kernel_helper.h:24:31: fatal "
+     "error: cuda/include/cuda.h: No such file or directory\n #include \"cuda/include/cuda.h\"",
+     TFHEADERS, "-I/usr/local"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
