@@ -11,6 +11,7 @@ GATE = "build.torch_compiler_gate"
 API = "build.library_api_version"
 LIBDEVICE = "nvcc.libdevice_path_missing"
 TFHEADERS = "build.tf_headers_cuda_path"
+TFOP = "loader.tf_custom_op_abi"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -80,6 +81,12 @@ CASES = [
      "/usr/local/lib/python3.5/dist-packages/tensorflow/include/tensorflow/core/util/cuda_kernel_helper.h:24:31: fatal "
      "error: cuda/include/cuda.h: No such file or directory\n #include \"cuda/include/cuda.h\"",
      TFHEADERS, "-I/usr/local"),
+    # --- loader.tf_custom_op_abi: a TF class's typeinfo missing = the op is not linked with libtensorflow_framework ---
+    # https://github.com/tensorflow/tensorflow/issues/25513 (a custom reader op built for TF 1.3, loaded by TF 1.12)
+    ("Shared library for the custom op builds successfully, but  loading it with `import tensorFlow as tf; "
+     "tf.load_op_library()` fails due to missing symbols:\n`tensorflow.python.framework.errors_impl.NotFoundError: "
+     "./libjson_record_reader_op.so: undefined symbol: _ZTIN10tensorflow8OpKernelE`",
+     TFOP, "-ltensorflow_framework"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
