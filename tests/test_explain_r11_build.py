@@ -12,6 +12,7 @@ API = "build.library_api_version"
 LIBDEVICE = "nvcc.libdevice_path_missing"
 TFHEADERS = "build.tf_headers_cuda_path"
 TFOP = "loader.tf_custom_op_abi"
+JAXLIB = "jax.jaxlib_version_gate"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -87,6 +88,22 @@ CASES = [
      "tf.load_op_library()` fails due to missing symbols:\n`tensorflow.python.framework.errors_impl.NotFoundError: "
      "./libjson_record_reader_op.so: undefined symbol: _ZTIN10tensorflow8OpKernelE`",
      TFOP, "-ltensorflow_framework"),
+    # --- jax.jaxlib_version_gate: jax's own check of jaxlib's version ------------------------------------------------
+    # https://github.com/Zuricho/ParallelFold/issues/13 (jaxlib 0.1.69+cuda101 kept, `pip install jax==0.2.14` fixed it)
+    ("ValueError: jaxlib is version 0.1.69, but this version of jax requires version 0.1.74.\n#conda list |grep jax\n"
+     "jax                       0.2.26                   pypi_0    pypi\n"
+     "jaxlib                    0.1.69+cuda101           pypi_0    pypi",
+     JAXLIB, "pip install jax==0.2.14"),
+    # https://github.com/Kaggle/docker-python/pull/771 (the image's jaxlib upgraded)
+    ("Fixes error: `ValueError: jaxlib is version 0.1.41, but this version of jax requires version 0.1.43.`",
+     JAXLIB, "pip install -U"),
+    # https://github.com/octo-models/octo/issues/125 (jaxlib 0.4.31 over jax 0.4.20: `pip install jaxlib==0.4.20`)
+    ("jaxlib version 0.4.31 is newer than and incompatible with jax version 0.4.20",
+     JAXLIB, 'pip install "jaxlib==0.4.20"'),
+    # https://github.com/ayaka14732/TransCan/issues/4 (a jaxlib 0.4.12 built from source beside jax 0.4.11)
+    ("    raise RuntimeError(msg)\nRuntimeError: jaxlib version 0.4.12 is newer than and incompatible with jax version "
+     "0.4.11.",
+     JAXLIB, 'pip install "jaxlib==0.4.11"'),
 ]
 
 test_first_answer = first_answer_tests(CASES)
