@@ -13,6 +13,7 @@ LIBDEVICE = "nvcc.libdevice_path_missing"
 TFHEADERS = "build.tf_headers_cuda_path"
 TFOP = "loader.tf_custom_op_abi"
 JAXLIB = "jax.jaxlib_version_gate"
+CMAKEGATE = "cmake.minimum_required_gate"
 
 # (text, the first environment answer's id, a string the first line of its fix holds)
 CASES = [
@@ -104,6 +105,11 @@ CASES = [
     ("    raise RuntimeError(msg)\nRuntimeError: jaxlib version 0.4.12 is newer than and incompatible with jax version "
      "0.4.11.",
      JAXLIB, 'pip install "jaxlib==0.4.11"'),
+    # --- cmake.minimum_required_gate: CMake's own cmake_minimum_required gate --------------------------------------
+    # https://github.com/kakao/khaiii/issues/6 (CMake 3.5.1; `pip install cmake` installed 3.13 and it built)
+    ("`cmake ..\nCMake Error at CMakeLists.txt:1 (cmake_minimum_required):\n  CMake 3.10 or higher is required.  You are "
+     "running version 3.5.1`",
+     CMAKEGATE, "pip install -U cmake"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
