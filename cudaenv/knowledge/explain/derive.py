@@ -1506,8 +1506,8 @@ DERIVE.update({"module_name": _d_module_name})
 # -- [r11 pairs] the CUDA a prebuilt library was compiled for bounds the GPUs it has code for. NCCL prints its own
 # build ("NCCL version 2.14.3+cuda11.8"); a build for a CUDA whose nvcc stops below Blackwell (sm_max < 100 in
 # data/compat.yaml: every CUDA before 12.8) has no kernels for an RTX 50xx or a B200, whatever the driver.
-# NCCL's "named symbol not found" on such a GPU: pytorch/pytorch#150734-style reports, fresh11 f40 (torch
-# 2.x+cu118's NCCL 2.14.3 on an RTX 5090, fixed by a cu128 torch).
+# NCCL's "named symbol not found" on such a GPU: pytorch/pytorch#152077 (fresh11 f40: torch 2.x+cu118's NCCL 2.14.3
+# on an RTX 5090, fixed by a cu128 torch).
 _NCCL_BUILD = re.compile(r"NCCL version (\d+\.\d+\.\d+)\+cuda(\d+\.\d+)")
 
 
@@ -1644,3 +1644,21 @@ def _d_conda_subdir(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["conda_subdir"] = _d_conda_subdir
+
+
+# -- [build] round 11: added at the end so parallel edits above do not collide.
+
+_NVCC_PATH_RX = re.compile(r"(?<![\w./+-])(/[\w./+-]*/nvcc)(?![\w./+-])")
+
+
+def _d_libdevice_nvcc(v: dict, t: LogText, m: re.Match) -> dict:
+    """The nvcc a build ran, when the log names it by path (``command '/usr/bin/nvcc' failed``, CMake's
+    ``Check for working CUDA compiler: /usr/bin/nvcc``) and it is not a toolkit's own bin/nvcc; else the words the
+    entry's defaults give."""
+    for found in _NVCC_PATH_RX.finditer(t.text):
+        if not re.search(r"/cuda[\w.-]*/bin/nvcc$", found.group(1)):  # a toolkit's own nvcc is not the stray one
+            return {"nvcc": found.group(1)}
+    return {}
+
+
+DERIVE["libdevice_nvcc"] = _d_libdevice_nvcc
