@@ -148,13 +148,17 @@ ALLOWED = {
 
 
 def test_no_first_answer_claims_what_its_log_does_not_show():
-    """Every corpus log (the burned held-out sets too): its first environment answer's title and the cause's
-    sentences that state a fact name nothing of CLAIMS the log does not show. Before round 11: 10 logs (DeepSpeed for
+    """Every corpus log (the burned held-out sets too; a sealed set not yet scored is skipped): its first environment
+    answer's title and the cause's sentences that state a fact name nothing of CLAIMS the log does not show. Before round 11: 10 logs (DeepSpeed for
     lightseq's builder, fresh11 f14; a jaxlib for TensorFlow's XLA paths, f64; Docker Desktop and WSL for torch's one
     line, fresh8 c38; an older nvJitLink first on the loader path for JAX logs that show no loader path, f62 and
     fresh4 806); after: the five general statements above."""
+    from test_explain_corpus_data import UNREAD  # a set not yet scored is read by nobody, this sweep included
+
     found = set()
     for path in sorted(CORPUS.rglob("*.log")):
+        if path.relative_to(CORPUS).parts[0] in UNREAD:
+            continue
         text = path.read_text(errors="replace")
         answers = [m for m in explain(text) if m.environment]
         if answers:
