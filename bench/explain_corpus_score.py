@@ -46,6 +46,7 @@ left to judge.
     python3 bench/explain_corpus_score.py --split fresh9       # the ninth
     python3 bench/explain_corpus_score.py --split fresh10      # the tenth
     python3 bench/explain_corpus_score.py --split fresh11      # the eleventh
+    python3 bench/explain_corpus_score.py --split fresh12      # the twelfth
     python3 bench/explain_corpus_score.py --json                # one record per log
     python3 bench/explain_corpus_score.py --split fresh9 --since before.json --judged J.yaml --template
 """
@@ -69,7 +70,7 @@ SAMPLED = os.path.join(CORPUS, "sampled")
 LAYERS = ["compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"]
 SPLITS = ["old", "tune", "heldout"]
-#: The sealed sets, in the order they were made: fresh/, fresh2/ .. fresh11/.
+#: The sealed sets, in the order they were made: fresh/, fresh2/ .. fresh12/.
 SEALED = {name: os.path.join(CORPUS, name) for name in ["fresh"] + [f"fresh{n}" for n in range(2, 13)]}  # each scored only on request (--split NAME), never in "all"
 
 
