@@ -144,6 +144,9 @@ ALLOWED = {
     ("sampled/324-torch-cudnn-incompat-kohya.log", "conda"),
     # "Windows' Timeout Detection and Recovery, on Linux the X server's watchdog": the two platforms' watchdogs
     ("fresh10/e39-picongpu-cudaerrorlaunchtimeout-x-server-same-gpu.log", "windows"),
+    # "older bitsandbytes looks for libcudart.so on LD_LIBRARY_PATH and in the conda environment": where that
+    # release searches, not a claim that this log ran in conda
+    ("fresh12/g09-bnb-cmake-build-setup-failed.log", "conda"),
 }
 
 
