@@ -12,6 +12,7 @@ import json
 import os
 import re
 
+import pytest
 import yaml
 
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
@@ -169,7 +170,22 @@ def assert_sealed_split(directory: str, split: str, first_digit: str, earlier: l
                         at_least: int = 25, negatives: int = 5, unread: bool = False) -> list[dict]:
     """A sealed set in ``directory`` (files ``<first_digit>NN-….log``): same schema, split ``split``, at most 150
     lines a log, sharing no thread, file name or log text with the ``earlier`` sets; ``unread`` (a set not yet
-    scored, so nobody may have tuned on it): nor any thread a test quotes."""
+    scored, so nobody may have tuned on it): nor any thread a test quotes.
+
+    A set not yet scored fails without saying which log, source or line: whoever runs the tests may be tuning
+    explain, and must not learn what the set holds. ``CUDAENV_SHOW_SEALED=1`` shows the details."""
+    if not unread or os.environ.get("CUDAENV_SHOW_SEALED") == "1":
+        return _sealed_split(directory, split, first_digit, earlier, at_least, negatives, unread)
+    try:
+        return _sealed_split(directory, split, first_digit, earlier, at_least, negatives, unread)
+    except AssertionError:
+        pass  # raised below, outside the handler, so the traceback does not carry the details either
+    raise AssertionError(f"{split}: a sealed set not yet scored fails its checks (details hidden; "
+                         "CUDAENV_SHOW_SEALED=1 shows them to someone who does not tune explain)")
+
+
+def _sealed_split(directory: str, split: str, first_digit: str, earlier: list[tuple[str, list[dict]]],
+                  at_least: int, negatives: int, unread: bool) -> list[dict]:
     with open(os.path.join(directory, "manifest.yaml"), encoding="utf-8") as f:
         logs = yaml.safe_load(f)["logs"]
     assert_files_are_the_manifest(directory, logs)
@@ -366,3 +382,19 @@ def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
     out = yaml.safe_load(capsys.readouterr().out)["judged"]
     assert out["one.log"] == judged["one.log"]
     assert out["two.log"]["verdict"] == out["three.log"]["verdict"] == "right or wrong"
+
+
+def test_a_sealed_set_not_yet_scored_fails_without_naming_its_logs(tmp_path, monkeypatch):
+    """A failing check of an unread set says which set, never which log or source (the person running the tests may
+    be tuning explain); a read set names the log as before."""
+    monkeypatch.delenv("CUDAENV_SHOW_SEALED", raising=False)
+    (tmp_path / "z01-secret-cause-name.log").write_text("RuntimeError: CUDA error: no kernel image\n" * 200)
+    entry = {"file": "z01-secret-cause-name.log", "source": "https://github.com/o/secret-repo/issues/1", "project": "o/p",
+             "layer": "loader", "cause": {"component": "torch", "failure": "missing"}, "fix": "f", "split": "zz"}
+    (tmp_path / "manifest.yaml").write_text(yaml.safe_dump({"logs": [entry]}))
+    with pytest.raises(AssertionError) as hidden:
+        assert_sealed_split(str(tmp_path), "zz", "z", [], at_least=1, negatives=0, unread=True)
+    assert "secret" not in str(hidden.value) and "zz" in str(hidden.value)
+    with pytest.raises(AssertionError) as shown:  # read: the 200-line log is named
+        assert_sealed_split(str(tmp_path), "zz", "z", [], at_least=1, negatives=0, unread=False)
+    assert "secret-cause-name" in str(shown.value)
