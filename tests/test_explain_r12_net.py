@@ -76,6 +76,17 @@ CASES = [
      "CUDA：11.6\n"
      "NCCL WARN NCCL cannot be captured in a graph if either it wasn't built with CUDA runtime >= 11.3 or if the installed CUDA driver < R465.",
      "nccl.graph_capture_unsupported", "2.19.3+cuda11.0"),
+    # -- torch's own library not found by an extension -------------------------------------------------------------
+    # https://github.com/MVIG-SJTU/AlphaPose/issues/832 (its own nms extension: "rm -r build; python setup.py develop")
+    ('  File "/home/duyaoo/xp/AlphaPose/detector/nms/__init__.py", line 1, in <module>\n'
+     "    from .nms_wrapper import nms, soft_nms\n"
+     '  File "/home/duyaoo/xp/AlphaPose/detector/nms/nms_wrapper.py", line 4, in <module>\n'
+     "    from . import nms_cpu, nms_cuda\n"
+     "ImportError: libtorch.so: cannot open shared object file: No such file or directory",
+     "loader.torch_lib_not_loaded", "rm -rf build/"),
+    # https://github.com/pytorch/extension-cpp/pull/127 (a package's _C imported before torch: `import torch` first)
+    ("However, an **ImportError: libtorch_cuda.so: cannot open shared object file: No such file or directory** would occur at runtime.",
+     "loader.torch_lib_not_loaded", "Import torch before"),
     # -- NVRTC's builtins not loaded ---------------------------------------------------------------------------------
     # https://github.com/Theano/Theano/issues/6010 (LD_LIBRARY_PATH=/usr/local/cuda/lib:/usr/local/cuda/lib64 fixed it)
     ("NVRTC compile log::\n"
