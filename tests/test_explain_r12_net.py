@@ -105,6 +105,12 @@ CASES = [
     # https://github.com/dmlc/nnvm/issues/408 (TVM on a Jetson TX1)
     ('TVMError: [12:49:51] src/codegen/build_cuda.cc:38: Check failed: compile_res == NVRTC_SUCCESS (7 vs. 0) nvrtc: error: failed to load builtins',
      "loader.nvrtc_builtins_not_loaded", "LD_LIBRARY_PATH"),
+    # https://github.com/mivertowski/DotCompute/issues/182 (Windows, CUDA 12.2 installed: the builtins DLL)
+    ("---> DotCompute.Backends.CUDA.Types.KernelCompilationException: NVRTC CUBIN compilation failed for kernel 'Kernels.TransposeNaive': NVRTC_ERROR_BUILTIN_OPERATION_FAILURE\n"
+     "Compilation Log:\n"
+     "nvrtc: error: failed to open nvrtc-builtins64_122.dll.\n"
+     "  Make sure that nvrtc-builtins64_122.dll is installed correctly.",
+     "loader.nvrtc_builtins_not_loaded", "PATH"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
