@@ -57,6 +57,10 @@ CASES = [
     ("dgxh100-3:225140:225355 [0] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable\n"
      "dgxh100-3:225140:225355 [0] NCCL INFO transport/net_ib.cc:579 -> 2",
      "nccl.ib_qp_connect", "NCCL_IB_GID_INDEX"),
+    # https://github.com/NVIDIA/nccl/issues/2013 (InfiniBand, 2.2x's message with its GID index: NCCL_CROSS_NIC=0 fixed
+    # it; the RoCE GID answers must not take this one)
+    ("ibvwrap.c:262 NCCL WARN Call to ibv_modify_qp failed with 110 Connection timed out, on dev mlx5_1:1, curr state INIT, next state RTR, local GID index 3",
+     "nccl.ib_qp_connect", "NCCL_CROSS_NIC=0"),
     # -- an NCCL build that cannot be captured in a CUDA graph ------------------------------------------------------
     # https://github.com/InternLM/lmdeploy/pull/2433 (nvidia-nccl-cu11 is built on CUDA 11.0: an NCCL for 11.8)
     ('  File "/opt/py3/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2219, in all_reduce\n'
