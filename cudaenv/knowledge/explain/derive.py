@@ -1662,3 +1662,39 @@ def _d_libdevice_nvcc(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["libdevice_nvcc"] = _d_libdevice_nvcc
+
+
+# -- [r12 net] A RoCE GID table a log shows (ibv_devinfo -v's "GID[  3]: ::ffff:10.0.0.1, RoCE v2", show_gids' rows
+# "mlx5_0 1 3 0000:...:ffff:0a00:0001 10.0.0.1 v2 eth0") decides NCCL_IB_GID_INDEX: the RoCE v2 entry that carries the
+# node's IPv4 address (IPv4-mapped, ::ffff:a.b.c.d) is routed; a link-local one (fe80::) is not. NVIDIA/nccl#769
+# (fresh12 g43: index 1 = fe80 link-local timed out, 3 worked; maintainer: "the link-local address ... isn't properly
+# routed"), NVIDIA/nccl#426 and NVIDIA/nccl-tests#24 (3), NVIDIA/nccl#1538 (7: its v2 IPv4 row).
+_GID_DEVINFO = re.compile(r"GID\[\s*(\d+)\]:\s*([0-9A-Fa-f:.]+),\s*RoCE v([12])")
+_GID_SHOW = re.compile(r"(?m)^\s*\w+\s+\d+\s+(\d+)\s+([0-9a-f]{4}(?::[0-9a-f]{4}){7})\s+(?:\d{1,3}(?:\.\d{1,3}){3}\s+)?v([12])\b")
+_GID_USED = re.compile(r"(?i:NCCL_IB_GID_INDEX\s*(?:=|set by environment to)\s*|GID index (?:to |= ?)?)(\d+)\b")
+
+
+def _gid_ipv4(gid: str) -> bool:
+    g = gid.lower()
+    return g.startswith("::ffff:") or g.startswith("0000:0000:0000:0000:0000:ffff:")
+
+
+def _d_roce_gid(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"gid_v2": "", "gid_used": "", "gid_used_part": ""}
+    if "GID[" not in t.text and "ffff" not in t.text:
+        return none
+    rows = [(int(i), g, ver) for i, g, ver in _GID_DEVINFO.findall(t.text)]
+    rows += [(int(i), g, ver) for i, g, ver in _GID_SHOW.findall(t.text)]
+    v2 = sorted(i for i, g, ver in rows if ver == "2" and _gid_ipv4(g))
+    if not v2:
+        return none
+    used = _GID_USED.search(t.text)
+    part = ""
+    if used and int(used.group(1)) != v2[0]:
+        kind = {i: g for i, g, _ in rows}.get(int(used.group(1)), "")
+        what = " (a link-local fe80:: address, which is not routed)" if kind.lower().startswith("fe80") else ""
+        part = f" instead of {used.group(1)}{what}"
+    return {"gid_v2": str(v2[0]), "gid_used": used.group(1) if used else "", "gid_used_part": part}
+
+
+DERIVE["roce_gid"] = _d_roce_gid
