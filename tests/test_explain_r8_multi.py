@@ -99,7 +99,7 @@ CASES = [
     # docker command"; the log itself shows no container: the container fix as a condition)
     ("RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:825, unhandled system error, NCCL "
      "version 2.7.8\n\nncclSystemError: System call (socket, malloc, munmap, etc) failed.",
-     "nccl.system_error", "If it runs in a container (Docker, Kubernetes), start the container with `--ipc=host`"),
+     "nccl.system_error", "If it runs in a container on one machine (Docker, Kubernetes), start the container with `--ipc=host`"),
 
     # --- Gloo's full mesh between nodes ---------------------------------------------------------------------
     # https://github.com/sgl-project/sglang/issues/3226 ("Set Env GLOO_SOCKET_IFNAME works for me", IB nodes)
