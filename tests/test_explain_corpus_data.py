@@ -29,6 +29,7 @@ FRESH9 = os.path.join(CORPUS, "fresh9")
 FRESH10 = os.path.join(CORPUS, "fresh10")
 FRESH11 = os.path.join(CORPUS, "fresh11")
 FRESH12 = os.path.join(CORPUS, "fresh12")
+FRESH13 = os.path.join(CORPUS, "fresh13")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -221,9 +222,10 @@ def sealed_sets() -> list[tuple[str, list[dict]]]:
 LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8, 20), (FRESH6, "fresh6", "a", 30, 8, 30),
               (FRESH7, "fresh7", "b", 28, 8, 28), (FRESH8, "fresh8", "c", 45, 9, 40), (FRESH9, "fresh9", "d", 40, 9, 35),
               (FRESH10, "fresh10", "e", 45, 9, 45),
-              (FRESH11, "fresh11", "f", 45, 9, 40), (FRESH12, "fresh12", "g", 45, 7, 40)]
+              (FRESH11, "fresh11", "f", 45, 9, 40), (FRESH12, "fresh12", "g", 45, 7, 40),
+              (FRESH13, "fresh13", "h", 45, 9, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh13"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -361,6 +363,13 @@ def test_fresh12_logs_are_a_twelfth_sealed_split():
     switching), collected by three collectors while round 11 ran; judged at round 11's start (judged-cabbbee.yaml)
     and after it, unread by anyone who tunes explain."""
     assert_later_set("fresh12")
+
+
+def test_fresh13_logs_are_a_thirteenth_sealed_split():
+    """fresh13/: a thirteenth set (h01-h17 build side, h31-h47 run side, h61-h77 a user's day of installing and
+    switching), collected by three collectors while round 13's tuners worked on other threads; judged at round 13's
+    start (1ba1684) and after it, unread by anyone who tunes explain."""
+    assert_later_set("fresh13")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
