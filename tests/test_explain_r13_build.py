@@ -87,6 +87,41 @@ CASES = [
     # guard: FindCUDA found nvcc but not the rest (its own entry)
     ("  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY) (found\n  version \"11.2\")",
      "cmake.findcuda_parts_missing", "CUDA_TOOLKIT_ROOT_DIR"),
+    # https://github.com/pytorch/pytorch/issues/125300 (the issue's title: libtorch 2.3.0+cu118 linked with CUDA 11.7; a
+    # major-only soname names a symbol the older release of that major lacks)
+    ("libtorch_cuda.so: undefined reference to `cudaLaunchKernelExC@libcudart.so.11.0",
+     "link.prebuilt_for_other_cuda", "libtorch per CUDA release"),
+    # https://github.com/pytorch/pytorch/issues/73829 (libtorch for CUDA 11.3 built against a CUDA 11.2 toolkit)
+    ("Run examples: libtorch_cuda_cpp.so: undefined reference to `cudaStreamUpdateCaptureDependencies@libcudart.so.11.0'",
+     "link.prebuilt_for_other_cuda", "at least as new as the one it was built with"),
+    # -- the driver's libcuda.so.1 needed where no driver is (docker build) ------------------------------------------
+    # https://github.com/NVIDIA/nvidia-docker/issues/374 ("you must use the libcuda.so stub from /usr/local/cuda/lib64/stubs")
+    ("/usr/bin/ld: warning: libcuda.so.1, needed by /usr/local/lib/libopencv_cudev.so, not found (try using -rpath or -rpath-link)\n"
+     "/usr/local/lib/libopencv_cudev.so: undefined reference to `cuGetErrorString'",
+     "link.lcuda_not_found", "lib64/stubs/libcuda.so.1"),
+    # -- CMake's CUDA discovery, more of its own wordings ----------------------------------------------------------
+    # https://github.com/jetsonhacks/buildLibrealsense2TX/issues/13 (CMAKE_CUDA_COMPILER set to nvcc's real path);
+    # CMake prints the path between blank lines
+    ("CMake Error at CMakeLists.txt:10 (project):\n  The CMAKE_CUDA_COMPILER:\n\n    /usr/local/cuda/bin/nvcc\n\n"
+     "  is not a full path to an existing compiler tool.",
+     "cmake.no_cuda_compiler", "cudaenv use"),
+    # FindCUDAToolkit's own form of headers missing beside the nvcc it found (CUDAToolkit_ROOT)
+    ("CMake Error at /usr/share/cmake-3.22/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+     "  Could NOT find CUDAToolkit (missing: CUDAToolkit_INCLUDE_DIR CUDAToolkit_LIBRARY_ROOT)",
+     "cmake.findcuda_parts_missing", "-DCUDAToolkit_ROOT=/usr/local/cuda"),
+    # find_package(CUDAToolkit) under a CMake older than 3.17 (BrownBiomechanics/Autoscoper#89: "require at least CMake 3.17")
+    ("CMake Error at CMakeLists.txt:5 (find_package):\n"
+     "  By not providing \"FindCUDAToolkit.cmake\" in CMAKE_MODULE_PATH this project has\n"
+     "  asked CMake to find a package configuration file provided by \"CUDAToolkit\",",
+     "cmake.too_old_for_cuda", "newer CMake"),
+    # -- MSVC: nvcc runs vcvars64.bat itself when cl.exe is not on PATH -------------------------------------------
+    # https://github.com/k-l-lambda/stylegan-web/issues/10
+    ("nvcc fatal   : Could not set up the environment for Microsoft Visual Studio using 'C:/Program Files (x86)/Microsoft Visual Studio/2017/Community/VC/Tools/MSVC/14.16.27023/bin/Hostx64/x64/../../../../../../../VC/Auxiliary/Build/vcvars64.bat'",
+     "msvc.cl_not_found", "x64 Native Tools Command Prompt"),
+    # https://github.com/philferriere/dlwin/issues/3 (VS 2013 without the 64-bit script)
+    ("nvcc fatal   : Microsoft Visual Studio configuration file 'vcvars64.bat' could not be found\n"
+     "for installation at 'C:/Program Files (x86)/Microsoft Visual Studio 12.0/VC/bin/../..'",
+     "msvc.cl_not_found", "x64 Native Tools Command Prompt"),
     # -- an API cuDNN 8 removed: a project never ported is built against cuDNN 7 ------------------------------------
     # https://github.com/pjreddie/darknet/issues/2257 (fresh10 e08: driver 440 + CUDA 10.2 + cuDNN 7.6.5 solved it)
     ("./src/convolutional_layer.c: In function ‘cudnn_convolutional_setup’:\n"

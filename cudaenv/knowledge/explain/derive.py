@@ -1703,7 +1703,7 @@ DERIVE["roce_gid"] = _d_roce_gid
 # -- [r13 build] a prebuilt library linked against another CUDA: ld's "libX.so: undefined reference to
 # `cudaFree@libcudart.so.9.0'" names the soname it was built with. Up to CUDA 10 a soname's major.minor is the CUDA
 # release (libcudart.so.9.0 = CUDA 9.0); from CUDA 11 a soname names a major only (components.yaml `sonames`).
-_VERSIONED_UNDEF = re.compile(r"(?<![\w.+-])((?!lib(?:cudart|cublas\w*|cufft\w*|curand|cusparse\w*|cusolver\w*|cudnn\w*|cupti|nvrtc\w*|nvJitLink|nvToolsExt|nvjpeg|npp\w*|nccl)\.so)[\w+-]+\.so[\d.]*): undefined reference to `\w+@(lib(\w+?)\.so\.(\d+(?:\.\d+)?))'")
+_VERSIONED_UNDEF = re.compile(r"(?<![\w.+-])((?!lib(?:cudart|cublas\w*|cufft\w*|curand|cusparse\w*|cusolver\w*|cudnn\w*|cupti|nvrtc\w*|nvJitLink|nvToolsExt|nvjpeg|npp\w*|nccl)\.so)[\w+-]+\.so[\d.]*): undefined reference to `\w+@(lib(\w+?)\.so\.(\d+(?:\.\d+)?))(?!\w)")
 
 
 def _d_prebuilt_cuda(v: dict, t: LogText, m: re.Match) -> dict:
