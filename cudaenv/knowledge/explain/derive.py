@@ -900,7 +900,7 @@ def _stem(name: str) -> str:
     return name
 
 
-_LINK_MISS = re.compile(r"cannot find -l(?P<name>[\w.+-]+)|unable to find library -l(?P<name2>[\w.+-]+)|"
+_LINK_MISS = re.compile(r"cannot find (?:-l|[—–-]I)(?P<name>[\w.+-]+)|unable to find library -l(?P<name2>[\w.+-]+)|"
                         r"(?P<soname>lib(?P<name3>\w+?)\.so\.(?P<ver>\d+(?:\.\d+)?))[\w.]*, needed by \S+, not found")
 
 
@@ -937,7 +937,7 @@ def _d_link_libs(v: dict, t: LogText, m: re.Match) -> dict:
 
 # Symbols a link left undefined: ld ("undefined reference to symbol 'x'", "undefined reference to
 # `x'") and MSVC (LNK2001/LNK2019, in any language: the symbol is the line's last word).
-_UNDEFINED = re.compile(r"undefined reference to (?:symbol )?[`'\"](?P<a>\w+)['\"]|"
+_UNDEFINED = re.compile(r"undefined reference to (?:symbol )?[`'\"](?P<a>\w+)(?:@@lib[\w.]+)?['\"]|"
                         r"\bLNK20(?:01|19)\b[^\n]*?\b_*(?:imp_)?(?P<b>(?:cu|nv|npp|nccl)\w+)")
 
 
@@ -1698,3 +1698,44 @@ def _d_roce_gid(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["roce_gid"] = _d_roce_gid
+
+
+# -- [r13 build] a prebuilt library linked against another CUDA: ld's "libX.so: undefined reference to
+# `cudaFree@libcudart.so.9.0'" names the soname it was built with. Up to CUDA 10 a soname's major.minor is the CUDA
+# release (libcudart.so.9.0 = CUDA 9.0); from CUDA 11 a soname names a major only (components.yaml `sonames`).
+_VERSIONED_UNDEF = re.compile(r"(?<![\w.+-])((?!lib(?:cudart|cublas\w*|cufft\w*|curand|cusparse\w*|cusolver\w*|cudnn\w*|cupti|nvrtc\w*|nvJitLink|nvToolsExt|nvjpeg|npp\w*|nccl)\.so)[\w+-]+\.so[\d.]*): undefined reference to `\w+@(lib(\w+?)\.so\.(\d+(?:\.\d+)?))(?!\w)")
+
+
+def _d_prebuilt_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    """The CUDA release a prebuilt library was linked against, from the versioned sonames its undefined symbols name."""
+    libs = libraries()
+    users: list[str] = []
+    sonames: list[str] = []
+    for mm in _VERSIONED_UNDEF.finditer(t.text):
+        if mm.group(1) not in users:
+            users.append(mm.group(1))
+        if mm.group(2) not in sonames:
+            sonames.append(mm.group(2))
+    stem = _stem(v.get("lib", "cudart"))
+    ver = v.get("ver", "")
+    row = libs.get(stem) or {}
+    major = ver.split(".")[0]
+    exact = ""
+    if "." in ver and major.isdigit() and int(major) <= int(row.get("versioned_until") or 0):
+        exact = ver
+        built = f"CUDA {ver}"
+    else:
+        built = ((row.get("sonames") or {}).get(major) or {}).get("cuda") or f"{row.get('label', stem)} {ver}"
+    other = ""
+    seen = v.get("cuda_seen", "")
+    if seen and exact and seen != exact:
+        other = f" The log shows CUDA {seen} here."
+    shown = users[:3] or [v.get("user", "the library")]
+    user = v.get("user", "")
+    where = re.search(r"(?<!\S)(\S*/)" + re.escape(user) + ": undefined reference", t.text) if user else None
+    return {"user_path": (where.group(1) + user) if where else user,
+            "built_cuda": built, "sonames": ", ".join(sonames[:4]) or v.get("soname", ""), "exact_ver": exact,
+            "users": ", ".join(shown), "s_users": "" if len(shown) > 1 else "s", "other_part": other}
+
+
+DERIVE["prebuilt_cuda"] = _d_prebuilt_cuda
