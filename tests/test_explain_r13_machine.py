@@ -156,6 +156,19 @@ CASES = [
      "  : [##############################] 100%\n"
      "ERROR: Unable to load the kernel module 'nvidia.ko'.  This happens most frequently when this kernel module was built against the wrong or improperly configured kernel sources, with a version of gcc that differs from the one used to build the target kernel, or if another driver, such as nouveau, is present and prevents the NVIDIA kernel module from obtaining ownership of the NVIDIA device(s), or no NVIDIA device installed in this system is supported by this NVIDIA Linux graphics driver release.",
      "driver.not_loaded", "modprobe nvidia"),
+    # -- docker's --gpus in the runtime's csv mode (Jetson) ---------------------------------------------------------------
+    # https://github.com/NVIDIA/TensorRT-LLM/issues/799 (Orin: the container starts once --gpus is removed)
+    ("docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: error running hook #0: error running hook: exit status 1, stdout: , stderr: Auto-detected mode as 'csv'\n"
+     "invoking the NVIDIA Container Runtime Hook directly (e.g. specifying the docker --gpus flag) is not supported. Please use the NVIDIA Container Runtime (e.g. specify the --runtime=nvidia flag) instead.: unknown.",
+     "container.hook_direct_unsupported", "--runtime=nvidia"),
+    # -- the NVIDIA module probes no GPU it can drive ----------------------------------------------------------------------
+    # https://github.com/MrMEEE/bumblebee-Old-and-abbandoned/issues/196 (an Optimus laptop's discrete GPU)
+    ("FATAL: Error inserting nvidia_current (/lib/modules/2.6.38-8-generic/updates/dkms/nvidia-current.ko): No such device\n"
+     "I get that when I run optirun.",
+     "driver.no_devices_found", "lspci -nnk"),
+    # guard: nvidia-smi's own output "No devices were found" (the entry's example) keeps the kernel-log decision
+    ("$ nvidia-smi\nNo devices were found",
+     "driver.no_devices_found", "sudo dmesg | grep -i -e nvrm -e xid"),
     # guard: busy alone keeps one rank per GPU (pytorch/pytorch#2704)
     ("THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1502004572321/work/torch/lib/THC/generic/THCStorage.cu line=66 error=46 : all CUDA-capable devices are busy or unavailable",
      "gpu.busy_exclusive", "one rank per GPU"),

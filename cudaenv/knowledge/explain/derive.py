@@ -1716,3 +1716,15 @@ def _d_uvm_versioned(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["uvm_versioned"] = _d_uvm_versioned
+
+
+_HOOK_MODE = re.compile(r"Auto-detected mode as '(\w+)'")
+
+
+def _d_hook_mode(v: dict, t: LogText, m: re.Match) -> dict:
+    """The NVIDIA runtime mode the log shows ("Auto-detected mode as 'csv'"); the entry's default words otherwise."""
+    found = _HOOK_MODE.search(t.text) if "Auto-detected mode" in t.text else None
+    return {"mode": found.group(1)} if found else {}
+
+
+DERIVE["hook_mode"] = _d_hook_mode
