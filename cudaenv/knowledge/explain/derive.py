@@ -1739,3 +1739,33 @@ def _d_prebuilt_cuda(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["prebuilt_cuda"] = _d_prebuilt_cuda
+
+
+# -- [r13 machine]
+
+_UVM_VERSIONED = re.compile(r"nvidia[-_](\d{3})((?:[-_]updates)?)[-_]uvm\b")
+
+
+def _d_uvm_versioned(v: dict, t: LogText, m: re.Match) -> dict:
+    """Ubuntu's versioned driver packages name the unified-memory module after the package (nvidia-331-updates-uvm,
+    module nvidia_331_updates_uvm): the module and package name the log shows, "" when it shows none."""
+    found = _UVM_VERSIONED.search(t.text) if "uvm" in t.text else None
+    if not found:
+        return {"uvm_module": "", "uvm_pkg": ""}
+    branch, upd = found.group(1), "-updates" if found.group(2) else ""
+    return {"uvm_module": f"nvidia_{branch}{upd.replace('-', '_')}_uvm", "uvm_pkg": f"nvidia-{branch}{upd}-uvm"}
+
+
+DERIVE["uvm_versioned"] = _d_uvm_versioned
+
+
+_HOOK_MODE = re.compile(r"Auto-detected mode as '(\w+)'")
+
+
+def _d_hook_mode(v: dict, t: LogText, m: re.Match) -> dict:
+    """The NVIDIA runtime mode the log shows ("Auto-detected mode as 'csv'"); the entry's default words otherwise."""
+    found = _HOOK_MODE.search(t.text) if "Auto-detected mode" in t.text else None
+    return {"mode": found.group(1)} if found else {}
+
+
+DERIVE["hook_mode"] = _d_hook_mode
