@@ -1,7 +1,9 @@
-"""Round 13, samplebuild (a broad sample of build-side threads): two families the sample found unanswered. Bazel's CUDA
+"""Round 13, samplebuild (a broad sample of build-side threads): three families the sample found unanswered. Bazel's CUDA
 configuration (TensorFlow's cuda_configure.bzl / find_cuda_config.py, used by XLA and jaxlib source builds too) that
 cannot find a CUDA part under the base paths it was given; gcc's "No such file or directory" for a CUDA header in
-the user's locale (glibc translates the system error; full-width colons in pasted logs). Excerpts are verbatim
+the user's locale (glibc translates the system error; full-width colons in pasted logs); CMake's configure stopped
+for want of cuDNN (its fatal forms: REQUIRED find_package, a FindCUDNN reading a missing header, OpenCV's and TNN's
+own checks). Excerpts are verbatim
 (trimmed) from the threads named above them; the guard cases keep the English and sibling answers."""
 
 from explain_answers import first_answer_tests
@@ -26,15 +28,11 @@ CASES = [
      "Auto-Configuration Error: Cannot find cudnn.h at /usr/lib/x86_64-linux-gnu/include/cudnn.h",
      "build.bazel_cuda_config_not_found", "find / -name 'cudnn*.h'"),
     # https://github.com/tensorflow/tensorflow/issues/44574 (TF 1.x/2.0-2.2 with cuDNN 8: the version is in
-    # cudnn_version.h, which that find_cuda_config does not read)
-    ("Could not find any cudnn.h matching version '8' in any subdirectory:\n"
-     "        ''\n"
-     "        'include'",
+    # cudnn_version.h, which that find_cuda_config does not read; the thread's title)
+    ("Could not find any cudnn.h matching version '8' in any subdirectory",
      "build.bazel_cuda_config_not_found", "TF_CUDA_PATHS"),
-    # https://github.com/tensorflow/tensorflow/issues/60178 (the toolkit's own header)
-    ("Could not find any cuda.h matching version '' in any subdirectory:\n"
-     "        ''\n"
-     "        'include'",
+    # https://github.com/tensorflow/tensorflow/issues/60178 (the toolkit's own header; the thread's title)
+    ("Could not find any cuda.h matching version '' in any subdirectory",
      "build.bazel_cuda_config_not_found", "the toolkit's root"),
     # https://github.com/open-ce/open-ce/issues/1005 (a jaxlib build in a CUDA 11.8 container)
     ("Error in fail: Repository command failed\n"
@@ -73,6 +71,30 @@ CASES = [
     # English sibling keeps its answer)
     ("/usr/local/cuda/include/cudnn.h:1: fatal error: cudnn.h: No such file or directory",
      "build.cuda_header_missing", "cuDNN's headers are not in any CUDA toolkit"),
+    # -- CMake did not find cuDNN (fatal forms only) ---------------------------------------------------------------
+    # https://github.com/opencv/opencv/issues/16380 (apt libcudnn7-dev, then -D CUDNN_INCLUDE_DIR=/usr/include
+    # -D CUDNN_LIBRARY=.../libcudnn.so.7)
+    ("Could NOT find CUDNN (missing: CUDNN_LIBRARY CUDNN_INCLUDE_DIR)",
+     "cmake.cudnn_not_found", "-DCUDNN_INCLUDE_DIR=/usr/include"),
+    # https://github.com/Oneflow-Inc/oneflow/issues/10375 (CUDNN_LIBRARY given the lib directory: it is the file)
+    ("[Question]: CMake Configure Error: Could NOT find CUDNN (missing: CUDNN_LIBRARY)",
+     "cmake.cudnn_not_found", "the library *file*"),
+    # https://github.com/Tencent/TNN/issues/1577 (`export CUDNN_ROOT_DIR=/usr/local/cuda/` solved it)
+    ("CMake Error at source/tnn/device/cuda/CMakeLists.txt:13 (message): not defined environment variable:CUDNN_ROOT_DIR",
+     "cmake.cudnn_not_found", "export CUDNN_ROOT_DIR=/usr/local/cuda"),
+    # https://github.com/opencv/opencv/issues/17955 (CUDNN_INCLUDE_DIR named a directory without cudnn.h)
+    ("CMake Error at cmake/FindCUDNN.cmake:71 - file failed to open for reading (No such file or directory): /usr/local/cuda/include/cudnn.h",
+     "cmake.cudnn_not_found", "CUDNN_INCLUDE_DIR"),
+    # OpenCV's own check (modules/dnn/CMakeLists.txt), as pasted in opencv/opencv#16380's neighbours
+    ("CMake Error at modules/dnn/CMakeLists.txt:53 (message):\n"
+     "  DNN: CUDA backend requires cuDNN.  Please resolve dependency or disable\n"
+     "  OPENCV_DNN_CUDA=OFF",
+     "cmake.cudnn_not_found", "CUDNN_LIBRARY"),
+    # guard: a toolkit library's NOTFOUND keeps its own answer (limbo018/DREAMPlace#116)
+    ("CMake Error: The following variables are used in this project, but they are set to NOTFOUND.\n"
+     "CUDA_curand_LIBRARY (ADVANCED)\n"
+     '    linked by target "independent_set_matching_cuda" in directory /home/liangk/Code/DREAMPlace-master/dreamplace/ops/independent_set_matching',
+     "cmake.cuda_library_notfound", "CUDA_TOOLKIT_ROOT_DIR"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -85,3 +107,12 @@ def test_ls_of_a_missing_header_claims_nothing() -> None:
     text = "ls: 无法访问 '/usr/local/cuda/include/cudnn.h': 没有那个文件或目录"
     assert not [m.id for m in explain(text) if m.id == "build.cuda_header_missing"]
 
+
+def test_an_optional_cudnn_status_line_claims_nothing() -> None:
+    """torch's own CMake prints "-- Could NOT find CUDNN" and builds on without cuDNN (traveller59/spconv#110): a
+    status line is no cause; only the fatal forms are answered."""
+    from cudaenv.knowledge.explain import explain
+    text = ("-- Could NOT find CUDNN (missing: CUDNN_LIBRARY_PATH CUDNN_INCLUDE_PATH) \n"
+            "CMake Warning at /home/kri/anaconda3/envs/pvrcnn/lib/python3.7/site-packages/torch/share/cmake/Caffe2/public/cuda.cmake:109 (message):\n"
+            "  Caffe2: Cannot find cuDNN library.  Turning the option off")
+    assert "cmake.cudnn_not_found" not in [m.id for m in explain(text)]
