@@ -1,0 +1,71 @@
+"""Round 13, engine: classes of wrong first answers that recur across layers, fixed where the answer is chosen.
+
+- A state the user has moved past: the user's own narration says a change brought another error ("I therefore tried to
+  change path of CUDA to /usr, and got this mistake:"), so a cause found only above that line is answered after the
+  causes found below it (matcher ``_superseded_last``).
+- A fix that contradicts the log: the torch wheel index offered for a driver that runs CUDA 12.x at most is the newest
+  one at or below it (cu124 for 12.4), not a newer 12.x one (derive ``_torch_tag_for_driver``).
+- Loader leftovers: torch's own TH library missing a TH symbol after a source build over an old conda/pip torch.
+
+Excerpts are verbatim (trimmed) from the threads named above them."""
+
+from explain_answers import first_answer_tests
+
+CASES = [
+    # -- a superseded error: the user's narration moves past it ---------------------------------------------------------
+    # https://github.com/BVLC/caffe/issues/2728 (fresh12 g01: nvcc not found at /usr/local/cuda, then with CUDA's path
+    # changed to /usr the old nvcc's 'Unsupported gpu architecture'; the maintainer: "upgrade your CUDA or comment out
+    # the relevant lines")
+    ("NVCC src/caffe/layers/inner_product_layer.cu\n"
+     "make: /usr/local/cuda/bin/nvcc: Command not found\n"
+     "make: *** [.build_release/cuda/src/caffe/layers/inner_product_layer.o] Error 127\n\n"
+     "I therefore tried to change path of CUDA to /usr, and got this mistake:\n\n"
+     "NVCC src/caffe/layers/inner_product_layer.cu\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_50'\n"
+     "make: *** [.build_release/cuda/src/caffe/layers/inner_product_layer.o] Error 255",
+     "nvcc.unsupported_arch", "compute_50"),
+    # guard: the narration says the change did not help and the first error is there again: it stays first
+    ("NVCC src/caffe/layers/inner_product_layer.cu\n"
+     "make: /usr/local/cuda/bin/nvcc: Command not found\n\n"
+     "I tried to change path of CUDA to /usr, but still get the same error:\n\n"
+     "make: /usr/local/cuda/bin/nvcc: Command not found\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_50'",
+     "torch.nvcc_not_found", ""),
+    # https://github.com/pytorch/pytorch/issues/2514 (libTHD, then after NO_DISTRIBUTED=1 "at least a different error"
+    # in libATen: the same cause, answered once; soumith: `python setup.py clean`)
+    ("ImportError: /opt/develop/privat/zuff/env3/lib/python3.5/site-packages/torch/lib/libTHD.so.1: undefined symbol: "
+     "_ZN4gloo13EnforceNotMetC1EPKciS2_RKSs\n\nAhh thanks i will try `NO_DISTRIBUTED=1`\n\nat least a different error:\n"
+     "`ImportError: /opt/develop/privat/zuff/env3/lib/python3.5/site-packages/torch/lib/libATen.so.1: undefined symbol: "
+     "THNN_CudaVolumetricAveragePooling_updateOutput`",
+     "loader.torch_stale_source_build", "rm -rf build torch/lib/build"),
+    # -- the torch index a driver runs: at or below the driver's CUDA from CUDA 12 on -----------------------------------
+    # https://github.com/andimarafioti/faster-qwen3-tts/pull/113 (fresh12 g41: a T4 whose driver runs CUDA 12.4, the
+    # default torch too new; fixed by installing the cu124 build)
+    (".../torch/cuda/__init__.py:187: UserWarning: CUDA initialization: The NVIDIA driver on your\n"
+     "system is too old (found version 12040). ...\nAssertionError: CUDA not available",
+     "runtime.insufficient_driver", "whl/cu124"),
+    # guard: a CUDA 11.x driver keeps the newest 11.x index (minor-version compatibility; cu113 and older stop at torch
+    # 1.12 with no wheels for Python 3.11): https://github.com/shiyu-coder/Kronos/issues/71 (fresh7 b54, torch 1.13.1)
+    # and https://github.com/lllyasviel/Fooocus/issues/1313
+    ("/opt/python11Venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: The "
+     "NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by downloading and "
+     "installing a new version from the URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+     "https://pytorch.org to install a PyTorch version that has been compiled with your version of the CUDA driver.",
+     "runtime.insufficient_driver", "whl/cu118"),
+    # -- torch's own TH library misses a TH symbol: every other torch out before the clean rebuild ----------------------
+    # https://github.com/pytorch/pytorch/issues/2011 (fresh12 g08; soumith: "an old install of pytorch somewhere that is
+    # conflicting with the freshly built source": conda uninstall pytorch, pip uninstall torch twice, rebuild)
+    ("  File \"/opt/conda/envs/pytorch-py35/lib/python3.5/site-packages/torch/__init__.py\", line 53, in <module>\n"
+     "    from torch._C import *\n"
+     "ImportError: /opt/conda/envs/pytorch-py35/lib/python3.5/site-packages/torch/lib/libTHC.so.1: undefined symbol: "
+     "THLongStorage_inferSizeN",
+     "loader.torch_stale_source_build", "`pip uninstall -y torch` until none is left"),
+    # https://github.com/pytorch/pytorch/issues/2036 (the same message from another source build: "Installed from the
+    # source")
+    ("Installed from the source. When I import torch, I got\n\n"
+     "importError: anaconda2/lib/python2.7/site-packages/torch/lib/libTHC.so.1: undefined symbol: "
+     "THLongStorage_inferSizeN",
+     "loader.torch_stale_source_build", "conda remove pytorch"),
+]
+
+test_first_answer = first_answer_tests(CASES)
