@@ -343,18 +343,22 @@ def _words_there(wrapped: tuple, t: LogText) -> bool:
 #: expression without a literal costs 0.1 s on a 10 000-line build log), then confirmed on that line alone; a line that
 #: is itself a tool's message (``error:``) is no narration.
 _RETRY_CUES = ("tried", "changed", "upgraded", "downgraded", "updated", "fixed", "solved", "removed", "switched",
-               "pointed", "now i ", "now we ", "then i ", "then we ", "new error", "different error", "next error",
+               "pointed", "now i ", "now we ", "i now ", "we now ", "now it ", "now the error", "now this", "then i ", "then we ", "new error", "different error", "next error",
                "another error")
 _RETRY_LINE = re.compile(
     r"(?i)^(?!.*\b(?:error|warning|fatal|exception)\s*:)(?:"
     r".{0,120}?\b(?:I|we)\b.{0,80}?\b(?:tried|changed|upgraded|downgraded|updated|fixed|solved|removed|switched"
     r"|pointed)\b.{0,100}?\b(?:and|but|then|now)\b.{0,60}?\b(?:got|get|getting|gets|see|saw|seeing|have|had)\b"
     r"|.{0,120}?\bnow (?:I|we) (?:get|got|see|have|am getting|'m getting|are getting)\b"
+    r"|.{0,120}?\b(?:I|we) now (?:get|got|see|have|am getting|'m getting|are getting)\b"
+    r"|.{0,120}?\bnow (?:it|the error|this) (?:says|shows|gives|fails|reads)\b"
     r"|.{0,120}?\bthen (?:I|we) (?:got|get) (?:a |an )?(?:new|another|different|next)\b"
     r"|.{0,120}?\b(?:a|an|the) (?:new|different|next) error\b|.{0,120}?\banother error\b"
     r")")
-_RETRY_ANCHORS = tuple(sorted({w + p for c in _RETRY_CUES for w in (c.split()[0], c.split()[0].capitalize())
-                                for p in ("", ",", ".", ";")}))
+#: A word every cue holds (each cue's first word, "now" for "I now"/"we now"), as a long log's word set holds it.
+_RETRY_ANCHORS = tuple(sorted({w + p for c in _RETRY_CUES
+                                for a in [c.split()[1] if c.split()[0] in ("i", "we") else c.split()[0]]
+                                for w in (a, a.capitalize()) for p in ("", ",", ".", ";", ":")}))
 #: Longest line read as narration (a tool's message line can be very long; prose pasted into an issue is short).
 _RETRY_LONGEST = 400
 
