@@ -24,7 +24,14 @@ CASES = [
      "nvcc fatal   : Unsupported gpu architecture 'compute_50'\n"
      "make: *** [.build_release/cuda/src/caffe/layers/inner_product_layer.o] Error 255",
      "nvcc.unsupported_arch", "compute_50"),
-    # guard: the narration says the change did not help and the first error is there again: it stays first
+    # guards (caffe#2728's lines with the narration reworded, not a thread's words): the narration says the error
+    # stayed ("the same error"): nothing is superseded, even where the next lines show another cause only
+    ("NVCC src/caffe/layers/inner_product_layer.cu\n"
+     "make: /usr/local/cuda/bin/nvcc: Command not found\n\n"
+     "I tried to change path of CUDA to /usr, but got the same error, and this one:\n\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_50'",
+     "torch.nvcc_not_found", ""),
+    # the change did not help and the first error is there again: it stays first
     ("NVCC src/caffe/layers/inner_product_layer.cu\n"
      "make: /usr/local/cuda/bin/nvcc: Command not found\n\n"
      "I tried to change path of CUDA to /usr, but still get the same error:\n\n"
