@@ -51,6 +51,13 @@ CASES = [
     (".../torch/cuda/__init__.py:187: UserWarning: CUDA initialization: The NVIDIA driver on your\n"
      "system is too old (found version 12040). ...\nAssertionError: CUDA not available",
      "runtime.insufficient_driver", "whl/cu124"),
+    # https://github.com/NVIDIA-BioNeMo/nvMolKit/issues/209 (fresh10 e74: a CUDA 12.7 driver, the default install's
+    # CUDA 13 torch; reinstalled with `--torch-backend=cu126`)
+    ("The default `pip`/`uv install nvmolkit` pulls **torch 2.12.0 + `nvidia-*-cu13`** (CUDA-13 wheels). On a CUDA-12.x "
+     "driver this makes torch unusable and every nvMolKit call fails.\n"
+     "`torch.cuda.is_available()` → `False`; `torch._C._cuda_init()` raises *\"NVIDIA driver too old (found 12070)\"*; "
+     "all nvMolKit calls fail.",
+     "runtime.insufficient_driver", "whl/cu126"),
     # guard: a CUDA 11.x driver keeps the newest 11.x index (minor-version compatibility; cu113 and older stop at torch
     # 1.12 with no wheels for Python 3.11): https://github.com/shiyu-coder/Kronos/issues/71 (fresh7 b54, torch 1.13.1)
     # and https://github.com/lllyasviel/Fooocus/issues/1313
