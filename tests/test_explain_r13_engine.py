@@ -83,3 +83,22 @@ CASES = [
 ]
 
 test_first_answer = first_answer_tests(CASES)
+
+
+def test_narration_is_a_change_that_brought_another_error():
+    """Real lines that introduce the first error or retry the same run are no move past an earlier state; the caffe
+    line is (``matcher._retry_line``)."""
+    from cudaenv.knowledge.explain.matcher import _retry_line
+    from cudaenv.knowledge.explain.text import LogText
+
+    # https://github.com/LeelaChessZero/lc0/issues/312 (the user's first attempt, not a change)
+    assert _retry_line(LogText("I tried to compile lc0 and got error as the following when run build.sh.")) == -1
+    # https://github.com/karpathy/neuraltalk2/issues/127 (fresh12 g37: running again after a crash is no change; the
+    # crash is the cause)
+    assert _retry_line(LogText(
+        'Sometimes the error message occurs after 50000 iterations, sometimes it occurs around 8000 iterations. After '
+        'getting the "unspecified launch failure", I tried to run the train.lua script again. Then, I get the error '
+        'message: "all CUDA-capable devices are busy or unavailable".')) == -1
+    # https://github.com/BVLC/caffe/issues/2728
+    assert _retry_line(LogText("make: /usr/local/cuda/bin/nvcc: Command not found\n\n"
+                               "I therefore tried to change path of CUDA to /usr, and got this mistake:\n")) == 2

@@ -342,13 +342,16 @@ def _words_there(wrapped: tuple, t: LogText) -> bool:
 #: nvcc's 'Unsupported gpu architecture'). Found by a literal cue first (str.find on the lower-cased text: a regular
 #: expression without a literal costs 0.1 s on a 10 000-line build log), then confirmed on that line alone. A line
 #: that is itself a tool's message (``error: ...``; a line ending in "error:" introduces the next) is no narration,
-#: nor one that says the error stayed ("the same error", "still", "again").
+#: nor one that says the error stayed ("the same error", "still", "again"), nor one that tells what the user first
+#: did ("I tried to compile lc0 and got error as the following"; "I tried to run the script again" after a crash,
+#: neuraltalk2#127, is no change either).
 _RETRY_CUES = ("tried", "changed", "upgraded", "downgraded", "updated", "fixed", "solved", "removed", "switched",
                "pointed", "now i ", "now we ", "i now ", "we now ", "now it ", "now the error", "now this", "then i ",
                "then we ", "new error", "different error", "next error", "another error")
 _RETRY_LINE = re.compile(
     r"(?i)^(?!.*\b(?:error|warning|fatal|exception)\s*:\s*\S)(?!.*\b(?:same|still|again)\b)(?:"
-    r".{0,120}?\b(?:I|we)\b.{0,80}?\b(?:tried|changed|upgraded|downgraded|updated|fixed|solved|removed|switched"
+    r".{0,120}?\b(?:I|we)\b.{0,80}?\b(?:tried(?!\s+(?:to\s+)?(?:run|running|compile|compiling|build|building|execute"
+    r"|train|training|start|launch|test|use|using|import|load|call|do|make|write|writing)\b)|changed|upgraded|downgraded|updated|fixed|solved|removed|switched"
     r"|pointed)\b.{0,100}?\b(?:and|but|then|now)\b.{0,60}?\b(?:got|get|getting|gets|see|saw|seeing|have|had)\b"
     r"|.{0,120}?\bnow (?:I|we) (?:get|got|see|have|am getting|'m getting|are getting)\b"
     r"|.{0,120}?\b(?:I|we) now (?:get|got|see|have|am getting|'m getting|are getting)\b"
