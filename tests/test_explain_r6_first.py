@@ -155,5 +155,11 @@ def test_the_torch_index_for_a_driver_is_the_newest_of_its_major_from_cuda_11_1(
     from cudaenv.knowledge.explain.derive import _torch_tag_for_driver
 
     assert _torch_tag_for_driver(driver) == tag
-    newest12 = _torch_tag_for_driver("12.2")
+    # round 13: from CUDA 12 on, the newest index at or below the driver's CUDA (every 12.x index has wheels for
+    # current Pythons; a newer one contradicts "this driver runs CUDA 12.4 at most": faster-qwen3-tts#113 was fixed
+    # with cu124, nvMolKit#209 on a 12.7 driver with cu126); the newest of the major only where none is at or below
+    assert _torch_tag_for_driver("12.2") == "cu121"
+    assert _torch_tag_for_driver("12.4") == "cu124"
+    assert _torch_tag_for_driver("12.7") == "cu126"
+    newest12 = _torch_tag_for_driver("12.0")
     assert newest12.startswith("cu12") and newest12 >= "cu124", newest12

@@ -1223,9 +1223,16 @@ def _torch_tag_for_driver(cuda: str) -> str:
     From CUDA 11.1 on, minor-version compatibility runs any runtime of the driver's major version (11.x from
     driver 450.80.02, 12.x from 525.60.13, 13.x from 580), so the newest build of that major is the one to
     take: it also has wheels for the newest Pythons (an older index such as cu113 stops at torch 1.12, which has
-    none for Python 3.11). Before that, a build at or below the driver's CUDA."""
+    none for Python 3.11). Before that, a build at or below the driver's CUDA. [r13 engine] From CUDA 12 on, the
+    newest index at or below the driver's CUDA (cu124 for a 12.4 driver, cu121 for 12.2) when there is one: every
+    12.x index has wheels for current Pythons, it runs there without leaning on minor-version compatibility, and a
+    newer one (cu129 for a 12.4 driver) reads as a contradiction of "this driver runs CUDA 12.4 at most"
+    (andimarafioti/faster-qwen3-tts#113, fixed with cu124)."""
     tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
     key = version_key(cuda)[:2]
+    below = [c for c in tags if version_key(c)[0] == key[0] and version_key(c)[:2] <= key]
+    if below and key >= version_key("12.0")[:2]:
+        return "cu" + max(below, key=version_key).replace(".", "")
     if key >= version_key("11.1")[:2]:
         ok = [c for c in tags if version_key(c)[0] == key[0]]
     else:

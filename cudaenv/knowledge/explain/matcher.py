@@ -336,6 +336,72 @@ def _words_there(wrapped: tuple, t: LogText) -> bool:
     return ends[0] in joined and ends[1] in joined
 
 
+#: A line of the user's own prose saying that they changed something and then met another error ("I therefore tried
+#: to change path of CUDA to /usr, and got this mistake:", "now I get", "a different error"): what the log shows above
+#: it is a state the user has already moved past (BVLC/caffe#2728: nvcc not found, then with CUDA's path changed
+#: nvcc's 'Unsupported gpu architecture'). Found by a literal cue first (str.find on the lower-cased text: a regular
+#: expression without a literal costs 0.1 s on a 10 000-line build log), then confirmed on that line alone. A line
+#: that is itself a tool's message (``error: ...``; a line ending in "error:" introduces the next) is no narration,
+#: nor one that says the error stayed ("the same error", "still", "again"), nor one that tells what the user first
+#: did ("I tried to compile lc0 and got error as the following"; "I tried to run the script again" after a crash,
+#: neuraltalk2#127, is no change either).
+_RETRY_CUES = ("tried", "changed", "upgraded", "downgraded", "updated", "fixed", "solved", "removed", "switched",
+               "pointed", "now i ", "now we ", "i now ", "we now ", "now it ", "now the error", "now this", "then i ",
+               "then we ", "new error", "different error", "next error", "another error")
+_RETRY_LINE = re.compile(
+    r"(?i)^(?!.*\b(?:error|warning|fatal|exception)\s*:\s*\S)(?!.*\b(?:same|still|again)\b)(?:"
+    r".{0,120}?\b(?:I|we)\b.{0,80}?\b(?:tried(?!\s+(?:to\s+)?(?:run|running|compile|compiling|build|building|execute"
+    r"|train|training|start|launch|test|use|using|import|load|call|do|make|write|writing)\b)|changed|upgraded|downgraded|updated|fixed|solved|removed|switched"
+    r"|pointed)\b.{0,100}?\b(?:and|but|then|now)\b.{0,60}?\b(?:got|get|getting|gets|see|saw|seeing|have|had)\b"
+    r"|.{0,120}?\bnow (?:I|we) (?:get|got|see|have|am getting|'m getting|are getting)\b"
+    r"|.{0,120}?\b(?:I|we) now (?:get|got|see|have|am getting|'m getting|are getting)\b"
+    r"|.{0,120}?\bnow (?:it|the error|this) (?:says|shows|gives|fails|reads)\b"
+    r"|.{0,120}?\bthen (?:I|we) (?:got|get) (?:a |an )?(?:new|another|different|next)\b"
+    r"|.{0,120}?\b(?:a|an|the) (?:new|different|next) error\b|.{0,120}?\banother error\b"
+    r")")
+#: A word every cue holds (each cue's first word, "now" for "I now"/"we now"), as a long log's word set holds it.
+_RETRY_ANCHORS = tuple(sorted({w + p for c in _RETRY_CUES
+                                for a in [c.split()[1] if c.split()[0] in ("i", "we") else c.split()[0]]
+                                for w in (a, a.capitalize()) for p in ("", ",", ".", ";", ":")}))
+#: Longest line read as narration (a tool's message line can be very long; prose pasted into an issue is short).
+_RETRY_LONGEST = 400
+
+
+def _retry_line(t: LogText) -> int:
+    """Index of the last line of the user's narration that says a change brought another error (see
+    :data:`_RETRY_LINE`), -1 when there is none."""
+    if len(t.text) >= t.SMALL:  # a long log: its set of words first (a look-up each, where a search costs ms)
+        words = t.words()
+        if not any(w in words for w in _RETRY_ANCHORS):
+            return -1
+    low = t.text.lower()
+    candidates = set()
+    for cue in _RETRY_CUES:
+        at = low.find(cue)
+        while at >= 0:
+            i = t.line_at(at)
+            candidates.add(i)
+            at = low.find(cue, t.end(i))
+    for i in sorted(candidates, reverse=True):
+        line = t.lines[i]
+        if len(line) <= _RETRY_LONGEST and _RETRY_LINE.search(line):
+            return i
+    return -1
+
+
+def _superseded_last(hits: list[tuple], t: LogText) -> list[tuple]:
+    """``hits`` with those the user has moved past put after the rest: when the user's narration says a change
+    brought another error (:func:`_retry_line`) and an environment cause is found below that line, a cause found
+    only above it is a superseded state (its rank becomes 2, after every cause and consequence found below). A
+    cause that is found again below the line is not superseded (the change did not help)."""
+    if max(h[6] for h in hits) == min(h[1] for h in hits):
+        return hits
+    retry = _retry_line(t)
+    if retry < 0 or not any(h[6] > retry and h[3].get("environment", True) for h in hits):
+        return hits
+    return [(max(h[0], 2),) + h[1:] if h[6] < retry else h for h in hits]
+
+
 def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     """Every known error in ``text``: root causes first, then consequences, each once.
 
@@ -374,14 +440,16 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
                 continue
             i = min(where)
-            hits.append((entry.get("rank", 0), i, n, entry, where[i], len(where)))
+            hits.append((entry.get("rank", 0), i, n, entry, where[i], len(where), max(where)))
     if any(not h[3].get("fallback") for h in hits):
         hits = [h for h in hits if not h[3].get("fallback")]
+    if len(hits) > 1:
+        hits = _superseded_last(hits, t)
     matches = []
     seen: dict[str, str] = {}
     if any(kb.needs_facts[h[3]["id"]] for h in hits):
         seen = facts(t)
-    for _, i, _, entry, m, count in sorted(hits, key=lambda h: h[:3]):
+    for _, i, _, entry, m, count, _ in sorted(hits, key=lambda h: h[:3]):
         values = {k: v for k, v in m.groupdict().items() if v}
         from_log = {**seen, **values}  # decisions (variants, derive) read them as they are; text gets them inert
         filled = {**seen, **entry.get("defaults", {}), **values}
