@@ -24,20 +24,21 @@ CASES = [
      "nvcc fatal   : Unsupported gpu architecture 'compute_50'\n"
      "make: *** [.build_release/cuda/src/caffe/layers/inner_product_layer.o] Error 255",
      "nvcc.unsupported_arch", "compute_50"),
-    # guards (caffe#2728's lines with the narration reworded, not a thread's words): the narration says the error
-    # stayed ("the same error"): nothing is superseded, even where the next lines show another cause only
-    ("NVCC src/caffe/layers/inner_product_layer.cu\n"
-     "make: /usr/local/cuda/bin/nvcc: Command not found\n\n"
+    # guards (caffe#2728's narration reworded over a missing header, not a thread's words; not its 'nvcc: Command not
+    # found', which a later "nvcc fatal" supersedes by the data alone, an nvcc having run): the narration says the
+    # error stayed ("the same error"): nothing is superseded, even where the next lines show another cause only
+    ("src/caffe/layers/inner_product_layer.cu:1:10: fatal error: cuda_runtime.h: No such file or directory\n"
+     "compilation terminated.\n\n"
      "I tried to change path of CUDA to /usr, but got the same error, and this one:\n\n"
      "nvcc fatal   : Unsupported gpu architecture 'compute_50'",
-     "torch.nvcc_not_found", ""),
+     "build.cuda_header_missing", ""),
     # the change did not help and the first error is there again: it stays first
-    ("NVCC src/caffe/layers/inner_product_layer.cu\n"
-     "make: /usr/local/cuda/bin/nvcc: Command not found\n\n"
+    ("src/caffe/layers/inner_product_layer.cu:1:10: fatal error: cuda_runtime.h: No such file or directory\n"
+     "compilation terminated.\n\n"
      "I tried to change path of CUDA to /usr, but still get the same error:\n\n"
-     "make: /usr/local/cuda/bin/nvcc: Command not found\n"
+     "src/caffe/layers/inner_product_layer.cu:1:10: fatal error: cuda_runtime.h: No such file or directory\n"
      "nvcc fatal   : Unsupported gpu architecture 'compute_50'",
-     "torch.nvcc_not_found", ""),
+     "build.cuda_header_missing", ""),
     # https://github.com/pytorch/pytorch/issues/2514 (libTHD, then after NO_DISTRIBUTED=1 "at least a different error"
     # in libATen: the same cause, answered once; soumith: `python setup.py clean`)
     ("ImportError: /opt/develop/privat/zuff/env3/lib/python3.5/site-packages/torch/lib/libTHD.so.1: undefined symbol: "
