@@ -64,6 +64,16 @@ CASES = [
     ("cuda runtime error (30): unknown error\n"
      "issue raised when GPU runs at 100% and RAM 7580/7980",
      "driver.unknown_error", "rmmod nvidia_uvm"),
+    # -- CTranslate2 before 4.5 is built for cuDNN 8: its sub-libraries missing ----------------------------------
+    # https://github.com/SYSTRAN/faster-whisper/issues/885 (cuDNN 9.2 installed; maintainer: "back to use cudnn 8")
+    ("Is faster-whisper on an old CUDNN Version?\n"
+     "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: No such file or directory\n"
+     "Aborted (core dumped)\n"
+     "The thing is, I have installed cudnn-9.2 as per Nvidia's official instructions.",
+     "runtime.cuda_library_not_found", 'nvidia-cudnn-cu12==8.9.*'),
+    # guard: without CTranslate2's words the generic cuDNN 8 answer stays (find, then the loader path)
+    ("Could not load library libcudnn_cnn_infer.so.8. Error: libcudnn_cnn_infer.so.8: cannot open shared object file: No such file or directory",
+     "runtime.cuda_library_not_found", "-not -path '*/stubs/*'"),
     # -- the sample's threads answered right first before this round (guards) -------------------------------------
     # https://github.com/livepeer/ai-runner/issues/29 (installing nvidia-container-toolkit)
     ("docker run --gpus 0 -v ./models:/models livepeer/ai-runner:latest python bench.py --pipeline text-to-image --model_id stabilityai/stabilityai/sd-turbo\n"
