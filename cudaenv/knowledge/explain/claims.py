@@ -20,10 +20,11 @@ _I = re.IGNORECASE
 #: (name, how an answer names it, what in a log shows it). Both case-insensitive.
 CLAIMS = [
     ("deepspeed", r"\bDeepSpeed\b", r"deepspeed|\bds_report\b|\bDS_BUILD"),
-    # JAX's own words: "CUDA backend failed to initialize" (xla_bridge), XLA_PYTHON_CLIENT_*
+    # JAX's own words: "CUDA backend failed to initialize" (xla_bridge), XLA_PYTHON_CLIENT_*, jaxlib's bare
+    # XlaRuntimeError / JaxRuntimeError (the latter found by "jax")
     # (not XLA itself: TensorFlow's logs name tensorflow/compiler/xla and "XLA service", fresh11 f64)
     ("jax", r"\bjax(?:lib)?\b|\bJAX\b", r"\bjax|xla_bridge|XLA_PYTHON|pjrt|external/xla/|external/org_tensorflow|"
-                                          r"CUDA backend failed to initialize"),
+                                          r"CUDA backend failed to initialize|XlaRuntimeError"),
     ("tensorflow", r"\bTensorFlow\b", r"tensorflow|stream_executor|\btf[._-]|\btf\b|keras"),
     ("triton", r"\bTriton\b", r"triton|torch\.compile|inductor"),
     ("xformers", r"\bxformers\b", r"xformers"),

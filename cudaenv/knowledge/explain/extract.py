@@ -89,7 +89,7 @@ _SLURM = (("srun", "sbatch", "slurm", "salloc"),
           _Lazy(r"\bsrun\b|\bsbatch\b|\bsalloc\b|#SBATCH|\bslurmstepd\b|\bSLURM_[A-Z_]+|\bslurm-\d+\.out\b"))
 _PRODUCERS = [
     ("triton", ("triton",), r"\btriton\b"), ("numba", ("numba",), r"\bnumba\b"),
-    ("jax", ("jax", "xla"), r"\bjax(?:lib)?\b|\bXLA\b|xla_bridge"),
+    ("jax", ("jax", "xla"), r"\bjax(?:lib)?\b|\bXLA\b|xla_bridge|\b(?:Xla|Jax)RuntimeError\b"),
     ("tensorflow", ("tensorflow", "stream_executor"), r"\btensorflow\b|stream_executor"),
     ("tensorrt", ("tensorrt", "nvinfer"), r"\bTensorRT\b|\bnvinfer"),
     ("xformers", ("xformers",), r"\bxformers\b"), ("bitsandbytes", ("bitsandbytes",), r"\bbitsandbytes\b"),
