@@ -1227,6 +1227,13 @@ def _torch_tag_for_driver(cuda: str) -> str:
     tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
     key = version_key(cuda)[:2]
     if key >= version_key("11.1")[:2]:
+        # [r13 frameworks] the build of the driver's own CUDA or the newest below it, where that index still has
+        # torch 2.x (today's Pythons): "found version 12040" -> cu124, as andimarafioti/faster-qwen3-tts#113 was
+        # solved (a cu129 index, same major, is what failed beside a 12.4 driver there); 11.4 or 11.6 -> cu118
+        fit = [c for c in tags if version_key(c)[0] == key[0] and version_key(c)[:2] <= key and any(
+            c in (ent.get("cuda") or []) for r, ent in table()["torch"].items() if version_key(r)[0] >= version_key("2")[0])]
+        if fit:
+            return "cu" + max(fit, key=version_key).replace(".", "")
         ok = [c for c in tags if version_key(c)[0] == key[0]]
     else:
         ok = [c for c in tags if version_key(c)[:2] <= key]
@@ -1698,3 +1705,46 @@ def _d_roce_gid(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["roce_gid"] = _d_roce_gid
+
+
+# -- [r13 frameworks] JAX's CUDA libraries come as nvidia-* pip wheels of one CUDA 12 minor; a driver older than that
+# minor fails in cuSOLVER's handle creation (jax-ml/jax#21950: 12.5 wheels on a 12.4 driver, solved by
+# "nvidia-cuda-nvcc-cu12<12.5"). The driver's CUDA as the log's nvidia-smi shows it, and the pin below its next minor.
+def _d_jax_wheel_pin(v: dict, t: LogText, m: re.Match) -> dict:
+    found = _SMI_CUDA.search(t.text) if "CUDA Version" in t.text else None
+    if not found or not found.group(1).startswith("12."):
+        return {"smi_cuda": "", "wheel_below": ""}
+    minor = int(found.group(1).split(".")[1])
+    return {"smi_cuda": found.group(1), "wheel_below": f"12.{minor + 1}"}
+
+
+DERIVE["jax_wheel_pin"] = _d_jax_wheel_pin
+
+
+# -- [r13 frameworks] numba's NVVM offers no architecture when the CUDA runtime it loads gives no usable version: a
+# conda cudatoolkit newer than the driver (numba/numba#6226: cudatoolkit=11.0 on a CUDA 10.2 driver), no cudart at
+# all. The log's cudatoolkit pin and the CUDA it names otherwise (the driver's, nvidia-smi's).
+_CTK_PIN = re.compile(r"\bcudatoolkit\s*(?:=|==|\s)\s*(\d+\.\d+)")
+
+
+def _d_numba_ctk(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"ctk": "", "ctk_other": ""}
+    if "cudatoolkit" not in t.text:
+        return none
+    pin = _CTK_PIN.search(t.text)
+    if not pin:
+        return none
+    ctk = pin.group(1)
+    smi = _SMI_CUDA.search(t.text)
+    other = smi.group(1) if smi else ""
+    if not other:
+        for cm in re.finditer(r"\bCUDA\s+(\d+\.\d+)\b", t.text):
+            if cm.group(1) != ctk:
+                other = cm.group(1)
+                break
+    if other and version_key(other)[:2] < version_key(ctk)[:2]:
+        return {"ctk": ctk, "ctk_other": other}
+    return {"ctk": ctk, "ctk_other": ""}
+
+
+DERIVE["numba_ctk"] = _d_numba_ctk

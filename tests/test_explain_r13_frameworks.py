@@ -1,0 +1,117 @@
+"""Round 13, frameworks (layers python-framework and jax-tf): the classes of the burned misses of fresh6..fresh12 still
+answered wrong or not at all, each answered from the producer's own message and the log's facts: torch's "driver too
+old (found version N)" answered with the wheel index of the driver's own CUDA, cpm_kernels' prebuilt kernels on a GPU
+they do not cover, onnxruntime's provider lists without CUDA, jaxlib's cuSOLVER handle and the CUDA wheels it pairs
+with, numba's empty NVVM architecture list. Excerpts are verbatim (trimmed) from the threads named above them."""
+
+import pytest
+from explain_answers import first_answer_tests
+
+from cudaenv.knowledge.explain import explain
+
+CASES = [
+    # -- torch: the driver is older than torch's CUDA; the wheel index of the driver's own CUDA first -------------
+    # https://github.com/andimarafioti/faster-qwen3-tts/pull/113 (the burned fresh12 g41: the cu124 index solved it)
+    (".../torch/cuda/__init__.py:187: UserWarning: CUDA initialization: The NVIDIA driver on your\n"
+     "system is too old (found version 12040). ...\n"
+     "AssertionError: CUDA not available",
+     "runtime.insufficient_driver", "download.pytorch.org/whl/cu124"),
+    # https://github.com/shiyu-coder/Kronos/issues/71 (a driver that cannot be updated; Python 3.11: torch for CUDA 11)
+    ("/opt/python11Venv/lib/python3.11/site-packages/torch/cuda/__init__.py:182: UserWarning: CUDA initialization: The "
+     "NVIDIA driver on your system is too old (found version 11040). Please update your GPU driver by downloading and "
+     "installing a new version from the URL: http://www.nvidia.com/Download/index.aspx Alternatively, go to: "
+     "https://pytorch.org to install a PyTorch version that has been compiled with your version of the CUDA driver.\n"
+     "没办法更新机器GPU驱动。",
+     "runtime.insufficient_driver", "install the torch build this driver runs, `pip install torch torchvision "
+     "torchaudio --index-url https://download.pytorch.org/whl/cu118`"),
+    # guard: https://github.com/NVIDIA-BioNeMo/nvMolKit/issues/209 (12070, a CUDA 13 torch: torch's CUDA 12 build)
+    ('`torch.cuda.is_available()` \u2192 `False`; `torch._C._cuda_init()` raises *"NVIDIA driver too old (found '
+     '12070)"*; all nvMolKit calls fail.', "runtime.insufficient_driver", "whl/cu126"),
+    # -- cpm_kernels' own prebuilt kernels (sm_61..sm_86, no PTX) --------------------------------------------------
+    # https://github.com/OpenBMB/BMInf/issues/29 (the burned fresh12 g35: a P100; maintainer: a GPU with cc >= 6.1)
+    ("**Failed to run with P100 GPU which works fine with other pytorch cuda code, GPU info:**\n"
+     'GPU Device 0: "Pascal" with compute capability 6.0\n'
+     "/opt/conda/lib/python3.8/site-packages/cpm_kernels/library/cuda.py in checkCUStatus(error)\n"
+     "    214 def checkCUStatus(error : int) -> None:\n"
+     "    215     if error != CUDA_SUCCESS:\n"
+     '--> 216         raise RuntimeError("CUDA Error: %s" % cuGetErrorString(error))\n'
+     "RuntimeError: CUDA Error: no kernel image is available for execution on the device",
+     "runtime.no_kernel_image", "compute capability 6.1 to 8.9"),
+    # https://github.com/OpenBMB/cpm_kernels/issues/6 ("torch can use CUDA normally")
+    ("module = CUmodule()\n"
+     "checkCUStatus(cuda.cuModuleLoadData(ctypes.byref(module), data))\n"
+     "get error message\n"
+     "      CUDA Error: no kernel image is available for execution on the device\n"
+     "My system installed CUDA 11.4 and torch 2.0.1, torch can use CUDA normally.",
+     "runtime.no_kernel_image", "compute capability 6.1 to 8.9"),
+    # guard: a Pascal GPU under torch itself keeps torch's cu126 answer (https://github.com/Comfy-Org/ComfyUI/issues/10468)
+    ("CUDA error: no kernel image is available for execution on the device\n"
+     "Device: cuda:0 NVIDIA GeForce GTX 1070 : cudaMallocAsync\npytorch version: 2.9.0+cu128",
+     "runtime.no_kernel_image", "whl/cu126"),
+    # -- onnxruntime: the provider list has no CUDA provider (the CPU package is the one imported) ---------------
+    # https://github.com/TaterTotterson/microWakeWord-Trainer-Nvidia-Docker/issues/1 (the burned fresh12 g65: both
+    # packages in the image; uninstall both, install onnxruntime-gpu alone)
+    ("\U0001f527 Torch CUDA Available: True\n"
+     "  \u2022 Device name: NVIDIA GeForce RTX 4060 Ti\n\n"
+     "\U0001f527 ONNX Runtime Providers:\n"
+     "  \u2022 ['AzureExecutionProvider', 'CPUExecutionProvider']\n"
+     "\u26a0\ufe0f  CUDAExecutionProvider not available \u2014 ONNX will fall back to CPU.",
+     "python.onnxruntime_cpu_package", "pip uninstall -y onnxruntime onnxruntime-gpu"),
+    # https://github.com/nazdridoy/kokoro-tts/issues/59
+    ("import onnxruntime as ort\nprint(\"Available providers:\", ort.get_available_providers())\n"
+     "Only the following providers are shown: Available providers: ['AzureExecutionProvider', 'CPUExecutionProvider']",
+     "python.onnxruntime_cpu_package", "pip install onnxruntime-gpu"),
+    # https://github.com/breezedeus/Pix2Text/issues/65 (Optimum's own check)
+    ("ValueError: Asked to use CUDAExecutionProvider as an ONNX Runtime execution provider, but the available "
+     "execution providers are ['AzureExecutionProvider', 'CPUExecutionProvider'].",
+     "python.onnxruntime_cpu_package", "pip uninstall -y onnxruntime onnxruntime-gpu"),
+    # -- jaxlib: cuSOLVER's handle and the CUDA wheels ---------------------------------------------------------------
+    # https://github.com/jax-ml/jax/issues/21950 (the burned fresh12 g73: 12.5 wheels on a 12.4 driver;
+    # `pip install "jax[cuda12]" "nvidia-cuda-nvcc-cu12<12.5"` solved it)
+    ("  File \"/home/s.ono/.conda/envs/jax_cuda12/lib/python3.11/site-packages/jax/_src/numpy/linalg.py\", line 455, in "
+     "_slogdet_lu\n    lu, pivot, _ = lax_linalg.lu(a)\n"
+     "jax._src.source_info_util.JaxStackTraceBeforeTransformation: RuntimeError: jaxlib/gpu/solver_kernels.cc:45: "
+     "operation gpusolverDnCreate(&handle) failed: cuSolver internal error",
+     "jax.cusolver_handle_failed", '"nvidia-cuda-nvcc-cu12<12.5"'),
+    # https://github.com/jax-ml/jax/issues/29475 (`pip install -U nvidia-cublas-cu12` fully resolved it) in the
+    # newer handle-pool wording (jax-ml/jax#30188's line)
+    ("jaxlib._jax.XlaRuntimeError: INTERNAL: jaxlib/gpu/solver_handle_pool.cc:37: operation gpusolverDnCreate(&handle) "
+     "failed: cuSolver internal error",
+     "jax.cusolver_handle_failed", "nvidia-cublas-cu12"),
+    # the log's nvidia-smi names the driver's CUDA: the pin is computed
+    ("| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     |\n"
+     "RuntimeError: jaxlib/gpu/solver_kernels.cc:45: operation gpusolverDnCreate(&handle) failed: cuSolver internal error",
+     "jax.cusolver_handle_failed", '"nvidia-cuda-nvcc-cu12<12.5"'),
+    # -- numba: NVVM offers no architecture ---------------------------------------------------------------------------
+    # https://github.com/numba/numba/issues/6226 (the burned fresh10 e73: cudatoolkit=11.0 on a CUDA 10.2 machine)
+    ("I accidentally installed `cudatoolkit=11.0` when I only had CUDA 10.2. This resulted in the following error "
+     "message when running a kernel.\n"
+     "~/miniconda3/envs/techexeter/lib/python3.8/site-packages/numba/cuda/cudadrv/nvvm.py in get_arch_option(major, "
+     "minor)\n"
+     "--> 345     return 'compute_%d%d' % arch\n"
+     "TypeError: not enough arguments for format string",
+     "numba.no_supported_cc", "conda install cudatoolkit=10.2"),
+    # numba 0.52 and later say it (numba/cuda/cudadrv/nvvm.py find_closest_arch)
+    ("  File \"/home/u/.venv/lib/python3.11/site-packages/numba/cuda/cudadrv/nvvm.py\", line 388, in find_closest_arch\n"
+     "    raise NvvmSupportError(msg)\n"
+     "numba.cuda.cudadrv.error.NvvmSupportError: No supported GPU compute capabilities found. Please check your "
+     "cudatoolkit version matches your CUDA version.",
+     "numba.no_supported_cc", "cudatoolkit"),
+]
+
+
+# near-miss wordings that must not be answered by the causes above
+NOT_CLAIMED = [
+    # the program's own choice of the CPU provider
+    "sess = ort.InferenceSession('model.onnx', providers=['CPUExecutionProvider'])\nRuntimeError: CUDA error: out of memory",
+    # Python's own format error elsewhere
+    "  File \"report.py\", line 12, in <module>\n    print('%s %s' % name)\nTypeError: not enough arguments for format string",
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+@pytest.mark.parametrize("text", NOT_CLAIMED)
+def test_not_claimed(text):
+    found = [m.id for m in explain(text)]
+    assert not {"python.onnxruntime_cpu_package", "numba.no_supported_cc"} & set(found), (text[:80], found)
