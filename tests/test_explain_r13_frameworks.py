@@ -97,11 +97,63 @@ CASES = [
      "numba.cuda.cudadrv.error.NvvmSupportError: No supported GPU compute capabilities found. Please check your "
      "cudatoolkit version matches your CUDA version.",
      "numba.no_supported_cc", "cudatoolkit"),
+    # -- TensorFlow's and XLA's cudart stub: the CUDA runtime of the build could not be loaded ----------------------
+    # https://github.com/jax-ml/jax/issues/11828 (the burned fresh11 f11: a jaxlib built from source against CUDA 11.6,
+    # run with another CUDA on PATH)
+    ("I have built jaxlib from source with cuda and cudnn included (cuda 11.6.2 and cudnn 8.4.0.27) using a linux "
+     "centos7 haswell device on gcc 8.3.0\n"
+     "`jax._src.traceback_util.UnfilteredStackTrace: jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CustomCall failed: "
+     "jaxlib/cuda/cuda_prng_kernels.cc:32: operation cudaGetLastError() failed: cudaGetErrorString symbol not found.",
+     "tf.cudart_stub_not_loaded", 'cudaenv use 11.6'),
+    # https://github.com/tensorflow/tensorflow/issues/32381 (TF 2.0 with CUDA 10.1 on Windows: TF 2.0 opens CUDA 10.0's
+    # cudart64_100.dll)
+    ("  File \"C:\\Users\\fredd\\AppData\\Local\\Packages\\PythonSoftwareFoundation.Python.3.7_qbz5n2kfra8p0\\LocalCache"
+     "\\local-packages\\Python37\\site-packages\\tensorflow_core\\python\\client\\device_lib.py\", line 41, in "
+     "list_local_devices\n"
+     "tensorflow.python.framework.errors_impl.InternalError: cudaGetDevice() failed. Status: cudaGetErrorString symbol "
+     "not found.",
+     "tf.cudart_stub_not_loaded", "cudart64_100.dll"),
+    # https://github.com/tensorflow/tensorflow/issues/40603 (tensorflow-gpu 2.0.0 from pip, the message alone)
+    ("InternalError: cudaGetDevice() failed. Status: cudaGetErrorString symbol not found.",
+     "tf.cudart_stub_not_loaded", "TF 1.13-2.0 CUDA 10.0"),
+    # -- GCC 10.3 as nvcc's host compiler crashes on <chrono> (gcc bug 100102) -------------------------------------------
+    # https://github.com/tensorflow/tensorflow/issues/48890 (the burned fresh12 g12: gcc-9 in ./configure)
+    ("/usr/include/c++/10/chrono:428:27: internal compiler error: Segmentation fault\n"
+     "  428 |  _S_gcd(intmax_t __m, intmax_t __n) noexcept\n"
+     "      |                           ^~~~~~\n"
+     "Please submit a full bug report,\n"
+     "Target //tensorflow/tools/pip_package:build_pip_package failed to build",
+     "host.gcc103_chrono_ice", "gcc-9"),
+    # https://github.com/opencv/opencv/issues/20944 (OpenCV 4.5.4, Ubuntu 21.04, gcc 10.3, CUDA 11.3)
+    ("[  1%] Building NVCC (Device) object \n"
+     "/usr/include/c++/10/chrono:473:154:   required from here\n"
+     "/usr/include/c++/10/chrono:428:27: internal compiler error: Segmentation fault\n"
+     "  428 |  _S_gcd(intmax_t __m, intmax_t __n) noexcept",
+     "host.gcc103_chrono_ice", "-DCMAKE_CUDA_HOST_COMPILER=g++-9"),
+    # https://github.com/NVIDIA/nccl-tests/issues/87 (a GCC 10.3.0 built into /gpfs: its own include path)
+    ("Compiling  all_reduce.cu                       > ../build/all_reduce.o\n"
+     "/gpfs/fs1/SHARE/Utils/GCC/10.3.0/GCC-BASE-7.5.0_GMP-6.2.1_ISL-0.24_MPFR-4.1.0_MPC-1.2.1_CUDA-11.3.1.0_465.19.01/"
+     "include/c++/10.3.0/chrono:428:27: internal compiler error: Segmentation fault",
+     "host.gcc103_chrono_ice", "gcc 9, 10.2, 10.4 or 11"),
+    # -- a Bazel build's own nvcc (XLA, jaxlib, TensorFlow) ----------------------------------------------------------------
+    # https://github.com/NVIDIA/JAX-Toolbox/pull/1264 (the burned fresh12 g13: XLA configured with --cuda_compiler clang)
+    ("ERROR: /opt/xla/xla/service/gpu/kernels/BUILD:170:19: Compiling xla/service/gpu/kernels/topk_kernel_float.cu.cc "
+     "failed: (Exit 1): crosstool_wrapper_driver_is_not_gcc failed: error executing command (from target "
+     "//xla/service/gpu/kernels:topk_kernel_gpu_cuda) external/local_config_cuda/crosstool/clang\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_100'\n"
+     "Target //xla/tools/multihost_hlo_runner:hlo_runner_main failed to build",
+     "nvcc.unsupported_arch", "--cuda_compiler clang"),
+    # guard: the same message from a CMake build keeps the toolkit switch
+    ("[ 50%] Building CUDA object CMakeFiles/k.dir/k.cu.o\nnvcc fatal   : Unsupported gpu architecture 'compute_100'",
+     "nvcc.unsupported_arch", "cudaenv use 12.8"),
 ]
 
 
 # near-miss wordings that must not be answered by the causes above
 NOT_CLAIMED = [
+    # a program linked against cudart that the loader cannot resolve is the loader's answer, not the stub's
+    # (https://github.com/gty111/PTX-EMU/issues/2)
+    "./bin/RAY: symbol lookup error: ./bin/RAY: undefined symbol: cudaGetErrorString, version libcudart.so.11.0",
     # the program's own choice of the CPU provider
     "sess = ort.InferenceSession('model.onnx', providers=['CPUExecutionProvider'])\nRuntimeError: CUDA error: out of memory",
     # Python's own format error elsewhere
@@ -114,4 +166,5 @@ test_first_answer = first_answer_tests(CASES)
 @pytest.mark.parametrize("text", NOT_CLAIMED)
 def test_not_claimed(text):
     found = [m.id for m in explain(text)]
-    assert not {"python.onnxruntime_cpu_package", "numba.no_supported_cc"} & set(found), (text[:80], found)
+    assert not {"python.onnxruntime_cpu_package", "numba.no_supported_cc", "tf.cudart_stub_not_loaded"} & set(found), \
+        (text[:80], found)

@@ -1748,3 +1748,20 @@ def _d_numba_ctk(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["numba_ctk"] = _d_numba_ctk
+
+
+# -- [r13 frameworks] TensorFlow's and XLA's CUDA stubs (tsl cudart_stub.cc) open the CUDA runtime the build was made
+# for by its versioned name and answer every call with "<symbol> symbol not found" when that fails: the CUDA a build
+# from source was made with, as the log names it ("built jaxlib from source with cuda 11.6.2": jax-ml/jax#11828).
+_BUILT_FROM_SOURCE = re.compile(r"(?i)\b(?:built|build|building|compiled)\b[^\n]{0,80}?\bfrom source\b")
+_NAMED_CUDA = re.compile(r"(?i)\bcuda[ -]?(?:toolkit[ -])?v?(\d{1,2}\.\d)(?:\.\d+)?\b")
+
+
+def _d_stub_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    if "source" not in t.text or not _BUILT_FROM_SOURCE.search(t.text):
+        return {"built_cuda": ""}
+    found = _NAMED_CUDA.search(t.text)
+    return {"built_cuda": found.group(1) if found else ""}
+
+
+DERIVE["stub_cuda"] = _d_stub_cuda
