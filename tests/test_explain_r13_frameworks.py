@@ -146,11 +146,67 @@ CASES = [
     # guard: the same message from a CMake build keeps the toolkit switch
     ("[ 50%] Building CUDA object CMakeFiles/k.dir/k.cu.o\nnvcc fatal   : Unsupported gpu architecture 'compute_100'",
      "nvcc.unsupported_arch", "cudaenv use 12.8"),
+    # -- PyG's wheel page names one torch build ------------------------------------------------------------------------
+    # https://github.com/rusty1s/pytorch_scatter/issues/211 (the burned fresh9 d11: a torch-1.8.0+cu111 page under a
+    # +cu102 torch; the cu102 wheels solved it)
+    ("Ok, tried to install it using the command.\n"
+     "`pip install torch-scatter -f https://pytorch-geometric.com/whl/torch-1.8.0+cu111.html`\n"
+     "but now throws an error \n"
+     "`Exception has occurred: OSError\n"
+     "libtorch_cuda_cu.so: cannot open shared object file: No such file or directory`",
+     "loader.torch_lib_not_loaded", "pip install --force-reinstall --no-cache-dir torch-scatter -f"),
+    # guard: without the page, the split-CUDA answer stays (https://github.com/YuliangXiu/ECON/issues/114's line)
+    ("OSError: libtorch_cuda_cu.so: cannot open shared object file: No such file or directory",
+     "loader.torch_lib_not_loaded", "Make the extension's build and the torch it runs with agree"),
+    # -- conda: cpuonly pulled in by a package of the request ------------------------------------------------------------
+    # https://github.com/meta-pytorch/data/issues/315 (the burned fresh9 d68: torchdata 0.3.0's conda build)
+    ("channels:\n  - pytorch\ndependencies:\n  - python=3.8\n  - pip\n  - pytorch\n  - torchvision\n  - torchaudio\n"
+     "  - cudatoolkit=11.3\n  - torchdata\n"
+     "\u276f conda list | grep pytorch\n"
+     "cpuonly                   2.0                           0    pytorch\n"
+     "pytorch                   1.11.0              py3.8_cpu_0    pytorch\n"
+     "pytorch-mutex             1.0                         cpu    pytorch\n"
+     "torchdata                 0.3.0                      py38    pytorch",
+     "conda.torch_cpu_build_chosen", "leave it out of the conda solve"),
+    # https://github.com/pytorch/text/issues/1539 (a nightly's CPU build string with .dev: the CPU build chosen)
+    ("Running `conda install pytorch torchtext cudatoolkit=11.3 -c pytorch-nightly` will try to install "
+     "`pytorch==pytorch-nightly/linux-64::pytorch-1.11.0.dev20220126-py3.9_cpu_0`.",
+     "conda.torch_cpu_build_chosen", "Ask for a CUDA build explicitly"),
+    # guard: cpuonly asked for by the user is no surprise (pytorch/pytorch#69009's environment.yaml)
+    ("dependencies:\n  - pytorch::pytorch=1.10.0\n  - pytorch::cpuonly\n"
+     "  + cpuonly                        2.0  0                  pytorch/noarch\n"
+     "  - cudatoolkit\n"
+     "  cudatoolkit        pkgs/main/linux-64::cudatoolkit-10.1.243-h6bb024c_0\n"
+     "  pytorch            pytorch/linux-64::pytorch-1.10.0-py3.8_cpu_0",
+     "conda.torch_cpu_build_chosen", "Ask for a CUDA build explicitly"),
+    # -- CuPy: the package imported is incomplete ---------------------------------------------------------------------
+    # https://github.com/cupy/cupy/issues/7907 (the burned fresh9 d61: a corrupted conda environment, recreated)
+    ("Was able to import `cupy`, but unable to import `cupy.cuda`\n"
+     "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+     "ModuleNotFoundError: No module named 'cupy.cuda'\n"
+     ">>> cupy.show_config()\n"
+     "AttributeError: module 'cupy' has no attribute 'show_config'",
+     "python.cupy_broken_install", "recreate the environment"),
+    # https://github.com/cupy/cupy/issues/7021 (maintainer: uninstall all CuPy packages, reinstall the proper one)
+    ("AttributeError: module 'cupy' has no attribute 'cuda'",
+     "python.cupy_broken_install", "Remove every CuPy package and install one"),
+    # -- bitsandbytes: no CUDA library of its own ---------------------------------------------------------------------
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/pull/1039 (the burned fresh12 g09: a source build configured
+    # without the CUDA backend; `cmake -DCOMPUTE_BACKEND=cuda` and a rebuild)
+    ("Failed to import transformers.integrations.bitsandbytes because of the following error (look up to see its "
+     "traceback):\n\n        CUDA Setup failed despite GPU being available. Please run the following command to get "
+     "more information:\n\n        python -m bitsandbytes",
+     "bnb.cudart_not_found", "cmake -DCOMPUTE_BACKEND=cuda"),
+    # guard: bitsandbytes' own "libcudart.so not found" keeps its upgrade first and its title
+    ("CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...",
+     "bnb.cudart_not_found", "Upgrade bitsandbytes"),
 ]
 
 
 # near-miss wordings that must not be answered by the causes above
 NOT_CLAIMED = [
+    # CuPy 10 renamed cupy.core to cupy._core: code written for an older CuPy (cupy/cupy#5761), not a broken install
+    "ModuleNotFoundError: No module named 'cupy.core'",
     # a program linked against cudart that the loader cannot resolve is the loader's answer, not the stub's
     # (https://github.com/gty111/PTX-EMU/issues/2)
     "./bin/RAY: symbol lookup error: ./bin/RAY: undefined symbol: cudaGetErrorString, version libcudart.so.11.0",
@@ -166,5 +222,6 @@ test_first_answer = first_answer_tests(CASES)
 @pytest.mark.parametrize("text", NOT_CLAIMED)
 def test_not_claimed(text):
     found = [m.id for m in explain(text)]
-    assert not {"python.onnxruntime_cpu_package", "numba.no_supported_cc", "tf.cudart_stub_not_loaded"} & set(found), \
+    assert not {"python.onnxruntime_cpu_package", "numba.no_supported_cc", "tf.cudart_stub_not_loaded",
+                 "python.cupy_broken_install"} & set(found), \
         (text[:80], found)

@@ -1765,3 +1765,42 @@ def _d_stub_cuda(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["stub_cuda"] = _d_stub_cuda
+
+
+# -- [r13 frameworks] PyG's wheels (torch-scatter, torch-sparse, torch-cluster, pyg-lib) come from one page per torch
+# release and CUDA build (pytorch-geometric.com/whl/torch-1.8.0+cu111.html, data.pyg.org/whl/...): the page the log
+# installed from, and the package (rusty1s/pytorch_scatter#211: a +cu111 page under a +cu102 torch).
+_PYG_PAGE = re.compile(r"(?:pytorch-geometric\.com|data\.pyg\.org)/whl/torch-(\d+\.\d+\.\d+)\+(cu\d+|cpu)\.html")
+_PYG_PKG = re.compile(r"\bpip3? install\b[^\n]*?\b(torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|pyg[-_]lib)\b")
+
+
+def _d_pyg_page(v: dict, t: LogText, m: re.Match) -> dict:
+    if "/whl/torch-" not in t.text:
+        return {"pyg_torch": "", "pyg_cuda": "", "pyg_pkg": ""}
+    page = _PYG_PAGE.search(t.text)
+    if not page:
+        return {"pyg_torch": "", "pyg_cuda": "", "pyg_pkg": ""}
+    pkg = _PYG_PKG.search(t.text)
+    return {"pyg_torch": page.group(1), "pyg_cuda": page.group(2), "pyg_pkg": pkg.group(1) if pkg else "torch-scatter"}
+
+
+DERIVE["pyg_page"] = _d_pyg_page
+
+
+# -- [r13 frameworks] conda took pytorch's CPU build although the release has a build for the cudatoolkit the request
+# names (pytorch 1.11 and cudatoolkit=11.3: meta-pytorch/data#315): then the CUDA pair is not what failed, something in
+# the request forced pytorch-mutex to cpu; when the pair does not exist (1.10 with 10.1: conda/conda#11001), it is.
+_REQ_CTK = re.compile(r"\bcudatoolkit\s*(?:==?|\s)\s*(\d+\.\d+)")
+
+
+def _d_conda_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    ver = v.get("ver") or ""
+    req = _REQ_CTK.search(t.text) if "cudatoolkit" in t.text else None
+    if not ver or not req:
+        return {"pair_ok": ""}
+    minor = ".".join(ver.split(".")[:2])
+    ent = table()["torch"].get(minor) or {}
+    return {"pair_ok": "yes" if req.group(1) in (ent.get("cuda") or []) else ""}
+
+
+DERIVE["conda_pair"] = _d_conda_pair
