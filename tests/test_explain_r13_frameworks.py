@@ -200,6 +200,10 @@ CASES = [
     # guard: bitsandbytes' own "libcudart.so not found" keeps its upgrade first and its title
     ("CUDA_SETUP: WARNING! libcudart.so not found in any environmental path. Searching in backup paths...",
      "bnb.cudart_not_found", "Upgrade bitsandbytes"),
+    # https://github.com/kscalelabs/ksim-gym/issues/46 (XLA's wording without jaxlib's path, after a JAX upgrade)
+    ("jaxlib._jax.XlaRuntimeError: INTERNAL: cuSolver internal error\n"
+     "I'm using CUDA 12.1 and Python 3.12 on a cloud server with an RTX 4090 GPU.",
+     "jax.cusolver_handle_failed", "nvidia-cublas-cu12"),
 ]
 
 
