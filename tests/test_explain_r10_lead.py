@@ -25,7 +25,8 @@ CASES = [
      "`pip install torch-scatter -f https://pytorch-geometric.com/whl/torch-1.8.0+cu111.html`\n"
      "but now throws an error \n`Exception has occurred: OSError\n"
      "libtorch_cuda_cu.so: cannot open shared object file: No such file or directory`",
-     "loader.torch_lib_not_loaded", "install its prebuilt wheel for exactly that release and CUDA"),
+     # [r13 frameworks] the log names the PyG page it installed from: the page of the installed torch comes first
+     "loader.torch_lib_not_loaded", "Install torch-scatter from the page of the torch you have"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

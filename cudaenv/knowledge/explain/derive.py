@@ -1223,17 +1223,19 @@ def _torch_tag_for_driver(cuda: str) -> str:
     From CUDA 11.1 on, minor-version compatibility runs any runtime of the driver's major version (11.x from
     driver 450.80.02, 12.x from 525.60.13, 13.x from 580), so the newest build of that major is the one to
     take: it also has wheels for the newest Pythons (an older index such as cu113 stops at torch 1.12, which has
-    none for Python 3.11). Before that, a build at or below the driver's CUDA. [r13 engine] From CUDA 12 on, the
-    newest index at or below the driver's CUDA (cu124 for a 12.4 driver, cu121 for 12.2) when there is one: every
-    12.x index has wheels for current Pythons, it runs there without leaning on minor-version compatibility, and a
-    newer one (cu129 for a 12.4 driver) reads as a contradiction of "this driver runs CUDA 12.4 at most"
-    (andimarafioti/faster-qwen3-tts#113, fixed with cu124)."""
+    none for Python 3.11). Before that, a build at or below the driver's CUDA. [round 13] The build of the driver's
+    own CUDA, or the newest below it, comes first where that index has torch 2.x (today's Pythons): cu124 for a 12.4
+    driver, cu121 for 12.2; it runs without leaning on minor-version compatibility, and a newer index (cu129 for a
+    12.4 driver) reads as a contradiction of "this driver runs CUDA 12.4 at most" (andimarafioti/faster-qwen3-tts#113,
+    fixed with cu124; nvMolKit#209 on a 12.7 driver with cu126). 11.4 or 11.6 still get cu118 (no torch 2.x index
+    at or below them)."""
     tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
     key = version_key(cuda)[:2]
-    below = [c for c in tags if version_key(c)[0] == key[0] and version_key(c)[:2] <= key]
-    if below and key >= version_key("12.0")[:2]:
-        return "cu" + max(below, key=version_key).replace(".", "")
     if key >= version_key("11.1")[:2]:
+        fit = [c for c in tags if version_key(c)[0] == key[0] and version_key(c)[:2] <= key and any(
+            c in (ent.get("cuda") or []) for r, ent in table()["torch"].items() if version_key(r)[0] >= version_key("2")[0])]
+        if fit:
+            return "cu" + max(fit, key=version_key).replace(".", "")
         ok = [c for c in tags if version_key(c)[0] == key[0]]
     else:
         ok = [c for c in tags if version_key(c)[:2] <= key]
@@ -1776,3 +1778,101 @@ def _d_hook_mode(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["hook_mode"] = _d_hook_mode
+
+# -- [r13 frameworks] JAX's CUDA libraries come as nvidia-* pip wheels of one CUDA 12 minor; a driver older than that
+# minor fails in cuSOLVER's handle creation (jax-ml/jax#21950: 12.5 wheels on a 12.4 driver, solved by
+# "nvidia-cuda-nvcc-cu12<12.5"). The driver's CUDA as the log's nvidia-smi shows it, and the pin below its next minor.
+def _d_jax_wheel_pin(v: dict, t: LogText, m: re.Match) -> dict:
+    found = _SMI_CUDA.search(t.text) if "CUDA Version" in t.text else None
+    if not found or not found.group(1).startswith("12."):
+        return {"smi_cuda": "", "wheel_below": ""}
+    minor = int(found.group(1).split(".")[1])
+    return {"smi_cuda": found.group(1), "wheel_below": f"12.{minor + 1}"}
+
+
+DERIVE["jax_wheel_pin"] = _d_jax_wheel_pin
+
+
+# -- [r13 frameworks] numba's NVVM offers no architecture when the CUDA runtime it loads gives no usable version: a
+# conda cudatoolkit newer than the driver (numba/numba#6226: cudatoolkit=11.0 on a CUDA 10.2 driver), no cudart at
+# all. The log's cudatoolkit pin and the CUDA it names otherwise (the driver's, nvidia-smi's).
+_CTK_PIN = re.compile(r"\bcudatoolkit\s*(?:=|==|\s)\s*(\d+\.\d+)")
+
+
+def _d_numba_ctk(v: dict, t: LogText, m: re.Match) -> dict:
+    none = {"ctk": "", "ctk_other": ""}
+    if "cudatoolkit" not in t.text:
+        return none
+    pin = _CTK_PIN.search(t.text)
+    if not pin:
+        return none
+    ctk = pin.group(1)
+    smi = _SMI_CUDA.search(t.text)
+    other = smi.group(1) if smi else ""
+    if not other:
+        for cm in re.finditer(r"\bCUDA\s+(\d+\.\d+)\b", t.text):
+            if cm.group(1) != ctk:
+                other = cm.group(1)
+                break
+    if other and version_key(other)[:2] < version_key(ctk)[:2]:
+        return {"ctk": ctk, "ctk_other": other}
+    return {"ctk": ctk, "ctk_other": ""}
+
+
+DERIVE["numba_ctk"] = _d_numba_ctk
+
+
+# -- [r13 frameworks] TensorFlow's and XLA's CUDA stubs (tsl cudart_stub.cc) open the CUDA runtime the build was made
+# for by its versioned name and answer every call with "<symbol> symbol not found" when that fails: the CUDA a build
+# from source was made with, as the log names it ("built jaxlib from source with cuda 11.6.2": jax-ml/jax#11828).
+_BUILT_FROM_SOURCE = re.compile(r"(?i)\b(?:built|build|building|compiled)\b[^\n]{0,80}?\bfrom source\b")
+_NAMED_CUDA = re.compile(r"(?i)\bcuda[ -]?(?:toolkit[ -])?v?(\d{1,2}\.\d)(?:\.\d+)?\b")
+
+
+def _d_stub_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    if "source" not in t.text or not _BUILT_FROM_SOURCE.search(t.text):
+        return {"built_cuda": ""}
+    found = _NAMED_CUDA.search(t.text)
+    return {"built_cuda": found.group(1) if found else ""}
+
+
+DERIVE["stub_cuda"] = _d_stub_cuda
+
+
+# -- [r13 frameworks] PyG's wheels (torch-scatter, torch-sparse, torch-cluster, pyg-lib) come from one page per torch
+# release and CUDA build (pytorch-geometric.com/whl/torch-1.8.0+cu111.html, data.pyg.org/whl/...): the page the log
+# installed from, and the package (rusty1s/pytorch_scatter#211: a +cu111 page under a +cu102 torch).
+_PYG_PAGE = re.compile(r"(?:pytorch-geometric\.com|data\.pyg\.org)/whl/torch-(\d+\.\d+\.\d+)\+(cu\d+|cpu)\.html")
+_PYG_PKG = re.compile(r"\bpip3? install\b[^\n]*?\b(torch[-_](?:scatter|sparse|cluster|spline[-_]conv)|pyg[-_]lib)\b")
+
+
+def _d_pyg_page(v: dict, t: LogText, m: re.Match) -> dict:
+    if "/whl/torch-" not in t.text:
+        return {"pyg_torch": "", "pyg_cuda": "", "pyg_pkg": ""}
+    page = _PYG_PAGE.search(t.text)
+    if not page:
+        return {"pyg_torch": "", "pyg_cuda": "", "pyg_pkg": ""}
+    pkg = _PYG_PKG.search(t.text)
+    return {"pyg_torch": page.group(1), "pyg_cuda": page.group(2), "pyg_pkg": pkg.group(1) if pkg else "torch-scatter"}
+
+
+DERIVE["pyg_page"] = _d_pyg_page
+
+
+# -- [r13 frameworks] conda took pytorch's CPU build although the release has a build for the cudatoolkit the request
+# names (pytorch 1.11 and cudatoolkit=11.3: meta-pytorch/data#315): then the CUDA pair is not what failed, something in
+# the request forced pytorch-mutex to cpu; when the pair does not exist (1.10 with 10.1: conda/conda#11001), it is.
+_REQ_CTK = re.compile(r"\bcudatoolkit\s*(?:==?|\s)\s*(\d+\.\d+)")
+
+
+def _d_conda_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    ver = v.get("ver") or ""
+    req = _REQ_CTK.search(t.text) if "cudatoolkit" in t.text else None
+    if not ver or not req:
+        return {"pair_ok": ""}
+    minor = ".".join(ver.split(".")[:2])
+    ent = table()["torch"].get(minor) or {}
+    return {"pair_ok": "yes" if req.group(1) in (ent.get("cuda") or []) else ""}
+
+
+DERIVE["conda_pair"] = _d_conda_pair
