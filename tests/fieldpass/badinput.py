@@ -1530,10 +1530,22 @@ def _command(case: Case, w: World, argv: list[str]) -> list[str]:
     cmd = PRLIMIT + SETPRIV + [sys.executable, "-m", "cudaenv", *argv]
     if w.root_mount:
         # HOME unset and no XDG dirs: ~ is the password file's /root. Mount this world's home
-        # there, in a private mount namespace, with the interpreter's tree mounted back inside.
-        os.makedirs(os.path.join(w.home, ".pyenv"), exist_ok=True)
-        script = (f"mount --bind {shlex.quote(os.path.expanduser('~root/.pyenv'))} {shlex.quote(w.home + '/.pyenv')} && "
-                  f"mount --rbind {shlex.quote(w.home)} /root && exec \"$@\"")
+        # there, in a private mount namespace, with the interpreter's trees mounted back inside: the
+        # base Python (pyenv's) and the suite's venv, which the README's test command makes under
+        # ~/.cache/cudaenv-testbed unless CUDAENV_TESTBED says otherwise (CI's is in /tmp).
+        binds = []
+        pyenv = os.path.expanduser("~root/.pyenv")
+        for tree in sorted({os.path.realpath(t) for t in (sys.prefix, sys.base_prefix, os.path.dirname(
+                os.path.realpath(sys.executable))) + ((pyenv,) if os.path.isdir(pyenv) else ())}):
+            tree = tree[:-len("/bin")] if tree.endswith("/bin") else tree
+            if tree.startswith("/root/") and not any(tree.startswith(b + "/") or tree == b for b in binds):
+                binds.append(tree)
+        mounts = ""
+        for tree in binds:
+            inside = w.home + tree[len("/root"):]
+            os.makedirs(inside, exist_ok=True)
+            mounts += f"mount --bind {shlex.quote(tree)} {shlex.quote(inside)} && "
+        script = f"{mounts}mount --rbind {shlex.quote(w.home)} /root && exec \"$@\""
         cmd = ["/usr/bin/unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", *cmd]
     redirs = []
     if case.stdout == "closed":

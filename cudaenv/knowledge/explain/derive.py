@@ -1741,7 +1741,8 @@ def _d_prebuilt_cuda(v: dict, t: LogText, m: re.Match) -> dict:
         other = f" The log shows CUDA {seen} here."
     shown = users[:3] or [v.get("user", "the library")]
     user = v.get("user", "")
-    where = re.search(r"(?<!\S)(\S*/)" + re.escape(user) + ": undefined reference", t.text) if user else None
+    # the directory only when it is plain path characters: a log's path with shell syntax never reaches an answer
+    where = re.search(r"(?<!\S)([\w./+-]*/)" + re.escape(user) + ": undefined reference", t.text) if user else None
     return {"user_path": (where.group(1) + user) if where else user,
             "built_cuda": built, "sonames": ", ".join(sonames[:4]) or v.get("soname", ""), "exact_ver": exact,
             "users": ", ".join(shown), "s_users": "" if len(shown) > 1 else "s", "other_part": other}
