@@ -1,0 +1,63 @@
+"""Round 13, sampletools: a broad sample of threads on libraries beyond torch (TensorRT, JavaCV's OpenCV, Paddle's
+NCCL build, onnxruntime, CTranslate2, numba, MXNet, nvcc architecture lists), each first answer checked against the fix
+the thread names. New or changed here: TensorRT 5-7's engine-size assertion is the engine-from-another-release failure
+it is; JavaCV/JavaCPP's OpenCV without CUDA gets the opencv-platform-gpu dependency (not pip and cmake); a project's
+build missing nccl.h with no NCCL location in the log gets NCCL's packages first. Excerpts are verbatim (trimmed) from
+the threads named above them."""
+
+from explain_answers import first_answer_tests
+
+CASES = [
+    # -- TensorRT: an engine serialized by another TensorRT (5-7: the size assertion comes before the version tag) --
+    # https://github.com/NVIDIA-AI-IOT/torch2trt/issues/371 ("caused by incompatibility between tensorrt versions")
+    ("loadtrt: engine.cpp:868: bool nvinfer1::rt::Engine::deserialize(const void*, std::size_t, nvinfer1::IGpuAllocator&, nvinfer1::IPluginFactory*): Assertion size >= bsize && \"Mismatch between allocated memory size and expected size of serialized engine.\"' failed.",
+     "tensorrt.engine_other_version", "Build the engine again here"),
+    # https://github.com/Tianxiaomo/pytorch-YOLOv4/issues/290 (a newer TensorRT container fixed it)
+    ("Reading engine from file ./yolo_tensorrt.engine\n"
+     "python3: engine.cpp:1104: bool nvinfer1::rt::Engine::deserialize(const void*, std::size_t, nvinfer1::IGpuAllocator&, nvinfer1::IPluginFactory*): Assertion `size >= bsize && \"Mismatch between allocated memory size and expected size of serialized engine.\"' failed.\n"
+     "Aborted (core dumped)\n"
+     "TensorRT 5.1.5\nCUDA 10.1",
+     "tensorrt.engine_other_version", "install the TensorRT release that built it"),
+    # https://github.com/NVIDIA-AI-IOT/tf_to_trt_image_classification/issues/16 (JetPack 3.2's cudnnEngine.cpp wording)
+    ("test_trt: cudnnEngine.cpp:640: bool nvinfer1::cudnn::Engine::deserialize(const void*, std::size_t, nvinfer1::IPluginFactory*): Assertion 'size >= bsize && \"Mismatch between allocated memory size and expected size of serialized engine.\"' failed.",
+     "tensorrt.engine_other_version", "Build the engine again here"),
+    # guard: TensorRT 8's version tag keeps its answer
+    # https://github.com/NVIDIA/TensorRT/issues/2041
+    ("[06/08/2022-15:28:47] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: Serialization (Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 213, Serialized Engine Version: 205)",
+     "tensorrt.engine_other_version", "Build the engine again here"),
+
+    # -- the rest of the sample, already answered right first (kept so they stay so) ----------------------------
+    # https://github.com/qdrant/fastembed/issues/238 (onnxruntime wanted libcublasLt.so.11, only .12 present)
+    ("[E:onnxruntime:Default, provider_bridge_ort.cc:1546 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory",
+     "runtime.cuda_library_not_found", "onnxruntime-gpu"),
+    # https://github.com/Naozumi520/g2pW-Cantonese/issues/1 (onnxruntime -> onnxruntime-gpu)
+    ("UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'",
+     "python.onnxruntime_cpu_package", "pip install onnxruntime-gpu"),
+    # https://github.com/GOMC-WSU/GOMC/issues/522 (compute_35 out of the list for CUDA 12.2)
+    ("nvcc fatal   : Unsupported gpu architecture 'compute_35'\n"
+     "make[3]: *** [CMakeFiles/GPU_NVT.dir/build.make:76: CMakeFiles/GPU_NVT.dir/src/GPU/CalculateEnergyCUDAKernel.cu.o] Error 1\n"
+     "GOMC does not build properly in GPU with CUDA 12.2.",
+     "nvcc.unsupported_arch", "take it out"),
+    # https://github.com/gnina/libmolgrid/issues/4 (compute_75 needs CUDA 10; the container had 9.0)
+    ("When I try to compile `libmolgrid` (on a Singularity container bootstrapped from  `nvidia/cuda:9.0-cudnn7-devel-ubuntu16.04`) I get the following error:\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_75'",
+     "nvcc.unsupported_arch", "CUDA 10.0 or newer"),
+    # https://github.com/lammps/lammps/issues/2235 (CUDA 11 dropped sm_30)
+    ("CUDA 11.0, Nvidia driver 450\n"
+     "nvcc fatal   : Unsupported gpu architecture 'compute_30'",
+     "nvcc.unsupported_arch", "take it out"),
+    # https://github.com/NVIDIA/numba-cuda/issues/120 (Colab's driver: link through nvJitLink)
+    ("ERROR:numba.cuda.cudadrv.driver:Call to cuLinkAddData results in CUDA_ERROR_UNSUPPORTED_PTX_VERSION\n"
+     "Apparantly google colab got updated from CUDA 12.1 to CUDA 12.4",
+     "runtime.unsupported_ptx", "nvJitLink"),
+    # https://github.com/OpenNMT/CTranslate2/issues/862 (install CUDA 11's libraries)
+    ("results = translator.translate_batch(input_data)\n"
+     "RuntimeError: Library libcublas.so.11 is not found or cannot be loaded",
+     "runtime.cuda_library_not_found", "nvidia-cublas-cu11"),
+    # https://github.com/dmMaze/BallonsTranslator/issues/404 (ctranslate2 4 needs CUDA 12's DLLs)
+    ("    tokenized_translated = self.translator.translate_batch(tokenized_text)\n"
+     "RuntimeError: Library cublas64_12.dll is not found or cannot be loaded",
+     "loader.windows_cuda_dll_not_found", "cublas64_12.dll"),
+]
+
+test_first_answer = first_answer_tests(CASES)
