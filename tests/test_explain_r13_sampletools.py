@@ -26,6 +26,25 @@ CASES = [
     ("[06/08/2022-15:28:47] [TRT] [E] 1: [stdArchiveReader.cpp::StdArchiveReader::40] Error Code 1: Serialization (Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not match. Note: Current Version: 213, Serialized Engine Version: 205)",
      "tensorrt.engine_other_version", "Build the engine again here"),
 
+    # -- JavaCV / JavaCPP presets: OpenCV's CPU-only artifact loaded instead of opencv-platform-gpu ----------------
+    # https://github.com/bytedeco/javacv/issues/1512 (the presets' dependencies; duplicate of javacpp-presets#923)
+    ("Hi, previously I was running into errors with the codes due to missing presets. However after installing all of them and adding into the constructor:\n"
+     "net.setPreferableBackend(DNN_BACKEND_CUDA)\n"
+     "net.setPreferableTarget(DNN_TARGET_CUDA)\n"
+     "I received a warning \"setUpNet DNN module was not built with CUDA backend; switching to CPU\"",
+     "python.opencv_without_cuda", "opencv-platform-gpu"),
+    # https://github.com/bytedeco/javacpp-presets/issues/923 (both opencv-platform and opencv-platform-gpu: remove the
+    # first, add cuda-platform-redist)
+    ("You have dependencies on both opencv-platform and opencv-platform-gpu, right?\n"
+     "[ WARN:0] global C:\\projects\\javacpp-presets\\opencv\\cppbuild\\windows-x86_64-gpu\\opencv-4.4.0\\modules\\dnn\\src\\dnn.cpp (1429) cv::dnn::dnn4_v20200609::Net::Impl::setUpNet DNN module was not built with CUDA backend; switching to CPU",
+     "python.opencv_without_cuda", "remove `org.bytedeco:opencv-platform`"),
+    # guard: Python's cv2 keeps the pip-wheel answer
+    # https://github.com/opencv/opencv/issues/18229
+    ("[ WARN:0] global /tmp/pip-req-build-sw_3pm_8/opencv/modules/dnn/src/dnn.cpp (1429) setUpNet DNN module was not built with CUDA backend; switching to CPU\n"
+     "net = cv2.dnn.readNet(\"yolov4.cfg\", \"yolov4.weights\")\n"
+     "net.setPreferableBackend(cv2.dnn.DNN_BACKEND_CUDA)",
+     "python.opencv_without_cuda", "See which cv2 is loaded"),
+
     # -- the rest of the sample, already answered right first (kept so they stay so) ----------------------------
     # https://github.com/qdrant/fastembed/issues/238 (onnxruntime wanted libcublasLt.so.11, only .12 present)
     ("[E:onnxruntime:Default, provider_bridge_ort.cc:1546 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory",
