@@ -45,6 +45,33 @@ CASES = [
      "net.setPreferableBackend(cv2.dnn.DNN_BACKEND_CUDA)",
      "python.opencv_without_cuda", "See which cv2 is loaded"),
 
+    # -- nccl.h missing in a project's own build: install NCCL (no NCCL location in the log) -------------------
+    # https://github.com/PaddlePaddle/Paddle/issues/8950 (maintainer: nccl2 must be installed before compiling)
+    ("In file included from /mnt/Paddle/paddle/fluid/platform/enforce.h:40:0,\n"
+     "                 from /mnt/Paddle/paddle/fluid/platform/enforce.cc:15:\n"
+     "/mnt/Paddle/paddle/fluid/platform/dynload/nccl.h:18:18: fatal error: nccl.h: No such file or directory\n"
+     "compilation terminated.\n"
+     "make[2]: *** [paddle/fluid/platform/CMakeFiles/enforce.dir/enforce.cc.o] Error 1",
+     "build.cuda_header_missing", "apt-get install libnccl2 libnccl-dev"),
+    # https://github.com/PaddlePaddle/Paddle/issues/5035 ("Administrators should install NCCL library on the server")
+    ("/home/zhaochengduo/program/temp_master_paddle/Paddle/paddle/platform/dynload/nccl.h:18:18: fatal error: nccl.h: No such file or directory\n"
+     " #include <nccl.h>\n"
+     "                  ^\n"
+     "compilation terminated.\n"
+     "make64[2]: *** [paddle/platform/CMakeFiles/gpu_info.dir/gpu_info.cc.o] Error 1",
+     "build.cuda_header_missing", "apt-get install libnccl2 libnccl-dev"),
+    # guards: nccl-tests keeps the NCCL_HOME answer (the r10 variant), with or without NCCL_HOME in the log
+    # https://github.com/NVIDIA/nccl/issues/139 (make NCCL_HOME=$PWD/../build)
+    ("Compiling  all_reduce.cu                       > ../build/all_reduce.o\nIn file included from all_reduce.cu:8:0:\n"
+     "common.h:7:18: fatal error: nccl.h: No such file or directory\ncompilation terminated.\n"
+     "Makefile:70: recipe for target '../build/all_reduce.o' failed",
+     "build.cuda_header_missing", "NCCL_HOME"),
+    # https://github.com/NVIDIA/nccl-tests/issues/81 (NCCL_HOME named nccl/src: make MPI=1 NCCL_HOME=/home/dario/nccl/build)
+    ("$ make MPI=1 NCCL_HOME=/home/dario/nccl/src\nmake -C src build\nCompiling  all_reduce.cu                       > "
+     "../build/all_reduce.o\nIn file included from all_reduce.cu:8:0:\ncommon.h:9:10: fatal error: nccl.h: No such file "
+     "or directory\n #include \"nccl.h\"\n          ^~~~~~~~\ncompilation terminated.",
+     "build.cuda_header_missing", "NCCL_HOME=$PWD/../nccl/build"),
+
     # -- the rest of the sample, already answered right first (kept so they stay so) ----------------------------
     # https://github.com/qdrant/fastembed/issues/238 (onnxruntime wanted libcublasLt.so.11, only .12 present)
     ("[E:onnxruntime:Default, provider_bridge_ort.cc:1546 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory",
