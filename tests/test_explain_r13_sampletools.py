@@ -72,6 +72,29 @@ CASES = [
      "or directory\n #include \"nccl.h\"\n          ^~~~~~~~\ncompilation terminated.",
      "build.cuda_header_missing", "NCCL_HOME=$PWD/../nccl/build"),
 
+    # -- PaddlePaddle's wordings of CUDA status 30/999 (unknown error) and 3 (initialization error) ----------------
+    # https://github.com/PaddlePaddle/PARL/issues/179 ("it can be solved after I reboot the computer")
+    ("Error Message Summary:\n----------------------\n"
+     "PaddleCheckError: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, error code : 30, Please see detail in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html#group__CUDART__TYPES_1g3f51e3575c2178246db0a94a430e0038: unknown error at [/paddle/paddle/fluid/platform/gpu_info.cc:67]",
+     "driver.unknown_error", "or reboot"),
+    # https://github.com/PaddlePaddle/PaddleOCR/issues/10531 (fails after a few runs, fine after a reboot)
+    ("    output = output_tensor.copy_to_cpu()\n"
+     "OSError: (External) CUDA error(999), unknown error.\n"
+     "  [Hint: Please search for the error code(999) on website (https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html#group__CUDART__TYPES_1g3f51e3575c2178246db0a94a430e0038) to get Nvidia's official solution and advice about CUDA Error.] (at ..\\paddle\\phi\\backends\\gpu\\cuda\\cuda_info.cc:252)",
+     "driver.unknown_error", "or reboot"),
+    # https://github.com/PaddlePaddle/PaddleOCR/issues/2509 (2.0's "Cuda error" spelling)
+    ("    stats = {k: v.numpy().mean() for k, v in loss.items()}\n"
+     "OSError: (External)  Cuda error(999), unknown error.",
+     "driver.unknown_error", "nvidia_uvm"),
+    # https://github.com/PaddlePaddle/Paddle/issues/22467 (status 3 in the same enforce wording; another GPU device
+    # of the cloud job was the difference)
+    ("PaddleCheckError: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCountImpl, error code : 3, Please see detail in https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html#group__CUDART__TYPES_1g3f51e3575c2178246db0a94a430e0038: initialization error at [/paddle/paddle/fluid/platform/gpu_info.cc:67]",
+     "status.driver_init_failed", "nvidia-smi"),
+    # guard: the 1.x wording with another status keeps its answer
+    # https://github.com/PaddlePaddle/models/issues/1356 (CUDA_VISIBLE_DEVICES="1" on a one-GPU machine)
+    ("paddle.fluid.core.EnforceNotMet: cudaGetDeviceCount failed in paddle::platform::GetCUDADeviceCount: no CUDA-capable device is detected at [/paddle/paddle/fluid/platform/gpu_info.cc:33]",
+     "runtime.no_device", "nvidia-smi"),
+
     # -- the rest of the sample, already answered right first (kept so they stay so) ----------------------------
     # https://github.com/qdrant/fastembed/issues/238 (onnxruntime wanted libcublasLt.so.11, only .12 present)
     ("[E:onnxruntime:Default, provider_bridge_ort.cc:1546 TryGetProviderInfo_CUDA] /onnxruntime_src/onnxruntime/core/session/provider_bridge_ort.cc:1209 onnxruntime::Provider& onnxruntime::ProviderLibrary::Get() [ONNXRuntimeError] : 1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcublasLt.so.11: cannot open shared object file: No such file or directory",
