@@ -1232,8 +1232,9 @@ def _torch_tag_for_driver(cuda: str) -> str:
     tags = {c for ent in table()["torch"].values() for c in (ent.get("cuda") or [])}
     key = version_key(cuda)[:2]
     if key >= version_key("11.1")[:2]:
-        fit = [c for c in tags if version_key(c)[0] == key[0] and version_key(c)[:2] <= key and any(
-            c in (ent.get("cuda") or []) for r, ent in table()["torch"].items() if version_key(r)[0] >= version_key("2")[0])]
+        two = version_key("2")[0]
+        torch2 = {c for r, ent in table()["torch"].items() if version_key(r)[0] >= two for c in (ent.get("cuda") or [])}
+        fit = [c for c in torch2 if version_key(c)[0] == key[0] and version_key(c)[:2] <= key]
         if fit:
             return "cu" + max(fit, key=version_key).replace(".", "")
         ok = [c for c in tags if version_key(c)[0] == key[0]]
@@ -1863,12 +1864,9 @@ DERIVE["pyg_page"] = _d_pyg_page
 # -- [r13 frameworks] conda took pytorch's CPU build although the release has a build for the cudatoolkit the request
 # names (pytorch 1.11 and cudatoolkit=11.3: meta-pytorch/data#315): then the CUDA pair is not what failed, something in
 # the request forced pytorch-mutex to cpu; when the pair does not exist (1.10 with 10.1: conda/conda#11001), it is.
-_REQ_CTK = re.compile(r"\bcudatoolkit\s*(?:==?|\s)\s*(\d+\.\d+)")
-
-
 def _d_conda_pair(v: dict, t: LogText, m: re.Match) -> dict:
     ver = v.get("ver") or ""
-    req = _REQ_CTK.search(t.text) if "cudatoolkit" in t.text else None
+    req = _CTK_PIN.search(t.text) if "cudatoolkit" in t.text else None
     if not ver or not req:
         return {"pair_ok": ""}
     minor = ".".join(ver.split(".")[:2])
