@@ -359,10 +359,9 @@ _RETRY_LINE = re.compile(
     r"|.{0,120}?\bthen (?:I|we) (?:got|get) (?:a |an )?(?:new|another|different|next)\b"
     r"|.{0,120}?\b(?:a|an|the) (?:new|different|next) error\b|.{0,120}?\banother error\b"
     r")")
-#: A word every cue holds (each cue's first word, "now" for "I now"/"we now"), as a long log's word set holds it.
-_RETRY_ANCHORS = tuple(sorted({w + p for c in _RETRY_CUES
-                                for a in [c.split()[1] if c.split()[0] in ("i", "we") else c.split()[0]]
-                                for w in (a, a.capitalize()) for p in ("", ",", ".", ";", ":")}))
+#: A word every cue holds (each cue's first word, "now" for "I now"/"we now"): a long log without one of them inside
+#: its lower-cased words (LogText.joined_words_lower) has no cue.
+_RETRY_ANCHORS = tuple(sorted({c.split()[1] if c.split()[0] in ("i", "we") else c.split()[0] for c in _RETRY_CUES}))
 #: Longest line read as narration (a tool's message line can be very long; prose pasted into an issue is short).
 _RETRY_LONGEST = 400
 
@@ -370,9 +369,9 @@ _RETRY_LONGEST = 400
 def _retry_line(t: LogText) -> int:
     """Index of the last line of the user's narration that says a change brought another error (see
     :data:`_RETRY_LINE`), -1 when there is none."""
-    if len(t.text) >= t.SMALL:  # a long log: its set of words first (a look-up each, where a search costs ms)
-        words = t.words()
-        if not any(w in words for w in _RETRY_ANCHORS):
+    if len(t.text) >= t.SMALL:  # a long log: its distinct words first (far shorter than the text)
+        words = t.joined_words_lower()
+        if not any(a in words for a in _RETRY_ANCHORS):
             return -1
     low = t.text.lower()
     candidates = set()
