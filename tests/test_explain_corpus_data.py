@@ -30,6 +30,7 @@ FRESH10 = os.path.join(CORPUS, "fresh10")
 FRESH11 = os.path.join(CORPUS, "fresh11")
 FRESH12 = os.path.join(CORPUS, "fresh12")
 FRESH13 = os.path.join(CORPUS, "fresh13")
+FRESH14 = os.path.join(CORPUS, "fresh14")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -223,9 +224,9 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH7, "fresh7", "b", 28, 8, 28), (FRESH8, "fresh8", "c", 45, 9, 40), (FRESH9, "fresh9", "d", 40, 9, 35),
               (FRESH10, "fresh10", "e", 45, 9, 45),
               (FRESH11, "fresh11", "f", 45, 9, 40), (FRESH12, "fresh12", "g", 45, 7, 40),
-              (FRESH13, "fresh13", "h", 45, 9, 40)]
+              (FRESH13, "fresh13", "h", 45, 9, 40), (FRESH14, "fresh14", "m", 45, 9, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh14"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -370,6 +371,13 @@ def test_fresh13_logs_are_a_thirteenth_sealed_split():
     switching), collected by three collectors while round 13's tuners worked on other threads; judged at round 13's
     start (1ba1684) and after it (51259f9), four logs taken out whose threads the tuners read; read since."""
     assert_later_set("fresh13")
+
+
+def test_fresh14_logs_are_a_fourteenth_sealed_split():
+    """fresh14/: a fourteenth set (m01-m16 build side, m31-m46 run side, m61-m76 a user's day of installing and
+    switching), collected by three collectors while round 14's tuners built mechanisms on other threads; judged at
+    round 14's start (fb59fad's answers) and after it; logs whose threads a tuner read were taken out before scoring."""
+    assert_later_set("fresh14")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
