@@ -61,11 +61,16 @@ CASES = [
     ("2024-11-11 08:33:16,659 build [ERROR] - cuda_home and cudnn_home paths must be specified and valid.\n"
      "cuda_home='/usr/local/cuda' valid=True. cudnn_home='None' valid=False",
      "generic.cudnn.missing", "set cudnn_home to the directory cuDNN is installed in"),
-    # https://github.com/microsoft/onnxruntime/issues/24361 (CMake's find_path names the variable, then the header)
+    # https://github.com/microsoft/onnxruntime/issues/24361 (CMake's find_path names the variable, then the header: the
+    # variable is read, and in a CMake log cmake.cudnn_not_found owns a cuDNN variable)
     ("### Error / output\n\nCMake Error at external/cuDNN.cmake:3 (find_path):\n"
      "  Could not find CUDNN_INCLUDE_DIR using the following files: cudnn.h\nCall Stack (most recent call first):\n"
      "  external/onnxruntime_external_deps.cmake:792 (include)",
-     "generic.cudnn.missing", "set CUDNN_INCLUDE_DIR"),
+     "cmake.cudnn_not_found", "Tell CMake where cuDNN is"),
+    # https://github.com/Megvii-BaseDetection/YOLOX/issues/650 (MegEngine's cmake/cudnn.cmake; "Did you install CuDNN
+    # library and configure your environ in the right way?")
+    ("when `./scripts/cmake-build/host_build.sh -c`\n\n```\nCMake Error at cmake/cudnn.cmake:31 (message):\n"
+     "  Can not find CuDNN Library\n```", "cmake.cudnn_not_found", "Tell CMake where cuDNN is"),
     # -- the driver older than the CUDA asked for: the minimum driver of that release ------------------------------------
     # https://github.com/NVIDIA/nvidia-docker/issues/497 (driver 375.66; CUDA 9.0 needs 384.81)
     ("`nvidia-docker run --rm nvidia/cuda nvidia-smi`\n producing this error message -\n"

@@ -39,7 +39,7 @@ _PROGRAM_BUG = ("device-side assert", "illegal memory access", "out of memory", 
 #: Lower-case cues of a line that says something is missing; the failure they mean.
 _MISSING_CUES = ("no such file", "no file or directory", "file not found", "cannot open include file",
                  "cannot open source file", "-notfound", "set to notfound", "could not find", "could not locate",
-                 "cannot find", "unable to find", "not in path", "not on path", "not in your path", "not found",
+                 "cannot find", "can not find", "unable to find", "not in path", "not on path", "not in your path", "not found",
                  "valid=false", "is not set", "must be specified", "not installed",
                  # glibc's "No such file or directory" in the user's locale (zh_CN, zh_TW, es, fr, de, ru, ja, ko, pt, it)
                  "没有那个文件或目录", "沒有此一檔案或目錄", "no existe el archivo", "aucun fichier ou dossier",
@@ -234,8 +234,8 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
               or "cannot find" in low or "could not find" in low or "unable to find" in low):
         return _Reading(i, "tool", m.group(1), "toolkit", "not-on-path")
     m = _WORD.search(line)
-    if m and ("could not find" in low or "not found" in low or "cannot find" in low or "unable to find" in low
-              or "not installed" in low):
+    if m and ("could not find" in low or "not found" in low or "cannot find" in low or "can not find" in low
+              or "unable to find" in low or "not installed" in low):
         key = _word_key(m.group(1).replace(" ", ""), words)
         if key and key != "toolkit":
             return _Reading(i, "word", m.group(1), key, "missing")
@@ -267,6 +267,18 @@ def _read_sudo(t: LogText, low: str) -> _Reading | None:
     return None
 
 
+#: A line that only reports and goes on: a CMake status line ("-- Could NOT find CUDNN"), a CMake warning, an option
+#: turned off ("Caffe2: Cannot find cuDNN library.  Turning the option off", traveller59/spconv#110): no cause.
+_GOES_ON = re.compile(r"(?i)turning the option off|will be disabled|disabling|\bskipping\b|\boptional\b|building without")
+
+
+def _status_only(t: LogText, i: int) -> bool:
+    line = t.lines[i].lstrip("`'\" ")
+    if line.startswith("-- ") or _GOES_ON.search(t.lines[i]):
+        return True
+    return i > 0 and "CMake Warning" in t.lines[i - 1] and not line.startswith("CMake Error")
+
+
 def reading(t: LogText) -> _Reading | None:
     """What the first error line that names both a component and a failure says (see the module's docstring), or
     None when there is none, or the log shows a program bug."""
@@ -284,7 +296,7 @@ def reading(t: LogText) -> _Reading | None:
         lines = lines[:_MOST] + lines[-_MOST:]
     first = None
     for i in lines:
-        if len(t.lines[i]) > _LONGEST:
+        if len(t.lines[i]) > _LONGEST or _status_only(t, i):
             continue
         got = _read_version(t, i) or _read_missing(t, i, libs, gen)
         if got is None:
@@ -303,11 +315,13 @@ def read(t: LogText) -> Match | None:
     return answer(r, t) if r is not None else None
 
 
-def routed(entry: dict, r: _Reading) -> bool:
+def routed(entry: dict, r: _Reading, t: LogText) -> bool:
     """Whether ``entry`` answers the cause ``r`` read: its ``reads`` names the reading's kind (``header``, ``tool``,
-    ``library``, ``setting``, ``cmake-var``, ``word``) with a pattern the name read matches."""
+    ``library``, ``setting``, ``cmake-var``, ``word``) with a pattern the name read matches, and its ``text`` (when
+    given) a pattern the log holds (cmake.cudnn_not_found: a CMake log)."""
     reads = entry.get("reads") or {}
-    return r.kind in reads and re.search(reads[r.kind], r.name) is not None
+    return (r.kind in reads and re.search(reads[r.kind], r.name) is not None
+            and ("text" not in reads or re.search(reads["text"], t.text) is not None))
 
 
 def mark(m: Match, r: _Reading) -> Match:

@@ -449,7 +449,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
 
         reading = read_log(t)
         if reading is not None:
-            owner = next(((n, e) for n, (e, _) in enumerate(kb.entries) if e.get("reads") and routed(e, reading)),
+            owner = next(((n, e) for n, (e, _) in enumerate(kb.entries) if e.get("reads") and routed(e, reading, t)),
                          None)
             if owner and owner[1].get("cudaenv_fix", True) and facts(t)["platform"] == "windows":
                 owner = None  # its fixes are cudaenv commands; the generic answer has the Windows form
