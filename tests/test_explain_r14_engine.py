@@ -158,6 +158,17 @@ CASES = [
     ("I set CUDA_INC_DIR to C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v8.0\\include, ...\n"
      "*** WARNING: nvcc not in path.\n*** May need to set CUDA_INC_DIR for installation to succeed.",
      "generic.toolkit.not-on-path", "%CUDA_PATH%\\bin"),
+    # https://github.com/AlexeyAB/darknet/issues/524 (MSVC names the including file first: the missing one is the
+    # header before the cue, cudnn.h, not darknet's own src\\cuda.h)
+    ("1>d:\\repo\\darknet\\src\\cuda.h(19): fatal error C1083: Cannot open include file: 'cudnn.h': No such file or "
+     "directory\n1>  dropout_layer_kernels.cu\n1>C:\\Program Files (x86)\\MSBuild\\Microsoft.Cpp\\v4.0\\V140\\"
+     "BuildCustomizations\\CUDA 9.0.targets(707,9): error MSB3721: The command \"\"C:\\Program Files\\NVIDIA GPU "
+     "Computing Toolkit\\CUDA\\v9.0\\bin\\nvcc.exe\" -gencode=arch=compute_30",
+     "generic.cudnn.missing", "Install cuDNN for Windows"),
+    # https://github.com/microsoft/CNTK/issues/3668
+    ("1>c:\\local\\cntk\\cntk\\source\\math\\gpudatatransferer.h(4): fatal error C1083: Cannot open include file: "
+     "'cuda_runtime_api.h': No such file or directory (compiling source file DataTransferer.cpp)",
+     "generic.toolkit.missing", "NVIDIA's installer"),
     # -- guards: an entry's own wording keeps its answer, unmarked -------------------------------------------------------
     ("src/caffe/layers/inner_product_layer.cu:1:10: fatal error: cuda_runtime.h: No such file or directory",
      "build.cuda_header_missing", "complete toolkit"),

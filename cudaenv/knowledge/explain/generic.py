@@ -189,7 +189,7 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     line = t.lines[i]
     low = line.lower()
     headers, words = gen.get("headers") or {}, gen.get("words") or {}
-    cue_at = min((low.find(c) for c in _MISSING_CUES if c in low), default=-1)
+    cue_at = max((low.rfind(c) for c in _MISSING_CUES if c in low), default=-1)  # the last cue: what is missing precedes it
     if cue_at < 0:
         return None
     # CMake's find_path/find_library: "Could not find CUDNN_INCLUDE_DIR using the following files: cudnn.h" is about
@@ -197,11 +197,14 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     m = re.search(r"(?i)could not find (\w+) using", line)
     if m and _SETTING.fullmatch(m.group(1)) and _is_location(m.group(1)) and _word_key(m.group(1), words):
         return _Reading(i, "setting", m.group(1), _word_key(m.group(1), words), "missing", setting=m.group(1))
-    # a header the line names
-    for m in _HEADER.finditer(line):
-        key = _header_key(m.group(1), headers)
-        if key:
-            return _Reading(i, "header", m.group(1), key, "missing")
+    # a header the line names: the one nearest before the cue (gcc's "a.h:3:10: fatal error: b.h: No such file", MSVC's
+    # "d:\\src\\cuda.h(19): fatal error C1083: Cannot open include file: 'cudnn.h'", AlexeyAB/darknet#524: the file
+    # that includes comes first), else the first after it (CMake's "(No such file or directory): /usr/.../cudnn.h")
+    found = [m for m in _HEADER.finditer(line) if _header_key(m.group(1), headers)]
+    if found:
+        before = [m for m in found if m.start() < cue_at]
+        m = before[-1] if before else found[0]
+        return _Reading(i, "header", m.group(1), _header_key(m.group(1), headers), "missing")
     # CMake: the variables set to NOTFOUND are listed below its message (or written VAR-NOTFOUND)
     if "notfound" in low:
         names = re.findall(r"\b([A-Za-z][\w]*?)-NOTFOUND\b", line)
@@ -470,6 +473,10 @@ def answer(r: _Reading, t: LogText) -> Match:
                       f"set {r.setting} to the directory {label} is installed in ({find} shows it)")
                    + f"; none installed: install {label} first"
                    + (f" ({devpk})." if devpk else "."))
+        elif windows:
+            fix = (f"Install {label} for Windows (NVIDIA's zip or installer) and add its include and lib directories "
+                   f"to the build (the project's {label} path setting, or INCLUDE and LIB); if it is installed already, "
+                   f"the build is not told where: point that setting at it.")
         else:
             fix = (f"Install {label}'s development files" + (f": {devpk}" if devpk else "")
                    + f"; if it is installed already ({find} lists it), put that directory on the build's "
