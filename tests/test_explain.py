@@ -373,7 +373,8 @@ def test_every_entry_has_a_real_message():
         | {i for i, _ in FRESH_FIXED.values()} | {i for _, i, _ in OTHER_PRODUCERS} \
         | {i for i, _ in FRESH2_FIXED.values()} | {i for _, i, _ in OTHER_PRODUCERS2} | _layer_case_ids()
     assert set(IDS) <= covered | PROGRAM_BUGS, set(IDS) - covered
-    assert covered <= set(IDS), covered - set(IDS)
+    # [r14 engine] generic.<component>.<failure>: the generic reading's answers (explain/generic.py), no entry's
+    assert {i for i in covered if not i.startswith("generic.")} <= set(IDS), covered - set(IDS)
     assert all(name in globals() for name in PRODUCED.values())
 
 

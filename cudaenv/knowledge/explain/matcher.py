@@ -440,6 +440,36 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                 continue
             i = min(where)
             hits.append((entry.get("rank", 0), i, n, entry, where[i], len(where), max(where)))
+    reading = None
+    if all(h[3].get("fallback") for h in hits):
+        # [r14 engine] nothing recognised but a summary (a fallback entry): the generic cause-model reading of the
+        # log's error lines (generic.py). An entry whose `reads` owns what was read answers it with its own
+        # resolutions (its patterns missed this producer's wording); else the generic answer does.
+        from .generic import answer, reading as read_log, routed
+
+        reading = read_log(t)
+        if reading is not None:
+            owner = next(((n, e) for n, (e, _) in enumerate(kb.entries) if e.get("reads") and routed(e, reading, t)),
+                         None)
+            if owner and owner[1].get("cudaenv_fix", True) and facts(t)["platform"] == "windows":
+                owner = None  # its fixes are cudaenv commands; the generic answer has the Windows form
+            group = (owner[1]["reads"].get("group") or "name") if owner else ""
+            m = re.compile(f"(?P<{group}>{re.escape(reading.name)})").search(t.text, t.starts[reading.line]) \
+                if owner else None
+            if m is None:
+                return [answer(reading, t)] + _answers(kb, t, hits)
+            hits = [(0, reading.line, owner[0], owner[1], m, 1, reading.line)]
+    matches = _answers(kb, t, hits)
+    if reading is not None and matches:
+        from .generic import mark
+
+        mark(matches[0], reading)
+    return matches
+
+
+def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
+    """The answers to ``hits`` (rank, first line index, kb order, entry, first match, places, last line index),
+    ordered, each filled from what it matched and what the log shows."""
     if any(not h[3].get("fallback") for h in hits):
         hits = [h for h in hits if not h[3].get("fallback")]
     if len(hits) > 1:

@@ -1,0 +1,493 @@
+"""The generic reading: a cause-model answer (component x failure) for a log no entry recognised.
+
+Thirteen rounds of entries showed that a pattern keyed to one thread's wording rarely reaches the next thread's: the
+same cause ("TensorRT's headers are not installed", "the driver is older than the CUDA the image needs") comes in each
+producer's own words (gcc's ``fatal error: NvInfer.h: No such file or directory``, clang's ``'cuda_runtime.h' file not
+found``, MSVC's ``C1083: Cannot open include file``, CMake's ``TENSORRT_LIBRARY_INFER`` set to ``NOTFOUND``,
+onnxruntime's ``cudnn_home='None' valid=False``, nvidia-docker's ``unsupported CUDA version: driver 8.0 < image 9.0``).
+When :func:`~.matcher.explain` found nothing, :func:`read` looks at the lines that say a failure (a cue: "No such
+file", "not found", "NOTFOUND", "not in path", "valid=False", "unsupported ... version", "driver A < image B") and, on
+that line, for the component it is about: a header (``components.yaml`` ``generic.headers``), a library
+(``libraries``), a build setting or a CMake variable naming one (``generic.words``), a toolkit tool (nvcc, ptxas), and
+the versions around it. The answer says it is generic (its id starts with ``generic.``, its title with "generic
+reading"), quotes the line it read, and takes its fix from the facts it found: a toolkit part -> a complete toolkit
+(``cudaenv use``), a library no toolkit ships -> its development packages and the setting the log names, an old
+driver -> the minimum driver of the CUDA release (``data/compat.yaml``), a toolkit a tool does not support -> that
+tool's update. A log that shows a program bug (a device-side assert, shapes, an IndexError ...) gets nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .extract import facts
+from .text import LogText, clip
+
+__all__ = ["answer", "read", "reading"]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .matcher import Match
+
+#: Words of a program bug (the verdict entries' own subjects, and Python's errors of the user's code): with any of them
+#: in the log, no generic environment cause is read (a FileNotFoundError of a data file is no missing toolkit).
+_PROGRAM_BUG = ("device-side assert", "illegal memory access", "out of memory", "indexerror", "size mismatch",
+                "shape mismatch", "shapes", "expected all tensors", "dtype", "keyerror", "attributeerror", "typeerror",
+                "nameerror", "syntaxerror", "assertionerror", "zerodivisionerror", "recursionerror",
+                "segmentation fault", "misaligned address", "nan ")
+
+#: Lower-case cues of a line that says something is missing; the failure they mean.
+_MISSING_CUES = ("no such file", "no file or directory", "file not found", "cannot open include file",
+                 "cannot open source file", "-notfound", "set to notfound", "could not find", "could not locate",
+                 "cannot find", "can not find", "unable to find", "not in path", "not on path", "not in your path", "not found",
+                 "valid=false", "is not set", "must be specified", "not installed",
+                 # glibc's "No such file or directory" in the user's locale (zh_CN, zh_TW, es, fr, de, ru, ja, ko, pt, it)
+                 "没有那个文件或目录", "沒有此一檔案或目錄", "no existe el archivo", "aucun fichier ou dossier",
+                 "datei oder verzeichnis nicht gefunden", "нет такого файла", "そのようなファイルやディレクトリはありません",
+                 "그런 파일이나 디렉터리가 없습니다", "arquivo ou diretório inexistente", "file o directory non esistente")
+_VERSION_CUES = ("unsupported", "not supported", "< image", "requires", "or newer", "or higher", "or later",
+                 "too old", "at least")
+#: How many lines below a cue line still belong to it (CMake lists its NOTFOUND variables below the message;
+#: onnxruntime prints each setting's value on the next line).
+_BELOW = 8
+_LONGEST = 600
+#: How many cue lines are read from each end of a log that has very many.
+_MOST = 150
+#: What marks a line as an error (gcc/clang/nvcc/MSVC, CMake, make, Python's exceptions, a tool's ERROR/WARNING banner,
+#: glibc's translated message); a reading on such a line comes before one on a status line.
+_ERROR_MARK = re.compile(r"(?i)\b(?:error|fatal|failed|failure|warning|exception)\b|error\b|错误|致命|cannot|could not|"
+                         r"unable to|no such file|no file or directory|not found")
+
+_HEADER = re.compile(r"(?<![\w.])([A-Za-z_][\w./-]*?\.(?:h|hpp|cuh))\b")
+_LIBRARY = re.compile(r"(?<![\w-])(?:lib([A-Za-z][\w+-]*?)(?:\.so|\.a\b|\.dylib)|-l([A-Za-z][\w+-]*)|"
+                      r"([A-Za-z][\w+-]*?)(?:64_\d+)?\.(?:dll|lib)\b)")
+#: A build setting or CMake variable that names a component: CUDNN_ROOT, cudnn_home, TENSORRT_LIBRARY_INFER,
+#: CUDA_INC_DIR, CUDAToolkit_ROOT, TRT_LIB_DIR, --cudnn_home.
+_SETTING = re.compile(r"(?<![\w/.])(?:--)?((?:[A-Za-z]+_)*?(?i:cudnn|tensorrt|nvinfer|trt|nccl|cudatoolkit|cuda|cublas|"
+                      r"cufft|curand|cusparse|cusolver|nvrtc|cupti)(?:[A-Za-z]*)(?:_[A-Za-z0-9]+)+|"
+                      r"(?i:cudnn|tensorrt|nccl|cudatoolkit)_?[A-Za-z]*(?i:_?(?:home|root|dir|path)))\b")
+_TOOL = re.compile(r"(?<![\w/.-])(nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?\b")
+_WORD = re.compile(r"(?i)(?<![\w/.-])(cudnn|tensorrt|nccl|cuda toolkit|cudatoolkit)\b")
+_DRIVER_LT = re.compile(r"(?i)\bdriver\D{0,12}?(\d+\.\d+)\s*<\s*(?:image|cuda|runtime|required|container)?\D{0,12}?"
+                        r"(\d+\.\d+(?:\.\d+)?)")
+_UNSUPPORTED = re.compile(r"(?i)\b(?:unsupported|not supported)\b[^\n]{0,40}?\b(?:cuda|toolkit)\b[^\n]{0,20}?"
+                          r"\bversion\b\W{0,4}(\d{4,5}|\d+\.\d+)|\b(?:cuda|toolkit)\b[^\n]{0,20}?\bversion\b\W{0,4}"
+                          r"(\d{4,5}|\d+\.\d+)\W{0,4}(?:is )?(?:unsupported|not supported)")
+_REQUIRES = re.compile(r"(?i)\b(?:requires?|needs?)\b\W{0,3}(?:the )?(?:nvidia )?(?:cuda|cuda toolkit)\W{0,3}"
+                       r"(?:version\W{0,3})?(?:>=\s*|at least\s*)?(\d+\.\d+)(?:\s*(?:or newer|or higher|or later|\+))?"
+                       r"|\b(?:cuda|cuda toolkit)\W{0,3}(?:version\W{0,3})?(\d+\.\d+)\s*(?:or newer|or higher|or later)\b"
+                       r"[^\n]{0,20}\brequired")
+#: A cargo build script, a pip build, CMake's find_package: who printed the line (named in the fix only when the log
+#: names it).
+_SUDO = re.compile(r"\bsudo (?:-\w+ )*(?:sh |bash |\./|python\d?\b|make\b|pip\d?\b|cmake\b)")
+_CARGO = re.compile(r"failed to run custom build command for `([\w-]+)")
+
+_GENERIC: dict | None = None
+
+
+def _tables() -> tuple[dict, dict]:
+    """components.yaml's ``libraries`` and its ``generic`` key (headers, words, devpackages)."""
+    global _GENERIC
+    from .derive import libraries
+
+    libs = libraries()
+    if _GENERIC is None:
+        import os
+
+        from ..kb import load_table
+
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
+        _GENERIC = load_table(path, "components.marshal").get("generic") or {}
+    return libs, _GENERIC
+
+
+def _header_key(name: str, headers: dict) -> str | None:
+    base = name.rsplit("/", 1)[-1] if not name.startswith(("crt/", "thrust/", "cub/")) else name
+    for prefix in sorted(headers, key=len, reverse=True):
+        if name.startswith(prefix) or base.startswith(prefix):
+            return headers[prefix]
+    return None
+
+
+#: The parts of a build setting's name that say it holds a location (CUDNN_ROOT, cudnn_home, TENSORRT_LIBRARY_INFER,
+#: nvinfer_LIB_PATH, CUDA_INC_DIR): a name without one (cuda_train, CUDA_VISIBLE_DEVICES) is no setting of a location.
+_LOCATION_PARTS = frozenset(("home", "root", "dir", "path", "library", "libraries", "lib", "include", "inc", "prefix"))
+
+
+def _is_location(token: str) -> bool:
+    return any(p in _LOCATION_PARTS for p in re.split(r"[_\s]+", token.lower().lstrip("-")))
+
+
+def _word_key(token: str, words: dict) -> str | None:
+    low = token.lower().lstrip("-")
+    parts = re.split(r"[_\s]+", low)
+    for w in sorted(words, key=len, reverse=True):  # the most specific word in the token (cudnn before cuda)
+        if any(p.startswith(w) for p in parts) or low.startswith(w):
+            return words[w]
+    return None
+
+
+def _library_key(name: str, libs: dict) -> str | None:
+    if name in libs:
+        return name
+    for key in sorted(libs, key=len, reverse=True):
+        if name.startswith(key) and key not in ("cuda",):
+            return key
+    return None
+
+
+def _candidates(t: LogText, low: str) -> list[int]:
+    """Indexes of the lines holding a cue, found by str.find on the lower-cased text ``low`` (no regex over the log)."""
+    found: set[int] = set()
+    for cue in _MISSING_CUES + _VERSION_CUES:
+        at, n = low.find(cue), 0
+        while at >= 0 and n < _MOST:  # from the start ...
+            i = t.line_at(at)
+            found.add(i)
+            at, n = low.find(cue, t.end(i)), n + 1
+        if at >= 0:  # ... and from the end, when the cue is on more lines than that
+            at, n = low.rfind(cue), 0
+            while at >= 0 and n < _MOST:
+                i = t.line_at(at)
+                found.add(i)
+                at, n = low.rfind(cue, 0, t.starts[i]), n + 1
+    return sorted(found)
+
+
+class _Reading:
+    __slots__ = ("line", "kind", "name", "key", "failure", "versions", "setting")
+
+    def __init__(self, line: int, kind: str, name: str, key: str, failure: str, versions: tuple = (),
+                 setting: str = "") -> None:
+        self.line, self.kind, self.name, self.key, self.failure = line, kind, name, key, failure
+        self.versions, self.setting = versions, setting
+
+
+def _cuda_of_int(n: str) -> str:
+    """CUDA_VERSION's integer (12050) as major.minor (12.5); a dotted version as it is."""
+    if "." in n:
+        return n
+    v = int(n)
+    return f"{v // 1000}.{(v % 1000) // 10}"
+
+
+def _read_version(t: LogText, i: int) -> _Reading | None:
+    line = t.lines[i]
+    m = _DRIVER_LT.search(line)
+    if m:
+        return _Reading(i, "driver", "driver", "driver", "too-old", (m.group(1), m.group(2)))
+    m = _UNSUPPORTED.search(line)
+    if m:
+        return _Reading(i, "toolkit-version", "CUDA", "toolkit", "unsupported", (_cuda_of_int(m.group(1) or m.group(2)),))
+    m = _REQUIRES.search(line)
+    if m:
+        return _Reading(i, "toolkit-version", "CUDA", "toolkit", "too-old", (m.group(1) or m.group(2),))
+    return None
+
+
+def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
+    line = t.lines[i]
+    low = line.lower()
+    headers, words = gen.get("headers") or {}, gen.get("words") or {}
+    cue_at = max((low.rfind(c) for c in _MISSING_CUES if c in low), default=-1)  # the last cue: what is missing precedes it
+    if cue_at < 0:
+        return None
+    # CMake's find_path/find_library: "Could not find CUDNN_INCLUDE_DIR using the following files: cudnn.h" is about
+    # the setting (the thread's fix is CUDNN_HOME / the variable, microsoft/onnxruntime#24361), not the header
+    m = re.search(r"(?i)could not find (\w+) using", line)
+    if m and _SETTING.fullmatch(m.group(1)) and _is_location(m.group(1)) and _word_key(m.group(1), words):
+        return _Reading(i, "setting", m.group(1), _word_key(m.group(1), words), "missing", setting=m.group(1))
+    # a header the line names: the one nearest before the cue (gcc's "a.h:3:10: fatal error: b.h: No such file", MSVC's
+    # "d:\\src\\cuda.h(19): fatal error C1083: Cannot open include file: 'cudnn.h'", AlexeyAB/darknet#524: the file
+    # that includes comes first), else the first after it (CMake's "(No such file or directory): /usr/.../cudnn.h")
+    found = [m for m in _HEADER.finditer(line) if _header_key(m.group(1), headers)]
+    if found:
+        before = [m for m in found if m.start() < cue_at]
+        m = before[-1] if before else found[0]
+        return _Reading(i, "header", m.group(1), _header_key(m.group(1), headers), "missing")
+    # CMake: the variables set to NOTFOUND are listed below its message (or written VAR-NOTFOUND)
+    if "notfound" in low:
+        names = re.findall(r"\b([A-Za-z][\w]*?)-NOTFOUND\b", line)
+        if "set to notfound" in low:
+            for j in range(i + 1, min(i + 1 + _BELOW, len(t.lines))):
+                m = re.match(r"\s*([A-Za-z][A-Za-z0-9_]+)\s*$", t.lines[j])
+                if m:
+                    names.append(m.group(1))
+        for name in names:
+            key = _word_key(name, words) if _is_location(name) or "nvinfer" in name.lower() else None
+            if key:
+                return _Reading(i, "cmake-var", name, key, "missing", setting=name)
+    # a library the line names
+    for m in _LIBRARY.finditer(line):
+        name = m.group(1) or m.group(2) or m.group(3)
+        key = _library_key(name, libs)
+        if key and key != "cuda":
+            return _Reading(i, "library", name, key, "missing")
+    # a setting nearest before the cue (onnxruntime: "cuda_home='/usr/local/cuda' valid=True. cudnn_home='None'
+    # valid=False"), else any on the line
+    settings = [(m.start(), m.group(1)) for m in _SETTING.finditer(line) if _is_location(m.group(1))]
+    if settings:
+        before = [s for s in settings if s[0] < cue_at]
+        at, name = (before[-1] if before else settings[0])
+        key = _word_key(name, words)
+        if key:
+            return _Reading(i, "setting", name, key, "missing", setting=name.lstrip("-"))
+    m = _TOOL.search(line)
+    if m and ("not found" in low or "not in" in low or "not on path" in low or "no such file" in low
+              or "cannot find" in low or "could not find" in low or "unable to find" in low):
+        return _Reading(i, "tool", m.group(1), "toolkit", "not-on-path")
+    m = _WORD.search(line)
+    if m and ("could not find" in low or "not found" in low or "cannot find" in low or "can not find" in low
+              or "unable to find" in low or "not installed" in low):
+        key = _word_key(m.group(1).replace(" ", ""), words)
+        if key and key != "toolkit":
+            return _Reading(i, "word", m.group(1), key, "missing")
+    return None
+
+
+def _program_bug(low: str) -> bool:
+    return any(w in low for w in _PROGRAM_BUG)
+
+
+#: What a command run under sudo misses of the user's environment: a Python module (root's Python), a toolkit program
+#: or package (sudo's secure_path, CUDA_HOME dropped). speedinghzl/CCNet#56 ("nvcc: not found" under `sudo sh
+#: build.sh`), lebedov/scikit-cuda#83 (`sudo pip install`: "nvcc not in path"), xiumingzhang/GenRe-ShapeHD#34
+#: (`sudo ./build_toolbox.sh`: "nvcc not found").
+_SUDO_MISS = re.compile(r"(?i)\bno module named '?([\w.]+)|\bneed to install (\w[\w-]*(?: package)?)")
+
+
+def _read_sudo(t: LogText, low: str) -> _Reading | None:
+    """A Python module or a CUDA package missing in a log whose command ran under sudo."""
+    if "sudo " not in low or ("no module named" not in low and "need to install" not in low) or not _SUDO.search(t.text):
+        return None
+    for cue in ("no module named", "need to install"):
+        at = low.find(cue)
+        if at >= 0:
+            i = t.line_at(at)
+            m = _SUDO_MISS.search(t.lines[i])
+            if m:
+                return _Reading(i, "sudo", m.group(1) or m.group(2), "shell", "misconfigured")
+    return None
+
+
+#: A line that only reports and goes on: a CMake status line ("-- Could NOT find CUDNN"), a CMake warning, an option
+#: turned off ("Caffe2: Cannot find cuDNN library.  Turning the option off", traveller59/spconv#110): no cause.
+_GOES_ON = re.compile(r"(?i)turning the option off|will be disabled|disabling|\bskipping\b|\boptional\b|building without")
+
+
+def _status_only(t: LogText, i: int) -> bool:
+    line = t.lines[i].lstrip("`'\" ")
+    if line.startswith("-- ") or _GOES_ON.search(t.lines[i]):
+        return True
+    return i > 0 and "CMake Warning" in t.lines[i - 1] and not line.startswith("CMake Error")
+
+
+def reading(t: LogText) -> _Reading | None:
+    """What the first error line that names both a component and a failure says (see the module's docstring), or
+    None when there is none, or the log shows a program bug."""
+    if len(t.text) > 4_000_000:
+        return None
+    low = t.text.lower()
+    if _program_bug(low):
+        return None
+    got = _read_sudo(t, low)
+    if got is not None:
+        return got
+    libs, gen = _tables()
+    lines = _candidates(t, low)
+    if len(lines) > 2 * _MOST:  # a log of many cue lines (a CMake configure's "- not found"): its start and its end
+        lines = lines[:_MOST] + lines[-_MOST:]
+    first = None
+    for i in lines:
+        if len(t.lines[i]) > _LONGEST or _status_only(t, i):
+            continue
+        got = _read_version(t, i) or _read_missing(t, i, libs, gen)
+        if got is None:
+            continue
+        # a line a producer marks as an error (or the line above it, CMake's "CMake Error: ..." over its variables)
+        # before a status line that only reports (CMake's "-- Could NOT find NCCL" for an optional package)
+        if _ERROR_MARK.search(t.lines[i]) or (i and _ERROR_MARK.search(t.lines[i - 1])):
+            return got
+        first = first or got
+    return first
+
+
+def read(t: LogText) -> Match | None:
+    """The generic answer to ``t``: :func:`reading` answered by :func:`answer`, or None."""
+    r = reading(t)
+    return answer(r, t) if r is not None else None
+
+
+def routed(entry: dict, r: _Reading, t: LogText) -> bool:
+    """Whether ``entry`` answers the cause ``r`` read: its ``reads`` names the reading's kind (``header``, ``tool``,
+    ``library``, ``setting``, ``cmake-var``, ``word``) with a pattern the name read matches, and its ``text`` (when
+    given) a pattern the log holds (cmake.cudnn_not_found: a CMake log)."""
+    reads = entry.get("reads") or {}
+    return (r.kind in reads and re.search(reads[r.kind], r.name) is not None
+            and ("text" not in reads or re.search(reads["text"], t.text) is not None))
+
+
+def mark(m: Match, r: _Reading) -> Match:
+    """An entry's answer given from a generic reading (the entry's patterns did not match; its ``reads`` did): the
+    title and cause say so and name what was read."""
+    m.title = "generic reading: " + m.title
+    m.cause = (_NOTE.format(line=r.line + 1, what=f"{r.name} ({_KIND_WORDS.get(r.kind, r.kind)}), {r.failure}")
+               + " It is answered by the cause that owns it: " + m.cause)
+    m.values = {**m.values, "confidence": "generic", "read": r.name}
+    return m
+
+
+_KIND_WORDS = {"header": "a header", "tool": "a toolkit program", "library": "a library", "setting": "a build setting",
+               "cmake-var": "a CMake variable", "word": "a component's name"}
+
+
+# -- the answers ---------------------------------------------------------------------------------------------------
+
+_NOTE = ("No entry of cudaenv's knowledge base matched this log, so this is a generic reading (lower confidence) "
+         "of its line {line}: {what}.")
+
+
+def _label(key: str, libs: dict) -> str:
+    if key == "toolkit":
+        return "the CUDA toolkit"
+    return libs.get(key, {}).get("label", key)
+
+
+def _toolkit_part(key: str, libs: dict) -> bool:
+    return key == "toolkit" or bool(libs.get(key, {}).get("toolkit"))
+
+
+def answer(r: _Reading, t: LogText) -> Match:
+    """The generic cause-model answer to the reading ``r`` (no entry owns it)."""
+    from ...toolkit.compat import min_driver
+    from .matcher import Match
+
+    libs, gen = _tables()
+    seen = facts(t)
+    windows = seen.get("platform") == "windows"
+    version = seen.get("cuda_seen") or ""
+    label = _label(r.key, libs)
+    quoted = clip(t.lines[r.line])
+    use = f'`eval "$(cudaenv use {version or "/usr/local/cuda"})"`'
+    install = f"`cudaenv install {version}`" if version else "`cudaenv install` with the CUDA release the project needs"
+    devpk = (gen.get("devpackages") or {}).get(r.key, "")
+    component, failure, check = "toolkit", r.failure, "env.cuda_home"
+    if r.kind == "driver" and r.versions[0] in ("0.0", "0"):
+        # nvidia-docker 1.x prints "driver 0.0 < image X" when it could not read the driver at all (its plugin
+        # queries NVML): no driver is too old, the runtime does not see one (NVIDIA/nvidia-docker#99, #190, #357)
+        need = r.versions[1]
+        component, failure, check = "container-runtime", "broken", "driver.present"
+        title = f"generic reading: the container runtime read no driver (driver 0.0) for the CUDA {need} image"
+        what = "the container runtime could not read the host driver's version (0.0)"
+        fix = ("If `nvidia-smi` on the host lists the GPU: the runtime's plugin read the driver before it changed or "
+               "cannot load NVML: restart it (`sudo systemctl restart nvidia-docker`; after a driver upgrade, reboot), "
+               "then run the container again; if `nvidia-smi` fails on the host too: repair the host driver first.")
+    elif r.kind == "driver":
+        have, need = r.versions
+        floor = min_driver(need)
+        component, check = "driver", "driver.version"
+        title = f"generic reading: the driver runs CUDA {have} at most, older than the CUDA {need} asked for"
+        what = f"the driver (CUDA {have}) is older than what CUDA {need} needs"
+        host = " on the host" if seen.get("container") else ""
+        fix = (f"Upgrade the NVIDIA driver{host} to {floor} or newer (the minimum for CUDA {need}), then run it again."
+               if floor else f"Upgrade the NVIDIA driver{host} to one that supports CUDA {need}, then run it again.")
+        fix += (f"\nOr stay on this driver and use a build for CUDA {have} (an image or toolkit of that release"
+                + ("" if windows else f": `cudaenv use {have}`") + ").")
+    elif r.kind == "sudo":
+        component, check = "shell", "env.consistency"
+        title = f"generic reading: the command ran under sudo, which drops your environment ({r.name} is missing there)"
+        what = f"{r.name} is missing in the environment sudo gives the command"
+        fix = ("Run it without sudo (a build needs no root; install into a virtual env or with `pip install --user`), or "
+               "keep your environment: `sudo env \"PATH=$PATH\" \"CUDA_HOME=$CUDA_HOME\" "
+               "\"LD_LIBRARY_PATH=$LD_LIBRARY_PATH\" …` (a Python script: `sudo \"$(which python)\" …`, root's Python "
+               "has other packages).")
+        fix += ("\nA script that must run as root: set CUDA_HOME and put its bin on PATH at its top "
+                "(`export CUDA_HOME=/usr/local/cuda PATH=/usr/local/cuda/bin:$PATH`).")
+    elif r.kind == "toolkit-version" and r.failure == "unsupported":
+        (v,) = r.versions
+        tool = _CARGO.search(t.text)
+        who = f"`{tool.group(1)}` (and what depends on it)" if tool else "the package that prints it"
+        title = f"generic reading: CUDA {v} is not among the toolkit versions {tool.group(1) if tool else 'the build'} supports"
+        what = f"the toolkit's CUDA {v} is not among the versions it supports"
+        failure, check = "built-for-other-version", "env.consistency"
+        fix = (f"Update {who} to a release that supports CUDA {v} (it reads the toolkit's version from "
+               "CUDA_HOME / CUDA_PATH or the nvcc on PATH).")
+        fix += ("\nOr build with an older toolkit it supports: set CUDA_PATH to it." if windows else
+                "\nOr build with an older toolkit it supports: `cudaenv list` shows the installed ones, `cudaenv use` "
+                "selects one; then build again.")
+    elif r.kind == "toolkit-version":
+        (v,) = r.versions
+        title = f"generic reading: this needs CUDA {v} or newer"
+        what = f"a CUDA {v} or newer is required"
+        failure = "too-old"
+        fix = (f"Install CUDA {v} or newer and build with it (NVIDIA's installer sets CUDA_PATH)." if windows else
+               f"Build with CUDA {v} or newer: `eval \"$(cudaenv use {v})\"` (none installed: `cudaenv install {v}`).")
+        fix += "\n`cudaenv list` shows the installed toolkits; `cudaenv doctor` whether nvcc, CUDA_HOME and PATH agree."
+    elif r.kind == "tool":
+        title = f"generic reading: {r.name} (a CUDA toolkit program) is not found"
+        what = f"{r.name} is not on PATH"
+        failure = "not-on-path"
+        fix = ("Put the CUDA toolkit's bin on PATH: `set PATH=%CUDA_PATH%\\bin;%PATH%` (NVIDIA's installer sets "
+               "CUDA_PATH; none: install the CUDA toolkit)." if windows else
+               f"Put a toolkit's bin on PATH: {use} sets PATH (nvcc) and CUDA_HOME; none installed: {install}.")
+        if _SUDO.search(t.text) and not windows:
+            # a build run with sudo gets root's secure_path, not the user's PATH (speedinghzl/CCNet#56,
+            # xiumingzhang/GenRe-ShapeHD#34): the toolkit is there, sudo hides it
+            fix = ("The build ran under `sudo`, which resets PATH (sudo's secure_path) and drops CUDA_HOME: run it "
+                   f"without sudo, or `sudo env \"PATH=$PATH\" \"CUDA_HOME=$CUDA_HOME\" …`; no toolkit on your PATH either: {use}.")
+        elif not windows:
+            fix += "\nA build run with `sudo` gets root's PATH: run it without sudo, or with `sudo env \"PATH=$PATH\" …`."
+    elif _toolkit_part(r.key, libs):
+        part = "headers" if r.kind == "header" else "files"
+        name = r.name if r.kind != "setting" else r.setting
+        title = f"generic reading: the build cannot find {name} ({label}, a part of every CUDA toolkit)"
+        what = f"{name} of {label} is missing"
+        component = "toolkit" if r.key == "toolkit" else libs[r.key]["component"]
+        check = "env.cuda_home_headers" if r.kind == "header" else "env.cuda_home"
+        if windows:
+            fix = ("Install the CUDA toolkit with NVIDIA's installer (it sets CUDA_PATH) and build from a new shell, "
+                   "so the build finds its include and lib directories.")
+        else:
+            fix = (f"Build with a complete CUDA toolkit: {use} sets CUDA_HOME, PATH and the {part}' paths to one that "
+                   f"has them (a runtime-only install, conda's cudatoolkit or pip's nvidia-* wheels lack {part}); "
+                   f"none installed: {install}.")
+        if r.setting:
+            fix += f"\nOr point {r.setting} at that toolkit's directory."
+        fix += "\n`cudaenv list` shows the installed toolkits; `cudaenv doctor` flags a CUDA_HOME without headers."
+    else:
+        component = libs.get(r.key, {}).get("component", r.key)
+        check = {"nccl": "env.nccl"}.get(r.key, "env.consistency")
+        headers = {"cudnn": "cudnn.h", "nccl": "nccl.h", "nvinfer": "NvInfer.h"}
+        file = r.name if r.kind == "header" else (
+            headers.get(r.key, f"lib{r.key}.so") if re.search(r"(?i)inc", r.setting) else f"lib{r.key}.so")
+        title = (f"generic reading: the build cannot find {r.name} ({label}, which no CUDA toolkit ships)"
+                 if r.kind in ("header", "library", "word") else
+                 f"generic reading: {r.setting} does not point at {label} (no CUDA toolkit ships it)")
+        what = f"{label} ({r.name}) is missing or not found"
+        find = f"`find / -name '{file}*' 2>/dev/null`"
+        if r.kind in ("setting", "cmake-var"):
+            libvar = "LIB" in r.setting.upper() and not re.search(r"(?i)dir|path|home|root", r.setting)
+            fix = (f"Point {r.setting} at {label}: "
+                   + (f"pass `-D{r.setting}=` the full path of {file} that {find} lists"
+                      if libvar else
+                      f"set {r.setting} to the directory {label} is installed in ({find} shows it)")
+                   + f"; none installed: install {label} first"
+                   + (f" ({devpk})." if devpk else "."))
+        elif windows:
+            fix = (f"Install {label} for Windows (NVIDIA's zip or installer) and add its include and lib directories "
+                   f"to the build (the project's {label} path setting, or INCLUDE and LIB); if it is installed already, "
+                   f"the build is not told where: point that setting at it.")
+        else:
+            fix = (f"Install {label}'s development files" + (f": {devpk}" if devpk else "")
+                   + f"; if it is installed already ({find} lists it), put that directory on the build's "
+                   + ("include path" if r.kind == "header" else "library path") + " instead.")
+        fix += f"\nThe {label} release must match the CUDA major the rest of the build uses."
+    cause = _NOTE.format(line=r.line + 1, what=what) + f" Read: component {component}, failure {failure}" + (
+        f", from `{r.name}`." if r.kind != "driver" else ".")
+    m = Match(id=f"generic.{component}.{failure}", title=title, check=check, line=r.line + 1, matched=quoted,
+              cause=cause, fix=fix, values={"confidence": "generic", "read": r.name, "component": component,
+                                              "failure": failure, **({"setting": r.setting} if r.setting else {})})
+    m.component, m.failure = component, failure
+    m.commands = not windows
+    m.platform = seen.get("platform", "")
+    return m
