@@ -96,6 +96,26 @@ CASES = [
     ("| NVIDIA-SMI 525.60.13    Driver Version: 525.60.13    CUDA Version: 12.0     |\n"
      "nvcc fatal   : Unsupported gpu architecture 'compute_89'",
      "nvcc.unsupported_arch", "compute_89 needs CUDA 11.8 or newer"),
+    # -- conda's shell hook did not reach the shell that ran `conda activate` -------------------------------------
+    # https://github.com/fgolemo/cl-workshop-cvpr21-docker/issues/2 (an install script: "injecting
+    # `eval \"$(conda shell.bash hook)\"` before `conda activate`"; merged as the fix)
+    ("After running `./install <token>` I get:\n\n"
+     "`CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.`",
+     "shell.conda_activate_not_initialized", 'put `eval "$(conda shell.bash hook)"`'),
+    # https://github.com/huyvvo/BiB/issues/2 (a launch script's `conda deactivate`)
+    ("Is displayed when I use the   bash launch_active_coco14.sh 2 BiB 3 command\n"
+     "CommandNotFoundError: Your shell has not been properly configured to use 'conda deactivate'.",
+     "shell.conda_activate_not_initialized", "The script runs in a shell that has not loaded conda's hook"),
+    # https://github.com/conda/conda/issues/13002 (a `#!/bin/bash --login` script; the hook line is commented out)
+    ("# cat sc2.sh \n\n#!/bin/bash --login\n\n#eval \"$(conda shell.bash hook)\"\nconda $@\n\n"
+     "/opt/miniconda/dist/bin/conda activate /root/demo30\n\n"
+     "CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.",
+     "shell.conda_activate_not_initialized", "conda run -n myenv"),
+    # https://github.com/facebookresearch/demucs/issues/18 (an interactive terminal: the decision names both situations)
+    ("I have tried to run this in 2 different laptops (both are MAC) and I always get the same error when executing: "
+     "`conda activate demucs`\n\n"
+     "CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.",
+     "shell.conda_activate_not_initialized", "in your own interactive shell: `conda init bash`"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
