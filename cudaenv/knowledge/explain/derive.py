@@ -1875,3 +1875,38 @@ def _d_conda_pair(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["conda_pair"] = _d_conda_pair
+
+
+# -- [r14 boundaries]
+#: A CUDA toolkit version the log names as the user's (not the driver's): a toolkit path (`/usr/local/cuda-11.8`), the
+#: prose "CUDA 11.1" / "CUDA Toolkit 12.4", CMake's "CUDA detected: 11.0", nvcc's "release 9.1". nvidia-smi's "CUDA
+#: Version: 12.2" (the driver's newest) and a torch build's +cu118 are not read: neither is a toolkit on this machine.
+_NAMED_CUDA = re.compile(r"(?<![\w.+-])(?:cuda-|CUDA[ _]?(?:[Tt]oolkit )?v?|[Cc]uda (?:[Tt]oolkit )?v?|CUDA detected: |"
+                         r"[Cc]ompilation (?:tools, )?release (?:is )?)(\d{1,2}\.\d)(?![\d])(?!\.\d+\.\d)")
+
+
+def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_arch`, and ``named_cuda``: the newest toolkit version the log names that compiles for the architecture
+    nvcc refused (so the nvcc that ran is another, older copy found first), with ``ran_cuda``, a named version that
+    does not (the copy that ran, when the log shows it). liruiw/OMG-Planner#9 ("CUDA 11.1", compute_86: CUDA_HOME at
+    the 11.1 toolkit fixed it), AlexeyAB/darknet#471 ("CUDA 9.1", compute_61: an older CUDA < 8 was still first),
+    NVIDIA/cuda-samples#367 (12.9 installed, compute_100 refused by a 12.0 nvcc)."""
+    out = _d_arch(v, t, m)
+    out["named_cuda"] = out["ran_cuda"] = ""
+    have = toolkits_for_arch(_arch_number(v.get("arch", "")))
+    if not have or out["distro_nvcc"]:
+        return out
+    sm = _arch_number(v.get("arch", ""))
+    # the tables start at CUDA 9.0: the first release of an older architecture (Pascal came with 8.0)
+    first = {**_FIRST_CUDA, 60: "8.0", 61: "8.0", 62: "8.0"}.get(sm or 0, have[0])
+    lo, hi = version_key(first)[:2], version_key(have[-1])[:2]
+    named = {x for x in _NAMED_CUDA.findall(t.text)}
+    ok = sorted((x for x in named if lo <= version_key(x)[:2] <= hi), key=version_key)
+    older = sorted((x for x in named if version_key(x)[:2] < lo), key=version_key)
+    if ok:
+        out["named_cuda"] = ok[-1]
+        out["ran_cuda"] = older[-1] if older else ""
+    return out
+
+
+DERIVE["arch_named"] = _d_arch_named
