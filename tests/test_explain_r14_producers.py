@@ -122,6 +122,33 @@ CASES = [
      "cudarc-0.17.8/build.rs:141:14:\n"
      "  Unsupported cuda toolkit version: `13.1`. Please raise a github issue.",
      "build.producer_cuda_version_unsupported", "cargo update -p cudarc"),
+    # -- a project's own minimum or exact CUDA against the toolkit its build found: a toolkit in range, and the build's
+    # own setting pointed at it ----------------------------------------------------------------------------------------
+    # https://github.com/BachiLi/diffvg/issues/79 (fixed by CUDA_TOOLKIT_ROOT_DIR at the newer toolkit)
+    ("CMake Error at /usr/local/share/cmake-3.21/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+     '  Could NOT find CUDA: Found unsuitable version "9.1", but required is at\n  least "10" (found /usr)\n'
+     "Call Stack (most recent call first):\n"
+     "  /usr/local/share/cmake-3.21/Modules/FindCUDA.cmake:1264 (find_package_handle_standard_args)\n"
+     "  CMakeLists.txt:19 (find_package)",
+     "build.project_cuda_version_gate", "-DCUDA_TOOLKIT_ROOT_DIR="),
+    # https://github.com/OAID/Tengine/issues/969 (OpenCV's config asks for exactly 10.0; "cuda版本换成10.0的")
+    ("CMake Error at /snap/cmake/918/share/cmake-3.21/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+     '  Could NOT find CUDA: Found unsuitable version "11.0", but required is exact\n  version "10.0" (found /usr)\n'
+     "  /usr/local/lib/cmake/opencv4/OpenCVConfig.cmake:86 (find_package)",
+     "build.project_cuda_version_gate", "Use exactly CUDA 10.0"),
+    # https://github.com/NVlabs/tiny-cuda-nn/issues/238 (conda's cudatoolkit, then a new 11.7, did not change the nvcc
+    # CMake used)
+    ("-- Obtained CUDA architectures automatically from installed GPUs\n"
+     "-- Targeting CUDA architectures: 75\n"
+     "CMake Error at CMakeLists.txt:212 (message):\n"
+     "  CUDA version too low.  tiny-cuda-nn require CUDA 10.2 or higher.\n",
+     "build.project_cuda_version_gate", 'CUDACXX="$CUDA_HOME/bin/nvcc"'),
+    # https://github.com/nanoporetech/dorado/issues/216 (Koi supports 12.0 11.8 11.7 11.3)
+    ("  CMake Error at cmake/Koi.cmake:18 (message):\n"
+     "    Unsupported CUDA toolkit version: 10.1.243\n"
+     "  Call Stack (most recent call first):\n"
+     "    cmake/Koi.cmake:46 (get_best_compatible_koi_version)",
+     "build.project_cuda_version_gate", "cmake/Koi.cmake lists"),
 ]
 
 test_first_answer = first_answer_tests(CASES)

@@ -1976,3 +1976,15 @@ def _d_gate_version(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["gate_version"] = _d_gate_version
+
+
+# A project's minimum said as a bare major ("at least \"10\""): `cudaenv use 10` takes the newest 10.x installed, an
+# install needs a release (BachiLi/diffvg#79).
+def _d_gate_need(v: dict, t: LogText, m: re.Match) -> dict:
+    need = v.get("need") or ""
+    if not re.fullmatch(r"\d+(?:\.\d+)*", need):
+        return {"need_release": ""}
+    return {"need_release": need if "." in need else need + ".0"}
+
+
+DERIVE["gate_need"] = _d_gate_need
