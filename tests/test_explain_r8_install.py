@@ -181,11 +181,12 @@ CASES = [
      "/bin/sh: /usr/local/cuda/bin/nvcc: No such file or directory\nmake: *** [gpu_burn.cuda_kernel] Error 127",
      "torch.nvcc_not_found", "make CUDAPATH="),
     # https://github.com/cBio/cbio-cluster/issues/90 (the cuda/5.5 module, CUDA_HOME=/usr/local/cuda-5.5; nodes
-    # without the /usr/local/cuda link fail)
+    # without the /usr/local/cuda link fail). [r14 producers] "Error launching CUDA compiler" is OpenMM's: its own toolkit
+    # setting is OPENMM_CUDA_COMPILER (knowledge/producers.yaml), now named first; the module's nvcc is on PATH here
     ("Exception: Error launching CUDA compiler: 32512\nsh: /usr/local/cuda/bin/nvcc: No such file or directory\n\n"
      "I'm using an interactive session with tcsh, and with the \"cuda/5.5\" module loaded, $CUDA_HOME set to "
      "/usr/local/cuda-5.5, and /usr/local/cuda-5.5/bin included in $PATH.",
-     "torch.nvcc_not_found", "the program's own toolkit setting"),
+     "torch.nvcc_not_found", 'OPENMM_CUDA_COMPILER="$(which nvcc)"'),
     # https://github.com/tonyyxliu/CUHKSZ-CSC4005/issues/3 (nvcc not on PATH on the cluster: adding the HPC SDK's
     # bin directory to PATH fixed it)
     ("[118010200@node21 CSC4005-resources]$ nvcc --version\nbash: nvcc: command not found...\n"

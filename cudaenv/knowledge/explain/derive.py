@@ -1910,3 +1910,116 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["arch_named"] = _d_arch_named
+
+
+# -- [r14 producers] the producer in the log decides which of ITS settings a "not found" answer names first
+# (knowledge/producers.yaml: producer -> the literals that show it -> the setting it reads for nvcc, the toolkit, cuDNN,
+# TensorRT, ptxas, libdevice). OpenMM reads OPENMM_CUDA_COMPILER and never CUDA_HOME (openmm/openmm#1352, #2851,
+# #2954, #2779); onnxruntime's build.sh reads --cuda_home/--cudnn_home (microsoft/onnxruntime#1777,
+# triton-inference-server/onnxruntime_backend#33); TensorRT's OSS build reads TRT_LIB_DIR (NVIDIA/TensorRT#42, #85).
+_PRODUCERS: dict | None = None
+
+
+def producers() -> dict:
+    """The producer table (``knowledge/producers.yaml``): name -> label, detect literals, settings per part."""
+    global _PRODUCERS
+    if _PRODUCERS is None:
+        import os
+
+        from ..kb import load_table
+
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "producers.yaml")
+        _PRODUCERS = load_table(path, "producers.marshal")["producers"]
+    return _PRODUCERS
+
+
+def producer_for(t: LogText, part: str) -> tuple[str, dict] | None:
+    """The first producer of the table that the log shows and that has its own setting for ``part`` (with the line
+    to paste, ``set``)."""
+    low = t.text.lower()
+    for name, row in producers().items():
+        if (row.get(part) or {}).get("set") and any(d in low for d in row["detect"]):
+            return name, row
+    return None
+
+
+def _other_nvcc(t: LogText, missing: str) -> str:
+    """An nvcc path the log shows elsewhere than the missing one (a toolkit's own ``.../bin/nvcc``)."""
+    missing = missing.rstrip("/")
+    for found in _NVCC_PATH_RX.finditer(t.text):
+        p = found.group(1)
+        if p.endswith("/bin/nvcc") and not p.startswith(missing) and not missing.startswith(p.rsplit("/", 1)[0]):
+            return p
+    return ""
+
+
+def _d_producer_nvcc(v: dict, t: LogText, m: re.Match) -> dict:
+    hit = producer_for(t, "nvcc")
+    if not hit or hit[0] == "cmake":  # CMake's CUDACXX has its own entry (cmake.no_cuda_compiler)
+        return {"setting_name": "", "setting_producer": "", "setting_fix": ""}
+    _, row = hit
+    nvcc = _other_nvcc(t, v.get("path") or "") or '"$(which nvcc)"'
+    return {"setting_name": row["nvcc"]["name"], "setting_producer": row["label"],
+            "setting_fix": row["nvcc"]["set"].replace("{nvcc}", nvcc)}
+
+
+DERIVE["producer_nvcc"] = _d_producer_nvcc
+
+
+def _d_producer_tensorrt(v: dict, t: LogText, m: re.Match) -> dict:
+    hit = producer_for(t, "tensorrt")
+    if not hit:
+        return {"setting_name": "", "setting_producer": "", "setting_fix": ""}
+    row = hit[1]
+    return {"setting_name": row["tensorrt"]["name"], "setting_producer": row["label"],
+            "setting_fix": row["tensorrt"]["set"]}
+
+
+DERIVE["producer_tensorrt"] = _d_producer_tensorrt
+
+
+# onnxruntime's build.py prints which of its two roots is invalid: "cuda_home='/usr/local/cuda' valid=True.
+# cudnn_home='None' valid=False"; the one that is False decides the flag the answer names first.
+def _d_ort_home(v: dict, t: LogText, m: re.Match) -> dict:
+    if not v.get("cuda_ok"):
+        return {"ort_bad": "cudnn"}  # the message alone: cuDNN's root is the one people leave out
+    cuda_ok = (v.get("cuda_ok") or "").lower() == "true"
+    cudnn_ok = (v.get("cudnn_ok") or "").lower() == "true"
+    if cuda_ok and not cudnn_ok:
+        return {"ort_bad": "cudnn"}
+    return {"ort_bad": "cuda" if cudnn_ok else "both"}
+
+
+DERIVE["ort_home"] = _d_ort_home
+
+
+# cudarc's build script names the toolkit version it does not know as CUDA_VERSION's integer (`12050`) or major.minor
+# (`12.6`): the version, as people say it (chelsea0x3b/cudarc#236, #245, #306; huggingface/candle#2192, #2210).
+def _d_gate_version(v: dict, t: LogText, m: re.Match) -> dict:
+    raw = v.get("found") or ""
+    if re.fullmatch(r"\d{4,5}", raw):
+        n = int(raw)  # CUDA_VERSION: major * 1000 + minor * 10 (12050 = 12.5), not a library's encoding
+        ver = f"{n // 1000}.{n % 1000 // 10}"
+    else:
+        ver = ".".join(raw.split(".")[:2])
+    crate = re.search(r"cudarc[- ]v?(\d+\.\d+\.\d+)", t.text)
+    if not re.fullmatch(r"\d+\.\d+", ver or ""):
+        return {"found_cuda": "", "older_cuda": "", "crate_version": crate.group(1) if crate else ""}
+    major, minor = (int(x) for x in ver.split("."))
+    older = f"{major}.{minor - 1}" if minor > 0 else ""
+    return {"found_cuda": ver, "older_cuda": older, "crate_version": crate.group(1) if crate else ""}
+
+
+DERIVE["gate_version"] = _d_gate_version
+
+
+# A project's minimum said as a bare major ("at least \"10\""): `cudaenv use 10` takes the newest 10.x installed, an
+# install needs a release (BachiLi/diffvg#79).
+def _d_gate_need(v: dict, t: LogText, m: re.Match) -> dict:
+    need = v.get("need") or ""
+    if not re.fullmatch(r"\d+(?:\.\d+)*", need):
+        return {"need_release": ""}
+    return {"need_release": need if "." in need else need + ".0"}
+
+
+DERIVE["gate_need"] = _d_gate_need
