@@ -60,7 +60,7 @@ CASES = [
     # CUDNN_HOME)
     ("2024-11-11 08:33:16,659 build [ERROR] - cuda_home and cudnn_home paths must be specified and valid.\n"
      "cuda_home='/usr/local/cuda' valid=True. cudnn_home='None' valid=False",
-     "generic.cudnn.missing", "set cudnn_home to the directory cuDNN is installed in"),
+     "build.onnxruntime_cuda_roots", "Give build.sh cuDNN's root"),
     # https://github.com/microsoft/onnxruntime/issues/24361 (CMake's find_path names the variable, then the header: the
     # variable is read, and in a CMake log cmake.cudnn_not_found owns a cuDNN variable)
     ("### Error / output\n\nCMake Error at external/cuDNN.cmake:3 (find_path):\n"
@@ -93,17 +93,17 @@ CASES = [
     ("error: failed to run custom build command for `cudarc v0.11.1`\n\nCaused by:\n"
      "  --- stderr\n  thread 'main' panicked at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/cudarc-0.11.1/"
      "build.rs:54:14:\n  Unsupported cuda toolkit version: `11040`. Please raise a github issue.",
-     "generic.toolkit.built-for-other-version", "Update `cudarc`"),
+     "build.producer_cuda_version_unsupported", "Take a cudarc release that knows CUDA 11.4"),
     # https://github.com/EricLBuehler/mistral.rs/issues/1996 (CUDA 13.2)
     ("error: failed to run custom build command for `cudarc v0.19.2`\n  --- stderr\n\n"
      "  thread 'main' (22293) panicked at /home/mattia/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/cudarc-0.19.2/"
      "build.rs:138:5:\n  Unsupported cuda toolkit version: `13.2`. Please raise a github issue.",
-     "generic.toolkit.built-for-other-version", "supports CUDA 13.2"),
+     "build.producer_cuda_version_unsupported", "Take a cudarc release that knows CUDA 13.2"),
     # https://github.com/chelsea0x3b/cudarc/issues/245 ("just released under cudarc 0.11.5")
     ("error: failed to run custom build command for cudarc v0.11.4\n--- stderr\nthread 'main' panicked at /root/.cargo/"
      "registry/src/index.crates.io-6f17d22bba15001f/cudarc-0.11.4/build.rs:73:14:\n"
      "Unsupported cuda toolkit version: 11.5. Please raise a github issue.",
-     "generic.toolkit.built-for-other-version", "supports CUDA 11.5"),
+     "build.producer_cuda_version_unsupported", "Take a cudarc release that knows CUDA 11.5"),
     # -- routed to the entry that owns the cause: a toolkit header in clang's words ---------------------------------------
     # https://github.com/HAWAIILAB/cuda-flux/issues/1 (clang++ compiles the .cpp: CUDA's include directory on its
     # C_INCLUDE_PATH/CPLUS_INCLUDE_PATH)
@@ -123,32 +123,33 @@ CASES = [
     ("marco@marco-All-Series:~$ sudo pip install scikits.cuda\nDownloading/unpacking pycuda>=0.94.2 (from scikits.cuda)\n"
      "  Running setup.py (path:/tmp/pip_build_root/pycuda/setup.py) egg_info for package pycuda\n"
      "    *** WARNING: nvcc not in path.\n    *************************************************************",
-     "shell.nvcc_not_found", ""),
+     "shell.sudo_env_reset", "Run it as yourself, without sudo"),
     # https://github.com/xiumingzhang/GenRe-ShapeHD/issues/34
     ("The error I am getting is \"cuda available but nvcc not found. Please add nvcc to $PATH\"",
      "shell.nvcc_not_found", "cudaenv use"),
-    # -- a command run under sudo: root's environment lacks what the user's has ------------------------------------------
+    # -- a command run under sudo: root's environment lacks what the user's has (since the merge with round 14's
+#    boundaries helper, shell.sudo_env_reset owns these; the generic reading is the fallback behind it) ------------------------------------------
     # https://github.com/xiumingzhang/GenRe-ShapeHD/issues/34 (routed by the generic reading, then the sudo variant)
     ("I am trying to run GenRe-ShapeHD in a conda environment with CUDA 9.2 on Ubuntu 18.04.2 LTS and am getting stuck "
      "when I run `sudo ./build_toolbox.sh`\nThe error I am getting is \"cuda available but nvcc not found. Please add nvcc "
-     "to $PATH\"", "shell.nvcc_not_found", "ran under `sudo`"),
+     "to $PATH\"", "shell.sudo_env_reset", "Run it as yourself, without sudo"),
     # https://github.com/lebedov/scikit-cuda/issues/83
     ("marco@marco-All-Series:~$ sudo pip install scikits.cuda\n"
      "  Running setup.py (path:/tmp/pip_build_root/pycuda/setup.py) egg_info for package pycuda\n"
-     "    *** WARNING: nvcc not in path.", "shell.nvcc_not_found", "ran under `sudo`"),
+     "    *** WARNING: nvcc not in path.", "shell.sudo_env_reset", "Run it as yourself, without sudo"),
     # https://github.com/Xharlie/BtcDet/issues/6 ("when you run `sudo python3` it can't find some packages")
     ("When I try to run `sudo python3 setup.py develop` it returns no module named torch error but torch is installed "
-     "and it works.", "generic.shell.misconfigured", "Run it without sudo"),
+     "and it works.", "shell.sudo_env_reset", "Run it as yourself, without sudo"),
     # https://github.com/grimoire/torch2trt_dynamic/issues/5 ("I guess `sudo` here maybe cause this problem?")
     ("(zk_mmdet2.4) yyf@zyzn:~/software/torch2trt$ sudo python setup.py install\n[sudo] password for yyf: \n"
      "Traceback (most recent call last):\n  File \"setup.py\", line 8, in <module>\n    from build import build\n"
      "  File \"/home/yyf/software/torch2trt/build.py\", line 29, in <module>\n"
      "    torch_dir=imp.find_module('torch')[1],\nImportError: No module named torch",
-     "generic.shell.misconfigured", "Run it without sudo"),
+     "shell.sudo_env_reset", "Run it as yourself, without sudo"),
     # https://github.com/jwyang/faster-rcnn.pytorch/issues/880
     ("but when i input \"sudo python3 setup.py build develop\" \nerror is \nTraceback (most recent call last):\n"
      "  File \"setup.py\", line 7, in <module>\n    import torch\nModuleNotFoundError: No module named 'torch'",
-     "generic.shell.misconfigured", "Run it without sudo"),
+     "shell.sudo_env_reset", "Run it as yourself, without sudo"),
     # -- native Windows: an owner whose fixes are cudaenv commands is not routed to; the generic answer's Windows form --
     # https://github.com/microsoft/caffe/issues/179 (VS2013, CUDA 8.0; MSVC's curly quotes)
     ("Error C1083: Cannot open \u201ccublas_v2.h\u201d: No such file or directory "
