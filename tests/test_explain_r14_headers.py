@@ -119,6 +119,19 @@ CASES = [
      "  target was not found.  Perhaps a find_package() call is missing for an\n"
      "  IMPORTED target, or an ALIAS target is missing?",
      "cmake.tensorrt_not_found", "libnvinfer-dev"),
+    # -- CMake did not find NCCL (a REQUIRED find_package) -----------------------------------------------------------
+    # https://github.com/NVIDIA/FasterTransformer/issues/676 (its FindNCCL.cmake; NCCL_INCLUDE_DIR / NCCL_LIB_DIR)
+    ("CMake Error at /opt/conda/envs/fastertransformer/lib/python3.8/site-packages/cmake/data/share/cmake-3.26/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
+     "  Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)\n"
+     "Call Stack (most recent call first):\n"
+     "  cmake/Modules/FindNCCL.cmake:126 (find_package_handle_standard_args)\n"
+     "  CMakeLists.txt:84 (find_package)",
+     "cmake.nccl_not_found", "-DNCCL_ROOT_DIR="),
+    # https://github.com/apache/mxnet/pull/17297 (-DUSE_NCCL=ON; NCCL in /usr/local/cuda the module did not search)
+    ("Could NOT find NCCL (missing: NCCL_INCLUDE_DIRS NCCL_LIBRARIES)\n"
+     "CMake Warning at CMakeLists.txt:636 (message):\n"
+     "  Could not find NCCL libraries",
+     "cmake.nccl_not_found", "find / \\( -name nccl.h"),
     # -- a toolkit part's header the log shows is not on the machine: its -dev package of the log's CUDA --------------
     # https://github.com/pytorch/pytorch/issues/19666 (libnvrtc9.1 from apt beside CUDA 10.0: cuda-nvrtc-dev-10-0)
     ("- Ubuntu 18\n- CUDA 10.0\n- pytorch 1.1.0 (directly clone the latest version from GitHub)\n\n"
@@ -152,3 +165,12 @@ def test_source_spelling_and_program_bugs_unclaimed() -> None:
                  "include/cutlass/epilogue/fusion/operations.hpp:127:30: error: use of undeclared identifier 'sizeof_bits_v'\n"
                  "  127 |   int AlignmentBias_ = 128 / sizeof_bits_v<ElementBias_>,"):
         assert not [m.id for m in explain(text) if m.environment], text
+
+
+def test_optional_nccl_status_line_unclaimed() -> None:
+    """easybuilders/easybuild-easyconfigs#9321: torch's gloo reports an optional NCCL as a status line and builds on."""
+    text = ("-- CUDA detected: 10.1\n"
+            "-- Could NOT find NCCL (missing: NCCL_INCLUDE_DIR) \n"
+            "CMake Warning at third_party/gloo/cmake/Dependencies.cmake:96 (message):\n"
+            "  Not compiling with NCCL support.")
+    assert "cmake.nccl_not_found" not in [m.id for m in explain(text)]

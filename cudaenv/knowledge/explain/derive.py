@@ -1948,7 +1948,9 @@ DERIVE["header_owner"] = _d_header_owner
 
 def _d_trt_dir(v: dict, t: LogText, m: re.Match) -> dict:
     """An unpacked TensorRT (its tar's TensorRT-X.Y.Z directory) the log names, else ""."""
-    return {"trt_dir": _trt_dir(t.text)}
+    # what the title names: the capture, else the variable CMake reported (the match's first word)
+    shown = v.get("what") or m.group(0).split()[0].replace("-NOTFOUND", "")
+    return {"trt_dir": _trt_dir(t.text), "shown": shown}
 
 
 DERIVE["trt_dir"] = _d_trt_dir
