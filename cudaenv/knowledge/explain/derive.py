@@ -2023,3 +2023,124 @@ def _d_gate_need(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["gate_need"] = _d_gate_need
+
+
+
+# -- [r14 headers] which component ships a header the compiler could not open (components.yaml `headers`), and
+# the facts of the log that decide how to get it: a CUDA version for a toolkit part's -dev package, an unpacked
+# TensorRT directory, a vendored copy's directory in the build's -I flags.
+
+_HEADER_TABLE: dict | None = None
+
+
+def header_owners() -> dict:
+    """The header table (``knowledge/components.yaml`` ``headers``): name or path prefix -> what ships it."""
+    global _HEADER_TABLE
+    if _HEADER_TABLE is None:
+        import os
+
+        from ..kb import load_table
+
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
+        _HEADER_TABLE = load_table(path, "components.marshal").get("headers") or {}
+    return _HEADER_TABLE
+
+
+def header_owner(header: str) -> dict | None:
+    """The row of :func:`header_owners` for ``header`` (``NvInferRuntime.h``, ``cutlass/gemm/gemm.h``): the
+    longest listed name or prefix it starts with, compared without case for the file name; None when no row."""
+    table = header_owners()
+    h = header.replace("\\", "/").lstrip("./")
+    for key in sorted(table, key=len, reverse=True):
+        if h.startswith(key) or h.lower().startswith(key.lower()):
+            return table[key]
+    return None
+
+
+def _path_ending(text: str, tail: str) -> str:
+    """The absolute path in ``text`` whose end matches ``tail`` (a regex with a literal), read back from the match to
+    the start of the path; "" when none. Found by the tail, not by a path pattern tried at every slash (a megabyte
+    log of long paths)."""
+    for m in re.finditer(tail, text):
+        start = m.start()
+        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "._/+-"):
+            start -= 1
+        path = text[start:m.end()]
+        path = path[path.rfind("-I/") + 2:] if "-I/" in path else path  # a compiler flag glued to the path
+        if path.startswith("/"):
+            return path
+    return ""
+
+
+def _trt_dir(text: str) -> str:
+    """An unpacked TensorRT (its tar's TensorRT-X.Y.Z directory) the log names as an absolute path, else ""."""
+    return _path_ending(text, r"TensorRT-\d+(?:\.\d+)+(?=[/\s'\")]|$)") if "TensorRT-" in text else ""
+
+
+def _d_header_owner(v: dict, t: LogText, m: re.Match) -> dict:
+    row = header_owner(v.get("header", "")) or {}
+    seen = v.get("cuda_seen", "") or _nvcc_seen(t)
+    mm = re.match(r"(\d+)\.(\d+)", seen)
+    ver = f"{mm.group(1)}-{mm.group(2)}" if mm else "12-4"
+    # an unpacked TensorRT (its tar: TensorRT-8.6.1.6/) the log names: the build is pointed at it, not reinstalled
+    trt = _trt_dir(t.text)
+    # a vendored copy the build's -I flags name (third_party/cutlass/include): the submodule is empty
+    vend = _path_ending(t.text, r"/(?:third_party|3rdparty|dependencies|deps|external|csrc|submodules)/cutlass(?=/include)")
+    return {"owner": row.get("label", "a library"), "hkind": row.get("kind", ""),
+            "apt": (row.get("apt") or "").replace("{ver}", ver), "conda": row.get("conda") or "",
+            "pip": row.get("pip") or "", "setting": row.get("setting") or "",
+            "cuda_dash": ver, "trt_dir": trt, "vendored": vend}
+
+
+DERIVE["header_owner"] = _d_header_owner
+
+
+def _d_trt_dir(v: dict, t: LogText, m: re.Match) -> dict:
+    """An unpacked TensorRT (its tar's TensorRT-X.Y.Z directory) the log names, else ""."""
+    # what the title names: the capture, else the variable CMake reported (the match's first word)
+    shown = v.get("what") or m.group(0).split()[0].replace("-NOTFOUND", "")
+    return {"trt_dir": _trt_dir(t.text), "shown": shown}
+
+
+DERIVE["trt_dir"] = _d_trt_dir
+
+
+# The development package of NVIDIA's CUDA repository that holds a toolkit part's header, by the part's header stem
+# ({v} = 10-0, 12-4). Sources: the repository's package lists (cuda-nvrtc-dev-X-Y since CUDA 9.0; the math libraries
+# moved from cuda-<lib>-dev-X-Y to lib<lib>-dev-X-Y with CUDA 11.0, cuBLAS with 10.1; cuda-cudart-dev-X-Y;
+# cuda-nvtx-X-Y; CUB and Thrust in cuda-cccl-X-Y since 11.0), and pytorch/pytorch#19666 (cuda-nvrtc-dev-10-0 holds
+# nvrtc.h, libnvrtc's runtime package none), mudler/LocalAI#10257 (cuda-nvrtc-dev-13-0 for nvrtc.h).
+_DEV_PACKAGE = {"nvrtc": "cuda-nvrtc-dev-{v}", "cuda_runtime": "cuda-cudart-dev-{v}", "cuda": "cuda-cudart-dev-{v}",
+                "nvToolsExt": "cuda-nvtx-{v}", "nvtx3": "cuda-nvtx-{v}", "cub": "cuda-cccl-{v}", "thrust": "cuda-cccl-{v}",
+                "cublas": "lib{lib}-dev-{v}", "cusparse": "lib{lib}-dev-{v}", "cufft": "lib{lib}-dev-{v}",
+                "curand": "lib{lib}-dev-{v}", "cusolver": "lib{lib}-dev-{v}"}
+
+
+def _d_header_dev(v: dict, t: LogText, m: re.Match) -> dict:
+    """``header``'s facts, and the -dev package of the CUDA the log names that ships the header ("" when unknown)."""
+    out = _d_header(v, t, m)
+    h = v.get("header", "")
+    stem = "cuda_runtime" if h.startswith("cuda_runtime") else re.split(r"[._/]", h)[0]
+    seen = v.get("cuda_seen", "")
+    mm = re.match(r"(\d+)\.(\d+)", seen)
+    dev = ""
+    if mm and stem in _DEV_PACKAGE:
+        major, minor = int(mm.group(1)), int(mm.group(2))
+        form = _DEV_PACKAGE[stem]
+        if form.startswith("lib") and (major < 11 and not (stem == "cublas" and (major, minor) >= (10, 1))):
+            form = "cuda-{lib}-dev-{v}"
+        dev = form.format(lib=stem, v=f"{major}-{minor}")
+    out["devpkg"] = dev
+    # the log shows the header is on no toolkit here: the user says so, `ls` cannot access it, or only a distribution's
+    # runtime package of the library is installed (literals first: this runs on megabyte logs)
+    text = t.text
+    absent = ""
+    if dev and ("here is no" in text or "cannot access" in text or "installed lib" in text):
+        absent = "1" if re.search(r"[Tt]here is (?:not|no) (?:any )?[\w/]+\.h\b[^\n]{0,25}\b(?:system|machine|anywhere)|"
+                                  r"cannot access '?[^'\n]*include/[\w/]+\.h|"
+                                  r"installed lib(?:nvrtc|cusparse|cublas|cufft|curand|cusolver)\d", text) else ""
+    out["absent"] = absent
+    return out
+
+
+DERIVE["header_dev"] = _d_header_dev
