@@ -30,19 +30,19 @@ CASES = [
      "/home/jacob/jetson-inference/tensorNet.h:27:21: fatal error: NvInfer.h: No such file or directory\n"
      " #include \"NvInfer.h\"\n                     ^\ncompilation terminated.\n"
      "make[2]: *** [CMakeFiles/jetson-inference.dir/segNet.cpp.o] Error 1",
-     "generic.tensorrt.missing", "libnvinfer-dev"),
+     "build.tensorrt_header_missing", "install TensorRT's development files"),
     # https://github.com/marcoslucianops/DeepStream-Yolo/issues/505 ("solved, install TensorRT and add its path to
     # makefile")
     ("command: CUDA_VER=11.4 make -C nvdsinfer_custom_impl_Yolo\n"
      "error: utils.h:36:10: fatal error: NvInfer.h: No such file or directory",
-     "generic.tensorrt.missing", "Install TensorRT's development files"),
+     "build.tensorrt_header_missing", "install TensorRT's development files"),
     # https://github.com/chenzhi1992/TensorRT-SSD/issues/21 (glibc's message in Spanish)
     ("When I execute: g++ common.cpp -o exit\n \n NvInfer.h:No existe el archivo o el directorio compilation terminated.",
-     "generic.tensorrt.missing", "libnvinfer-dev"),
+     "build.tensorrt_header_missing", "install TensorRT's development files"),
     # https://github.com/sair-lab/AirSLAM/issues/47 (zh_CN)
     ("/home/kkk/workspace/llll/Thirdparty/TensorRTBuffer/include/logging.h:20:10: fatal error: NvInferRuntime.h: "
      "没有那个文件或目录\n\n   20 | #include <NvInferRuntime.h>\n\ncompilation terminated.",
-     "generic.tensorrt.missing", "libnvinfer-dev"),
+     "build.tensorrt_header_missing", "install TensorRT's development files"),
     # -- a CMake variable or build setting that names a library: point it there, or install the library ---------------
     # https://github.com/ceccocats/tkDNN/issues/62 (TensorRT from the tar file: "set(TensorRT_DIR ...)" and its include
     # and lib directories in CMakeLists.txt)
@@ -51,11 +51,11 @@ CASES = [
      "Please set them or make sure they are set and tested correctly in the CMake files:\n"
      "CUDA_nvinfer_LIBRARY\n    linked by target \"tkDNN\" in directory /home/zengxiaojia/CLionProjects/tkDNN\n\n"
      "-- Configuring incomplete, errors occurred!",
-     "generic.tensorrt.missing", "-DCUDA_nvinfer_LIBRARY="),
+     "cmake.tensorrt_not_found", "install TensorRT"),
     # https://github.com/NVIDIA/TensorRT/issues/1522 (the OSS build without the TensorRT release's libraries)
     ("Find TensorRT libs at TENSORRT_LIBRARY_INFER-NOTFOUND;TENSORRT_LIBRARY_INFER_PLUGIN-NOTFOUND\n"
      "-- Could NOT find TENSORRT (missing: TENSORRT_LIBRARY)\nERRORCannot find TensorRT library.",
-     "generic.tensorrt.missing", "libnvinfer.so"),
+     "cmake.tensorrt_not_found", "-DTRT_LIB_DIR="),
     # https://github.com/triton-inference-server/onnxruntime_backend/issues/33 (onnxruntime's build.py: --cudnn_home or
     # CUDNN_HOME)
     ("2024-11-11 08:33:16,659 build [ERROR] - cuda_home and cudnn_home paths must be specified and valid.\n"
@@ -184,7 +184,7 @@ NOTHING = [
     # a data file missing (a program's or user's path, no component in it)
     "FileNotFoundError: [Errno 2] No such file or directory: 'data/cuda_train.json'",
     # a program-bug word beside a CUDA header message (pytorch/pytorch-style shape error with an include line above)
-    "fatal error: NvInfer.h: No such file or directory\nIndexError: index 3 is out of bounds for dimension 0 with size 3",
+    "Error: unsupported CUDA version: driver 7.5 < image 8.0\nIndexError: index 3 is out of bounds for dimension 0 with size 3",
     "RuntimeError: CUDA error: device-side assert triggered\nfatal error: cudnn_home not found",
     # a setting name without a location part is no setting of a location
     "KeyError: 'CUDA_VISIBLE_DEVICES'",
@@ -217,6 +217,6 @@ def test_generic_answers_say_so() -> None:
 
 def test_summary_only_gets_the_reading_first() -> None:
     """A log whose only match is a summary (a fallback entry) gets the reading first, the summary after it."""
-    ids = [m.id for m in explain("fatal error: NvInfer.h: No such file or directory\n"
+    ids = [m.id for m in explain("Error: unsupported CUDA version: driver 7.5 < image 8.0\n"
                                  "RuntimeError: Error compiling objects for extension")]
-    assert ids == ["generic.tensorrt.missing", "torch.extension_build_failed"]
+    assert ids == ["generic.driver.too-old", "torch.extension_build_failed"]

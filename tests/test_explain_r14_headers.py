@@ -92,7 +92,7 @@ CASES = [
      "-- ========================= Importing and creating target nvinfer ==========================\n"
      "-- Looking for library nvinfer\n"
      "-- Library that was found nvinfer_LIB_PATH-NOTFOUND",
-     "cmake.tensorrt_not_found", "Install the full TensorRT release first"),
+     "cmake.tensorrt_not_found", "-DTRT_LIB_DIR="),
     # https://github.com/ceccocats/tkDNN/issues/62 (a project's FindTensorRT variable; a tar: give CMake its path)
     ("CMake Error: The following variables are used in this project, but they are set to NOTFOUND.\n"
      "Please set them or make sure they are set and tested correctly in the CMake files:\n"

@@ -62,21 +62,21 @@ CASES = [
      '    linked by target "nvonnxparser_static" in directory /media/fagangjin/wd/permanent/software/source_codes/dl/'
      "TensorRT/parsers/onnx\n"
      "TENSORRT_LIBRARY_INFER_PLUGIN",
-     "tensorrt.build_lib_not_found", "-DTRT_LIB_DIR="),
+     "cmake.tensorrt_not_found", "-DTRT_LIB_DIR="),
     # https://github.com/NVIDIA/TensorRT/issues/1978 (cmake without TRT_LIB_DIR; the OSS build's own status line)
     ("cmake .. -DCUDA_VERSION=10.2\n"
      "Building for TensorRT version: 8.2.4, library version: 8\n"
      "-- ========================= Importing and creating target nvinfer ==========================\n"
      "-- Looking for library nvinfer\n"
      "-- Library that was found nvinfer_LIB_PATH-NOTFOUND\n",
-     "tensorrt.build_lib_not_found", "-DTRT_LIB_DIR="),
+     "cmake.tensorrt_not_found", "-DTRT_LIB_DIR="),
     # https://github.com/NVIDIA-AI-IOT/deepstream_tao_apps/issues/30 (the OSS build for DeepStream)
     ("cmake .. -DGPU_ARCHS=61  -DTRT_LIB_DIR=/usr/lib/aarch64-linux-gnu/ -DCMAKE_C_COMPILER=/usr/bin/gcc "
      "-DTRT_BIN_DIR=`pwd`/out -DCUDA_VERSION=10.0\n"
      "Building for TensorRT version: 6.0.1.0, library version: 6.0.1\n"
      "-- Looking for library nvinfer\n"
      "-- Library that was found nvinfer_LIB_PATH-NOTFOUND\n",
-     "tensorrt.build_lib_not_found", "TRT_LIB_DIR"),
+     "cmake.tensorrt_not_found", "TRT_LIB_DIR"),
     # https://github.com/onnx/onnx-tensorrt/issues/636 (onnx-tensorrt on its own reads TENSORRT_ROOT; it named the
     # OSS checkout, which has no libraries)
     ("cmake .. -DTENSORRT_ROOT=<path_to_trt> && make -j\n"
@@ -89,7 +89,7 @@ CASES = [
      "Please set them or make sure they are set and tested correctly in the CMake files:\n"
      "TENSORRT_LIBRARY_INFER\n"
      '    linked by target "nvonnxparser_static" in directory /workspace/onnx-tensorrt\n',
-     "tensorrt.build_lib_not_found", "-DTENSORRT_ROOT="),
+     "cmake.tensorrt_not_found", "-DTENSORRT_ROOT="),
     # -- a producer's own version gate: cudarc knows the CUDA versions up to its release ---------------------------
     # https://github.com/huggingface/candle/issues/2210 (the burned fresh13 h05: "cudarc only supporting cuda up to
     # version 12.4 and you're trying to use 12.5"; fixed by candle's cudarc bump)
@@ -163,4 +163,4 @@ SUBMODULE = ("CMake Error at CMakeLists.txt:80 (add_subdirectory):\n  The source
 
 
 def test_submodule_not_claimed_as_tensorrt() -> None:
-    assert "tensorrt.build_lib_not_found" not in [m.id for m in explain(SUBMODULE)]
+    assert "cmake.tensorrt_not_found" not in [m.id for m in explain(SUBMODULE)]

@@ -1978,6 +1978,13 @@ def _d_producer_tensorrt(v: dict, t: LogText, m: re.Match) -> dict:
 DERIVE["producer_tensorrt"] = _d_producer_tensorrt
 
 
+def _d_trt_dir_producer(v: dict, t: LogText, m: re.Match) -> dict:
+    """cmake.tensorrt_not_found: the TensorRT directory the log shows and the setting its producer reads."""
+    out = DERIVE["trt_dir"](v, t, m)
+    out.update(_d_producer_tensorrt(v, t, m))
+    return out
+
+
 # onnxruntime's build.py prints which of its two roots is invalid: "cuda_home='/usr/local/cuda' valid=True.
 # cudnn_home='None' valid=False"; the one that is False decides the flag the answer names first.
 def _d_ort_home(v: dict, t: LogText, m: re.Match) -> dict:
@@ -2144,3 +2151,6 @@ def _d_header_dev(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["header_dev"] = _d_header_dev
+
+
+DERIVE["trt_dir_producer"] = _d_trt_dir_producer  # [r14 merge] defined beside producer_tensorrt, registered after trt_dir
