@@ -79,6 +79,23 @@ CASES = [
      'File "pyannote\\audio\\pipelines\\speaker_verification.py", line 707, in __call__\n'
      "RuntimeError: CUDA error: the launch timed out and was\n",
      "status.launch_timeout", "TdrDelay"),
+    # -- the nvidia runtime not the node's default: a Kubernetes pod without libcuda ------------------------------------
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/5 (the burned fresh13 h69: "After change default runtime to
+    # nvidia, it works now")
+    ("Hi, I'm trying to deploy `TensorFlow` (with GPU support) on kubernetes with this device plugin.\n"
+     "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n"
+     "Failed to load the native TensorFlow runtime.\n",
+     "runtime.libcuda_not_found", "make nvidia the default runtime on the GPU node"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/828 (`docker run --runtime nvidia` works, the pod does not)
+    ('I can able to run my cuda image using \n"docker run --runtime nvidia imgname"\n'
+     "But when I deploy in kubernetes  I get the following error for tensorflow \n"
+     '"ImportError: libcuda.so.1: cannot open shared object file: No such file or directory"\n'
+     'How to access "--runtime nvidia" in kubernetes.',
+     "runtime.libcuda_not_found", "make nvidia the default runtime on the GPU node"),
+    # guard: a plain docker container without libcuda keeps the start-with-GPUs answer
+    ("$ docker run -it myimage python -c 'import tensorflow'\n"
+     "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n",
+     "runtime.libcuda_not_found", "Start the container with GPU access"),
 ]
 
 # guards that must stay unclaimed: a program's own "timed out" is not error 702
