@@ -96,6 +96,16 @@ CASES = [
     ("$ docker run -it myimage python -c 'import tensorflow'\n"
      "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n",
      "runtime.libcuda_not_found", "Start the container with GPU access"),
+    # -- device nodes missing after boot under an unprivileged hook -------------------------------------------------------
+    # https://github.com/NVIDIA/nvidia-container-runtime/issues/142 (the burned fresh13 h43: nvidia-smi and the device-node
+    # script at each boot)
+    ("For each system boot/reboot rootless podman does not work with the nvidia plugin.\n"
+     "I must run **nvidia-smi**, otherwise i get the error:\n"
+     "```Error: error executing hook `/usr/bin/nvidia-container-toolkit` (exit code: 1): OCI runtime error```\n",
+     "container.hook_cgroup_denied", "Create the device nodes at boot, as root"),
+    # guard: the hook refused by the cgroup without a boot in the log keeps no-cgroups first
+    ("Error: error executing hook `/usr/bin/nvidia-container-toolkit` (exit code: 1): OCI runtime error\n$ podman run --rm --gpus all ubuntu nvidia-smi",
+     "container.hook_cgroup_denied", "no-cgroups = true"),
 ]
 
 # guards that must stay unclaimed: a program's own "timed out" is not error 702
