@@ -2154,3 +2154,52 @@ DERIVE["header_dev"] = _d_header_dev
 
 
 DERIVE["trt_dir_producer"] = _d_trt_dir_producer  # [r14 merge] defined beside producer_tensorrt, registered after trt_dir
+
+
+
+# -- [r14 machine] the driver-vs-CUDA pair from any producer's wording. The CUDA a process needs: the value the
+# entry captured (nvidia-container-cli's `cuda>=X`, nvidia-docker 1.0's `driver 8.0 < image 9.0.176`), else the
+# newest the log names for the image or runtime (an `nvidia/cuda:X` tag, CUDA_VERSION, nvcc's `release X` inside
+# the container). The driver the machine has: nvidia-smi's `Driver Version: N` (or /proc/driver/nvidia/version's
+# `Kernel Module  N`), and the newest CUDA it runs: nvidia-smi's `CUDA Version: X`, the producer's own number, or
+# data/compat.yaml's driver_max_cuda for the driver branch. Its minimum driver for the needed CUDA comes from the
+# same table (min_driver). Threads: NVIDIA/nvidia-docker#497, #177, #207, h2oai/h2o4gpu#298 (nvidia-docker 1.0),
+# theroyallab/tabbyAPI#324, SyneRBI/PETRIC2#27 (nvidia-container-cli beside nvidia-smi), iot-salzburg/gpu-jupyter#106
+# (NVML mismatch in a CUDA 12.1 image on a 510 host).
+_PAIR_DRIVER = re.compile(r"Driver Version:\s*(\d{3}\.\d+(?:\.\d+)?)|Kernel Module\s+(?:for \S+\s+)?(\d{3}\.\d+(?:\.\d+)?)")
+_PAIR_NEED = re.compile(r"nvidia/cuda:(\d+\.\d+)|\bCUDA_VERSION[= ](\d+\.\d+)|\bcuda>=\s*(\d+\.\d+)|release (\d+\.\d+), V\d")
+
+
+def _cuda_key(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split(".")[:2])
+
+
+def _d_driver_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    """``pair_driver`` (the machine's driver, "" when the log has none), ``pair_cuda`` (the newest CUDA that driver
+    runs), ``pair_need`` (the CUDA the process needs), ``pair_min`` (NVIDIA's minimum driver for it) and ``pair``
+    ("yes" when the log shows the driver's CUDA below the needed one); plus the container entry's ``driver_min``."""
+    text = t.text
+    drv = _PAIR_DRIVER.search(text) if ("Driver Version" in text or "Kernel Module" in text) else None
+    driver = (drv.group(1) or drv.group(2)) if drv else ""
+    have = v.get("have", "") if v.get("have", "") not in ("", "0.0") else ""
+    smi = _SMI_CUDA.search(text) if "CUDA Version" in text else None
+    if not have and smi:
+        have = smi.group(1)
+    if not have and driver:
+        have = driver_max_cuda(driver) or ""
+    need = ".".join((v.get("cuda") or "").split(".")[:2])
+    if not need:
+        seen = [next(g for g in f.groups() if g) for f in _PAIR_NEED.finditer(text)]
+        need = max(seen, key=_cuda_key) if seen else ""
+    need_min = min_driver(need) if need else None
+    out = {"pair_driver": driver, "pair_cuda": have, "pair_need": need, "pair_min": need_min or "",
+           "pair": "yes" if have and need and _cuda_key(have) < _cuda_key(need) else "",
+           "driver_min": f"{need_min} or newer" if need_min else "one whose `nvidia-smi` shows CUDA Version " + (need or "X") + " or newer"}
+    return out
+
+
+def _d_nvml_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    return {**DERIVE["nvml"](v, t, m), **_d_driver_pair(v, t, m)}
+
+
+DERIVE.update({"driver_pair": _d_driver_pair, "nvml_pair": _d_nvml_pair})
