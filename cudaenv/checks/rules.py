@@ -198,11 +198,10 @@ def torch_rules(facts: dict) -> list[Finding]:
 def _arch_fix(facts: dict, sm: int) -> str:
     """A toolkit whose architecture range (the compatibility table's) holds ``sm``."""
     def builds(t: Toolkit) -> bool:
-        row = compat.toolkit_row(t["version"])
-        return bool(row and row["sm_min"] and row["sm_max"] and row["sm_min"] <= sm <= row["sm_max"])
+        return compat.builds_for_arch(t["version"], sm)
 
     cmd = answer(facts.get("fit"), torch_cuda=_torch_cuda(facts), want=builds, install=False)
-    rule = "sm_100+ needs >= 12.8; sm_50..72 need <= 12.x; sm_35/37 need <= 11.x"
+    rule = "sm_100/101/120 need >= 12.8, sm_103/121 >= 12.9, sm_110/88 >= 13.0; sm_50..72 need <= 12.x; sm_35/37 need <= 11.x"
     return f"{cmd}: it builds for sm_{sm}" if cmd else f"install a toolkit that supports it: {rule}"
 
 

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from .types import CompatAddon, CompatTable, CompatToolkit, PtxCuda
 
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
-           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda", "addon_builds"]
+           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda", "addon_builds",
+           "builds_for_arch"]
 
 _TABLE: CompatTable | None = None
 
@@ -43,6 +44,21 @@ def _short(v: str) -> str:
 def toolkit_row(version: str) -> CompatToolkit | None:
     """The row for a toolkit release (``12.4`` or ``12.4.1``), or None if unknown."""
     return table()["toolkits"].get(_short(version))
+
+
+def builds_for_arch(version: str, sm: int) -> bool:
+    """Whether the nvcc of toolkit ``version`` compiles for ``sm_<sm>``: within the row's sm_min..sm_max and not an
+    architecture the table's ``sm_gaps`` says came later (sm_103 in 12.9, not 12.8) or went earlier (sm_101 until
+    12.9)."""
+    row = toolkit_row(version)
+    if not (row and row.get("sm_min") and row.get("sm_max") and row["sm_min"] <= sm <= row["sm_max"]):
+        return False
+    from . import version_key
+
+    gaps = table().get("sm_gaps") or {}
+    first, last = (gaps.get("first") or {}).get(sm), (gaps.get("last") or {}).get(sm)
+    v = version_key(_short(version))
+    return (first is None or v >= version_key(first)) and (last is None or v <= version_key(last))
 
 
 def min_driver(version: str) -> str | None:

@@ -139,6 +139,11 @@ if TYPE_CHECKING:
         cuda: str
         ptxas_cuda: str
 
+    class CompatSmGaps(TypedDict):
+        first: dict[int, str]  # sm -> the first release whose nvcc knows it
+        last: dict[int, str]  # sm -> the last release that still knows it
+        src: list[str]
+
     class CompatTable(TypedDict):
         schema: int
         sources: dict[str, str]
@@ -151,6 +156,7 @@ if TYPE_CHECKING:
         ptx_isa_cuda: dict[str, CompatPtx]
         cudnn: dict[str, CompatAddon]
         nccl: dict[str, CompatAddon]
+        sm_gaps: CompatSmGaps  # architectures outside a release's sm_min..sm_max run
 
 __all__ = ["Toolkit", "ProbedToolkit", "Identity", "Components", "Origin", "FoundVersion", "VersionInfo", "HostLimits", "GpuArchs",
            "CompatTable", "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx",

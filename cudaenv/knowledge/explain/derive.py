@@ -12,7 +12,7 @@ import re
 
 from ...env.pathlist import entries
 from ...toolkit import version_key
-from ...toolkit.compat import driver_max_cuda, libstdcxx_gcc, min_driver, ptx_isa_cuda, table
+from ...toolkit.compat import builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, ptx_isa_cuda, table
 from .extract import decode_version
 from .symbols import demangle
 
@@ -48,7 +48,7 @@ def toolkits_for_arch(sm: int | None) -> list[str]:
     """The toolkit versions (``major.minor``, oldest first) whose nvcc compiles for ``sm_<sm>``."""
     if sm is None:
         return []
-    return [v for v, r in _toolkit_rows() if r.get("sm_min") is not None and r["sm_min"] <= sm <= r["sm_max"]]
+    return [v for v, r in _toolkit_rows() if builds_for_arch(v, sm)]
 
 
 
