@@ -51,7 +51,8 @@ def builds_for_arch(version: str, sm: int) -> bool:
     architecture the table's ``sm_gaps`` says came later (sm_103 in 12.9, not 12.8) or went earlier (sm_101 until
     12.9)."""
     row = toolkit_row(version)
-    if not (row and row.get("sm_min") and row.get("sm_max") and row["sm_min"] <= sm <= row["sm_max"]):
+    lo, hi = (row["sm_min"], row["sm_max"]) if row else (None, None)
+    if lo is None or hi is None or not lo <= sm <= hi:
         return False
     from . import version_key
 

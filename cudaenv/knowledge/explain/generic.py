@@ -195,16 +195,17 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     # CMake's find_path/find_library: "Could not find CUDNN_INCLUDE_DIR using the following files: cudnn.h" is about
     # the setting (the thread's fix is CUDNN_HOME / the variable, microsoft/onnxruntime#24361), not the header
     m = re.search(r"(?i)could not find (\w+) using", line)
-    if m and _SETTING.fullmatch(m.group(1)) and _is_location(m.group(1)) and _word_key(m.group(1), words):
-        return _Reading(i, "setting", m.group(1), _word_key(m.group(1), words), "missing", setting=m.group(1))
+    wkey = _word_key(m.group(1), words) if m and _SETTING.fullmatch(m.group(1)) and _is_location(m.group(1)) else None
+    if m and wkey:
+        return _Reading(i, "setting", m.group(1), wkey, "missing", setting=m.group(1))
     # a header the line names: the one nearest before the cue (gcc's "a.h:3:10: fatal error: b.h: No such file", MSVC's
     # "d:\\src\\cuda.h(19): fatal error C1083: Cannot open include file: 'cudnn.h'", AlexeyAB/darknet#524: the file
     # that includes comes first), else the first after it (CMake's "(No such file or directory): /usr/.../cudnn.h")
-    found = [m for m in _HEADER.finditer(line) if _header_key(m.group(1), headers)]
+    found = [(h, k) for h in _HEADER.finditer(line) for k in [_header_key(h.group(1), headers)] if k]
     if found:
-        before = [m for m in found if m.start() < cue_at]
-        m = before[-1] if before else found[0]
-        return _Reading(i, "header", m.group(1), _header_key(m.group(1), headers), "missing")
+        earlier = [hk for hk in found if hk[0].start() < cue_at]
+        h, hkey = earlier[-1] if earlier else found[0]
+        return _Reading(i, "header", h.group(1), hkey, "missing")
     # CMake: the variables set to NOTFOUND are listed below its message (or written VAR-NOTFOUND)
     if "notfound" in low:
         names = re.findall(r"\b([A-Za-z][\w]*?)-NOTFOUND\b", line)
@@ -227,8 +228,8 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     # valid=False"), else any on the line
     settings = [(m.start(), m.group(1)) for m in _SETTING.finditer(line) if _is_location(m.group(1))]
     if settings:
-        before = [s for s in settings if s[0] < cue_at]
-        at, name = (before[-1] if before else settings[0])
+        ahead = [s for s in settings if s[0] < cue_at]
+        at, name = (ahead[-1] if ahead else settings[0])
         key = _word_key(name, words)
         if key:
             return _Reading(i, "setting", name, key, "missing", setting=name.lstrip("-"))
@@ -312,10 +313,10 @@ def reading(t: LogText) -> _Reading | None:
     return first
 
 
-def read(t: LogText) -> Match | None:
+def read(t: LogText, make: type[Match]) -> Match | None:
     """The generic answer to ``t``: :func:`reading` answered by :func:`answer`, or None."""
     r = reading(t)
-    return answer(r, t) if r is not None else None
+    return answer(r, t, make) if r is not None else None
 
 
 def routed(entry: dict, r: _Reading, t: LogText) -> bool:
@@ -357,10 +358,10 @@ def _toolkit_part(key: str, libs: dict) -> bool:
     return key == "toolkit" or bool(libs.get(key, {}).get("toolkit"))
 
 
-def answer(r: _Reading, t: LogText) -> Match:
-    """The generic cause-model answer to the reading ``r`` (no entry owns it)."""
+def answer(r: _Reading, t: LogText, make: type[Match]) -> Match:
+    """The generic cause-model answer to the reading ``r`` (no entry owns it), built as ``make`` (the matcher's
+    Match, passed in: this module is imported by the matcher and must not import it back)."""
     from ...toolkit.compat import min_driver
-    from .matcher import Match
 
     libs, gen = _tables()
     seen = facts(t)
@@ -484,7 +485,7 @@ def answer(r: _Reading, t: LogText) -> Match:
         fix += f"\nThe {label} release must match the CUDA major the rest of the build uses."
     cause = _NOTE.format(line=r.line + 1, what=what) + f" Read: component {component}, failure {failure}" + (
         f", from `{r.name}`." if r.kind != "driver" else ".")
-    m = Match(id=f"generic.{component}.{failure}", title=title, check=check, line=r.line + 1, matched=quoted,
+    m = make(id=f"generic.{component}.{failure}", title=title, check=check, line=r.line + 1, matched=quoted,
               cause=cause, fix=fix, values={"confidence": "generic", "read": r.name, "component": component,
                                               "failure": failure, **({"setting": r.setting} if r.setting else {})})
     m.component, m.failure = component, failure

@@ -457,7 +457,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             m = re.compile(f"(?P<{group}>{re.escape(reading.name)})").search(t.text, t.starts[reading.line]) \
                 if owner else None
             if m is None:
-                return [answer(reading, t)] + _answers(kb, t, hits)
+                return [answer(reading, t, Match)] + _answers(kb, t, hits)
             hits = [(0, reading.line, owner[0], owner[1], m, 1, reading.line)]
     matches = _answers(kb, t, hits)
     if reading is not None and matches:
