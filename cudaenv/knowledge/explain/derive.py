@@ -857,22 +857,29 @@ def _d_torch_in_log(v: dict, t: LogText, m: re.Match) -> dict:
     return {"torch_version": tv, "torch_note": note}
 
 
-_LIBS: dict | None = None
+_TABLES: dict[str, dict] = {}
 
 
-def libraries() -> dict:
-    """The soname table (``knowledge/components.yaml``): stem -> component, label, wheel, conda package."""
-    global _LIBS
-    if _LIBS is None:
+def knowledge_table(file: str) -> dict:
+    """A data table of ``knowledge/`` (components.yaml, producers.yaml), parsed once per process; kb.load_table keeps
+    it on disk beside the knowledge base so that explain does not import YAML for it."""
+    doc = _TABLES.get(file)
+    if doc is None:
         import os
 
         from ..kb import load_table
 
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
-        doc = load_table(path, "components.marshal")
-        _LIBS = doc["libraries"]
+        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), file)
+        doc = _TABLES[file] = load_table(path, file.replace(".yaml", ".marshal"))
+    return doc
+
+
+def libraries() -> dict:
+    """The soname table (``knowledge/components.yaml``): stem -> component, label, wheel, conda package."""
+    doc = knowledge_table("components.yaml")
+    if not _SYMBOLS:
         _SYMBOLS.update(doc.get("symbols") or {})
-    return _LIBS
+    return doc["libraries"]
 
 
 _SYMBOLS: dict[str, str] = {}
@@ -1917,20 +1924,9 @@ DERIVE["arch_named"] = _d_arch_named
 # TensorRT, ptxas, libdevice). OpenMM reads OPENMM_CUDA_COMPILER and never CUDA_HOME (openmm/openmm#1352, #2851,
 # #2954, #2779); onnxruntime's build.sh reads --cuda_home/--cudnn_home (microsoft/onnxruntime#1777,
 # triton-inference-server/onnxruntime_backend#33); TensorRT's OSS build reads TRT_LIB_DIR (NVIDIA/TensorRT#42, #85).
-_PRODUCERS: dict | None = None
-
-
 def producers() -> dict:
     """The producer table (``knowledge/producers.yaml``): name -> label, detect literals, settings per part."""
-    global _PRODUCERS
-    if _PRODUCERS is None:
-        import os
-
-        from ..kb import load_table
-
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "producers.yaml")
-        _PRODUCERS = load_table(path, "producers.marshal")["producers"]
-    return _PRODUCERS
+    return knowledge_table("producers.yaml")["producers"]
 
 
 def producer_for(t: LogText, part: str) -> tuple[str, dict] | None:
@@ -2037,20 +2033,9 @@ DERIVE["gate_need"] = _d_gate_need
 # the facts of the log that decide how to get it: a CUDA version for a toolkit part's -dev package, an unpacked
 # TensorRT directory, a vendored copy's directory in the build's -I flags.
 
-_HEADER_TABLE: dict | None = None
-
-
 def header_owners() -> dict:
     """The header table (``knowledge/components.yaml`` ``headers``): name or path prefix -> what ships it."""
-    global _HEADER_TABLE
-    if _HEADER_TABLE is None:
-        import os
-
-        from ..kb import load_table
-
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
-        _HEADER_TABLE = load_table(path, "components.marshal").get("headers") or {}
-    return _HEADER_TABLE
+    return knowledge_table("components.yaml").get("headers") or {}
 
 
 def header_owner(header: str) -> dict | None:

@@ -82,23 +82,12 @@ _REQUIRES = re.compile(r"(?i)\b(?:requires?|needs?)\b\W{0,3}(?:the )?(?:nvidia )
 _SUDO = re.compile(r"\bsudo (?:-\w+ )*(?:sh |bash |\./|python\d?\b|make\b|pip\d?\b|cmake\b)")
 _CARGO = re.compile(r"failed to run custom build command for `([\w-]+)")
 
-_GENERIC: dict | None = None
-
 
 def _tables() -> tuple[dict, dict]:
     """components.yaml's ``libraries`` and its ``generic`` key (headers, words, devpackages)."""
-    global _GENERIC
-    from .derive import libraries
+    from .derive import knowledge_table, libraries
 
-    libs = libraries()
-    if _GENERIC is None:
-        import os
-
-        from ..kb import load_table
-
-        path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "components.yaml")
-        _GENERIC = load_table(path, "components.marshal").get("generic") or {}
-    return libs, _GENERIC
+    return libraries(), knowledge_table("components.yaml").get("generic") or {}
 
 
 def _header_key(name: str, headers: dict) -> str | None:
