@@ -993,7 +993,7 @@ def _d_libver(v: dict, t: LogText, m: re.Match) -> dict:
         found = re.findall(r"\b(cuDNN|CuDNN|CUDNN|cuSOLVER|cuBLAS|cuFFT|cuSPARSE|NCCL|CUDA|PTXAS|ptxas)\b", before)
         lib = found[-1] if found else "cuDNN"
     cuda = lib.upper() == "CUDA"  # CUDA's own integer is major*1000 + minor*10: 12010 -> 12.1
-    out = {k + "_v": (_cuda_int(v[k]) if cuda else decode_version(v[k]))
+    out = {k + "_v": (cuda_of_int(v[k]) if cuda else decode_version(v[k]))
            for k in ("built", "installed", "need", "have") if v.get(k)}
     pair = (out.get("have_v") or out.get("installed_v"), out.get("need_v") or out.get("built_v"))
     if all(pair):
@@ -1006,7 +1006,9 @@ def _d_libver(v: dict, t: LogText, m: re.Match) -> dict:
             "wheel": f"nvidia-{label.lower()}-cu12" if label != "CUDA" else "nvidia-cuda-runtime-cu12"}
 
 
-def _cuda_int(n: str) -> str:
+def cuda_of_int(n: str) -> str:
+    """CUDA_VERSION's integer as people say it (12050 -> 12.5: major * 1000 + minor * 10, not a library's encoding);
+    anything else as it is (a dotted version)."""
     return f"{int(n) // 1000}.{int(n) % 1000 // 10}" if n.isdigit() and len(n) >= 4 else n
 
 
@@ -1218,8 +1220,7 @@ def _d_driver_found(v: dict, t: LogText, m: re.Match) -> dict:
     found = v.get("found", "")
     if not found.isdigit() or len(found) < 4:
         return {"driver_cuda": "", "torch_tag": ""}
-    n = int(found)
-    cuda = f"{n // 1000}.{n % 1000 // 10}"
+    cuda = cuda_of_int(found)
     return {"driver_cuda": cuda, "torch_tag": _torch_tag_for_driver(cuda)}
 
 
@@ -2000,11 +2001,7 @@ DERIVE["ort_home"] = _d_ort_home
 # (`12.6`): the version, as people say it (chelsea0x3b/cudarc#236, #245, #306; huggingface/candle#2192, #2210).
 def _d_gate_version(v: dict, t: LogText, m: re.Match) -> dict:
     raw = v.get("found") or ""
-    if re.fullmatch(r"\d{4,5}", raw):
-        n = int(raw)  # CUDA_VERSION: major * 1000 + minor * 10 (12050 = 12.5), not a library's encoding
-        ver = f"{n // 1000}.{n % 1000 // 10}"
-    else:
-        ver = ".".join(raw.split(".")[:2])
+    ver = cuda_of_int(raw) if re.fullmatch(r"\d{4,5}", raw) else ".".join(raw.split(".")[:2])
     crate = re.search(r"cudarc[- ]v?(\d+\.\d+\.\d+)", t.text)
     if not re.fullmatch(r"\d+\.\d+", ver or ""):
         return {"found_cuda": "", "older_cuda": "", "crate_version": crate.group(1) if crate else ""}
@@ -2069,11 +2066,15 @@ def _trt_dir(text: str) -> str:
     return _path_ending(text, r"TensorRT-\d+(?:\.\d+)+(?=[/\s'\")]|$)") if "TensorRT-" in text else ""
 
 
+def _cuda_dash(version: str) -> str:
+    """A CUDA version as NVIDIA's package names write it (12.4 -> 12-4); "" when ``version`` is none."""
+    mm = re.match(r"(\d+)\.(\d+)", version)
+    return f"{mm.group(1)}-{mm.group(2)}" if mm else ""
+
+
 def _d_header_owner(v: dict, t: LogText, m: re.Match) -> dict:
     row = header_owner(v.get("header", "")) or {}
-    seen = v.get("cuda_seen", "") or _nvcc_seen(t)
-    mm = re.match(r"(\d+)\.(\d+)", seen)
-    ver = f"{mm.group(1)}-{mm.group(2)}" if mm else "12-4"
+    ver = _cuda_dash(v.get("cuda_seen", "") or _nvcc_seen(t)) or "12-4"
     # an unpacked TensorRT (its tar: TensorRT-8.6.1.6/) the log names: the build is pointed at it, not reinstalled
     trt = _trt_dir(t.text)
     # a vendored copy the build's -I flags name (third_party/cutlass/include): the submodule is empty
@@ -2113,15 +2114,14 @@ def _d_header_dev(v: dict, t: LogText, m: re.Match) -> dict:
     out = _d_header(v, t, m)
     h = v.get("header", "")
     stem = "cuda_runtime" if h.startswith("cuda_runtime") else re.split(r"[._/]", h)[0]
-    seen = v.get("cuda_seen", "")
-    mm = re.match(r"(\d+)\.(\d+)", seen)
+    dash = _cuda_dash(v.get("cuda_seen", ""))
     dev = ""
-    if mm and stem in _DEV_PACKAGE:
-        major, minor = int(mm.group(1)), int(mm.group(2))
+    if dash and stem in _DEV_PACKAGE:
+        major, minor = (int(x) for x in dash.split("-"))
         form = _DEV_PACKAGE[stem]
         if form.startswith("lib") and (major < 11 and not (stem == "cublas" and (major, minor) >= (10, 1))):
             form = "cuda-{lib}-dev-{v}"
-        dev = form.format(lib=stem, v=f"{major}-{minor}")
+        dev = form.format(lib=stem, v=dash)
     out["devpkg"] = dev
     # the log shows the header is on no toolkit here: the user says so, `ls` cannot access it, or only a distribution's
     # runtime package of the library is installed (literals first: this runs on megabyte logs)
@@ -2155,10 +2155,6 @@ _PAIR_DRIVER = re.compile(r"Driver Version:\s*(\d{3}\.\d+(?:\.\d+)?)|Kernel Modu
 _PAIR_NEED = re.compile(r"nvidia/cuda:(\d+\.\d+)|\bCUDA_VERSION[= ](\d+\.\d+)|\bcuda>=\s*(\d+\.\d+)|release (\d+\.\d+), V\d")
 
 
-def _cuda_key(v: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in v.split(".")[:2])
-
-
 def _d_driver_pair(v: dict, t: LogText, m: re.Match) -> dict:
     """``pair_driver`` (the machine's driver, "" when the log has none), ``pair_cuda`` (the newest CUDA that driver
     runs), ``pair_need`` (the CUDA the process needs), ``pair_min`` (NVIDIA's minimum driver for it) and ``pair``
@@ -2175,10 +2171,10 @@ def _d_driver_pair(v: dict, t: LogText, m: re.Match) -> dict:
     need = ".".join((v.get("cuda") or "").split(".")[:2])
     if not need:
         seen = [next(g for g in f.groups() if g) for f in _PAIR_NEED.finditer(text)]
-        need = max(seen, key=_cuda_key) if seen else ""
+        need = max(seen, key=version_key) if seen else ""
     need_min = min_driver(need) if need else None
     out = {"pair_driver": driver, "pair_cuda": have, "pair_need": need, "pair_min": need_min or "",
-           "pair": "yes" if have and need and _cuda_key(have) < _cuda_key(need) else "",
+           "pair": "yes" if have and need and version_key(have)[:2] < version_key(need)[:2] else "",
            "driver_min": f"{need_min} or newer" if need_min else "one whose `nvidia-smi` shows CUDA Version " + (need or "X") + " or newer"}
     return out
 

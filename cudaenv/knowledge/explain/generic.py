@@ -5,7 +5,7 @@ same cause ("TensorRT's headers are not installed", "the driver is older than th
 producer's own words (gcc's ``fatal error: NvInfer.h: No such file or directory``, clang's ``'cuda_runtime.h' file not
 found``, MSVC's ``C1083: Cannot open include file``, CMake's ``TENSORRT_LIBRARY_INFER`` set to ``NOTFOUND``,
 onnxruntime's ``cudnn_home='None' valid=False``, nvidia-docker's ``unsupported CUDA version: driver 8.0 < image 9.0``).
-When :func:`~.matcher.explain` found nothing, :func:`read` looks at the lines that say a failure (a cue: "No such
+When :func:`~.matcher.explain` found nothing, :func:`reading` looks at the lines that say a failure (a cue: "No such
 file", "not found", "NOTFOUND", "not in path", "valid=False", "unsupported ... version", "driver A < image B") and, on
 that line, for the component it is about: a header (``components.yaml`` ``generic.headers``), a library
 (``libraries``), a build setting or a CMake variable naming one (``generic.words``), a toolkit tool (nvcc, ptxas), and
@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import re
 
+from .derive import cuda_of_int
 from .extract import facts
 from .text import LogText, clip
 
-__all__ = ["answer", "read", "reading"]
+__all__ = ["answer", "mark", "reading", "routed"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -152,14 +153,6 @@ class _Reading:
         self.versions, self.setting = versions, setting
 
 
-def _cuda_of_int(n: str) -> str:
-    """CUDA_VERSION's integer (12050) as major.minor (12.5); a dotted version as it is."""
-    if "." in n:
-        return n
-    v = int(n)
-    return f"{v // 1000}.{(v % 1000) // 10}"
-
-
 def _read_version(t: LogText, i: int) -> _Reading | None:
     line = t.lines[i]
     m = _DRIVER_LT.search(line)
@@ -167,7 +160,7 @@ def _read_version(t: LogText, i: int) -> _Reading | None:
         return _Reading(i, "driver", "driver", "driver", "too-old", (m.group(1), m.group(2)))
     m = _UNSUPPORTED.search(line)
     if m:
-        return _Reading(i, "toolkit-version", "CUDA", "toolkit", "unsupported", (_cuda_of_int(m.group(1) or m.group(2)),))
+        return _Reading(i, "toolkit-version", "CUDA", "toolkit", "unsupported", (cuda_of_int(m.group(1) or m.group(2)),))
     m = _REQUIRES.search(line)
     if m:
         return _Reading(i, "toolkit-version", "CUDA", "toolkit", "too-old", (m.group(1) or m.group(2),))
@@ -300,12 +293,6 @@ def reading(t: LogText) -> _Reading | None:
             return got
         first = first or got
     return first
-
-
-def read(t: LogText, make: type[Match]) -> Match | None:
-    """The generic answer to ``t``: :func:`reading` answered by :func:`answer`, or None."""
-    r = reading(t)
-    return answer(r, t, make) if r is not None else None
 
 
 def routed(entry: dict, r: _Reading, t: LogText) -> bool:
