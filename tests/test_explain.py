@@ -180,7 +180,9 @@ def test_a_warm_short_explain_imports_neither_click_nor_yaml(tmp_path):
         res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=repo, env=env)
     assert "link.cuda_libs_not_found" in res.stdout, res.stderr
     assert res.stderr.strip().endswith("(False, False)"), res.stderr
-    assert sorted(os.listdir(tmp_path / "cudaenv")) == ["components.marshal", "explain-kb.marshal"]
+    # [r15 situations] the situations table (knowledge/situations.yaml) is kept beside them: every explain reads
+    # which entries its cause classes hold
+    assert sorted(os.listdir(tmp_path / "cudaenv")) == ["components.marshal", "explain-kb.marshal", "situations.marshal"]
 
 
 def test_knowledge_base_loads_lazily():

@@ -187,6 +187,9 @@ class _Compiled:
         from ..kb import placeholders
         from .extract import FACT_NAMES
 
+        from .situations import classes_of
+
+        self.situated = {e["id"] for e, _ in self.entries if classes_of(e["id"])}
         self.needs_facts = {e["id"]: bool(e.get("variants")) or e.get("derive") in _DERIVE_READS_FACTS
                             or bool(placeholders(e["title"] + e["cause"] + e["fix"]) & set(FACT_NAMES))
                             for e in entries}
@@ -312,12 +315,29 @@ def _variant(entry: dict, variants: list, values: dict, t: LogText) -> dict:
     """``entry`` with the title, cause and fix of its first variant whose ``when`` holds.
 
     ``when`` maps names (a capture, a derived value, a fact of :func:`~.extract.facts`, or
-    ``text``: the whole log) to patterns searched in their values; all must match.
+    ``text``: the whole log) to patterns searched in their values; all must match. The result's
+    ``_when`` is the raw ``when`` of the variant that held (None when none did): the situations
+    (:mod:`.situations`) read which facts chose it.
     """
     for when, variant in variants:
         if all(rx.search(t.text if k == "text" else (values.get(k) or "")) for k, rx in when.items()):
-            return {**entry, **{k: v for k, v in variant.items() if k != "when"}}
-    return entry
+            return {**entry, **{k: v for k, v in variant.items() if k != "when"}, "_when": variant["when"]}
+    return {**entry, "_when": None}
+
+
+def _situated(entry: dict, seen: dict, t: LogText) -> tuple[dict, str]:
+    """[r15 situations] ``entry`` with its situation's first line before its own fix, and the situation's name
+    ("" when none decided): an entry of a cause class (``knowledge/situations.yaml``) answering a log from a place
+    the table has a line for (a container, a pod, Apptainer, a ``docker build``, WSL 2...), unless the variant the
+    entry chose was written for that place or chosen by the log's evidence (:func:`.situations.decide`)."""
+    from .situations import decide
+
+    got = decide(entry["id"], entry.get("_when"), lambda: seen or facts(t), t.text)
+    if got is None:
+        return entry, ""
+    said = f"Where it ran decides the first fix: {got.label}."
+    return {**entry, "fix": got.line + "\n" + entry["fix"],
+            "cause": entry["cause"].rstrip() + " " + said}, got.name
 
 
 def _words_there(wrapped: tuple, t: LogText) -> bool:
@@ -488,6 +508,10 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
             values.update({k: v for k, v in derived.items() if v})
             filled.update({k: v for k, v in derived.items() if v or k not in filled})
         entry = {**_variant(entry, kb.variants(entry["id"]), filled, t), "_platform": seen.get("platform", "")}
+        if entry["id"] in kb.situated:
+            entry, situation = _situated(entry, seen, t)
+            if situation:
+                values["situation"] = situation
         if not seen and entry.get("cudaenv_fix") is False:  # the Windows rule of render: read the platform
             entry["_platform"] = facts(t)["platform"]
         first = _first_compiler_error(t, i, [kb.rx(p, 0) for p in entry["patterns"]]) \
