@@ -2184,3 +2184,141 @@ def _d_nvml_pair(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"driver_pair": _d_driver_pair, "nvml_pair": _d_nvml_pair})
+
+
+# -- [r15 facts] facts the log shows that rule a first fix out.
+#
+# (1) The driver already new enough. The CUDA runtime reports error 35 ("driver version is insufficient") for a driver
+# older than itself, but also when the process never reaches the driver it should: a container started without the
+# NVIDIA runtime or with a mis-set GPU variable, a libcuda (a toolkit's `stubs`, an old driver's, a copy inside the
+# image) first on the loader path. When the log prints the machine's driver (extract.py `driver_seen`) and it runs the
+# CUDA the program needs (data/compat.yaml: natively up to `driver_seen_cuda`, and every minor release of that major
+# through minor-version compatibility from CUDA 11 on, the toolkit rows' minor_compat_min_driver), "upgrade the
+# driver" is not the first fix. Threads: imagegenius/docker-immich#349 (fresh14 m33: 550.78, a container variable
+# with a stray space), NVIDIA/nvidia-docker#400 (`--gpus all` fixed it), w111liang222/lidar-slam-detection#64 (a
+# libcuda.so inside the image removed), fboulnois/stable-diffusion-docker#23 (the image's CUDA stubs removed),
+# numba/numba#8985 (a stubs directory on LD_LIBRARY_PATH). Torch's own "found version N" is the driver's truth and
+# keeps the driver answer.
+_NEED_TAG = re.compile(r"\+cu(\d{2,3})\b")
+
+
+def _driver_runs(driver: str, have: str, need: str) -> bool:
+    """Whether a driver (``driver``, newest native CUDA ``have``) runs a program built for CUDA ``need``."""
+    if version_key(have)[:2] >= version_key(need)[:2]:
+        return True
+    from ...toolkit.compat import minor_compat_min_driver
+
+    floor = minor_compat_min_driver(need) if _major(need) >= 11 else None
+    return bool(floor and _major(need) == _major(have) and version_key(driver) >= version_key(floor))
+
+
+def _major(v: str) -> int:
+    head = (v or "").split(".")[0]
+    return int(head) if head.isdigit() and len(head) < 4 else -1
+
+
+def _d_driver_facts(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_driver_found`, plus ``driver_ok`` ("yes": the driver the log prints runs the CUDA the log shows the
+    program needs; "major": no such CUDA in the log, and the driver runs every release of its CUDA major), the
+    ``driver_note`` that says so, and ``driver_next`` (the next CUDA major, the only one it cannot run)."""
+    out = _d_driver_found(v, t, m)
+    driver, have = v.get("driver_seen", ""), v.get("driver_seen_cuda", "")
+    out.update({"driver_ok": "", "driver_note": "", "driver_next": ""})
+    if v.get("found") or not driver or not have:
+        return out
+    seen = [next(g for g in f.groups() if g) for f in _PAIR_NEED.finditer(t.text)]
+    tag = _NEED_TAG.search(v.get("torch_build", "") or "")
+    if tag:
+        seen.append(cuda_of_torch_build(v["torch_build"]) or "")
+    seen = [s for s in seen if s]
+    major = _major(have)
+    if seen:
+        need = max(seen, key=version_key)
+        if not _driver_runs(driver, have, need):
+            return out
+        out["driver_ok"] = "yes"
+        out["driver_note"] = (f"The driver this log shows, {driver}, runs CUDA {have} natively"
+                              + (f" and CUDA {need} through minor-version compatibility" if version_key(need)[:2] > version_key(have)[:2] else "")
+                              + f", and the log shows the program needs CUDA {need}: the driver is new enough")
+    elif major >= 11 and major >= _major(_toolkit_rows()[-1][0]) - 1:
+        # no CUDA in the log: only a driver of the newest two CUDA majors is taken as new enough for an unknown
+        # program (chenhunghan/ialacol#45: a 470 driver, CUDA 11.7, under a ctransformers built with CUDA 12)
+        out["driver_ok"] = "major"
+        out["driver_next"] = f"{major + 1}"
+        out["driver_note"] = (f"The driver this log shows, {driver}, runs CUDA {have} natively and every CUDA {major}.x "
+                              f"program through minor-version compatibility: unless the program was built for CUDA "
+                              f"{major + 1} or newer, it is new enough")
+    return out
+
+
+DERIVE["driver_facts"] = _d_driver_facts
+
+
+# (2) The GPU the log names (extract.py `gpu_name`, `gpu_cc`, from knowledge/gpus.yaml or the capability the log
+# states): a GPU whose architecture no current CUDA major compiles for (Kepler sm_35/sm_37: CUDA 12 dropped them,
+# data/compat.yaml's sm_min per toolkit, compat.builds_for_arch) gets "a build made with CUDA <= 11.8 that names it"
+# first, not a generic "a build for this GPU". Threads: NVIDIA/nccl-tests#79 (8x Tesla K80), LostRuins/koboldcpp#1409
+# (K80: a build with K80 added back), googlecolab/colabtools#2377 (K80: nvcc -arch=sm_37), filecoin-project/
+# rust-gpu-tools#79 (fresh14 m37, K80: the fatbin starts at compute_52; a newer GPU), spacemeshos/gpu-post#15 (K80).
+def _d_gpu_facts(v: dict, t: LogText, m: re.Match) -> dict:
+    """``gpu_sm`` (37), ``gpu_cc_said`` ("3.7"), ``gpu_last_cuda`` (the newest toolkit that compiles for it),
+    ``gpu_first_cuda`` (the first), ``gpu_old`` ("yes" when the newest toolkit for it is two CUDA majors or more
+    behind the newest known: no current toolkit, framework or library build has code for it), ``gpu_label``."""
+    out = {"gpu_sm": "", "gpu_cc_said": "", "gpu_last_cuda": "", "gpu_first_cuda": "", "gpu_old": "", "gpu_label": "",
+           "gpu_driver_ok": ""}
+    cc = v.get("gpu_cc", "")
+    if not re.fullmatch(r"\d{1,2}\.\d", cc or ""):
+        return out
+    sm = int(cc.replace(".", ""))
+    tks = toolkits_for_arch(sm)
+    if not tks:
+        return out
+    newest = _toolkit_rows()[-1][0]
+    name = v.get("gpu_name", "")
+    out.update({"gpu_sm": str(sm), "gpu_cc_said": cc, "gpu_last_cuda": tks[-1], "gpu_first_cuda": tks[0],
+                "gpu_label": f"{name}, compute capability {cc}" if name else f"compute capability {cc}"})
+    if _major(tks[-1]) <= _major(newest) - 2:
+        out["gpu_old"] = "yes"
+    # the driver the log prints already runs the first CUDA that knows this GPU (a GPU newer than CUDA 11.0's
+    # first architectures: Ampere and later), so a kernel the driver refuses was built by an older CUDA
+    have = v.get("driver_seen_cuda", "")
+    out["gpu_driver_ok"] = ("yes" if have and _major(tks[0]) >= 11
+                            and version_key(have)[:2] >= version_key(tks[0])[:2] else "")
+    return out
+
+
+DERIVE["gpu_facts"] = _d_gpu_facts
+
+
+# (3) The other side: the driver the log prints is below NVIDIA's minimum for the CUDA the log names (data/compat.yaml
+# min_driver), where the entry's first line would not say so. TensorFlow prints the kernel driver under cuDNN's
+# NOT_INITIALIZED ("possibly insufficient driver version: 384.69.0"), but that line alone is no evidence (tensorflow/
+# tensorflow#30254: 387 was enough for CUDA 9.0); beside the CUDA the log names it decides: localminimum/QANet#5 (384.69
+# under CUDA 9.0, whose minimum is 384.81: "it works after I update driver to 387.34"), tensorflow#30254's 384.183
+# under CUDA 9.1 (390.46). The nvidia-smi header's own "CUDA Version" is the driver's, not the program's: not read.
+_CUDA_NAMED = re.compile(r"(?i)(?<![\w.])cuda(?:[ _-]?toolkit)?\s*(?:version)?\s*[:=]?\s*v?(\d{1,2}\.\d)(?:\.\d+)?\b")
+
+
+def _d_driver_below(v: dict, t: LogText, m: re.Match) -> dict:
+    """``driver_below`` ("yes" when the driver the log prints is older than data/compat.yaml's minimum for the newest
+    CUDA the log names outside nvidia-smi's header), ``below_need`` (that CUDA), ``below_min`` (its minimum driver)."""
+    out = {"driver_below": "", "below_need": "", "below_min": ""}
+    driver = v.get("driver_seen", "")
+    if not driver:
+        return out
+    seen = []
+    for line in t.text.splitlines() if len(t.text) < 200_000 else ():
+        if "Driver Version" in line or "cuda" not in line.lower():
+            continue
+        seen += _CUDA_NAMED.findall(line)
+    seen = [s for s in seen if min_driver(s)]
+    if not seen:
+        return out
+    need = max(seen, key=version_key)
+    floor = min_driver(need) or ""
+    if floor and version_key(driver) < version_key(floor):
+        out.update({"driver_below": "yes", "below_need": need, "below_min": floor})
+    return out
+
+
+DERIVE["driver_below"] = _d_driver_below

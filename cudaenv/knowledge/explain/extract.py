@@ -133,7 +133,7 @@ _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+
 
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
               "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced", "container_kind", "scheduler",
-              "python", "own_build")
+              "python", "own_build", "driver_seen", "driver_seen_cuda", "gpu_name", "gpu_cc")
 
 # [r6 main] An install in the log took torch out and put another in (pip: "Successfully uninstalled
 # torch-2.1.0a0+fe05266" when `pip install xformers` resolved its torch pin, huggingface/accelerate#1501;
@@ -271,7 +271,11 @@ def facts(t: LogText) -> dict[str, str]:
     out["scheduler"] = "slurm" if f.search(*_SLURM) else ""
     out["python"] = "yes" if f.search(*_PYTHON) else ""
     out["own_build"] = _own_build(f)
+    out.update(more_facts(t, f) if _MORE else {})
     return out
+
+
+_MORE = True  # [r15 facts] the facts below (defined at the end of the module)
 
 
 def decode_version(n: str) -> str:
@@ -288,3 +292,109 @@ def decode_version(n: str) -> str:
     if v >= 90000:  # cuDNN 9 and later: 90100 -> 9.1.0
         return f"{v // 10000}.{v // 100 % 100}.{v % 100}"
     return f"{v // 1000}.{v // 100 % 10}.{v % 100}"
+
+
+# -- [r15 facts] facts that can contradict a first fix: the driver the log prints and the GPU it names.
+#
+# `driver_seen`: the driver version the log shows (nvidia-smi's header "Driver Version: 550.78", WSL's too;
+# /proc/driver/nvidia/version's "Kernel Module  535.104.05"; a user's "Nvidia Driver: v550.78", "driver version
+# 535.54", "NVIDIA driver 470.82"; nvidia-container-cli's "driver=550.54"). `driver_seen_cuda`: the newest CUDA it runs
+# natively (nvidia-smi's "CUDA Version: 12.4" when printed, else data/compat.yaml's driver_max_cuda for its branch).
+# Threads: imagegenius/docker-immich#349 (fresh14 m33: "Nvidia Driver: v550.78", error 35 from a mis-set container),
+# tensorflow/tensorflow#43718 (455.23, CUDA 11.1), NVIDIA/nvidia-docker#317, NVIDIA/DIGITS#1769 (the header inside
+# the container).
+_DRIVER_SEEN = (("driver version", "kernel module", "driver:", "driver v", "nvidia driver", "nvidia-driver", "driver=",
+                 "driver ="),
+                _Lazy(r"Driver Version:?\s*(?P<v>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b|"
+                      r"Kernel Module\s+(?:for \S+\s+)?(?P<k>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b|"
+                      r"(?i:nvidia[ -]drivers?(?: version)?|driver version|drivers?)\s*[:=]?\s*v?(?P<u>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b"))
+_SMI_CUDA_SEEN = (("cuda version:",), _Lazy(r"CUDA Version:\s*(\d{1,2}\.\d)"))
+
+# `gpu_name`, `gpu_cc`: the GPU the log names and its compute capability. A capability the log states wins (torch's
+# "which is of cuda capability 3.7" and "with CUDA capability sm_37", TensorFlow's "major: 3 minor: 7" and
+# "computeCapability: 3.7", deviceQuery's "CUDA Capability Major/Minor version number: 3.7", "compute capability 5.0");
+# else the first GPU name of knowledge/gpus.yaml found (its table: NVIDIA's CUDA GPUs page). Threads: NVIDIA/nccl-tests#79
+# (8x Tesla K80), LostRuins/koboldcpp#1409 (K80), googlecolab/colabtools#2377 (K80 under CUDA 11.1's nvcc),
+# smallcorgi/Faster-RCNN_TF#330 (TF's "name: Tesla K80 major: 3 minor: 7"), ggml-org/ggml#465 (GeForce 940MX, 5.0).
+_CC_SEEN = (("capability", "major:", "computecapability", "compute_cap"),
+            _Lazy(r"cuda capability (?P<a>\d{1,2})\.(?P<b>\d)\b|CUDA capability sm_(?P<c>\d{2,3})\b|"
+                  r"\bmajor: (?P<d>\d{1,2}) minor: (?P<e>\d)\b|computeCapability: (?P<f>\d{1,2})\.(?P<g>\d)\b|"
+                  r"Capability Major/Minor version number:\s+(?P<h>\d{1,2})\.(?P<i>\d)\b|"
+                  r"compute capability(?: is| of|:)?\s*(?P<j>\d{1,2})\.(?P<k>\d)\b", _I))
+# Few needles (each is one scan of the log's joined words): the vendor words and the data-center names printed bare;
+# others (a bare "M40", "H200") are read where "NVIDIA"/"Tesla" names them.
+_GPU_NEEDLES = ("nvidia", "tesla", "geforce", "quadro", "rtx", "gtx", "titan", "jetson", "k80", "a100", "h100", "v100",
+                "p100")
+
+
+class _GpuTable(_Lazy):
+    """The alternation of knowledge/gpus.yaml's names, read and compiled when first searched (only when a log holds
+    one of _GPU_NEEDLES); ``ccs`` holds the compute capability of each name's group."""
+
+    __slots__ = ("ccs",)
+
+    def __init__(self) -> None:
+        super().__init__("", _I)
+        self.ccs: list[str] = []
+
+    def search(self, text: str, pos: int = 0, endpos: int = 2**63 - 1) -> re.Match | None:
+        if self.rx is None:
+            import os
+
+            from ..kb import load_table
+
+            # kept as marshal beside the knowledge base, like components.yaml: a warm run imports no YAML
+            rows = load_table(os.path.join(os.path.dirname(os.path.dirname(__file__)), "gpus.yaml"),
+                              "gpus.marshal")["gpus"]
+            parts = []
+            for row in rows:
+                for name in row["names"]:
+                    parts.append(f"(?<!\\w)({name.replace(' ', '[ _-]?')})(?!\\w)")
+                    self.ccs.append(str(row["cc"]))
+            self.rx = re.compile("|".join(parts), _I)
+        return self.rx.search(text, pos, endpos)
+
+
+_GPU_TABLE = _GpuTable()
+
+
+def _gpu(f: "_Finder") -> tuple[str, str]:
+    """(gpu_name, gpu_cc): see _CC_SEEN."""
+    name = cc = ""
+    m = f.search(_GPU_NEEDLES, _GPU_TABLE)
+    if m is not None:
+        k = next(i for i, g in enumerate(m.groups()) if g is not None)
+        name, cc = m.group(k + 1), _GPU_TABLE.ccs[k]
+    m = f.search(*_CC_SEEN)
+    if m is not None:
+        g = m.groupdict()
+        if g["c"]:
+            cc = f"{g['c'][:-1]}.{g['c'][-1]}"
+        else:
+            pair = next((g[a], g[b]) for a, b in ("ab", "de", "fg", "hi", "jk") if g[a])
+            cc = f"{int(pair[0])}.{pair[1]}"
+    return name, cc
+
+
+def _driver(f: "_Finder") -> tuple[str, str]:
+    """(driver_seen, driver_seen_cuda): see _DRIVER_SEEN."""
+    m = f.search(*_DRIVER_SEEN)
+    if m is None:
+        return "", ""
+    driver = m.group("v") or m.group("k") or m.group("u")
+    smi = f.search(*_SMI_CUDA_SEEN)
+    if smi is not None:
+        return driver, smi.group(1)
+    from ...toolkit.compat import driver_max_cuda
+
+    return driver, driver_max_cuda(driver) or ""
+
+
+def more_facts(t: "LogText", f: "_Finder | None" = None) -> dict[str, str]:
+    """The [r15 facts] facts of a log: driver_seen, driver_seen_cuda, gpu_name, gpu_cc (each "" when not shown);
+    ``f``: :func:`facts`' finder (its lower-cased text and word sets are not made twice)."""
+    if f is None:
+        f = _Finder(t.text, (t.words_lower(), t.joined_words_lower()) if len(t.text) >= t.SMALL else None)
+    driver, driver_cuda = _driver(f)
+    name, cc = _gpu(f)
+    return {"driver_seen": driver, "driver_seen_cuda": driver_cuda, "gpu_name": name, "gpu_cc": cc}
