@@ -2184,3 +2184,82 @@ def _d_nvml_pair(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"driver_pair": _d_driver_pair, "nvml_pair": _d_nvml_pair})
+
+
+# -- [r15 frameworks] the Bazel a TensorFlow checkout builds with. TensorFlow's configure.py checks the installed
+# Bazel against the checkout's range (_TF_MIN_BAZEL_VERSION / _TF_MAX_BAZEL_VERSION, since TF 2.x read from
+# .bazelversion) and prints "Please upgrade|downgrade your bazel installation to version X"; Bazel's own launcher
+# says "requires Bazel X (specified in .../.bazelversion)"; older checkouts fail inside Bazel (a repository_rule
+# keyword the old Bazel lacks, a crosstool key format the newer Bazel changed). The release's tested Bazel comes from
+# knowledge/tensorflow.yaml (tensorflow.org's tested build configurations).
+_TF_RELEASE = re.compile(r"(?i:git checkout (?:origin/)?|TensorFlow version:?\s*|tensorflow(?:_gpu)?-)[rv]?(\d+\.\d+)(?:\.\d+)?\b")
+_BAZEL_HAVE = re.compile(r"You have bazel (\d+\.\d+\.\d+)|Current Bazel version is (\d+\.\d+\.\d+)|Build label: (\d+\.\d+\.\d+)|"
+                         r"[Bb]azel version:?\s*(?:bazel )?(\d+\.\d+\.\d+)")
+
+
+def tf_builds() -> list[dict]:
+    """TensorFlow's tested Linux GPU build configurations (``knowledge/tensorflow.yaml``), newest first."""
+    return knowledge_table("tensorflow.yaml")["tensorflow"]
+
+
+def tf_build(release: str) -> dict | None:
+    """The tested configuration of TensorFlow ``release`` (major.minor), or None when the table has no such row."""
+    want = version_key(release)[:2]
+    return next((row for row in tf_builds() if version_key(row["release"])[:2] == want), None)
+
+
+def _d_tf_bazel(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` (the TensorFlow release the log names: a `git checkout r2.3`, `TensorFlow version: 2.3.0`, a
+    `tensorflow-2.3.0` directory), ``tf_bazel`` (the Bazel tensorflow.org tested that release with), ``bazel_have``
+    (the Bazel the log shows installed) and ``bazel_need`` (the version the message asks for, else the tested one)."""
+    text = t.text
+    tf = ""
+    for f in _TF_RELEASE.finditer(text):
+        if tf_build(f.group(1)):
+            tf = f.group(1)
+            break
+    row = tf_build(tf) if tf else None
+    have = next((next(g for g in h.groups() if g) for h in _BAZEL_HAVE.finditer(text)), "")
+    need = v.get("need") or ""
+    return {"tf": tf, "tf_bazel": row["bazel"] if row else "", "bazel_have": have,
+            "bazel_need": need or (row["bazel"] if row else "")}
+
+
+DERIVE["tf_bazel"] = _d_tf_bazel
+
+
+# -- [r15 frameworks] a TensorFlow build whose CUDA the driver runs, refused with "device kernel image is invalid": the
+# build has no kernels for this GPU (TF 2.1-2.3 were built with CUDA 10.1, without Ampere's sm_80/86; TF 2.3's pip
+# package also dropped compute capability 5.0 and below 3.5), not a driver too old. The release's CUDA comes from
+# knowledge/tensorflow.yaml; the driver's from nvidia-smi's header.
+_TF_DRIVER = re.compile(r"(?i:driver(?: version)?:?\s*)(\d{3}\.\d+)(?:\.\d+)?\b")
+_TF_CUDART = re.compile(r"libcudart\.so\.(\d+\.\d+)")
+_TF_USED = re.compile(r"(?i:tensorflow(?:[-_]gpu)?\s*(?:==|version:?\s*)|\bTF\s?)v?(\d+\.\d+)(?:\.\d+)?\b")
+
+
+def _d_tf_kernel(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` and ``tf_cuda`` (the TensorFlow release the log names and the CUDA it was built with), ``smi_cuda``
+    (the newest CUDA the driver runs, nvidia-smi's header) and ``tf_driver_ok`` ("yes" when that driver runs the
+    release's CUDA, or CUDA 11.0 when no release is named: every build before TF 2.4 then runs)."""
+    text = t.text
+    tf = ""
+    if "ensorflow" in text or "TF" in text:
+        for f in list(_TF_RELEASE.finditer(text)) + list(_TF_USED.finditer(text)):
+            if tf_build(f.group(1)):
+                tf = f.group(1)
+                break
+    row = tf_build(tf) if tf else None
+    smi = _SMI_CUDA.search(text) if "CUDA Version" in text else None
+    smi_cuda = smi.group(1) if smi else ""
+    if not smi_cuda and "river" in text:
+        drv = _TF_DRIVER.search(text)
+        smi_cuda = (driver_max_cuda(drv.group(1)) or "") if drv else ""
+    tf_cuda = row["cuda"] if row else ""
+    # no release named: the CUDA runtime the log shows TensorFlow open (libcudart.so.11.0), at least CUDA 11.0
+    seen = [f.group(1) for f in _TF_CUDART.finditer(text)] if "libcudart.so." in text else []
+    floor = tf_cuda or max(seen + ["11.0"], key=version_key)
+    ok = bool(smi_cuda) and version_key(smi_cuda)[:2] >= version_key(floor)[:2]
+    return {"tf": tf, "tf_cuda": tf_cuda, "smi_cuda": smi_cuda, "tf_driver_ok": "yes" if ok else ""}
+
+
+DERIVE["tf_kernel"] = _d_tf_kernel
