@@ -96,6 +96,35 @@ CASES = [
     # guard: Triton keeps its own answer
     ("RuntimeError: Triton Error [CUDA]: device kernel image is invalid\n",
      "status.kernel_image_invalid", "Triton compiles with its own ptxas"),
+    # -- TensorFlow's CUDNN_STATUS_NOT_INITIALIZED: the driver it prints against the release's CUDA ------------------
+    # https://github.com/localminimum/QANet/issues/5 (TF 1.5 = CUDA 9.0 needs 384.81; "it works after I update driver
+    # to 387.34")
+    ("2018-03-23 11:55:55.959752: E tensorflow/stream_executor/cuda/cuda_dnn.cc:385] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"
+     "2018-03-23 11:55:55.959970: E tensorflow/stream_executor/cuda/cuda_dnn.cc:393] possibly insufficient driver version: 384.69.0\n"
+     "tensorflow version: 1.5.0\nCUDA: 9.0\nCudnn: 7.0\nDriver Version: 384.69\n",
+     "cudnn.not_initialized", "Upgrade the NVIDIA driver to 384.81 or newer"),
+    # https://github.com/tensorflow/tensorflow/issues/34214 (TF 1.14 on CUDA 10.0, RTX 2080: driver 410.48 is CUDA 10.0's
+    # minimum, so not the driver; the memory TensorFlow reserved first)
+    ("- TensorFlow version: 1.14.0 gpu\n- CUDA/cuDNN version: cuda 10.0 ,cudnn how to know the version ?\nGPU RTX 2080 10989MiB\n"
+     "2019-11-13 11:58:28.507273: I tensorflow/stream_executor/platform/default/dso_loader.cc:42] Successfully opened dynamic library libcublas.so.10.0\n"
+     "2019-11-13 11:58:28.790550: I tensorflow/stream_executor/platform/default/dso_loader.cc:42] Successfully opened dynamic library libcudnn.so.7\n"
+     "2019-11-13 11:58:28.791219: E tensorflow/stream_executor/cuda/cuda_dnn.cc:329] Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"
+     "2019-11-13 11:58:28.791275: E tensorflow/stream_executor/cuda/cuda_dnn.cc:337] Possibly insufficient driver version: 410.48.0\n",
+     "cudnn.not_initialized", "TF_FORCE_GPU_ALLOW_GROWTH=true"),
+    # https://github.com/nanoporetech/medaka/issues/236 (medaka on TF 2.2 = CUDA 10.1, driver 418.87 runs it)
+    ("I am running the medaka consensus command with tensorflow 2.2.0 (medaka consensus --model r941_min_high_g351 --threads 4)\n"
+     "2020-12-23 20:09:14.497776: E tensorflow/stream_executor/cuda/cuda_dnn.cc:328] Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"
+     "2020-12-23 20:09:14.497855: E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] Possibly insufficient driver version: 418.87.0\n"
+     "2020-12-23 20:09:14.497879: F tensorflow/core/kernels/cudnn_rnn_ops.cc:1643] Check failed: stream->parent()->GetRnnAlgorithms(&algorithms)\n",
+     "cudnn.not_initialized", "TF_FORCE_GPU_ALLOW_GROWTH=true"),
+    # guard: no release and no runtime soname in the log: the line alone is no evidence, the checks stay first
+    # (https://github.com/stephen-v/tensorflow_alexnet_classify/issues/4)
+    ("2019-01-23 21:21:11.073710: E tensorflow/stream_executor/cuda/cuda_dnn.cc:455] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"
+     "2019-01-23 21:21:11.073913: E tensorflow/stream_executor/cuda/cuda_dnn.cc:463] possibly insufficient driver version: 384.145.0\n",
+     "cudnn.not_initialized", "If `nvidia-smi` shows the GPU's memory (nearly) full"),
+    # guard: torch's wording keeps the entry's checks
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\n",
+     "cudnn.not_initialized", "If `nvidia-smi` shows the GPU's memory (nearly) full"),
     # -- guards -----------------------------------------------------------------------------------------------------
     # a CMake version check is not Bazel's (stays unclaimed by this entry)
     # a program bug beside a TensorFlow build stays a program bug

@@ -2234,7 +2234,7 @@ DERIVE["tf_bazel"] = _d_tf_bazel
 # knowledge/tensorflow.yaml; the driver's from nvidia-smi's header.
 _TF_DRIVER = re.compile(r"(?i:driver(?: version)?:?\s*)(\d{3}\.\d+)(?:\.\d+)?\b")
 _TF_CUDART = re.compile(r"libcudart\.so\.(\d+\.\d+)")
-_TF_USED = re.compile(r"(?i:tensorflow(?:[-_]gpu)?\s*(?:==|version:?\s*)|\bTF\s?)v?(\d+\.\d+)(?:\.\d+)?\b")
+_TF_USED = re.compile(r"(?i:tensorflow(?:[-_]gpu)?(?:\s*==\s*|\s+version:?\s*|\s+)|\bTF\s?)v?(\d+\.\d+)(?:\.\d+)?\b")
 
 
 def _d_tf_kernel(v: dict, t: LogText, m: re.Match) -> dict:
@@ -2263,3 +2263,45 @@ def _d_tf_kernel(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["tf_kernel"] = _d_tf_kernel
+
+
+# -- [r15 frameworks] TensorFlow's cuda_dnn.cc prints "Possibly insufficient driver version: N" under EVERY
+# CUDNN_STATUS_NOT_INITIALIZED, whatever the driver: the line is no evidence by itself. The release's CUDA
+# (knowledge/tensorflow.yaml, or the libcudart/libcublas soname it opened) and NVIDIA's minimum driver for it
+# (data/compat.yaml; from CUDA 11 the major's first release, minor-version compatibility) decide which side it is.
+_TF_DNN_DRIVER = re.compile(r"(?i:possibly insufficient driver version:?\s*)(\d{3}\.\d+)|Kernel Module\s+(\d{3}\.\d+)|(?i:driver version):?\s*(\d{3}\.\d+)")
+_TF_OPENED = re.compile(r"libcu(?:dart|blas)\.so\.(\d+\.\d+)")
+
+
+def _d_tf_dnn(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` and ``tf_cuda`` (the release the log names and its CUDA, else the CUDA of the runtime it opened),
+    ``drv`` (the driver the log prints), ``drv_min`` (NVIDIA's minimum for that CUDA) and ``drv_below`` /
+    ``drv_ok`` ("yes" on the side of the minimum the driver falls)."""
+    text = t.text
+    tf = ""
+    for f in list(_TF_RELEASE.finditer(text)) + list(_TF_USED.finditer(text)):
+        if tf_build(f.group(1)):
+            tf = f.group(1)
+            break
+    row = tf_build(tf) if tf else None
+    cuda = row["cuda"] if row else ""
+    if not cuda and ".so." in text:
+        opened = [f.group(1) for f in _TF_OPENED.finditer(text)]
+        cuda = max(opened, key=version_key) if opened else ""
+    if cuda and "." not in cuda:
+        cuda += ".0"
+    d = _TF_DNN_DRIVER.search(text)
+    drv = next((g for g in d.groups() if g), "") if d else ""
+    out = {"tf": tf, "tf_cuda": cuda, "drv": drv, "drv_min": "", "drv_below": "", "drv_ok": ""}
+    if not (cuda and drv):
+        return out
+    major = int(cuda.split(".")[0])
+    need = min_driver(f"{major}.0" if major >= 11 else cuda)
+    if need:
+        out["drv_min"] = need
+        low = version_key(drv)[:2] < version_key(need)[:2]
+        out["drv_below" if low else "drv_ok"] = "yes"
+    return out
+
+
+DERIVE["tf_dnn"] = _d_tf_dnn
