@@ -148,3 +148,12 @@ def test_cmake_version_is_not_bazel():
     """A CMake minimum-version error names no Bazel: not answered as one."""
     text = "CMake Error at CMakeLists.txt:1 (cmake_minimum_required):\n  CMake 3.18 or higher is required.  You are running version 3.16.3\n"
     assert "tf.bazel_version_range" not in [m.id for m in explain(text)]
+
+
+def test_bazelversion_answer_names_no_tensorflow():
+    """Bazel's launcher speaks for any Bazel project (mediapipe, envoy, jaxlib too): the title and cause claim no
+    TensorFlow the log does not show (https://github.com/tensorflow/tflite-micro/pull/824's line, path cut)."""
+    text = ("ERROR: The project you're trying to build requires Bazel 4.2.2 (specified in /src/.bazelversion), "
+            "but it wasn't found in /usr/local/lib/bazel/bin.\n")
+    m = next(m for m in explain(text) if m.id == "tf.bazel_version_range")
+    assert "TensorFlow" not in m.title
