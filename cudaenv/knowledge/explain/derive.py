@@ -2322,3 +2322,141 @@ def _d_driver_below(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["driver_below"] = _d_driver_below
+
+
+# -- [r15 frameworks] the Bazel a TensorFlow checkout builds with. TensorFlow's configure.py checks the installed
+# Bazel against the checkout's range (_TF_MIN_BAZEL_VERSION / _TF_MAX_BAZEL_VERSION, since TF 2.x read from
+# .bazelversion) and prints "Please upgrade|downgrade your bazel installation to version X"; Bazel's own launcher
+# says "requires Bazel X (specified in .../.bazelversion)"; older checkouts fail inside Bazel (a repository_rule
+# keyword the old Bazel lacks, a crosstool key format the newer Bazel changed). The release's tested Bazel comes from
+# knowledge/tensorflow.yaml (tensorflow.org's tested build configurations).
+_TF_RELEASE = re.compile(r"(?i:git checkout (?:origin/)?|TensorFlow version:?\s*|tensorflow(?:_gpu)?-)[rv]?(\d+\.\d+)(?:\.\d+)?\b")
+_BAZEL_HAVE = re.compile(r"You have bazel (\d+\.\d+\.\d+)|Current Bazel version is (\d+\.\d+\.\d+)|Build label: (\d+\.\d+\.\d+)|"
+                         r"[Bb]azel version:?\s*(?:bazel )?(\d+\.\d+\.\d+)")
+
+
+def tf_builds() -> list[dict]:
+    """TensorFlow's tested Linux GPU build configurations (``knowledge/tensorflow.yaml``), newest first."""
+    return knowledge_table("tensorflow.yaml")["tensorflow"]
+
+
+def tf_build(release: str) -> dict | None:
+    """The tested configuration of TensorFlow ``release`` (major.minor), or None when the table has no such row."""
+    want = version_key(release)[:2]
+    return next((row for row in tf_builds() if version_key(row["release"])[:2] == want), None)
+
+
+def _d_tf_bazel(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` (the TensorFlow release the log names: a `git checkout r2.3`, `TensorFlow version: 2.3.0`, a
+    `tensorflow-2.3.0` directory), ``tf_bazel`` (the Bazel tensorflow.org tested that release with), ``bazel_have``
+    (the Bazel the log shows installed) and ``bazel_need`` (the version the message asks for, else the tested one)."""
+    text = t.text
+    tf = ""
+    for f in _TF_RELEASE.finditer(text):
+        if tf_build(f.group(1)):
+            tf = f.group(1)
+            break
+    row = tf_build(tf) if tf else None
+    have = next((next(g for g in h.groups() if g) for h in _BAZEL_HAVE.finditer(text)), "")
+    need = v.get("need") or ""
+    return {"tf": tf, "tf_bazel": row["bazel"] if row else "", "bazel_have": have,
+            "bazel_need": need or (row["bazel"] if row else "")}
+
+
+DERIVE["tf_bazel"] = _d_tf_bazel
+
+
+# -- [r15 frameworks] a TensorFlow build whose CUDA the driver runs, refused with "device kernel image is invalid": the
+# build has no kernels for this GPU (TF 2.1-2.3 were built with CUDA 10.1, without Ampere's sm_80/86; TF 2.3's pip
+# package also dropped compute capability 5.0 and below 3.5), not a driver too old. The release's CUDA comes from
+# knowledge/tensorflow.yaml; the driver's from nvidia-smi's header.
+_TF_DRIVER = re.compile(r"(?i:driver(?: version)?:?\s*)(\d{3}\.\d+)(?:\.\d+)?\b")
+_TF_CUDART = re.compile(r"libcudart\.so\.(\d+\.\d+)")
+_TF_USED = re.compile(r"(?i:tensorflow(?:[-_]gpu)?(?:\s*==\s*|\s+version:?\s*|\s+)|\bTF\s?)v?(\d+\.\d+)(?:\.\d+)?\b")
+
+
+def _d_tf_kernel(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` and ``tf_cuda`` (the TensorFlow release the log names and the CUDA it was built with), ``smi_cuda``
+    (the newest CUDA the driver runs, nvidia-smi's header) and ``tf_driver_ok`` ("yes" when that driver runs the
+    release's CUDA, or CUDA 11.0 when no release is named: every build before TF 2.4 then runs)."""
+    text = t.text
+    tf = ""
+    if "ensorflow" in text or "TF" in text:
+        for f in list(_TF_RELEASE.finditer(text)) + list(_TF_USED.finditer(text)):
+            if tf_build(f.group(1)):
+                tf = f.group(1)
+                break
+    row = tf_build(tf) if tf else None
+    smi = _SMI_CUDA.search(text) if "CUDA Version" in text else None
+    smi_cuda = smi.group(1) if smi else ""
+    if not smi_cuda and "river" in text:
+        drv = _TF_DRIVER.search(text)
+        smi_cuda = (driver_max_cuda(drv.group(1)) or "") if drv else ""
+    tf_cuda = row["cuda"] if row else ""
+    # no release named: the CUDA runtime the log shows TensorFlow open (libcudart.so.11.0), at least CUDA 11.0
+    seen = [f.group(1) for f in _TF_CUDART.finditer(text)] if "libcudart.so." in text else []
+    floor = tf_cuda or max(seen + ["11.0"], key=version_key)
+    ok = bool(smi_cuda) and version_key(smi_cuda)[:2] >= version_key(floor)[:2]
+    return {"tf": tf, "tf_cuda": tf_cuda, "smi_cuda": smi_cuda, "tf_driver_ok": "yes" if ok else ""}
+
+
+DERIVE["tf_kernel"] = _d_tf_kernel
+
+
+# -- [r15 frameworks] TensorFlow's cuda_dnn.cc prints "Possibly insufficient driver version: N" under EVERY
+# CUDNN_STATUS_NOT_INITIALIZED, whatever the driver: the line is no evidence by itself. The release's CUDA
+# (knowledge/tensorflow.yaml, or the libcudart/libcublas soname it opened) and NVIDIA's minimum driver for it
+# (data/compat.yaml; from CUDA 11 the major's first release, minor-version compatibility) decide which side it is.
+_TF_DNN_DRIVER = re.compile(r"(?i:possibly insufficient driver version:?\s*)(\d{3}\.\d+)|Kernel Module\s+(\d{3}\.\d+)|(?i:driver version):?\s*(\d{3}\.\d+)")
+_TF_OPENED = re.compile(r"libcu(?:dart|blas)\.so\.(\d+\.\d+)")
+
+
+def _d_tf_dnn(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` and ``tf_cuda`` (the release the log names and its CUDA, else the CUDA of the runtime it opened),
+    ``drv`` (the driver the log prints), ``drv_min`` (NVIDIA's minimum for that CUDA) and ``drv_below`` /
+    ``drv_ok`` ("yes" on the side of the minimum the driver falls)."""
+    text = t.text
+    tf = ""
+    for f in list(_TF_RELEASE.finditer(text)) + list(_TF_USED.finditer(text)):
+        if tf_build(f.group(1)):
+            tf = f.group(1)
+            break
+    row = tf_build(tf) if tf else None
+    cuda = row["cuda"] if row else ""
+    if not cuda and ".so." in text:
+        opened = [f.group(1) for f in _TF_OPENED.finditer(text)]
+        cuda = max(opened, key=version_key) if opened else ""
+    if cuda and "." not in cuda:
+        cuda += ".0"
+    d = _TF_DNN_DRIVER.search(text)
+    drv = next((g for g in d.groups() if g), "") if d else ""
+    out = {"tf": tf, "tf_cuda": cuda, "drv": drv, "drv_min": "", "drv_below": "", "drv_ok": ""}
+    if not (cuda and drv):
+        return out
+    major = int(cuda.split(".")[0])
+    need = min_driver(f"{major}.0" if major >= 11 else cuda)
+    if need:
+        out["drv_min"] = need
+        low = version_key(drv)[:2] < version_key(need)[:2]
+        out["drv_below" if low else "drv_ok"] = "yes"
+    return out
+
+
+DERIVE["tf_dnn"] = _d_tf_dnn
+
+
+# -- [r15 merge] cuDNN's NOT_INITIALIZED reads both: the generic driver-below-minimum check (facts) and TensorFlow's
+# own release table (frameworks); an entry names one derive function.
+def _d_dnn_init(v: dict, t: LogText, m: re.Match) -> dict:
+    return {**_d_driver_below(v, t, m), **_d_tf_dnn(v, t, m)}
+
+
+DERIVE["dnn_init"] = _d_dnn_init
+
+
+# -- [r15 merge] "device kernel image is invalid" reads the GPU the log names (facts) and TensorFlow's release (frameworks).
+def _d_kernel_invalid(v: dict, t: LogText, m: re.Match) -> dict:
+    return {**_d_gpu_facts(v, t, m), **_d_tf_kernel(v, t, m)}
+
+
+DERIVE["kernel_invalid"] = _d_kernel_invalid
