@@ -96,30 +96,33 @@ CASES = [
      "2018-03-23 11:55:55.959970: E tensorflow/stream_executor/cuda/cuda_dnn.cc:393] possibly insufficient driver version: 384.69.0\n"
      "tensorflow version: 1.5.0\nCUDA: 9.0\nCudnn: 7.0\nDriver Version: 384.69\n",
      "cudnn.not_initialized", "Upgrade the NVIDIA driver to 384.81 or newer"),
-    # https://github.com/tensorflow/tensorflow/issues/30254 (a comment: TF 1.8 with CUDA 9.1.84 on 384.183)
+    # https://github.com/tensorflow/tensorflow/issues/30254 (a comment: TF 1.8 with CUDA 9.1.84 on 384.183). [r15 merge]
+    # TensorFlow's own release table decides first: the TF 1.8 wheel loads CUDA 9.0 (tensorflow.yaml), which 384.183
+    # runs, so the driver line is no evidence and TensorFlow's memory comes first (tests/test_explain_r15_frameworks.py)
     ("I have the same issue with `tensorflow-gpu==1.8.0`, `cudnn==7.0.5` and `cuda=9.1.84` on ubuntu 16.04\n"
      "2019-07-25 05:52:04.890160: E tensorflow/stream_executor/cuda/cuda_dnn.cc:455] could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"
      "2019-07-25 05:52:04.890268: E tensorflow/stream_executor/cuda/cuda_dnn.cc:463] possibly insufficient driver version: 384.183.0\n",
-     "cudnn.not_initialized", "Upgrade the NVIDIA driver to 390.46 or newer"),
+     "cudnn.not_initialized", "export TF_FORCE_GPU_ALLOW_GROWTH=true"),
     # guard: https://github.com/tensorflow/tensorflow/issues/22056 (390.77 runs CUDA 9.0: the line alone is no evidence)
     ("TensorFlow: 1.10.1\ncuda: 9.0\ncudnn: cudnn7.1 for cuda9.0\nnvidia-driver: 390\n"
      "Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"
      "2018-09-04 23:13:52.571542: E tensorflow/stream_executor/cuda/cuda_dnn.cc:360] Possibly insufficient driver version: 390.77.0\n",
      "cudnn.not_initialized", "If `nvidia-smi` shows the GPU's memory (nearly) full"),
     # -- (2b) "device kernel image is invalid" beside a driver that runs the GPU's first CUDA: the library predates it --
+    # [r15 merge] for TensorFlow the frameworks helper's variant answers first with the same resolution in TF's terms
     # https://github.com/tensorflow/tensorflow/issues/43701 (RTX 3080, 455.23.04, TF 2.3.1 built with CUDA 10.1)
     ("GeForce RTX 3080 \nNVIDIA driver 455.23.04 + CUDA10.1 + Cudnn7.6.5\nenvs: tensorflow-gpu==2.3.1\n"
      "RuntimeError: CUDA runtime implicit initialization on GPU:0 failed. Status: device kernel image is invalid\n",
-     "status.kernel_image_invalid", "install the release of the library that failed built with CUDA 11.1 or newer"),
+     "status.kernel_image_invalid", "Install a TensorFlow release built for this GPU"),
     # https://github.com/tensorflow/tensorflow/issues/41990 (RTX 3090, 455.38; TF 2.4 with CUDA 11 solved it)
     ("Cuda 10.1 (`nvcc --version -> V10.1.243`)\nCudnn 7.6.5.32\nNvidia Drivers 455.38 (`nvidia-smi`)\n"
      "Nvidia RTX 3090\npip3 install tensorflow-gpu -> TENSORFLOW 2.3 \n"
      "RuntimeError: CUDA runtime implicit initialization on GPU:0 failed. Status: device kernel image is invalid\n",
-     "status.kernel_image_invalid", "The driver already runs CUDA 11.1, the first that knows this GPU (RTX 3090"),
+     "status.kernel_image_invalid", "Install a TensorFlow release built for this GPU"),
     # https://github.com/tensorflow/tensorflow/issues/43718 (the burned fresh14 m40)
     ("RTX 3090\nDriver Version: 455.23.05    CUDA Version: 11.1\ntensorflow 2.3\n"
      "RuntimeError: CUDA runtime implicit initialization on GPU:0 failed. Status: device kernel image is invalid\n",
-     "status.kernel_image_invalid", "TensorFlow 2.4+ with CUDA 11"),
+     "status.kernel_image_invalid", "Install a TensorFlow release built for this GPU"),
     # https://github.com/cupy/cupy/issues/8045 (RTX 4080: "Please use CuPy v11 or later"): CuPy's own variant stays first
     ("cupy_backends.cuda.api.driver.CUDADriverError: CUDA_ERROR_INVALID_SOURCE: device kernel image is invalid\n"
      "GPU: NVIDIA GeForce RTX 4080\n"

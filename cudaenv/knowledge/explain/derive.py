@@ -2456,7 +2456,12 @@ DERIVE["dnn_init"] = _d_dnn_init
 
 # -- [r15 merge] "device kernel image is invalid" reads the GPU the log names (facts) and TensorFlow's release (frameworks).
 def _d_kernel_invalid(v: dict, t: LogText, m: re.Match) -> dict:
-    return {**_d_gpu_facts(v, t, m), **_d_tf_kernel(v, t, m)}
+    out = {**_d_gpu_facts(v, t, m), **_d_tf_kernel(v, t, m)}
+    # a driver that runs the first CUDA the GPU needs runs every older CUDA, the TensorFlow build's included: the
+    # facts helper reads driver wordings ("Nvidia Drivers 455.38") TensorFlow's table reader does not
+    if out.get("gpu_driver_ok") == "yes" and not out.get("tf_driver_ok"):
+        out["tf_driver_ok"] = "yes"
+    return out
 
 
 DERIVE["kernel_invalid"] = _d_kernel_invalid
