@@ -69,6 +69,40 @@ CASES = [
      '/usr/include/stdlib.h(566): error: attribute "__malloc__" does not take arguments\n',
      MALLOC, "if `cudaenv list` shows one"),
 
+    # -- conda's cudatoolkit named as the toolkit: no nvcc there -------------------------------------------------------
+    # https://github.com/ddshan/hand_object_detector/issues/16 (the burned fresh14 m67: solved by a package with nvcc in
+    # the environment, the Stack Overflow answer "nvcc missing when installing cudatoolkit")
+    ("The CUDA_PATH is None and when I define the CUDA_PATH by using the path under conda environment. However, since "
+     "NVCC is not there, I get the following error.\n\n"
+     "`/home/user_name/miniconda3/pkgs/cudatoolkit-11.0.221-h6bb024c_0/bin/nvcc: not found`\n",
+     NVCC, "cudatoolkit-dev=11.0"),
+    # guard: a Makefile's shell with /usr/local/cuda missing keeps its answer (gtcasl/gpuocelot#80)
+    ("sh: 1: /usr/local/cuda/bin/nvcc: not found", NVCC, "ls -d /usr/local/cuda-*"),
+    # guard: a toolkit path that is not conda's keeps the CUDA_HOME answer (NVIDIA/MinkowskiEngine#569)
+    ("/bin/sh: /usr/local/cuda-11.2/bin/nvcc: No such file or directory", NVCC, 'eval "$(cudaenv use 11.2)"'),
+
+    # -- gcc newer than an old toolkit: the first line names an older gcc and the newer toolkit, told by `cudaenv list` --
+    # https://github.com/colmap/colmap/issues/1765 (the burned fresh9 d09: CUDA 11.4 was installed beside 10.2)
+    ("In file included from /usr/local/cuda/include/cuda_runtime.h:83,\n                 from <command-line>:\n"
+     "/usr/local/cuda/include/crt/host_config.h:138:2: error: #error -- unsupported GNU version! gcc versions later "
+     "than 8 are not supported!\n",
+     GCC, "if it shows a newer toolkit that accepts your gcc"),
+    # https://github.com/merzlab/QUICK/issues/311 (the distribution's CUDA 10.1 with gcc 9.4; the maintainer: "GNU 9.x
+    # compilers are supported since CUDA 11")
+    ("[ 32%] Building NVCC (Device) object src/libxc/maple2c_device/CMakeFiles/xc_cuda.dir/__/__/cuda/"
+     "xc_cuda_generated_gpu_getxc.cu.o\nIn file included from /usr/include/cuda_runtime.h:83,\n"
+     "                 from <command-line>:\n"
+     "/usr/include/crt/host_config.h:138:2: error: #error -- unsupported GNU version! gcc versions later than 8 are "
+     "not supported!\n",
+     GCC, "build with that one instead"),
+    # https://github.com/lightvector/KataGo/issues/114 (CUDA 10.0 with gcc 9: `CUDAHOSTCXX=g++-7 cmake ...`)
+    ("      129 | #error -- unsupported GNU version! gcc versions later than 7 are not supported!\n", GCC, "g++-7"),
+    # guard: CUDA 11 and newer keep the profile's -ccbin answer (vectorch-ai/ScaleLLM#185: gcc 11 for CUDA 11.8)
+    ("/usr/local/cuda/bin/../targets/x86_64-linux/include/crt/host_config.h:132:2: error: #error -- unsupported GNU "
+     "version! gcc versions later than 11 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used "
+     "to override this version check",
+     GCC, "g++-11"),
+
     # -- find_package(NVHPC): the HPC SDK's own cmake directory ------------------------------------------------------
     # https://github.com/DifferentiableUniverseInitiative/jaxDecomp/issues/3 (the burned fresh14 m11: CMAKE_PREFIX_PATH
     # with the SDK's cmake folder, "$NVCOMPILERS/$NVARCH/22.9/cmake")
@@ -83,6 +117,16 @@ CASES = [
      '  By not providing "FindNVHPC.cmake" in CMAKE_MODULE_PATH this project has\n'
      '  asked CMake to find a package configuration file provided by "NVHPC", but\n  CMake did not find one.\n',
      "cmake.nvhpc_config_not_found", "NVHPCConfig.cmake"),
+
+    # -- Triton's launcher link: an -L for each directory ldconfig lists a libcuda in, the 32-bit one beside the 64-bit
+    # https://github.com/JIA-Lab-research/Seg-Zero/issues/63 (the burned fresh13 h71: the 64-bit directory is on the link
+    # line too, so the skipped 32-bit file is not the cause; the plain libcuda.so is what is missing)
+    ("/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status\n\n"
+     "subprocess.CalledProcessError: Command '['/usr/bin/gcc', '/tmp/tmpe7nu9b0l/main.c', '-O3', '-shared', '-fPIC', "
+     "'-Wno-psabi', '-o', '/tmp/tmpe7nu9b0l/cuda_utils.cpython-312-x86_64-linux-gnu.so', '-lcuda', "
+     "'-L/home/sim/anaconda3/envs/visionreasoner/lib/python3.12/site-packages/triton/backends/nvidia/lib', "
+     "'-L/lib/x86_64-linux-gnu', '-L/lib/i386-linux-gnu', '-I/tmp/tmpe7nu9b0l']' returned non-zero exit status 1.\n",
+     "link.lcuda_not_found", "libcuda.so.1 but no plain libcuda.so"),
 ]
 
 # (the guard of the NVHPC entry) another package's config file is not answered as the HPC SDK: torch's TorchConfig.cmake
