@@ -2465,3 +2465,22 @@ def _d_kernel_invalid(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["kernel_invalid"] = _d_kernel_invalid
+
+
+# -- [r15 compiler] the CUDA whose nvcc read the host's glibc headers, from any place a build log names it: a toolkit
+# path (cuda-11.4, a module tree's cuda/11.4.2/, Jittor's jtcuda/cuda11.2_...), nvcc's own macros in a verbose compile
+# (-D__CUDACC_VER_MAJOR__=11 -D__CUDACC_VER_MINOR__=4), "release 11.4". The entry decides from it whether the toolkit
+# is below the first one whose front end takes glibc 2.34's two-argument malloc attribute (11.6, nixpkgs PR 169484).
+_R15_CUDA_SEEN = re.compile(
+    r"(?i)(?:\bcuda[/_-]?|\brelease\s+|__CUDACC_VER_MAJOR__=)(\d{1,2})(?:\.|\s+-D__CUDACC_VER_MINOR__=)(\d)(?!\d)")
+
+
+def _d_build_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    """``build_cuda``: the CUDA major.minor the log names for the nvcc that ran (the newest named), "" when none;
+    ``build_cuda_old``: "yes" when it is below CUDA 11.6."""
+    seen = [f"{a}.{b}" for a, b in _R15_CUDA_SEEN.findall(t.text) if 7 <= int(a) <= 13]
+    cuda = max(seen, key=version_key) if seen else ""
+    return {"build_cuda": cuda, "build_cuda_old": "yes" if cuda and version_key(cuda) < version_key("11.6") else ""}
+
+
+DERIVE["build_cuda"] = _d_build_cuda
