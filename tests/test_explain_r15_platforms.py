@@ -85,6 +85,26 @@ CASES = [
      "OSError: libcurand.so.10: cannot open shared object file: No such file or directory",
      "runtime.cuda_library_not_found", "Use the build made for this JetPack's CUDA"),
 
+    # https://github.com/jax-ml/jax/issues/22723 (Orin Nano: upstream jax wheels in a container)
+    ("NVIDIA Jetson Orin Nano: no kernel image is available for execution on the device\n"
+     "jax                                  0.4.31.dev20240728+6a7822a73 /home/jax\n"
+     "jax-cuda12-pjrt                      0.4.30\n"
+     "jax-cuda12-plugin                    0.4.30\n"
+     "F0729 12:58:37.236422     109 stream_executor_util.cc:504] Could not create RepeatBufferKernel: INTERNAL: Failed "
+     "call to cudaGetFuncBySymbol: no kernel image is available for execution on the device",
+     "runtime.no_kernel_image", "a prebuilt package: its build for this JetPack"),
+    # https://github.com/apache/mxnet/issues/11052 (mxnet built by the user on a TX2: rebuilt with compute_62/sm_62)
+    ("Nvidia Jetson TX2 Check failed: (err) == (cudaSuccess) Name: mxnet_generic_kernel ErrStr:no kernel image is "
+     "available for execution on the device\n"
+     "Can't use GPU on TX2. I compile mxnet by myself, and there is no error while compiling.",
+     "runtime.no_kernel_image", "arch=compute_62,code=sm_62"),
+    # https://github.com/dusty-nv/jetson-containers/issues/1220 (flash-attn on an AGX Orin)
+    ("## Flash Attention fails on Jetson AGX Orin with \"no kernel image\" error\n"
+     "  - **Device**: NVIDIA Jetson AGX Orin\n"
+     "  - **GPU**: Orin (sm_87)\n"
+     "  RuntimeError: CUDA error: no kernel image is available for execution on the device",
+     "runtime.no_kernel_image", "a prebuilt package: its build for this JetPack"),
+
     # -- Nix --------------------------------------------------------------------------------------------------------
     # https://github.com/NixOS/nixpkgs/issues/371639 (suitesparse: the default stdenv's gcc against cuda_nvcc-12.4)
     ("In file included from /nix/store/pjwsmd212zhpriymn116xfl95zqxcwz5-cuda_cudart-12.4.99-dev/include/cuda_runtime.h:82,\n"
@@ -162,6 +182,9 @@ CASES = [
     ("/usr/include/stdc-predef.h:59:1: fatal error: cuda_runtime.h: No such file or directory\n"
      "error: command 'nvcc' failed with exit status 1",
      "build.cuda_header_missing", "Use a complete toolkit for the build"),
+    # no kernel image on an x86 data-centre GPU keeps the generic build answer
+    ("RuntimeError: CUDA error: no kernel image is available for execution on the device\nGPU: NVIDIA A100-SXM4-40GB",
+     "runtime.no_kernel_image", "Get a build of the program that failed"),
     # the driver on x86 keeps "upgrade the driver"
     ("cudaGetDeviceCount returned 35\n-> CUDA driver version is insufficient for CUDA runtime version\nResult = FAIL",
      "runtime.insufficient_driver", "upgrade the driver"),
