@@ -272,6 +272,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["python"] = "yes" if f.search(*_PYTHON) else ""
     out["own_build"] = _own_build(f)
     out.update(more_facts(t, f) if _MORE else {})
+    out.update(_platform_more(f))  # [r15 platforms] jetson, nix
     return out
 
 
@@ -398,3 +399,31 @@ def more_facts(t: "LogText", f: "_Finder | None" = None) -> dict[str, str]:
     driver, driver_cuda = _driver(f)
     name, cc = _gpu(f)
     return {"driver_seen": driver, "driver_seen_cuda": driver_cuda, "gpu_name": name, "gpu_cc": cc}
+
+
+# -- [r15 platforms] Two platforms whose fix is their own, read beside `platform` (which stays the OS family):
+# `jetson`: an NVIDIA Jetson (L4T / JetPack): the driver, CUDA and cuDNN come with JetPack, so no driver or toolkit
+# from CUDA's x86/SBSA repositories and no upstream aarch64 wheel is the fix; NVIDIA's Jetson wheels or a
+# jetson-containers image for this L4T release are. Its traces: the kernel (5.10.120-tegra), /etc/nv_tegra_release,
+# L4T_VERSION / JETPACK_VERSION (jetson-containers' environment, dusty-nv/jetson-containers#1008), the nvidia-l4t-*
+# packages, /usr/lib/aarch64-linux-gnu/tegra, dustynv/ images, torch's collect_env "GPU 0: Orin (nvgpu)"
+# (dusty-nv/jetson-containers#1495), the boards' names (InternLM/lmdeploy#759, pytorch/pytorch#130524).
+# `nix`: a program or build from Nix (/nix/store paths, nix-shell / nix develop, NixOS, nixpkgs, flakes,
+# /run/opengl-driver where NixOS puts the driver's libraries): apt-get and /usr/local/cuda are not the fix there;
+# cudaPackages, the driver in /run/opengl-driver/lib (NixOS) or nixGL / LD_LIBRARY_PATH (Nix on another distribution)
+# are (NixOS/nixpkgs#77834, #127329, #342385, nix-community/nix-user-chroot#31).
+_JETSON = (("jetson", "tegra", "l4t", "jetpack", "orin", "xavier", "dustynv/", "nvgpu"),
+           _Lazy(r"[Jj]etson|JETSON|\b[Tt]egra\b|-tegra\b|nv_tegra_release|\b[Ll]4[Tt]\b|L4T_VERSION|nvidia-l4t|"
+                 r"[Jj]et[Pp]ack|JETPACK|\bOrin\b|\bXavier (?:NX|AGX)\b|\bAGX Xavier\b|dustynv/|\(nvgpu\)"))
+_NIX = (("/nix/store/", "nix-shell", "nix-build", "nix develop", "nix build", "nix run", "nix shell", "nixos",
+         "/run/opengl-driver", "nixpkgs", "flake.nix"),
+        _Lazy(r"/nix/store/|\bnix-(?:shell|build)\b|\bnix (?:develop|build|run|shell)\b|\bNixOS\b|"
+              r"/run/opengl-driver\b|\bnixpkgs\b|\bflake\.nix\b", _I))
+
+
+def _platform_more(f: "_Finder") -> dict[str, str]:
+    """[r15 platforms] ``{"jetson": "yes"|"", "nix": "yes"|""}``: the log ran on a Jetson, or under Nix."""
+    return {"jetson": "yes" if f.search(*_JETSON) else "", "nix": "yes" if f.search(*_NIX) else ""}
+
+
+FACT_NAMES = FACT_NAMES + ("jetson", "nix")  # [r15 platforms] the facts _platform_more adds (variants may test them)
