@@ -158,7 +158,7 @@ def _model_problems(where: str, entry: dict, patterns: bool = True) -> list[str]
     """The cause (component x failure), `requires`/`unless` (patterns) and `variants`."""
     import re
 
-    from .explain.extract import FACT_NAMES
+    from .explain.factnames import FACT_NAMES
 
     out = []
     if "component" not in entry or "failure" not in entry:
@@ -228,7 +228,7 @@ def _pattern_problems(where: str, entry: dict, joined: list[str]) -> list[str]:
     import re
 
     out = []
-    from .explain.extract import FACT_NAMES
+    from .explain.factnames import FACT_NAMES
 
     wanted = placeholders(entry["title"]) | placeholders(entry["cause"]) | placeholders(entry["fix"])
     known = set(entry.get("defaults", {})) | set(entry.get("derived", ())) | set(FACT_NAMES)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from .factnames import FACT_NAMES
 from .text import LONG_TRIES, may_contain, window
 
 TYPE_CHECKING = False
@@ -131,9 +132,6 @@ _NVIDIA_GPU = (("geforce", "rtx", "gtx", "tesla", "quadro", "nvidia a", "nvidia 
                _Lazy(r"GeForce|\bRTX\b|\bGTX\b|\bTesla\b|Quadro|NVIDIA [AHLB]\d{2,4}|\| +NVIDIA-SMI \d|\b10de:", _I))
 _LD_PATH = (("ld_library_path",), _Lazy(r"LD_LIBRARY_PATH[:=]\s*['\"]?([^\s'\"]+)"))
 
-FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
-              "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced", "container_kind", "scheduler",
-              "python", "own_build", "driver_seen", "driver_seen_cuda", "gpu_name", "gpu_cc")
 
 # [r6 main] An install in the log took torch out and put another in (pip: "Successfully uninstalled
 # torch-2.1.0a0+fe05266" when `pip install xformers` resolved its torch pin, huggingface/accelerate#1501;
@@ -426,4 +424,3 @@ def _platform_more(f: "_Finder") -> dict[str, str]:
     return {"jetson": "yes" if f.search(*_JETSON) else "", "nix": "yes" if f.search(*_NIX) else ""}
 
 
-FACT_NAMES = FACT_NAMES + ("jetson", "nix")  # [r15 platforms] the facts _platform_more adds (variants may test them)
