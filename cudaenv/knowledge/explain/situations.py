@@ -52,7 +52,7 @@ def _table() -> tuple[list[dict], dict[str, list[tuple[str, dict]]]]:
             })
         by_entry: dict[str, list[tuple[str, dict]]] = {}
         for name, c in doc["classes"].items():
-            first = {}
+            first: dict[str, list[tuple[re.Pattern | None, tuple, str]]] = {}
             for where, line in c["first"].items():
                 if isinstance(line, str):
                     first[where] = [(None, (), " ".join(line.split()))]
