@@ -125,9 +125,10 @@ def test_query_commands_write_nothing_but_their_caches(tmp_path):
         assert res.returncode in (0, 1), (args, res.stderr)
     assert json.loads(run_cudaenv(["show", "rt", "--json"], env).stdout)["stubs_on_loader_path"] is True
     # The caches query commands own: the index, the fast forms' preload file (infra/preload.py) and
-    # explain's validated knowledge base (knowledge/kb.py).
-    assert [n for n in _tree(cache) if not n.startswith("preload-")] == ["explain-kb.marshal", "index.marshal"], \
-        _tree(cache)
+    # explain's validated knowledge base (knowledge/kb.py) and its situations table (knowledge/situations.yaml,
+    # read for the classes of every answer since round 15).
+    assert [n for n in _tree(cache) if not n.startswith("preload-")] == \
+        ["explain-kb.marshal", "index.marshal", "situations.marshal"], _tree(cache)
     assert _tree(env["XDG_CONFIG_HOME"]) == ["cudaenv", "cudaenv/profiles", "cudaenv/profiles/rt.yaml"]
     assert _tree(run) == []
     # use does make the link it names.
