@@ -77,3 +77,13 @@ def test_not_claimed() -> None:
 
     for text in UNCLAIMED:
         assert not [m.id for m in explain(text) if m.environment], text
+
+
+def test_numba_toolkit_minimum_is_not_a_program_minimum() -> None:
+    """numba's "(requires >=X)" names the CUDA toolkit's NVVM minimum, which an older cudatoolkit moves
+    (numba/numba#3713, https://github.com/rapidsai/cusignal/issues/284): not "the program's minimum"."""
+    from cudaenv.knowledge.explain import explain
+
+    text = ("numba.cuda.cudadrv.error.NvvmSupportError: GPU compute capability 3.0 is not supported "
+            "(requires >=3.5)\n")
+    assert "gpu.below_library_minimum" not in [m.id for m in explain(text)]
