@@ -87,3 +87,15 @@ def test_numba_toolkit_minimum_is_not_a_program_minimum() -> None:
     text = ("numba.cuda.cudadrv.error.NvvmSupportError: GPU compute capability 3.0 is not supported "
             "(requires >=3.5)\n")
     assert "gpu.below_library_minimum" not in [m.id for m in explain(text)]
+
+
+def test_a_stated_minimum_is_not_the_gpus_capability():
+    """The GPU's capability is the one the log gives the GPU, not the minimum the program states beside it
+    (https://github.com/iperov/DeepFaceLab/issues/264: "minimum required compute capability 3.5", a 780M of 3.0)."""
+    from cudaenv.knowledge.explain.extract import facts
+    from cudaenv.knowledge.explain.text import LogText
+
+    log = ("No CUDA device found with minimum required compute capability 3.5\n"
+           "My graphic card is dual GeForce 780M with a compute capability 3.0.\n")
+    assert facts(LogText(log))["gpu_cc"] == "3.0"
+    assert facts(LogText("No CUDA device found with minimum required compute capability 3.5\n"))["gpu_cc"] == ""

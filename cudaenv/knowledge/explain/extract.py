@@ -311,7 +311,8 @@ _SMI_CUDA_SEEN = (("cuda version:",), _Lazy(r"CUDA Version:\s*(\d{1,2}\.\d)"))
 
 # `gpu_name`, `gpu_cc`: the GPU the log names and its compute capability. A capability the log states wins (torch's
 # "which is of cuda capability 3.7" and "with CUDA capability sm_37", TensorFlow's "major: 3 minor: 7" and
-# "computeCapability: 3.7", deviceQuery's "CUDA Capability Major/Minor version number: 3.7", "compute capability 5.0");
+# "computeCapability: 3.7", deviceQuery's "CUDA Capability Major/Minor version number: 3.7", "compute capability 5.0",
+# not a minimum the program states: "minimum required compute capability 3.5", iperov/DeepFaceLab#264);
 # else the first GPU name of knowledge/gpus.yaml found (its table: NVIDIA's CUDA GPUs page). Threads: NVIDIA/nccl-tests#79
 # (8x Tesla K80), LostRuins/koboldcpp#1409 (K80), googlecolab/colabtools#2377 (K80 under CUDA 11.1's nvcc),
 # smallcorgi/Faster-RCNN_TF#330 (TF's "name: Tesla K80 major: 3 minor: 7"), ggml-org/ggml#465 (GeForce 940MX, 5.0).
@@ -319,6 +320,7 @@ _CC_SEEN = (("capability", "major:", "computecapability", "compute_cap"),
             _Lazy(r"cuda capability (?P<a>\d{1,2})\.(?P<b>\d)\b|CUDA capability sm_(?P<c>\d{2,3})\b|"
                   r"\bmajor: (?P<d>\d{1,2}) minor: (?P<e>\d)\b|computeCapability: (?P<f>\d{1,2})\.(?P<g>\d)\b|"
                   r"Capability Major/Minor version number:\s+(?P<h>\d{1,2})\.(?P<i>\d)\b|"
+                  r"(?<!required )(?<!requires )(?<!minimum )(?<!least )(?<!needs )(?<!need )"
                   r"compute capability(?: is| of|:)?\s*(?P<j>\d{1,2})\.(?P<k>\d)\b", _I))
 # Few needles (each is one scan of the log's joined words): the vendor words and the data-center names printed bare;
 # others (a bare "M40", "H200") are read where "NVIDIA"/"Tesla" names them.
