@@ -2484,3 +2484,114 @@ def _d_build_cuda(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["build_cuda"] = _d_build_cuda
+
+
+# -- [r15 versions] a toolkit too old (or too new) for what the build asks, decided by the CUDA version the log shows.
+# components.yaml `toolkit_features` says from (first) or until (last) which CUDA a toolkit has nvcc's -std option and
+# its dialects, CUB, libnppicom; the entry's capture names the feature, the log's "release X.Y" / cuda-X.Y path / "CUDA
+# X.Y" names the toolkit, and the answer says which side of the boundary it is on. fresh15 n01 (dmlc/xgboost#7762: cub
+# under CUDA 10), n06 (NervanaSystems/neon#150: CUDA 6.5's nvcc has no -std), n13 (gunrock/gunrock#204: CUDA 7.5 asked
+# for compute_61 on an sm_35 GPU), n69 (stereolabs/zed-ros2-wrapper#25: FindCUDA asks CUDA 11.1 for libnppicom).
+def toolkit_features() -> dict:
+    """The feature table (``components.yaml`` ``toolkit_features``): key -> label, first, last, instead."""
+    return knowledge_table("components.yaml").get("toolkit_features") or {}
+
+
+def _cuda_shown(v: dict, t: LogText) -> str:
+    """The CUDA major.minor the log names for the toolkit that ran: the extraction stage's ``cuda_seen``, else nvcc's
+    release or a toolkit path; "" when none."""
+    seen = v.get("cuda_seen", "") or _nvcc_seen(t)
+    if not seen and "cuda" in t.text.lower():
+        # a version glued to the name or a toolkit directory ("CUDA10.2", cuda/11.4.2/): the newest named
+        named = [f"{a}.{b}" for a, b in _R15_CUDA_SEEN.findall(t.text) if 4 <= int(a) <= 13]
+        seen = max(named, key=version_key) if named else ""
+    mm = re.match(r"(\d{1,2})\.(\d)", seen or "")
+    return f"{mm.group(1)}.{mm.group(2)}" if mm and 1 <= int(mm.group(1)) <= 13 else ""
+
+
+def toolkit_feature(key: str, shown: str) -> dict:
+    """``feat_*`` values for the table row ``key`` and the CUDA ``shown``: ``feat_side`` is "below" (older than the
+    first release that has it), "above" (newer than the last), "in" (a release that has it), "unknown" (no version
+    shown) or "" (no row)."""
+    row = toolkit_features().get(key) or {}
+    out = {"feat_label": row.get("label", ""), "feat_first": row.get("first", ""), "feat_last": row.get("last", ""),
+           "feat_instead": row.get("instead", ""), "feat_cuda": shown, "feat_side": ""}
+    if not row:
+        return out
+    k = version_key(shown)[:2] if shown else None
+    if k is None:
+        out["feat_side"] = "unknown"
+    elif row.get("first") and k < version_key(row["first"])[:2]:
+        out["feat_side"] = "below"
+    elif row.get("last") and k > version_key(row["last"])[:2]:
+        out["feat_side"] = "above"
+    else:
+        out["feat_side"] = "in"
+    return out
+
+
+def _d_std_feature(v: dict, t: LogText, m: re.Match) -> dict:
+    """nvcc's -std option (``opt`` = std: nvcc.unknown_option) or one of its values (``std``: nvcc.cxx_std_unsupported)
+    against the CUDA the log shows."""
+    opt = (v.get("opt") or "").lstrip("-")
+    std = (v.get("std") or "").strip().lower()
+    key = "nvcc-std" if re.fullmatch(r"std(?:=\S*)?", opt) else (f"std-{std}" if std else "")
+    return toolkit_feature(key, _cuda_shown(v, t))
+
+
+DERIVE["std_feature"] = _d_std_feature
+
+
+def _d_header_feature(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_header_dev`, and the header's ``toolkit_features`` row (cub/ from CUDA 11.0) against the CUDA shown."""
+    out = _d_header_dev(v, t, m)
+    h = (v.get("header") or "").replace("\\", "/")
+    key = "header-cub" if h.startswith("cub/") else ""
+    out.update(toolkit_feature(key, _cuda_shown(v, t)))
+    return out
+
+
+DERIVE["header_feature"] = _d_header_feature
+
+
+def _d_cmake_lib_feature(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_cmake_lib`, and the library's ``toolkit_features`` row (libnppicom until CUDA 10.2) against the CUDA
+    shown."""
+    out = _d_cmake_lib(v, t, m)
+    lib = v.get("lib") or ""
+    out.update(toolkit_feature(f"lib-{lib}" if lib else "", _cuda_shown(v, t)))
+    return out
+
+
+DERIVE["cmake_lib_feature"] = _d_cmake_lib_feature
+
+
+def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_arch_named`, and ``arch_old_cuda``: the CUDA the log shows when it is older than the first release that
+    compiles for the refused architecture (``arch_first``); ``gpu_needs`` says whether the GPU the log names
+    (extract.py ``gpu_cc``) needs that architecture: "no" for a GPU of a lower compute capability (gunrock/gunrock#204:
+    a GTX TITAN Black, sm_35, under CUDA 7.5 refusing compute_61: the project's list, not the toolkit), "yes" for one
+    at or above it, "" when the log names no GPU."""
+    out = _d_arch_named(v, t, m)
+    out.update({"arch_old_cuda": "", "arch_first": "", "gpu_needs": "", "gpu_said": ""})
+    sm = _arch_number(v.get("arch", ""))
+    have = toolkits_for_arch(sm)
+    if not sm or not have or out.get("named_cuda"):
+        return out
+    known = {**_FIRST_CUDA, 60: "8.0", 61: "8.0", 62: "8.0"}
+    if sm not in known and version_key(have[0])[:2] <= version_key(_toolkit_rows()[0][0])[:2]:
+        return out  # the tables start there: the architecture's first release is older and unknown (compute_30)
+    first = known.get(sm, have[0])
+    shown = _cuda_shown(v, t)
+    if shown and version_key(shown)[:2] < version_key(first)[:2]:
+        out.update({"arch_old_cuda": shown, "arch_first": first})
+    cc = v.get("gpu_cc", "")
+    if re.fullmatch(r"\d{1,2}\.\d", cc or ""):
+        gsm = int(cc.replace(".", ""))
+        out["gpu_needs"] = "yes" if gsm >= sm else "no"
+        name = v.get("gpu_name", "")
+        out["gpu_said"] = f"{name} (compute capability {cc})" if name else f"compute capability {cc}"
+    return out
+
+
+DERIVE["arch_versions"] = _d_arch_versions
