@@ -81,7 +81,7 @@ def assert_files_are_the_manifest(directory: str, items: list[dict]) -> None:
     on_disk = sorted(os.path.basename(p) for p in glob.glob(os.path.join(directory, "*.log")))
     assert on_disk == sorted(i["file"] for i in items)
     others = sorted(set(os.listdir(directory)) - set(on_disk))
-    assert all(n == "manifest.yaml" or re.fullmatch(r"judged-(?:after-)?[0-9a-f]{7,40}\.yaml", n) for n in others), others
+    assert all(n == "manifest.yaml" or re.fullmatch(r"judged-(?:after-|second-)?[0-9a-f]{7,40}\.yaml", n) for n in others), others
     for item in items:
         assert text(os.path.join(directory, item["file"])).strip(), item["file"]
 
