@@ -61,7 +61,7 @@ def _nvcc_seen(t: LogText) -> str:
 #: The first CUDA release whose nvcc compiles for an architecture older than data/compat.yaml's toolkit rows (which
 #: start at 9.0), for the architectures a later release dropped: NVIDIA's CUDA release notes (6.0 added Maxwell
 #: sm_50, 6.5 sm_52, 7.0 sm_53 for Tegra X1, 8.0 Pascal sm_60-62, 9.0 Volta sm_70, 10.0 sm_72 for Xavier).
-_FIRST_CUDA = {50: "6.0", 52: "6.5", 53: "7.0", 70: "9.0", 72: "10.0"}
+_FIRST_CUDA = {50: "6.0", 52: "6.5", 53: "7.0", 60: "8.0", 61: "8.0", 62: "8.0", 70: "9.0", 72: "10.0"}
 
 
 def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
@@ -1906,7 +1906,7 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
         return out
     sm = _arch_number(v.get("arch", ""))
     # the tables start at CUDA 9.0: the first release of an older architecture (Pascal came with 8.0)
-    first = {**_FIRST_CUDA, 60: "8.0", 61: "8.0", 62: "8.0"}.get(sm or 0, have[0])
+    first = _FIRST_CUDA.get(sm or 0, have[0])
     lo, hi = version_key(first)[:2], version_key(have[-1])[:2]
     named = {x for x in _NAMED_CUDA.findall(t.text)}
     ok = sorted((x for x in named if lo <= version_key(x)[:2] <= hi), key=version_key)
@@ -2199,7 +2199,6 @@ DERIVE.update({"driver_pair": _d_driver_pair, "nvml_pair": _d_nvml_pair})
 # libcuda.so inside the image removed), fboulnois/stable-diffusion-docker#23 (the image's CUDA stubs removed),
 # numba/numba#8985 (a stubs directory on LD_LIBRARY_PATH). Torch's own "found version N" is the driver's truth and
 # keeps the driver answer.
-_NEED_TAG = re.compile(r"\+cu(\d{2,3})\b")
 
 
 def _driver_runs(driver: str, have: str, need: str) -> bool:
@@ -2227,10 +2226,7 @@ def _d_driver_facts(v: dict, t: LogText, m: re.Match) -> dict:
     if v.get("found") or not driver or not have:
         return out
     seen = [next(g for g in f.groups() if g) for f in _PAIR_NEED.finditer(t.text)]
-    tag = _NEED_TAG.search(v.get("torch_build", "") or "")
-    if tag:
-        seen.append(cuda_of_torch_build(v["torch_build"]) or "")
-    seen = [s for s in seen if s]
+    seen = [s for s in seen + [cuda_of_torch_build(v.get("torch_build", ""))] if s]
     major = _major(have)
     if seen:
         need = max(seen, key=version_key)
@@ -2475,11 +2471,16 @@ _R15_CUDA_SEEN = re.compile(
     r"(?i)(?:\bcuda[/_-]?|\brelease\s+|__CUDACC_VER_MAJOR__=)(\d{1,2})(?:\.|\s+-D__CUDACC_VER_MINOR__=)(\d)(?!\d)")
 
 
+def _newest_cuda_named(t: LogText, lowest: int = 7) -> str:
+    """The newest CUDA major.minor (``lowest``.x to 13.x) the log names for a toolkit (_R15_CUDA_SEEN), or ""."""
+    seen = [f"{a}.{b}" for a, b in _R15_CUDA_SEEN.findall(t.text) if lowest <= int(a) <= 13]
+    return max(seen, key=version_key) if seen else ""
+
+
 def _d_build_cuda(v: dict, t: LogText, m: re.Match) -> dict:
     """``build_cuda``: the CUDA major.minor the log names for the nvcc that ran (the newest named), "" when none;
     ``build_cuda_old``: "yes" when it is below CUDA 11.6."""
-    seen = [f"{a}.{b}" for a, b in _R15_CUDA_SEEN.findall(t.text) if 7 <= int(a) <= 13]
-    cuda = max(seen, key=version_key) if seen else ""
+    cuda = _newest_cuda_named(t)
     return {"build_cuda": cuda, "build_cuda_old": "yes" if cuda and version_key(cuda) < version_key("11.6") else ""}
 
 
@@ -2503,8 +2504,7 @@ def _cuda_shown(v: dict, t: LogText) -> str:
     seen = v.get("cuda_seen", "") or _nvcc_seen(t)
     if not seen and "cuda" in t.text.lower():
         # a version glued to the name or a toolkit directory ("CUDA10.2", cuda/11.4.2/): the newest named
-        named = [f"{a}.{b}" for a, b in _R15_CUDA_SEEN.findall(t.text) if 4 <= int(a) <= 13]
-        seen = max(named, key=version_key) if named else ""
+        seen = _newest_cuda_named(t, lowest=4)
     mm = re.match(r"(\d{1,2})\.(\d)", seen or "")
     return f"{mm.group(1)}.{mm.group(2)}" if mm and 1 <= int(mm.group(1)) <= 13 else ""
 
@@ -2578,10 +2578,9 @@ def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
     have = toolkits_for_arch(sm)
     if not sm or not have or out.get("named_cuda"):
         return out
-    known = {**_FIRST_CUDA, 60: "8.0", 61: "8.0", 62: "8.0"}
-    if sm not in known and version_key(have[0])[:2] <= version_key(_toolkit_rows()[0][0])[:2]:
+    if sm not in _FIRST_CUDA and version_key(have[0])[:2] <= version_key(_toolkit_rows()[0][0])[:2]:
         return out  # the tables start there: the architecture's first release is older and unknown (compute_30)
-    first = known.get(sm, have[0])
+    first = _FIRST_CUDA.get(sm, have[0])
     shown = _cuda_shown(v, t)
     if shown and version_key(shown)[:2] < version_key(first)[:2]:
         out.update({"arch_old_cuda": shown, "arch_first": first})
