@@ -2366,28 +2366,27 @@ DERIVE["tf_bazel"] = _d_tf_bazel
 # build has no kernels for this GPU (TF 2.1-2.3 were built with CUDA 10.1, without Ampere's sm_80/86; TF 2.3's pip
 # package also dropped compute capability 5.0 and below 3.5), not a driver too old. The release's CUDA comes from
 # knowledge/tensorflow.yaml; the driver's from nvidia-smi's header.
-_TF_DRIVER = re.compile(r"(?i:driver(?: version)?:?\s*)(\d{3}\.\d+)(?:\.\d+)?\b")
 _TF_CUDART = re.compile(r"libcudart\.so\.(\d+\.\d+)")
 _TF_USED = re.compile(r"(?i:tensorflow(?:[-_]gpu)?(?:\s*==\s*|\s+version:?\s*|\s+)|\bTF\s?)v?(\d+\.\d+)(?:\.\d+)?\b")
 
 
+def _tf_named(text: str) -> str:
+    """The TensorFlow release the log names (a checkout, ``tensorflow-gpu==2.3.1``, "TF 2.3") that the tested-build
+    table (knowledge/tensorflow.yaml) lists, or ""."""
+    for f in list(_TF_RELEASE.finditer(text)) + list(_TF_USED.finditer(text)):
+        if tf_build(f.group(1)):
+            return f.group(1)
+    return ""
+
+
 def _d_tf_kernel(v: dict, t: LogText, m: re.Match) -> dict:
     """``tf`` and ``tf_cuda`` (the TensorFlow release the log names and the CUDA it was built with), ``smi_cuda``
-    (the newest CUDA the driver runs, nvidia-smi's header) and ``tf_driver_ok`` ("yes" when that driver runs the
-    release's CUDA, or CUDA 11.0 when no release is named: every build before TF 2.4 then runs)."""
+    (the newest CUDA the driver the log shows runs: extract.py ``driver_seen_cuda``) and ``tf_driver_ok`` ("yes" when
+    that driver runs the release's CUDA, or CUDA 11.0 when no release is named: every build before TF 2.4 then runs)."""
     text = t.text
-    tf = ""
-    if "ensorflow" in text or "TF" in text:
-        for f in list(_TF_RELEASE.finditer(text)) + list(_TF_USED.finditer(text)):
-            if tf_build(f.group(1)):
-                tf = f.group(1)
-                break
+    tf = _tf_named(text) if "ensorflow" in text or "TF" in text else ""
     row = tf_build(tf) if tf else None
-    smi = _SMI_CUDA.search(text) if "CUDA Version" in text else None
-    smi_cuda = smi.group(1) if smi else ""
-    if not smi_cuda and "river" in text:
-        drv = _TF_DRIVER.search(text)
-        smi_cuda = (driver_max_cuda(drv.group(1)) or "") if drv else ""
+    smi_cuda = v.get("driver_seen_cuda", "")
     tf_cuda = row["cuda"] if row else ""
     # no release named: the CUDA runtime the log shows TensorFlow open (libcudart.so.11.0), at least CUDA 11.0
     seen = [f.group(1) for f in _TF_CUDART.finditer(text)] if "libcudart.so." in text else []
@@ -2403,20 +2402,15 @@ DERIVE["tf_kernel"] = _d_tf_kernel
 # CUDNN_STATUS_NOT_INITIALIZED, whatever the driver: the line is no evidence by itself. The release's CUDA
 # (knowledge/tensorflow.yaml, or the libcudart/libcublas soname it opened) and NVIDIA's minimum driver for it
 # (data/compat.yaml; from CUDA 11 the major's first release, minor-version compatibility) decide which side it is.
-_TF_DNN_DRIVER = re.compile(r"(?i:possibly insufficient driver version:?\s*)(\d{3}\.\d+)|Kernel Module\s+(\d{3}\.\d+)|(?i:driver version):?\s*(\d{3}\.\d+)")
 _TF_OPENED = re.compile(r"libcu(?:dart|blas)\.so\.(\d+\.\d+)")
 
 
 def _d_tf_dnn(v: dict, t: LogText, m: re.Match) -> dict:
     """``tf`` and ``tf_cuda`` (the release the log names and its CUDA, else the CUDA of the runtime it opened),
-    ``drv`` (the driver the log prints), ``drv_min`` (NVIDIA's minimum for that CUDA) and ``drv_below`` /
-    ``drv_ok`` ("yes" on the side of the minimum the driver falls)."""
+    ``drv`` (the driver the log prints: extract.py ``driver_seen``, as major.minor), ``drv_min`` (NVIDIA's minimum for
+    that CUDA) and ``drv_below`` / ``drv_ok`` ("yes" on the side of the minimum the driver falls)."""
     text = t.text
-    tf = ""
-    for f in list(_TF_RELEASE.finditer(text)) + list(_TF_USED.finditer(text)):
-        if tf_build(f.group(1)):
-            tf = f.group(1)
-            break
+    tf = _tf_named(text)
     row = tf_build(tf) if tf else None
     cuda = row["cuda"] if row else ""
     if not cuda and ".so." in text:
@@ -2424,8 +2418,7 @@ def _d_tf_dnn(v: dict, t: LogText, m: re.Match) -> dict:
         cuda = max(opened, key=version_key) if opened else ""
     if cuda and "." not in cuda:
         cuda += ".0"
-    d = _TF_DNN_DRIVER.search(text)
-    drv = next((g for g in d.groups() if g), "") if d else ""
+    drv = ".".join((v.get("driver_seen") or "").split(".")[:2])
     out = {"tf": tf, "tf_cuda": cuda, "drv": drv, "drv_min": "", "drv_below": "", "drv_ok": ""}
     if not (cuda and drv):
         return out
