@@ -269,12 +269,9 @@ def facts(t: LogText) -> dict[str, str]:
     out["scheduler"] = "slurm" if f.search(*_SLURM) else ""
     out["python"] = "yes" if f.search(*_PYTHON) else ""
     out["own_build"] = _own_build(f)
-    out.update(more_facts(t, f) if _MORE else {})
+    out.update(_driver_and_gpu(f))  # [r15 facts] driver_seen, driver_seen_cuda, gpu_name, gpu_cc
     out.update(_platform_more(f))  # [r15 platforms] jetson, nix
     return out
-
-
-_MORE = True  # [r15 facts] the facts below (defined at the end of the module)
 
 
 def decode_version(n: str) -> str:
@@ -391,11 +388,8 @@ def _driver(f: "_Finder") -> tuple[str, str]:
     return driver, driver_max_cuda(driver) or ""
 
 
-def more_facts(t: "LogText", f: "_Finder | None" = None) -> dict[str, str]:
-    """The [r15 facts] facts of a log: driver_seen, driver_seen_cuda, gpu_name, gpu_cc (each "" when not shown);
-    ``f``: :func:`facts`' finder (its lower-cased text and word sets are not made twice)."""
-    if f is None:
-        f = _Finder(t.text, (t.words_lower(), t.joined_words_lower()) if len(t.text) >= t.SMALL else None)
+def _driver_and_gpu(f: "_Finder") -> dict[str, str]:
+    """The [r15 facts] facts of a log: driver_seen, driver_seen_cuda, gpu_name, gpu_cc (each "" when not shown)."""
     driver, driver_cuda = _driver(f)
     name, cc = _gpu(f)
     return {"driver_seen": driver, "driver_seen_cuda": driver_cuda, "gpu_name": name, "gpu_cc": cc}
