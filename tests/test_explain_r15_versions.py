@@ -130,6 +130,11 @@ def test_table_sides() -> None:
     assert toolkit_feature("lib-nppicom", "11.1")["feat_side"] == "above"
     assert toolkit_feature("lib-nppicom", "10.0")["feat_side"] == "in"
     assert toolkit_feature("no-such-row", "10.0")["feat_side"] == ""
+    # nvcc's dialects come from data/compat.yaml's nvcc_max_cxx_std, the table `cudaenv check` reads too
+    assert toolkit_feature("std-c++17", "10.2")["feat_first"] == "11.0"
+    assert toolkit_feature("std-c++14", "9.0")["feat_side"] == "in"
+    assert toolkit_feature("nvcc-std", "6.5")["feat_first"] == "7.0"
+    assert toolkit_feature("std-c++03", "10.2")["feat_side"] == ""
 
 
 def test_program_bug_stays_a_verdict() -> None:

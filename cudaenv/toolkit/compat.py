@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .types import CompatAddon, CompatTable, CompatToolkit, PtxCuda
 
 __all__ = ["table", "toolkit_row", "min_driver", "minor_compat_min_driver", "driver_max_cuda",
-           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda", "addon_builds",
+           "torch_cudas", "torch_cxx_std", "nvcc_max_cxx_std", "nvcc_first_cxx_std", "libstdcxx_gcc", "ptx_isa_cuda", "addon_builds",
            "builds_for_arch"]
 
 _TABLE: CompatTable | None = None
@@ -111,6 +111,13 @@ def nvcc_max_cxx_std(cuda_version: str) -> str | None:
         if version_key(v) <= version_key(_short(cuda_version)):
             best = ent["std"]
     return best
+
+
+def nvcc_first_cxx_std(std: str) -> str | None:
+    """The first CUDA whose nvcc accepts ``-std=std`` (``c++17`` -> ``11.0``), or None for a value the table does
+    not list (``c++03``, ``gnu++17``)."""
+    return next((v for v, ent in sorted(table()["nvcc_max_cxx_std"].items(), key=lambda r: version_key(r[0]))
+                 if ent["std"] == std), None)
 
 
 def libstdcxx_gcc(symbol_version: str) -> str | None:

@@ -12,7 +12,8 @@ import re
 
 from ...env.pathlist import entries
 from ...toolkit import version_key
-from ...toolkit.compat import builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, ptx_isa_cuda, table
+from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
+                                ptx_isa_cuda, table)
 from .extract import decode_version
 from .symbols import demangle
 
@@ -2502,11 +2503,23 @@ def _cuda_shown(v: dict, t: LogText) -> str:
     return f"{mm.group(1)}.{mm.group(2)}" if mm and 1 <= int(mm.group(1)) <= 13 else ""
 
 
+def _feature_row(key: str) -> dict:
+    """The ``toolkit_features`` row of ``key``; nvcc's -std values (``std-c++17``) and the option itself (``nvcc-std``,
+    which came with its first value) take their first release from data/compat.yaml's ``nvcc_max_cxx_std``."""
+    if key.startswith("std-"):
+        first = nvcc_first_cxx_std(key[4:])
+        return {"label": f"-std={key[4:]} in nvcc", "first": first, "last": "", "instead": ""} if first else {}
+    row = dict(toolkit_features().get(key) or {})
+    if key == "nvcc-std":
+        row["first"] = nvcc_first_cxx_std("c++11") or ""
+    return row
+
+
 def toolkit_feature(key: str, shown: str) -> dict:
     """``feat_*`` values for the table row ``key`` and the CUDA ``shown``: ``feat_side`` is "below" (older than the
     first release that has it), "above" (newer than the last), "in" (a release that has it), "unknown" (no version
     shown) or "" (no row)."""
-    row = toolkit_features().get(key) or {}
+    row = _feature_row(key)
     out = {"feat_label": row.get("label", ""), "feat_first": row.get("first", ""), "feat_last": row.get("last", ""),
            "feat_instead": row.get("instead", ""), "feat_cuda": shown, "feat_side": ""}
     if not row:
