@@ -1725,20 +1725,30 @@ def test_the_validated_knowledge_base_is_kept_privately_and_never_trusted_blindl
         store.write_bytes(bad)
         r = run_cudaenv(["explain", *msg], env)
         assert (r.returncode, r.stdout) == (0, first.stdout), r.stderr
-    # a store another user could change is not read
+    # a store another user could change is not read: the knowledge base's and every data table's (components.yaml,
+    # round 15's situations.yaml, each kept by kb.load_table)
     import marshal
-    store.write_bytes(marshal.dumps(("not the key", [])))
-    os.chmod(store, 0o666)
+    cache = tmp_path / "cache" / "cudaenv"
+    names = sorted(n for n in os.listdir(cache) if n.endswith(".marshal"))
+    assert {"explain-kb.marshal", "components.marshal", "situations.marshal"} <= set(names), names
+    kept = {n: marshal.loads((cache / n).read_bytes()) for n in names}
+    emptied = {n: marshal.dumps((key, type(value)())) for n, (key, value) in kept.items()}
+    # (the poison is seen when the file is the user's own: an emptied knowledge base answers nothing)
+    (cache / "explain-kb.marshal").write_bytes(emptied["explain-kb.marshal"])
+    assert run_cudaenv(["explain", *msg], env).stdout != first.stdout
+    for name in names:
+        (cache / name).write_bytes(emptied[name])
+        os.chmod(cache / name, 0o666)
     r = run_cudaenv(["explain", *msg], env)
     assert (r.returncode, r.stdout) == (0, first.stdout), r.stderr
-    # a FIFO planted at either cache name (the knowledge base's, components.yaml's) is never opened
-    # for a blocking read: explain answers at once (run_cudaenv's timeout fails the test otherwise)
-    for name in ("explain-kb.marshal", "components.marshal"):
-        for n in ("explain-kb.marshal", "components.marshal"):
-            path = tmp_path / "cache" / "cudaenv" / n
+    # a FIFO planted at any cache name is never opened for a blocking read: explain answers at once
+    # (run_cudaenv's timeout fails the test otherwise)
+    for name in names:
+        for n in names:
+            path = cache / n
             if path.exists() or path.is_symlink():
                 path.unlink()
-        os.mkfifo(tmp_path / "cache" / "cudaenv" / name, 0o600)
+        os.mkfifo(cache / name, 0o600)
         r = run_cudaenv(["explain", *msg], env)
         assert (r.returncode, r.stdout) == (0, first.stdout), (name, r.stderr)
 
