@@ -32,6 +32,7 @@ FRESH12 = os.path.join(CORPUS, "fresh12")
 FRESH13 = os.path.join(CORPUS, "fresh13")
 FRESH14 = os.path.join(CORPUS, "fresh14")
 FRESH15 = os.path.join(CORPUS, "fresh15")
+FRESH16 = os.path.join(CORPUS, "fresh16")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -226,9 +227,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH10, "fresh10", "e", 45, 9, 45),
               (FRESH11, "fresh11", "f", 45, 9, 40), (FRESH12, "fresh12", "g", 45, 7, 40),
               (FRESH13, "fresh13", "h", 45, 9, 40), (FRESH14, "fresh14", "m", 45, 9, 40),
-              (FRESH15, "fresh15", "n", 45, 9, 40)]
+              (FRESH15, "fresh15", "n", 45, 9, 40),
+              (FRESH16, "fresh16", "p", 45, 9, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh16"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -388,6 +390,13 @@ def test_fresh15_logs_are_a_fifteenth_sealed_split():
     switching), collected by three collectors who never ran explain while round 15's tuners worked on other threads;
     judged at round 15's start (4a766fe's answers, judged-44ed646.yaml) and after it (judged-c894cac.yaml); read since."""
     assert_later_set("fresh15")
+
+
+def test_fresh16_logs_are_a_sixteenth_sealed_split():
+    """fresh16/: a sixteenth set (p01-p16 build side, p31-p46 run side, p61-p76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 16's tuners worked on other threads;
+    judged at round 16's start (3a894fd's answers)."""
+    assert_later_set("fresh16")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
