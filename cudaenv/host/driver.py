@@ -117,7 +117,9 @@ def driver_cuda_from_int(v: int) -> str:
     v = int(v)
     if v <= 0:
         raise ValueError(f"not a CUDA driver version: {v}")
-    return f"{v // 1000}.{(v % 1000) // 10}"
+    from ..toolkit import cuda_of_int  # here, not at the top: the child runs this file as a script
+
+    return cuda_of_int(v)
 
 
 def _cu_name(rc: int) -> str:

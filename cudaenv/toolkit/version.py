@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from ..infra.files import read_limited
-from . import rank_key, release_label, same_release, version_key, wheel_site
+from . import cuda_of_int, rank_key, release_label, same_release, version_key, wheel_site
 from .wheels import read_version as wheel_version
 
 TYPE_CHECKING = False
@@ -89,8 +89,7 @@ def _header_version(root: str) -> str | None:
             continue
         num = data[i + 21 : i + 40].split()[0]
         if num.isdigit():
-            n = int(num)
-            return f"{n // 1000}.{(n % 1000) // 10}"
+            return cuda_of_int(int(num))
     return None
 
 

@@ -9,6 +9,8 @@ both.
 
 from __future__ import annotations
 
+from ..toolkit import cuda_of_int
+
 __all__ = ["N", "expected_sum", "RUNTIME_CU", "DRIVER_CPP", "EXT_CPP", "EXT_CU", "EXT_NAME",
            "TORCH_BUILD_PY", "TORCH_RUN_PY", "MARK", "parse_marked", "check_runtime_output",
            "check_driver_output", "cuda_version_int", "ADDON_PROGRAMS", "addon_version_code", "check_addon_output"]
@@ -239,8 +241,7 @@ def check_driver_output(stdout: str, returncode: int) -> tuple[bool, str]:
         return False, f"cuDeviceGetCount: {marks.get('devices', 'no answer')}"
     version = "?"
     if len(drv) == 2 and drv[1].isdigit() and int(drv[1]) > 0:
-        v = int(drv[1])
-        version = f"{v // 1000}.{v % 1000 // 10}"
+        version = cuda_of_int(int(drv[1]))
     if returncode != 0:
         return False, f"exit status {returncode}"
     return True, f"cuInit ok, driver supports CUDA {version}, {devs[1]} device(s)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ...env.pathlist import entries
+from ...toolkit import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
 from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
                                 ptx_isa_cuda, table)
@@ -1010,7 +1011,7 @@ def _d_libver(v: dict, t: LogText, m: re.Match) -> dict:
 def cuda_of_int(n: str) -> str:
     """CUDA_VERSION's integer as people say it (12050 -> 12.5: major * 1000 + minor * 10, not a library's encoding);
     anything else as it is (a dotted version)."""
-    return f"{int(n) // 1000}.{int(n) % 1000 // 10}" if n.isdigit() and len(n) >= 4 else n
+    return _cuda_of_int(int(n)) if n.isdigit() and len(n) >= 4 else n
 
 
 def _d_cudnn_pair(v: dict, t: LogText, m: re.Match) -> dict:
