@@ -346,7 +346,7 @@ def answer(r: _Reading, t: LogText, make: type[Match]) -> Match:
     label = _label(r.key, libs)
     quoted = clip(t.lines[r.line])
     use = f'`eval "$(cudaenv use {version or "/usr/local/cuda"})"`'
-    install = f"`cudaenv install {version}`" if version else "`cudaenv install` with the CUDA release the project needs"
+    install = f"`cudaenv install {version}`" if version else "the CUDA release the project needs (`cudaenv install --list` shows what can be installed)"
     devpk = (gen.get("devpackages") or {}).get(r.key, "")
     component, failure, check = "toolkit", r.failure, "env.cuda_home"
     if r.kind == "driver" and r.versions[0] in ("0.0", "0"):

@@ -71,6 +71,9 @@ def _shown(filled: dict, from_log: dict) -> dict:
     return shown
 # `cudaenv use <version>` (or <torch.version.cuda>, <that version>) in a fix: made paste-able.
 _USE_SLOT = re.compile(r"cudaenv (use|exec) (?:<([^<>`]*)>|()(?=\)))")  # <...>, or a version left empty
+#: `cudaenv use X` / `cudaenv exec X` whose X is none of what `use` takes (a version, `cu124`, a path, an option,
+#: a <slot>, a shell expansion): a description left by a placeholder's default.
+_NOT_A_TARGET = re.compile(r"cudaenv (use|exec) (?![<\-/~$]|\d|cu\d|v\d|cuda-\d)([^\s`\"')<>]+)")
 #: What a fix says when neither the log nor torch names the CUDA to switch to: the standard
 #: toolkit symlink of NVIDIA's installers (a toolkit path is a `use` target); with the host's
 #: facts, ``knowledge/here.py`` names the newest installed toolkit instead.
@@ -263,6 +266,11 @@ def _paste(fix: str, filled: dict, t: LogText, component: str) -> str:
     own CUDA ``--match-torch`` (the toolkit that fits the torch on PATH); else
     :data:`ANY_TOOLKIT`.
     """
+    if "cudaenv use" not in fix and "cudaenv exec" not in fix:
+        return fix
+    # A placeholder's default that is a description ("torch.version.cuda", "CUDA_HOME's nvcc"), not a target,
+    # would print a command that fails ("no profile named ..."): it is a slot like <...>.
+    fix = _NOT_A_TARGET.sub(lambda m: f"cudaenv {m.group(1)} <{m.group(2)}>", fix)
     if "cudaenv use <" not in fix and "cudaenv exec <" not in fix and "cudaenv use )" not in fix:
         return fix
     seen = filled.get("cuda_seen")
@@ -275,7 +283,8 @@ def _paste(fix: str, filled: dict, t: LogText, component: str) -> str:
 
     def sub(m: re.Match) -> str:
         verb, slot = m.group(1), m.group(2) or ""
-        match_torch = "--match-torch" if torchish and verb == "use" else ""
+        # A slot that names torch's CUDA is torch's toolkit whatever else the log shows
+        match_torch = "--match-torch" if (torchish or "torch" in slot) and verb == "use" else ""
         if "torch" in slot:
             target = torch_cuda or match_torch or seen or ANY_TOOLKIT
         else:
