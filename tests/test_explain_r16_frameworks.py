@@ -8,6 +8,8 @@
 - cuDNN 9's dispatcher finding an older copy of a sub-library ("Could not load symbol cudnnGetLibConfig. Error:
   .../libcudnn_graph.so.9: undefined symbol", loader.cudnn9_sublib_older): the framework's own cuDNN wheel first on
   LD_LIBRARY_PATH, else upgrade the older copy.
+- pip finding no wheel for a pinned TensorFlow release (python.tensorflow_wheel_not_found): the release's own Pythons
+  from knowledge/tensorflow.yaml (derive tf_python) name the environment to create (TF 1.15: 3.7, TF 2.4: 3.8).
 - TensorFlow's "Loaded runtime CuDNN library: X ... but source was compiled with Y" wrapped over two lines by the
   terminal (tf.cudnn_older_than_built).
 
@@ -79,9 +81,39 @@ CASES = [
      "5000) but source was compiled with 5110 (compatibility version 5100).  If using a binary install, upgrade your "
      "CuDNN library to match.",
      "tf.cudnn_older_than_built", "Install cuDNN 5.1.10"),
+
+    # -- a pinned TensorFlow release pip does not offer to this Python ------------------------------------------------
+    # https://github.com/streamlit/demo-face-gan/issues/12 ("this demo does not currently work with Python 3.8")
+    ("ERROR: Could not find a version that satisfies the requirement tensorflow==1.15.2 (from -r requirements.txt "
+     "(line 14)) (from versions: 2.2.0rc3, 2.2.0rc4, 2.2.0, 2.3.0rc0, 2.3.0rc1, 2.3.0rc2, 2.3.0)\n"
+     "ERROR: No matching distribution found for tensorflow==1.15.2 (from -r requirements.txt (line 14))",
+     "python.tensorflow_wheel_not_found", "`conda create -n tf1.15 python=3.7`"),
+    # https://github.com/schulter/EMOGI/issues/9 ("you can use python3.7")
+    ("ERROR: Could not find a version that satisfies the requirement tensorflow==1.15.3 (from versions: 2.5.0, 2.5.1, "
+     "2.5.2, 2.5.3, 2.6.0rc0, 2.6.0, 2.7.0, 2.8.0, 2.9.0rc0, 2.9.0)\nERROR: No matching distribution found for "
+     "tensorflow==1.15.3",
+     "python.tensorflow_wheel_not_found", "python=3.7"),
+    # https://github.com/testerSunshine/12306/issues/555 (from versions: none; "python换个版本")
+    ("RROR: Could not find a version that satisfies the requirement tensorflow==1.15.0 (from -r requirements.txt (line "
+     "10)) (from versions: none) ERROR: No matching distribution found for tensorflow==1.15.0",
+     "python.tensorflow_wheel_not_found", "python=3.7"),
+    # -- guards: tensorflow-gpu past 2.10 is the package name; a range or a listed release keeps the generic line -------
+    # the entry's own example (tensorflow/tensorflow#62073: tensorflow-gpu==2.11)
+    ("ERROR: No matching distribution found for tensorflow-gpu==2.11",
+     "python.tensorflow_wheel_not_found", "Install `tensorflow` instead of tensorflow-gpu"),
+    # https://github.com/CCExtractor/Rekognition/issues/120 (a range, not a pin)
+    ("ERROR: Could not find a version that satisfies the requirement tensorflow<2,>=1.2.0 (from "
+     "tensorflow-serving-api==1.13.0->-r requirements.txt (line 82)) (from versions: 2.2.0rc1, 2.2.0, 2.4.1)",
+     "python.tensorflow_wheel_not_found", "`python -VV` shows this Python's version and bits"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
+
+
+def test_tf_python_from_the_table() -> None:
+    """The release's Pythons come from knowledge/tensorflow.yaml, not from a pattern."""
+    from cudaenv.knowledge.explain.derive import tf_build
+    assert tf_build("1.15")["python"].endswith("3.7") and tf_build("2.4")["python"] == "3.6-3.8"
 
 
 def test_program_bug_in_a_docker_build_stays_unclaimed() -> None:
