@@ -2601,3 +2601,41 @@ def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["arch_versions"] = _d_arch_versions
+
+
+# -- [r16 frameworks] pip finds no wheel for a pinned TensorFlow release in this Python: the release's Python range from
+# knowledge/tensorflow.yaml (tensorflow.org's tested build configurations, which name the Pythons each release was built
+# for), so the first line names the Python to create the environment with (TF 1.15: 3.7, TF 2.4: 3.8) instead of a
+# generic one. Only for an exact pin (`==`) whose release the table has and that pip's "from versions" list does not
+# offer (a listed release failing is another cause).
+_TF_PY_RANGE = re.compile(r"(\d+)\.(\d+)(?:-(\d+)\.(\d+))?")
+
+
+def _d_tf_python(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf_release`` (major.minor of the pinned release), ``tf_python`` (its Python range as the table words it) and
+    ``tf_py`` (the newest Python 3 of that range), or all empty."""
+    req, want, listed = v.get("req") or "", v.get("want") or "", v.get("versions") or ""
+    empty = {"tf_release": "", "tf_python": "", "tf_py": ""}
+    if "==" not in req or not re.match(r"\d+\.\d+", want):
+        return empty
+    mm = tuple(int(n) for n in re.match(r"(\d+)\.(\d+)", want).groups())
+    if v.get("pkg") == "tensorflow-gpu" and mm >= (2, 11):
+        return empty  # tensorflow-gpu ends with 2.10 (2.11 and 2.12 are stubs): the package name is the cause
+    row = tf_build(want)
+    if not row:
+        return empty
+    offered = [x.strip() for x in listed.split(",") if x.strip()]
+    if any(x == want or x.startswith(want.rstrip("*").rstrip(".") + ".") for x in offered):
+        return empty
+    newest = ""
+    for a, b, c, d in _TF_PY_RANGE.findall(row["python"]):
+        hi = (int(c), int(d)) if c else (int(a), int(b))
+        if hi[0] == 3 and (not newest or hi > tuple(int(n) for n in newest.split("."))):
+            newest = f"{hi[0]}.{hi[1]}"
+    if not newest:
+        return empty
+    rel = ".".join(row["release"].split(".")[:2])
+    return {"tf_release": rel, "tf_python": row["python"], "tf_py": newest}
+
+
+DERIVE["tf_python"] = _d_tf_python
