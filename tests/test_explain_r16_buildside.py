@@ -9,6 +9,12 @@ table (docs/explain.md "Which fix comes first", principles 8 and 9).
   library file, so the build's "<file>/include" is "Not a directory" (the directory above lib64 first; a file in the
   system's own directory: unset it); a library setting given a directory, ld's "file not recognized: Is a directory"
   (the file, CUDNN_LIBRARY).
+- .NET's P/Invoke failing on a CUDA DLL, "Unable to load DLL 'cudnn64_6.dll'" (and onnxruntime's C# "LoadLibrary():
+  'cublas64_91.dll' not found"), routed to ``loader.windows_cuda_dll_not_found``; cuDNN's own DLL before cuDNN 8 (a
+  separate download) gets that cuDNN release first.
+- torch's "CUDA version (X) mismatches the version that was used to compile PyTorch (Y)" quoted without its "The
+  detected" (an issue title), and inside a Docker image build (``torch.cuda_major_mismatch``): the torch for the image's
+  CUDA installed in the Dockerfile first, a base image of torch's CUDA second; `cudaenv list` has nothing to offer there.
 
 Excerpts are verbatim (trimmed) from the sources named above them; guards keep near-miss wordings on their answers.
 """
@@ -71,6 +77,46 @@ CASES = [
      "collect2: error: ld returned 1 exit status\n",
      WRONG_KIND, "CUDNN_LIBRARY=/home/user/cuda/lib64/libcudnn.so"),
 
+    # -- .NET's DllImport on a CUDA DLL ---------------------------------------------------------------------------
+    # https://github.com/cbovar/ConvNetSharp/issues/60 (the burned fresh15 n66: cuDNN 6.0 for CUDA 8.0 put on PATH)
+    ("I'm getting a DllNotFoundException on GpuContext.cs:26.\n\n"
+     "Additional information: Unable to load DLL 'cudnn64_6.dll': The specified module could not be found. "
+     "(Exception from HRESULT: 0x8007007E)\n\nOn a fresh Win10 64bit, I'm running VS 2015, VS 2017 and cuda 8.\n",
+     "loader.windows_cuda_dll_not_found", "Install the cuDNN release cudnn64_6.dll names"),
+    # https://github.com/dje-dev/Ceres/issues/72 (.NET Core's wording, no ".dll", a German system message)
+    ("Error when initializing CUDA. Did you install NVidia's CUDA? https://developer.nvidia.com/cuda-zone\n"
+     "System.DllNotFoundException: Unable to load DLL 'cublas64_11' or one of its dependencies: Das angegebene Modul "
+     "wurde nicht gefunden. (0x8007007E)\n"
+     "   at ManagedCuda.CudaBlas.CudaBlasNativeMethods.cublasCreate_v2(CudaBlasHandle& handle)\n",
+     "loader.windows_cuda_dll_not_found", "cublas64_11"),
+    # https://github.com/microsoft/onnxruntime/issues/980 (onnxruntime's C# API; the CUDA 9.1 toolkit reinstalled)
+    ("Microsoft.ML.OnnxRuntime.OnnxRuntimeException\n  HResult=0x80131500\n"
+     "  Message=[ErrorCode:NoSuchFile] kernel32.LoadLibrary():'cublas64_91.dll' not found. CUDA is required for GPU "
+     "execution. . Verify it is available in the system directory=C:\\Windows\\system32. Else copy it to the output "
+     "folder.\n",
+     "loader.windows_cuda_dll_not_found", "CUDA Toolkit of that major version"),
+
+    # -- torch's own CUDA check inside a Docker image build ---------------------------------------------------------
+    # https://github.com/mistralai/mistral-inference/issues/54 (the burned fresh15 n02: torch==2.0.1+cu118 in the image)
+    ("Unable to build Docker image with cuda:11.8.0-devel-ubuntu20.04 - CUDA version (11.8) mismatches the version "
+     "that was used to compile PyTorch (12.1)\n\n"
+     "Step 8/12 : RUN git clone https://github.com/NVIDIA/apex &&     cd apex && python3 setup.py install --cpp_ext "
+     "--cuda_ext\n ---> Running in 75b68d40dad7\n",
+     "torch.cuda_major_mismatch", "RUN pip install torch torchvision torchaudio --index-url "
+                                  "https://download.pytorch.org/whl/cu118"),
+    # https://github.com/TransformerOptimus/SuperAGI/issues/1410 (docker compose's build, the message wrapped by BuildKit)
+    ("When I do a `docker compose -f local-llm-gpu up --build`, I am getting this error:\n\n"
+     "1.295 RuntimeError: \n"
+     "1.295 The detected CUDA version (11.8) mismatches the version that was used to compile\n"
+     "1.295 PyTorch (12.1). Please make sure to use the same CUDA versions.\n"
+     "failed to solve: process \"/bin/sh -c cd /app/repositories/GPTQ-for-LLaMa/ && python3 setup_cuda.py install\" "
+     "did not complete successfully: exit code: 1\n",
+     "torch.cuda_major_mismatch", "In the image, install the torch built for its CUDA 11.8"),
+    # guard: outside an image the installed toolkits decide first (vllm-project/vllm#1453)
+    ("RuntimeError: The detected CUDA version (11.8) mismatches the version that was used to compile PyTorch (12.1). "
+     "Please make sure to use the same CUDA versions.\n",
+     "torch.cuda_major_mismatch", "If `cudaenv list` shows a CUDA 12.1 toolkit"),
+
     # -- guards: near-miss wordings keep their answers -----------------------------------------------------------------
     # NVIDIA's own toolkit's header check stays the gcc limit (NVIDIA/cuda-samples#250: gcc 13 on Fedora 38)
     ("/usr/local/cuda/bin/../targets/x86_64-linux/include/crt/host_config.h:143:2: error: #error -- unsupported GNU "
@@ -93,6 +139,14 @@ def test_other_not_a_directory_is_not_claimed():
                  "find: /home/ubuntu/new1/usr/local/include: Not a directory\n",
                  "/home/me/project/build/lib: file not recognized: Is a directory\n"):
         assert WRONG_KIND not in [m.id for m in explain(text)], text
+
+
+def test_dotnet_wrapper_dll_is_not_a_cuda_dll():
+    """.NET's message for a project's own native DLL (takuya-takeuchi/FaceRecognitionDotNet#47: DlibDotNetNativeDnn) names
+    no CUDA DLL, so it is not answered as one."""
+    text = ("System.DllNotFoundException: 'Unable to load DLL 'DlibDotNetNativeDnn' or one of its dependencies: The "
+            "specified module could not be found. (Exception from HRESULT: 0x8007007E)'\n")
+    assert "loader.windows_cuda_dll_not_found" not in [m.id for m in explain(text)]
 
 
 def test_unsupported_clang_stays_clang_limit():
