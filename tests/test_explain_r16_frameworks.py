@@ -29,7 +29,7 @@ CASES = [
      "cd apex && git checkout 2386a912164b0c5cfcd8be7a2b890fbac5607c82 &&     sed -i "
      "'/check_cuda_torch_binary_vs_bare_metal(CUDA_HOME)/d' setup.py &&     python3 setup.py install --cpp_ext "
      "--cuda_ext\n ---> Running in 75b68d40dad7\nCloning into 'apex'...\n",
-     "torch.cuda_major_mismatch", "--index-url https://download.pytorch.org/whl/cu118` in the Dockerfile"),
+     "torch.cuda_major_mismatch", "RUN pip install torch torchvision torchaudio --index-url https://download.pytorch.org/whl/cu118`"),
     # https://github.com/TransformerOptimus/SuperAGI/issues/1410 (docker compose --build of the GPU image; the
     # project's Dockerfile pinned torch for the image's CUDA, PR #1380)
     ("When I do a `docker compose -f local-llm-gpu up --build`, I am getting this error:\n\n```\n1.295 RuntimeError: \n"
@@ -37,7 +37,7 @@ CASES = [
      "1.295 PyTorch (12.1). Please make sure to use the same CUDA versions.\n1.295 \n------\n"
      "failed to solve: process \"/bin/sh -c cd /app/repositories/GPTQ-for-LLaMa/ && python3 setup_cuda.py install\" "
      "did not complete successfully: exit code: 1\n```\n  But aren't both PyTorch and CUDA inside these docker images?",
-     "torch.cuda_major_mismatch", "install the torch build for the image's CUDA before this step"),
+     "torch.cuda_major_mismatch", "In the image, install the torch built for its CUDA"),
     # https://github.com/oobabooga/textgen/issues/1456 ("I'm inside a docker container having cuda 11.6"; the
     # maintainers pinned torch's CUDA in the Dockerfile, PR #4298)
     ("RuntimeError: \nThe detected CUDA version (11.6) mismatches the version that was used to compile\n"

@@ -2639,3 +2639,25 @@ def _d_tf_python(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["tf_python"] = _d_tf_python
+
+
+# -- [r16 buildside] a root variable that names a library file (or nvcc): which variable, and the directory it should be
+def _d_location_kind(v: dict, t: LogText, m: re.Match) -> dict:
+    """``var``: the variable a build appends include/ and lib64/ to (CUDNN_PATH for a cuDNN file: torch's extension
+    builder reads CUDNN_HOME or CUDNN_PATH; CUDA_HOME for nvcc and the toolkit's libraries), named as the log shows it
+    when it does; ``root``: the directory above the file's lib64/, lib/ (or lib/x86_64-linux-gnu, targets/.../lib) or
+    bin/; ``libname``: the file's name."""
+    path = v.get("file") or v.get("dir") or ""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    low = t.text
+    if "libcudnn" in name:
+        var = "CUDNN_HOME" if "CUDNN_HOME" in low and "CUDNN_PATH" not in low else "CUDNN_PATH"
+    else:
+        var = "CUDA_HOME"
+    root = re.sub(r"/(?:targets/[^/]+/)?(?:lib64|lib|bin)(?:/x86_64-linux-gnu|/aarch64-linux-gnu)?/[^/]+$", "", path)
+    if root == path:
+        root = path.rsplit("/", 1)[0]
+    return {"var": var, "root": root or "/usr", "libname": name}
+
+
+DERIVE["location_kind"] = _d_location_kind
