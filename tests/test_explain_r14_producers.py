@@ -131,11 +131,13 @@ CASES = [
      "  /usr/local/share/cmake-3.21/Modules/FindCUDA.cmake:1264 (find_package_handle_standard_args)\n"
      "  CMakeLists.txt:19 (find_package)",
      "build.project_cuda_version_gate", "-DCUDA_TOOLKIT_ROOT_DIR="),
-    # https://github.com/OAID/Tengine/issues/969 (OpenCV's config asks for exactly 10.0; "cuda版本换成10.0的")
+    # https://github.com/OAID/Tengine/issues/969 (OpenCV's config asks for exactly 10.0; "cuda版本换成10.0的", a
+    # commenter's, unconfirmed). [r16 knobs] The stack names OpenCV's config: that OpenCV changes first (its resolution
+    # table in errors.yaml), CUDA 10.0 is the second line.
     ("CMake Error at /snap/cmake/918/share/cmake-3.21/Modules/FindPackageHandleStandardArgs.cmake:230 (message):\n"
      '  Could NOT find CUDA: Found unsuitable version "11.0", but required is exact\n  version "10.0" (found /usr)\n'
      "  /usr/local/lib/cmake/opencv4/OpenCVConfig.cmake:86 (find_package)",
-     "build.project_cuda_version_gate", "Use exactly CUDA 10.0"),
+     "build.project_cuda_version_gate", "Change the OpenCV that asks"),
     # https://github.com/NVlabs/tiny-cuda-nn/issues/238 (conda's cudatoolkit, then a new 11.7, did not change the nvcc
     # CMake used)
     ("-- Obtained CUDA architectures automatically from installed GPUs\n"

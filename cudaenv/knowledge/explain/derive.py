@@ -2661,3 +2661,48 @@ def _d_location_kind(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["location_kind"] = _d_location_kind
+
+
+# -- [r16 knobs] the package whose CMake config asks for an exact CUDA. FindCUDA's "Found unsuitable version "8.0", but
+# required is exact version "7.5"" is rarely the project's own demand: OpenCV's installed OpenCVConfig.cmake calls
+# find_host_package(CUDA ${OpenCV_CUDA_VERSION} EXACT REQUIRED), the CUDA OpenCV itself was built with, and the Call
+# Stack under the error names that file (facebookarchive/caffe2#562 and #1829, lhk/darknet_wrapper#1, NVIDIA/nvvl#3,
+# OAID/Tengine#969, opencv/opencv#15245, luigifreda/plvs#28). The file's package and directory are what the first fix
+# changes (that OpenCV rebuilt, replaced or left out), not the toolkit.
+_CONFIG_CALL = re.compile(r"(?<![^\s])(?P<path>(?:[A-Za-z]:)?/[\w./+-]*/(?P<pkg>[A-Za-z][\w.+-]*?)(?:Config|-config)\.cmake)"
+                          r":\d+ \(find_(?:host_)?package\)")
+_OWN_CALL = re.compile(r"FindCUDA\.cmake:\d+ \(find_package_handle_standard_args\)\s+(?:\S*/)?CMakeLists\.txt:\d+ \(find_package\)",
+                       re.I)
+
+
+def _d_gate_demander(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_gate_need`, and for an exact demand the package whose CMake config made it: ``demander`` (the
+    config file's path), ``demander_pkg`` (its package, "OpenCV"), ``demander_dir`` (the directory to name as
+    ``<pkg>_DIR``); ``own_demand`` "yes" when the Call Stack goes from FindCUDA straight to the project's own
+    CMakeLists.txt (the project asks for it itself); ``need_older`` "yes" when the CUDA asked for is older than the
+    one found (what asks predates a CUDA upgrade; the other way, as stereolabs/zed-ros-wrapper#229's ZED SDK for 9.1
+    beside a distribution's 7.5 in /usr, the toolkit found is the stale side)."""
+    out = _d_gate_need(v, t, m)
+    out.update({"demander": "", "demander_pkg": "", "demander_dir": "", "own_demand": "", "need_older": ""})
+    if "exact" not in (v.get("how") or ""):
+        return out
+    need, found = v.get("need") or "", v.get("found") or ""
+    if re.fullmatch(r"\d+(?:\.\d+)*", need) and re.fullmatch(r"\d+(?:\.\d+)*", found) \
+            and version_key(need) < version_key(found):
+        out["need_older"] = "yes"  # what asks was built for an older CUDA than the one installed since
+    text = m.string if isinstance(m.string, str) else t.text  # the match's own text: its offsets are in it
+    if "onfig.cmake:" in text:
+        for line in text[m.end():m.end() + 4000].splitlines():
+            if "onfig.cmake:" not in line:
+                continue
+            c = _CONFIG_CALL.search(line)
+            if c and c.group("pkg").lower() not in ("cuda", "cudatoolkit"):
+                path = c.group("path")
+                out.update({"demander": path, "demander_pkg": c.group("pkg"), "demander_dir": path.rsplit("/", 1)[0]})
+                return out
+    if "CMakeLists.txt:" in text and _OWN_CALL.search(text[m.end():m.end() + 2000]):
+        out["own_demand"] = "yes"
+    return out
+
+
+DERIVE["gate_demander"] = _d_gate_demander
