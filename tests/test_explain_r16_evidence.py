@@ -92,6 +92,14 @@ CASES = [
      'runtime/jit.py", line 167, in <lambda>\nRuntimeError: Triton Error [CUDA]: device kernel image is invalid\n'
      "Nvidia driver version: 515.65.01\nCUDA runtime version: 11.8.89\n",
      "status.kernel_image_invalid", "TRITON_PTXAS_PATH"),
+    # -- runtime.libcudart_not_found: torch's own CUDA in the log is another release than the missing runtime's
+    # https://github.com/rusty1s/pytorch_scatter/issues/86 (fresh14 m61: rebuilt with CUDA_HOME at 10.0)
+    ("ImportError: libcudart.so.8.0: cannot open shared object file: No such file or directory\n\n"
+     "`torch_scatter`: 1.2.0\n`torch.version.cuda`: 10.0.130\n`CUDA_HOME`:/usr/local/cuda-10.0\n"
+     "Similar issue as [this](https://github.com/rusty1s/pytorch_geometric/issues/114#issuecomment-477403628). The "
+     "`/usr/local/cuda` on the server points to the `/usr/local/cuda-8.0`, but I do not have the `root` privilege to "
+     "change the symbol link.\n",
+     "runtime.libcudart_not_found", "Build or install the extension for torch's CUDA 10.0"),
     # -- the toolkit the reporter names decides "`nvcc --version` decides: ..." (components.yaml toolkit_features)
     # https://github.com/ingowald/cudaKDTree/issues/11 (CUB under CUDA 10.1; "updated my cuda version to 11.4 and it
     # compiles fine")
@@ -121,6 +129,16 @@ def test_failing_smi_keeps_the_driver_first() -> None:
     assert fix.startswith("If `nvidia-smi` fails on the host"), fix
 
 
+def test_torch_itself_is_not_an_extension_of_another_cuda() -> None:
+    """Guard: torch's own _C needing another runtime (pytorch/pytorch#10910: conda's cudatoolkit moved from 9.0 to 9.2
+    under a torch built for 9.0) is not an extension built for another CUDA than torch's."""
+    text = ("ImportError: libcudart.so.9.0: cannot open shared object file: No such file or directory\n"
+            "  File \"/home/paperspace/anaconda3/lib/python3.6/site-packages/torch/__init__.py\", line 80, in <module>\n"
+            "    from torch._C import *\nCUDA used to build PyTorch: 9.2\n")
+    got = [m for m in explain(text) if m.id == "runtime.libcudart_not_found"]
+    assert got and not got[0].values.get("torch_cuda_other"), [(m.id, m.title) for m in got]
+
+
 def test_cuda_seen_is_not_the_drivers() -> None:
     """nvidia-smi's "CUDA Version" is the driver's newest CUDA (driver_seen_cuda), not a toolkit: cuda_seen skips it for
     the toolkit the log names after it (NVIDIA/cutlass#1636: "CUDA Version: 12.2" above nvcc's "release 12.4")."""
@@ -140,9 +158,15 @@ def test_toolkit_seen_from_tools_that_found_it() -> None:
                        ('-- Found CUDA: /usr/local/cuda (found version "10.0") \n', "10.0"),
                        ('-- Found CUDA: /usr/local/cuda-9.0 (found suitable version "9.0", minimum required is "7.0")\n',
                         "9.0"),
-                       ("my cuda version is 10.1\n", "10.1"),
                        ("CUDA runtime version: Could not collect\n", "")):
         assert facts(LogText(text))["cuda_seen"] == want, text
+
+
+def test_cuda_said_decides_but_is_not_pasted() -> None:
+    """The reporter's "my cuda version is X.Y" is ``cuda_said``: it decides a toolkit feature's side, but is no toolkit
+    to paste (fresh7 b51: "the cuda version is 12.1" under a 525 driver, whose answer names a toolkit the driver runs)."""
+    got = facts(LogText("my cuda version is 10.1\n"))
+    assert got["cuda_said"] == "10.1" and got["cuda_seen"] == "", got
 
 
 def test_smi_fact() -> None:

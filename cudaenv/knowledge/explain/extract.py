@@ -113,13 +113,11 @@ _CONDA = (("conda", "forge", "mamba", "$prefix/lib"),
 # [r16 evidence] also the toolkit that tools print having found: torch's collect_env "CUDA runtime version: 11.8.89" (the
 # nvcc it ran, `nvcc --version`; "Could not collect" when none), CMake's "The CUDA compiler identification is NVIDIA 12.4.131"
 # and FindCUDA's "Found CUDA: /usr/local/cuda (found version "10.0")" (torch collect_env reports,
-# NVIDIA/cutlass#1636, fresh14 m08: collect_env's 11.8 toolkit beside driver 470), and the reporter's own "my cuda version is
-# 10.1" (ingowald/cudaKDTree#11 and sleeepyjack/warpcore#1: CUB missing under CUDA 10.x, fixed by CUDA 11 or NVIDIA/cub)
+# NVIDIA/cutlass#1636, fresh14 m08: collect_env's 11.8 toolkit beside driver 470)
 _TOOLKIT_PATH = _Lazy(r"cuda-(\d+\.\d+)\b|[/\\]CUDA[/\\]v(\d+\.\d+)\b|Cuda compilation tools, release (\d+\.\d+)|"
                            r"\bCUDA(?: Toolkit| Version)?[ =:]+(\d+\.\d+)\b|CUDA runtime version: (\d+\.\d+)|"
                            r"The CUDA compiler identification is NVIDIA (\d+\.\d+)|"
-                           r"Found CUDA(?:Toolkit)?: [^\n(]{1,200}\(found (?:suitable )?(?:exact )?version \"(\d+\.\d+)|"
-                           r"(?i:\bmy cuda(?: toolkit)? version is:? v?|\bcuda(?: toolkit)? version is:? v?)(\d{1,2}\.\d)\b")
+                           r"Found CUDA(?:Toolkit)?: [^\n(]{1,200}\(found (?:suitable )?(?:exact )?version \"(\d+\.\d+)")
 _TOOLKIT_NEEDLES = ("cuda-", "cuda/v", "cuda\\v", "cuda compilation tools", "cuda")
 _TORCH = (("+cu", "+cpu", "+rocm"), _Lazy(r"\b(\d+\.\d+\.\d+(?:\.\w+)?\+(?:cu\d+|cpu|rocm[\d.]+))\b"))
 _DENIED = (("permission denied", "eacces", "operation not permitted"),
@@ -279,6 +277,8 @@ def facts(t: LogText) -> dict[str, str]:
     out.update(_driver_and_gpu(f))  # [r15 facts] driver_seen, driver_seen_cuda, gpu_name, gpu_cc
     out.update(_platform_more(f))  # [r15 platforms] jetson, nix
     out["smi"] = _smi(f)  # [r16 evidence] what the log's nvidia-smi says: works / fails
+    m = f.search(*_CUDA_SAID)  # [r16 evidence] the reporter's "my cuda version is 10.1"
+    out["cuda_said"] = m.group(1) if m else ""
     return out
 
 
@@ -481,3 +481,12 @@ def _cuda_seen(f: "_Finder") -> str:
             return m.group(4)
         start = m.end()
     return ""
+
+
+# `cuda_said`: the CUDA version the reporter states in prose ("my cuda version is 10.1", "CUDA version is 10.0"). It decides
+# which side of a toolkit feature's first or last release the build's toolkit is (derive.py _cuda_shown: CUB from 11.0,
+# nvcc's -std, libnppicom) where no tool printed the toolkit; it is not pasted into `cudaenv use` (the reporter may name
+# the CUDA a driver runs: fresh7 b51's "the cuda version is 12.1" under a 525 driver). ingowald/cudaKDTree#11 and
+# sleeepyjack/warpcore#1: CUB missing under CUDA 10.1 / 10.0, fixed by CUDA 11 (or NVIDIA/cub).
+_CUDA_SAID = (("cuda version is", "cuda toolkit version is"),
+              _Lazy(r"(?i:\bcuda(?: toolkit)? version is:? v?)(\d{1,2}\.\d)\b"))
