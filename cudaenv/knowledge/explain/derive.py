@@ -2496,7 +2496,7 @@ def toolkit_features() -> dict:
 def _cuda_shown(v: dict, t: LogText) -> str:
     """The CUDA major.minor the log names for the toolkit that ran: the extraction stage's ``cuda_seen``, else nvcc's
     release or a toolkit path; "" when none."""
-    seen = v.get("cuda_seen", "") or _nvcc_seen(t)
+    seen = v.get("cuda_seen", "") or _nvcc_seen(t) or v.get("cuda_said", "")  # [r16 evidence] the reporter's words last
     if not seen and "cuda" in t.text.lower():
         # a version glued to the name or a toolkit directory ("CUDA10.2", cuda/11.4.2/): the newest named
         seen = _newest_cuda_named(t, lowest=4)
@@ -2706,3 +2706,37 @@ def _d_gate_demander(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["gate_demander"] = _d_gate_demander
+
+
+# -- [r16 evidence] the log's evidence decides which alternative comes first.
+#
+# A runtime of CUDA 10 or older (libcudart.so.X.Y names its minor version) missing from a torch extension, in a log that
+# shows torch's own CUDA (torch.version.cuda, collect_env's "CUDA used to build PyTorch", a +cuXYZ build) as another
+# release: the extension was built or downloaded for CUDA X.Y, and torch runs Y. Putting X.Y's runtime on the loader path
+# loads two runtimes into one process; what solved the threads is the extension built for torch's CUDA.
+# rusty1s/pytorch_scatter#86 (fresh14 m61: torch.version.cuda 10.0.130, libcudart.so.8.0 from a build made under
+# /usr/local/cuda = 8.0: reinstalled/rebuilt with CUDA_HOME at 10.0), rusty1s/pytorch_scatter#211 (torch 1.8.1+cu102 with
+# wheels for another CUDA: the binaries built for 10.2), facebookresearch/detectron2#2064 (libcudart.so.10.1: reinstalled
+# torch, torchvision and detectron2 to match), ClementPinard/Pytorch-Correlation-extension#73 (rebuild from scratch).
+# Not when torch itself is what fails to load (its _C, pytorch/pytorch#10910: conda's cudatoolkit of another release).
+_TORCH_CUDA_SAID = re.compile(r"torch\.version\.cuda`?\s*[:=]?\s*`?'?(\d{1,2}\.\d)|"
+                              r"CUDA used to build PyTorch:\s*(\d{1,2}\.\d)")
+_TORCH_ITSELF = re.compile(r"torch[/\\]_C\b|torch[/\\]__init__\.py|torch[/\\]lib[/\\]libtorch")
+
+
+def _d_libcudart_torch(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_libcudart`, and ``torch_cuda_other``: torch's CUDA as the log shows it, when the missing runtime is of
+    CUDA 10 or older and of another release, and torch itself is not what failed to load ("" otherwise)."""
+    out = DERIVE["libcudart"](v, t, m)
+    out["torch_cuda_other"] = ""
+    ver = v.get("version", "")
+    if not re.fullmatch(r"(?:[1-9]|10)\.\d", ver) or "torch" not in t.text:
+        return out
+    said = _TORCH_CUDA_SAID.search(t.text)
+    cuda = next((g for g in said.groups() if g), "") if said else cuda_of_torch_build(v.get("torch_build", ""))
+    if cuda and cuda != ver and not _TORCH_ITSELF.search(t.text):
+        out["torch_cuda_other"] = cuda
+    return out
+
+
+DERIVE["libcudart_torch"] = _d_libcudart_torch

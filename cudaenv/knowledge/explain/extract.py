@@ -110,8 +110,14 @@ _CONDA = (("conda", "forge", "mamba", "$prefix/lib"),
           _Lazy(r"(/[\w./+-]*?/(?:mini|ana|micro)?(?:conda|forge|mamba)\d?/envs/[\w.+-]+|"
                      r"/[\w./+-]*?/(?:miniconda|anaconda|miniforge|mambaforge)\d?)\b|\$CONDA_PREFIX|\$PREFIX/lib|"
                      r"x86_64-conda(?:_cos\d)?-linux-gnu", _I))
+# [r16 evidence] also the toolkit that tools print having found: torch's collect_env "CUDA runtime version: 11.8.89" (the
+# nvcc it ran, `nvcc --version`; "Could not collect" when none), CMake's "The CUDA compiler identification is NVIDIA 12.4.131"
+# and FindCUDA's "Found CUDA: /usr/local/cuda (found version "10.0")" (torch collect_env reports,
+# NVIDIA/cutlass#1636, fresh14 m08: collect_env's 11.8 toolkit beside driver 470)
 _TOOLKIT_PATH = _Lazy(r"cuda-(\d+\.\d+)\b|[/\\]CUDA[/\\]v(\d+\.\d+)\b|Cuda compilation tools, release (\d+\.\d+)|"
-                           r"\bCUDA(?: Toolkit| Version)?[ =:]+(\d+\.\d+)\b")
+                           r"\bCUDA(?: Toolkit| Version)?[ =:]+(\d+\.\d+)\b|CUDA runtime version: (\d+\.\d+)|"
+                           r"The CUDA compiler identification is NVIDIA (\d+\.\d+)|"
+                           r"Found CUDA(?:Toolkit)?: [^\n(]{1,200}\(found (?:suitable )?(?:exact )?version \"(\d+\.\d+)")
 _TOOLKIT_NEEDLES = ("cuda-", "cuda/v", "cuda\\v", "cuda compilation tools", "cuda")
 _TORCH = (("+cu", "+cpu", "+rocm"), _Lazy(r"\b(\d+\.\d+\.\d+(?:\.\w+)?\+(?:cu\d+|cpu|rocm[\d.]+))\b"))
 _DENIED = (("permission denied", "eacces", "operation not permitted"),
@@ -203,15 +209,15 @@ class _Finder:
         # that is not among them is not searched for in the whole text (text.may_contain).
         self.words = words
 
-    def search(self, needles: tuple[str, ...], rx: _Lazy) -> re.Match | None:
+    def search(self, needles: tuple[str, ...], rx: _Lazy, start: int = 0) -> re.Match | None:
         text, low = self.text, self.low
         if low is None:
-            return rx.search(text)
+            return rx.search(text, start)
         best: re.Match | None = None
         for needle in needles:
             if self.words is not None and not may_contain(needle, *self.words, low):
                 continue
-            pos, line, tries = 0, -1, 0  # line: the long line searched in windows, tries: how many so far
+            pos, line, tries = start, -1, 0  # line: the long line searched in windows, tries: how many so far
             while True:
                 k = low.find(needle, pos)
                 if k < 0 or (best is not None and k >= best.start()):
@@ -253,8 +259,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["producer"] = found[0] if found else ""
     m = f.search(*_CONDA)
     out["conda"] = (m.group(1) or "conda") if m else ""
-    m = f.search(_TOOLKIT_NEEDLES, _TOOLKIT_PATH)
-    out["cuda_seen"] = next((g for g in m.groups() if g), "") if m else ""
+    out["cuda_seen"] = _cuda_seen(f)
     m = f.search(*_TORCH)
     out["torch_build"] = m.group(1) if m else ""
     out["denied"] = "yes" if f.search(*_DENIED) else ""
@@ -271,6 +276,9 @@ def facts(t: LogText) -> dict[str, str]:
     out["own_build"] = _own_build(f)
     out.update(_driver_and_gpu(f))  # [r15 facts] driver_seen, driver_seen_cuda, gpu_name, gpu_cc
     out.update(_platform_more(f))  # [r15 platforms] jetson, nix
+    out["smi"] = _smi(f)  # [r16 evidence] what the log's nvidia-smi says: works / fails
+    m = f.search(*_CUDA_SAID)  # [r16 evidence] the reporter's "my cuda version is 10.1"
+    out["cuda_said"] = m.group(1) if m else ""
     return out
 
 
@@ -420,3 +428,65 @@ def _platform_more(f: "_Finder") -> dict[str, str]:
     return {"jetson": "yes" if f.search(*_JETSON) else "", "nix": "yes" if f.search(*_NIX) else ""}
 
 
+
+
+# -- [r16 evidence] the log's evidence decides which alternative comes first.
+#
+# `smi`: what nvidia-smi said where the log ran it, the check many fixes start from ("`nvidia-smi` tells which case: if it
+# fails ...; if it works ..."). "works": its table header (`| NVIDIA-SMI 550.163.01   Driver Version: 550.163.01   CUDA
+# Version: 12.4 |`, also pasted inline), `nvidia-smi -L`'s `GPU 0: ... (UUID: GPU-...)`, or the user's words "nvidia-smi
+# works / is normal / shows everything is fine". "fails": "NVIDIA-SMI has failed because it couldn't communicate with the
+# NVIDIA driver", "nvidia-smi: command not found", "NVIDIA-SMI couldn't find libnvidia-ml.so", "Failed to initialize NVML",
+# "No devices were found". A log showing both (one run failed, another worked: a container and its host, before and after a
+# fix) decides nothing: "". Threads: NVIDIA/nvidia-docker#1711 and NVIDIA/nvidia-container-toolkit#154 (Docker Desktop,
+# the table beside nvidia-container-cli's "load library failed"), NVIDIA/nvidia-container-toolkit#1092 ("nvidia-smi shows
+# everything is fine with the driver"), canonical/docker-snap#148 (docker from snap: "In my host, nvida-smi is normal"),
+# NVIDIA/cutlass#1636 (the table beside "CUDA driver is a stub library"), NixOS/nixpkgs#320145 ("nvidia-smi output looks ok").
+_SMI_WORKS = (("nvidia-smi", "nvida-smi", "uuid: gpu-"),
+              _Lazy(r"NVIDIA-SMI \d{3}\.\d+(?:\.\d+)?\s+Driver Version:\s*\d{3}\.|"
+                    r"^\s*GPU \d+: [^\n]{3,80}\(UUID: GPU-|"
+                    r"(?i:(?<!if )(?<!sure )(?<!that )(?<!whether )(?<!until )\bnvidi?a-smi`?\s+(?:(?:on the host |on host |itself |still )?(?:works?|is (?:normal|fine|working|ok)|"
+                    r"runs? fine|shows everything is fine|output looks (?:ok|fine|good|normal)|(?:correctly |properly )?(?:lists|shows|sees) (?:the|my|all|both) (?:gpu|card))))", re.M))
+_SMI_FAILS = (("nvidia-smi has failed", "nvidia-smi: command not found", "nvidia-smi couldn't find", "failed to initialize nvml",
+               "no devices were found", "nvidia-smi: not found"),
+              _Lazy(r"NVIDIA-SMI has failed because|nvidia-smi: (?:command )?not found|NVIDIA-SMI couldn't find libnvidia-ml|"
+                    r"Failed to initialize NVML|^\s*No devices were found", re.M | _I))
+
+
+def _smi(f: "_Finder") -> str:
+    """[r16 evidence] "works", "fails" or "" (neither shown, or both): see _SMI_WORKS."""
+    works = f.search(*_SMI_WORKS) is not None
+    fails = f.search(*_SMI_FAILS) is not None
+    return "works" if works and not fails else "fails" if fails and not works else ""
+
+
+# `cuda_seen` is a toolkit's CUDA: nvidia-smi's header "Driver Version: 535.104.05   CUDA Version: 12.2" names the newest
+# CUDA the *driver* runs (driver_seen_cuda reads it), not a toolkit, and a fix that pastes `cudaenv use 12.2` or decides a
+# toolkit's side from it contradicts the log (NVIDIA/cutlass#1636: that header beside nvcc's "release 12.4";
+# pytorch/pytorch#45028: "CUDA Version: 11.0" of a 450 driver). Such a match is skipped for the next toolkit the log names.
+_SMI_HEADER = re.compile(r"Driver Version|NVIDIA-SMI", re.I)
+
+
+def _cuda_seen(f: "_Finder") -> str:
+    """The first CUDA version the log names for a toolkit (_TOOLKIT_PATH), not nvidia-smi's driver CUDA."""
+    start = 0
+    for _ in range(8):
+        m = f.search(_TOOLKIT_NEEDLES, _TOOLKIT_PATH, start)
+        if m is None:
+            return ""
+        if m.group(4) is None:
+            return next(g for g in m.groups() if g)
+        a = f.text.rfind("\n", 0, m.start()) + 1
+        if not _SMI_HEADER.search(f.text, a, m.start()):
+            return m.group(4)
+        start = m.end()
+    return ""
+
+
+# `cuda_said`: the CUDA version the reporter states in prose ("my cuda version is 10.1", "CUDA version is 10.0"). It decides
+# which side of a toolkit feature's first or last release the build's toolkit is (derive.py _cuda_shown: CUB from 11.0,
+# nvcc's -std, libnppicom) where no tool printed the toolkit; it is not pasted into `cudaenv use` (the reporter may name
+# the CUDA a driver runs: fresh7 b51's "the cuda version is 12.1" under a 525 driver). ingowald/cudaKDTree#11 and
+# sleeepyjack/warpcore#1: CUB missing under CUDA 10.1 / 10.0, fixed by CUDA 11 (or NVIDIA/cub).
+_CUDA_SAID = (("cuda version is", "cuda toolkit version is"),
+              _Lazy(r"(?i:\bcuda(?: toolkit)? version is:? v?)(\d{1,2}\.\d)\b"))
