@@ -7,6 +7,8 @@ loaded and compiled once, as in a long log's single run), on three logs:
   closing line, the shape people paste;
 * the same size of plain compiler chatter with one out-of-memory line;
 * one loader error repeated 10 000 times (a training loop or a retry printing it every step);
+* a driver error repeated 10 000 times under a changing timestamp, an nvidia-smi table at the end (every line
+  holds "NVIDIA", a word the extraction stage reads the driver and the GPU from);
 * 300 lines that each end a 6 800-character path in an error (patterns that start with a path class);
 * the whole real-log corpus of tests/data/explain_corpus, one log after another;
 * the answers tied to this machine (``explain`` without ``--no-host``) for a torch message:
@@ -58,6 +60,13 @@ def chatter_log(n: int = 10_000) -> str:
 
 def repeated_log(n: int = 10_000) -> str:
     return "\n".join(["ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"] * n)
+
+
+def driver_retry_log(n: int = 10_000) -> str:
+    lines = [f"[2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d}] RuntimeError: The NVIDIA driver on your system is too old"
+             " (found version 11040). Please update your GPU driver" for i in range(n)]
+    return "\n".join(lines + ["| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |",
+                               "|   0  NVIDIA GeForce RTX 3090    Off  | 00000000:01:00.0 Off |                  N/A |"])
 
 
 def wide_paths_log(n: int = 300) -> str:
@@ -163,6 +172,7 @@ def main() -> int:
         ("10 000-line ninja/nvcc build log, one missing header", lambda t=build_log(): explain(t)),
         ("10 000 lines of compiler chatter, one OOM line", lambda t=chatter_log(): explain(t)),
         ("one loader error repeated 10 000 times", lambda t=repeated_log(): explain(t)),
+        ("a driver error repeated 10 000 times, timestamped", lambda t=driver_retry_log(): explain(t)),
         ("300 lines ending 6 800-character paths in errors", lambda t=wide_paths_log(): explain(t)),
         (f"the real-log corpus ({len(logs)} logs, one after another)", lambda: [explain(t) for t in logs]),
         ("host answers for a torch message (warm index, cached probe)", host_answers(args.python)),
