@@ -93,6 +93,50 @@ ERROR: An error occurred while performing the step: "Building kernel modules". S
    ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_lock'
    ERROR: modpost: GPL-incompatible module nvidia.ko uses GPL-only symbol '__rcu_read_unlock'
 """, "driver.module_build_failed", "driver release that supports this kernel"),
+    # ---- a Jetson container's placeholder libraries: the NVIDIA runtime mounts the device's copies over them
+    # https://github.com/dusty-nv/jetson-inference/issues/1061 (fresh15 n64: default-runtime nvidia)
+    ("""./segnet-console: error while loading shared libraries: /usr/lib/aarch64-linux-gnu/libnvinfer.so.7: file too short
+```
+
+docker image that I use: `dustynv/jetson-inference:r32.4.4`
+ - NVIDIA Jetson Xavier NX (Developer Kit Version)
+   * Jetpack 4.4.1 [L4T 32.4.4]
+""", "container.jetson_lib_not_mounted", "--runtime nvidia"),
+    # https://github.com/dusty-nv/jetson-containers/issues/253 (libnvsocsys.so: `--runtime nvidia` needed)
+    ("""I have issue while using `dustynv/ros:humble-ros-base-l4t-r35.2.1`  and building isaac ros packages.
+root@d62ba023993b:/# ldd /opt/nvidia/vpi2/lib/aarch64-linux-gnu/libnvvpi.so.2
+/opt/nvidia/vpi2/lib/aarch64-linux-gnu/libnvvpi.so.2: error while loading shared libraries: /usr/lib/aarch64-linux-gnu/tegra/libnvsocsys.so: file too short
+""", "container.jetson_lib_not_mounted", "--runtime nvidia"),
+    # https://github.com/NVIDIA-AI-IOT/jetnet/issues/13 (--gpus refused in csv mode, then run without any GPU runtime)
+    ("""I am using jetson xavier nx with jetpack 5.0.2.
+when i removed the --gpus flag
+its worked and i entered at docker command prompt.
+ImportError: /lib/aarch64-linux-gnu/libgstreamer-1.0.so.0: file too short
+""", "container.jetson_lib_not_mounted", "--runtime nvidia"),
+    # https://github.com/dusty-nv/jetson-inference/issues/1733 (run.sh gives --runtime nvidia; the device lacked
+    # JetPack's CUDA/cuDNN/TensorRT)
+    ("""After ran bash docker/run.sh, then
+'cd build/aarch64/bin ; ./imagenet images/jellyfish.jpg images/test/jellyfish.jpg'
+./imagenet: error while loading shared libraries: /usr/lib/aarch64-linux-gnu/libnvinfer.so.7.1.3: file too short
+I tested the dustynv/jetson-inference:r32.4.4, r32.7.1 and also the l4t-pytorch:r32.4.4, and found that the libnvinf.so file size is all 0.
+$ sudo docker run --runtime nvidia -it --rm --network host dustynv/jetson-inference:r32.7.1
+""", "container.jetson_lib_not_mounted", "nvidia-jetpack"),
+    # ---- NCCL 2.2-2.3's bootstrap over sockets (include/socket.h): the interface, NCCL_SOCKET_IFNAME
+    # https://github.com/horovod/horovod/issues/666 (fresh13 h36: NCCL_SOCKET_IFNAME=^docker0,lo or the routable one)
+    ("""seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer
+seyun:17283:17549 [3] INFO transport/net_socket.cu:166 -> 2
+seyun:17281:17552 [1] INFO transport/net_socket.cu:166 -> 2
+seyun:17281:17552 [1] INFO bootstrap.cu:45 -> 2 [Net]
+seyun:17281:17552 [1] INFO bootstrap.cu:259 -> 2
+vclab-server-08:27377:27554 [1] NCCL INFO NET : Using interface eno2:115.145.173.234<0>
+""", "nccl.network", "NCCL_SOCKET_IFNAME"),
+    # https://github.com/horovod/horovod/issues/584 (NCCL used lo beside eth0 on each node)
+    ("""paigcr-b-gpu-1012:4152:4206 [0] NCCL INFO NET : Using interface lo:127.0.0.1<0>
+paigcr-b-gpu-1012:4152:4206 [0] NCCL INFO NET : Using interface eth0:10.151.40.240<0>
+paigcr-b-gpu-1012:4153:4209 [1] include/socket.h:361 NCCL WARN Call to connect timeout : Connection refused
+paigcr-b-gpu-1012:4153:4209 [1] NCCL INFO transport/net_socket.cu:139 -> 2
+paigcr-b-gpu-1012:4153:4209 [1] NCCL INFO bootstrap.cu:19 -> 2
+""", "nccl.network", "NCCL_SOCKET_IFNAME"),
     # ---- TensorFlow's cuDNN check, wrapped after the loaded version
     # https://github.com/smallcorgi/Faster-RCNN_TF/issues/12 (fresh15 n63: cuDNN 5.1 installed)
     ("""E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 5006 
@@ -119,6 +163,19 @@ bash: nvidia-smi: command not found
 >>> torch.cuda.is_available()
 False
 """, "container.started_without_gpus"),
+    # a program's own plugin on a Jetson is not a runtime placeholder (wang-xinyu/tensorrtx#1229)
+    ("""OSError: /models/libmyplugins.so: file too short
+- GPU, Jetson Nano
+""", None),
+    # an x86 container's empty libcuda.so.1 keeps its entry
+    ("""docker run -it myimage python -c "import torch"
+ImportError: /usr/lib/x86_64-linux-gnu/libcuda.so.1: file too short
+""", "container.driver_lib_placeholder"),
+    # NCCL 2.12+'s "Connection closed by remote peer" mid-run stays the remote error (a rank went away: NVIDIA/nccl#914)
+    ("""host:22337:22400 [6] misc/socket.cc:521 NCCL WARN Net : Connection closed by remote peer 10.104.148.191<37877>
+host:22337:22400 [6] NCCL INFO misc/socket.cc:529 -> 6
+host:22337:22400 [6] NCCL INFO proxy.cc:859 -> 6
+""", "nccl.remote_error"),
     # DKMS's own report keeps its first line (make.log)
     ("""Error! Bad return status for module build on kernel: 6.4.1-zen1-1-zen (x86_64)
 Consult /var/lib/dkms/nvidia/535.86.05/build/make.log for more information.
@@ -130,15 +187,14 @@ Consult /var/lib/dkms/nvidia/535.86.05/build/make.log for more information.
 def test_guard(text: str, want: str | None) -> None:
     found = [m for m in explain(text) if m.environment]
     ids = [m.id for m in found]
-    assert "container.gpu_command_not_found" not in ids[:1] or want == "container.gpu_command_not_found", ids
     if want is None:
-        assert not ids or ids[0] != "container.gpu_command_not_found", ids
+        assert not ids or ids[0] not in ("container.gpu_command_not_found", "container.jetson_lib_not_mounted"), ids
     else:
         assert ids and ids[0] == want, ids
 
 
 def test_dkms_first_line_unchanged() -> None:
-    m = next(m for m in explain(GUARDS[3][0]) if m.environment)
+    m = next(m for m in explain(GUARDS[-1][0]) if m.environment)
     assert "make.log" in m.fix.splitlines()[0], m.fix
 
 
