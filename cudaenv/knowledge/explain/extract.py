@@ -289,6 +289,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["smi"] = _smi(f)  # [r16 evidence] what the log's nvidia-smi says: works / fails
     m = f.search(*_CUDA_SAID)  # [r16 evidence] the reporter's "my cuda version is 10.1"
     out["cuda_said"] = m.group(1) if m else ""
+    out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
     return out
 
 
@@ -512,3 +513,24 @@ def _cuda_seen(f: "_Finder") -> str:
 # sleeepyjack/warpcore#1: CUB missing under CUDA 10.1 / 10.0, fixed by CUDA 11 (or NVIDIA/cub).
 _CUDA_SAID = (("cuda version is", "cuda toolkit version is"),
               _Lazy(r"(?i:\bcuda(?: toolkit)? version is:? v?)(\d{1,2}\.\d)\b"))
+
+
+# -- [r16 ide] `launcher`: the program was started by an IDE, a notebook kernel or a terminal multiplexer, which do not
+# read the shell's start-up files or its exports: PyCharm (its run configurations, its console, `helpers/pydev`),
+# VS Code (`debugpy`, `.vscode`, launch.json), Jupyter / nteract kernels (started from kernel.json; `ipykernel_launcher`),
+# Spyder, a tmux server started before the exports (it hands its own environment to new windows), another IDE (Qt
+# Creator, Eclipse, CLion). What the user's words name is enough ("when I run it in PyCharm"). Threads: tensorflow/
+# tensorflow#9530 and #1675, kkhoot/PAA#22, cudamat/cudamat#58, mlc-ai/mlc-llm#2888 (PyCharm); jupyter/notebook#1290 and
+# #4621, jupyterhub/the-littlest-jupyterhub#208, facebookarchive/iTorch#160, nteract/archived-desktop-app#2054 (a
+# notebook kernel); nerfstudio-project/nerfacc#208 (PyCharm's PATH without nvcc); JuliaGPU/CUDAnative.jl#469 (tmux).
+_LAUNCHER = [
+    ("pycharm", ("pycharm", "pydev"), _Lazy(r"(?i:\bpy ?charm|\bpydev)")),
+    ("vscode", ("vscode", "vs code", "visual studio code", "debugpy", "launch.json"),
+     _Lazy(r"(?i:\bvs ?code\b|visual studio code|\bdebugpy\b|\.vscode\b|\blaunch\.json\b)")),
+    ("jupyter", ("jupyter", "nteract", "ipykernel", "kernel.json", "notebook"),
+     _Lazy(r"(?i:\bjupyter|\bnteract\b|\bipykernel|\bkernel\.json\b|\b(?:in|on|from|inside) (?:a |the |my )?(?:[\w-]+ )?notebook\b)")),
+    ("spyder", ("spyder",), _Lazy(r"(?i:\bspyder\b)")),
+    ("tmux", ("tmux",), _Lazy(r"(?i:\btmux\b)")),
+    ("ide", ("ide", "qt creator", "qtcreator", "eclipse", "clion"),
+     _Lazy(r"\b(?:the|an?|my|from|in) IDE\b|(?i:\bqt ?creator\b|\beclipse\b|\bclion\b)")),
+]
