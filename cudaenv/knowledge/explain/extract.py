@@ -531,6 +531,6 @@ _LAUNCHER = [
      _Lazy(r"(?i:\bjupyter|\bnteract\b|\bipykernel|\bkernel\.json\b|\b(?:in|on|from|inside) (?:a |the |my )?(?:[\w-]+ )?notebook\b)")),
     ("spyder", ("spyder",), _Lazy(r"(?i:\bspyder\b)")),
     ("tmux", ("tmux",), _Lazy(r"(?i:\btmux\b)")),
-    ("ide", ("ide", "qt creator", "qtcreator", "eclipse", "clion"),
+    ("ide", ("the ide", "an ide", "a ide", "my ide", "from ide", "in ide", "qt creator", "qtcreator", "eclipse", "clion"),
      _Lazy(r"\b(?:the|an?|my|from|in) IDE\b|(?i:\bqt ?creator\b|\beclipse\b|\bclion\b)")),
 ]
