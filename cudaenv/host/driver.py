@@ -117,7 +117,7 @@ def driver_cuda_from_int(v: int) -> str:
     v = int(v)
     if v <= 0:
         raise ValueError(f"not a CUDA driver version: {v}")
-    from ..toolkit import cuda_of_int  # here, not at the top: the child runs this file as a script
+    from . import cuda_of_int  # here, not at the top: the child runs this file as a script
 
     return cuda_of_int(v)
 

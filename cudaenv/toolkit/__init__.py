@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
     from .types import Identity
 
-__all__ = ["version_key", "cuda_of_int", "family", "wheel_site", "release_label", "same_release", "rank_key"]
+__all__ = ["version_key", "family", "wheel_site", "release_label", "same_release", "rank_key"]
 
 
 def version_key(v: str | None) -> tuple[tuple[int, str], ...]:
@@ -32,15 +32,6 @@ def version_key(v: str | None) -> tuple[tuple[int, str], ...]:
             n += 1
         out.append((int(p[:n]), p[n:]) if 0 < n <= 30 else (-1, p))
     return tuple(out)
-
-
-def cuda_of_int(n: int) -> str:
-    """CUDA's version integer as people write it: ``1000 * major + 10 * minor`` (CUDA_VERSION in cuda.h,
-    ``cuDriverGetVersion``, ``cudaRuntimeGetVersion``), so 12040 -> ``"12.4"`` and 9020 -> ``"9.2"``.
-
-    The one decoder of that integer (cuDNN and NCCL encode theirs differently). Callers check the range
-    they accept (a driver's must be positive)."""
-    return f"{n // 1000}.{n % 1000 // 10}"
 
 
 def family(root: str) -> str | None:

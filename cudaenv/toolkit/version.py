@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 
+from ..host import cuda_of_int
 from ..infra.files import read_limited
-from . import cuda_of_int, rank_key, release_label, same_release, version_key, wheel_site
+from . import rank_key, release_label, same_release, version_key, wheel_site
 from .wheels import read_version as wheel_version
 
 TYPE_CHECKING = False

@@ -9,7 +9,7 @@ both.
 
 from __future__ import annotations
 
-from ..toolkit import cuda_of_int
+from ..host import cuda_of_int
 
 __all__ = ["N", "expected_sum", "RUNTIME_CU", "DRIVER_CPP", "EXT_CPP", "EXT_CU", "EXT_NAME",
            "TORCH_BUILD_PY", "TORCH_RUN_PY", "MARK", "parse_marked", "check_runtime_output",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ...env.pathlist import entries
-from ...toolkit import cuda_of_int as _cuda_of_int
+from ...host import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
 from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
                                 ptx_isa_cuda, table)
