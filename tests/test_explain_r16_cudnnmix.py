@@ -42,6 +42,11 @@ Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda-11.1/targ
     ("""ENV LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/opt/conda/lib/python3.10/site-packages/nvidia/cublas/lib:/opt/conda/lib/python3.10/site-packages/nvidia/cudnn/lib
 Could not load library libcudnn_cnn_infer.so.8. Error: /opt/conda/lib/python3.10/site-packages/nvidia/cudnn/lib/libcudnn_cnn_infer.so.8: undefined symbol: _ZN11nvrtcHelper4loadEb, version libcudnn_ops_infer.so.8
 """, "runtime.cuda_lib_shadowed", "prepended, not appended"),
+    # https://github.com/PaddlePaddle/PaddleSlim/issues/1619 (the conda env's libcudnn_ops_train beside another install's
+    # ops_infer; Paddle's message puts a space before the colon and the comma)
+    ("""Could not load library libcudnn_cnn_train.so.8.     Error: /home/zjl/anaconda3/envs/paddle/bin/../lib/libcudnn_ops_train.so.8 :undefined symbol: _ZN5cudnn3ops26JoinInternalPriorityStreamEP12cudnnContexti , version libcudnn_ops_infer.so.8
+FatalError:`Process abort signal' is detected by the operating system.
+""", "runtime.cuda_lib_shadowed", "Load every cuDNN 8 library from one install"),
     # ---- Caffe2's cuDNN check: the build's cuDNN and another install's library
     # https://github.com/onnx/onnx-caffe2/issues/288 (fresh16 p62; maintainer: two cuDNN, only the build's one found)
     ("""prepared_backend = onnx_caffe2.backend.prepare(model, device="CUDA:0")
