@@ -2740,3 +2740,81 @@ def _d_libcudart_torch(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["libcudart_torch"] = _d_libcudart_torch
+
+
+# -- [r16 cudnnmix] a cuDNN of another version than the program's, found first.
+#
+# cudnn_pair_major: cudnn_pair and the major of the build's cuDNN (the soname the loader must find: libcudnn.so.N).
+def _d_cudnn_pair_major(v: dict, t: LogText, m: re.Match) -> dict:
+    out = _d_cudnn_pair(v, t, m)
+    return {**out, "built_major": out["built_v"].split(".")[0] or "N"}
+
+
+DERIVE["cudnn_pair_major"] = _d_cudnn_pair_major
+
+
+# ort_cudnn: the cuDNN major the onnxruntime release the log names was built for (knowledge/onnxruntime.yaml, the
+# CUDA EP requirements table), and a cuDNN major the log says is installed when it is another one. A cuDNN 8 build
+# does not load cuDNN 9 and the other way round: microsoft/onnxruntime#20223 (fresh16 p32: the cuda12 1.17.1 archive
+# with cuDNN 9, LoadLibrary error 126), microsoft/onnxruntime#22198 (1.19.2 with cuDNN 8.9: "1.18.0"),
+# Steffenhir/GraXpert#205 (its bundled onnxruntime needs libcudnn.so.8, the system has cuDNN 9.6),
+# jw3126/ONNXRunTime.jl#37 (cuDNN_jll 9 beside a provider that needs libcudnn.so.8: cuDNN capped at 8).
+_ORT_RELEASE = (
+    re.compile(r"ONNX Runtime Version or Commit ID\s*\n\s*\n?\s*(?:onnxruntime[\w.-]*?-)?v?(1\.\d{1,2}(?:\.\d+)?)\b"),
+    re.compile(r"(?i:onnxruntime)-(?:win|linux|osx)-[\w-]*?-(1\.\d{1,2}\.\d+)\b"),
+    re.compile(r"(?i:onnxruntime)(?:[-_]gpu)?(?:\s*==\s*|\s+|\s*version:?\s*)v?(1\.\d{1,2}(?:\.\d+)?)\b"),
+)
+_ORT_CUDA12 = re.compile(r"(?i:onnxruntime[\w-]*?cuda[-_]?12|onnxruntime-cuda-12|cuda12-1\.\d)")
+_ORT_CUDA11 = re.compile(r"(?i:onnxruntime[\w-]*?cuda[-_]?11|cu11\d?\b)")
+_CUDNN_HAVE = re.compile(r"(?<![\w/\\])(?i:cudnn)[\s_-]?(?:v|version\s*)?([789])(?:\.\d+)*(?![\w.*])|"
+                         r"nvidia-cudnn-cu1[12]\s*==\s*([89])\.|cudnn64_([789])\.dll|libcudnn\.so\.([789])\s*=>\s*/")
+
+
+def ort_releases() -> list[dict]:
+    """ONNX Runtime's GPU builds (``knowledge/onnxruntime.yaml``): first, last, cuda, cudnn, default."""
+    return knowledge_table("onnxruntime.yaml")["onnxruntime"]
+
+
+def _d_ort_cudnn(v: dict, t: LogText, m: re.Match) -> dict:
+    out = {"ort_v": "", "ort_cuda": "", "ort_cudnn": "", "cudnn_have": "", "ort_other": "", "ort_for_have": ""}
+    text = t.text
+    if "nnx" not in text.lower():
+        return out
+    rel = ""
+    for rx in _ORT_RELEASE:  # the last release a pattern finds: "used 1.18.1 before ... after upgrading to 1.19.0"
+        found = None
+        for found in rx.finditer(text):
+            pass
+        if found:
+            rel = found.group(1)
+            break
+    if not rel:
+        return out
+    key = version_key(rel if rel.count(".") == 2 else rel + ".0")
+    if _ORT_CUDA12.search(text):
+        cuda = "12"
+    elif _ORT_CUDA11.search(text):
+        cuda = "11"
+    else:
+        cuda = "12" if key >= version_key("1.19.0") else ""
+    rows = [r for r in ort_releases() if version_key(r["first"]) <= key and (not r["last"] or key <= version_key(r["last"]))]
+    rows = [r for r in rows if not cuda or r["cuda"] == cuda] or rows
+    if not rows:
+        return out
+    row = rows[0] if cuda else rows[-1]
+    if not cuda and key >= version_key("1.17.0"):
+        row = next((r for r in rows if r["cuda"] == "11"), row)
+    out.update(ort_v=rel, ort_cuda=row["cuda"], ort_cudnn=row["cudnn"])
+    said = {next(g for g in f.groups() if g) for f in _CUDNN_HAVE.finditer(text)
+            if not re.search(r"(?i:require)\s*$", text[max(0, f.start() - 12):f.start()])}
+    other = sorted(x for x in said if x != row["cudnn"])
+    if other and row["cudnn"] not in said:
+        have = other[-1]
+        out.update(cudnn_have=have, ort_other=have, ort_for_have={
+            "9": "onnxruntime 1.18.1 or later built for CUDA 12 (`pip install -U onnxruntime-gpu`: 1.19 and later on PyPI are)",
+            "8": "onnxruntime 1.18.0 or earlier for CUDA 12 (`pip install onnxruntime-gpu==1.18.0` from the CUDA 12 feed), or the CUDA 11.8 builds up to 1.20",
+            "7": "onnxruntime 1.4 or earlier (CUDA 10.1, cuDNN 7.6)"}[have])
+    return out
+
+
+DERIVE["ort_cudnn"] = _d_ort_cudnn
