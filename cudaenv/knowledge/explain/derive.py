@@ -2818,3 +2818,73 @@ def _d_ort_cudnn(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["ort_cudnn"] = _d_ort_cudnn
+
+
+# -- [r16 nvml] a tool calls an NVML function the installed driver does not have. nvml.h adds `_v2`/`_v3` names beside
+# the old ones; a binary (or Python binding) built for the newer header calls them, and an older driver's libnvidia-ml
+# lacks them: the dynamic loader's "undefined symbol: nvml...", NVML's own NVML_ERROR_FUNCTION_NOT_FOUND ("Function Not
+# Found", pynvml's NVMLError_FunctionNotFound), libnvidia-container's "nvml error: function not found". Two levers: a
+# driver of the branch that has the function (knowledge/nvml.yaml `functions`), or the tool's last release for this
+# driver (`tools`); a GPU whose last driver is a legacy branch (`legacy`: 340, 390) cannot take the first.
+# Threads: NVIDIA/k8s-device-plugin#66, #108, Syllo/nvtop#32, NVIDIA/nvidia-docker#1380, #1295, gpuopenanalytics/pynvml#43,
+# wookayin/gpustat#105/#107, NVIDIA/nvidia-container-toolkit#77, HackTestes/NVML-GPU-Control#19.
+_NVML_DRIVER = re.compile(r"(?i)(?:Driver Version:\s*|NVIDIA-SMI\s+|\bdriver\s+(?:version\s+)?(?:is\s+)?v?|"
+                          r"[/\\]nvidia-|nvidia-driver-|libnvidia-ml\.so\.)(\d{3})(?:\.\d+){0,2}(?:xx)?\b")
+_NVML_NEWER_GPU = re.compile(r"(?i)\bQuadro\s+[KMPT]\d|\bGRID\s+K\d|\bTesla\s+[KMPVTA]\d|\b(?:GTX|GT|RTX)\s?(?:[6-9]\d0|"
+                             r"1[0-6][5-8]0|[2-5]0[5-9]0)\b|\bTITAN\b|\b[AHLB]\d{2,3}\b")
+
+
+def _d_nvml_missing(v: dict, t: LogText, m: re.Match) -> dict:
+    """``nvml_symbol`` (the function, or "an NVML function"), ``nvml_need`` (the driver branch that has it, or "a newer
+    driver"), ``nvml_driver`` (the driver the log shows, or ""), ``nvml_older`` (the tool's last release for this
+    driver, or a general phrase), ``nvml_tool`` ("yes" when the table knows the tool), ``nvml_legacy`` (the legacy
+    branch the GPU cannot leave: "340"/"390", or "")."""
+    doc = knowledge_table("nvml.yaml")
+    text = t.text if len(t.text) < 400_000 else t.text[:400_000]
+    sym = v.get("symbol") or ""
+    need = (doc.get("functions") or {}).get(sym, "") if sym else ""
+    drv = v.get("driver_seen", "")
+    if not drv:
+        d = _NVML_DRIVER.search(text)
+        drv = d.group(1) if d else ""
+    older, tool = "", ""
+    for row in doc.get("tools") or ():
+        s = re.search(row["shows"], text, re.I)
+        if not s:
+            continue
+        ver = s.groupdict().get("ver")
+        if ver and row.get("from") and version_key(ver) < version_key(row["from"]):
+            continue
+        if "older_v3" in row:
+            older = row["older_v3"] if sym.endswith("_v3") else row["older_v2"]
+        else:
+            older = row["older"]
+        tool = "yes"
+        if not sym and row.get("calls"):  # the message names no function: the one the tool is known to call
+            sym = row["calls"]
+            need = (doc.get("functions") or {}).get(sym, "")
+        break
+    legacy = ""
+    pkg = re.search(r"(?i)nvidia-(340|390)xx", text)  # Arch/AUR's legacy driver packages (Syllo/nvtop#100: 390xx, Fermi)
+    if pkg:
+        legacy = pkg.group(1)
+    for branch, names in (doc.get("legacy") or {}).items() if not legacy else ():
+        if any(re.search(n, text, re.I) for n in names):
+            legacy = branch
+            break
+    if legacy and need and version_key(need) <= version_key(legacy):
+        legacy = ""  # the legacy branch itself has the function: upgrading to it is the way
+    if not legacy and drv.split(".")[0] == "340" and not v.get("gpu_cc") and not _NVML_NEWER_GPU.search(text):
+        legacy = "340"  # the 340 branch is the legacy one: what runs it is, most often, a GPU no later driver supports
+    return {
+        "nvml_symbol": sym or "an NVML function",
+        "nvml_need": (f"the {need.split('.')[0]} branch ({need}) or newer" if "." in need else
+                      f"the {need} branch or newer" if need else "a newer branch"),
+        "nvml_driver": drv,
+        "nvml_older": older or "the tool's last release from before it called that function",
+        "nvml_tool": tool,
+        "nvml_legacy": legacy,
+    }
+
+
+DERIVE["nvml_missing"] = _d_nvml_missing
