@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
@@ -16,7 +17,7 @@ def pytest_configure(config):
         config.option.dist = "loadgroup"
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups
+@pytest.hookimpl(wrapper=True)  # around pytest-xdist's own, which reads the groups (and names them in the ids)
 def pytest_collection_modifyitems(config, items):
     """The tests that share a module-scoped fixture (a world built once per file, a server, an account)
     form one xdist group, the file's: under pytest-xdist they run on one worker, in file order, as
@@ -29,6 +30,35 @@ def pytest_collection_modifyitems(config, items):
             continue
         if any(fd.scope == "module" for defs in info.name2fixturedefs.values() for fd in defs):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    result = yield
+    if hasattr(config, "workerinput") and config.getvalue("loadgroup"):
+        _group_in_ids(items)
+    return result
+
+
+def _group_in_ids(items) -> None:
+    """Make sure each grouped test's id ends in ``@<group>``, all ``--dist loadgroup`` reads.
+
+    pytest-xdist (3.8) writes that suffix to ``item._nodeid``; since pytest 9.2 the id lives in
+    ``item._id`` (a NodeId) and the write is silently lost (pytest-dev/pytest-xdist#1386): every test
+    then goes its own way, a module's fixture is built once per worker that gets one of its tests,
+    and two shared-store worlds at once share the real accounts' homes. Where the suffix is missing
+    it is written into the NodeId here; where even that cannot be done the run stops, never spreads."""
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if not names:
+            continue
+        suffix = "@" + "_".join(names)
+        if item.nodeid.endswith(suffix):
+            continue  # pytest-xdist's own write took effect (pytest < 9.2)
+        ident = getattr(item, "_id", None)
+        if dataclasses.is_dataclass(ident) and getattr(ident, "names", None):
+            last = ident.names[-1] + ("" if ident.params is None else f"[{ident.params}]") + suffix
+            item._id = dataclasses.replace(ident, names=(*ident.names[:-1], last), params=None)
+        if not item.nodeid.endswith(suffix):
+            raise pytest.UsageError(f"cannot put {item.nodeid} in its pytest-xdist group ({suffix[1:]}) with this "
+                                    "pytest: its module's tests would run on several workers; run with -p no:xdist")
 
 
 @pytest.fixture(autouse=True)
