@@ -1795,7 +1795,9 @@ def test_a_message_repeated_on_every_line_is_searched_in_one_pass(monkeypatch):
     from cudaenv.knowledge.explain import text as text_mod
     from cudaenv.knowledge.explain.text import DENSE, LogText, scan
 
-    repeated = ["ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"] * (6 * DENSE)
+    # each line its own step number, so that the lines differ and no repetition is folded away (test_explain_fold.py)
+    repeated = [f"step {i}: ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory"
+                for i in range(6 * DENSE)]
     log = "\n".join(repeated + ["OSError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
                                   "(wrapped", "over lines) RuntimeError: CUDA error:", "no kernel image is available"])
     rx = re.compile(r"(?P<lib>lib\w+\.so\.[\d.]+): cannot open shared object file")

@@ -308,7 +308,7 @@ def mark(m: Match, r: _Reading) -> Match:
     """An entry's answer given from a generic reading (the entry's patterns did not match; its ``reads`` did): the
     title and cause say so and name what was read."""
     m.title = "generic reading: " + m.title
-    m.cause = (_NOTE.format(line=r.line + 1, what=f"{r.name} ({_KIND_WORDS.get(r.kind, r.kind)}), {r.failure}")
+    m.cause = (_NOTE.format(line=m.line, what=f"{r.name} ({_KIND_WORDS.get(r.kind, r.kind)}), {r.failure}")
                + " It is answered by the cause that owns it: " + m.cause)
     m.values = {**m.values, "confidence": "generic", "read": r.name}
     return m
@@ -459,9 +459,9 @@ def answer(r: _Reading, t: LogText, make: type[Match]) -> Match:
                    + f"; if it is installed already ({find} lists it), put that directory on the build's "
                    + ("include path" if r.kind == "header" else "library path") + " instead.")
         fix += f"\nThe {label} release must match the CUDA major the rest of the build uses."
-    cause = _NOTE.format(line=r.line + 1, what=what) + f" Read: component {component}, failure {failure}" + (
+    cause = _NOTE.format(line=t.number(r.line), what=what) + f" Read: component {component}, failure {failure}" + (
         f", from `{r.name}`." if r.kind != "driver" else ".")
-    m = make(id=f"generic.{component}.{failure}", title=title, check=check, line=r.line + 1, matched=quoted,
+    m = make(id=f"generic.{component}.{failure}", title=title, check=check, line=t.number(r.line), matched=quoted,
               cause=cause, fix=fix, values={"confidence": "generic", "read": r.name, "component": component,
                                               "failure": failure, **({"setting": r.setting} if r.setting else {})})
     m.component, m.failure = component, failure

@@ -308,7 +308,7 @@ def _first_compiler_error(t: LogText, before: int, skip: list[re.Pattern]) -> tu
         line = t.lines[i]
         if ("error" in line or "fatal" in line) and _COMPILER_ERROR.search(line) \
                 and not any(p.search(line) for p in skip):
-            return i + 1, clip(line)
+            return t.number(i), clip(line)
     return None
 
 
@@ -468,7 +468,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
                 continue
             i = min(where)
-            hits.append((entry.get("rank", 0), i, n, entry, where[i], len(where), max(where)))
+            hits.append((entry.get("rank", 0), i, n, entry, where[i], t.places(where), max(where)))
     reading = None
     if all(h[3].get("fallback") for h in hits):
         # [r14 engine] nothing recognised but a summary (a fallback entry): the generic cause-model reading of the
@@ -487,7 +487,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                 if owner else None
             if m is None:
                 return [answer(reading, t, Match)] + _answers(kb, t, hits)
-            hits = [(0, reading.line, owner[0], owner[1], m, 1, reading.line)]
+            hits = [(0, reading.line, owner[0], owner[1], m, t.places([reading.line]), reading.line)]
     matches = _answers(kb, t, hits)
     if reading is not None and matches:
         from .generic import mark
@@ -530,7 +530,7 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
             id=entry["id"],
             title=_fill(entry["title"], filled),
             check=entry.get("check"),
-            line=i + 1,
+            line=t.number(i),
             matched=clip(m.string[t.starts[i]:max(m.end(), t.end(i))]),
             cause=_fill(entry["cause"], filled).strip(),
             fix=_paste(_fill(entry["fix"], filled).strip(), filled, t, entry.get("component", "")),

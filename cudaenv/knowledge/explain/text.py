@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "DENSE", "window", "LogText", "split_lines", "normalize_line",
-           "required_literal", "scan", "clip", "may_contain", "wrapping", "WRAP"]
+__all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "DENSE", "FOLD", "PERIOD", "window", "LogText", "fold",
+           "split_lines", "normalize_line", "required_literal", "scan", "clip", "may_contain", "wrapping", "WRAP"]
 
 # CSI sequences (colours, cursor movement) and OSC sequences (titles, hyperlinks):
 # gcc, ninja and pip colour their output when they think they talk to a terminal.
@@ -32,6 +32,11 @@ LONG_TRIES = 8
 # retry), the rest of the log is searched in one pass rather than line by line: the Python-level step per line,
 # not the regex, is what costs then (10 000 repeats of one loader error: 3 s). Not when the log has a LONG line.
 DENSE = 256
+# A log repeating a line or a block of up to PERIOD lines (a retry loop, a training loop printing the same traceback)
+# is read with each repetition folded away once it repeats more than FOLD lines (:func:`fold`): every later stage
+# (the patterns, the facts, derive) then pays for the block a few times, not 10 000 times.
+FOLD = 32
+PERIOD = 16
 
 
 def window(a: int, b: int, k: int, size: int) -> tuple[int, int]:
@@ -66,11 +71,70 @@ def normalize_line(line: str) -> str:
     return line
 
 
+def fold(lines: list[str]) -> tuple[list[str], list[int], list[int]] | None:
+    """``lines`` with long repetitions folded: the kept lines, each one's index in ``lines``, and how many lines of
+    ``lines`` each stands for; None when nothing repeats enough to fold.
+
+    A stretch where every line equals the one ``p`` lines above it (``p`` <= PERIOD: one line repeated, or a block)
+    keeps its first and last ``p + SPAN`` lines, so every run of up to ``SPAN + 1`` lines it held (a wrapped message)
+    is still there, at its start and at its end, and drops whole periods between them (at least FOLD lines): the
+    kept text is the same text, shorter. A kept line of the first period stands for the dropped copies of itself.
+    """
+    n = len(lines)
+    if n < 2 * FOLD or n - len(set(lines)) < FOLD:
+        return None
+    nxt = [n] * n  # the next line equal to each, for the periods worth trying at a line
+    last: dict[str, int] = {}
+    for i in range(n - 1, -1, -1):
+        nxt[i] = last.get(lines[i], n)
+        last[lines[i]] = i
+    kept: list[int] = []
+    weight: list[int] = []
+    i = 0
+    while i < n:
+        k, cut = nxt[i], None
+        while k < n and k - i <= PERIOD:
+            p, j = k - i, k
+            while j < n and lines[j] == lines[j - p]:
+                j += 1
+            keep = p + SPAN
+            drop = (j - i - 2 * keep) // p * p
+            if drop >= FOLD:
+                cut = (p, keep, drop)
+                break
+            k = nxt[k]
+        if cut is None:
+            kept.append(i)
+            weight.append(1)
+            i += 1
+            continue
+        p, keep, drop = cut
+        base = len(kept)
+        kept.extend(range(i, i + keep))
+        weight.extend([1] * keep)
+        for r in range(p):
+            weight[base + r] += drop // p
+        i += keep + drop
+    if len(kept) == n:
+        return None
+    return [lines[i] for i in kept], kept, weight
+
+
 class LogText:
-    """Normalised lines, the same lines joined by ``\\n``, and where each line starts."""
+    """Normalised lines, the same lines joined by ``\\n``, and where each line starts.
+
+    Long repetitions are folded (:func:`fold`): :meth:`number` gives a line's number in the text as given, and
+    :meth:`places` how many lines of that text a set of lines stands for.
+    """
+
+    origin: list[int] | None = None
+    weight: list[int] | None = None
 
     def __init__(self, text: str) -> None:
         self.lines = [normalize_line(line) for line in split_lines(text)]
+        folded = fold(self.lines)
+        if folded is not None:
+            self.lines, self.origin, self.weight = folded
         self.text = "\n".join(self.lines)
         self.starts = []
         pos = 0
@@ -129,6 +193,14 @@ class LogText:
                 else needle in self.text
             self._has[needle] = got
         return got
+
+    def number(self, i: int) -> int:
+        """The 1-based number, in the text as given, of line ``i``."""
+        return (self.origin[i] if self.origin is not None else i) + 1
+
+    def places(self, lines) -> int:
+        """How many lines of the text as given the lines ``lines`` (indices) stand for."""
+        return sum(self.weight[i] for i in lines) if self.weight is not None else len(lines)
 
     def line_at(self, offset: int) -> int:
         """Index of the line holding ``offset``."""
