@@ -33,6 +33,7 @@ FRESH13 = os.path.join(CORPUS, "fresh13")
 FRESH14 = os.path.join(CORPUS, "fresh14")
 FRESH15 = os.path.join(CORPUS, "fresh15")
 FRESH16 = os.path.join(CORPUS, "fresh16")
+FRESH17 = os.path.join(CORPUS, "fresh17")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -228,9 +229,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH11, "fresh11", "f", 45, 9, 40), (FRESH12, "fresh12", "g", 45, 7, 40),
               (FRESH13, "fresh13", "h", 45, 9, 40), (FRESH14, "fresh14", "m", 45, 9, 40),
               (FRESH15, "fresh15", "n", 45, 9, 40),
-              (FRESH16, "fresh16", "p", 45, 9, 40)]
+              (FRESH16, "fresh16", "p", 45, 9, 40),
+              (FRESH17, "fresh17", "q", 45, 9, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh17"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -398,6 +400,13 @@ def test_fresh16_logs_are_a_sixteenth_sealed_split():
     judged at round 16's start (3a894fd's answers, judged-ca98a37.yaml) and after it (judged-2d823cf.yaml); one log
     whose thread a tuner read was taken out before the second scoring; read since."""
     assert_later_set("fresh16")
+
+
+def test_fresh17_logs_are_a_seventeenth_sealed_split():
+    """fresh17/: a seventeenth set (q01-q16 build side, q31-q46 run side, q61-q76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 17's tuners worked on other threads;
+    judged at round 17's start (c100dd9's answers)."""
+    assert_later_set("fresh17")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
