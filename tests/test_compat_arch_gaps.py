@@ -30,3 +30,17 @@ def test_explain_names_the_release_that_added_the_architecture():
     m = explain("nvcc fatal   : Unsupported gpu architecture 'compute_103'")[0]
     assert m.id == "nvcc.unsupported_arch"
     assert m.fix.splitlines()[0].startswith("compute_103 needs CUDA 12.9 or newer")
+
+
+def test_the_table_reads_the_same_with_libyamls_loader():
+    """compat.table() reads data/compat.yaml with libyaml's safe loader where PyYAML has it: the same table as
+    PyYAML's own safe loader (its dates, versions as strings and numbers alike)."""
+    import os
+
+    import yaml
+
+    from cudaenv.toolkit import compat
+
+    path = os.path.join(os.path.dirname(compat.__file__), "..", "data", "compat.yaml")
+    with open(path, encoding="utf-8") as f:
+        assert compat.table() == yaml.safe_load(f)

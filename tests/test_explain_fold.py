@@ -80,3 +80,25 @@ def test_folding_changes_no_answer_on_the_benchmarks_repetitions(monkeypatch):
         plain = [(m.id, m.line, m.count, m.fix) for m in explain(log)]
         monkeypatch.setattr(text_mod, "FOLD", FOLD)
         assert folded == plain and folded
+
+
+def test_a_retry_loop_under_changing_time_stamps_folds():
+    """The same line under an ISO time, a bare clock, dmesg's seconds, glog's and syslog's prefixes: folded, with
+    its first and last line kept as given (their own stamps)."""
+    msg = "RuntimeError: The NVIDIA driver on your system is too old (found version 11040)."
+    stamps = [lambda i: f"[2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d}] ", lambda i: f"10:{i // 60 % 60:02d}:{i % 60:02d}.{i:03d} ",
+              lambda i: f"[{i}.{i % 1000:06d}] ", lambda i: f"I1127 10:{i // 60 % 60:02d}:{i % 60:02d}.{i:06d} {100 + i % 7} ",
+              lambda i: f"Nov 27 10:{i // 60 % 60:02d}:{i % 60:02d} "]
+    for stamp in stamps:
+        lines = [stamp(i) + msg for i in range(3000)]
+        t = LogText("\n".join(lines))
+        assert len(t.lines) < 20 and t.lines[0] == lines[0] and t.lines[-1] == lines[-1], stamp(0)
+        (m, *_) = explain("\n".join(lines))
+        assert (m.id, m.line, m.count) == ("runtime.insufficient_driver", 1, 3000), stamp(0)
+
+
+def test_lines_that_differ_in_more_than_a_time_stamp_are_kept():
+    """Version tables and build steps differ in a number that is not a time: nothing folds."""
+    assert fold([f"{v}.{m} ok" for v in range(10, 14) for m in range(30)]) is None
+    assert fold([f"[{i}/500] nvcc -c k.cu" for i in range(500)]) is None
+    assert fold([f"12:00:{i % 60:02d} compute_{i}" for i in range(200)]) is None

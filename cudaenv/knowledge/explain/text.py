@@ -71,17 +71,31 @@ def normalize_line(line: str) -> str:
     return line
 
 
+# A time stamp in front of a line (ISO date and clock, a bare clock, dmesg's seconds, glog's "I1127 10:35:41.12 123",
+# syslog's "Nov 27 10:35:41"): two lines that differ only there are the same line to :func:`fold` (a retry loop).
+_STAMP = re.compile(r"\[?(?:\d{4}[-/]\d\d[-/]\d\dT? ?)?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?"
+                    r"|\[ *\d+\.\d+\]|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d")
+
+
+def _unstamped(line: str) -> str:
+    m = _STAMP.match(line) if line[:1] in "[0123456789IWEFADJMNOS" else None
+    return line[m.end():] if m else line
+
+
 def fold(lines: list[str]) -> tuple[list[str], list[int], list[int]] | None:
     """``lines`` with long repetitions folded: the kept lines, each one's index in ``lines``, and how many lines of
     ``lines`` each stands for; None when nothing repeats enough to fold.
 
-    A stretch where every line equals the one ``p`` lines above it (``p`` <= PERIOD: one line repeated, or a block)
-    keeps its first and last ``p + SPAN`` lines, so every run of up to ``SPAN + 1`` lines it held (a wrapped message)
+    A stretch where every line equals the one ``p`` lines above it but for a time stamp in front (``p`` <= PERIOD:
+    one line repeated, or a block) keeps its first and last ``p + SPAN`` lines, so every run of up to ``SPAN + 1`` lines it held (a wrapped message)
     is still there, at its start and at its end, and drops whole periods between them (at least FOLD lines): the
     kept text is the same text, shorter. A kept line of the first period stands for the dropped copies of itself.
     """
     n = len(lines)
-    if n < 2 * FOLD or n - len(set(lines)) < FOLD:
+    if n < 2 * FOLD:
+        return None
+    lines_as_given, lines = lines, [_unstamped(line) for line in lines]
+    if n - len(set(lines)) < FOLD:
         return None
     nxt = [n] * n  # the next line equal to each, for the periods worth trying at a line
     last: dict[str, int] = {}
@@ -117,7 +131,7 @@ def fold(lines: list[str]) -> tuple[list[str], list[int], list[int]] | None:
         i += keep + drop
     if len(kept) == n:
         return None
-    return [lines[i] for i in kept], kept, weight
+    return [lines_as_given[i] for i in kept], kept, weight
 
 
 class LogText:
