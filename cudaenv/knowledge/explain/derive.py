@@ -2830,8 +2830,6 @@ DERIVE["ort_cudnn"] = _d_ort_cudnn
 # wookayin/gpustat#105/#107, NVIDIA/nvidia-container-toolkit#77, HackTestes/NVML-GPU-Control#19.
 _NVML_DRIVER = re.compile(r"(?i)(?:Driver Version:\s*|NVIDIA-SMI\s+|\bdriver\s+(?:version\s+)?(?:is\s+)?v?|"
                           r"[/\\]nvidia-|nvidia-driver-|libnvidia-ml\.so\.)(\d{3})(?:\.\d+){0,2}(?:xx)?\b")
-_NVML_NEWER_GPU = re.compile(r"(?i)\bQuadro\s+[KMPT]\d|\bGRID\s+K\d|\bTesla\s+[KMPVTA]\d|\b(?:GTX|GT|RTX)\s?(?:[6-9]\d0|"
-                             r"1[0-6][5-8]0|[2-5]0[5-9]0)\b|\bTITAN\b|\b[AHLB]\d{2,3}\b")
 
 
 def _d_nvml_missing(v: dict, t: LogText, m: re.Match) -> dict:
@@ -2864,17 +2862,14 @@ def _d_nvml_missing(v: dict, t: LogText, m: re.Match) -> dict:
             sym = row["calls"]
             need = (doc.get("functions") or {}).get(sym, "")
         break
-    legacy = ""
-    pkg = re.search(r"(?i)nvidia-(340|390)xx", text)  # Arch/AUR's legacy driver packages (Syllo/nvtop#100: 390xx, Fermi)
-    if pkg:
-        legacy = pkg.group(1)
-    for branch, names in (doc.get("legacy") or {}).items() if not legacy else ():
-        if any(re.search(n, text, re.I) for n in names):
-            legacy = branch
-            break
+    # the legacy branch the GPU cannot leave: Arch/AUR's legacy driver package (Syllo/nvtop#100: 390xx, Fermi), else the
+    # GPU's capability (gpus.yaml) against nvml.yaml's last branch per capability major
+    pkg = re.search(r"(?i)nvidia-(340|390)xx", text)
+    cc = v.get("gpu_cc") or ""
+    legacy = pkg.group(1) if pkg else str((doc.get("legacy_branch") or {}).get(cc.split(".")[0], "")) if cc else ""
     if legacy and need and version_key(need) <= version_key(legacy):
         legacy = ""  # the legacy branch itself has the function: upgrading to it is the way
-    if not legacy and drv.split(".")[0] == "340" and not v.get("gpu_cc") and not _NVML_NEWER_GPU.search(text):
+    if not legacy and drv.split(".")[0] == "340" and not cc:
         legacy = "340"  # the 340 branch is the legacy one: what runs it is, most often, a GPU no later driver supports
     return {
         "nvml_symbol": sym or "an NVML function",

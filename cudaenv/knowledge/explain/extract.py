@@ -353,7 +353,7 @@ def _last_lines(low: str, needle: str, n: int) -> int:
 # Few needles (each is one scan of the log's joined words): the vendor words and the data-center names printed bare;
 # others (a bare "M40", "H200") are read where "NVIDIA"/"Tesla" names them.
 _GPU_NEEDLES = ("nvidia", "tesla", "geforce", "quadro", "rtx", "gtx", "titan", "jetson", "k80", "a100", "h100", "v100",
-                "p100")
+                "p100", "grid k")
 
 
 class _GpuTable(_Lazy):
