@@ -20,8 +20,8 @@ loaded and compiled once, as in a long log's single run), on three logs:
     python3 bench/bench_explain.py --command [--against OTHER_CHECKOUT] [--runs N]
 
 ``--command`` times the whole ``cudaenv explain --no-host`` command instead (process start,
-imports and the knowledge base's load included) on the 10 000-line build log and on one short
-message, as CPU time (user + system of the child: the figure that holds on a loaded machine)
+imports and the knowledge base's load included) on the 10 000-line build log, the two repeated
+errors and one short message, as CPU time (user + system of the child: the figure that holds on a loaded machine)
 and wall time; ``--against`` runs another checkout's command right after each run of this
 one, interleaved, and prints the ratio of the medians.
 
@@ -137,6 +137,7 @@ def command_times(repo: str, args: list[str], stdin: str | None) -> tuple[float,
 def command_main(runs: int, against: str | None) -> int:
     cases = [("whole command, 10 000-line build log", ["-"], build_log()),
              ("whole command, one error repeated 10 000 times", ["-"], repeated_log()),
+             ("whole command, a timestamped driver retry", ["-"], driver_retry_log()),
              ("whole command, one short message", ["/usr/bin/ld: cannot find -lcudart"], None)]
     repos = [("this", REPO)] + ([("other", os.path.abspath(against))] if against else [])
     print(f"{'case':40} {'checkout':8} {'CPU med':>8} {'CPU max':>8} {'wall med':>9}")
