@@ -2883,3 +2883,51 @@ def _d_nvml_missing(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["nvml_missing"] = _d_nvml_missing
+
+
+# -- [r17 lead] pip finds no wheel of a CUDA package (other than torch, jaxlib and TensorFlow, which have their own
+# entries) for this interpreter: what "(from versions: ...)", pip's "Requires-Python" lines and the Python the log shows
+# say. Threads: solarorb93/BetaSuite#58 (onnxruntime-gpu, "from versions: none" under Python 3.11: "Install Python 10
+# Maximum"), hon9kon9ize/yuesub-api#5 (onnxruntime-gpu, Python 3.8), hacksider/Deep-Live-Cam#947 (onnxruntime-gpu==1.16.3
+# not listed for this Python: "use python 3.10 or 3.11"), deepbeepmeep/Wan2GP#534 (Requires-Python <3.11 lines above
+# "from versions: none"), PaddlePaddle/Paddle#26685 (paddlepaddle-gpu under Python 3.8: "python降级成3.6后可以成功安装"),
+# PaddlePaddle/Paddle#65320 (a 32-bit Python), PaddlePaddle/Paddle#32828 (aarch64, a Jetson), devmaxxing/
+# videocr-PaddleOCR#9 (macOS), cupy/cupy#4663 and #1721 (cupy-cudaXX for a Python it has no wheel for).
+_PY_SEEN = re.compile(r"(?i)(?:\bpython|/lib/python|\\python)[ -]?(3\.\d{1,2})(?:\.\d+)?\b|\bcp3(\d{1,2})\b")
+_REQUIRES_PY = re.compile(r"Requires-Python\s*[^;\n]*?<\s*(3\.\d{1,2})")
+
+
+def _d_pkg_wheels(v: dict, t: LogText, m: re.Match) -> dict:
+    """``listed_none`` ("yes": pip found no release at all for this interpreter), ``nearest`` (the listed release
+    nearest the wanted one), ``py_seen`` (the Python the log shows), ``py_bound`` (the lowest "Requires-Python <3.N" pip
+    printed), ``py_use`` (a Python below it), ``py_too_new`` ("yes" when the Python shown is at or above that bound, or
+    ``release_older`` ("yes" when every listed release is newer than the wanted one: the wanted release predates this
+    Python), ``arch`` ("aarch64" when the log shows an ARM machine)."""
+    text = t.text if len(t.text) < 400_000 else t.text[-400_000:]
+    names = [x for x in re.split(r"[,\s]+", v.get("versions") or "") if _release(x)]
+    want = _release(v.get("want", ""))
+    out = {"listed_none": "" if names else "yes", "nearest": "", "py_seen": "", "py_bound": "", "py_use": "",
+           "py_too_new": "", "release_older": "", "arch": ""}
+    if want and names:
+        below = [x for x in names if _release(x)[:len(want)] < want]
+        out["nearest"] = max(below, key=_release) if below else min(names, key=_release)
+    seen = _PY_SEEN.search(text)
+    if seen:
+        out["py_seen"] = seen.group(1) or f"3.{seen.group(2)}"
+    bounds = [b.group(1) for b in _REQUIRES_PY.finditer(text)]
+    if bounds:
+        bound = max(bounds, key=version_key)  # the newest release's range: below it, some release has a wheel
+        out["py_bound"] = bound
+        major, minor = bound.split(".")
+        out["py_use"] = f"{major}.{int(minor) - 1}"
+        if not out["py_seen"] or version_key(out["py_seen"]) >= version_key(bound):
+            out["py_too_new"] = "yes"
+    # every release listed is newer than the one wanted: this Python came after that release (its wheels stop below it)
+    if want and names and all(_release(x)[:len(want)] > want for x in names):
+        out["release_older"] = "yes"
+    if re.search(r"(?i)\baarch64\b|\barm64\b|-tegra\b|\bjetson\b", text):
+        out["arch"] = "aarch64"
+    return out
+
+
+DERIVE["pkg_wheels"] = _d_pkg_wheels
