@@ -132,6 +132,22 @@ CASES = [
      "  Tell CMake where to find the compiler by setting either the environment\n"
      "  variable \"CUDACXX\" or the CMake cache entry CMAKE_CUDA_COMPILER\n",
      "cmake.no_cuda_compiler", "cudaenv use"),
+    # -- a CUDA link through nvcc's older host compiler, C++ from a newer gcc ----------------------------------------
+    # https://github.com/ginkgo-project/ginkgo/issues/598 (fresh15 n03: `CC=gcc-8 CXX=g++-8 cmake ..`)
+    ("[ 28%] Linking CUDA executable exception_helpers\n"
+     "/usr/bin/ld: ../../../third_party/gtest/build/googlemock/gtest/./libgtest.a(gtest-all.cc.o): in function "
+     "`testing::internal::JsonUnitTestResultPrinter::PrintJsonTestCase(std::ostream*, testing::TestCase const&)':\n"
+     "gtest-all.cc:(.text+0x2008c): undefined reference to `std::__cxx11::basic_stringstream<char, "
+     "std::char_traits<char>, std::allocator<char> >::basic_stringstream()'\n",
+     "link.cuda_host_compiler_mismatch", "CC=gcc-8 CXX=g++-8 CUDAHOSTCXX=g++-8 cmake"),
+    # https://github.com/lattice/quda/issues/668 (a CUDA executable's link, libstdc++ symbols of another gcc)
+    ("[ 75%] Linking CUDA executable gauge_force_test\n"
+     "../lib/libquda.a(coarse_op.cu.o): In function `void\nstd::__cxx11::basic_string<char, std::char_traits<char>,\n"
+     "std::allocator<char> >::_M_construct<char const*>(char const*, char\nconst*, std::forward_iterator_tag) "
+     "[clone .isra.89]':\ntmpxft_0001622a_00000000-4_coarse_op.cudafe1.cpp:(.text+0xc8): undefined\nreference to "
+     "`std::__cxx11::basic_string<char, std::char_traits<char>,\nstd::allocator<char> >::_M_create(unsigned long&, "
+     "unsigned long)'\n",
+     "link.cuda_host_compiler_mismatch", "one gcc the toolkit accepts"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -139,6 +155,9 @@ test_first_answer = first_answer_tests(CASES)
 # Program bugs near the new patterns stay unclaimed: the project's own C++ under a dialect the compiler knows, a
 # kernel's own undefined identifier.
 NEGATIVES = [
+    # https://github.com/lightvector/KataGo/issues/178: a C++ link (no CUDA link line) is not claimed by the new entry
+    "[ 100%] Linking CXX executable katago\n/home/gus/Arch/KataGo/cpp/program/play.cpp:659: undefined reference to "
+    "`std::__cxx11::basic_ostringstream<char, std::char_traits<char>, std::allocator<char> >::basic_ostringstream()'\n",
     "g++ -std=c++14 -O3 -c main.cpp\nmain.cpp:12:5: error: 'make_unique' is not a member of 'std'\n",
     "src/kernel.cu(42): error: identifier \"blockDim_x\" is undefined\n1 error detected in the compilation of "
     "\"src/kernel.cu\".\n",
