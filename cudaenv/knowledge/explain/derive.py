@@ -2931,3 +2931,20 @@ def _d_pkg_wheels(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["pkg_wheels"] = _d_pkg_wheels
+
+
+# -- [r17 build] a host compiler that does not know the C++ dialect the build asks for (gcc's "unrecognized command line
+# option '-std=c++14'"): the gcc to build with. gcc 4.9 knows -std=c++14 and torch 1.5+ headers ask for gcc 5
+# (open-mmlab/mmdetection#2663); C++17 is complete from gcc 7 (gcc.gnu.org/projects/cxx-status.html), C++20's core
+# from gcc 10. A distribution's default below those: RHEL/CentOS 7's gcc 4.8.5.
+_STD_GCC = {"14": "5", "1y": "5", "17": "7", "1z": "7", "20": "10", "2a": "10", "23": "11", "2b": "11"}
+
+
+def _d_std_gcc(v: dict, t: LogText, m: re.Match) -> dict:
+    """``std_gcc``: the gcc version to install for the dialect captured as ``std`` (``c++14``, ``gnu++17``)."""
+    std = (v.get("std") or "").lower()
+    tail = std.rsplit("++", 1)[-1] if "++" in std else ""
+    return {"std_gcc": _STD_GCC.get(tail, "9")}
+
+
+DERIVE["std_gcc"] = _d_std_gcc
