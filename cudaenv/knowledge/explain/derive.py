@@ -2888,3 +2888,35 @@ def _d_nvml_missing(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["nvml_missing"] = _d_nvml_missing
+
+
+# -- [r17 frameworks]
+# TensorFlow on native Windows (tf.windows_native_no_gpu): the release 2.11 or newer the log names ("Tensorflow
+# Version ... 2.12.0", "tensorflow==2.13.0", "tf 2.16") and the Python it names ("Python version 3.11.4"): TF 2.10,
+# the last with GPU support there, has wheels for Python 3.7-3.10 only (pypi.org/project/tensorflow/2.10.0).
+_TF_WIN_REL = re.compile(r"(?i:tensor ?flow[\w-]*(?:[ _]version\??)?[\s:=]{0,8}(?:tf ?)?v?(2\.(?:1[1-9]|[2-9]\d))\b)")
+_PY_NAMED = re.compile(r"(?i:python(?:[ _]version\??)?[\s:=]{0,8}v?(3\.\d{1,2})\b)")
+
+
+def _d_tf_windows(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` (the TensorFlow release, 2.11 or newer, the log names) and ``py`` (the Python it names)."""
+    tf = _TF_WIN_REL.search(t.text)
+    py = _PY_NAMED.search(t.text)
+    return {"tf": tf.group(1) if tf else "", "py": py.group(1) if py else ""}
+
+
+DERIVE["tf_windows"] = _d_tf_windows
+
+# Bazel's "The following rc files are no longer being read, please transfer their contents or import their path into
+# one of the standard rc files:" names the files on the next line (bazel.legacy_rc_not_read).
+# Only a plain path is named in the answer (letters, digits, / . ~ - _): anything else in it is left out.
+_LEGACY_RC = re.compile(r"no longer being read, please transfer[^\n]*:\s*([\w./~-]*bazel\.rc)\b")
+
+
+def _d_legacy_rc(v: dict, t: LogText, m: re.Match) -> dict:
+    """``rcfile``: the rc file Bazel's warning says it no longer reads."""
+    f = _LEGACY_RC.search(t.text) if "no longer being read" in t.text else None
+    return {"rcfile": f.group(1) if f else ""}
+
+
+DERIVE["legacy_rc"] = _d_legacy_rc
