@@ -7,6 +7,8 @@
   file" under Bazel's "The following rc files are no longer being read" warning; TensorFlow before 1.13, Apollo, MACE.
 - CUDA 10.1's cuBLAS outside the toolkit (build.cuda101_cublas_outside_toolkit): TensorFlow's cuda_configure looks for
   libcublas.so.10.1 in the toolkit's lib64; CUDA 10.1 installs libcublas.so.10 in /usr/lib/x86_64-linux-gnu.
+- torch's CUDA major mismatch when the log names a torch release with no build for the toolkit's CUDA major
+  (torch.cuda_major_mismatch, variant on derive cuda_pair_rel): the toolkit changes, not torch.
 
 Excerpts are verbatim (trimmed) from the threads named above them; guards keep near-miss wordings on their answers."""
 
@@ -66,6 +68,19 @@ CASES = [
      "Cuda Configuration Error: Cannot find cuda library libcublas.so.10.1\n```",
      "build.cuda101_cublas_outside_toolkit",
      "sudo ln -s /usr/lib/x86_64-linux-gnu/libcublas.so.10 /usr/local/cuda-10.1/lib64/libcublas.so.10.1"),
+    # -- torch's CUDA major mismatch with a torch release that has no build for the toolkit --------------------------
+    # https://github.com/facebookresearch/xformers/issues/748 (maintainer: "you'll need to use nvcc 11.8")
+    ("Failed to build xformers\n\nmy cuda version is 12.1 but I install pytorch version 2.0.0 + cu118 for there is no "
+     "cu121. when I build xformers it raise an error: The detected CUDA version (12.1) mismatches the version that was "
+     "used to compile\n      PyTorch (11.8). Please make sure to use the same CUDA versions\n"
+     "do I have to change my CUDA to 11.8?",
+     "torch.cuda_major_mismatch", "so build with a CUDA 11.8 toolkit"),
+    # -- guards ------------------------------------------------------------------------------------------------------
+    # the same message without a release named keeps the check between the two ways out
+    # https://github.com/vllm-project/vllm/issues/1453
+    ("RuntimeError:\n      The detected CUDA version (11.8) mismatches the version that was used to compile\n"
+     "      PyTorch (12.1). Please make sure to use the same CUDA versions.",
+     "torch.cuda_major_mismatch", "If `cudaenv list` shows a CUDA 12.1 toolkit"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -110,6 +125,15 @@ def test_cublas_of_cuda_10_0_is_not_the_relocation() -> None:
     """CUDA 10.0 kept cuBLAS in the toolkit: its libcublas.so.10.0 not found is not the 10.1 relocation."""
     assert "build.cuda101_cublas_outside_toolkit" not in _ids(
         "Cuda Configuration Error: Cannot find cuda library libcublas.so.10.0")
+
+
+def test_torch_release_with_a_build_for_the_toolkit_keeps_the_check() -> None:
+    """torch 2.1 has CUDA 12.1 builds: the first line keeps the check between the toolkit and torch."""
+    text = ("pip install torch==2.1.0 --index-url https://download.pytorch.org/whl/cu118\n"
+            "RuntimeError:\nThe detected CUDA version (12.1) mismatches the version that was used to compile\n"
+            "PyTorch (11.8). Please make sure to use the same CUDA versions.\n")
+    m = explain(text)[0]
+    assert m.id == "torch.cuda_major_mismatch" and m.fix.startswith("If `cudaenv list` shows a CUDA 11.8 toolkit")
 
 
 def test_program_bug_with_tensorflow_on_windows_stays_unclaimed() -> None:

@@ -2920,3 +2920,28 @@ def _d_legacy_rc(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["legacy_rc"] = _d_legacy_rc
+
+# torch.cuda_major_mismatch when the log names the torch release the project installed ("pytorch version 2.0.0 +
+# cu118", "torch==1.13.1") and that release has no build for the toolkit's CUDA major (torch 2.0: CUDA 11.7 and 11.8;
+# CUDA 12 builds start with torch 2.1; data/compat.yaml's torch table): "the torch build for your toolkit" would be
+# another torch release, so the toolkit is what changes (facebookresearch/xformers#748: "you'll need to use nvcc 11.8").
+_TORCH_REL = re.compile(r"(?i:\b(?:py)?torch)(?:==|\s+version\s*:?\s*|\s+v?|-)(\d+\.\d+)(?:\.\d+)?\b")
+
+
+def _d_cuda_pair_rel(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``cuda_pair`` derives, and ``torch_rel`` / ``rel_cudas`` / ``rel_none`` ("yes" when the torch release the
+    log names was built for torch's CUDA but for no CUDA of the toolkit's major)."""
+    out = _d_cuda_pair(v, t, m)
+    d, tv = v.get("detected", ""), v.get("torch", "")
+    if out.get("difference") != "major" or "orch" not in t.text:
+        return out
+    builds = table()["torch"]
+    rel = next((f.group(1) for f in _TORCH_REL.finditer(t.text) if f.group(1) in builds), "")
+    cudas = (builds.get(rel) or {}).get("cuda") or []
+    major = d.split(".")[0]
+    if rel and cudas and tv in cudas and not any(c.split(".")[0] == major for c in cudas):
+        out.update({"torch_rel": rel, "rel_cudas": ", ".join(cudas), "rel_none": "yes"})
+    return out
+
+
+DERIVE["cuda_pair_rel"] = _d_cuda_pair_rel
