@@ -2948,3 +2948,60 @@ def _d_std_gcc(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["std_gcc"] = _d_std_gcc
+
+
+# -- [r17 frameworks]
+# TensorFlow on native Windows (tf.windows_native_no_gpu): the release 2.11 or newer the log names ("Tensorflow
+# Version ... 2.12.0", "tensorflow==2.13.0", "tf 2.16") and the Python it names ("Python version 3.11.4"): TF 2.10,
+# the last with GPU support there, has wheels for Python 3.7-3.10 only (pypi.org/project/tensorflow/2.10.0).
+_TF_WIN_REL = re.compile(r"(?i:tensor ?flow[\w-]*(?:[ _]version\??)?[\s:=]{0,8}(?:tf ?)?v?(2\.(?:1[1-9]|[2-9]\d))\b)")
+_PY_NAMED = re.compile(r"(?i:python(?:[ _]version\??)?[\s:=]{0,8}v?(3\.\d{1,2})\b)")
+
+
+def _d_tf_windows(v: dict, t: LogText, m: re.Match) -> dict:
+    """``tf`` (the TensorFlow release, 2.11 or newer, the log names) and ``py`` (the Python it names)."""
+    tf = _TF_WIN_REL.search(t.text)
+    py = _PY_NAMED.search(t.text)
+    return {"tf": tf.group(1) if tf else "", "py": py.group(1) if py else ""}
+
+
+DERIVE["tf_windows"] = _d_tf_windows
+
+# Bazel's "The following rc files are no longer being read, please transfer their contents or import their path into
+# one of the standard rc files:" names the files on the next line (bazel.legacy_rc_not_read).
+# Only a plain path is named in the answer (letters, digits, / . ~ - _): anything else in it is left out.
+_LEGACY_RC = re.compile(r"no longer being read, please transfer[^\n]*:\s*([\w./~-]*bazel\.rc)\b")
+
+
+def _d_legacy_rc(v: dict, t: LogText, m: re.Match) -> dict:
+    """``rcfile``: the rc file Bazel's warning says it no longer reads."""
+    f = _LEGACY_RC.search(t.text) if "no longer being read" in t.text else None
+    return {"rcfile": f.group(1) if f else ""}
+
+
+DERIVE["legacy_rc"] = _d_legacy_rc
+
+# torch.cuda_major_mismatch when the log names the torch release the project installed ("pytorch version 2.0.0 +
+# cu118", "torch==1.13.1") and that release has no build for the toolkit's CUDA major (torch 2.0: CUDA 11.7 and 11.8;
+# CUDA 12 builds start with torch 2.1; data/compat.yaml's torch table): "the torch build for your toolkit" would be
+# another torch release, so the toolkit is what changes (facebookresearch/xformers#748: "you'll need to use nvcc 11.8").
+_TORCH_REL = re.compile(r"(?i:\b(?:py)?torch)(?:==|\s+version\s*:?\s*|\s+v?|-)(\d+\.\d+)(?:\.\d+)?\b")
+
+
+def _d_cuda_pair_rel(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``cuda_pair`` derives, and ``torch_rel`` / ``rel_cudas`` / ``rel_none`` ("yes" when the torch release the
+    log names was built for torch's CUDA but for no CUDA of the toolkit's major)."""
+    out = _d_cuda_pair(v, t, m)
+    d, tv = v.get("detected", ""), v.get("torch", "")
+    if out.get("difference") != "major" or "orch" not in t.text:
+        return out
+    builds = table()["torch"]
+    rel = next((f.group(1) for f in _TORCH_REL.finditer(t.text) if f.group(1) in builds), "")
+    cudas = (builds.get(rel) or {}).get("cuda") or []
+    major = d.split(".")[0]
+    if rel and cudas and tv in cudas and not any(c.split(".")[0] == major for c in cudas):
+        out.update({"torch_rel": rel, "rel_cudas": ", ".join(cudas), "rel_none": "yes"})
+    return out
+
+
+DERIVE["cuda_pair_rel"] = _d_cuda_pair_rel
