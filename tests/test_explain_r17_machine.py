@@ -8,7 +8,8 @@ its first fix line. ``GUARDS``: near-miss wordings that keep their answers; ``NE
   reboot first, not draining and reseating.
 - ``container.nvidia_cli_ldcache``: nvidia-container-cli could not *start* the configured ldconfig (its "open failed"
   error, its debug log's nvc_ldcache.c line); under Apptainer's --nvccli the Ubuntu wrapper (Apptainer 1.3.0 fixed).
-- ``xla.ptxas_not_found``: TensorFlow's "Couldn't invoke ptxas"; in a container, install ptxas into the image.
+- ``xla.ptxas_not_found``: TensorFlow's "Couldn't invoke ptxas"; in a container, install ptxas into the image; a
+  TensorFlow log (no JAX) installs it into TensorFlow's environment, not with JAX.
 """
 
 from __future__ import annotations
@@ -65,6 +66,12 @@ I am using gpu-jupyter with the version tagged as v1.4_cuda-11.6_ubuntu-20.04
 
 Everything works great until I try to fit models. I get an error saying it cannot find ptxas. Looking at the filesystem, I cannot find ptxas anywhere in teh container filesystem.
 """, "xla.ptxas_not_found", "conda install -c nvidia cuda-nvcc"),
+    # TensorFlow (no JAX): ptxas into TensorFlow's environment
+    # https://github.com/conda-forge/tensorflow-feedstock/issues/296 (TF 2.11; tensorflow#58681: ptxas installed)
+    ("""2023-01-12 18:09:16.491617: I tensorflow/tsl/platform/default/subprocess.cc:304] Start cannot spawn child process: No such file or directory
+2023-01-12 18:09:16.509586: I tensorflow/tsl/platform/default/subprocess.cc:304] Start cannot spawn child process: No such file or directory
+2023-01-12 18:09:16.509637: W tensorflow/compiler/xla/stream_executor/gpu/asm_compiler.cc:85] Couldn't get ptxas version string: INTERNAL: Couldn't invoke ptxas --version
+""", "xla.ptxas_not_found", "tensorflow[and-cuda]"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -83,8 +90,18 @@ GUARDS = [
 """, "container.nvidia_cli_ldcache", "config.toml"),
     # ptxas in a bare-metal conda log: no container line
     # https://github.com/tensorflow/models/issues/9847
-    ("""W tensorflow/core/framework/op_kernel.cc:1651] OP_REQUIRES failed at xla_ops.cc:489 : Not found: ./bin/ptxas not found
+    ("""  File "/u/user1/anaconda3/envs/NN_1/lib/python3.7/site-packages/tensorflow_core/python/client/session.py", line 1443, in _call_tf_sessionrun
+    run_metadata)
+
+NotFoundError: 2 root error(s) found.
+  (0) Not found: ./bin/ptxas not found
+\t [[{{node cluster_0_1/xla_compile}}]]
 """, "xla.ptxas_not_found", "which ptxas"),
+    # a jaxlib log (TensorFlow's XLA under external/org_tensorflow) keeps JAX's answer, not TensorFlow's
+    # https://github.com/YoshitakaMo/localcolabfold/issues/70 (the log lines without the Dockerfile)
+    ("""2022-03-11 15:15:48.010379: W external/org_tensorflow/tensorflow/stream_executor/gpu/asm_compiler.cc:80] Couldn't get ptxas version string: INTERNAL: Couldn't invoke ptxas --version
+2022-03-11 15:15:48.010891: F external/org_tensorflow/tensorflow/compiler/xla/service/gpu/nvptx_compiler.cc:435] ptxas returned an error during compilation of ptx to sass: 'INTERNAL: Failed to launch ptxas'  If the error message indicates that a file could not be written, please verify that sufficient filesystem space is provided.
+""", "xla.ptxas_not_found", "jax[cuda12]"),
 ]
 
 
