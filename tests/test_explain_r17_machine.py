@@ -45,7 +45,7 @@ NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sur
     ("""docker: Error response from daemon: OCI runtime create failed: container_linux.go:380: starting container process caused: process_linux.go:545: container init caused: Running hook #1:: error running hook: exit status 1, stdout: , stderr: nvidia-container-cli: ldcache error: open failed: /sbin/ldconfig.real: no such file or directory: unknown.
 ERRO[0002] error waiting for container: context canceled
 """, "container.nvidia_cli_ldcache", "config.toml"),
-    # https://github.com/NVIDIA/nvidia-docker/issues/1399 (Debian; the CLI's debug log)
+    # https://github.com/NVIDIA/nvidia-docker/issues/1399 (Debian; the CLI's debug log: the message format, its resolution not read)
     ("""I0216 16:10:49.981773 34298 nvc_ldcache.c:362] executing /usr/sbin/ldconfig from host at /mnt/data/docker/overlay2/4f6f7535fff0b84c73cff3f7ee2cb8f581dcb69c871b23266e78559ccf16a8ae/merged
 E0216 16:10:49.982844 1 nvc_ldcache.c:393] could not start /usr/sbin/ldconfig: process execution failed: no such file or directory
 I0216 16:10:49.983136 34298 nvc.c:430] shutting down library context
