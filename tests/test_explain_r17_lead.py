@@ -1,6 +1,7 @@
-"""pip finds no wheel of a CUDA package other than torch, jaxlib and TensorFlow (which have their own entries):
-python.package_wheel_not_found, decided by what pip printed (the versions it listed, its Requires-Python lines) and
-the machine the log shows (derive.py `pkg_wheels`). Real excerpts, each with its thread."""
+"""Round 17's lead: pip finds no wheel of a CUDA package other than torch, jaxlib and TensorFlow (which have their
+own entries): python.package_wheel_not_found, decided by what pip printed (the versions it listed, its Requires-Python
+lines) and the machine the log shows (derive.py `pkg_wheels`); a message quoted inside JSON (escaped quotes). Real
+excerpts, each with its thread."""
 
 from explain_answers import first_answer_tests
 
@@ -49,6 +50,12 @@ CASES = [
      "  Could not find a version that satisfies the requirement cupy-cuda92 (from versions: )\n"
      "No matching distribution found for cupy-cuda92\n",
      WHEEL, "This Python has no cupy-cuda92 wheel at all"),
+    # A message quoted inside JSON arrives with its quotes escaped (text.normalize_line unescapes them): kubectl's event
+    # of k8sp/sextant#397 (the burned fresh17 q42), docker's "custom device" error with \"/dev/nvidia0\"
+    ('{kubelet 0c-c4-7a-82-c5-bc}\tspec.containers{worker}\tWarning\t\tFailed\t\tFailed to start container with docker id '
+     'aa5a0319488f with error: Error response from daemon: {"message":"linux runtime spec devices: **error gathering '
+     'device information while adding custom device \\"/dev/nvidia0\\": lstat /dev/nvidia0: no such file or directory"**}\n',
+     "container.device_node_gone", ""),
     # -- guards: torch, TensorFlow and jaxlib keep their own entries -------------------------------------------------
     ("ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118 (from versions: 1.11.0, 1.12.0, "
      "2.1.2)\nERROR: No matching distribution found for torch==2.1.2+cu118\n", "python.torch_wheel_not_found", ""),

@@ -19,6 +19,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)
 # and Markdown quoting (">"), box drawing, pytest's "E   ", torchrun's "[rank3]:",
 # backticks, a compiler's "  138 | " source gutter.
 _PREFIX = re.compile(r"^[ \t]*(?:(?:>|\u2502|\||E(?=[ \t]{2})|\[rank\d+\]:|`+|\d+[ \t]*\|(?=[ \t]*#))[ \t]*)+")
+# A double quote behind one or more backslashes: Kubernetes events, docker's API errors and OCI hooks print the
+# daemon's message inside a quoted string, so a pattern's `custom device "/dev/nvidia0"` arrives with each quote escaped.
+_ESCAPED_QUOTE = re.compile(r'\\+"')
 # A matched line longer than this is cut (in the JSON too): minified or joined logs.
 MAX_LINE = 2000
 # A message may continue over this many lines after the one it starts on.
@@ -68,6 +71,8 @@ def normalize_line(line: str) -> str:
     line = line.rstrip()
     if line[:1] in " \t>|`E[\u2502" or line[:1].isdigit():
         line = _PREFIX.sub("", line, count=1)
+    if '\\"' in line:  # a message quoted inside JSON or a Go error (kubectl's events, docker's API, OCI hooks)
+        line = _ESCAPED_QUOTE.sub('"', line)
     return line
 
 
