@@ -78,6 +78,18 @@ CASES = [
     ("when i do \"import tensorflow as tf\"\nshow   I tensorflow/stream_executor/dso_loader.cc:77] LD_LIBRARY_PATH: "
      ":/usr/local/cuda/lib64\n           I tensorflow/stream_executor/cuda/cuda_dnn.cc:1062]unable to load cuDNN DSO.",
      "tf.cudnn_dso_not_loaded", "Install the cuDNN major this TensorFlow release was built for"),
+    # -- cuBLAS failing on an Ampere GPU, the build's CUDA not in the log ------------------------------------------------
+    # https://github.com/Kai-46/PhySG/issues/7 (fresh17 q40; the reporter's way out: CUDA 11 builds of torch and the
+    # dependencies in place of the .yml's cudatoolkit 10.2; AI-secure/InfoBERT#5 and yenchenlin/nerf-pytorch#89 the same)
+    ("Appreciate for your great work! \nI am trying to run the repo on 2080Ti/3090/A30 and meet an error  "
+     "\"CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm...\". In case that someone else meet the same problem, "
+     "here is the record of my solution.",
+     "status.gpu_newer_than_build_cuda_unseen", "prints CUDA 10.2 or older"),
+    # the log names both the GPU and the old CUDA: the entry that knows the GPU's first CUDA keeps it
+    ("My environment: Geforce RTX 3080,cudatoolkit 10.0,pytorch 1.3.1with conda.\nRuntimeError: CUDA error: "
+     "CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, "
+     "&beta, c, ldc)`",
+     "status.gpu_newer_than_build", ""),
     # -- guards --------------------------------------------------------------------------------------------------------
     # with the dso_loader line naming the file, the loader entry keeps it
     # https://github.com/RealScout/deep-learning-images/issues/7
@@ -114,6 +126,22 @@ def test_other_cmake_file_strings_failures_are_not_tensorrt() -> None:
     """A CMake file(STRINGS) of another header is not the TensorRT root."""
     assert "build.trt_root_without_headers" not in _ids(
         'CMake Error at CMakeLists.txt:40 (file): file STRINGS file "/opt/foo/include/version.h" cannot be read.')
+
+
+def test_cublas_failure_with_a_cuda_11_build_is_not_the_gpu_generation() -> None:
+    """torch 1.8+ with CUDA 11.1 on an A100 failing in cuBLAS (https://github.com/pytorch/pytorch/issues/54975: a torch
+    regression) is not answered as a build too old for the GPU."""
+    text = ("GPU 0: A100-SXM4-40GB\nPyTorch version: 1.9.0.dev20210330+cu111\nCUDA used to build PyTorch: 11.1\n"
+            "E RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemmStridedBatched( handle, "
+            "opa, opb, m, n, k, &alpha, a, lda, stridea, b, ldb, strideb, &beta, c, ldc, stridec, num_batches)`\n")
+    assert "status.gpu_newer_than_build_cuda_unseen" not in _ids(text)
+
+
+def test_a_line_number_is_not_a_gpu() -> None:
+    """"line 3090" in a traceback names no RTX 3090."""
+    text = ("  File \"model.py\", line 3090, in forward\nRuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when "
+            "calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`\n")
+    assert "status.gpu_newer_than_build_cuda_unseen" not in _ids(text)
 
 
 def test_program_bug_beside_cupy_stays_unclaimed() -> None:
