@@ -103,6 +103,21 @@ http://www.nvidia.com/Download/index.aspx
 export FORCE_CUDA=1
 python setup.py install --prefix=/install/torchvision
 """, "torch.no_driver", "TORCH_CUDA_ARCH_LIST"),
+    # ---- PTX newer than the driver in a container whose image CUDA the driver runs: the environment's own CUDA
+    # https://github.com/openmm/openmm/issues/3585 (fresh17 q67: `conda install -c conda-forge cudatoolkit=11.6`)
+    ("""CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)
+
+Getting same error use this docker image `FROM nvidia/cuda:11.6.2-devel-ubuntu20.04`
+
+`nvidia-smi` shows:
+```
+$ nvidia-smi
+Sun Nov 20 08:01:27 2022
++-----------------------------------------------------------------------------+
+| NVIDIA-SMI 510.47.03    Driver Version: 510.47.03    CUDA Version: 11.6     |
++-------------------------------+----------------------+----------------------+
+```
+""", "runtime.unsupported_ptx", "cudatoolkit=11.6"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -130,6 +145,11 @@ ptxas fatal   : Ptx assembly aborted due to errors
     # https://github.com/yukkyo/PyTorch-FilterResponseNormalizationLayer/issues/4 (the status line alone)
     ("""RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED
 """, "cudnn.not_initialized", "nvidia-smi"),
+    # an image newer than the driver's CUDA keeps the container answer (the host's driver or an older image)
+    ("""CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222)
+Getting same error use this docker image `FROM nvidia/cuda:12.2.0-devel-ubuntu22.04`
+| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |
+""", "runtime.unsupported_ptx", "container's CUDA is newer"),
     # the plain status name keeps its answer
     ("""[FT][ERROR] CUDA runtime error: CUBLAS_STATUS_ARCH_MISMATCH /workspace/fastertransformer/cuda/open_attention.h:171
 """, "status.lib_arch_mismatch", "newer generation"),
