@@ -3005,3 +3005,28 @@ def _d_cuda_pair_rel(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["cuda_pair_rel"] = _d_cuda_pair_rel
+
+
+# -- [r17b machine]
+# apt's "pkg : Depends: lib (= V+cudaA) but V2+cudaB is to be installed" for NVIDIA's paired packages (cuDNN, NCCL,
+# TensorRT: the -dev, -bin or plugin package must have the library's exact version). Which of the two versions to name
+# is the one built for the CUDA the log says it uses (an image tag "cuda11.7", "cuda:11.8.0-...", "cuda 7.5"), never the
+# "+cudaX" inside a package version. NVIDIA/nvidia-docker#298 (cuda 7.5 image: the +cuda7.5 pair), bghira/SimpleTuner#47
+# (pytorch:...-cuda11.7 image: its held +cuda11.7 libnccl2), NVIDIA/TensorRT#1741 (cuda:11.8.0 image: the +cuda11.8 set).
+_APT_CUDA_SAID = re.compile(r"(?i)(?<![+\w.])cuda[ :_-]?v?(\d{1,2}\.\d)")
+
+
+def _d_apt_pair(v: dict, t: LogText, m: re.Match) -> dict:
+    """``keep`` / ``keep_cuda``: the version of the pair built for the CUDA the log names (else ""); ``other`` its
+    counterpart."""
+    want, got = v.get("want", ""), v.get("got", "")
+    wc, gc = v.get("want_cuda", ""), v.get("got_cuda", "")
+    said = {f.group(1) for f in _APT_CUDA_SAID.finditer(t.text)} if "uda" in t.text else set()
+    if wc != gc and wc in said and gc not in said:
+        return {"keep": want, "keep_cuda": wc, "other": got}
+    if wc != gc and gc in said and wc not in said:
+        return {"keep": got, "keep_cuda": gc, "other": want}
+    return {"keep": "", "keep_cuda": "", "other": ""}
+
+
+DERIVE["apt_pair"] = _d_apt_pair
