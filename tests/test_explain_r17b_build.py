@@ -121,6 +121,21 @@ CASES = [
     ("/usr/bin/ld: skipping incompatible /home/nvidia/arm_ws/src/doosan-robot/dsr_control/../common/lib/kinetic/x86_64/"
      "libDRFL.a when searching for -lDRFL\n/usr/bin/ld: cannot find -lDRFL\ncollect2: error: ld returned 1 exit status\n",
      "link.library_other_cpu_arch", "file /home/nvidia"),
+    # -- onnxruntime's CUDA provider in a native Windows build ------------------------------------------------------------
+    # https://github.com/NVIDIA/ProViz-AI-Samples/issues/5 (fresh17 q33: cuDNN installed and on PATH)
+    ("D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1193 onnxruntime::ProviderLibrary::Get "
+     "[ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when trying to load "
+     "\"C:\\Users\\username\\Documents\\ProViz-AI-Samples\\build\\cuda_provider\\Debug\\onnxruntime_providers_cuda.dll\"\n\n"
+     "I have CUDA 11.8 toolkit which is compatible with the onnxruntime version that this project uses. I also used Visual "
+     "Studio Professional 2022 Release - amd64, and more specifically `MSBuild version 17.8.5` to configure and build the "
+     "project.\n",
+     "loader.ort_cuda_provider_failed", "or copy their DLLs next to the program's .exe"),
+    # guard: a Python program on Windows keeps the wheels first (ComfyUI's embedded Python)
+    ("2024-08-26 21:04:38.1970389 [E:onnxruntime:Default, provider_bridge_ort.cc:1992 onnxruntime::TryGetProviderInfo_CUDA] "
+     "D:\\a\\_work\\1\\s\\onnxruntime\\core\\session\\provider_bridge_ort.cc:1637 onnxruntime::ProviderLibrary::Get "
+     "[ONNXRuntimeError] : 1 : FAIL : LoadLibrary failed with error 126 \"\" when trying to load "
+     "\"C:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll\"\n",
+     "loader.ort_cuda_provider_failed", "onnxruntime-gpu[cuda,cudnn]"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
