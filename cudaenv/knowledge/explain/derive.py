@@ -3030,3 +3030,32 @@ def _d_apt_pair(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["apt_pair"] = _d_apt_pair
+
+
+# -- [r17b build] the host gcc's headers failing under nvcc, decided by the CUDA the log shows in any form: the
+# reporter's own list ("gcc, g++, 5.4.0 / cuda 7.5", NVIDIA/AMGX#9 = fresh17 q70) names the toolkit as often as nvcc's
+# release line does, and the gcc of the header path past that CUDA's gcc_max is the cause either way (principle 7).
+# data/compat.yaml starts at CUDA 9.0; the older limits are the toolkits' own include/host_config.h: CUDA 7.0 and 7.5
+# stop at gcc 4.9 ("gcc versions later than 4.9 are not supported!"), CUDA 8.0 at gcc 5.
+_OLD_GCC_MAX = {"7.0": "4.9", "7.5": "4.9", "8.0": "5"}
+_CUDA_WORD = re.compile(r"(?i)\bcuda(?:\s+(?:toolkit\s+)?|\s*[:=]\s*|\s+version\s*:?\s*)v?(\d{1,2}\.\d)(?!\d)")
+
+
+def _d_host_gcc_fit_shown(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``host_gcc_fit`` derives, with the CUDA taken from ``_cuda_shown`` or the reporter's "cuda 7.5" when no
+    tool printed it, and the gcc limits of CUDA 7.0-8.0 (``_OLD_GCC_MAX``) beside compat.yaml's."""
+    cuda = v.get("cuda_seen") or _nvcc_seen(t) or _cuda_shown(v, t)
+    if not cuda and "cuda" in t.text.lower():
+        f = _CUDA_WORD.search(t.text)
+        cuda = f.group(1) if f else ""
+    if cuda in _OLD_GCC_MAX:
+        gcc = v.get("igcc") or v.get("gccv") or ""
+        top = _OLD_GCC_MAX[cuda]
+        fit = ""
+        if gcc.isdigit():
+            fit = "yes" if version_key(gcc) <= version_key(top) else "no"
+        return {"gcc_fit": fit, "gcc_max": top, "cuda_of_gcc": cuda}
+    return _d_host_gcc_fit(dict(v, cuda_seen=cuda) if cuda else v, t, m)
+
+
+DERIVE["host_gcc_fit_shown"] = _d_host_gcc_fit_shown
