@@ -1,9 +1,8 @@
 """Round 17's lead: pip finds no wheel of a CUDA package other than torch, jaxlib and TensorFlow (which have their
 own entries): python.package_wheel_not_found, decided by what pip printed (the versions it listed, its Requires-Python
-lines) and the machine the log shows (derive.py `pkg_wheels`); a message quoted inside JSON (escaped quotes); a message
-in another case (matcher._case_blind). Real excerpts, each with its thread."""
+lines) and the machine the log shows (derive.py `pkg_wheels`); a message quoted inside JSON (escaped quotes). Real
+excerpts, each with its thread."""
 
-from cudaenv.knowledge.explain import explain
 from explain_answers import first_answer_tests
 
 WHEEL = "python.package_wheel_not_found"
@@ -57,13 +56,6 @@ CASES = [
      'aa5a0319488f with error: Error response from daemon: {"message":"linux runtime spec devices: **error gathering '
      'device information while adding custom device \\"/dev/nvidia0\\": lstat /dev/nvidia0: no such file or directory"**}\n',
      "container.device_node_gone", ""),
-    # A message retold in another case, read again blind to case when nothing matched as written: darknet's
-    # check_error prints "CUDA Error:" (pjreddie/darknet#686, the burned fresh17 q38: a GT 630M, Fermi/Kepler, under a
-    # build for newer architectures)
-    ("I succesfully build darknet&yolo and test it for object detection in video. Without GPU test example work fine, "
-     "but very slovly. But when I try to use GPU (NVIDIA GeForce GT 630M, 2GB) I have error:\n"
-     "CUDA Error: invalid device function\nCUDA Error: invalid device function: No error\n",
-     "runtime.no_kernel_image", ""),
     # -- guards: torch, TensorFlow and jaxlib keep their own entries -------------------------------------------------
     ("ERROR: Could not find a version that satisfies the requirement torch==2.1.2+cu118 (from versions: 1.11.0, 1.12.0, "
      "2.1.2)\nERROR: No matching distribution found for torch==2.1.2+cu118\n", "python.torch_wheel_not_found", ""),
@@ -72,11 +64,3 @@ CASES = [
 ]
 
 test_first_answer = first_answer_tests(CASES)
-
-
-def test_a_program_bug_in_another_case_stays_unclaimed():
-    """The case-blind reading finds the program-bug verdicts too, and never an environment cause beside them."""
-    for text in ("runtimeerror: cuda error: device-side assert triggered\n",
-                 "RUNTIMEERROR: CUDA ERROR: AN ILLEGAL MEMORY ACCESS WAS ENCOUNTERED\n"):
-        found = explain(text)
-        assert not [m.id for m in found if m.environment], [m.id for m in found]

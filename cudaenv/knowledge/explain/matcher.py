@@ -469,8 +469,6 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                 continue
             i = min(where)
             hits.append((entry.get("rank", 0), i, n, entry, where[i], t.places(where), max(where)))
-    if all(h[3].get("fallback") for h in hits) and len(t.text) <= _CASE_BLIND_MAX:
-        hits += _case_blind(kb, t)
     reading = None
     if all(h[3].get("fallback") for h in hits):
         # [r14 engine] nothing recognised but a summary (a fallback entry): the generic cause-model reading of the
@@ -496,52 +494,6 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
 
         mark(matches[0], reading)
     return matches
-
-
-#: A log up to this size (a pasted message or an issue's text; larger logs would pay several times the first reading)
-#: that no entry recognised is read again with every pattern blind to case (:func:`_case_blind`).
-_CASE_BLIND_MAX = 20_000
-#: A character class with a range of upper- or lower-case letters (`[A-Z]`, `[a-z0-9]`): blind to case it would
-#: match what the pattern means to exclude (the driver API's `cu[A-Z]\w+` would take cuBLAS's `cublasGetSmCountTarget`).
-_LETTER_RANGE = re.compile(r"\[[^\]]*?(?:A-Z|a-z)")
-#: ASCII letters to lower case, one character for one: offsets in the lowered text are the original's.
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def _case_blind(kb: _Compiled, t: LogText) -> list[tuple]:
-    """The hits of a second reading, with each pattern blind to case, of a log no entry recognised.
-
-    Producers and people retell a message in their own case: darknet's "CUDA Error: invalid device function", a newer
-    dockerd's "unknown runtime specified nvidia", a title typed in lower case. Only where the first, exact reading found
-    nothing (so no answer it gave changes), with each entry's guards as written, and not for a pattern whose character
-    classes tell case apart. Literals are looked for in a copy of
-    the text with ASCII letters lowered (the same offsets); each match is then taken from the text itself, so its
-    values keep their case.
-    """
-    low = t.lowered(_ASCII_LOWER)
-    hits = []
-    for n, (entry, pats) in enumerate(kb.entries):
-        if entry.get("fallback"):
-            continue
-        where: dict[int, re.Match] = {}
-        for p in pats:
-            if _LETTER_RANGE.search(p):  # a pattern that tells case apart on purpose (cuXxx from cublasXxx)
-                continue
-            needle = kb.needles[p]
-            if needle is not None and not low.has(needle.translate(_ASCII_LOWER)):
-                continue
-            rx = kb.rx(p, re.MULTILINE | re.IGNORECASE)
-            for i, m in scan(rx, needle.translate(_ASCII_LOWER) if needle is not None else None, low).items():
-                got = rx.match(t.text, m.start())
-                if got is not None:
-                    where.setdefault(i, got)
-        if where:
-            requires, unless = kb.guards(entry["id"])
-            if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
-                continue
-            i = min(where)
-            hits.append((entry.get("rank", 0), i, n, entry, where[i], t.places(where), max(where)))
-    return hits
 
 
 def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:

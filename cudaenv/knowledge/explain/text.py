@@ -213,18 +213,6 @@ class LogText:
             self._has[needle] = got
         return got
 
-    _lowered: "LogText | None" = None
-
-    def lowered(self, table: dict[int, int]) -> "LogText":
-        """This text with ``table`` applied (a one-for-one character map: the same offsets, lines and weights)."""
-        if self._lowered is None:
-            low = LogText.__new__(LogText)
-            low.lines = [line.translate(table) for line in self.lines]
-            low.text = self.text.translate(table)
-            low.starts, low.longest, low.origin, low.weight = self.starts, self.longest, self.origin, self.weight
-            self._lowered = low
-        return self._lowered
-
     def number(self, i: int) -> int:
         """The 1-based number, in the text as given, of line ``i``."""
         return (self.origin[i] if self.origin is not None else i) + 1
