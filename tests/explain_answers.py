@@ -46,3 +46,15 @@ def first_answer_tests(cases: list[tuple[str, str | None, str]], verdicts: bool 
     def test(text: str, want_id: str, want_fix: str) -> None:
         assert_first_answer(text, want_id, want_fix, where=text[:80], verdicts=verdicts)
     return test
+
+
+def program_bug_tests(texts: list[str]):
+    """The test that each of ``texts`` (a program bug, often beside a place or a tool explain also reads) gets a
+    program-bug verdict first and no environment cause beside it. A module says ``test_program_bugs_stay_verdicts =
+    program_bug_tests(NEGATIVES)``."""
+    @pytest.mark.parametrize("text", texts)
+    def test(text: str) -> None:
+        found = explain(text)
+        assert found and not found[0].environment, [m.id for m in found]
+        assert not [m.id for m in found if m.environment], [m.id for m in found]
+    return test

@@ -14,10 +14,7 @@ its first fix line. ``GUARDS``: near-miss wordings that keep their answers; ``NE
 
 from __future__ import annotations
 
-import pytest
-
-from cudaenv.knowledge.explain import explain
-from explain_answers import first_answer_tests
+from explain_answers import first_answer_tests, program_bug_tests
 
 CASES = [
     # ---- a pod's node lacks the device node: create it there (nothing to recreate)
@@ -156,11 +153,7 @@ Getting same error use this docker image `FROM nvidia/cuda:12.2.0-devel-ubuntu22
 ]
 
 
-@pytest.mark.parametrize("text,want,phrase", GUARDS, ids=[f"{g[1]}-{n}" for n, g in enumerate(GUARDS)])
-def test_guard(text: str, want: str, phrase: str) -> None:
-    found = [m for m in explain(text) if m.environment]
-    assert found and found[0].id == want, [m.id for m in found]
-    assert phrase in found[0].fix.splitlines()[0], found[0].fix
+test_guard = first_answer_tests(GUARDS)
 
 
 NEGATIVES = [
@@ -175,8 +168,4 @@ RuntimeError: CUDA error: an illegal memory access was encountered
 ]
 
 
-@pytest.mark.parametrize("text", NEGATIVES)
-def test_program_bugs_stay_verdicts(text: str) -> None:
-    found = explain(text)
-    assert found and not found[0].environment, [m.id for m in found]
-    assert not [m.id for m in found if m.environment], [m.id for m in found]
+test_program_bugs_stay_verdicts = program_bug_tests(NEGATIVES)
