@@ -634,6 +634,36 @@ def test_archives_unpacked_in_parallel_share_directories_and_files(tmp_path):
         assert os.readlink(root / "lib" / "libshared.so").startswith("libc")
 
 
+def test_a_link_another_unpack_is_replacing_is_left_to_that_unpack(tmp_path, monkeypatch):
+    """The final link check of one archive walks a tree other archives are still unpacking into: a link they both
+    bring can vanish between "is a link" and reading it (another thread is replacing it). That is no broken archive
+    (a cold CI run failed so, 1 in 5 000 tests); the link that stays is checked by the unpack that wrote it. A link
+    that does lead outside is still refused."""
+    from cudaenv.errors import CudaenvError
+    from cudaenv.install import unpack as unpack_mod
+
+    root = tmp_path / "root"
+    (root / "lib").mkdir(parents=True)
+    os.symlink("libc1.so.1", root / "lib" / "libshared.so")
+    tree = unpack_mod._Tree(str(root), "c1 1.0")
+    real = os.readlink
+    replaced = []
+
+    def replacing(p, *a, **k):  # the other thread unlinks it just before this read
+        if str(p).endswith("libshared.so") and not replaced:
+            replaced.append(p)
+            raise FileNotFoundError(2, "No such file or directory", str(p))
+        return real(p, *a, **k)
+
+    monkeypatch.setattr(unpack_mod.os, "readlink", replacing)
+    tree.check_links()
+    assert replaced
+    os.unlink(root / "lib" / "libshared.so")
+    os.symlink("../../../etc/passwd", root / "lib" / "libshared.so")
+    with pytest.raises(CudaenvError):
+        tree.check_links()
+
+
 def test_interrupted_force_leaves_the_old_tree(tmp_path):
     """Ctrl-C in the middle of `install --force` (a download trickling from a real local server):
     exit 130, the toolkit that was there is still there, whole, and still cudaenv's."""
