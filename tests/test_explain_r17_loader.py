@@ -1,5 +1,5 @@
 """Round 17, helper "loader" (layers loader and nccl): the burned misses that recur as families or whose log holds the
-fact that orders the fixes (census: /tmp/work/census17-loader.tsv of the round).
+fact that orders the fixes (census: bench/census/round17-burned.tsv).
 
 * ``nvrtc.unsupported_arch``: the option named before NVRTC_ERROR_INVALID_OPTION (an issue title, jitify's "Compiler
   options" line), and the GPU the log names decides the direction: a GPU newer than the NVRTC loaded needs the NVRTC of
