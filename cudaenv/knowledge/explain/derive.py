@@ -1486,7 +1486,10 @@ def _d_nccl_ifname(v: dict, t: LogText, m: re.Match) -> dict:
 DERIVE["nccl_ifname"] = _d_nccl_ifname
 
 
-# -- [r8 build] whether the host gcc a log shows is one its CUDA's nvcc supports.
+# -- [r8 build] whether the host gcc a log shows is one its CUDA's nvcc supports. data/compat.yaml starts at CUDA 9.0;
+# the older limits are the toolkits' own include/host_config.h ([r17b build], NVIDIA/AMGX#9): CUDA 7.0 and 7.5 stop at
+# gcc 4.9 ("gcc versions later than 4.9 are not supported!"), CUDA 8.0 at gcc 5.
+_OLD_GCC_MAX = {"7.0": "4.9", "7.5": "4.9", "8.0": "5"}
 
 def _d_host_gcc_fit(v: dict, t: LogText, m: re.Match) -> dict:
     """The gcc major of the header path an error names (``/usr/lib/gcc/x86_64-linux-gnu/7/include/...``,
@@ -1496,11 +1499,11 @@ def _d_host_gcc_fit(v: dict, t: LogText, m: re.Match) -> dict:
     gcc = v.get("igcc") or v.get("gccv") or ""
     cuda = v.get("cuda_seen") or _nvcc_seen(t)
     row = table()["toolkits"].get(cuda) or {}
-    top = row.get("gcc_max")
+    top = str(row["gcc_max"]) if row.get("gcc_max") else _OLD_GCC_MAX.get(cuda, "")
     fit = ""
     if gcc.isdigit() and top:
-        fit = "yes" if int(gcc) <= int(top) else "no"
-    return {"gcc_fit": fit, "gcc_max": str(top) if top else "", "cuda_of_gcc": cuda if top else ""}
+        fit = "yes" if version_key(gcc) <= version_key(top) else "no"
+    return {"gcc_fit": fit, "gcc_max": top, "cuda_of_gcc": cuda if top else ""}
 
 
 DERIVE["host_gcc_fit"] = _d_host_gcc_fit
@@ -2893,7 +2896,16 @@ DERIVE["nvml_missing"] = _d_nvml_missing
 # "from versions: none"), PaddlePaddle/Paddle#26685 (paddlepaddle-gpu under Python 3.8: "python降级成3.6后可以成功安装"),
 # PaddlePaddle/Paddle#65320 (a 32-bit Python), PaddlePaddle/Paddle#32828 (aarch64, a Jetson), devmaxxing/
 # videocr-PaddleOCR#9 (macOS), cupy/cupy#4663 and #1721 (cupy-cudaXX for a Python it has no wheel for).
-_PY_SEEN = re.compile(r"(?i)(?:\bpython|/lib/python|\\python)[ -]?(3\.\d{1,2})(?:\.\d+)?\b|\bcp3(\d{1,2})\b")
+#: The Python a log shows: "Python 3.11.4", "python3.10/site-packages", "Python version: 3.11", cp311 wheel tags
+#: (:func:`python_shown`; pkg_wheels and tf_windows read it).
+_PY_SEEN = re.compile(r"(?i)(?:\bpython|/lib/python|\\python)(?:[ -]|(?:[ _]version\??)?[\s:=]{0,8}v?)?(3\.\d{1,2})(?:\.\d+)?\b"
+                      r"|\bcp3(\d{1,2})\b")
+
+
+def python_shown(text: str) -> str:
+    """The first Python version (3.N) ``text`` shows, or ""."""
+    seen = _PY_SEEN.search(text)
+    return (seen.group(1) or f"3.{seen.group(2)}") if seen else ""
 _REQUIRES_PY = re.compile(r"Requires-Python\s*[^;\n]*?<\s*(3\.\d{1,2})")
 
 
@@ -2911,9 +2923,7 @@ def _d_pkg_wheels(v: dict, t: LogText, m: re.Match) -> dict:
     if want and names:
         below = [x for x in names if _release(x)[:len(want)] < want]
         out["nearest"] = max(below, key=_release) if below else min(names, key=_release)
-    seen = _PY_SEEN.search(text)
-    if seen:
-        out["py_seen"] = seen.group(1) or f"3.{seen.group(2)}"
+    out["py_seen"] = python_shown(text)
     bounds = [b.group(1) for b in _REQUIRES_PY.finditer(text)]
     if bounds:
         bound = max(bounds, key=version_key)  # the newest release's range: below it, some release has a wheel
@@ -2955,14 +2965,12 @@ DERIVE["std_gcc"] = _d_std_gcc
 # Version ... 2.12.0", "tensorflow==2.13.0", "tf 2.16") and the Python it names ("Python version 3.11.4"): TF 2.10,
 # the last with GPU support there, has wheels for Python 3.7-3.10 only (pypi.org/project/tensorflow/2.10.0).
 _TF_WIN_REL = re.compile(r"(?i:tensor ?flow[\w-]*(?:[ _]version\??)?[\s:=]{0,8}(?:tf ?)?v?(2\.(?:1[1-9]|[2-9]\d))\b)")
-_PY_NAMED = re.compile(r"(?i:python(?:[ _]version\??)?[\s:=]{0,8}v?(3\.\d{1,2})\b)")
 
 
 def _d_tf_windows(v: dict, t: LogText, m: re.Match) -> dict:
     """``tf`` (the TensorFlow release, 2.11 or newer, the log names) and ``py`` (the Python it names)."""
     tf = _TF_WIN_REL.search(t.text)
-    py = _PY_NAMED.search(t.text)
-    return {"tf": tf.group(1) if tf else "", "py": py.group(1) if py else ""}
+    return {"tf": tf.group(1) if tf else "", "py": python_shown(t.text)}
 
 
 DERIVE["tf_windows"] = _d_tf_windows
@@ -3035,26 +3043,16 @@ DERIVE["apt_pair"] = _d_apt_pair
 # -- [r17b build] the host gcc's headers failing under nvcc, decided by the CUDA the log shows in any form: the
 # reporter's own list ("gcc, g++, 5.4.0 / cuda 7.5", NVIDIA/AMGX#9 = fresh17 q70) names the toolkit as often as nvcc's
 # release line does, and the gcc of the header path past that CUDA's gcc_max is the cause either way (principle 7).
-# data/compat.yaml starts at CUDA 9.0; the older limits are the toolkits' own include/host_config.h: CUDA 7.0 and 7.5
-# stop at gcc 4.9 ("gcc versions later than 4.9 are not supported!"), CUDA 8.0 at gcc 5.
-_OLD_GCC_MAX = {"7.0": "4.9", "7.5": "4.9", "8.0": "5"}
 _CUDA_WORD = re.compile(r"(?i)\bcuda(?:\s+(?:toolkit\s+)?|\s*[:=]\s*|\s+version\s*:?\s*)v?(\d{1,2}\.\d)(?!\d)")
 
 
 def _d_host_gcc_fit_shown(v: dict, t: LogText, m: re.Match) -> dict:
     """What ``host_gcc_fit`` derives, with the CUDA taken from ``_cuda_shown`` or the reporter's "cuda 7.5" when no
-    tool printed it, and the gcc limits of CUDA 7.0-8.0 (``_OLD_GCC_MAX``) beside compat.yaml's."""
+    tool printed it."""
     cuda = v.get("cuda_seen") or _nvcc_seen(t) or _cuda_shown(v, t)
     if not cuda and "cuda" in t.text.lower():
         f = _CUDA_WORD.search(t.text)
         cuda = f.group(1) if f else ""
-    if cuda in _OLD_GCC_MAX:
-        gcc = v.get("igcc") or v.get("gccv") or ""
-        top = _OLD_GCC_MAX[cuda]
-        fit = ""
-        if gcc.isdigit():
-            fit = "yes" if version_key(gcc) <= version_key(top) else "no"
-        return {"gcc_fit": fit, "gcc_max": top, "cuda_of_gcc": cuda}
     return _d_host_gcc_fit(dict(v, cuda_seen=cuda) if cuda else v, t, m)
 
 
