@@ -2583,7 +2583,7 @@ def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
     a GTX TITAN Black, sm_35, under CUDA 7.5 refusing compute_61: the project's list, not the toolkit), "yes" for one
     at or above it, "" when the log names no GPU."""
     out = _d_arch_named(v, t, m)
-    out.update({"arch_old_cuda": "", "arch_first": "", "gpu_needs": "", "gpu_said": ""})
+    out.update({"arch_old_cuda": "", "arch_first": "", "gpu_needs": "", "gpu_said": "", "gpu_why": ""})
     sm = _arch_number(v.get("arch", ""))
     have = toolkits_for_arch(sm)
     if not sm or not have or out.get("named_cuda"):
@@ -2597,9 +2597,18 @@ def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
     cc = v.get("gpu_cc", "")
     if re.fullmatch(r"\d{1,2}\.\d", cc or ""):
         gsm = int(cc.replace(".", ""))
-        out["gpu_needs"] = "yes" if gsm >= sm else "no"
+        # a newer GPU does not need an older architecture the list also asks for when the CUDA shown compiles for
+        # the GPU's own: NVIDIA/cuda-samples#388 (fresh17 q05: CUDA 12.9 refused compute_110, Thor's, from the samples'
+        # list "75 80 86 87 89 90 100 110 120", on an RTX 5070, sm_120, which 12.9 compiles for). Capabilities are
+        # not a line (sm_110 came after sm_120), so "at or above" alone does not say the GPU needs it.
+        own = _FIRST_CUDA.get(gsm) or next(iter(toolkits_for_arch(gsm)), "")
+        own_ok = gsm > sm and bool(shown and own) and version_key(shown)[:2] >= version_key(own)[:2]
+        out["gpu_needs"] = "yes" if gsm >= sm and not own_ok else "no"
         name = v.get("gpu_name", "")
         out["gpu_said"] = f"{name} (compute capability {cc})" if name else f"compute capability {cc}"
+        out["gpu_why"] = (f"is of sm_{gsm}, which CUDA {shown} compiles for; compute_{sm} is another architecture "
+                          f"that only the list asks for" if own_ok else
+                          f"is of an older architecture and does not run {v.get('arch', '')} code")
     return out
 
 
