@@ -24,3 +24,59 @@ nvcc fatal   : Unsupported gpu architecture 'compute_89'
 ]
 
 test_first_answer = first_answer_tests(CASES)
+
+
+# -- the matcher's pre-filters (text.py): sound, so they can only save time, never lose a match
+
+def test_a_group_every_match_passes_through_gives_its_literal():
+    from cudaenv.knowledge.explain.text import required_literal
+
+    assert required_literal(r"(?P<ordinal>cudaErrorInvalidDevice)\b") == "cudaErrorInvalidDevice"
+    assert required_literal(r"(?P<side>remote|local)=\[(?P<addr>127\.0\.[01]\.1)\]") == "127.0."
+    assert required_literal(r"(?:libcudart)+\.so") == "libcudart"
+    # optional groups, look-arounds, flag groups and global flags give no literal from inside them
+    for pattern in [r"(?:libcudart)?\.so", r"(?:libcudart)*x", r"(?:libcudart){0,2}x", r"(?=libcudart)\w+",
+                    r"(?!libcudart)\w+", r"(?<=libcudart)\w+", r"(?i:libcudart)\.so", r"(?i)libcudart\.so",
+                    r"(?P=name)ab", r"(?:a|libcudart)x"]:
+        assert "libcudart" not in (required_literal(pattern) or ""), pattern
+
+
+def test_every_literal_is_in_every_match():
+    """For every pattern of the knowledge base with a literal, each example of its entry that the pattern matches
+    holds that literal (the literal is what the matcher looks for before it tries the pattern)."""
+    import re
+
+    from cudaenv.knowledge import kb
+    from cudaenv.knowledge.explain.text import required_literal
+
+    checked = 0
+    for entry in kb.load_entries():
+        for pattern in entry["patterns"]:
+            lit = required_literal(pattern)
+            for example in entry.get("examples") or ():
+                m = re.search(pattern, example, re.MULTILINE)
+                if m is not None and lit is not None:
+                    assert lit in m.group(0), (entry["id"], pattern, lit)
+                    checked += 1
+    assert checked > 300
+
+
+def test_shapes_never_hide_a_piece_of_a_word():
+    """may_contain with the digit shapes answers as the text does, for pieces of words with digits in them."""
+    import random
+
+    from cudaenv.knowledge.explain.text import LogText, may_contain
+
+    rng = random.Random(18)
+    alphabet = "ab.1234567890_-/"
+    words = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(3000)]
+    text = "\n".join(" ".join(words[i:i + 7]) for i in range(0, len(words), 7)) + "\n" + "x" * (1 << 16)
+    t = LogText(text)
+    for _ in range(3000):
+        w = rng.choice(words)
+        a = rng.randrange(len(w))
+        piece = w[a:rng.randint(a + 1, len(w))]
+        assert may_contain(piece, t.words(), t.joined_words(), t.text, t.shapes())
+    for _ in range(3000):
+        needle = "".join(rng.choice(alphabet) for _ in range(rng.randint(2, 6)))
+        assert may_contain(needle, t.words(), t.joined_words(), t.text, t.shapes()) == (needle in t.text), needle

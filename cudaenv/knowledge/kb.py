@@ -312,8 +312,10 @@ def _stored(path: str) -> tuple[tuple | None, list[dict] | None]:
         st = os.stat(path)
     except OSError:
         return None, None  # read_document says why
+    from .explain.text import LITERAL_RULES
+
     key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]),
-           tuple(sorted(ADVICE.items())))
+           tuple(sorted(ADVICE.items())), LITERAL_RULES)
     return key, _kept(_store_path(), key, list)
 
 

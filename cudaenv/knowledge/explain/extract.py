@@ -201,8 +201,9 @@ def _torch_replaced(f: "_Finder") -> str:
 class _Finder:
     """First match of a pattern, found through the literals every match contains."""
 
-    def __init__(self, text: str, words: tuple[frozenset[str], str] | None = None) -> None:
+    def __init__(self, text: str, words: tuple[frozenset[str], str] | None = None, shapes: str | None = None) -> None:
         self.text = text
+        self.shapes = shapes
         low = text.lower()
         self.low = low if len(low) == len(text) else None  # lower() changed lengths: search all of it
         # The text's distinct words, lower-cased (LogText.words_lower): a needle with a whole word
@@ -215,7 +216,7 @@ class _Finder:
             return rx.search(text, start)
         best: re.Match | None = None
         for needle in needles:
-            if self.words is not None and not may_contain(needle, *self.words, low):
+            if self.words is not None and not may_contain(needle, *self.words, low, self.shapes):
                 continue
             pos, line, tries = start, -1, 0  # line: the long line searched in windows, tries: how many so far
             # A log repeating a line that holds the needle (a retry loop printing "NVIDIA driver ...") costs one
@@ -255,7 +256,8 @@ def facts(t: LogText) -> dict[str, str]:
 
     Every name in :data:`FACT_NAMES` is present; an unknown fact is "".
     """
-    f = _Finder(t.text, (t.words_lower(), t.joined_words_lower()) if len(t.text) >= t.SMALL else None)
+    f = _Finder(t.text, (t.words_lower(), t.joined_words_lower()) if len(t.text) >= t.SMALL else None,
+                t.shapes_lower() if len(t.text) >= t.SMALL else None)
     out = dict.fromkeys(FACT_NAMES, "")
     for name, needles, rx in _PLATFORM:
         if f.search(needles, rx):

@@ -191,6 +191,22 @@ class LogText:
             self._joined_lower = "\n".join(self.words_lower())
         return self._joined_lower
 
+    _shapes: str | None = None
+    _shapes_lower: str | None = None
+
+    def shapes(self) -> str:
+        """:meth:`joined_words` with each run of digits written as one ``0``, each shape once: a build log's words
+        (``x1.cu`` .. ``x9999.cu``, ``[17/10000]``) are half a megabyte, their shapes a few hundred characters."""
+        if self._shapes is None:
+            self._shapes = _shapes_of(self.joined_words())
+        return self._shapes
+
+    def shapes_lower(self) -> str:
+        """:meth:`shapes` of :meth:`joined_words_lower`."""
+        if self._shapes_lower is None:
+            self._shapes_lower = _shapes_of(self.joined_words_lower())
+        return self._shapes_lower
+
     def words_lower(self) -> frozenset[str]:
         """:meth:`words`, lower-cased (for case-insensitive literals)."""
         if self._words_lower is None:
@@ -208,8 +224,8 @@ class LogText:
             self._has = {}
         got = self._has.get(needle)
         if got is None:
-            got = may_contain(needle, self.words(), self.joined_words(), self.text) if len(self.text) >= self.SMALL \
-                else needle in self.text
+            got = may_contain(needle, self.words(), self.joined_words(), self.text, self.shapes()) \
+                if len(self.text) >= self.SMALL else needle in self.text
             self._has[needle] = got
         return got
 
@@ -232,26 +248,45 @@ class LogText:
         return self.starts[i] + len(self.lines[i])
 
 
-def may_contain(needle: str, words: frozenset[str], joined: str, text: str) -> bool:
+_DIGITS = re.compile(r"\d+")
+
+
+def _shapes_of(joined: str) -> str:
+    """The distinct shapes of ``joined``'s words (line-separated), each run of digits written as ``0``."""
+    return "\n".join(set(_DIGITS.sub("0", joined).split("\n")))
+
+
+def may_contain(needle: str, words: frozenset[str], joined: str, text: str, shapes: str | None = None) -> bool:
     """Whether ``needle`` occurs in ``text``, whose distinct white-space-separated words are ``words``
-    (and ``joined``: the same words joined by line ends, a few times shorter than a long log).
+    (and ``joined``: the same words joined by line ends, a few times shorter than a long log; ``shapes``: their
+    shapes, :meth:`LogText.shapes`, far shorter again).
 
     A needle without white space lies inside one word: ``joined`` answers. The words of a needle
     between two of its white spaces are whole words of any text that holds it, and its first and
-    last words lie inside words: one missing answers without searching ``text``.
+    last words lie inside words: one missing answers without searching ``text``. A piece of a word has the shape
+    of a piece of that word's shape (a digit run inside a word's run is one run too), so a piece whose shape is in
+    no word's shape is in no word, without searching ``joined``.
     """
+    def inside(part: str) -> bool:
+        return (shapes is None or _DIGITS.sub("0", part) in shapes) and part in joined
+
     parts = needle.split()
     if len(parts) == 1 and parts[0] == needle:
-        return needle in joined
+        return inside(needle)
     if not parts:
         return needle in text
     inner = parts[0 if needle[0].isspace() else 1:len(parts) if needle[-1].isspace() else -1]
-    if any(p not in words for p in inner) or parts[0] not in joined or parts[-1] not in joined:
+    if any(p not in words for p in inner) or not inside(parts[0]) or not inside(parts[-1]):
         return False
     return needle in text
 
 
 _META = frozenset(".^$*+?{}[]\\|()")
+
+
+#: Which rules :func:`required_literal` follows: the stored knowledge base (kb.py) keeps each pattern's literal, so a
+#: change of the rules must change this to store them again (2: a group every match passes through has its own run).
+LITERAL_RULES = 2
 
 
 def required_literal(pattern: str) -> str | None:
@@ -262,6 +297,8 @@ def required_literal(pattern: str) -> str | None:
     top-level ``|`` has none. Returns None when the longest run is shorter than
     three characters. A pattern that is one named group, ``(?P<what>...)``, is read inside.
     """
+    if re.match(r"\(\?[aiLmsux]+\)", pattern):
+        return None  # global flags: (?i) makes every literal case-blind
     if pattern.startswith("(?P<") and pattern.endswith(")") and _closes_at_end(pattern):
         return required_literal(pattern[pattern.index(">") + 1:-1])
     runs: list[str] = []
@@ -294,6 +331,23 @@ def required_literal(pattern: str) -> str | None:
         elif c == "(":
             if not depth:
                 flush()
+                close = _group_close(pattern, i)
+                if close is not None:
+                    # a group every match passes through (not optional, not a look-around nor a flags group such
+                    # as (?i:...)): its own literal is a run too, e.g. (?P<ordinal>cudaErrorInvalidDevice)\b
+                    after = pattern[close + 1:close + 2]
+                    head = pattern[i + 1:i + 3]
+                    if after not in ("*", "?", "{") and (not head.startswith("?") or head in ("?:", "?P")):
+                        body = pattern[i + 1:close]
+                        if head == "?:":
+                            body = body[2:]
+                        elif head == "?P":
+                            body = body[body.find(">") + 1:] if body.startswith("?P<") else ""
+                        inner = required_literal(body) if body else None
+                        if inner:
+                            runs.append(inner)
+                    i = close + 1
+                    continue
             depth += 1
             i += 1
         elif c == ")":
