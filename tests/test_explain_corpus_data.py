@@ -34,6 +34,7 @@ FRESH14 = os.path.join(CORPUS, "fresh14")
 FRESH15 = os.path.join(CORPUS, "fresh15")
 FRESH16 = os.path.join(CORPUS, "fresh16")
 FRESH17 = os.path.join(CORPUS, "fresh17")
+FRESH18 = os.path.join(CORPUS, "fresh18")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -230,9 +231,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH13, "fresh13", "h", 45, 9, 40), (FRESH14, "fresh14", "m", 45, 9, 40),
               (FRESH15, "fresh15", "n", 45, 9, 40),
               (FRESH16, "fresh16", "p", 45, 9, 40),
-              (FRESH17, "fresh17", "q", 45, 9, 40)]
+              (FRESH17, "fresh17", "q", 45, 9, 40),
+              (FRESH18, "fresh18", "r", 45, 9, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh18"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -407,6 +409,13 @@ def test_fresh17_logs_are_a_seventeenth_sealed_split():
     switching), collected by three collectors who never ran explain while round 17's tuners worked on other threads;
     judged at round 17's start (366c532's answers); no first answer changed by the round's end (adfcfb2)."""
     assert_later_set("fresh17")
+
+
+def test_fresh18_logs_are_an_eighteenth_sealed_split():
+    """fresh18/: an eighteenth set (r01-r16 build side, r31-r46 run side, r61-r76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 18's tuners read the producers'
+    source code; judged at round 18's start (b060924's answers)."""
+    assert_later_set("fresh18")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
