@@ -80,3 +80,46 @@ def test_shapes_never_hide_a_piece_of_a_word():
     for _ in range(3000):
         needle = "".join(rng.choice(alphabet) for _ in range(rng.randint(2, 6)))
         assert may_contain(needle, t.words(), t.joined_words(), t.text, t.shapes()) == (needle in t.text), needle
+
+
+# -- status.gpu_newer_than_build decided from the tables (gpus.yaml, compat.yaml) instead of a list of GPU names
+GPU_NEWER = [
+    # zzhang1987/Factor-Graph-Neural-Network#4 (maintainer: "you will have to use CUDA11"; RTX 3080 Ti, torch cu101)
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED.\nmy environment: pytorch: 1.5.1+cu101\n"
+     "                                           CUDA 10.1\nit is GeForce RTX 3080 Ti.",
+     "status.gpu_newer_than_build", ""),
+    # AlexeyAB/darknet#2836 (RTX 2070 under CUDA 9.0.176, the GTX 1050 Ti beside it works; "Try to install CUDA 10.0"):
+    # the GPU that decides is the one CUDA knew last, not the first named
+    ("On the setup with GTX 1050Ti, everything works perfectly. Yet, when I switch to RTX 2070 card, I've got the "
+     "following error:\n cuDNN status Error in: file: d:/tests/darknet/src/convolutional_kernels.cu : "
+     "forward_convolutional_layer_gpu() : line: 538 : build time: Apr  4 2019 - 09:02:02\n"
+     "cuDNN Error: CUDNN_STATUS_EXECUTION_FAILED\nSoftware versions:\n- Windows 10\n- CUDA 9.0.176\n- cuDNN 7.2\n",
+     "status.gpu_newer_than_build", ""),
+]
+
+test_gpu_newer_than_build = first_answer_tests(GPU_NEWER)
+
+
+def test_a_gpu_the_build_knows_is_no_answer():
+    """An RTX 3090 beside torch 1.12's CUDA 11.6, or an RTX 2080 Ti beside CUDA 10.0: the status is not the GPU's."""
+    from cudaenv.knowledge.explain import explain
+
+    for text in ["RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, ...)`\n"
+                 "torch 1.12.1+cu116, NVIDIA GeForce RTX 3090",
+                 "cublas runtime error : the GPU program failed to execute at THCBlas.cu:246\nError while using RTX 2080Ti\n"
+                 "cuda10.0"]:
+        assert "status.gpu_newer_than_build" not in [m.id for m in explain(text)], text
+
+
+def test_the_cuda_of_a_build_named_in_a_conda_listing():
+    """MASILab/tumor-cifar#2 ("I was running the experiments on cuda10 ... you're running on 9.0"): a conda listing
+    spaces its columns, and torch 1.1.0's build string names CUDA 9.0."""
+    from cudaenv.knowledge.explain.derive import build_cudas_named
+    from cudaenv.knowledge.explain.text import LogText
+
+    text = ("cudatoolkit               9.0                          \nnumpy                     1.19.5                 \n"
+            "pytorch                   1.1.0           py3.6_cuda90_cudnn7_1    pytorch\n")
+    assert build_cudas_named(LogText(text)) == ["9.0", "10.2"]
+    # nvidia-smi's header names the driver's CUDA, not a build's
+    assert build_cudas_named(LogText("| NVIDIA-SMI 440.33.01    Driver Version: 440.33.01    CUDA Version: 10.2     |")) == []
+    assert build_cudas_named(LogText("torch 2.5.1+cu124 on an RTX 5090")) == ["12.4"]

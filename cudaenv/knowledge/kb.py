@@ -26,7 +26,7 @@ REQUIRED = {"id": str, "title": str, "patterns": list, "cause": str, "fix": str,
 # `check` is required unless `environment: false` (a program bug: no check can see it).
 OPTIONAL = {"check": str, "defaults": dict, "fallback": bool, "first_error": bool, "derive": str, "derived": list,
             "rank": int, "environment": bool, "cudaenv_fix": bool, "component": str, "failure": str, "requires": list, "unless": list,
-            "variants": list, "reads": dict}
+            "variants": list, "reads": dict, "requires_derived": dict}
 
 # The model of causes: an entry names the component that has to change and how it failed;
 # one cause is recognised from every tool that reports it (its patterns), and its answer
@@ -181,6 +181,16 @@ def _model_problems(where: str, entry: dict, patterns: bool = True) -> list[str]
             names |= set(re.compile(p, re.MULTILINE).groupindex)
         except re.error:
             pass
+    # `requires_derived`: the entry answers only when each named value (a derived name or a fact) matches, e.g. a GPU
+    # the tables say is newer than the CUDA the log names; decided after `derive`, from the tables rather than a list
+    # of names in a pattern
+    for name, rx in (entry.get("requires_derived") or {}).items():
+        if name not in set(FACT_NAMES) | set(entry.get("derived", ())):
+            out.append(f"{where}: requires_derived tests {name!r}, which is no fact or derived name")
+        try:
+            re.compile(str(rx))
+        except re.error:
+            out.append(f"{where}: requires_derived: {rx!r} does not compile")
     for n, variant in enumerate(entry.get("variants", ()), 1):
         if not isinstance(variant, dict) or not isinstance(variant.get("when"), dict) or not variant["when"]:
             out.append(f"{where}: variant {n} needs a non-empty `when` mapping")

@@ -2291,6 +2291,76 @@ def _d_gpu_facts(v: dict, t: LogText, m: re.Match) -> dict:
 DERIVE["gpu_facts"] = _d_gpu_facts
 
 
+# The CUDA a framework build the log names was made with: "CUDA 9.0", "cuda:9.0", "CUDA版本： 9.2.148", "cudatoolkit
+# 10.0", a wheel tag cu92 / cu102 / cu118, and torch itself: every torch release before 1.7 was built for CUDA 10.2 or
+# older (PyTorch 1.7.0's release notes: the first with CUDA 11.0 wheels; later releases from data/compat.yaml). The
+# nvidia-smi header's "CUDA Version" is the driver's and is not read.
+# A conda listing spaces its columns ("cudatoolkit               9.0", "pytorch   1.1.0   py3.6_cuda90_cudnn7_1").
+_BUILD_CUDA = re.compile(r"(?<![a-z])(?:cuda|CUDA|Cuda)\W{0,3}(?:version|Version|版本)?\W{0,3}(\d{1,2})\.(\d)(?!\d)|"
+                         r"(?<![\w.])cu(\d{1,2})(\d)(?![\w.])|_cuda(\d{1,2})(\d)_cudnn|"
+                         r"cudatoolkit(?:\W{0,3}|[ \t]{1,40})(\d{1,2})\.(\d)(?!\d)|"
+                         r"(?<![a-z])(?:py|Py)?(?:torch|Torch)(?:\W{0,3}|[ \t]{1,40})(?:version|版本)?\W{0,3}(\d)\.(\d{1,2})\.\d")
+
+
+def build_cudas_named(t: LogText) -> list[str]:
+    """The CUDA major.minor of each framework build the log names (_BUILD_CUDA), oldest first."""
+    if "uda" not in t.text and "cu" not in t.text and "orch" not in t.text:
+        return []
+    out = set()
+    for f in _BUILD_CUDA.finditer(t.text):
+        line = t.text[t.text.rfind("\n", 0, f.start()) + 1:f.start()]
+        if "Driver Version" in line:
+            continue  # nvidia-smi's header: the driver's CUDA
+        g = f.groups()
+        if g[8]:  # torch X.Y
+            major, minor = int(g[8]), int(g[9])
+            if (major, minor) < (1, 7):
+                out.add("10.2")
+            else:
+                from ...toolkit.compat import torch_cudas
+
+                cudas = torch_cudas(f"{major}.{minor}") or []
+                if cudas:
+                    out.add(max(cudas, key=version_key))
+            continue
+        a, b = next((g[i], g[i + 1]) for i in (0, 2, 4, 6) if g[i])
+        if 7 <= int(a) <= 13:
+            out.add(f"{int(a)}.{b}")
+    return sorted(out, key=version_key)
+
+
+def _d_gpu_vs_build(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_gpu_facts`, and ``gpu_newer``: "yes" when the GPU the log names is known to CUDA only from a release
+    newer than a framework build the log names (status.gpu_newer_than_build: RTX 3080 beside cudatoolkit 10.0, an RTX
+    2080 Ti beside CUDA 9.0, an RTX 5090 beside cu124); "unseen" when the log names no build CUDA and the GPU needs CUDA
+    11 or newer; "" otherwise. ``build_cuda_named``: the oldest build CUDA named."""
+    from .extract import gpus_named
+
+    # of every GPU the log names, the one CUDA knew last (an RTX 2070 beside the GTX 1050 Ti that works: darknet#2836)
+    said = [(v.get("gpu_name", ""), v["gpu_cc"])] if re.fullmatch(r"\d{1,2}\.\d", v.get("gpu_cc") or "") else []
+    known = [(first, name, cc) for name, cc in said + gpus_named(t.text)
+             for first in toolkits_for_arch(int(cc.replace(".", "")))[:1]]
+    if known:
+        _, name, cc = max(known, key=lambda g: version_key(g[0]))
+        v = dict(v, gpu_name=name, gpu_cc=cc)
+    out = _d_gpu_facts(v, t, m)
+    out.update({"gpu_newer": "", "build_cuda_named": ""})
+    first = out.get("gpu_first_cuda", "")
+    if not first:
+        return out
+    builds = build_cudas_named(t)
+    if not builds:
+        out["gpu_newer"] = "unseen" if _major(first) >= 11 else ""
+        return out
+    out["build_cuda_named"] = builds[0]
+    if version_key(builds[0])[:2] < version_key(first)[:2]:
+        out["gpu_newer"] = "yes"
+    return out
+
+
+DERIVE["gpu_vs_build"] = _d_gpu_vs_build
+
+
 # (3) The other side: the driver the log prints is below NVIDIA's minimum for the CUDA the log names (data/compat.yaml
 # min_driver), where the entry's first line would not say so. TensorFlow prints the kernel driver under cuDNN's
 # NOT_INITIALIZED ("possibly insufficient driver version: 384.69.0"), but that line alone is no evidence (tensorflow/

@@ -392,6 +392,20 @@ class _GpuTable(_Lazy):
 _GPU_TABLE = _GpuTable()
 
 
+def gpus_named(text: str) -> list[tuple[str, str]]:
+    """Every GPU of knowledge/gpus.yaml the text names, (name, compute capability), in the text's order (``gpu_name``
+    is the first; a log can name two: the card that works and the one that fails, darknet#2836)."""
+    low = text.lower()
+    if not any(n in low for n in _GPU_NEEDLES):
+        return []
+    _GPU_TABLE.search("")  # compiles the table's pattern
+    out = []
+    for m in _GPU_TABLE.rx.finditer(text):
+        k = next(i for i, g in enumerate(m.groups()) if g is not None)
+        out.append((m.group(k + 1), _GPU_TABLE.ccs[k]))
+    return out
+
+
 def _gpu(f: "_Finder") -> tuple[str, str]:
     """(gpu_name, gpu_cc): see _CC_SEEN."""
     name = cc = ""

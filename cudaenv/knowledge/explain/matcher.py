@@ -194,6 +194,7 @@ class _Compiled:
 
         self.situated = {e["id"] for e, _ in self.entries if classes_of(e["id"])}
         self.needs_facts = {e["id"]: bool(e.get("variants")) or e.get("derive") in _DERIVE_READS_FACTS
+                            or bool(e.get("requires_derived"))
                             or bool(placeholders(e["title"] + e["cause"] + e["fix"]) & set(FACT_NAMES))
                             for e in entries}
         self._raw_variants = {e["id"]: e.get("variants", ()) for e in entries}
@@ -499,7 +500,9 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
 def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
     """The answers to ``hits`` (rank, first line index, kb order, entry, first match, places, last line index),
     ordered, each filled from what it matched and what the log shows."""
+    fallbacks = []
     if any(not h[3].get("fallback") for h in hits):
+        fallbacks = [h for h in hits if h[3].get("fallback")]
         hits = [h for h in hits if not h[3].get("fallback")]
     if len(hits) > 1:
         hits = _superseded_last(hits, t)
@@ -516,6 +519,9 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
             derived = DERIVE[derive](filled, t, m)
             values.update({k: v for k, v in derived.items() if v})
             filled.update({k: v for k, v in derived.items() if v or k not in filled})
+        wanted = entry.get("requires_derived")
+        if wanted and not all(kb.rx(str(rx), 0).search(filled.get(k) or "") for k, rx in wanted.items()):
+            continue  # what the tables decide from the log's values rules this cause out
         entry = {**_variant(entry, kb.variants(entry["id"]), filled, t), "_platform": seen.get("platform", "")}
         if entry["id"] in kb.situated:
             entry, situation = _situated(entry, seen, t)
@@ -539,4 +545,6 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
             values=values,
             environment=entry.get("environment", True),
         )))
+    if not matches and fallbacks:  # every specific cause was ruled out by its requires_derived: the summary stays
+        return _answers(kb, t, fallbacks)
     return matches
