@@ -399,8 +399,10 @@ def gpus_named(text: str) -> list[tuple[str, str]]:
     if not any(n in low for n in _GPU_NEEDLES):
         return []
     _GPU_TABLE.search("")  # compiles the table's pattern
+    rx = _GPU_TABLE.rx
+    assert rx is not None
     out = []
-    for m in _GPU_TABLE.rx.finditer(text):
+    for m in rx.finditer(text):
         k = next(i for i, g in enumerate(m.groups()) if g is not None)
         out.append((m.group(k + 1), _GPU_TABLE.ccs[k]))
     return out
