@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+import os
+
+import pytest
+
 from explain_answers import first_answer_tests
 
 CASES = [
@@ -123,3 +129,62 @@ def test_the_cuda_of_a_build_named_in_a_conda_listing():
     # nvidia-smi's header names the driver's CUDA, not a build's
     assert build_cudas_named(LogText("| NVIDIA-SMI 440.33.01    Driver Version: 440.33.01    CUDA Version: 10.2     |")) == []
     assert build_cudas_named(LogText("torch 2.5.1+cu124 on an RTX 5090")) == ["12.4"]
+
+
+# -- a runner's prefix on every line (text.unprefixed): the corpus logs that lost their answer under one
+_spec = importlib.util.spec_from_file_location("explain_runner_prefixes", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "explain_runner_prefixes.py"))
+RUNNERS = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(RUNNERS)
+CORPUS = os.path.join(os.path.dirname(__file__), "data", "explain_corpus")
+#: Each answered right as pasted, and lost (nothing, or another cause) under every runner's prefix before round 18.
+PREFIX_LOST = [
+    "fresh/506-xformers-built-for-torch230.log", "fresh/543-xid79-fallen-off-bus.log",
+    "fresh10/e64-fast-sd-colab-torch-2-3-0-xformers-built-for-2-2-1.log",
+    "fresh10/e70-jax-0-4-35-with-newer-cuda12-plugin-register-custom-type-id-handler.log",
+    "fresh11/f04-flash-attn-258-torch212-cow-deleter.log", "fresh11/f62-mujoco-playground-jax-cusparse-plugin.log",
+    "fresh11/f65-supir-xformers-built-for-torch220.log", "fresh12/g41-faster-qwen3-tts-torch-2-12-on-cuda-12-4-driver-t4.log",
+    "fresh12/g65-microwakeword-docker-onnxruntime-cpu-shadows-gpu.log", "fresh13/h10-tensorrt-oss-library-infer-notfound.log",
+    "fresh15/n07-gpu-voxels-cmake-findcuda-exact-version-from-opencv.log",
+    "fresh15/n08-zed-ros-wrapper-cmake-cache-old-cuda-7-5.log", "fresh15/n12-caffe2-cmake-opencv-config-requires-cuda-7-5.log",
+    "fresh15/n73-apollo-arch-opt-cuda-cmake-cuda-not-found.log", "fresh17/q01-xmr-stak-msbuild-cuda-9-1-unsupported-vs.log",
+    "fresh17/q11-llama-cpp-cmake-3-17-cublaslt-target-not-found.log", "fresh3/708-xformers-built-for-torch-1131-a1111.log",
+    "fresh5/910-xformers-built-cu121-torch-cu118-video-depth.log", "fresh6/a08-xformers-built-for-torch-2-4-comfyui-colab.log",
+    "fresh8/c01-cmake-nvcc-bundle-atlas.log", "fresh8/c32-compose-torch-no-driver-capabilities-sd-webui-docker.log",
+    "sampled/221-jax-outdated-cudnn-feedstock.log", "sampled/225-jax-outdated-cudnn-pixi.log",
+    "sampled/283-torchvision-cuda-mismatch-colabui.log", "sampled/287-xformers-cpu-torch-pia.log",
+    "sampled/288-xformers-cpu-torch-invoke.log", "sampled/289-xformers-other-torch-deforum.log",
+    "sampled/290-xformers-other-cuda-800.log", "sampled/291-xformers-other-torch-fsd.log", "sampled/292-xformers-mac.log",
+    "sampled/331-cmake-cuda-targets-missing.log", "sampled/358-container-no-gpus-floydhub.log",
+    "sampled/360-container-no-uvm.log",
+]
+
+
+@functools.cache
+def _as_pasted(name: str) -> tuple[str, str | None]:
+    with open(os.path.join(CORPUS, name), encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    return text, RUNNERS.first_id(text)
+
+
+@pytest.mark.parametrize("runner", sorted(RUNNERS.RUNNERS))
+def test_a_runners_prefix_keeps_the_answer(runner):
+    lost = []
+    for name in PREFIX_LOST:
+        text, want = _as_pasted(name)
+        assert want, name
+        got = RUNNERS.first_id(RUNNERS.prefixed(text, runner))
+        if got != want:
+            lost.append((name, want, got))
+    assert not lost, lost
+
+
+def test_a_prefix_on_a_few_lines_is_the_programs_own():
+    """srun's "0: " is taken away only when it starts most lines; a program's numbered list keeps its numbers, and the
+    first prefixed line keeps the runner's evidence (compose's service: the container situation)."""
+    from cudaenv.knowledge.explain.text import unprefixed
+
+    listing = ["Found 2 GPUs:", "0: NVIDIA A100", "1: NVIDIA A100", "loading model", "starting", "RuntimeError: x"]
+    assert unprefixed(listing) == listing
+    compose = ["web-1  | a", "web-1  | b", "web-1  | c"]
+    assert unprefixed(compose) == ["web-1  | a", "b", "c"]

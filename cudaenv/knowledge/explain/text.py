@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "DENSE", "FOLD", "PERIOD", "window", "LogText", "fold",
-           "split_lines", "normalize_line", "required_literal", "scan", "clip", "may_contain", "wrapping", "WRAP"]
+           "split_lines", "normalize_line", "unprefixed", "required_literal", "scan", "clip", "may_contain", "wrapping", "WRAP"]
 
 # CSI sequences (colours, cursor movement) and OSC sequences (titles, hyperlinks):
 # gcc, ninja and pip colour their output when they think they talk to a terminal.
@@ -58,6 +58,43 @@ def split_lines(text: str) -> list[str]:
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     return [line.rstrip("\r") for line in text.split("\n")]
+
+
+# What a runner writes in front of every line of a program's output, log-wide: BuildKit's step and seconds ("#12 3.456 "),
+# GitHub Actions' time stamps ("2024-05-01T10:22:33.1234567Z "), docker compose's service ("trainer-1  | "), kubectl
+# logs --prefix ("[pod/train-0/trainer] "), journald and syslog ("Nov 27 10:22:33 gpu01 python3[4121]: "), srun --label
+# ("0: "), a logger's date and clock ("2024-05-01 10:22:33,123 "). A pattern anchored at a line's start, or one that
+# reads a message's indented continuation, sees the program's line only once it is taken away. The decision is the
+# log's, not the line's (a program's own "0: " stays): a shape is taken away only when it starts most of the first
+# non-empty lines, and then from every line but the first that has it, which keeps the runner's evidence for the rules
+# that read where the log ran (compose's "name_1  | ", BuildKit's "#12 3.4 ": a docker build).
+_RUNNER_PREFIXES = tuple(re.compile(p) for p in (
+    r"#\d+ \d+\.\d+ ",
+    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ",
+    r"[\w.-]+[-_]\d+ +\| ",
+    r"\[pod/[\w.-]+/[\w.-]+\] ",
+    r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d [\w.-]+ [\w.@/-]+(?:\[\d+\])?: ",
+    r"\d{1,4}: ",
+    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)? ",
+))
+#: How many of the first non-empty lines are looked at, and how many of them must start with one shape.
+_PREFIX_SAMPLE, _PREFIX_SHARE = 40, 0.6
+
+
+def unprefixed(lines: list[str]) -> list[str]:
+    """``lines`` without the runner's prefix (_RUNNER_PREFIXES) when one shape starts most of them (but on the first
+    line that has it); else ``lines``."""
+    sample = [line for line in lines[:4 * _PREFIX_SAMPLE] if line.strip()][:_PREFIX_SAMPLE]
+    if len(sample) < 3 or not any(line[:1] in "#0123456789[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
+                                  for line in sample[:3]):
+        return lines
+    for rx in _RUNNER_PREFIXES:
+        if sum(1 for line in sample if rx.match(line)) >= _PREFIX_SHARE * len(sample):
+            out = [rx.sub("", line, count=1) for line in lines]
+            first = next(i for i, (a, b) in enumerate(zip(lines, out)) if a != b)
+            out[first] = lines[first]
+            return out
+    return lines
 
 
 def normalize_line(line: str) -> str:
@@ -150,7 +187,7 @@ class LogText:
     weight: list[int] | None = None
 
     def __init__(self, text: str) -> None:
-        self.lines = [normalize_line(line) for line in split_lines(text)]
+        self.lines = [normalize_line(line) for line in unprefixed(split_lines(text))]
         folded = fold(self.lines)
         if folded is not None:
             self.lines, self.origin, self.weight = folded
