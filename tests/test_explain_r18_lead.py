@@ -132,8 +132,8 @@ def test_the_cuda_of_a_build_named_in_a_conda_listing():
 
 
 # -- a runner's prefix on every line (text.unprefixed): the corpus logs that lost their answer under one
-_spec = importlib.util.spec_from_file_location("explain_runner_prefixes", os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "explain_runner_prefixes.py"))
+_spec = importlib.util.spec_from_file_location("explain_paste_forms", os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "explain_paste_forms.py"))
 RUNNERS = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(RUNNERS)
 CORPUS = os.path.join(os.path.dirname(__file__), "data", "explain_corpus")
@@ -188,3 +188,48 @@ def test_a_prefix_on_a_few_lines_is_the_programs_own():
     assert unprefixed(listing) == listing
     compose = ["web-1  | a", "web-1  | b", "web-1  | c"]
     assert unprefixed(compose) == ["web-1  | a", "b", "c"]
+
+
+# -- what a page, a chat or a console makes of a log (text.as_typed, text.unwrapped)
+def test_a_log_wrapped_by_a_console_is_read_whole():
+    """fresh3 705 (PaddlePaddle/Paddle#2230: a log as a 62-column console cut it, mid-word: "libc" / "udnn.so"): the
+    message is read whole and its place is the line it starts on."""
+    text, want = _as_pasted("fresh3/705-libcudnn-so-paddle-dynamicloader.log")
+    from cudaenv.knowledge.explain import explain
+
+    m = [m for m in explain(text) if m.environment][0]
+    assert (m.id, m.line) == (want, 3) and "libcudnn.so (libcudnn.so: cannot open shared object file" in m.matched
+
+
+@pytest.mark.parametrize("page", sorted(RUNNERS.PAGES))
+def test_a_page_or_a_console_keeps_the_answer(page):
+    """Logs whose messages run over 120 columns, each as a page or a console turns it: the same first answer. Each
+    lost it under console-80 or console-120 (or both) before round 18."""
+    lost = []
+    for name in PAGE_LOGS:
+        text, want = _as_pasted(name)
+        got = RUNNERS.first_id(RUNNERS.form(text, page))
+        if got != want:
+            lost.append((name, want, got))
+    assert not lost, lost
+
+
+PAGE_LOGS = [
+    "012-flash-attn-nvcc-not-found-windows.log", "148-gcc11-std-function-ninja.log",
+    "fresh/555-ld-undefined-cublas-dso-caffe2.log", "fresh10/e62-cml-base1-gpu-cuda11-image-tf-2-2-libcudart-10-1.log",
+    "fresh13/h37-tf-cudnn-not-initialized-driver-384.log", "fresh13/h61-paddle-ld-library-path-typo.log",
+    "fresh15/n02-mistral-docker-apex-cuda-11-8-vs-torch-12-1.log",
+    "fresh16/p34-videopipe-jetson-trt-plan-8-5-2-2-vs-8-5-1-7.log", "fresh4/806-jax-cusparse-hpc-ld-preload-cryojax.log",
+    "fresh5/905-catkin-cudart-static-pthread-dso.log", "fresh7/b14-tf-serving-2-4-ptxas-sm86-cuda-11-0-image.log",
+    "sampled/226-tf-cudnn-91-vs-93.log", "sampled/374-sm120-torch-nix.log", "sampled/384-jax-libdevice-cuda101.log",
+]
+
+
+def test_what_is_no_wrap_stays():
+    """A device-side assert repeated per thread has many lines of one length, each a sentence: not a wrap."""
+    from cudaenv.knowledge.explain.text import split_lines, unwrapped
+
+    lines = [f"/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:92: operator(): block: [{b},0,0], thread: [{t},0,0] "
+             "Assertion `index >= -sizes[i] && index < sizes[i] && \"index out of bounds\"` failed." for b in range(3)
+             for t in range(10, 40)]
+    assert unwrapped(split_lines("\n".join(lines))) is None

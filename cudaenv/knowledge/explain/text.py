@@ -57,7 +57,30 @@ def split_lines(text: str) -> list[str]:
     """
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    text = as_typed(text)
     return [line.rstrip("\r") for line in text.split("\n")]
+
+
+# What a web page, a chat or a word processor makes of a log's characters when it is copied from there: no-break and
+# zero-width spaces (an HTML page's indentation), typographic quotes (Discourse, Slack, Word), and the page's escapes of
+# <, >, & and quotes (a log copied from a page's source or an API's HTML). gcc's own ‘’ are read as ' too, which every
+# pattern that names gcc's quotes also takes.
+_TYPED = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": None, "\ufeff": None,
+                        "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+_ODD = frozenset(_TYPED)
+_ENTITY = re.compile(r"&(?:quot|apos|#39|#x27|lt|gt|amp|nbsp);")
+_ENTITIES = {"&quot;": '"', "&apos;": "'", "&#39;": "'", "&#x27;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&",
+             "&nbsp;": " "}
+
+
+def as_typed(text: str) -> str:
+    """``text`` with the characters a page or a chat put in place of a terminal's (_TYPED, _ENTITY) put back."""
+    if not text.isascii():
+        if any(chr(c) in text for c in _ODD):
+            text = text.translate(_TYPED)
+    if "&" in text and _ENTITY.search(text):
+        text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text)
+    return text
 
 
 # What a runner writes in front of every line of a program's output, log-wide: BuildKit's step and seconds ("#12 3.456 "),
@@ -95,6 +118,56 @@ def unprefixed(lines: list[str]) -> list[str]:
             out[first] = lines[first]
             return out
     return lines
+
+
+#: The narrowest and the widest width a terminal or a console wraps lines at that :func:`unwrapped` undoes, and how
+#: many distinct lines must have exactly the width of the longest before the log counts as wrapped there.
+WRAP_WIDTH, WRAP_WIDEST, WRAP_LINES = 40, 512, 3
+
+
+def unwrapped(lines: list[str]) -> tuple[list[str], list[int]] | None:
+    """``lines`` with a console's hard wraps joined, and each joined line's index in ``lines``; None when the log
+    shows none.
+
+    A console that breaks its lines at its width (Windows' cmd and PowerShell windows at 80 or 120 columns, a pager,
+    a screen capture turned to text) cuts a message mid-word, where no pattern can follow it, and no line is longer
+    than that width. The log is wrapped at W when its longest lines are W characters long, WRAP_LINES distinct lines
+    are exactly that long, at a third of them (two at least) the cut falls inside a word, and they are no table's
+    rows (no padded column on all of them); each line of W characters then continues on the next.
+    """
+    if len(lines) < WRAP_LINES + 1:
+        return None
+    width = max(map(len, lines))
+    if not WRAP_WIDTH <= width <= WRAP_WIDEST:
+        return None
+    full = {line for line in lines if len(line) == width}
+    if len(full) < WRAP_LINES:
+        return None
+    # and the cut falls inside a word at least twice, and at a third of the cuts: a line of the longest length that
+    # ends a sentence before another starts (a device-side assert repeated per thread) is no wrap, nor is a line whose
+    # next begins the way the log's lines begin (its first four characters begin a line after a shorter one too:
+    # "step 1000: ..." after "step 999: ...")
+    starts = {lines[0][:4]} | {b[:4] for a, b in zip(lines, lines[1:]) if len(a) != width}
+    cuts = [(a[-1:] + b[:1]).isalnum() and b[:4] not in starts for a, b in zip(lines, lines[1:]) if len(a) == width]
+    if sum(cuts) < 2 or 3 * sum(cuts) < len(cuts):
+        return None
+    # nor are the rows of a table (`conda list`, `pip list`, nvidia-smi): their columns are padded, two blanks at the
+    # same place on every row, where a wrapped text's blanks fall anywhere (a runner's prefix has single ones)
+    rows = sorted(full)[:64]
+    if any(all(row[p:p + 2] == "  " for row in rows) for p in range(width - 1)):
+        return None
+    out: list[str] = []
+    origin: list[int] = []
+    i, n = 0, len(lines)
+    while i < n:
+        start, parts = i, [lines[i]]
+        while len(lines[i]) == width and i + 1 < n:
+            i += 1
+            parts.append(lines[i])
+        out.append("".join(parts))
+        origin.append(start)
+        i += 1
+    return out, origin
 
 
 def normalize_line(line: str) -> str:
@@ -187,10 +260,15 @@ class LogText:
     weight: list[int] | None = None
 
     def __init__(self, text: str) -> None:
-        self.lines = [normalize_line(line) for line in unprefixed(split_lines(text))]
+        lines = split_lines(text)
+        joined = unwrapped(lines)
+        if joined is not None:
+            lines, self.origin = joined
+        self.lines = [normalize_line(line) for line in unprefixed(lines)]
         folded = fold(self.lines)
         if folded is not None:
-            self.lines, self.origin, self.weight = folded
+            self.lines, origin, self.weight = folded
+            self.origin = origin if self.origin is None else [self.origin[i] for i in origin]
         self.text = "\n".join(self.lines)
         self.starts = []
         pos = 0

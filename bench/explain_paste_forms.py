@@ -1,19 +1,23 @@
-"""How many corpus answers survive a runner's prefix on every line (round 18).
+"""How many corpus answers survive what runners, pages and consoles do to a log on its way to a paste (round 18).
 
-Logs reach people through runners that write something in front of every line of a program's output: BuildKit's
-step and seconds, GitHub Actions' time stamps, docker compose's service, kubectl logs --prefix, journald, srun
---label, a logger's date. For every log of the corpus (the old, the sampled and every sealed set already read) that
-explain recognises as it is, each runner's prefix is put on every line and the first answer's id compared.
+Runners write something in front of every line of a program's output (BuildKit's step and seconds, GitHub Actions'
+time stamps, docker compose's service, kubectl logs --prefix, journald, srun --label, a logger's date); a web page, a
+chat or a word processor turns spaces into no-break spaces, quotes into typographic ones, and a page's source escapes
+<, > and quotes; a console breaks lines at its width, mid-word. For every log of the corpus (the old, the sampled and
+every sealed set already read) that explain recognises as it is, each form is applied and the first answer's id
+compared.
 
-    python3 bench/explain_runner_prefixes.py                  # kept / recognised, per runner
-    python3 bench/explain_runner_prefixes.py --lost           # and the logs whose answer changed
-    python3 bench/explain_runner_prefixes.py --unread fresh18 # while a sealed set is not yet scored
+    python3 bench/explain_paste_forms.py                  # kept / recognised, per form
+    python3 bench/explain_paste_forms.py --lost           # and the logs whose answer changed
+    python3 bench/explain_paste_forms.py --unread fresh18 # while a sealed set is not yet scored
 """
 
 from __future__ import annotations
 
 import argparse
+import html
 import os
+import re
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,6 +38,32 @@ def prefixed(text: str, runner: str) -> str:
     """``text`` with ``runner``'s prefix on every line."""
     at = RUNNERS[runner]
     return "\n".join(at(i) + line for i, line in enumerate(text.split("\n")))
+
+
+def wrapped(text: str, width: int) -> str:
+    """``text`` as a console ``width`` columns wide shows it: every longer line cut into pieces of ``width``."""
+    out = []
+    for line in text.split("\n"):
+        while len(line) > width:
+            out.append(line[:width])
+            line = line[width:]
+        out.append(line)
+    return "\n".join(out)
+
+
+#: What a page, a chat or a console makes of a log (each form a function of the text).
+PAGES = {
+    "typographic-quotes": lambda t: re.sub(r"'", "\u2019", re.sub(r'"([^"\n]*)"', "\u201c\\1\u201d", t)),
+    "html-escaped": lambda t: html.escape(t, quote=True),
+    "no-break-spaces": lambda t: t.replace(" ", "\u00a0"),
+    "console-80": lambda t: wrapped(t, 80),
+    "console-120": lambda t: wrapped(t, 120),
+}
+
+
+def form(text: str, name: str) -> str:
+    """``text`` in the form ``name`` (a runner of RUNNERS or a page of PAGES)."""
+    return prefixed(text, name) if name in RUNNERS else PAGES[name](text)
 
 
 def first_id(text: str) -> str | None:
@@ -63,10 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         got = first_id(text)
         if got:
             base[log["path"]] = (text, got)
-    for runner in RUNNERS:
-        lost = [(path, want, first_id(prefixed(text, runner))) for path, (text, want) in base.items()]
+    for name in [*RUNNERS, *PAGES]:
+        lost = [(path, want, first_id(form(text, name))) for path, (text, want) in base.items()]
         lost = [x for x in lost if x[1] != x[2]]
-        print(f"{runner:16} kept {len(base) - len(lost)}/{len(base)}")
+        print(f"{name:20} kept {len(base) - len(lost)}/{len(base)}", flush=True)
         if args.lost:
             for path, want, got in lost:
                 print(f"    {os.path.relpath(path, ecs.CORPUS)}: {want} -> {got}")
