@@ -60,6 +60,12 @@ CASES = [
     ("ld.lld: error: undefined symbol: cudaMalloc\n>>> referenced by main.cpp\n"
      "ld.lld: error: undefined symbol: cublasCreate_v2\n>>> referenced by gemm.cpp\n",
      "link.cuda_libs_not_linked", "-lcudart -lcublas"),
+    # distutils' own words on Windows without MSVC (setuptools/_distutils/_msvccompiler.py)
+    ("running build_ext\nbuilding 'nms_cuda' extension\nerror: Unable to find vcvarsall.bat\n",
+     "msvc.build_tools_missing", "Desktop development with C++"),
+    # TensorFlow 1.x-2.0 configure.py: no runtime of the version asked under the root given
+    ("Invalid path to CUDA 10.0 toolkit. /usr/local/cuda-10.1/lib64/libcudart.so.10.0 cannot be found\n",
+     "build.bazel_cuda_config_not_found", "version and root of one installed toolkit"),
     # TensorFlow 1.x cuda_configure.bzl: the root itself
     ("ERROR: no such package '@local_config_cuda//crosstool': Traceback (most recent call last):\n\n"
      "Cuda Configuration Error: Cannot find cuda toolkit path.\n",
