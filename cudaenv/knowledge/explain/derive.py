@@ -910,7 +910,11 @@ def _stem(name: str) -> str:
 
 
 _LINK_MISS = re.compile(r"cannot find (?:-l|[—–-]I)(?P<name>[\w.+-]+)|unable to find library -l(?P<name2>[\w.+-]+)|"
-                        r"(?P<soname>lib(?P<name3>\w+?)\.so\.(?P<ver>\d+(?:\.\d+)?))[\w.]*, needed by \S+, not found")
+                        r"(?P<soname>lib(?P<name3>\w+?)\.so\.(?P<ver>\d+(?:\.\d+)?))[\w.]*, needed by \S+, not found|"
+                        # [r18 build] mold ("library not found: X"), Apple's ld64 ("library not found for -lX"), MSVC's
+                        # link.exe ("LNK1181: cannot open input file 'X.lib'")
+                        r"library not found(?: for -l|: )(?P<name4>[\w.+-]+)|"
+                        r"LNK1181: cannot open input file ['\"](?:[^'\"\n]*[\\/])?(?P<name5>[\w.+-]+?)\.lib['\"]")
 
 
 def _d_link_libs(v: dict, t: LogText, m: re.Match) -> dict:
@@ -918,7 +922,7 @@ def _d_link_libs(v: dict, t: LogText, m: re.Match) -> dict:
     names: list[str] = []
     versions: list[str] = []
     for mm in _LINK_MISS.finditer(t.text):
-        name = mm.group("name") or mm.group("name2") or mm.group("name3")
+        name = mm.group("name") or mm.group("name2") or mm.group("name3") or mm.group("name4") or mm.group("name5")
         if name and name not in names:
             names.append(name)
         if mm.group("ver"):
@@ -947,7 +951,9 @@ def _d_link_libs(v: dict, t: LogText, m: re.Match) -> dict:
 # Symbols a link left undefined: ld ("undefined reference to symbol 'x'", "undefined reference to
 # `x'") and MSVC (LNK2001/LNK2019, in any language: the symbol is the line's last word).
 _UNDEFINED = re.compile(r"undefined reference to (?:symbol )?[`'\"](?P<a>\w+)(?:@@lib[\w.]+)?['\"]|"
-                        r"\bLNK20(?:01|19)\b[^\n]*?\b_*(?:imp_)?(?P<b>(?:cu|nv|npp|nccl)\w+)")
+                        r"\bLNK20(?:01|19)\b[^\n]*?\b_*(?:imp_)?(?P<b>(?:cu|nv|npp|nccl)\w+)|"
+                        # [r18 build] lld's and mold's "undefined symbol: X" after the linker's name
+                        r"(?:ld\.lld|ld64\.lld|lld-link|rust-lld|mold): error: undefined symbol: (?P<c>\w+)")
 
 
 def _d_symbol_libs(v: dict, t: LogText, m: re.Match) -> dict:
@@ -956,7 +962,7 @@ def _d_symbol_libs(v: dict, t: LogText, m: re.Match) -> dict:
     names: list[str] = []
     symbols: list[str] = []
     for mm in _UNDEFINED.finditer(t.text):
-        sym = mm.group("a") or mm.group("b")
+        sym = mm.group("a") or mm.group("b") or mm.group("c")
         lib = library_of_symbol(sym) if "RegisterLinkedBinary" not in sym else None  # a device-link step, not a library
         if lib is None:
             continue
