@@ -14,6 +14,9 @@ pattern must leave alone.
 * ``runtime.insufficient_driver``: cudaErrorCallRequiresNewerDriver's "API call is not supported in the installed CUDA
   driver".
 * ``container.cgroup_devices_missing`` over the generic crun hook line.
+* ``driver.module_build_failed``: kmod's "could not insert 'nvidia': Unknown symbol in module" (init_module's -ENOENT).
+* ``container.apptainer_no_driver_files``: the "Could not find any nv libraries on this host!" warning beside the files
+  one.
 
 Texts are the producers' templates filled in (the catalogue's rule); no thread was read for them.
 """
@@ -51,6 +54,11 @@ CASES = [
     ("Error: OCI runtime error: crun: error executing hook `/usr/bin/nvidia-container-toolkit` (exit code: 1)\n"
      "nvidia-container-cli: container error: cgroup subsystem devices not found: unknown\n",
      "container.cgroup_devices_missing", ""),
+    ("modprobe: ERROR: could not insert 'nvidia_352': Unknown symbol in module, or unknown parameter (see dmesg)\n",
+     "driver.module_build_failed", ""),
+    ("WARNING: Could not find any nv libraries on this host!\n"
+     "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
+     "driver from http://www.nvidia.com/Download/index.aspx\n", "container.apptainer_no_driver_files", ""),
     # guards: the neighbours keep their answers
     # libcuda not loadable comes first in TensorFlow's log and stays the answer
     ("2022-02-17 10:38:43.175500: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
