@@ -15,6 +15,8 @@ pattern must leave alone.
   driver".
 * ``container.cgroup_devices_missing`` over the generic crun hook line.
 * ``driver.module_build_failed``: kmod's "could not insert 'nvidia': Unknown symbol in module" (init_module's -ENOENT).
+* PyCUDA's "cuInit failed: %s" with its pre-CUDA-6 short strings ("no device", "unknown") and cuGetErrorString's
+  "unknown error".
 * ``container.apptainer_no_driver_files``: the "Could not find any nv libraries on this host!" warning beside the files
   one.
 
@@ -59,6 +61,9 @@ CASES = [
     ("WARNING: Could not find any nv libraries on this host!\n"
      "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
      "driver from http://www.nvidia.com/Download/index.aspx\n", "container.apptainer_no_driver_files", ""),
+    ("    cuda.init()\npycuda._driver.RuntimeError: cuInit failed: no device\n", "runtime.no_device", ""),
+    ("pycuda._driver.Error: cuInit failed: unknown error\n", "driver.unknown_error", ""),
+    ("pycuda._driver.Error: cuInit failed: unknown\n", "driver.unknown_error", ""),
     # guards: the neighbours keep their answers
     # libcuda not loadable comes first in TensorFlow's log and stays the answer
     ("2022-02-17 10:38:43.175500: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic "
