@@ -26,6 +26,10 @@ Each widened family, with the source its wording was read from:
   own ptxas (triton.ptxas_unknown_arch), not the toolkit's nvcc.
 - XLA's "ptxas exited with non-zero error code N, output: ptxas fatal : Value 'sm_89' is not defined for option
   'gpu-name'" (openxla/xla ptx_compiler_helpers.cc): ptxas.too_old_for_gpu (XLA's ptxas), not nvcc.unsupported_arch.
+- bitsandbytes 0.38-0.42's "The main issue seems to be that the main CUDA library was not detected or CUDA not
+  installed" (cuda_setup/main.py): bnb.cudart_not_found, as its libcudart twin.
+- Triton's "Failed to find C compiler. Please specify via CC environment variable." (triton/runtime/build.py):
+  nvcc.host_compiler_missing with Triton's own variant (triton-windows on Windows).
 - PaddlePaddle 2.x's "The installed Paddle is compiled with CUDA 11.7, but CUDA runtime version in your machine is
   11.2" (paddle/phi/backends/gpu/gpu_resources.cc): paddle.cuda_runtime_older, the CUDA twin of
   loader.paddle_cudnn_older."""
@@ -82,6 +86,16 @@ CASES = [
      "11.7, but CUDA runtime version in your machine is 11.2, which may cause serious incompatible bug. Please "
      "recompile or reinstall Paddle with compatible CUDA version.\n",
      "paddle.cuda_runtime_older", "paddlepaddle-gpu build made for CUDA 11.2"),
+    ("CUDA SETUP: Problem: The main issue seems to be that the main CUDA library was not detected or CUDA not "
+     "installed.\nCUDA SETUP: Solution 1): Your paths are probably not up-to-date. You can update them via: sudo "
+     "ldconfig.\n",
+     "bnb.cudart_not_found", "pip install -U bitsandbytes"),
+    ("File \"/home/u/venv/lib/python3.10/site-packages/triton/runtime/build.py\", line 32, in _build\n"
+     "RuntimeError: Failed to find C compiler. Please specify via CC environment variable.\n",
+     "nvcc.host_compiler_missing", "build-essential"),
+    ("File \"C:\\Users\\u\\venv\\Lib\\site-packages\\triton\\runtime\\build.py\", line 32, in _build\n"
+     "RuntimeError: Failed to find C compiler. Please specify via CC environment variable.\n",
+     "nvcc.host_compiler_missing", "triton-windows"),
     # near misses that keep their answers
     ("WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.3, "
      "which may cause serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN version.\n",
