@@ -3142,3 +3142,18 @@ def _d_host_gcc_fit_shown(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["host_gcc_fit_shown"] = _d_host_gcc_fit_shown
+
+
+# -- [r18 frameworks] torch 1.0-1.4's "Found GPU0 <name> which requires CUDA_VERSION >= 10000 to work properly, but
+# your PyTorch was compiled with CUDA_VERSION 9000" (torch/cuda/__init__.py incorrect_binary_warn) names the GPU, not
+# its architecture: the GPU the log names (extract.py `gpu_cc`, knowledge/gpus.yaml) gives it, then `torch_arch` says
+# what it always says of an architecture the build lacks.
+def _d_torch_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
+    if v.get("need_cuda") and not v.get("capability") and not re.match(r"sm_\d", v.get("arch") or ""):
+        cc = v.get("gpu_cc", "")
+        if re.fullmatch(r"\d+\.\d+", cc or ""):
+            v = dict(v, arch="sm_" + cc.replace(".", ""))
+    return _d_torch_arch(v, t, m)
+
+
+DERIVE["torch_arch_named"] = _d_torch_arch_named
