@@ -89,3 +89,18 @@ def test_nccl_info_plugin_lines_claim_nothing() -> None:
         "node1:2817:2817 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal net plugin.\n",
     ):
         assert not [m.id for m in explain(text) if m.environment]
+
+
+_XGB = ("xgboost.core.XGBoostError: [10:21:44] /workspace/src/collective/nccl_stub.cc:79: Failed to load NCCL from path: "
+        "`libnccl.so.2`. Error:\n  libnccl.so.2: cannot open shared object file: No such file or directory\n\n"
+        "If XGBoost is installed from PyPI with pip, the error can fixed by:\n\n"
+        "- Run `pip install nvidia-nccl-cu12` (Or with any CUDA version that's compatible with 12).\n")
+
+
+def test_a_wheel_named_in_a_programs_advice_is_not_listed_installed() -> None:
+    # XGBoost's nccl_stub.cc quotes `pip install nvidia-nccl-cu12` as its advice: not a `pip list` line
+    first = [m for m in explain(_XGB) if m.environment][0]
+    assert first.id == "runtime.cuda_library_not_found" and "wheel this environment has" not in first.title
+    # guard: a pip list that shows the wheel keeps the listed-wheel answer
+    listed = [m for m in explain("$ pip list | grep nccl\nnvidia-nccl-cu12          2.18.1\n" + _XGB) if m.environment][0]
+    assert "wheel this environment has" in listed.title, listed.title
