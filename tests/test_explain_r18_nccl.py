@@ -9,6 +9,8 @@ source (tests/data/explain_producers/nccl.yaml holds the messages); here the nea
   missing library, while a real error beside it keeps its answer.
 - vLLM's quantization minimum gets another checkpoint, not an attention backend.
 - TensorFlow's multiprocessor minimum (a new cause, tf.gpu_below_multiprocessor_minimum): its own setting.
+- nvidia-smi -q's memory repair awaiting a reset ("Remapped Rows ... Pending : Yes") is the GPU's memory fault; "No"
+  claims nothing.
 
 Excerpts are the producers' messages (sources in the catalogue)."""
 
@@ -104,3 +106,12 @@ def test_a_wheel_named_in_a_programs_advice_is_not_listed_installed() -> None:
     # guard: a pip list that shows the wheel keeps the listed-wheel answer
     listed = [m for m in explain("$ pip list | grep nccl\nnvidia-nccl-cu12          2.18.1\n" + _XGB) if m.environment][0]
     assert "wheel this environment has" in listed.title, listed.title
+
+
+def test_nvidia_smi_q_without_pending_repair_claims_nothing() -> None:
+    # nvidia-smi -q on a healthy GPU prints the same blocks with "Pending : No"
+    text = ("    Retired Pages\n        Single Bit ECC                    : 0\n        Double Bit ECC                    : 0\n"
+            "        Pending Page Blacklist            : No\n    Remapped Rows\n        Correctable Error                 : 0\n"
+            "        Uncorrectable Error               : 0\n        Pending                           : No\n"
+            "        Remapping Failure Occurred        : No\n")
+    assert not [m.id for m in explain(text) if m.environment]
