@@ -519,7 +519,11 @@ def _wheel_listed(t: LogText, base: str, wheel: str, major: str) -> dict:
         while k >= 0 and not listed:
             after = low[k + len(cand):k + len(cand) + 40]
             ver = re.match(r"(?:\s+|==|-|\s*\(|:\s*)(\d+)\.", after)
-            if not re.match(r"[\w.-]*[a-z]", after[:1] or " ") and (base != "cudnn" or ver is None or ver.group(1) == major):
+            # (round 18) a command quoted in a program's own advice names the wheel, it does not list it installed:
+            # XGBoost's nccl_stub.cc "- Run `pip install nvidia-nccl-cu12` (Or with any CUDA version ...)"
+            advice = re.search(r"`(?:pip3?|uv pip|python -m pip) install (?:-U )?$", low[max(0, k - 30):k])
+            if not advice and not re.match(r"[\w.-]*[a-z]", after[:1] or " ") and (
+                    base != "cudnn" or ver is None or ver.group(1) == major):
                 listed = cand.replace("_", "-")
             k = low.find(cand, k + 1)
     cmd = (f'`export LD_LIBRARY_PATH="$(python -c \'import os, nvidia.{module}; '

@@ -255,7 +255,12 @@ def _read_sudo(t: LogText, low: str) -> _Reading | None:
 
 #: A line that only reports and goes on: a CMake status line ("-- Could NOT find CUDNN"), a CMake warning, an option
 #: turned off ("Caffe2: Cannot find cuDNN library.  Turning the option off", traveller59/spconv#110): no cause.
-_GOES_ON = re.compile(r"(?i)turning the option off|will be disabled|disabling|\bskipping\b|\boptional\b|building without")
+#: (round 18) NCCL reports its failures as WARN; an "NCCL INFO" line is a status line, such as the network plugin it looked
+#: for and did without ("NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open shared object file", net.cc
+#: 2.4-2.18; "No plugin found (libnccl-net.so), using internal implementation", 2.19-2.22; "Could not find:
+#: libnccl-net.so. Using internal net plugin.", plugin_open.cc 2.23+).
+_GOES_ON = re.compile(r"(?i)turning the option off|will be disabled|disabling|\bskipping\b|\boptional\b|building without"
+                      r"|\bNCCL INFO\b")
 
 
 def _status_only(t: LogText, i: int) -> bool:
