@@ -233,3 +233,21 @@ def test_what_is_no_wrap_stays():
              "Assertion `index >= -sizes[i] && index < sizes[i] && \"index out of bounds\"` failed." for b in range(3)
              for t in range(10, 40)]
     assert unwrapped(split_lines("\n".join(lines))) is None
+
+
+# -- after the measurement (fresh18 burned, tuning): four producers' own wordings of known causes that its census found
+# (bench/census/round18-fresh18.tsv, class K-wording, S)
+FRESH18_WORDINGS = [
+    # fresh18 r41 (ethereum-mining/ethminer: libethash-cuda/CUDAMiner.cpp's message, driver 396 under a CUDA 10.0 build)
+    ("CUDA error: Insufficient CUDA driver: 9020\n", "runtime.insufficient_driver", ""),
+    # fresh18 r32 (pop-os: nvidia-settings after an update removed the module; reinstalling the driver fixed it)
+    ("Oct 14 07:35:56 pop-os nvidia-settings-autostart.desktop[2905]: ERROR: NVIDIA driver is not loaded\n",
+     "driver.not_loaded", ""),
+    # fresh18 r40 (google/jax: a CPU jaxlib left behind; the paste wraps the message after "Could not find")
+    ("[RuntimeError: Backend 'gpu' failed to initialize: NOT_FOUND: Could not find \nregistered platform with name: "
+     "\"cuda\". Available platform names are: \nHost Interpreter]()\n", "jax.cpu_only", ""),
+    # fresh18 r11 (spack/spack: gcc's libgomp configure, its -lcuda link test failing)
+    (" >> 34532    configure: error: CUDA driver package required for nvptx support\n", "link.lcuda_not_found", ""),
+]
+
+test_fresh18_wordings = first_answer_tests(FRESH18_WORDINGS)
