@@ -21,6 +21,13 @@ CASES = [
     # Kaolin's setup.py (0.14 - 0.18)
     ("ImportError: Kaolin requires PyTorch >= 1.10.0, <= 2.5.1, but found version 2.6.0+cu124. Set IGNORE_TORCH_VER=1 "
      "to proceed with this version.\n", "kaolin.torch_out_of_range", "torch 2.6.0+cu124"),
+    # widened families: ethminer 0.15+ without the colon, xmrig-cuda's own check, OpenMM's cufftResult 5
+    ("CUDA Error : Insufficient CUDA driver 10010\n", "runtime.insufficient_driver", ""),
+    ("Driver does not support CUDA 11.8 API! Update your nVidia driver!\n", "runtime.insufficient_driver", ""),
+    ("openmm.OpenMMException: Error initializing FFT: 5\n", "status.cufft_internal_error", ""),
+    ("ERROR: CUDA kernel flash_attn_ext_f16 has no device code compatible with CUDA arch 750. ggml-cuda.cu was "
+     "compiled for: 750\n", "runtime.no_kernel_image", ""),
+    ("gsplat: No CUDA toolkit found. gsplat will be disabled.\n", "torch.cuda_home_not_set", ""),
 ]
 
 test_first_answer = first_answer_tests(CASES)
