@@ -251,3 +251,15 @@ FRESH18_WORDINGS = [
 ]
 
 test_fresh18_wordings = first_answer_tests(FRESH18_WORDINGS)
+
+
+def test_a_log_all_of_one_width_is_joined_and_still_read():
+    """Hostile or odd input: 3 000 distinct lines all 100 characters long, cut mid-word, join into one long line; the
+    long-line windows still find a message after it, and its place is its first physical line."""
+    from cudaenv.knowledge.explain import explain
+
+    filler = [(f"w{i} " + "abcdefghij" * 12)[:100] for i in range(3000)]
+    tail = "OSError: libcudart.so.11.0: cannot open shared object file: No such file or directory"
+    text = "\n".join(filler + [tail])
+    m = [m for m in explain(text) if m.environment][0]
+    assert m.id == "runtime.libcudart_not_found" and m.line == 1

@@ -2686,9 +2686,10 @@ def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
         out["gpu_needs"] = "yes" if gsm >= sm and not own_ok else "no"
         name = v.get("gpu_name", "")
         out["gpu_said"] = f"{name} (compute capability {cc})" if name else f"compute capability {cc}"
-        out["gpu_why"] = (f"is of sm_{gsm}, which CUDA {shown} compiles for; compute_{sm} is another architecture "
-                          f"that only the list asks for" if own_ok else
-                          f"is of an older architecture and does not run {v.get('arch', '')} code")
+        if out["gpu_needs"] == "no":  # what the "does not need" variant says of the GPU
+            out["gpu_why"] = (f"is of sm_{gsm}, which CUDA {shown} compiles for; compute_{sm} is another architecture "
+                              f"that only the list asks for" if own_ok else
+                              f"is of an older architecture and does not run {v.get('arch', '')} code")
     return out
 
 
@@ -3153,6 +3154,8 @@ DERIVE["host_gcc_fit_shown"] = _d_host_gcc_fit_shown
 # its architecture: the GPU the log names (extract.py `gpu_cc`, knowledge/gpus.yaml) gives it, then `torch_arch` says
 # what it always says of an architecture the build lacks.
 def _d_torch_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_torch_arch`, the architecture taken from the GPU the log names when the message gives only CUDA
+    versions (torch 1.0-1.4's "requires CUDA_VERSION >= 10000")."""
     if v.get("need_cuda") and not v.get("capability") and not re.match(r"sm_\d", v.get("arch") or ""):
         cc = v.get("gpu_cc", "")
         if re.fullmatch(r"\d+\.\d+", cc or ""):

@@ -108,8 +108,7 @@ def unprefixed(lines: list[str]) -> list[str]:
     """``lines`` without the runner's prefix (_RUNNER_PREFIXES) when one shape starts most of them (but on the first
     line that has it); else ``lines``."""
     sample = [line for line in lines[:4 * _PREFIX_SAMPLE] if line.strip()][:_PREFIX_SAMPLE]
-    if len(sample) < 3 or not any(line[:1] in "#0123456789[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
-                                  for line in sample[:3]):
+    if len(sample) < 3:
         return lines
     for rx in _RUNNER_PREFIXES:
         if sum(1 for line in sample if rx.match(line)) >= _PREFIX_SHARE * len(sample):
