@@ -15,6 +15,7 @@ from ...host import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
 from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
                                 ptx_isa_cuda, table)
+from .cudanames import mentions, named, torch_build_cuda
 from .extract import decode_version
 from .symbols import demangle
 
@@ -2302,40 +2303,15 @@ DERIVE["gpu_facts"] = _d_gpu_facts
 
 
 # The CUDA a framework build the log names was made with: "CUDA 9.0", "cuda:9.0", "CUDA版本： 9.2.148", "cudatoolkit
-# 10.0", a wheel tag cu92 / cu102 / cu118, and torch itself: every torch release before 1.7 was built for CUDA 10.2 or
-# older (PyTorch 1.7.0's release notes: the first with CUDA 11.0 wheels; later releases from data/compat.yaml). The
-# nvidia-smi header's "CUDA Version" is the driver's and is not read.
-# A conda listing spaces its columns ("cudatoolkit               9.0", "pytorch   1.1.0   py3.6_cuda90_cudnn7_1").
-_BUILD_CUDA = re.compile(r"(?<![a-z])(?:cuda|CUDA|Cuda)\W{0,3}(?:version|Version|版本)?\W{0,3}(\d{1,2})\.(\d)(?!\d)|"
-                         r"(?<![\w.])cu(\d{1,2})(\d)(?![\w.])|_cuda(\d{1,2})(\d)_cudnn|"
-                         r"cudatoolkit(?:\W{0,3}|[ \t]{1,40})(\d{1,2})\.(\d)(?!\d)|"
-                         r"(?<![a-z])(?:py|Py)?(?:torch|Torch)(?:\W{0,3}|[ \t]{1,40})(?:version|版本)?\W{0,3}(\d)\.(\d{1,2})\.\d")
+# 10.0", a wheel tag cu92 / cu102 / cu118, a conda build string, an image's cuda11.8, and torch itself (cudanames.py;
+# not nvidia-smi's header, which is the driver's).
+_BUILD_FORMS = frozenset({"word", "glued", "path", "wheel", "conda"})
 
 
 def build_cudas_named(t: LogText) -> list[str]:
-    """The CUDA major.minor of each framework build the log names (_BUILD_CUDA), oldest first."""
-    if "uda" not in t.text and "cu" not in t.text and "orch" not in t.text:
-        return []
-    out = set()
-    for f in _BUILD_CUDA.finditer(t.text):
-        line = t.text[t.text.rfind("\n", 0, f.start()) + 1:f.start()]
-        if "Driver Version" in line:
-            continue  # nvidia-smi's header: the driver's CUDA
-        g = f.groups()
-        if g[8]:  # torch X.Y
-            major, minor = int(g[8]), int(g[9])
-            if (major, minor) < (1, 7):
-                out.add("10.2")
-            else:
-                from ...toolkit.compat import torch_cudas
-
-                cudas = torch_cudas(f"{major}.{minor}") or []
-                if cudas:
-                    out.add(max(cudas, key=version_key))
-            continue
-        a, b = next((g[i], g[i + 1]) for i in (0, 2, 4, 6) if g[i])
-        if 7 <= int(a) <= 13:
-            out.add(f"{int(a)}.{b}")
+    """The CUDA major.minor of each framework build the log names (cudanames.py's forms), oldest first."""
+    out = set(named(t.text, _BUILD_FORMS, lowest=7))
+    out.update(c for c in (torch_build_cuda(m.version) for m in mentions(t.text) if m.form == "torch") if c)
     return sorted(out, key=version_key)
 
 
@@ -2377,21 +2353,18 @@ DERIVE["gpu_vs_build"] = _d_gpu_vs_build
 # tensorflow#30254: 387 was enough for CUDA 9.0); beside the CUDA the log names it decides: localminimum/QANet#5 (384.69
 # under CUDA 9.0, whose minimum is 384.81: "it works after I update driver to 387.34"), tensorflow#30254's 384.183
 # under CUDA 9.1 (390.46). The nvidia-smi header's own "CUDA Version" is the driver's, not the program's: not read.
-_CUDA_NAMED = re.compile(r"(?i)(?<![\w.])cuda(?:[ _-]?toolkit)?\s*(?:version)?\s*[:=]?\s*v?(\d{1,2}\.\d)(?:\.\d+)?\b")
+_SAID_FORMS = frozenset({"word", "glued"})
 
 
 def _d_driver_below(v: dict, t: LogText, m: re.Match) -> dict:
     """``driver_below`` ("yes" when the driver the log prints is older than data/compat.yaml's minimum for the newest
-    CUDA the log names outside nvidia-smi's header), ``below_need`` (that CUDA), ``below_min`` (its minimum driver)."""
+    CUDA the log names in words or glued to the name: cudanames.py), ``below_need`` (that CUDA), ``below_min`` (its
+    minimum driver)."""
     out = {"driver_below": "", "below_need": "", "below_min": ""}
     driver = v.get("driver_seen", "")
     if not driver:
         return out
-    seen = []
-    for line in t.text.splitlines() if len(t.text) < 200_000 else ():
-        if "Driver Version" in line or "cuda" not in line.lower():
-            continue
-        seen += _CUDA_NAMED.findall(line)
+    seen = named(t.text, _SAID_FORMS)
     seen = [s for s in seen if min_driver(s)]
     if not seen:
         return out
@@ -2545,13 +2518,13 @@ DERIVE["kernel_invalid"] = _d_kernel_invalid
 # path (cuda-11.4, a module tree's cuda/11.4.2/, Jittor's jtcuda/cuda11.2_...), nvcc's own macros in a verbose compile
 # (-D__CUDACC_VER_MAJOR__=11 -D__CUDACC_VER_MINOR__=4), "release 11.4". The entry decides from it whether the toolkit
 # is below the first one whose front end takes glibc 2.34's two-argument malloc attribute (11.6, nixpkgs PR 169484).
-_R15_CUDA_SEEN = re.compile(
-    r"(?i)(?:\bcuda[/_-]?|\brelease\s+|__CUDACC_VER_MAJOR__=)(\d{1,2})(?:\.|\s+-D__CUDACC_VER_MINOR__=)(\d)(?!\d)")
+_TOOLKIT_FORMS = frozenset({"glued", "path", "release", "macro"})
 
 
 def _newest_cuda_named(t: LogText, lowest: int = 7) -> str:
-    """The newest CUDA major.minor (``lowest``.x to 13.x) the log names for a toolkit (_R15_CUDA_SEEN), or ""."""
-    seen = [f"{a}.{b}" for a, b in _R15_CUDA_SEEN.findall(t.text) if lowest <= int(a) <= 13]
+    """The newest CUDA major.minor (``lowest``.x to 13.x) the log names for a toolkit (a path, a name glued to its
+    version, nvcc's release or macros: cudanames.py), or ""."""
+    seen = named(t.text, _TOOLKIT_FORMS, lowest=lowest)
     return max(seen, key=version_key) if seen else ""
 
 
@@ -3111,7 +3084,7 @@ DERIVE["cuda_pair_rel"] = _d_cuda_pair_rel
 # is the one built for the CUDA the log says it uses (an image tag "cuda11.7", "cuda:11.8.0-...", "cuda 7.5"), never the
 # "+cudaX" inside a package version. NVIDIA/nvidia-docker#298 (cuda 7.5 image: the +cuda7.5 pair), bghira/SimpleTuner#47
 # (pytorch:...-cuda11.7 image: its held +cuda11.7 libnccl2), NVIDIA/TensorRT#1741 (cuda:11.8.0 image: the +cuda11.8 set).
-_APT_CUDA_SAID = re.compile(r"(?i)(?<![+\w.])cuda[ :_-]?v?(\d{1,2}\.\d)")
+_APT_FORMS = frozenset({"word", "glued", "path"})
 
 
 def _d_apt_pair(v: dict, t: LogText, m: re.Match) -> dict:
@@ -3119,7 +3092,7 @@ def _d_apt_pair(v: dict, t: LogText, m: re.Match) -> dict:
     counterpart."""
     want, got = v.get("want", ""), v.get("got", "")
     wc, gc = v.get("want_cuda", ""), v.get("got_cuda", "")
-    said = {f.group(1) for f in _APT_CUDA_SAID.finditer(t.text)} if "uda" in t.text else set()
+    said = set(named(t.text, _APT_FORMS))
     if wc != gc and wc in said and gc not in said:
         return {"keep": want, "keep_cuda": wc, "other": got}
     if wc != gc and gc in said and wc not in said:
@@ -3133,16 +3106,14 @@ DERIVE["apt_pair"] = _d_apt_pair
 # -- [r17b build] the host gcc's headers failing under nvcc, decided by the CUDA the log shows in any form: the
 # reporter's own list ("gcc, g++, 5.4.0 / cuda 7.5", NVIDIA/AMGX#9 = fresh17 q70) names the toolkit as often as nvcc's
 # release line does, and the gcc of the header path past that CUDA's gcc_max is the cause either way (principle 7).
-_CUDA_WORD = re.compile(r"(?i)\bcuda(?:\s+(?:toolkit\s+)?|\s*[:=]\s*|\s+version\s*:?\s*)v?(\d{1,2}\.\d)(?!\d)")
 
 
 def _d_host_gcc_fit_shown(v: dict, t: LogText, m: re.Match) -> dict:
     """What ``host_gcc_fit`` derives, with the CUDA taken from ``_cuda_shown`` or the reporter's "cuda 7.5" when no
     tool printed it."""
     cuda = v.get("cuda_seen") or _nvcc_seen(t) or _cuda_shown(v, t)
-    if not cuda and "cuda" in t.text.lower():
-        f = _CUDA_WORD.search(t.text)
-        cuda = f.group(1) if f else ""
+    if not cuda:
+        cuda = next(iter(named(t.text, {"word"})), "")
     return _d_host_gcc_fit(dict(v, cuda_seen=cuda) if cuda else v, t, m)
 
 
