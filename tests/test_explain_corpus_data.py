@@ -35,6 +35,7 @@ FRESH15 = os.path.join(CORPUS, "fresh15")
 FRESH16 = os.path.join(CORPUS, "fresh16")
 FRESH17 = os.path.join(CORPUS, "fresh17")
 FRESH18 = os.path.join(CORPUS, "fresh18")
+FRESH19 = os.path.join(CORPUS, "fresh19")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -232,9 +233,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH15, "fresh15", "n", 45, 9, 40),
               (FRESH16, "fresh16", "p", 45, 9, 40),
               (FRESH17, "fresh17", "q", 45, 9, 40),
-              (FRESH18, "fresh18", "r", 45, 9, 40)]
+              (FRESH18, "fresh18", "r", 45, 9, 40),
+              (FRESH19, "fresh19", "s", 45, 8, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh19"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -416,6 +418,13 @@ def test_fresh18_logs_are_an_eighteenth_sealed_split():
     switching), collected by three collectors who never ran explain while round 18's tuners read the producers'
     source code; judged at round 18's start (b060924's answers)."""
     assert_later_set("fresh18")
+
+
+def test_fresh19_logs_are_a_nineteenth_sealed_split():
+    """fresh19/: a nineteenth set (s01-s16 build side, s31-s46 run side, s61-s76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 19's tuners read the long tail's
+    source code; judged at round 19's start (1bf8135's answers)."""
+    assert_later_set("fresh19")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
