@@ -6,7 +6,10 @@
   newer than the driver (machine code for the GPU first, and the nvcc's CUDA named, not the driver's).
 - Fix-text gaps: a pip wheel's library given another copy of a sibling the same wheel ships (that sibling first, for
   any framework); compute_21, a Fermi GPU's capability written as a virtual architecture (compute_20 with sm_21).
-- N-family: a CDI specification of a newer spec version than the engine's CDI library reads.
+- A CDI specification of a newer spec version than the engine's CDI library reads: the engine's own parse error (the
+  cause container.cdi_spec_missing's variant already had, reached only through "unresolvable CDI devices").
+- N-family: apt taking cuda-drivers' dependencies from the distribution; dpkg-shlibdeps and a .run CUDA; a PTX JIT
+  failure beside a GPU below Maxwell.
 
 Excerpts are verbatim (trimmed) from the threads named above them; where a second member of a family is put together
 from a real message and a real context line, the comment says so."""
@@ -121,6 +124,76 @@ CASES = [
     # guard: sm_21 refused by a CUDA 9+ nvcc is the toolkit being too new for Fermi, answered as before
     ("nvcc fatal   : Unsupported gpu architecture 'sm_21'\n",
      "nvcc.unsupported_arch", "CUDA"),
+    # -- a CDI specification of a newer spec version than the engine's CDI library reads --------------------------------
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/38 (fresh18 r72: podman 4.2.0, CDI v0.4.0, "hostPath")
+    ("podman run --rm -it --log-level=debug --device nvidia.com/gpu=all docker.io/nvidia/cuda:11.6.2-base-ubuntu20.04 "
+     "nvidia-smi\n...\nDEBU[0000] The following errors were triggered when creating the CDI registry: "
+     "map[/etc/cdi/nvidia.yaml:[failed to load CDI Spec: failed to parse CDI Spec \"/etc/cdi/nvidia.yaml\": failed to "
+     "unmarshal CDI Spec: error unmarshaling JSON: while decoding JSON: json: unknown field \"hostPath\"]]\n",
+     "container.cdi_spec_missing", "nvidia-ctk cdi generate"),
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/1865 (podman 4.9.3 and toolkit 1.19.1: "additionalGids",
+    # printed below the engine's "unresolvable CDI devices")
+    ("podman run --rm --device nvidia.com/gpu=all nvidia/cuda:11.0.3-base-ubuntu20.04 nvidia-smi\n"
+     "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n\n"
+     "failed to load CDI Spec failed to parse CDI Spec \"/var/run/cdi/nvidia.yaml\": failed to unmarshal CDI Spec: error "
+     "unmarshaling JSON: while decoding JSON: json: unknown field \"additionalGids\"\n"
+     "DEBU[0000] Cleaning up container eac4211ecc6217377c34b8e03ac17a2d3fb5c2c729be8c9cbbef518c4cc2f243\n",
+     "container.cdi_spec_missing", "nvidia-ctk cdi generate"),
+    # guard: the engine's "unresolvable CDI devices" alone stays "generate the specification"
+    ("Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n",
+     "container.cdi_spec_missing", "Generate the NVIDIA CDI specification"),
+    # -- apt takes cuda-drivers' dependencies from the distribution's archive: NVIDIA's repository pinned -----------------
+    # https://github.com/NVIDIA/ansible-role-nvidia-driver/pull/11 (fresh18 r66: the pin file, merged)
+    ("TASK [nvidia.nvidia_driver : install driver packages] ****\nfatal: [virtual-gpu01]: FAILED! => changed=false\n"
+     "  msg: |-\n    '/usr/bin/apt-get -y -o \"Dpkg::Options::=--force-confdef\" -o \"Dpkg::Options::=--force-confold\"     "
+     "install 'cuda-drivers=440.33.01-1'' failed: E: Unable to correct problems, you have held broken packages.\n"
+     "  rc: 100\n    The following packages have unmet dependencies:\n"
+     "     cuda-drivers : Depends: nvidia-driver-440 (>= 440.33.01) but it is not going to be installed\n",
+     "apt.cuda_drivers_distro_archive", "cuda-repository-pin-600"),
+    # pop-os/pop#767 (cuda-10-2 on Pop!_OS with its own 440 driver: cuda-drivers not installable), apt's other wording
+    ("sudo apt-get -y install cuda\nThe following packages have unmet dependencies:\n"
+     " cuda-drivers : Depends: cuda-drivers-440 (= 440.33.01-1) but it is not installable\n"
+     "E: Unable to correct problems, you have held broken packages.\n",
+     "apt.cuda_drivers_distro_archive", "cuda-repository-pin-600"),
+    # -- dpkg-shlibdeps and a CUDA installed by the .run installer ------------------------------------------------------
+    # https://github.com/NVIDIA/gdrcopy/issues/78 (fresh18 r03: dh_shlibdeps -l and --ignore-missing-info, merged)
+    ("> ./build-deb-packages.sh\n...\n> dpkg-shlibdeps: error: no dependency information found for "
+     "/usr/lib/x86_64-linux-gnu/libcuda.so.1 (used by debian/gdrcopy/usr/bin/sanity)\n",
+     "build.deb_shlibdeps_runfile_cuda", "--ignore-missing-info"),
+    # the same build with the toolkit from the .run installer (gdrcopy#78's second message)
+    ("dpkg-shlibdeps: error: cannot find library libcudart.so.10.1 needed by debian/gdrcopy/usr/bin/sanity (ELF format: "
+     "'elf64-x86-64' abi: '0201003e00000000'; RPATH: '')\n",
+     "build.deb_shlibdeps_runfile_cuda", "dh_shlibdeps -l/usr/local/cuda/lib64"),
+    # -- "a PTX JIT compilation failed" beside a GPU below Maxwell: PTX for a newer target than the GPU -----------------
+    # https://github.com/wilicc/gpu-burn/issues/101 (fresh18 r34: `COMPUTE ?= 35`, CUDA 11.4)
+    ("./gpu_burn 10\nUsing compare file: compare.ptx\nBurning for 10 seconds.\n"
+     "GPU 0: NVIDIA GeForce GT 730 (UUID: GPU-25efeac4-b495-8239-003d-7618be1f3f9d)\n"
+     "Couldn't init a GPU test: Error in load module (gpu_burn-drv.cpp:238): a PTX JIT compilation failed\n"
+     "System info:\nNVIDIA-SMI 470.223.02   Driver Version: 470.223.02   CUDA Version: 11.4\n",
+     "runtime.ptx_target_above_gpu", "make COMPUTE=35"),
+    # https://github.com/taichi-dev/taichi/issues/2761 (Quadro K2000M, Kepler 3.0; the driver API's own name of the status)
+    ("Hello,\n\nI'm testing with example fem128.py on my Quadro K2000M.\n[Taichi] Starting on arch=cuda\n"
+     "[E 08/20/21 20:10:54.233 72348] [cuda_driver.h:operator()@82] CUDA Error CUDA_ERROR_INVALID_PTX: a PTX JIT "
+     "compilation failed while calling module_load_data_ex (cuModuleLoadDataEx)\n",
+     "runtime.ptx_target_above_gpu", "-arch=sm_30"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
+
+
+def test_near_misses_stay_out():
+    """A library of no CUDA package (Cap'n Proto under /usr/local) is not the runfile CUDA cause, and Canonical's own
+    driver packages across branches (NVIDIA/ansible-role-nvidia-driver#33: no cuda-drivers) are not the pin."""
+    from cudaenv.knowledge.explain import explain
+
+    capnp = ("dpkg-shlibdeps: error: no dependency information found for /usr/local/lib/libcapnp-1.1.0.so (used by "
+             "debian/ros-humble-voyant-ros/opt/ros/humble/lib/voyant-ros/voyant_sensor_node)\n"
+             "Hint: check if the library actually comes from a package.\n")
+    assert "build.deb_shlibdeps_runfile_cuda" not in [m.id for m in explain(capnp)]
+    canonical = ("install 'nvidia-headless-460-server' 'nvidia-utils-460-server'' failed: E: Unable to correct problems, "
+                 "you have held broken packages.\n")
+    assert "apt.cuda_drivers_distro_archive" not in [m.id for m in explain(canonical)]
+    # m4rs-mt/ILGPU#39: a Maxwell GPU (GeForce 940MX, 5.0) keeps the JIT failure unanswered (a driver reading, status.yaml)
+    maxwell = ('I have an exception: "A PTX JIT compilation failed" ... nVidia GeForce 940MX\n'
+               "CUDA error: a PTX JIT compilation failed\n")
+    assert "runtime.ptx_target_above_gpu" not in [m.id for m in explain(maxwell)]

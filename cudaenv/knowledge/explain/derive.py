@@ -3266,3 +3266,45 @@ def _d_smi_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
 
 DERIVE["smi_torch_arch"] = _d_smi_torch_arch
 
+
+# (5) apt.cuda_drivers_distro_archive: name the dependency apt could not meet, when the log shows it.
+def _d_apt_cuda_drivers(v: dict, t: LogText, m: re.Match) -> dict:
+    """``dep_part``: " (nvidia-driver-440 ...)" when apt's line names the dependency, else ""."""
+    dep = v.get("dep", "")
+    if not dep:
+        f = re.search(r"cuda-drivers(?:-\d+)? : Depends: ([\w.+-]+)", t.text) if "Depends:" in t.text else None
+        dep = f.group(1) if f else ""
+    return {"dep_part": f" ({dep} cannot be installed)" if dep else ""}
+
+
+DERIVE["apt_cuda_drivers"] = _d_apt_cuda_drivers
+
+
+# (6) runtime.ptx_target_above_gpu: the driver's JIT fails ("a PTX JIT compilation failed", CUDA_ERROR_INVALID_PTX) on a
+# GPU below Maxwell: the PTX names a newer .target than the GPU (nvcc since CUDA 11/12 and NVRTC default to compute_52
+# or higher; LuxCoreRender/LuxCore#492). The architectures each toolkit still compiles for: sm_30 until CUDA 10.2,
+# sm_35/sm_37 until 11.8, sm_20/21 until 8.0 (data/compat.yaml's sm_min rows; the nvcc.unsupported_arch cause).
+# wilicc/gpu-burn#101 (fresh18 r34: GT 730, COMPUTE ?= 50 -> 35), taichi-dev/taichi#2761 (Quadro K2000M).
+_COMPUTE_VAR = re.compile(r"\b(COMPUTE|SM|GPU_ARCH|CUDA_ARCH)\s*\??[:=]\s*(\d{2,3})\b")
+
+
+def _d_ptx_old_gpu(v: dict, t: LogText, m: re.Match) -> dict:
+    """``ptx_old_gpu`` ("yes" when the GPU the log names is below compute capability 5.0), ``gpu_sm`` (its number,
+    e.g. 35), ``gpu_last_cuda`` (the last CUDA that compiles for it), ``ptx_built`` (" (the build names sm_50)" when
+    the log shows an architecture above the GPU's)."""
+    out = {"ptx_old_gpu": "", "gpu_sm": "", "gpu_last_cuda": "", "ptx_built": ""}
+    cc = v.get("gpu_cc", "")
+    if not re.fullmatch(r"\d+\.\d", cc or "") or int(cc.split(".")[0]) >= 5:
+        return out
+    gpu = int(cc.replace(".", ""))
+    last = "8.0" if gpu < 30 else ("10.2" if gpu < 35 else "11.8")
+    archs = [int(f.group(2) or f.group(3) or f.group(4)) for f in _BUILD_ARCH.finditer(t.text)
+             if f.group(2) or f.group(3) or f.group(4)]
+    archs += [int(f.group(2)) for f in _COMPUTE_VAR.finditer(t.text)]
+    above = [a for a in archs if a > gpu]
+    out.update({"ptx_old_gpu": "yes", "gpu_sm": str(gpu), "gpu_last_cuda": last,
+                "ptx_built": f" (the build in this log names sm_{max(above)})" if above else ""})
+    return out
+
+
+DERIVE["ptx_old_gpu"] = _d_ptx_old_gpu
