@@ -3135,3 +3135,147 @@ def _d_torch_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["torch_arch_named"] = _d_torch_arch_named
+
+
+# -- [r19 leftovers]
+# (1) A library of an nvidia-* pip wheel calls a versioned symbol of a library that the SAME wheel ships beside it
+# (nvidia-cublas: libcublas and libcublasLt; nvidia-cudnn: libcudnn and its sub-libraries; nvidia-cufft: libcufft and
+# libcufftw; nvidia-cusolver: libcusolver and libcusolverMg): the sibling it needs is in its own directory, and another
+# copy of that soname won (a toolkit's lib64 on LD_LIBRARY_PATH, one a package loaded first). The fix is that sibling
+# first, whatever framework loads it: deepmodeling/deepmd-kit#2241 (fresh18 r71, a TensorFlow env: libcublasLt.so.11
+# of the wheel preloaded before libcublas.so.11), lipzh5/ResearchProgress#16 (the wheel's nvidia/cublas/lib prepended
+# to LD_LIBRARY_PATH), hpcaitech/ColossalAI#4059, hcnoh/gail-pytorch#5 (torch's _preload_cuda_deps, the same line).
+_WHEEL_SIBLINGS = {"cublas": ("libcublas", "libcublasLt", "libnvblas"), "cufft": ("libcufft", "libcufftw"),
+                   "cusolver": ("libcusolver", "libcusolverMg"), "cudnn": ("libcudnn",)}
+_WHEEL_LIB_DIR = re.compile(r"(/[\w./+-]*?(?:site|dist)-packages/(?:[\w.-]+/lib/\.\./\.\./)?nvidia/(\w+)/lib)/(lib\w+)\.so")
+
+
+def _d_shadowed_sibling(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``shadowed`` derives, plus ``wheel_dir`` (the nvidia-* wheel directory of the library that fails, when the
+    library it needs, ``lib``, is one that same wheel ships) and ``wheel_pkg`` (that wheel's name, e.g. nvidia-cublas-cu11)."""
+    out = DERIVE["shadowed"](v, t, m)
+    out.update({"wheel_dir": "", "wheel_pkg": ""})
+    a = t.text.rfind("\n", 0, m.start()) + 1
+    b = t.text.find("\n", m.end())
+    caller = _WHEEL_LIB_DIR.search(t.text, a, len(t.text) if b < 0 else b)
+    lib = out.get("lib", "")
+    if not caller or caller.start() > m.end() or not lib.startswith("lib"):
+        return out
+    stem = re.sub(r"_\w+$", "", lib.split(".so")[0])
+    sibs = _WHEEL_SIBLINGS.get(caller.group(2), ())
+    major = re.search(r"\.so\.(\d+)$", lib)
+    if stem in sibs and caller.group(3) != lib.split(".so")[0]:
+        out["wheel_dir"] = caller.group(1)
+        out["wheel_pkg"] = f"nvidia-{caller.group(2)}-cu{major.group(1)}" if major else f"nvidia-{caller.group(2)}"
+    return out
+
+
+DERIVE["shadowed_sibling"] = _d_shadowed_sibling
+
+
+# (2) A hosted notebook (Colab, Kaggle, Baidu AI Studio, SageMaker...) whose driver the user cannot change: the build of
+# the framework made for the driver's CUDA comes first. PaddlePaddle 2.0-2.5 name that build in the version
+# (`paddlepaddle-gpu==2.0.0.post101` from https://paddlepaddle.org.cn/whl/mkl/stable.html; the plain version is the
+# CUDA 10.2 build: PaddlePaddle's install guide, PaddlePaddle/PASSL docs/INSTALL.md). PaddlePaddle/Paddle#30933
+# (fresh18 r38: 2.0.0 on AI Studio; 2.0.0.post101 ran), PaddlePaddle/PaddleX#1211 (AI Studio's "PaddlePaddle 2.1.2"
+# on a 418 driver, CUDA 10.1).
+_PADDLE_PIN = re.compile(r"(?i:paddlepaddle-gpu\s*==|PaddlePaddle[ :：]+v?)\s*(\d+\.\d+\.\d+)(?!\.post|\.\d)")
+
+
+def _d_driver_facts_hosted(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``driver_facts`` derives, plus ``paddle_ver`` (the paddlepaddle-gpu release the log pins without a
+    ``.postNNN`` CUDA tag, i.e. its default CUDA build)."""
+    out = DERIVE["driver_facts"](v, t, m)
+    f = _PADDLE_PIN.search(t.text) if "addle" in t.text else None
+    out["paddle_ver"] = f.group(1) if f else ""
+    return out
+
+
+DERIVE["driver_facts_hosted"] = _d_driver_facts_hosted
+
+
+# (3) A program that carries only PTX for an architecture below the GPU's (a hard-coded CMAKE_CUDA_ARCHITECTURES, a
+# project's own *_CUDA_ARCHITECTURES, -arch=sm_XY / arch=compute_XY, TORCH_CUDA_ARCH_LIST) has the driver JIT that PTX;
+# when the nvcc that made it is newer than the driver, the JIT fails. Machine code for the GPU's own architecture needs
+# no JIT, which no driver change can beat on a machine whose driver is not the user's (a CI runner). dartsim/dart#3475
+# (fresh18 r64: DART_CUDA_ARCHITECTURES "75" on an sm_89 runner, pixi's nvcc 13.3 over a CUDA 13.2 driver; "89" fixed
+# it), AlexeyAB/darknet#7637 (CMake's default CMAKE_CUDA_ARCHITECTURES 52 on a newer GPU; its own value fixed it).
+_BUILD_ARCH = re.compile(r"\b(\w*CUDA_ARCHITECTURES|CUDAARCHS)\b[`'\"]?\s*(?:[:=]|\bis\b)?\s*[`'\"]?(\d{2,3})(?:-(?:real|virtual))?\b|"
+                         r"(?:-arch[= ]|code=|arch=)(?:sm|compute)_(\d{2,3})\b|\bcompute_(\d{2,3})\b|"
+                         r"\b(TORCH_CUDA_ARCH_LIST)=[\"']?(\d+\.\d)\b")
+_NVCC_MADE = re.compile(r"(?i:\bnvcc\b)[*`\s]*(?:version\s*|v)?(\d{1,2}\.\d)\b|release (\d{1,2}\.\d), V\d|\bcuda-nvcc[=\s-]+(\d{1,2}\.\d)\b")
+
+
+def _d_smi_torch_arch(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``smi_torch`` derives, plus ``ptx_arch`` (the highest architecture the log's build setting names, e.g. 75)
+    and ``gpu_arch`` (the GPU's, from the ``gpu_cc`` fact) when the first is below the second (the program runs from
+    PTX JIT), ``arch_var`` (the build's own variable, else CMAKE_CUDA_ARCHITECTURES) and ``nvcc_made`` (the nvcc
+    version the log names, the CUDA that made the PTX)."""
+    out = DERIVE["smi_torch"](v, t, m)
+    out.update({"ptx_arch": "", "gpu_arch": "", "arch_var": "", "nvcc_made": ""})
+    cc = v.get("gpu_cc", "")
+    text = t.text
+    if not re.fullmatch(r"\d+\.\d", cc or "") or not any(k in text for k in ("ARCH", "arch", "compute_")):
+        return out
+    archs, var = [], ""
+    for f in _BUILD_ARCH.finditer(text):
+        if f.group(2):
+            archs.append(int(f.group(2)))
+            var = var or (f.group(1) if f.group(1) != "CUDAARCHS" else "")
+        elif f.group(3) or f.group(4):
+            archs.append(int(f.group(3) or f.group(4)))
+        elif f.group(6):
+            archs.append(int(f.group(6).replace(".", "")))
+            var = var or f.group(5)
+    gpu = int(cc.replace(".", ""))
+    if archs and max(archs) < gpu:
+        out.update({"ptx_arch": str(max(archs)), "gpu_arch": str(gpu), "arch_var": var or "CMAKE_CUDA_ARCHITECTURES"})
+        made = _NVCC_MADE.search(text)
+        out["nvcc_made"] = next((g for g in made.groups() if g), "") if made else ""
+    return out
+
+
+DERIVE["smi_torch_arch"] = _d_smi_torch_arch
+
+
+# (5) apt.cuda_drivers_distro_archive: name the dependency apt could not meet, when the log shows it.
+def _d_apt_cuda_drivers(v: dict, t: LogText, m: re.Match) -> dict:
+    """``dep_part``: " (nvidia-driver-440 ...)" when apt's line names the dependency, else ""."""
+    dep = v.get("dep", "")
+    if not dep:
+        f = re.search(r"cuda-drivers(?:-\d+)? : Depends: ([\w.+-]+)", t.text) if "Depends:" in t.text else None
+        dep = f.group(1) if f else ""
+    return {"dep_part": f" ({dep} cannot be installed)" if dep else ""}
+
+
+DERIVE["apt_cuda_drivers"] = _d_apt_cuda_drivers
+
+
+# (6) runtime.ptx_target_above_gpu: the driver's JIT fails ("a PTX JIT compilation failed", CUDA_ERROR_INVALID_PTX) on a
+# GPU below Maxwell: the PTX names a newer .target than the GPU (nvcc since CUDA 11/12 and NVRTC default to compute_52
+# or higher; LuxCoreRender/LuxCore#492). The architectures each toolkit still compiles for: sm_30 until CUDA 10.2,
+# sm_35/sm_37 until 11.8, sm_20/21 until 8.0 (data/compat.yaml's sm_min rows; the nvcc.unsupported_arch cause).
+# wilicc/gpu-burn#101 (fresh18 r34: GT 730, COMPUTE ?= 50 -> 35), taichi-dev/taichi#2761 (Quadro K2000M).
+_COMPUTE_VAR = re.compile(r"\b(COMPUTE|SM|GPU_ARCH|CUDA_ARCH)\s*\??[:=]\s*(\d{2,3})\b")
+
+
+def _d_ptx_old_gpu(v: dict, t: LogText, m: re.Match) -> dict:
+    """``ptx_old_gpu`` ("yes" when the GPU the log names is below compute capability 5.0), ``gpu_sm`` (its number,
+    e.g. 35), ``gpu_last_cuda`` (the last CUDA that compiles for it), ``ptx_built`` (" (the build names sm_50)" when
+    the log shows an architecture above the GPU's)."""
+    out = {"ptx_old_gpu": "", "gpu_sm": "", "gpu_last_cuda": "", "ptx_built": ""}
+    cc = v.get("gpu_cc", "")
+    if not re.fullmatch(r"\d+\.\d", cc or "") or int(cc.split(".")[0]) >= 5:
+        return out
+    gpu = int(cc.replace(".", ""))
+    last = "8.0" if gpu < 30 else ("10.2" if gpu < 35 else "11.8")
+    archs = [int(f.group(2) or f.group(3) or f.group(4)) for f in _BUILD_ARCH.finditer(t.text)
+             if f.group(2) or f.group(3) or f.group(4)]
+    archs += [int(f.group(2)) for f in _COMPUTE_VAR.finditer(t.text)]
+    above = [a for a in archs if a > gpu]
+    out.update({"ptx_old_gpu": "yes", "gpu_sm": str(gpu), "gpu_last_cuda": last,
+                "ptx_built": f" (the build in this log names sm_{max(above)})" if above else ""})
+    return out
+
+
+DERIVE["ptx_old_gpu"] = _d_ptx_old_gpu
