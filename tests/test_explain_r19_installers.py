@@ -88,7 +88,7 @@ CASES = [
      "pip.nvidia_wheel_pin_conflict", 'pip install "nvidia-cudnn-cu12==8.9.4.25"'),
     ("dpkg-shlibdeps: error: no dependency information found for /usr/local/cuda-12.2/targets/x86_64-linux/lib/"
      "libcublas.so.12 (used by debian/tool/usr/bin/tool)\n",
-     "apt.shlibdeps_cuda_outside_dpkg", "cuda-toolkit-12-4"),
+     "build.deb_shlibdeps_runfile_cuda", "dh_shlibdeps -l"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -114,7 +114,7 @@ NEAR = [
      "pip.nvidia_wheel_pin_conflict"),
     # dpkg-shlibdeps on a library that is no part of CUDA
     ("dpkg-shlibdeps: error: no dependency information found for /opt/foo/lib/libfoo.so.1 (used by debian/x/usr/bin/x)\n",
-     "apt.shlibdeps_cuda_outside_dpkg"),
+     "build.deb_shlibdeps_runfile_cuda"),
     # a module signed and refused, named by no installer and no NVIDIA: "failed to load" of another kernel module
     ("modprobe: ERROR: could not insert 'vboxdrv': Key was rejected by service\n", "driver.secure_boot_rejected"),
     # DKMS without headers for a module that is not NVIDIA's
