@@ -38,6 +38,8 @@ CASES = [
      "**kwargs)\n", "driver.nvml_function_missing", ""),
     ("ERROR: A FunctionNotFound error occurred while calling nvmlQuery(<function nvmlDeviceGetComputeRunningProcesses "
      "at 0x7f3c2a1b4040>, *args, **kwargs).\n", "driver.nvml_function_missing", ""),
+    # ColabFold's CPU fallback is jax's: a jaxlib with CUDA
+    ("2024-03-12 10:21:35,456 WARNING: no GPU detected, will be using CPU\n", "jax.cpu_only", ""),
     # the three new causes
     ("Error: the candle crate has not been built with cuda support\n", "candle.built_without_cuda", "--features cuda"),
     ("  `nvidia-smi` failed. Ensure that you have CUDA installed and that `nvidia-smi` is in your PATH.: Os { code: 2, "
@@ -67,6 +69,13 @@ NEGATIVES = [
      {"mpi.not_cuda_aware"}),
     # a bare "Driver Not Loaded" inside a sentence is not pynvml's message
     ("INFO: GPU Driver Not Loaded yet, waiting for the device plugin\n", {"driver.not_loaded"}),
+    # AliceVision found a GPU and refused it: not an empty device list
+    ("[2024-03-12 10:21:33.123502] [0x00007f3c2a1b4000] [error]   CUDA-Enabled GPU detected, but the compute "
+     "capabilities is not enough.\n - Device 0: 1.3, global memory: 1024MB\n - Requirements: 2.0, global memory: 0MB\n"
+     "[2024-03-12 10:21:33.123510] [0x00007f3c2a1b4000] [error]   This program needs a CUDA-Enabled GPU (with at least "
+     "compute capability 2.0).\n", {"runtime.no_device"}),
+    # ColabFold on a TPU says so: not the CPU fallback
+    ("2024-03-12 10:21:35,456 Running on TPU\n", {"jax.cpu_only"}),
     # R torch's architecture check is not the CUDA version
     ("Error in `install_torch()`:\n! Unsupported architecture \"ppc64le\".\n", {"rtorch.cuda_version_unsupported"}),
 ]
