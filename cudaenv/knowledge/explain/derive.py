@@ -3279,3 +3279,42 @@ def _d_ptx_old_gpu(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["ptx_old_gpu"] = _d_ptx_old_gpu
+
+
+# -- [r19 wrongfirst2] FlashInfer's JIT gate ("SM 12.x requires CUDA >= 12.9") reads the CUDA of CUDA_HOME's nvcc, else
+# torch.version.cuda (flashinfer/compilation_context.py, get_cuda_version). When the log names a torch build whose CUDA
+# already meets the gate (torch 2.11.0+cu130), the CUDA read was CUDA_HOME's, an older toolkit: CUDA_HOME goes to a
+# toolkit of torch's CUDA (vllm-project/vllm#44305, fresh18 r69; flashinfer-ai/flashinfer#3633's comment: torch+cu132
+# with CUDA_HOME switched to a 12.8 toolkit fails, 12.9 builds). A CUDA toolkit that pip installed into the environment
+# (CUDA 13's site-packages/nvidia/cu13, with bin/nvcc) is the one to name when the log shows it.
+_PIP_TOOLKIT_DIR = re.compile(r"(?<![\w.-])(/[\w./+-]*?[/\\](?:site|dist)-packages/nvidia/cu(\d{2}))\b")
+
+
+def _d_jit_gate_torch_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    """``torch_cuda``: the CUDA of the torch build the log names when it is at least the ``need`` of the gate (so the
+    toolkit that failed it is CUDA_HOME's), else ""; ``home_cuda``: the CUDA the log prints for CUDA_HOME's toolkit
+    (FlashInfer's ``CUDA_VERSION: 12.8``), else ""; ``pip_toolkit``: a pip-installed CUDA toolkit directory of torch's
+    major the log shows (``.../site-packages/nvidia/cu13``), else ""."""
+    from ...toolkit import version_key
+
+    out = {"torch_cuda": "", "home_cuda": "", "pip_toolkit": ""}
+    need = v.get("need", "")
+    build = v.get("torch_build", "")
+    if not build:
+        bm = re.search(r"\btorch[ =:]+\d+\.\d+(?:\.\d+)?(?:\.dev\d+)?\+cu\d{3}\b", t.text)
+        build = bm.group(0) if bm else ""
+    cuda = cuda_of_torch_build(build)
+    if not need or not cuda or version_key(cuda)[:2] < version_key(need)[:2]:
+        return out
+    out["torch_cuda"] = cuda
+    hm = re.search(r"(?m)^(?:FLASHINFER_)?CUDA_VERSION: (\d+\.\d+)\b", t.text)
+    if hm and version_key(hm.group(1))[:2] < version_key(need)[:2]:
+        out["home_cuda"] = hm.group(1)
+    for pm in _PIP_TOOLKIT_DIR.finditer(t.text):
+        if pm.group(2) == cuda.split(".")[0]:
+            out["pip_toolkit"] = pm.group(1)
+            break
+    return out
+
+
+DERIVE["jit_gate_torch_cuda"] = _d_jit_gate_torch_cuda
