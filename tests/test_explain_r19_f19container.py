@@ -1,0 +1,74 @@
+"""Round 19, fresh19's burned container misses fixed as families (helper "f19container").
+
+- NVML's "GPU access blocked by the operating system" (NVML_ERROR_OPERATING_SYSTEM, "blocked by the operating
+  system/cgroups") inside a container under WSL 2, while WSL's own nvidia-smi works: no-cgroups = true in
+  /etc/nvidia-container-runtime/config.toml, set to false (`container.wsl_no_cgroups_blocks_gpu`). WSL's own
+  nvidia-smi failing too stays WSL's GPU (`wsl.gpu_access_blocked`).
+- A log shows WSL 2 without saying it: a bash prompt on Windows' default computer name (`root@DESKTOP-5A67SBM:/x#`,
+  WSL's Linux hostname is the Windows name), so nvidia-container-cli's driver error gets the WSL 2 answer (the Windows
+  build and driver), and the claims sweep reads that prompt as WSL.
+
+Excerpts are verbatim (trimmed) from the threads named above them; each family has the burned log's deciding lines,
+a second real member from another project, and a near-miss that keeps its answer."""
+
+from explain_answers import first_answer_tests
+
+from cudaenv.knowledge.explain.claims import unshown
+
+_BLOCKED = ("Failed to initialize NVML: GPU access blocked by the operating system\n"
+            "Failed to properly shut down NVML: GPU access blocked by the operating system\n")
+_HOOK = ("docker: Error response from daemon: OCI runtime create failed: container_linux.go:370: starting container "
+         "process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit "
+         "status 1, stdout: , stderr: nvidia-container-cli: initialization error: driver error: failed to process "
+         "request: unknown.\n")
+
+CASES = [
+    # -- the container's NVML blocked under WSL 2: no-cgroups = true -------------------------------------------------
+    # https://github.com/NVIDIA/nvidia-container-toolkit/issues/85 (fresh19 s38: WSL2 Ubuntu; "no-cgroups = true ...
+    # Changing the value to false resolved the issue")
+    ("sudo docker run --rm --runtime=nvidia --gpus all ubuntu nvidia-smi\n\n" + _BLOCKED,
+     "container.wsl_no_cgroups_blocks_gpu", "nvidia-container-cli.no-cgroups=false"),
+    # https://github.com/microsoft/WSL/issues/9962 (WSL's own nvidia-smi works, the docker container's does not; the
+    # fix quoted in microsoft/WSL#9938: "change no-cgroups from true to false")
+    ("### Repro Steps\n\nnvidia-smi works well in wsl2, but it doesn't work properly in the docker container started "
+     "in wsl2, with error \"Failed to initialize NVML: GPU access blocked by the operating system\".\n"
+     "I use the official image provided by Pytorch and am confident that Docker-ce and nvidia_container_toolkit has "
+     "been installed correctly.\n",
+     "container.wsl_no_cgroups_blocks_gpu", "WSL's own nvidia-smi works"),
+    # near-miss: WSL's own nvidia-smi is blocked (a data-center GPU under Windows Server, which then also breaks docker
+    # images; https://github.com/microsoft/WSL/issues/14339): WSL's GPU itself, TCC first
+    ("Windows Server 2025, installed Nvidia drivers (latest version): 32.0.15.9159 in Data Center mode: WSL doesn't "
+     "see Nvidia L40S card.\n```\n$ nvidia-smi\n" + _BLOCKED + "```\nWhen trying to start any docker image containing "
+     "AI workload it reports: CUDA not available\n",
+     "wsl.gpu_access_blocked", "WDDM driver model"),
+    # near-miss: no container at all (https://github.com/microsoft/WSL/issues/9938, nvidia-smi inside Ubuntu 22.04)
+    ("this is what happens when I launch nvidia-smi inside ubuntu 22.04 :\n```\nnvidia-smi\n\n" + _BLOCKED + "```\n",
+     "wsl.gpu_access_blocked", "Use only the Windows driver"),
+    # -- WSL 2 shown by the prompt alone: nvidia-container-cli's driver error is the Windows build --------------------
+    # https://github.com/docker/for-win/issues/10379 (fresh19 s37: the newer Insiders build and the 460 driver fixed it)
+    ("root@DESKTOP-5A67SBM:/home/anurag# docker run --rm -it --gpus=all nvcr.io/nvidia/k8s/cuda-sample:nbody nbody "
+     "-gpu -benchmark\n" + _HOOK + "root@DESKTOP-5A67SBM:/home/anurag#\n",
+     "container.host_driver_missing", "Update Windows to Windows 10 21H2 or later"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/1316 (the same error "from WSL2" on Windows build 21390)
+    ("docker run --gpus all nvcr.io/nvidia/k8s/cuda-sample:nbody nbody -gpu -benchmark\n\nI am getting the below on "
+     "running the above command from WSL2:\n\n" + _HOOK + "\nWindows version: 10.0.21390 N/A Build 21390\n",
+     "container.host_driver_missing", "Update Windows to Windows 10 21H2 or later"),
+    # near-miss: a Linux host's prompt (not a Windows computer name): the driver's answer, persistence first
+    ("root@gpu-node-3:/home/anurag# docker run --rm --gpus all nvidia/cuda:11.0-base nvidia-smi\n" + _HOOK,
+     "container.host_driver_missing", "make `nvidia-smi` work"),
+    # near-miss: Git Bash / MSYS2 on Windows prints `user@DESKTOP-X MINGW64 ~` (no colon): not a WSL prompt
+    ("user@DESKTOP-5A67SBM MINGW64 ~\n$ docker run --rm --gpus all nvidia/cuda:11.0-base nvidia-smi\n" + _HOOK,
+     "container.host_driver_missing", "make `nvidia-smi` work"),
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+def test_a_windows_computer_name_prompt_shows_wsl():
+    """The claims sweep reads a bash prompt on Windows' default computer name as WSL (and Windows): fresh19 s37's
+    DESKTOP- name and https://github.com/Leon-Sander/Local-Multimodal-AI-Chat/issues/31 (fresh4 855, a WSL log whose
+    only trace is `paramubuntu@LAPTOP-AF3LO3NQ:~$`); a Linux host name or Git Bash's prompt is not."""
+    assert unshown("WSL 2 on Windows", "", "root@DESKTOP-5A67SBM:/home/anurag# docker run") == []
+    assert unshown("WSL 2 on Windows", "", "paramubuntu@LAPTOP-AF3LO3NQ:~$ docker info") == []
+    assert unshown("WSL 2", "", "root@gpu-node-3:/home/anurag# docker run") == ["wsl"]
+    assert unshown("WSL 2", "", "user@DESKTOP-5A67SBM MINGW64 ~") == ["wsl"]
