@@ -7,6 +7,9 @@
 - A log shows WSL 2 without saying it: a bash prompt on Windows' default computer name (`root@DESKTOP-5A67SBM:/x#`,
   WSL's Linux hostname is the Windows name), so nvidia-container-cli's driver error gets the WSL 2 answer (the Windows
   build and driver), and the claims sweep reads that prompt as WSL.
+- NCCL_GRAPH_FILE from a VM image's /etc/nccl.conf when NCCL's "XML Import Channel : dev N not found" is cut off: the
+  image's topology load (Azure's /opt/microsoft/ncv4/) or NCCL's print of the variable, beside a failed run on fewer
+  GPUs than the graph's four (`nccl.graph_file_mismatch`).
 
 Excerpts are verbatim (trimmed) from the threads named above them; each family has the burned log's deciding lines,
 a second real member from another project, and a near-miss that keeps its answer."""
@@ -21,6 +24,16 @@ _HOOK = ("docker: Error response from daemon: OCI runtime create failed: contain
          "process caused: process_linux.go:459: container init caused: Running hook #0:: error running hook: exit "
          "status 1, stdout: , stderr: nvidia-container-cli: initialization error: driver error: failed to process "
          "request: unknown.\n")
+
+_S34 = ("Hi, I have 4 GPUs and when I run NCCL test with all 4 GPUs (-g 4), it works fine. However when I set -g2 or "
+        "-g3 it fails with an error:  Test NCCL failure common.cu:953 'unhandled system error.\n\n"
+        "**NCCL version:** 2.18.5+cuda12.2\n\n```\n$ NCCL_TOPOLOGY=IGNORE NCCL_DEBUG_SUBSYS=GRAPH NCCL_DEBUG=INFO "
+        "./build/all_reduce_perf -b 8 -e 256M -f 2 -g {g}\n\n"
+        "# nThread 1 nGpus {g} minBytes 8 maxBytes 268435456 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 "
+        "validation: 1 graph: 0\nNCCL version 2.18.5+cuda12.2\n"
+        "a100-4x-machines-23fsd-2-dev:648288:648307 [1] NCCL INFO Loading topology file /opt/microsoft/ncv4/topo.xml\n"
+        "a100-4x-machines-23fsd-2-dev:648288:648306 [0] NCCL INFO Loading topology file /opt/microsoft/ncv4/topo.xml\n"
+        "a100-4x-machines-23fsd-2-dev:648288:648307 [1] NCCL INFO Loading unnamed topology\n")
 
 CASES = [
     # -- the container's NVML blocked under WSL 2: no-cgroups = true -------------------------------------------------
@@ -59,6 +72,19 @@ CASES = [
     # near-miss: Git Bash / MSYS2 on Windows prints `user@DESKTOP-X MINGW64 ~` (no colon): not a WSL prompt
     ("user@DESKTOP-5A67SBM MINGW64 ~\n$ docker run --rm --gpus all nvidia/cuda:11.0-base nvidia-smi\n" + _HOOK,
      "container.host_driver_missing", "make `nvidia-smi` work"),
+    # -- NCCL_GRAPH_FILE from the VM image's /etc/nccl.conf, its WARN cut off -----------------------------------------
+    # https://github.com/NVIDIA/nccl/issues/1008 (fresh19 s34: removing NCCL_TOPO_FILE and NCCL_GRAPH_FILE from
+    # /etc/nccl.conf fixed the -g 2 / -g 3 runs)
+    (_S34.format(g=2), "nccl.graph_file_mismatch", "Unset NCCL_GRAPH_FILE"),
+    # https://github.com/NVIDIA/nccl/issues/1240 (NCCL's own print of the variable beside ncclSystemError; "it is
+    # solved with your fix": unset it)
+    ("ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n"
+     "Spotllm:73025:73112 [0] NCCL INFO NCCL_GRAPH_FILE set by environment to /opt/microsoft/ncv4/graph.xml\n",
+     "nccl.graph_file_mismatch", "Unset NCCL_GRAPH_FILE"),
+    # near-miss: the run on all four GPUs of the same VM (the graph fits it): the system error's own answer stays
+    (_S34.format(g=4).replace("all 4 GPUs (-g 4), it works fine. However when I set -g2 or -g3 it fails",
+                              "all 4 GPUs it fails"),
+     "nccl.system_error", "--ipc=host"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
