@@ -10,6 +10,8 @@
 - NCCL_GRAPH_FILE from a VM image's /etc/nccl.conf when NCCL's "XML Import Channel : dev N not found" is cut off: the
   image's topology load (Azure's /opt/microsoft/ncv4/) or NCCL's print of the variable, beside a failed run on fewer
   GPUs than the graph's four (`nccl.graph_file_mismatch`).
+- podman 5.5 reads CDI specifications from /etc/cdi only (podman#26569, a regression): a log that names podman 5.5.x
+  gets "the release that worked, or --cdi-spec-dir" first (`container.cdi_spec_missing`).
 
 Excerpts are verbatim (trimmed) from the threads named above them; each family has the burned log's deciding lines,
 a second real member from another project, and a near-miss that keeps its answer."""
@@ -85,6 +87,26 @@ CASES = [
     (_S34.format(g=4).replace("all 4 GPUs (-g 4), it works fine. However when I set -g2 or -g3 it fails",
                               "all 4 GPUs it fails"),
      "nccl.system_error", "--ipc=host"),
+    # -- podman 5.5 reads CDI specifications from /etc/cdi only: the release the log names decides ----------------------
+    # https://github.com/NixOS/nixpkgs/issues/417312 (fresh19 s62: "Falling back to 5.4.1 solves the error")
+    ("It looks like with the update to 5.5.1 at least nvidia devices can not be used anymore. So e.g.\n\n```sh\n"
+     "podman run --rm --device nvidia.com/gpu=all --security-opt=label=disable ubuntu nvidia-smi -L\n"
+     "# Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all\n```\n",
+     "container.cdi_spec_missing", "Go back to the podman release that worked (5.4.x)"),
+    # https://github.com/podman-container-tools/podman/issues/26569 (Rocky Linux 9, a spec in /run/cdi; the regression
+    # label; 5.4.0 read it)
+    ("Podman 5.5.1 doesn't read from /run/cdi/ as before.\nI can confirm that Podman 5.4.0 was reading from /run/cdi/ "
+     "(or maybe from /var/run/cdi/ which is a symlink since long ago).\n\n```bash\nnvidia-ctk cdi generate "
+     "--output=/run/cdi/nvidia.yaml\npodman run --rm --device nvidia.com/gpu=all --security-opt=label=disable \\\n"
+     "    nvcr.io/nvidia/cuda:12.8.1-runtime-rockylinux9 nvidia-smi\n```\n\nError: setting up CDI devices: "
+     "unresolvable CDI devices nvidia.com/gpu=all\n",
+     "container.cdi_spec_missing", "--cdi-spec-dir=/var/run/cdi"),
+    # near-miss: podman 4.4.1 (https://github.com/NVIDIA/nvidia-container-toolkit/issues/146): no 5.5, the
+    # specification's own answer stays
+    ("I am continually getting the error Error: error setting up CDI devices: unresolvable CDI devices "
+     "nvidia.com/gpu=all.\nEnvironment:\n\nUnbuntu 22.04\nPodman version 4.4.1\nNVIDIA Driver Driver Version: "
+     "535.129.03 CUDA Version: 12.2\nNVIDIA Container Toolkit CLI version 1.14.3\n",
+     "container.cdi_spec_missing", "Generate the NVIDIA CDI specification"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
