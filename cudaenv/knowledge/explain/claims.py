@@ -55,10 +55,15 @@ CLAIMS = [
     ("apptainer", r"\bApptainer\b|\bSingularity\b", r"apptainer|singularity|\.sif\b"),
     # the device plugin's own start-up lines ("Loading NVML", "Failed to start nvml")
     ("kubernetes", r"\bKubernetes\b|\bpod\b", r"kube|k8s|\bpod\b|helm|nvidia\.com/gpu|device.plugin|start nvml"),
-    ("wsl", r"\bWSL ?2?\b", r"wsl|/mnt/[cde]/|microsoft-standard|dxg|dxcore|lxss"),
+    # [r19 f19container] a bash prompt on Windows' default computer name (`root@DESKTOP-5A67SBM:/home/x#`) is WSL's:
+    # its Linux hostname is the Windows name (docker/for-win#10379); NVML's "GPU access blocked by the operating system"
+    # (NVML_ERROR_OPERATING_SYSTEM) is what WSL's libnvidia-ml says when /dev/dxg is refused (microsoft/WSL#9938, #9962,
+    # NVIDIA/nvidia-container-toolkit#85: fresh19 s38, which the sweep read once fresh19 was burned)
+    ("wsl", r"\bWSL ?2?\b", r"wsl|/mnt/[cde]/|microsoft-standard|dxg|dxcore|lxss|@(?:desktop-[a-z0-9]{7}|laptop-[a-z0-9]{8}):"
+                              r"|gpu access blocked by the operating system"),
     # WSL and Docker Desktop's WSL 2 backend run on a Windows host
     ("windows", r"\bWindows\b", r"windows|wsl|docker desktop|[a-z]:[\\/]|\.dll\b|\.exe\b|msvc|visual studio|msbuild"
-                                  r"|powershell|\bcl\b"),
+                                  r"|powershell|\bcl\b|@(?:desktop-[a-z0-9]{7}|laptop-[a-z0-9]{8}):"),
     ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
     ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
     # the other tools the knowledge base's titles name

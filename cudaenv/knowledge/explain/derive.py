@@ -3318,3 +3318,20 @@ def _d_jit_gate_torch_cuda(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["jit_gate_torch_cuda"] = _d_jit_gate_torch_cuda
+
+
+# -- [r19 f19container]
+_GRAPH_DEV = re.compile(r"XML Import Channel : dev (\d+) not found")
+
+
+def _d_graph_dev(v: dict, t: LogText, m: re.Match) -> dict:
+    """``dev``: the GPU NCCL's "XML Import Channel : dev N not found" names, read from the log when the line answered is
+    an earlier one of the same configuration (NCCL's print of NCCL_GRAPH_FILE or the image's topology file, which
+    NVIDIA/nccl#1240's log holds above the WARN), else ""."""
+    if v.get("dev") not in (None, "", "N"):
+        return {}
+    gm = _GRAPH_DEV.search(t.text)
+    return {"dev": gm.group(1)} if gm else {}
+
+
+DERIVE["graph_dev"] = _d_graph_dev
