@@ -81,3 +81,32 @@ def test_optix_other_codes_not_claimed() -> None:
     # NVIDIA/OWL#12: 7804 (another OptiX error) is not claimed as the ABI mismatch
     assert "driver.optix_abi_newer_than_driver" not in [
         m.id for m in explain("Optix call (optixInit()) failed with code 7804 (line 157)\n")]
+
+
+# -- jaxlib in a container image: the image's own copy on LD_LIBRARY_PATH first (K-order) ---------------------------
+IMAGE_CASES = [
+    # https://github.com/google-deepmind/alphafold/pull/605 (fresh19 s32: /opt/conda/lib on LD_LIBRARY_PATH, 82ef354)
+    ("when running the singularity transformed docker image of alphafold 2.2.4 Dockerfile:\n"
+     "Could not load dynamic library 'libcusolver.so.11' \n\nWhich generates the error:\n"
+     "RuntimeError: jaxlib/cuda/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: cuSolver internal "
+     "error\n$ docker build -f docker/Dockerfile -t alphafold:2.2.4 .\n"
+     "$ singularity build /tmp/alphafold_2.2.4.sif docker-daemon://alphafold:2.2.4\n",
+     "runtime.cuda_library_not_found", "ENV LD_LIBRARY_PATH=/opt/conda/lib:$LD_LIBRARY_PATH"),
+    # AlphaFold's Docker image of 2021, put together from real lines: google-deepmind/alphafold#26's DSO-loader line
+    # under run_docker.py (the image's LD_LIBRARY_PATH without its libcusolver.so.11) and alphafold#11's jaxlib frame
+    ("I0718 14:20:35.488188 139711506118464 run_docker.py:180] 2021-07-18 14:20:35.487292: W "
+     "tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library 'libcusolver.so.11'; "
+     "dlerror: libcusolver.so.11: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: "
+     "/usr/local/nvidia/lib:/usr/local/nvidia/lib64\n"
+     "I0716 21:59:58.942544 139668278384448 run_docker.py:180] File "
+     '"/opt/conda/lib/python3.8/site-packages/jaxlib/cusolver.py", line 281, in syevd\n',
+     "runtime.cuda_library_not_found", "In the image, put the directory that holds libcusolver.so.11 on LD_LIBRARY_PATH"),
+    # guard: jaxlib outside any container (jax-ml/jax#8289's form): the JAX wheels stay first
+    ("2021-10-20 10:00:00.000000: W external/org_tensorflow/tensorflow/stream_executor/platform/default/dso_loader.cc:64]"
+     " Could not load dynamic library 'libcusolver.so.11'; dlerror: libcusolver.so.11: cannot open shared object file: "
+     "No such file or directory; LD_LIBRARY_PATH: /usr/local/cuda-11.0/lib64\n"
+     "RuntimeError: jaxlib/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: cuSolver internal error\n",
+     "runtime.cuda_library_not_found", 'pip install -U "jax[cuda12]"'),
+]
+
+test_image_first_answer = first_answer_tests(IMAGE_CASES)

@@ -3326,7 +3326,7 @@ DERIVE["jit_gate_torch_cuda"] = _d_jit_gate_torch_cuda
 # torch that is not the installed one. The evidence in a log: it says the torch installed is built for the toolkit's
 # CUDA (a torch "+cuNNN" build of the detected CUDA, or "pytorch with 11.8") while the message names another. princeton-vl/lietorch#45 (fresh19 s70), facebookresearch/fairscale#305,
 # pytorch/vision#6426, Dao-AILab/flash-attention#833.
-_PIP_TARGET = re.compile(r"\bpip3? install\s+(?:-{1,2}[\w-]+(?:=\S+)?\s+)*(git\+[\w:/.@#=&+-]+|\.(?=\s|$)|[A-Za-z][\w.\[\]=<>~!,-]*)")
+_PIP_TARGET = re.compile(r"\bpip3? install\s+(?:-{1,2}[\w-]+(?:=\S+)?\s+)*(git\+[\w:/.@#=+-]+|\.(?=\s|$)|[A-Za-z][\w.\[\]=~,-]*)")  # no shell syntax taken
 
 
 def _torch_said_for(text: str, cuda: str) -> bool:
