@@ -3335,3 +3335,42 @@ def _d_graph_dev(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["graph_dev"] = _d_graph_dev
+
+
+# -- [r19 f19python]
+# pip's build isolation: a project that lists torch in pyproject.toml's build requirements is built in a fresh
+# environment (/tmp/pip-build-env-*/overlay) with PyPI's newest torch, so torch's CUDA check compares the toolkit with a
+# torch that is not the installed one. The evidence in a log: it says the torch installed is built for the toolkit's
+# CUDA (a torch "+cuNNN" build of the detected CUDA, or "pytorch with 11.8") while the message names another. princeton-vl/lietorch#45 (fresh19 s70), facebookresearch/fairscale#305,
+# pytorch/vision#6426, Dao-AILab/flash-attention#833.
+_PIP_TARGET = re.compile(r"\bpip3? install\s+(?:-{1,2}[\w-]+(?:=\S+)?\s+)*(git\+[\w:/.@#=+-]+|\.(?=\s|$)|[A-Za-z][\w.\[\]=~,-]*)")  # no shell syntax taken
+
+
+def _torch_said_for(text: str, cuda: str) -> bool:
+    """The log says the installed torch is built for ``cuda`` ("torch 2.1.0+cu118", "installed pytorch with 11.8")."""
+    if not cuda or not re.fullmatch(r"\d+\.\d+", cuda):
+        return False
+    tag = "cu" + cuda.replace(".", "")
+    if re.search(r"\btorch(?:vision)?[ =:]+\d+\.\d+(?:\.\d+)?\+" + tag + r"\b", text):
+        return True
+    return bool(re.search(r"(?i)\binstall(?:ed|ing|s)?\b[^\n]{0,30}?\b(?:py)?torch\b[^\n]{0,20}?\b(?:with|for)\s+(?:cuda\s*)?"
+                          + re.escape(cuda) + r"\b", text))
+
+
+def _d_cuda_pair_iso(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``cuda_pair_rel`` derives, and ``isolated`` ("yes" when the torch the message names is the one of pip's
+    isolated build environment) with ``pip_target`` (what the log pip-installed, else ".")."""
+    out = _d_cuda_pair_rel(v, t, m)
+    d, tv = v.get("detected", ""), v.get("torch", "")
+    iso = ""
+    # the pip-build-env directory alone does not decide: the installed torch may be the isolated one's CUDA too
+    # (vllm-project/vllm#1060: /tmp/pip-build-env-*/overlay, fixed by an nvcc of torch's CUDA); a build already run
+    # with --no-build-isolation (xiaobiaodu/Mobile-GS#8) is not isolated
+    if d and tv and d != tv and _torch_said_for(t.text, d) and "--no-build-isolation" not in t.text:
+        iso = "yes"
+    pm = _PIP_TARGET.search(t.text)
+    out.update({"isolated": iso, "pip_target": pm.group(1).rstrip(".,;)`'\"") if pm else "."})
+    return out
+
+
+DERIVE["cuda_pair_iso"] = _d_cuda_pair_iso
