@@ -16,6 +16,8 @@
 Excerpts are verbatim (trimmed) from the threads named above them; each family has the burned log's deciding lines,
 a second real member from another project, and a near-miss that keeps its answer."""
 
+import pytest
+
 from explain_answers import first_answer_tests
 
 from cudaenv.knowledge.explain.claims import unshown
@@ -120,3 +122,17 @@ def test_a_windows_computer_name_prompt_shows_wsl():
     assert unshown("WSL 2 on Windows", "", "paramubuntu@LAPTOP-AF3LO3NQ:~$ docker info") == []
     assert unshown("WSL 2", "", "root@gpu-node-3:/home/anurag# docker run") == ["wsl"]
     assert unshown("WSL 2", "", "user@DESKTOP-5A67SBM MINGW64 ~") == ["wsl"]
+
+
+@pytest.mark.parametrize("prompt, platform", [
+    ("root@DESKTOP-5A67SBM:/home/x# nvidia-smi\n", "wsl"),  # docker/for-win#10379: WSL's hostname is Windows' name
+    ("user@LAPTOP-AB12CD34:~$ python train.py\n", "wsl"),
+    ("user@DESKTOP-5A67SBM MINGW64 ~\n", ""),  # Git Bash / MSYS2: no colon after the name, not WSL
+    ("root@desktop-server:/home/x# nvidia-smi\n", ""),  # a Linux host someone named desktop-server
+])
+def test_platform_reads_the_windows_default_hostname_prompt(prompt, platform):
+    """The `platform` fact and the claims sweep read one rule: WSL's Linux hostname is the Windows computer name."""
+    from cudaenv.knowledge.explain.extract import facts
+    from cudaenv.knowledge.explain.text import LogText
+
+    assert facts(LogText(prompt))["platform"] == platform

@@ -17,6 +17,10 @@ __all__ = ["CLAIMS", "unshown"]
 
 _I = re.IGNORECASE
 
+#: A shell prompt on Windows' default computer name (DESKTOP- and 7, LAPTOP- and 8 letters or digits): WSL's Linux
+#: hostname is the Windows name. extract.py's `platform` fact reads the same prompt.
+_WINDOWS_PROMPT = r"@(?:desktop-[a-z0-9]{7}|laptop-[a-z0-9]{8}):"
+
 #: (name, how an answer names it, what in a log shows it). Both case-insensitive.
 CLAIMS = [
     ("deepspeed", r"\bDeepSpeed\b", r"deepspeed|\bds_report\b|\bDS_BUILD"),
@@ -59,11 +63,11 @@ CLAIMS = [
     # its Linux hostname is the Windows name (docker/for-win#10379); NVML's "GPU access blocked by the operating system"
     # (NVML_ERROR_OPERATING_SYSTEM) is what WSL's libnvidia-ml says when /dev/dxg is refused (microsoft/WSL#9938, #9962,
     # NVIDIA/nvidia-container-toolkit#85: fresh19 s38, which the sweep read once fresh19 was burned)
-    ("wsl", r"\bWSL ?2?\b", r"wsl|/mnt/[cde]/|microsoft-standard|dxg|dxcore|lxss|@(?:desktop-[a-z0-9]{7}|laptop-[a-z0-9]{8}):"
-                              r"|gpu access blocked by the operating system"),
+    ("wsl", r"\bWSL ?2?\b", r"wsl|/mnt/[cde]/|microsoft-standard|dxg|dxcore|lxss|" + _WINDOWS_PROMPT
+                              + r"|gpu access blocked by the operating system"),
     # WSL and Docker Desktop's WSL 2 backend run on a Windows host
     ("windows", r"\bWindows\b", r"windows|wsl|docker desktop|[a-z]:[\\/]|\.dll\b|\.exe\b|msvc|visual studio|msbuild"
-                                  r"|powershell|\bcl\b|@(?:desktop-[a-z0-9]{7}|laptop-[a-z0-9]{8}):"),
+                                  r"|powershell|\bcl\b|" + _WINDOWS_PROMPT),
     ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
     ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
     # the other tools the knowledge base's titles name

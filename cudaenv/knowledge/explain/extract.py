@@ -56,10 +56,11 @@ _PLATFORM = [
     # "NVIDIA-SMI 525.60.13    Driver Version: 522.25"; #11589: "NVIDIA-SMI 545.46  Driver Version: 546.80";
     # on Linux and on native Windows the two are the same number).
     ("wsl", ("/usr/lib/wsl", "wsl", "microsoft-standard", "lxss", "/mnt/c/", "/mnt/d/", "/mnt/e/", "dxg", "dxcore",
-             "wsl_distro_name", "nvidia-smi"),
+             "wsl_distro_name", "nvidia-smi", "@desktop-", "@laptop-"),
      _Lazy(r"/usr/lib/wsl\b|\bWSL2?\b|microsoft-standard|\\\\wsl\$|lxss|(?<![\w.])/mnt/[cde]/|"
            r"/dev/dxg\b|\bdxgk(?:rnl)?\b|\bmisc dxg\b|libdxcore|\bWSL_DISTRO_NAME\b|"
-           r"NVIDIA-SMI (\d+\.\d+)(?:\.\d+)?\s+Driver Version: (?!\1[.\s])\d+\.\d+\s", _I)),
+           r"NVIDIA-SMI (\d+\.\d+)(?:\.\d+)?\s+Driver Version: (?!\1[.\s])\d+\.\d+\s|"
+           r"@(?:DESKTOP-[A-Z0-9]{7}|LAPTOP-[A-Z0-9]{8}):[~/]", _I)),
     ("windows", (":\\", ":/users", ":/program files", ":/windows", "msvc", "cl.exe", "visual studio", "windowspath",
                  ".dll", "msbuild"),
      _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
