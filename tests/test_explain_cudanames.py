@@ -4,7 +4,7 @@
 import pytest
 
 from cudaenv.knowledge.explain import explain
-from cudaenv.knowledge.explain.cudanames import mentions, named, torch_build_cuda
+from cudaenv.knowledge.explain.cudanames import mentions, named, torch_build_cuda, torch_builds_named
 
 SMI = "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
 
@@ -90,3 +90,10 @@ def test_a_build_named_in_any_form_decides_a_gpu_newer_than_it():
     assert ask("torch 2.4.0+cu124") is None or ask("torch 2.4.0+cu124").id != "status.gpu_newer_than_build"
     first = ask(SMI.replace("12.2", "10.0"))
     assert first is None or first.id != "status.gpu_newer_than_build"
+
+
+def test_torch_builds_named_reads_local_tags_only():
+    text = ("PyTorch: 2.11.0+cu130\ntorch==2.1.0+cu118\ntorchvision: 0.16.0+cu121\ntorch 2.10.0.dev20251024+cu130\n"
+            "torch 2.3.0 (no tag)\nlibtorch+cu118.zip\n")
+    assert torch_builds_named(text) == ["11.8", "12.1", "13.0"]
+    assert torch_builds_named("torch 2.3.0\n") == []

@@ -33,7 +33,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["Mention", "mentions", "named", "torch_build_cuda"]
+__all__ = ["Mention", "mentions", "named", "torch_build_cuda", "torch_builds_named"]
 
 
 class Mention(NamedTuple):
@@ -106,3 +106,14 @@ def torch_build_cuda(version: str) -> str:
 
     cudas = torch_cudas(f"{major}.{minor}") or []
     return max(cudas, key=version_key) if cudas else ""
+
+
+_TORCH_BUILD = re.compile(r"\btorch(?:vision)?[ =:]+\d+\.\d+(?:\.\d+)?(?:\.dev\d+)?\+cu(\d{1,2})(\d)\b")
+
+
+def torch_builds_named(text: str) -> list[str]:
+    """The CUDA of each torch (or torchvision) build the log names with its local tag ("torch 2.11.0+cu130",
+    "torch==2.1.0+cu118", "torchvision: 0.16.0+cu121"), in the order named, each once."""
+    if "+cu" not in text:
+        return []
+    return list(dict.fromkeys(f"{int(a)}.{b}" for a, b in _TORCH_BUILD.findall(text)))

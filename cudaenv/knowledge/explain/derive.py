@@ -15,7 +15,7 @@ from ...host import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
 from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
                                 ptx_isa_cuda, table)
-from .cudanames import mentions, named, torch_build_cuda
+from .cudanames import mentions, named, torch_build_cuda, torch_builds_named
 from .extract import decode_version
 from .symbols import demangle
 
@@ -3295,15 +3295,9 @@ def _d_jit_gate_torch_cuda(v: dict, t: LogText, m: re.Match) -> dict:
     toolkit that failed it is CUDA_HOME's), else ""; ``home_cuda``: the CUDA the log prints for CUDA_HOME's toolkit
     (FlashInfer's ``CUDA_VERSION: 12.8``), else ""; ``pip_toolkit``: a pip-installed CUDA toolkit directory of torch's
     major the log shows (``.../site-packages/nvidia/cu13``), else ""."""
-    from ...toolkit import version_key
-
     out = {"torch_cuda": "", "home_cuda": "", "pip_toolkit": ""}
     need = v.get("need", "")
-    build = v.get("torch_build", "")
-    if not build:
-        bm = re.search(r"\btorch[ =:]+\d+\.\d+(?:\.\d+)?(?:\.dev\d+)?\+cu\d{3}\b", t.text)
-        build = bm.group(0) if bm else ""
-    cuda = cuda_of_torch_build(build)
+    cuda = cuda_of_torch_build(v.get("torch_build", "")) or next(iter(torch_builds_named(t.text)), "")
     if not need or not cuda or version_key(cuda)[:2] < version_key(need)[:2]:
         return out
     out["torch_cuda"] = cuda
@@ -3350,8 +3344,7 @@ def _torch_said_for(text: str, cuda: str) -> bool:
     """The log says the installed torch is built for ``cuda`` ("torch 2.1.0+cu118", "installed pytorch with 11.8")."""
     if not cuda or not re.fullmatch(r"\d+\.\d+", cuda):
         return False
-    tag = "cu" + cuda.replace(".", "")
-    if re.search(r"\btorch(?:vision)?[ =:]+\d+\.\d+(?:\.\d+)?\+" + tag + r"\b", text):
+    if cuda in torch_builds_named(text):
         return True
     return bool(re.search(r"(?i)\binstall(?:ed|ing|s)?\b[^\n]{0,30}?\b(?:py)?torch\b[^\n]{0,20}?\b(?:with|for)\s+(?:cuda\s*)?"
                           + re.escape(cuda) + r"\b", text))
