@@ -10,7 +10,9 @@ NVIDIA Container Toolkit's troubleshooting, DCGM's and MPS's documentation), eac
 - the host's /run bind-mounted into a GPU container, where the hook cannot place the persistenced socket;
 - CUDA's error 805, MPS set up but its control daemon out of the process's reach;
 - slurmd's gres.conf device files absent when it starts (Slurm's gres.conf documentation);
-- NGC images' start-up banners for CUDA's 803 and 804 (the CUDA compatibility guide's errors), in their wording.
+- NGC images' start-up banners for CUDA's 803 and 804 (the CUDA compatibility guide's errors), in their wording;
+- the k8s device plugin's closing line since v0.17 ("invalid device discovery strategy");
+- the NVIDIA kernel module compiled by an older gcc than the kernel's (the kernel's flags refused).
 
 Excerpts are verbatim (trimmed) from the threads named above them."""
 
@@ -134,6 +136,20 @@ CASES = [
      "       version 440.33.01 was detected and compatibility mode is UNAVAILABLE.\n\n"
      "       [[CUDA Driver UNAVAILABLE (cuInit(0) returned 804)]]\n",
      "runtime.forward_compat_unsupported", "install a driver that supports the CUDA in use natively"),
+    # -- the device plugin's closing line (v0.17+) -------------------------------------------------------------------
+    # https://github.com/NVIDIA/k8s-device-plugin/issues/1470
+    ('I1022 18:32:39.566652       1 main.go:239] "Starting NVIDIA Device Plugin" version=<\n'
+     "i get `error starting plugins: error getting plugins: unable to create plugins: failed to construct resource "
+     "managers: invalid device discovery strategy`\n",
+     "container.k8s_nvml_unavailable", "nvidia-ctk runtime configure"),
+    # -- the kernel's build flags refused by an older gcc (driver README: a gcc other than the kernel's) --------------
+    # https://github.com/NVIDIA/open-gpu-kernel-modules/pull/951 (a 6.17 mainline kernel)
+    ("  CC [M]  nvidia/nv.o\n"
+     "cc: error: unrecognized command-line option ‘-fmin-function-alignment=16’; did you mean "
+     "‘-flimit-function-alignment’?\n"
+     "make[4]: *** [/usr/src/linux-headers-6.17.11-061711-generic/scripts/Makefile.build:287: "
+     "nvidia/nv-dsi-parse-panel-props.o] Error 1\n",
+     "driver.module_build_failed", "Install the gcc the kernel was built with"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -166,6 +182,16 @@ NEAR = [
 _NEW = {"container.requested_device_unknown", "dcgm.hostengine_unreachable", "container.host_run_mounted",
         "slurm.gres_device_missing",
         "runtime.mps_unreachable"}
+
+
+def test_other_modules_gcc_flags_are_not_the_nvidia_driver():
+    # https://github.com/Plippo/asus-wmi-screenpad/issues/41: the same gcc refusal building another DKMS module
+    text = ("make.log error:\n```DKMS make.log for asus-wmi-1.0 for kernel 5.19.3-arch1-1 (x86_64)\n"
+            "warning: the compiler differs from the one used to build the kernel\n"
+            "  The kernel was built by: gcc (GCC) 12.2.0\n  You are using:           gcc (GCC) 11.3.0\n"
+            "  CC [M]  /var/lib/dkms/asus-wmi/1.0/build/asus-wmi.o\n"
+            "gcc: error: unrecognized command-line option ‘-ftrivial-auto-var-init=zero’\n")
+    assert "driver.module_build_failed" not in [m.id for m in explain(text)]
 
 
 @pytest.mark.parametrize("text,want,fix", NEAR)
