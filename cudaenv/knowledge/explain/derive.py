@@ -3367,3 +3367,22 @@ def _d_cuda_pair_iso(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["cuda_pair_iso"] = _d_cuda_pair_iso
+
+
+# -- [r20 docsrun]
+
+_FM_REFUSED = re.compile(r"fabric manager NVIDIA GPU driver interface version (\d+\.\d+(?:\.\d+)?) (?:don.t|doesn.t|does not)"
+                         r" match with driver version ((\d+)\.\d+(?:\.\d+)?)")
+
+
+def _d_fm_versions(v: dict, t: LogText, m: re.Match) -> dict:
+    """The fabric manager's and the driver's versions from the fabric manager's own refusal anywhere in the log
+    (``fm_version``, ``fm_driver``, ``fm_branch``), when the entry matched first on CUDA's error 802 above it
+    (dstackai/dstack#2348: torch's 802 warning, then the service's journal)."""
+    if v.get("fm_version") or "fabric manager NVIDIA GPU" not in t.text:
+        return {}
+    fm = _FM_REFUSED.search(t.text)
+    return {"fm_version": fm.group(1), "fm_driver": fm.group(2), "fm_branch": fm.group(3)} if fm else {}
+
+
+DERIVE["fm_versions"] = _d_fm_versions
