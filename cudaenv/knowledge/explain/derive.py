@@ -3386,3 +3386,24 @@ def _d_fm_versions(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["fm_versions"] = _d_fm_versions
+
+
+# -- [r20 prun]
+# The mirror of status.gpu_newer_than_build_cuda_unseen: cuDNN's or cuBLAS's EXECUTION_FAILED beside a framework build
+# the log names as CUDA 9.x or older, and no GPU the GPU table reads. A Turing GPU (RTX 20xx, GTX 16xx, T4: CUDA 10.0)
+# or a newer one under such a build is the common case: ChenRocks/fast_abs_rl#36 (pytorch 0.4.0, cuda 9.0: CUDA 10 and
+# pytorch 1.0 solved it), traveller59/second.pytorch#43 ("CUDA 9.0 has problem recognizing the graphic card of RTX
+# 20xx": a newer CUDA), tensorboy/pytorch_Realtime_Multi-Person_Pose_Estimation#90 (CUDA 9.0 + torch 1.0.1, pointed to
+# the RTX 2080 Ti thread). The GPU decides, so the answer asks for it first.
+def _d_gpu_unseen_old_build(v: dict, t: LogText, m: re.Match) -> dict:
+    """``old_build``: the oldest framework build CUDA the log names when it is older than 10.0 (the first CUDA that knows
+    Turing) and the log names no GPU the GPU table knows (extract's ``gpu_cc``, ``gpus_named``), else ""."""
+    from .extract import gpus_named
+
+    if re.fullmatch(r"\d{1,2}\.\d", v.get("gpu_cc") or "") or gpus_named(t.text):
+        return {"old_build": ""}
+    builds = build_cudas_named(t)
+    return {"old_build": builds[0] if builds and 0 <= _major(builds[0]) < 10 else ""}
+
+
+DERIVE["gpu_unseen_old_build"] = _d_gpu_unseen_old_build
