@@ -16,6 +16,8 @@ nvcc's options, CMake's release notes and modules, the profilers' guides), each 
 - nvcc given a README's `-arch=[arch]` placeholder (`nvcc.arch_placeholder_value`): the GPU's sm_XX.
 - TensorFlow's find_cuda_config.py "Inconsistent CUDA toolkit path: /usr vs /usr/lib" (Ubuntu's nvidia-cuda-toolkit
   layout; `build.bazel_cuda_config_not_found`): one NVIDIA toolkit root through TF_CUDA_PATHS.
+- CUDA 13's deprecated double4/long4/... under warnings-as-errors (`build.cuda13_vector_types_deprecated`):
+  __NV_NO_VECTOR_DEPRECATION_DIAG first.
 - nvprof on a GPU of compute capability 7.5/8.0 or newer (`profiler.nvprof_unsupported_gpu`): Nsight Systems/Compute.
 - ERR_NVGPUCTRPERM / CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (`driver.profiling_counters_restricted`): the driver's
   NVreg_RestrictProfilingToAdminUsers, root, SYS_ADMIN in a container.
@@ -149,6 +151,18 @@ CASES = [
      "gpus/cuda_configure.bzl\", line 1442, column 38, in _cuda_autoconf_impl\n"
      "\t\t_create_local_cuda_repository(repository_ctx)\n",
      "build.bazel_cuda_config_not_found", "TF_CUDA_PATHS"),
+    # -- CUDA 13's deprecated vector types under warnings-as-errors -------------------------------------------------
+    # https://github.com/kokkos/kokkos-kernels/issues/2757 (nvcc's -Werror all-warnings; the project's PR 2718 ported it)
+    ("/opt/Trilinos/gcc-Cuda/include/KokkosBatched_Vector_SIMD_Arith.hpp(108): error #1444-D: type \"double4\" was "
+     "declared deprecated (\"use double4_16a or double4_32a\")\n    double4 r_val;\n            ^\n"
+     "/usr/local/cuda/bin/../targets/x86_64-linux/include/vector_types.h(559): note #3287-D: because of a \"deprecated\" "
+     "attribute\n",
+     "build.cuda13_vector_types_deprecated", "__NV_NO_VECTOR_DEPRECATION_DIAG"),
+    # https://github.com/genn-team/genn/issues/723 (MSVC's C4996 from the toolkit's curand_poisson.h; Windows: no cudaenv)
+    ("C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v13.0\\include\\curand_poisson.h(649,55): error C4996: "
+     "'double4::x': use double4_16a or double4_32a [C:\\Users\\seyij\\Documents\\genn-master\\src\\genn\\backends\\cuda\\"
+     "cuda_backend.vcxproj]\n",
+     "build.cuda13_vector_types_deprecated", "__NV_NO_VECTOR_DEPRECATION_DIAG"),
     # -- nvprof on Turing/Ampere and newer -------------------------------------------------------------------------
     # https://github.com/brucefan1983/CUDA-Programming/issues/37 (RTX 3070 laptop: solved with nsys)
     ("E:\\Code_Exe\\CUDA_Notes\\CUDA_Code\\chapter5>nvprof .\\add3memory.exe\n"
@@ -203,6 +217,10 @@ NOT_THESE = [
     # CMake's "< 3.10 will be removed" is a deprecation warning (Source/cmPolicies.cxx), no failure
     ("Compatibility with CMake < 3.10 will be removed from a future version of CMake.\n",
      "cmake.policy_minimum_removed"),
+    # a deprecation that stays a warning (vllm-project/vllm#41373, gcc without -Werror) is no cause
+    ("/e/project1/reformo/enrico/uv-cache/sdists-v9/pypi/vllm/0.20.0/oLpuqT_zljwshTFDVht4y/src/.deps/vllm-flash-attn-src/"
+     "csrc/cutlass/include/cutlass/platform/platform.h:599:33: warning:\n      \u2018long4\u2019 is deprecated: use long4_16a or "
+     "long4_32a [-Wdeprecated-declarations]\n", "build.cuda13_vector_types_deprecated"),
     # nvprof's ERR_NVGPUCTRPERM is the counters' permission, not the GPU generation
     ("==708142== Warning: ERR_NVGPUCTRPERM - The user does not have permission to profile on the target device.\n",
      "profiler.nvprof_unsupported_gpu"),
