@@ -18,6 +18,7 @@ nvcc's options, CMake's release notes and modules, the profilers' guides), each 
   layout; `build.bazel_cuda_config_not_found`): one NVIDIA toolkit root through TF_CUDA_PATHS.
 - CUDA 13's deprecated double4/long4/... under warnings-as-errors (`build.cuda13_vector_types_deprecated`):
   __NV_NO_VECTOR_DEPRECATION_DIAG first.
+- NVTX 2's <nvToolsExt.h> before CUDA 12.6's CUB, which brings NVTX 3 (`build.nvtx2_before_nvtx3`): nvtx3 includes.
 - nvprof on a GPU of compute capability 7.5/8.0 or newer (`profiler.nvprof_unsupported_gpu`): Nsight Systems/Compute.
 - ERR_NVGPUCTRPERM / CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (`driver.profiling_counters_restricted`): the driver's
   NVreg_RestrictProfilingToAdminUsers, root, SYS_ADMIN in a container.
@@ -163,6 +164,21 @@ CASES = [
      "'double4::x': use double4_16a or double4_32a [C:\\Users\\seyij\\Documents\\genn-master\\src\\genn\\backends\\cuda\\"
      "cuda_backend.vcxproj]\n",
      "build.cuda13_vector_types_deprecated", "__NV_NO_VECTOR_DEPRECATION_DIAG"),
+    # -- NVTX 2 included before CUDA 12.6's CUB brings NVTX 3 ------------------------------------------------------
+    # https://github.com/NVIDIA/cccl/issues/2300 (the thread quotes NVTX 3's #error beside the reproducer's CUB chain)
+    ("As of CUDA 12.6, CUB includes NVTX version 3 headers.  If a source file includes an earlier version of NVTX and then "
+     "includes a CUB header, then the NVTX version 3 header will `#error` out with \"Trying to #include NVTX version 3 in "
+     "a source file where an older NVTX version has already been included.\"\n"
+     "$ /proj/cuda/12.6/Linux_x86_64/bin/nvcc nvtx.cu\n"
+     "In file included from /proj/cuda/12.6.0.560/Linux_x86_64/targets/x86_64-linux/include/cub/detail/nvtx3.hpp:635,\n",
+     "build.nvtx2_before_nvtx3", "nvtx3/nvToolsExt.h"),
+    # the producer's own words (NVIDIA/NVTX c/include/nvtx3/nvToolsExt.h's #error), as gcc prints them
+    ("#error \"Trying to #include NVTX version 3 in a source file where an older NVTX version has already been included.  "
+     "If you are not directly using NVTX (the NVIDIA Tools Extension library), you are getting this error because "
+     "libraries you are using have included different versions of NVTX.  Suggested solutions are: (1) reorder #includes "
+     "so the newest NVTX version is included first, (2) avoid using the conflicting libraries in the same .c/.cpp file, "
+     "or (3) update the library using the older NVTX version to use the newer version instead.\"\n",
+     "build.nvtx2_before_nvtx3", "nvtx3/nvToolsExt.h"),
     # -- nvprof on Turing/Ampere and newer -------------------------------------------------------------------------
     # https://github.com/brucefan1983/CUDA-Programming/issues/37 (RTX 3070 laptop: solved with nsys)
     ("E:\\Code_Exe\\CUDA_Notes\\CUDA_Code\\chapter5>nvprof .\\add3memory.exe\n"
