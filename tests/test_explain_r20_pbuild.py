@@ -9,6 +9,9 @@
 - nvcc's three errors on one line of a torch extension ("a pointer to a bound function may only be used to call the
   function", "type name is not allowed", "expected an expression"): `t.data_ptr<scalar_t>()` in a torch older than 1.3,
   whose data_ptr() is no template (torch.extension_data_ptr_template).
+- nvToolsExt's library variable left NOTFOUND and linked as is (`-lLIBNVTOOLSEXT-NOTFOUND`, torch 2.4's
+  TorchConfig.cmake; `NvToolExt_LIBRARIES-NOTFOUND.lib` on Windows): build.nvtoolsext_removed reads them, and answers
+  with the library file put where CMake looks (Windows: CUDA 11.8's Nsight NVTX).
 
 Excerpts are verbatim (trimmed) from the threads or sources named above them."""
 
@@ -60,6 +63,20 @@ CASES = [
      "  torchsparse/backend/devoxelize/devoxelize_cuda.cu(90): error: type name is not allowed\n\n"
      "  torchsparse/backend/devoxelize/devoxelize_cuda.cu(90): error: expected an expression\n",
      "torch.extension_data_ptr_template", "torch 1.3 or newer"),
+    # -- build.nvtoolsext_removed: the NOTFOUND library variable linked as is ---------------------------------------
+    # https://github.com/Totoro97/f2-nerf/issues/130 ("cp libnvToolsExt.so to ${CUDA_TOOLKIT_ROOT_DIR}/lib64/")
+    ("cannot find -lLIBNVTOOLSEXT-NOTFOUND\n",
+     "build.nvtoolsext_removed", "Give CMake the library where it looks"),
+    # https://github.com/kaldi-asr/kaldi/issues/4910 (Windows CUDA 12.1; the .lib is in ...\NvToolsExt\lib\x64)
+    ("201>LINK : fatal error LNK1181: cannot open input file 'NvToolExt_LIBRARIES-NOTFOUND.lib'\n",
+     "build.nvtoolsext_removed", "Nsight NVTX"),
+    # guard: torch's own FATAL_ERROR keeps the torch answer (wzqvip/jetson-pytorch-builder#1, torch 2.4.1 on CUDA 13.0)
+    ("Building PyTorch ref v2.4.1 for Python 3.11\n"
+     "CMake Error at cmake/public/cuda.cmake:70 (message):\n"
+     "  Failed to find nvToolsExt\n"
+     "Call Stack (most recent call first):\n"
+     "  cmake/Dependencies.cmake:43 (include)\n",
+     "build.nvtoolsext_removed", "torch 2.4 and older ask CMake for the nvToolsExt library"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
