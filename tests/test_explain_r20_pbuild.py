@@ -12,6 +12,9 @@
 - nvToolsExt's library variable left NOTFOUND and linked as is (`-lLIBNVTOOLSEXT-NOTFOUND`, torch 2.4's
   TorchConfig.cmake; `NvToolExt_LIBRARIES-NOTFOUND.lib` on Windows): build.nvtoolsext_removed reads them, and answers
   with the library file put where CMake looks (Windows: CUDA 11.8's Nsight NVTX).
+- ptxas's "Unresolved extern function '_Z3powfi'" / '_Z3powdi' (Windows, macOS libc++): device code's pow(x, int) binds
+  to the host library's integer-exponent overload, which that CUDA's device math lacks; a floating exponent first, a
+  newer CUDA second (nvcc.device_pow_int_overload).
 
 Excerpts are verbatim (trimmed) from the threads or sources named above them."""
 
@@ -77,6 +80,20 @@ CASES = [
      "Call Stack (most recent call first):\n"
      "  cmake/Dependencies.cmake:43 (include)\n",
      "build.nvtoolsext_removed", "torch 2.4 and older ask CMake for the nvToolsExt library"),
+    # -- nvcc.device_pow_int_overload ---------------------------------------------------------------------------------
+    # https://github.com/ashawkey/torch-ngp/issues/6 (Windows 11, nvcc 10.2.89, VS2019: pow(z,3) to z*z*z fixed it)
+    ("ptxas fatal   : Unresolved extern function '_Z3powdi'\n"
+     "shencoder.cu\n"
+     "ninja: build stopped: subcommand failed.\n",
+     "nvcc.device_pow_int_overload", "Make the exponent floating"),
+    # https://github.com/alexandrosstergiou/adaPool/issues/8 (win10, CUDA 11.0: "pow (x, 2) can be changed to X * X")
+    ("When I tried to build your project on win10, I encountered the following problems：\n"
+     "“ptxas fatal   : Unresolved extern function '_Z3powdi'”\n",
+     "nvcc.device_pow_int_overload", "`pow(x, 3)` to `pow(x, 3.0f)`"),
+    # https://github.com/peridyno/peridyno/issues/35 (Windows, CUDA 11.1; CUDA 12.1 built it: the second line)
+    ("Link error with CUDA 11.1 on Windows 10\n"
+     "Undefined reference to '_Z3powfi' in 'Topology.dir/Debug/SparseGridHash.obj'\tTopology\n",
+     "nvcc.device_pow_int_overload", ""),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -95,6 +112,8 @@ NOT_THESE = [
     ("Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.0 does not match the version torch was compiled with "
      "11.7, unable to compile cuda/cpp extensions without a matching cuda version.\n",
      "ext.cuda_mismatch_accepted"),
+    # llnl/Quicksilver#42: another unresolved device function, the build's own -dc flag removed
+    ("ptxas fatal   : Unresolved extern function '_Z17getGlobalThreadIDv'\n", "nvcc.device_pow_int_overload"),
     # the accepted line is no refusal
     ("Installed CUDA version 12.6 does not match the version torch was compiled with 12.4 but since the APIs are "
      "compatible, accepting this combination\n",
