@@ -15,6 +15,10 @@
 - ptxas's "Unresolved extern function '_Z3powfi'" / '_Z3powdi' (Windows, macOS libc++): device code's pow(x, int) binds
   to the host library's integer-exponent overload, which that CUDA's device math lacks; a floating exponent first, a
   newer CUDA second (nvcc.device_pow_int_overload).
+- newer CMake's "Target X links to: CUDA::<lib> but the target was not found" (all CUDA:: targets exist there): the
+  toolkit FindCUDAToolkit picked lacks that library (conda's cuda-nvcc alone, a partial install): a complete toolkit as
+  CUDAToolkit_ROOT first (cmake.cuda_target_lib_missing); CUDA::nvToolsExt in that wording is build.nvtoolsext_removed,
+  with conda's cuda-nvtx-dev first in a conda environment (vc-bonn/torchhull#10).
 
 Excerpts are verbatim (trimmed) from the threads or sources named above them."""
 
@@ -94,6 +98,18 @@ CASES = [
     ("Link error with CUDA 11.1 on Windows 10\n"
      "Undefined reference to '_Z3powfi' in 'Topology.dir/Debug/SparseGridHash.obj'\tTopology\n",
      "nvcc.device_pow_int_overload", ""),
+    # -- cmake.cuda_target_lib_missing: newer CMake's wording, a toolkit without the library ---------------------------
+    # https://github.com/PASSIONLab/OpenEquivariance/pull/208 (conda's cuda-nvcc alone; CUDAToolkit_ROOT at a full
+    # /usr/local/cuda-12.8 resolved it)
+    ("target_link_libraries ... CUDA::nvrtc but the target was not found\n",
+     "cmake.cuda_target_lib_missing", "-DCUDAToolkit_ROOT="),
+    # https://github.com/abetlen/llama-cpp-python/issues/1126 (CMake's multi-line wording)
+    ("      CMake Error at vendor/llama.cpp/CMakeLists.txt:725 (target_link_libraries):\n"
+     "        Target \"ggml\" links to:\n      \n          CUDA::cublasLt\n      \n"
+     "        but the target was not found.  Possible reasons include:\n      \n"
+     "          * There is a typo in the target name.\n"
+     "          * A find_package call is missing for an IMPORTED target.\n",
+     "cmake.cuda_target_lib_missing", "Point CMake at a complete toolkit"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
