@@ -1,0 +1,141 @@
+"""Round 20 (docsfw): causes the Python frameworks' own troubleshooting pages list, each checked against the knowledge
+base with a real log; the ones it lacked or answered wrongly, added as families. torch.compile's inductor without a C++
+compiler (beside Triton's missing C compiler), transformers' FlashAttention2 check (flash-attn absent, too old, or no CUDA
+device for it), DeepSpeed's async_io op without libaio's development files, TensorRT's plan header (magic tag) check, and Triton's shared-memory check (a kernel configuration that does
+not fit the GPU: a program verdict). Each text is copied from the thread named beside it, or is the producer's format
+string filled in (named as such); near-miss guards keep the neighbouring causes with their own answers."""
+
+from explain_answers import first_answer_tests, program_bug_tests
+
+from cudaenv.knowledge.explain import explain
+
+CASES = [
+    # torch.compile (inductor): no C++ compiler. https://github.com/pytorch/pytorch/issues/92745 (a conda image)
+    ('  File "/opt/conda/lib/python3.10/site-packages/torch/_inductor/codecache.py", line 128, in cpp_compiler_search\n'
+     "    raise exc.InvalidCxxCompiler()\n"
+     "torch._inductor.exc.InvalidCxxCompiler: No working C++ compiler found in torch._inductor.config.cpp.cxx: "
+     "(None, 'g++')\n", "nvcc.host_compiler_missing", "build-essential"),
+    # https://github.com/marieai/marie-ai/issues/94 (a CPU container)
+    ("[2023-11-29 22:29:33,093] torch._dynamo.convert_frame: [WARNING]     raise exc.InvalidCxxCompiler()\n"
+     "[2023-11-29 22:29:33,093] torch._dynamo.convert_frame: [WARNING] torch._dynamo.exc.BackendCompilerFailed: "
+     "backend='inductor' raised:\n"
+     "[2023-11-29 22:29:33,093] torch._dynamo.convert_frame: [WARNING] InvalidCxxCompiler: No working C++ compiler "
+     "found in torch._inductor.config.cpp.cxx: (None, 'g++')\n", "nvcc.host_compiler_missing", "build-essential"),
+    # https://github.com/2noise/ChatTTS/issues/133 (win10: solved by turning compile off)
+    ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+     "InvalidCxxCompiler: No working C++ compiler found in torch._inductor.config.cpp.cxx: (None, 'g++')\n\n"
+     "Python版本：3.10.4\n操作系统：win10\n", "nvcc.host_compiler_missing", "Run without torch.compile"),
+    # transformers' FlashAttention2 check: https://github.com/hiyouga/EasyR1/issues/384 (the package is absent)
+    ("ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package "
+     "flash_attn seems to be not installed. Please refer to the documentation of "
+     "https://huggingface.co/docs/transformers/perf_infer_gpu_one#flashattention-2 to install Flash Attention 2\n",
+     "python.flash_attn_unavailable", 'attn_implementation="sdpa"'),
+    # transformers 4.5x's wording (modeling_flash_attention_utils, the format string filled in)
+    ("ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: the package "
+     "for FlashAttention2 doesn't seem to be installed.\n", "python.flash_attn_unavailable", 'attn_implementation="sdpa"'),
+    # https://github.com/QwenAudio/FunMusic/issues/30 (the model was put on the CPU; gpu=0 solved it) and
+    # https://github.com/ace-step/ACE-Step-1.5/issues/105 (a CPU-only server)
+    ("ValueError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: Flash "
+     "Attention 2 is not available on CPU. Please make sure torch can access a CUDA device.\n",
+     "python.flash_attn_unavailable", "torch.cuda.is_available()"),
+    # transformers modeling_utils.py _check_and_enable_flash_attn_2, the format string filled in (flash-attn 1.x)
+    ("ImportError: FlashAttention2 has been toggled on, but it cannot be used due to the following error: you need "
+     "flash_attn package version to be greater or equal than 2.1.0. Detected version 1.0.9. Please refer to the "
+     "documentation of https://huggingface.co/docs/transformers/perf_infer_gpu_one#flashattention-2 to install Flash "
+     "Attention 2.\n", "python.flash_attn_unavailable", "release >= 2.1.0"),
+    # DeepSpeed's async_io op: https://github.com/deepspeedai/DeepSpeed/issues/1401 (DS_BUILD_OPS=1 in a Dockerfile;
+    # #4968 the same with pip install)
+    ("      AssertionError: Unable to pre-compile async_io\n", "build.deepspeed_libaio_missing", "libaio-dev"),
+    # https://github.com/deepspeedai/DeepSpeed/issues/1037 (the JIT load; "apt install libaio-dev")
+    ("E           RuntimeError: Unable to JIT load the async_io op due to it not being compatible due to "
+     "hardware/software issue.\n", "build.deepspeed_libaio_missing", "libaio-dev"),
+    # https://github.com/deepspeedai/DeepSpeed/issues/3211 (Windows)
+    ('        File "D:\\python\\DeepSpeed\\setup.py", line 51, in abort\n'
+     "          assert False, msg\n"
+     "      AssertionError: Unable to pre-compile async_io\n"
+     "      DS_BUILD_OPS=1\n"
+     "       [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.\n"
+     "       [WARNING]  If libaio is already installed (perhaps from source), try setting the CFLAGS and LDFLAGS "
+     "environment variables to where it can be found.\n"
+     "       [WARNING]  One can disable async_io with DS_BUILD_AIO=0\n"
+     "       [ERROR]  Unable to pre-compile async_io\n", "build.deepspeed_libaio_missing", "DS_BUILD_AIO=0"),
+    # TensorRT's plan header: https://github.com/laugh12321/TensorRT-YOLO/issues/2,
+    # https://github.com/open-mmlab/mmdeploy/issues/2639 (an 8.6 engine on 8.2), https://github.com/linClubs/YOLOv8-ROS-TensorRT/issues/13,
+    # https://github.com/NVIDIA/TensorRT/issues/1384 (TensorRT 7)
+    ("[01/30/2024-10:28:15] [TRT] [E] 1: [stdArchiveReader.cpp::nvinfer1::rt::StdArchiveReader::StdArchiveReader::30] "
+     "Error Code 1: Serialization (Serialization assertion magicTagRead == kMAGIC_TAG failed.Magic tag does not match)\n"
+     "[01/30/2024-10:28:15] [TRT] [E] 4: [runtime.cpp::nvinfer1::Runtime::deserializeCudaEngine::50] Error Code 4: "
+     "Internal Error (Engine deserialization failed.)\n", "tensorrt.engine_other_version", "trtexec --onnx="),
+    ("[2024-01-12 12:53:54.250] [mmdeploy] [error] [trt_net.cpp:28] TRTNet: 1: [stdArchiveReader.cpp::StdArchiveReader"
+     "::30] Error Code 1: Serialization (Serialization assertion magicTagRead == magicTag failed.Magic tag does not "
+     "match)\n", "tensorrt.engine_other_version", "trtexec --onnx="),
+    ("ERROR: 1: [runtime.cpp::parsePlan::314] Error Code 1: Serialization (Serialization assertion "
+     "plan->header.magicTag == rt::kPLAN_MAGIC_TAG failed.)\n", "tensorrt.engine_other_version", "trtexec --onnx="),
+    ("coreReadArchive.cpp (31) - Serialization Error in verifyHeader: 0 (Magic tag does not match)\n"
+     "INVALID_STATE: std::exception\nINVALID_CONFIG: Deserialize the cuda engine failed.\n",
+     "tensorrt.engine_other_version", "trtexec --onnx="),
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+# Triton's shared-memory check: a kernel configuration that does not fit this GPU, a program verdict.
+# https://github.com/vllm-project/vllm/issues/36802 (T4), https://github.com/alipay/PainlessInferenceAcceleration/issues/35
+# (RTX 3090: num_stages lowered), https://github.com/triton-lang/triton/issues/384 (Triton 1.x, no commas)
+VERDICTS = [
+    ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 81920, Hardware limit: 65536. "
+     "Reducing block sizes or `num_stages` may help.\n", "program.launch_out_of_resources", "num_stages"),
+    ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 163842, Hardware limitation: "
+     "101376. reducing the block size or `num_stages` may help\n", "program.launch_out_of_resources", "num_stages"),
+    ("triton.code_gen.OutOfResources: out of resource: shared memoryRequired: 110592Hardware limit: 101376\n",
+     "program.launch_out_of_resources", "num_stages"),
+]
+
+test_triton_shared_memory_is_a_verdict = first_answer_tests(VERDICTS, verdicts=True)
+
+test_program_bugs_stay_verdicts = program_bug_tests([text for text, _, _ in VERDICTS])
+
+
+def test_triton_verdict_names_both_sizes() -> None:
+    m = explain(VERDICTS[0][0])[0]
+    assert "81920" in m.title and "65536" in m.title, m.title
+
+
+# Near misses: neighbouring causes and wordings keep their own answers.
+NEAR = [
+    # ds_report's warning alone beside DeepSpeed's CUDA check (https://github.com/deepspeedai/DeepSpeed/issues/6972's
+    # report lines; the op builder's mismatch exception as DeepSpeed prints it): the mismatch is the cause
+    (" [WARNING]  async_io requires the dev libaio .so object and headers but these were not found.\n"
+     " [WARNING]  If libaio is already installed (perhaps from source), try setting the CFLAGS and LDFLAGS environment "
+     "variables to where it can be found.\nasync_io ............... [NO] ....... [NO]\n"
+     "Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.1 does not match the version torch was compiled "
+     "with 11.8, unable to compile cuda/cpp extensions without a matching cuda version.\n",
+     "ext.cuda_version_mismatch", "build.deepspeed_libaio_missing"),
+    # TensorRT 7's version tag (https://github.com/seanavery/yolov5-tensorrt/issues/7) keeps the version answer
+    ("[TensorRT] ERROR: coreReadArchive.cpp (38) - Serialization Error in verifyHeader: 0 (Version tag does not "
+     "match)\n", "tensorrt.engine_other_version", "magic tag"),
+    # Triton's missing C compiler keeps its own variant
+    ("RuntimeError: Failed to find C compiler. Please specify via CC environment variable.\n",
+     "nvcc.host_compiler_missing", "inductor"),
+]
+
+
+def test_near_misses_keep_their_answers() -> None:
+    for text, want, not_in in NEAR:
+        found = [m for m in explain(text) if m.environment]
+        assert found and found[0].id == want, (text[:60], [m.id for m in found])
+        assert not_in not in (found[0].title + found[0].id), (text[:60], found[0].title)
+
+
+def test_cuda_error_701_keeps_its_launch_answer() -> None:
+    m = explain("RuntimeError: CUDA error: too many resources requested for launch\n")[0]
+    assert m.id == "program.launch_out_of_resources" and "registers" in m.title and not m.environment
+
+
+def test_xla_ptxas_warning_alone_claims_nothing() -> None:
+    # XLA's "driver older than ptxas" is a warning the producer catalogue expects nothing for (frameworks.yaml);
+    # https://github.com/jax-ml/jax/issues/19821's line
+    text = ("2024-02-15 14:18:20.201828: W external/xla/xla/service/gpu/nvptx_compiler.cc:744] The NVIDIA driver's CUDA "
+            "version is 12.2 which is older than the ptxas CUDA version (12.3.107). Because the driver is older than the "
+            "ptxas version, XLA is disabling parallel compilation, which may slow down compilation. You should update "
+            "your NVIDIA driver or use the NVIDIA-provided CUDA forward compatibility packages.\n")
+    assert not [m.id for m in explain(text) if m.environment]
