@@ -2,10 +2,11 @@
 base with a real log; the ones it lacked or answered wrongly, added as families. torch.compile's inductor without a C++
 compiler (beside Triton's missing C compiler), transformers' FlashAttention2 check (flash-attn absent, too old, or no CUDA
 device for it), DeepSpeed's async_io op without libaio's development files, TensorRT's plan header (magic tag) check,
-Triton's "0 active drivers" (torch sees no CUDA device), Ollama's AVX requirement for GPU inference, and Triton's
-shared-memory check (a kernel configuration that does not fit the GPU: a program verdict). Each text is copied from the
-thread named beside it, or is the producer's format string filled in (named as such); near-miss guards keep the
-neighbouring causes with their own answers."""
+Triton's "0 active drivers" (torch sees no CUDA device), Ollama's and TensorFlow's AVX requirement, JAX's "no supported
+devices" (GPU memory taken), accelerate's fp16 without a CUDA device, and Triton's shared-memory check (a kernel
+configuration that does not fit the GPU: a program verdict). Each text is copied from the thread named beside it, or is
+the producer's format string filled in (named as such); near-miss guards keep the neighbouring causes with their own
+answers."""
 
 from explain_answers import first_answer_tests, program_bug_tests
 
@@ -96,6 +97,35 @@ CASES = [
     ('time=2024-02-29T11:22:11.650+08:00 level=INFO source=cpu_common.go:18 msg="CPU does not have vector extensions"\n'
      'time=2024-02-29T11:22:11.650+08:00 level=WARN source=gpu.go:128 msg="CPU does not have AVX or AVX2, disabling '
      'GPU support."\n', "gpu.ollama_cpu_without_avx", "In a virtual machine"),
+    # JAX's "no supported devices found for platform CUDA": jax/_src/xla_bridge.py's warning, the format string filled in
+    # (its hint: JAX pre-allocating too much device memory); https://github.com/jax-ml/jax/issues/8916 (solved by
+    # XLA_PYTHON_CLIENT_PREALLOCATE=false)
+    ("WARNING:jax._src.xla_bridge:CUDA backend failed to initialize: INTERNAL: no supported devices found for platform "
+     "CUDA..This may be due to JAX pre-allocating too much device memory, leaving too little for CUDA library "
+     "initialization. See https://jax.readthedocs.io/en/latest/gpu_memory_allocation.html for more details and "
+     "potential workarounds.(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)\n", "jax.cuda_backend_failed",
+     "nvidia-smi` lists what holds"),
+    # accelerate's fp16 check (torch.cuda.is_available() False): https://github.com/bmaltais/kohya_ss/issues/719 (Windows),
+    # https://github.com/ShivamShrirao/diffusers/issues/97 (Linux, an RTX 3080)
+    ('  File "D:\\01.Project\\Python\\lora-scripts\\sd-scripts\\library\\train_util.py", line 2847, in prepare_accelerator\n'
+     "    accelerator = Accelerator(\n"
+     '  File "C:\\Users\\oxooo\\AppData\\Local\\Programs\\Python\\Python310\\lib\\site-packages\\accelerate\\accelerator.py", '
+     "line 355, in __init__\n"
+     '    raise ValueError(err.format(mode="fp16", requirement="a GPU"))\n'
+     "ValueError: fp16 mixed precision requires a GPU\n", "python.torch_cuda_unavailable", "torch.cuda.is_available()"),
+    ('  File "/root/anaconda3/envs/diffusers/lib/python3.9/site-packages/accelerate/accelerator.py", line 286, in __init__\n'
+     '    raise ValueError(err.format(mode="fp16", requirement="a GPU"))\n'
+     "ValueError: fp16 mixed precision requires a GPU\n", "python.torch_cuda_unavailable", "--gpu_ids 0"),
+    # TensorFlow on a CPU without AVX: https://github.com/tensorflow/tensorflow/issues/62342 (a Celeron N4505),
+    # https://github.com/tensorflow/tensorflow/issues/44701 (an i5-480M: the hardware requirements), and
+    # cpu_feature_guard's own line as a rasa-nlu setup note quotes it (SSE4.1)
+    ("root@d87518e6c38b:/# python3 -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"\n"
+     "Illegal instruction (core dumped)\n", "tensorflow.cpu_without_avx", "grep -o -m1 -w avx /proc/cpuinfo"),
+    (">>> import tensorflow as tf\n[1]    3760 illegal hardware instruction  python3\n", "tensorflow.cpu_without_avx",
+     "in a virtual machine"),
+    ("2019-04-20 17:20:03.915545: F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow library was "
+     "compiled to use SSE4.1 instructions, but these aren't available on your machine.\nAborted (core dumped)\n",
+     "tensorflow.cpu_without_avx", "/proc/cpuinfo"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -146,6 +176,9 @@ NEAR = [
     # Triton with two drivers (https://github.com/triton-lang/triton/issues/2985, a source build) is no missing GPU
     ("RuntimeError: 2 active drivers ([<class 'c.CudaDriver'>, <class 'nvi.CudaDriver'>]).\n", None,
      "python.torch_cuda_unavailable"),
+    # accelerate's fp16 on a Mac (MPS) or a TPU (XLA) is not torch without CUDA (accelerate's own wording, the device named)
+    ("ValueError: fp16 mixed precision requires a GPU (not 'mps').\n", None, "python.torch_cuda_unavailable"),
+    ("ValueError: fp16 mixed precision requires a GPU (not 'xla').\n", None, "python.torch_cuda_unavailable"),
     # Triton's missing C compiler keeps its own variant
     ("RuntimeError: Failed to find C compiler. Please specify via CC environment variable.\n",
      "nvcc.host_compiler_missing", "inductor"),
@@ -175,3 +208,13 @@ def test_xla_ptxas_warning_alone_claims_nothing() -> None:
             "ptxas version, XLA is disabling parallel compilation, which may slow down compilation. You should update "
             "your NVIDIA driver or use the NVIDIA-provided CUDA forward compatibility packages.\n")
     assert not [m.id for m in explain(text) if m.environment]
+
+
+def test_jax_on_a_vgpu_without_vmm_is_not_the_memory_answer() -> None:
+    # https://github.com/openxla/xla/issues/49252 (one thread: a vGPU profile without VMM under a newer jaxlib)
+    text = ("E platform_util.cc:279] Failed to create stream executor for device CUDA:0:\n"
+            "  Device 0 does not support CUDA Virtual Memory Management (VMM).\n"
+            "  VMM is required for device memory allocation in XLA.\n"
+            "RuntimeError: Unable to initialize backend 'cuda': INTERNAL: no supported devices\n"
+            "  found for platform CUDA\n")
+    assert "jax.cuda_backend_failed" not in [m.id for m in explain(text)]
