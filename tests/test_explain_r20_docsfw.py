@@ -1,11 +1,12 @@
 """Round 20 (docsfw): causes the Python frameworks' own troubleshooting pages list, each checked against the knowledge
 base with a real log; the ones it lacked or answered wrongly, added as families. torch.compile's inductor without a C++
-compiler (beside Triton's missing C compiler), transformers' FlashAttention2 check (flash-attn absent, too old, or no CUDA
-device for it), DeepSpeed's async_io op without libaio's development files, TensorRT's plan header (magic tag) check,
-Triton's "0 active drivers" (torch sees no CUDA device), Ollama's and TensorFlow's AVX requirement, JAX's "no supported
-devices" (GPU memory taken), accelerate's fp16 without a CUDA device, and Triton's shared-memory check (a kernel
-configuration that does not fit the GPU: a program verdict). Each text is copied from the thread named beside it, or is
-the producer's format string filled in (named as such); near-miss guards keep the neighbouring causes with their own
+compiler (beside Triton's missing C compiler), transformers' FlashAttention2 check (flash-attn absent, too old, or no
+CUDA device for it), DeepSpeed's async_io op without libaio's development files, TensorRT's plan header (magic tag)
+check, Triton's "0 active drivers" (torch sees no CUDA device), Ollama's and TensorFlow's AVX requirement, JAX's "no
+supported devices" (GPU memory taken), accelerate's fp16 without a CUDA device, the DataLoader's workers out of
+/dev/shm, deterministic mode without CUBLAS_WORKSPACE_CONFIG, and Triton's shared-memory check (a kernel configuration
+that does not fit the GPU: a program verdict). Each text is copied from the thread named beside it, or is the
+producer's format string filled in (named as such); near-miss guards keep the neighbouring causes with their own
 answers."""
 
 from explain_answers import first_answer_tests, program_bug_tests
@@ -126,6 +127,39 @@ CASES = [
     ("2019-04-20 17:20:03.915545: F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow library was "
      "compiled to use SSE4.1 instructions, but these aren't available on your machine.\nAborted (core dumped)\n",
      "tensorflow.cpu_without_avx", "/proc/cpuinfo"),
+    # the DataLoader's workers out of shared memory: https://github.com/open-mmlab/mmdetection/issues/1997 (docker run),
+    # https://github.com/hkchengrex/STCN/issues/132, https://github.com/msr-fiddle/pipedream/issues/28 (the worker's own
+    # line, torch 1.x)
+    ("`sudo docker run --rm -it -v $(pwd):/$(pwd) -w $(pwd) --name cascademask cascademask python tools/train.py "
+     "configs/mask_rcnn_r50_fpn_1x.py`\n\na RuntimeError happened as below:\n\n`RuntimeError: DataLoader worker (pid 37) "
+     "is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to "
+     "raise your shared memory limit.`\n", "python.dataloader_shm_exhausted", "Start the container with more shared memory"),
+    ("RuntimeError: DataLoader worker (pid 46794) is killed by signal: Bus error. It is possible that dataloader's "
+     "workers are out of shared memory. Please try to raise your shared memory limit.\n",
+     "python.dataloader_shm_exhausted", "--shm-size"),
+    ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+     "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n"
+     "Traceback (most recent call last):\n"
+     '  File "/opt/conda/lib/python3.6/site-packages/torch/utils/data/dataloader.py", line 480, in _try_get_batch\n'
+     "    data = self.data_queue.get(timeout=timeout)\n", "python.dataloader_shm_exhausted", "--shm-size"),
+    # deterministic mode without CUBLAS_WORKSPACE_CONFIG: https://github.com/pytorch/vision/pull/3422 (the error),
+    # https://github.com/pytorch/pytorch/issues/109856 (the warning of warn_only=True)
+    ('torchvision/transforms/transforms.py", line 1043, in forward\n'
+     "    transformed_tensor = torch.mm(flat_tensor, self.transformation_matrix)\n"
+     "RuntimeError: Deterministic behavior was enabled with either `torch.use_deterministic_algorithms(True)` or "
+     "`at::Context::setDeterministicAlgorithms(true)`, but this operation is not deterministic because it uses CuBLAS "
+     "and you have CUDA >= 10.2. To enable deterministic behavior in this case, you must set an environment variable "
+     "before running your PyTorch application: CUBLAS_WORKSPACE_CONFIG=:4096:8 or CUBLAS_WORKSPACE_CONFIG=:16:8. For "
+     "more information, go to https://docs.nvidia.com/cuda/cublas/index.html#cublasApi_reproducibility\n",
+     "torch.cublas_workspace_config_unset", "export CUBLAS_WORKSPACE_CONFIG=:4096:8"),
+    ("/vol/apps/python/3.9/ext_modules/pytorch/1.13.1-weta.1/cuda/11.2/torch/nn/modules/linear.py:114: UserWarning: "
+     "Deterministic behavior was enabled with either `torch.use_deterministic_algorithms(True)` or "
+     "`at::Context::setDeterministicAlgorithms(true)`, but this operation is not deterministic because it uses CuBLAS "
+     "and you have CUDA >= 10.2. To enable deterministic behavior in this case, you must set an environment variable "
+     "before running your PyTorch application: CUBLAS_WORKSPACE_CONFIG=:4096:8 or CUBLAS_WORKSPACE_CONFIG=:16:8. For "
+     "more information, go to https://docs.nvidia.com/cuda/cublas/index.html#cublasApi_reproducibility (Triggered "
+     "internally at /vol/apps_build/makepkg/pytorch/1.13.1/src/pytorch-1.13.1/aten/src/ATen/Context.cpp:159.)\n"
+     "  return F.linear(input, self.weight, self.bias)\n", "torch.cublas_workspace_config_unset", "CUBLAS_WORKSPACE_CONFIG"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
