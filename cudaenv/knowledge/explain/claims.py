@@ -23,21 +23,26 @@ _WINDOWS_PROMPT = r"@(?:desktop-[a-z0-9]{7}|laptop-[a-z0-9]{8}):"
 
 #: (name, how an answer names it, what in a log shows it). Both case-insensitive.
 CLAIMS = [
-    ("deepspeed", r"\bDeepSpeed\b", r"deepspeed|\bds_report\b|\bDS_BUILD"),
+    # [r20 docsfw] its op builder's "Unable to pre-compile async_io" / "Unable to JIT load the async_io op"
+    ("deepspeed", r"\bDeepSpeed\b", r"deepspeed|\bds_report\b|\bDS_BUILD|\basync_io\b"),
     # JAX's own words: "CUDA backend failed to initialize" (xla_bridge), XLA_PYTHON_CLIENT_*, jaxlib's bare
     # XlaRuntimeError / JaxRuntimeError (the latter found by "jax")
     # (not XLA itself: TensorFlow's logs name tensorflow/compiler/xla and "XLA service", fresh11 f64)
     ("jax", r"\bjax(?:lib)?\b|\bJAX\b", r"\bjax|xla_bridge|XLA_PYTHON|pjrt|external/xla/|external/org_tensorflow|"
                                           r"CUDA backend failed to initialize|XlaRuntimeError"),
     ("tensorflow", r"\bTensorFlow\b", r"tensorflow|stream_executor|\btf[._-]|\btf\b|keras"),
-    ("triton", r"\bTriton\b", r"triton|torch\.compile|inductor"),
+    # [r20 docsfw] its driver selection's own words (runtime/driver.py: "0 active drivers ([]).")
+    ("triton", r"\bTriton\b", r"triton|torch\.compile|inductor|active drivers \(\["),
     ("xformers", r"\bxformers\b", r"xformers"),
     ("vllm", r"\bvLLM\b", r"vllm"),
     ("bitsandbytes", r"\bbitsandbytes\b", r"bitsandbytes|libbitsandbytes"),
-    ("ollama", r"\bOllama\b", r"ollama"),
+    # [r20 docsfw] its GPU discovery's own words (discover/gpu.go)
+    ("ollama", r"\bOllama\b", r"ollama|GPU inference disabled|disabling GPU support"),
     ("llama.cpp", r"\bllama\.cpp\b", r"llama|ggml|gguf"),
     ("onnxruntime", r"\bONNX ?Runtime\b|\bonnxruntime\b", r"onnx"),
-    ("tensorrt", r"\bTensorRT\b", r"tensorrt|nvinfer|\btrt|\.engine\b|\.plan\b|engine plan file|CudaEngine"),
+    # [r20 docsfw] the plan reader's own words (stdArchiveReader, coreReadArchive's verifyHeader, kPLAN_MAGIC_TAG)
+    ("tensorrt", r"\bTensorRT\b", r"tensorrt|nvinfer|\btrt|\.engine\b|\.plan\b|engine plan file|CudaEngine|"
+                                    r"ArchiveReader|verifyHeader|kPLAN_MAGIC_TAG"),
     ("cupy", r"\bCuPy\b", r"cupy"),
     # numba's own frame: "[218] Call to cuLinkAddData results in ...", its LinkerError
     ("numba", r"\bnumba\b", r"numba|\[\d+\] Call to cu\w+ results in|LinkerError"),
@@ -67,7 +72,8 @@ CLAIMS = [
                               + r"|gpu access blocked by the operating system"),
     # WSL and Docker Desktop's WSL 2 backend run on a Windows host
     ("windows", r"\bWindows\b", r"windows|wsl|docker desktop|[a-z]:[\\/]|\.dll\b|\.exe\b|msvc|visual studio|msbuild"
-                                  r"|powershell|\bcl\b|" + _WINDOWS_PROMPT),
+                                  # [r20 docsfw] the reporter's "win10" / "win 11" (ChatTTS#133)
+                                  r"|powershell|\bcl\b|\bwin ?1[01]\b|" + _WINDOWS_PROMPT),
     ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
     ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
     # the other tools the knowledge base's titles name
