@@ -1,0 +1,112 @@
+"""Round 20 (docmpi: causes the CUDA-aware MPI, GPUDirect RDMA and interconnect documentation lists): the answers the
+new entries and variants give on real log lines, and the neighbouring causes that keep theirs.
+
+- Cray MPICH with MPICH_GPU_SUPPORT_ENABLED=1 and a program not linked with its GTL library (mpi.cray_gtl_not_linked).
+- nvidia-peermem / nv_peer_mem refused by the kernel: built against another InfiniBand stack or another driver
+  (driver.peermem_ib_symbols_missing).
+- Open MPI built with CUDA on a machine without libcuda.so.1: a notice, not the failure (a variant of
+  runtime.libcuda_not_found).
+- Horovod without its framework's op library (python.horovod_extension_not_built).
+
+Each text is copied from the thread or the producer's source named above it."""
+
+from explain_answers import first_answer_tests
+
+CASES = [
+    # https://github.com/sstsimulator/sst-core/issues/895 (rebuilt with MPICC=cc MPICXX=CC)
+    ("pratsriv@perlmutter:login31:~> sst --version\n"
+     "MPICH ERROR [Rank 0] [job id ] [Thu Dec 29 08:08:13 2022] [login31] - Abort(-1) (rank 0 in comm 0): "
+     "MPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but GTL library is not linked\n (Other MPI error)\n\n"
+     "aborting job:\nMPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but GTL library is not linked\n",
+     "mpi.cray_gtl_not_linked", "craype-accel-nvidia80"),
+    # https://github.com/APPFL/APPFL/issues/258 (conda's mpi4py on Polaris)
+    ("MPICH ERROR [Rank 0] [job id ] [Thu Jan 30 22:35:30 2025] [x3006c0s19b1n0] - Abort(-1) (rank 0 in comm 0): "
+     "MPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but GTL library is not linked\n (Other MPI error)\n",
+     "mpi.cray_gtl_not_linked", "CRAY_ACCEL_TARGET=nvidia80"),
+    # https://github.com/BLAST-WarpX/warpx/pull/2736
+    ("MPIDI_CRAY_init: GPU_SUPPORT_ENABLED is requested, but GTL library is not linked\n",
+     "mpi.cray_gtl_not_linked", "MPICC=cc MPICXX=CC"),
+    # https://github.com/NVIDIA/gpu-operator/issues/2868
+    ("DRIVER_ARCH is aarch64\nmodprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n"
+     "failed to load nvidia-peermem module\n"
+     "[Tue Sep  8 17:16:02 2026] nvidia_peermem: disagrees about version of symbol ib_register_peer_memory_client\n"
+     "[Tue Sep  8 17:16:02 2026] nvidia_peermem: Unknown symbol ib_register_peer_memory_client (err -22)\n",
+     "driver.peermem_ib_symbols_missing", "Install MLNX_OFED first"),
+    # https://github.com/Mellanox/nv_peer_memory/issues/84 (maintainer: reinstall nv_peer_mem after OFED)
+    ("[root@n120 ~]# modprobe -v nv_peer_mem\ninsmod /lib/modules/3.10.0-1127.19.1.el7.x86_64/extra/nv_peer_mem.ko\n"
+     "modprobe: ERROR: could not insert 'nv_peer_mem': Unknown symbol in module, or unknown parameter (see dmesg)\n\n"
+     "From dmesg:\n...\n"
+     "[Fri Feb 12 11:47:20 2021] nv_peer_mem: Unknown symbol ib_register_peer_memory_client (err 0)\n"
+     "[Fri Feb 12 11:47:20 2021] nv_peer_mem: Unknown symbol ib_unregister_peer_memory_client (err 0)\n",
+     "driver.peermem_ib_symbols_missing", "nvidia-peer-memory-dkms"),
+    # https://github.com/Mellanox/nv_peer_memory/issues/116 (the dkms package's post-install modprobe)
+    ("depmod...\nmodprobe: ERROR: could not insert 'nv_peer_mem': Invalid argument\n"
+     "dpkg: error processing package nvidia-peer-memory-dkms (--install):\n"
+     " installed nvidia-peer-memory-dkms package post-installation script subprocess returned error exit status 1\n",
+     "driver.peermem_ib_symbols_missing", "Install MLNX_OFED first"),
+    # https://github.com/Mellanox/nv_peer_memory/issues/8 (the NVIDIA driver changed under nv_peer_mem)
+    ("[  366.264584] nv_peer_mem: disagrees about version of symbol nvidia_p2p_get_pages\n"
+     "[  366.264587] nv_peer_mem: Unknown symbol nvidia_p2p_get_pages (err -22)\n"
+     "[  366.264590] nv_peer_mem: disagrees about version of symbol nvidia_p2p_put_pages\n"
+     "[  366.264591] nv_peer_mem: Unknown symbol nvidia_p2p_put_pages (err -22)\n",
+     "driver.peermem_ib_symbols_missing", "Rebuild nv_peer_mem against the loaded driver"),
+    # https://github.com/open-mpi/ompi/issues/4405 (Open MPI 3.0 with CUDA on CPU-only nodes)
+    ("The library attempted to open the following supporting CUDA libraries,\n"
+     "but each of them failed.  CUDA-aware support is disabled.\n"
+     "libcuda.so.1: cannot open shared object file: No such file or directory\n"
+     "libcuda.dylib: cannot open shared object file: No such file or directory\n"
+     "/usr/lib64/libcuda.so.1: cannot open shared object file: No such file or directory\n"
+     "/usr/lib64/libcuda.dylib: cannot open shared object file: No such file or directory\n"
+     "If you are not interested in CUDA-aware support, then run with\n"
+     "--mca mpi_cuda_support 0 to suppress this message.  If you are interested\n"
+     "in CUDA-aware support, then try setting LD_LIBRARY_PATH to the location\n"
+     "of libcuda.so.1 to get passed this issue.\n",
+     "runtime.libcuda_not_found", "OMPI_MCA_opal_warn_on_missing_libcuda=0"),
+    # https://github.com/easybuilders/easybuild-easyconfigs/pull/15589 (4.1's wording)
+    ("The library attempted to open the following supporting CUDA libraries,\n"
+     "but each of them failed.  CUDA-aware support is disabled.\n"
+     "libcuda.so.1: cannot open shared object file: No such file or directory\n"
+     "If you are not interested in CUDA-aware support, then run with\n"
+     "--mca opal_warn_on_missing_libcuda 0 to suppress this message.  If you are interested\n",
+     "runtime.libcuda_not_found", "OMPI_MCA_opal_warn_on_missing_libcuda=0"),
+    # https://github.com/open-mpi/ompi/issues/12279 (Open MPI 5 on a non-GPU node)
+    ("[non-gpu-node:2426494] mca_base_component_repository_open: unable to open mca_accelerator_cuda: libcuda.so.1: "
+     "cannot open shared object file: No such file or directory (ignored)\n"
+     "[non-gpu-node:2426494] mca_base_component_repository_open: unable to open mca_btl_smcuda: libcuda.so.1: "
+     "cannot open shared object file: No such file or directory (ignored)\n",
+     "runtime.libcuda_not_found", "OMPI_MCA_opal_warn_on_missing_libcuda=0"),
+    # https://github.com/tlkh/ai-lab/issues/27
+    ("Traceback (most recent call last):\n"
+     "  File \"/opt/conda/lib/python3.6/site-packages/horovod/torch/__init__.py\", line 27, in <module>\n"
+     "    __file__, 'mpi_lib_v2')\n"
+     "  File \"/opt/conda/lib/python3.6/site-packages/horovod/common/util.py\", line 50, in check_extension\n"
+     "    'Horovod with %s=1 to debug the build error.' % (ext_name, ext_env_var))\n"
+     "ImportError: Extension horovod.torch has not been built.  If this is not expected, reinstall Horovod with "
+     "HOROVOD_WITH_PYTORCH=1 to debug the build error.\n",
+     "python.horovod_extension_not_built", "HOROVOD_WITH_PYTORCH=1 pip install --no-cache-dir horovod"),
+    # https://github.com/horovod/horovod/issues/3986 (0.20+'s wording, with the path)
+    ("ImportError: Extension horovod.torch has not been built: /dockerdata/anaconda3/lib/python3.7/site-packages/"
+     "horovod/torch/mpi_lib_v2.cpython-37m-x86_64-linux-gnu.so not found\n"
+     "If this is not expected, reinstall Horovod with HOROVOD_WITH_PYTORCH=1 to debug the build error.\n",
+     "python.horovod_extension_not_built", "HOROVOD_WITH_PYTORCH=1 pip install"),
+    # horovod/common/util.py check_extension, the TensorFlow extension
+    ("ImportError: Extension horovod.tensorflow has not been built.  If this is not expected, reinstall Horovod with "
+     "HOROVOD_WITH_TENSORFLOW=1 to debug the build error.\n",
+     "python.horovod_extension_not_built", "HOROVOD_WITH_TENSORFLOW=1 pip install"),
+    # near-misses: neighbouring causes keep their answers
+    # MPICH built --with-cuda on a node without a GPU (pmodels/mpich#5423's wording, the entry's example)
+    ("CUDA Error (yaksuri_cuda_init_hook:src/backend/cuda/hooks/yaksuri_cuda_init_hooks.c,173): "
+     "no CUDA-capable device is detected\n",
+     "mpi.gpu_init_without_gpu", "MPIR_CVAR_ENABLE_GPU=0"),
+    # the peer-memory module not loaded at all (nccl.gdr_unavailable's example)
+    ("misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Bad address\n",
+     "nccl.gdr_unavailable", "sudo modprobe nvidia-peermem"),
+    # a program without Open MPI that cannot load libcuda keeps the general answer
+    ("ImportError: libcuda.so.1: cannot open shared object file: No such file or directory\n",
+     "runtime.libcuda_not_found", "`nvidia-smi` tells which case"),
+    # candle's own "has not been built" stays candle's
+    ("Error: the candle crate has not been built with cuda support\n",
+     "candle.built_without_cuda", "--features cuda"),
+]
+
+test_first_answer = first_answer_tests(CASES)
