@@ -93,7 +93,49 @@ CASES = [
     ("ImportError: Extension horovod.tensorflow has not been built.  If this is not expected, reinstall Horovod with "
      "HOROVOD_WITH_TENSORFLOW=1 to debug the build error.\n",
      "python.horovod_extension_not_built", "HOROVOD_WITH_TENSORFLOW=1 pip install"),
+    # https://github.com/BLAST-WarpX/warpx/issues/6382 (Perlmutter: avoid gpu-bind/gpus-per-task)
+    ("(GTL DEBUG: 1) cuIpcOpenMemHandle: invalid argument, CUDA_ERROR_INVALID_VALUE, line no 360\n"
+     "(GTL DEBUG: 2) cuIpcOpenMemHandle: invalid argument, CUDA_ERROR_INVALID_VALUE, line no 360\n"
+     "MPICH ERROR [Rank 1] [job id 45070892.1] [Mon Nov 10 17:03:48 2025] [nid008237] - Abort(4864002) (rank 1 in "
+     "comm 0): Fatal error in PMPI_Waitall: Invalid count, error stack:\n"
+     "PMPI_Waitall(378).........................: MPI_Waitall(count=1, req_array=0x2accbaa0, "
+     "status_array=0x2acc9160) failed\n"
+     "MPIDI_CRAY_Common_lmt_import_mem(218).....:\n(unknown)(): Invalid count\n",
+     "mpi.cuda_ipc_gpu_binding", "--gpu-bind=none"),
+    # https://github.com/shankar1729/jdftx/issues/252 (maintainer: gpu_bind=none)
+    ("(GTL DEBUG: 1) cuIpcOpenMemHandle: invalid argument, CUDA_ERROR_INVALID_VALUE, line no 272\n"
+     "(GTL DEBUG: 2) cuIpcOpenMemHandle: invalid argument, CUDA_ERROR_INVALID_VALUE, line no 272\n"
+     "MPICH ERROR [Rank 1] [job id 3246040.0] [Fri Sep 23 17:26:26 2022] [nid001616] - Abort(475555330) (rank 1 in "
+     "comm 0): Fatal error in MPIR_CRAY_Bcast_Tree: Invalid count, error stack:\n"
+     "MPIR_CRAY_Bcast_Tree(183).................: message sizes do not match across processes in the collective "
+     "routine: Received -32766 but expected 20992\n",
+     "mpi.cuda_ipc_gpu_binding", "--gpu-bind=none"),
+    # https://github.com/open-mpi/ompi/issues/11949 (srun -n 2 --gpus-per-task=1, Open MPI's smcuda)
+    ("--------------------------------------------------------------------------\n"
+     "The call to cuIpcOpenMemHandle failed. This is an unrecoverable error\n"
+     "and will cause the program to abort.\n"
+     "  Hostname:                         clima\n"
+     "  cuIpcOpenMemHandle return value:  1\n"
+     "  address:                          0x7fd865200000\n"
+     "Check the cuda.h file for what the return value means. A possible cause\n"
+     "for this is not enough free device memory.  Try to reduce the device\n"
+     "memory footprint of your application.\n"
+     "--------------------------------------------------------------------------\n"
+     "[clima.gps.caltech.edu:1868819] Failed to register remote memory, rc=-1\n",
+     "mpi.cuda_ipc_gpu_binding", "--gpus-per-node=4"),
+    # https://github.com/CliMA/slurm-buildkite/issues/54 (--gpus-per-task=1; --gpus=4 made all GPUs visible)
+    ("clima.gps.caltech.edu:3667226] Failed to register remote memory, rc=-1\n",
+     "mpi.cuda_ipc_gpu_binding", "--gpu-bind=none"),
+    # https://github.com/deepseek-ai/DeepEP/issues/55 (NVSHMEM's shmem_put_bw) and NVSHMEM's
+    # src/modules/transport/ibrc/ibrc.cpp
+    ("mype: 0 mype_node: 0 device name: NVIDIA H20 bus id: 8 \n"
+     "/home/nvshmem_src/src/modules/transport/ibrc/ibrc.cpp:nvshmemt_init:1851: neither nv_peer_mem, or "
+     "nvidia_peermem detected. Skipping transport.\n",
+     "nccl.gdr_unavailable", "sudo modprobe nvidia-peermem"),
     # near-misses: neighbouring causes keep their answers
+    # NCCL's own IPC failure between hosts taken for one machine (nccl.ipc_across_hosts's example)
+    ("node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 unknown error\n",
+     "nccl.ipc_across_hosts", ""),
     # MPICH built --with-cuda on a node without a GPU (pmodels/mpich#5423's wording, the entry's example)
     ("CUDA Error (yaksuri_cuda_init_hook:src/backend/cuda/hooks/yaksuri_cuda_init_hooks.c,173): "
      "no CUDA-capable device is detected\n",
