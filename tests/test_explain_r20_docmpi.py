@@ -7,6 +7,10 @@ new entries and variants give on real log lines, and the neighbouring causes tha
 - Open MPI built with CUDA on a machine without libcuda.so.1: a notice, not the failure (a variant of
   runtime.libcuda_not_found).
 - Horovod without its framework's op library (python.horovod_extension_not_built).
+- CUDA IPC between ranks that each see only their own GPU (mpi.cuda_ipc_gpu_binding); NVSHMEM without the
+  peer-memory module (a variant of nccl.gdr_unavailable).
+- GDRCopy without its gdrdrv device (driver.gdrdrv_not_loaded); GPUDirect Storage without nvidia-fs or a GDS-capable
+  storage driver (gds.nvidia_fs_unavailable).
 
 Each text is copied from the thread or the producer's source named above it."""
 
@@ -132,7 +136,30 @@ CASES = [
      "/home/nvshmem_src/src/modules/transport/ibrc/ibrc.cpp:nvshmemt_init:1851: neither nv_peer_mem, or "
      "nvidia_peermem detected. Skipping transport.\n",
      "nccl.gdr_unavailable", "sudo modprobe nvidia-peermem"),
+    # https://github.com/NVIDIA/gdrcopy/issues/72 (MVAPICH2-GDR's wording)
+    ('GDRCOPY library "libgdrapi.so" unable to open GDR driver, is gdrdrv.ko loaded?\n',
+     "driver.gdrdrv_not_loaded", "sudo systemctl start gdrcopy"),
+    # https://github.com/NVIDIA/gdrcopy/issues/251 and GDRCopy's tests/common.hpp gdr_open_safe
+    ("gdr_open error: Is gdrdrv driver installed and loaded?\n",
+     "driver.gdrdrv_not_loaded", "ls -l /dev/gdrdrv"),
+    # GDRCopy's src/gdrapi.c gdr_open_gdrdrv_internal (GDRCOPY_ENABLE_LOGGING=1)
+    ("ERR:  error opening driver (errno=2/No such file or directory)\n",
+     "driver.gdrdrv_not_loaded", "insmod.sh"),
+    # https://github.com/NVIDIA/gds-nvidia-fs/issues/31 (cufile.log on Rocky 8.6)
+    (" 06-11-2023 18:40:43:90 [pid=59193 tid=59193] NOTICE  cufio-drv:720 running in compatible mode\n"
+     " 06-11-2023 20:12:02:865 [pid=157254 tid=157254] ERROR  cufio-drv:716 nvidia-fs.ko driver not loaded\n"
+     " 07-11-2023 16:58:54:420 [pid=45874 tid=45874] ERROR  cufio-fs:199 NVMe Driver not registered with nvidia-fs!!!\n",
+     "gds.nvidia_fs_unavailable", "gdscheck -p"),
+    # https://github.com/NVIDIA/gds-nvidia-fs/issues/19
+    (" 27-06-2023 16:20:53:48 [pid=41337 tid=41337] ERROR  cufio-fs:204 NVMe Driver not registered with nvidia-fs!!!\n",
+     "gds.nvidia_fs_unavailable", "gdscheck -p"),
+    # https://github.com/NVIDIA/DALI/issues/4771 (its title)
+    ("Is DaliGenericIterator compatible with PyTorch 2.0? [cuFile error (5033): NVFS driver initialization error]\n",
+     "gds.nvidia_fs_unavailable", "nvidia-fs"),
     # near-misses: neighbouring causes keep their answers
+    # GDRCopy's module that does not build stays the build entry (driver.gdrdrv_build_failed's example)
+    ("ERROR: modpost: GPL-incompatible module gdrdrv.ko uses GPL-only symbol 'cc_mkdec'\n",
+     "driver.gdrdrv_build_failed", "Build a newer GDRCopy"),
     # NCCL's own IPC failure between hosts taken for one machine (nccl.ipc_across_hosts's example)
     ("node1:22671:22795 [1] transport/p2p.cu:431 WARN failed to open CUDA IPC handle : 30 unknown error\n",
      "nccl.ipc_across_hosts", ""),
