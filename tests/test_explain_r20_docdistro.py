@@ -1,0 +1,113 @@
+"""Round 20 (Linux distributions' NVIDIA/CUDA pages, cause by cause): the causes those pages list that the knowledge
+base lacked or answered wrong first, each with its deciding lines from real threads and a near-miss that must keep
+its answer.
+
+- driver.kernel_compiler_older: a kernel module (NVIDIA's through DKMS / the .run installer) built by a gcc older than
+  the one the running kernel was built with stops on a kernel-only flag (Ubuntu 22.04 HWE kernels built by gcc-12,
+  Arch/Proxmox kernels newer than the installed gcc). The Makefile's "compiler differs" warning alone is no cause.
+- driver.installer_module_in_use: nvidia-installer's other refusal while the driver is in use, an X server running.
+
+Each text is copied from the thread or file named above it."""
+
+from explain_answers import first_answer_tests
+
+from cudaenv.knowledge.explain import explain
+
+CASES = [
+    # https://github.com/Plippo/asus-wmi-screenpad/issues/41 (Arch 5.19 kernel built by gcc 12.2, gcc 11.3 installed)
+    ("make: Entering directory '/usr/lib/modules/5.19.3-arch1-1/build'\n"
+     "warning: the compiler differs from the one used to build the kernel\n"
+     "  The kernel was built by: gcc (GCC) 12.2.0\n"
+     "  You are using:           gcc (GCC) 11.3.0\n"
+     "  CC [M]  /var/lib/dkms/asus-wmi/1.0/build/asus-wmi.o\n"
+     "  CC [M]  /var/lib/dkms/asus-wmi/1.0/build/asus-nb-wmi.o\n"
+     "gcc: error: unrecognized command-line option \u2018-ftrivial-auto-var-init=zero\u2019\n"
+     "make[1]: *** [scripts/Makefile.build:249: /var/lib/dkms/asus-wmi/1.0/build/asus-wmi.o] Error 1\n",
+     "driver.kernel_compiler_older", "sudo apt install gcc-12"),
+    # https://github.com/strongtz/i915-sriov-dkms/issues/85 (Proxmox 6.2 kernel built by Debian's gcc 12, gcc 10 here)
+    ("make: Entering directory '/usr/src/linux-headers-6.2.16-3-pve'\n"
+     "warning: the compiler differs from the one used to build the kernel\n"
+     "  The kernel was built by: gcc (Debian 12.2.0-14) 12.2.0\n"
+     "  You are using:           gcc (Debian 10.2.1-6) 10.2.1 20210110\n"
+     "  CC [M]  /var/lib/dkms/i915-sriov/dkms/build/drivers/gpu/drm/i915/i915_driver.o\n"
+     "gcc: error: unrecognized command-line option \u2018-mharden-sls=all\u2019\n",
+     "driver.kernel_compiler_older", "sudo apt install gcc-12"),
+    # https://github.com/intel-gpu/intel-gpu-i915-backports/issues/106 (title: Ubuntu 22.04.2, gcc 11.3.0, kernel 5.19)
+    ("gcc: error: unrecognized command-line option \u2018-ftrivial-auto-var-init=zero\u2019\n",
+     "driver.kernel_compiler_older", "The kernel was built by:"),
+    # https://github.com/zen-kernel/zen-kernel/issues/305: Arch's DKMS hook, nvidia-dkms on linux-zen ("Install the
+    # kernel headers and the error will go away")
+    ("==> dkms install --no-depmod nvidia/525.89.02 -k 6.2.6-zen1-1-zen\n"
+     "Error! Bad return status for module build on kernel: 6.2.6-zen1-1-zen (x86_64)\n"
+     "Consult /var/lib/dkms/nvidia/525.89.02/build/make.log for more information.\n"
+     "==> WARNING: 'dkms install --no-depmod nvidia/525.89.02 -k 6.2.6-zen1-1-zen' exited 10\n"
+     "==> ERROR: Missing 6.2.1-zen1-1-zen kernel headers for module nvidia/525.89.02.\n"
+     "==> ERROR: Missing 6.2.2-zen2-1-zen kernel headers for module nvidia/525.89.02.\n",
+     "driver.module_build_failed", "Install the headers of the running kernel"),
+    # https://github.com/pop-os/pop/issues/3117: NVIDIA 535.98's DKMS make.log on a Pop 22.04 HWE kernel built by gcc-12,
+    # gcc 11 the default (installing gcc-12 fixed it): the majors on the warning decide, no refusal line pasted
+    ("DKMS make.log for nvidia-535.98 for kernel 6.4.6-76060406-generic (x86_64)\n"
+     "Do 24 Aug 2023 21:42:52 CEST\n"
+     "make[1]: Entering directory '/usr/src/linux-headers-6.4.6-76060406-generic'\n"
+     "warning: the compiler differs from the one used to build the kernel\n"
+     "  The kernel was built by: x86_64-linux-gnu-gcc-12 (Ubuntu 12.3.0-1ubuntu1~22.04) 12.3.0\n"
+     "  You are using:           cc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0\n"
+     "make[2]: *** [scripts/Makefile.build:252: /var/lib/dkms/nvidia/535.98/build/nvidia/nv-i2c.o] Error 1\n"
+     "make[1]: *** [Makefile:2038: /var/lib/dkms/nvidia/535.98/build] Error 2\n"
+     "make[1]: Leaving directory '/usr/src/linux-headers-6.4.6-76060406-generic'\n"
+     "make: *** [Makefile:82: modules] Error 2\n",
+     "driver.kernel_compiler_older", "sudo apt install gcc-12"),
+    # near miss: NVIDIA's DKMS build failing without the flag's refusal keeps the generic answer
+    # (https://github.com/NVIDIA/open-gpu-kernel-modules/issues/635, Fedora 40)
+    ("'make' -j12 NV_EXCLUDE_BUILD_MODULES='' KERNEL_UNAME=6.8.10-300.fc40.x86_64 modules\n"
+     "Error! Bad return status for module build on kernel: 6.8.10-300.fc40.x86_64 (x86_64)\n"
+     "Consult /var/lib/dkms/nvidia/545.29.02/build/make.log for more information.\n"
+     "dkms autoinstall on 6.8.10-300.fc40.x86_64/x86_64 failed for nvidia(10)\n",
+     "driver.module_build_failed", "The first error in /var/lib/dkms/nvidia/*/build/make.log decides"),
+    # nvidia-installer (the .run) under a desktop; the AWS NICE DCV setup notes' "In case you encount below error"
+    # (fix there: `sudo systemctl isolate multi-user.target`)
+    ("ERROR: You appear to be running an X server; please exit X before installing.  For further details, please see "
+     "the section INSTALLING THE NVIDIA\n         DRIVER in the README available on the Linux driver download page at "
+     "www.nvidia.com.\nERROR: Installation has failed.  Please see the file '/var/log/nvidia-installer.log' for "
+     "details.  You may find suggestions on fixing installation\n",
+     "driver.installer_module_in_use", "sudo systemctl isolate multi-user.target"),
+    # ubuntuforums.org "How to exit X Server?" (2008-08-11): the older installer's wording (". Please exit X")
+    ("ERROR: You appear to be running an X server. Please exit X before installing. For further details, please see "
+     "the section INSTALLING THE NVIDIA DRIVER in the README available on the Linux driver download page at "
+     "www.nvidia.com\n",
+     "driver.installer_module_in_use", "sudo systemctl isolate multi-user.target"),
+    # near miss: the module still loaded keeps its own answer (nvidia-installer's other refusal)
+    ("ERROR: An NVIDIA kernel module 'nvidia-drm' appears to already be loaded in your kernel.  This may be because it "
+     "is in use (for example, by an X server, a CUDA program, or the NVIDIA Persistence Daemon), but this may also "
+     "happen if your kernel was configured without support for module unloading.\n",
+     "driver.installer_module_in_use", "leave the driver out"),
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+def test_compiler_differs_warning_alone_is_no_cause():
+    # https://github.com/lwfinger/rtw88/issues/109: the warning for a minor-version difference (11.2 vs 11.3), the
+    # maintainer: "If it loads and works, then ignore the warning"
+    text = ("make[1]: Entering directory '/usr/src/linux-headers-6.0.12-76060006-generic'\n"
+            "Warning: the compiler differs from the one used to build the kernel\n"
+            "  The kernel was built by: x86_64-linux-gnu-gcc-11 (Ubuntu 11.2.0-19ubuntu1) 11.2.0\n"
+            "  You are using:           gcc (Ubuntu 11.3.0-1ubuntu1-22.04) 11.3.0\n"
+            "make[1]: Leaving directory '/usr/src/linux-headers-6.0.12-76060006-generic'\n")
+    assert "driver.kernel_compiler_older" not in [m.id for m in explain(text)]
+
+
+def test_same_major_compiler_is_no_cause():
+    # https://github.com/pop-os/pop/issues/3631: NVIDIA 550.67's make.log on Pop 24.04, kernel and cc both gcc 13.3
+    text = ("DKMS make.log for nvidia-550.67 for kernel 6.16.3-76061603-generic (x86_64)\n"
+            "make[1]: Entering directory '/usr/src/linux-headers-6.16.3-76061603-generic'\n"
+            "warning: the compiler differs from the one used to build the kernel\n"
+            "  The kernel was built by: x86_64-linux-gnu-gcc-13 (Ubuntu 13.3.0-6ubuntu2~24.04) 13.3.0\n"
+            "  You are using:           cc (Ubuntu 13.3.0-6ubuntu2~24.04) 13.3.0\n")
+    assert "driver.kernel_compiler_older" not in [m.id for m in explain(text)]
+
+
+def test_host_gcc_flag_error_outside_a_kernel_build_is_not_this_cause():
+    # an ordinary (nvcc host) build's unknown flag is not the kernel's compiler
+    text = "gcc: error: unrecognized command-line option '-fopenmp-simd=on'\n"
+    assert "driver.kernel_compiler_older" not in [m.id for m in explain(text)]
