@@ -6,6 +6,9 @@ its answer.
   the one the running kernel was built with stops on a kernel-only flag (Ubuntu 22.04 HWE kernels built by gcc-12,
   Arch/Proxmox kernels newer than the installed gcc). The Makefile's "compiler differs" warning alone is no cause.
 - driver.installer_module_in_use: nvidia-installer's other refusal while the driver is in use, an X server running.
+- pkg.nvidia_package_not_in_repos: apt/dnf find no NVIDIA or CUDA package because the repository that carries it for
+  this release is not configured (NVIDIA's CUDA repository, Debian's contrib/non-free, RPM Fusion, EPEL's dkms, NVIDIA's
+  container-toolkit repository) or the name does not exist for this release.
 
 Each text is copied from the thread or file named above it."""
 
@@ -81,9 +84,53 @@ CASES = [
      "is in use (for example, by an X server, a CUDA program, or the NVIDIA Persistence Daemon), but this may also "
      "happen if your kernel was configured without support for module unloading.\n",
      "driver.installer_module_in_use", "leave the driver out"),
+    # pkg.nvidia_package_not_in_repos: no configured repository has the package
+    # https://github.com/dennishilk/nvidia-driver/issues/1 (Debian 12: `cuda` is in NVIDIA's repository only)
+    ("[3/6] Installing NVIDIA driver + CUDA Toolkit...\nReading package lists... Done\nBuilding dependency tree... Done\n"
+     "Reading state information... Done\nE: Unable to locate package cuda\n",
+     "pkg.nvidia_package_not_in_repos", "cuda-keyring_1.1-1_all.deb"),
+    # https://github.com/Jimver/cuda-toolkit/issues/183 (title; CUDA 11.4 on ubuntu2204's repository)
+    ("E: Unable to locate package cuda-11-4\n", "pkg.nvidia_package_not_in_repos", "cuda-keyring"),
+    # https://github.com/NVIDIA/nvidia-docker/issues/972 (the list written for ubuntu14.04)
+    ("Package nvidia-docker2 is not available, but is referred to by another package.\n"
+     "This may mean that the package is missing, has been obsoleted, or\nis only available from another source\n\n"
+     "E: Package 'nvidia-docker2' has no installation candidate\n",
+     "pkg.nvidia_package_not_in_repos", "nvidia-container-toolkit.list"),
+    # https://github.com/gridhead/nvidia-auto-installer-for-fedora-linux/issues/160 (title; RPM Fusion on rawhide)
+    ("Error: Unable to find a match: xorg-x11-drv-nvidia xorg-x11-drv-nvidia-libs\n",
+     "pkg.nvidia_package_not_in_repos", "rpmfusion-nonfree-release"),
+    # a Proxmox (Debian) host's transcript ("root@pve"), answered "non-free" there
+    ("Package nvidia-smi is not available, but is referred to by another package.\n\n"
+     "This may mean that the package is missing, has been obsoleted, or\n\nis only available from another source\n\n"
+     "E: Package 'nvidia-driver' has no installation candidate\n\nE: Package 'nvidia-smi' has no installation candidate\n",
+     "pkg.nvidia_package_not_in_repos", "contrib non-free non-free-firmware"),
+    # ubuntuforums.org "Nvidia Driver Can Not be Found?" (2019-04-02): the branch is nvidia-driver-418, not 418.56
+    ("loubar@Lou-desktop-mainframe:~$ sudo apt-get install nvidia-driver-418.56\nReading package lists... Done\n"
+     "Building dependency tree       \nReading state information... Done\n"
+     "E: Unable to locate package nvidia-driver-418.56\nE: Couldn't find any package by glob 'nvidia-driver-418.56'\n",
+     "pkg.nvidia_package_not_in_repos", "ubuntu-drivers devices"),
+    # near miss: apt refusing NVIDIA's repository key keeps its own answer
+    # (https://github.com/Jimver/cuda-toolkit/issues/27)
+    ("W: GPG error: http://developer.download.nvidia.com/compute/cuda/repos/ubuntu2004/x86_64  InRelease: The following "
+     "signatures couldn't be verified because the public key is not available: NO_PUBKEY A4B469963BF863CC\n"
+     "E: The repository 'http://developer.download.nvidia.com/compute/cuda/repos/ubuntu2004/x86_64  InRelease' is not "
+     "signed.\n",
+     "container.cuda_repo_key_rotated", ""),
 ]
 
 test_first_answer = first_answer_tests(CASES)
+
+
+def test_other_packages_are_not_claimed():
+    # https://github.com/Syllo/nvtop/issues/46: the same apt message for a package that is not NVIDIA's
+    assert "pkg.nvidia_package_not_in_repos" not in [m.id for m in explain("E: Unable to locate package nvtop\n")]
+    assert not [m.id for m in explain("E: Unable to locate package python3-pip\n")]
+
+
+def test_dnf_module_filter_keeps_its_answer():
+    text = "All matches were filtered out by modular filtering for argument: nvidia-driver\nError: Unable to find a match: nvidia-driver\n"
+    ids = [m.id for m in explain(text)]
+    assert ids[0] == "dnf.nvidia_module_stream" and "pkg.nvidia_package_not_in_repos" not in ids, ids
 
 
 def test_compiler_differs_warning_alone_is_no_cause():
