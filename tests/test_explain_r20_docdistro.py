@@ -6,6 +6,8 @@ its answer.
   the one the running kernel was built with stops on a kernel-only flag (Ubuntu 22.04 HWE kernels built by gcc-12,
   Arch/Proxmox kernels newer than the installed gcc). The Makefile's "compiler differs" warning alone is no cause.
 - driver.installer_module_in_use: nvidia-installer's other refusal while the driver is in use, an X server running.
+- driver.module_aliased_off: `alias nvidia off` in a modprobe file (prime-select intel, GPU-switching tools,
+  passthrough blacklists) makes modprobe insert a module named "off".
 - pkg.nvidia_package_not_in_repos: apt/dnf find no NVIDIA or CUDA package because the repository that carries it for
   this release is not configured (NVIDIA's CUDA repository, Debian's contrib/non-free, RPM Fusion, EPEL's dkms, NVIDIA's
   container-toolkit repository) or the name does not exist for this release.
@@ -116,6 +118,15 @@ CASES = [
      "E: The repository 'http://developer.download.nvidia.com/compute/cuda/repos/ubuntu2004/x86_64  InRelease' is not "
      "signed.\n",
      "container.cuda_repo_key_rotated", ""),
+    # driver.module_aliased_off: https://github.com/Witko/nvidia-xrun/issues/106 (Ubuntu 19.04, creativiii's modprobe);
+    # canonical/nvidia-prime#20 ("`alias nvidia off` no longer works in the blacklist" of prime-select intel)
+    ("sudo modprobe nvidia\n"
+     "modprobe: ERROR: ../libkmod/libkmod-module.c:832 kmod_module_insert_module() could not find module by name='off'\n"
+     "modprobe: ERROR: could not insert 'off': Unknown symbol in module, or unknown parameter (see dmesg)\n",
+     "driver.module_aliased_off", "sudo prime-select on-demand"),
+    # near miss: kmod's same words for the nvidia module itself (tools/modprobe.c; built for other kernel sources)
+    ("modprobe: ERROR: could not insert 'nvidia': Unknown symbol in module, or unknown parameter (see dmesg)\n",
+     "driver.module_build_failed", ""),
 ]
 
 test_first_answer = first_answer_tests(CASES)
