@@ -8,6 +8,9 @@ its answer.
 - driver.installer_module_in_use: nvidia-installer's other refusal while the driver is in use, an X server running.
 - driver.module_aliased_off: `alias nvidia off` in a modprobe file (prime-select intel, GPU-switching tools,
   passthrough blacklists) makes modprobe insert a module named "off".
+- driver.nouveau_conflict: Debian's "Conflicting nouveau kernel module loaded" dialog (its packages blacklist nouveau:
+  reboot).
+- nixos.nvidia_open_unset: NixOS's assertion that hardware.nvidia.open be set for driver 560+.
 - pkg.nvidia_package_not_in_repos: apt/dnf find no NVIDIA or CUDA package because the repository that carries it for
   this release is not configured (NVIDIA's CUDA repository, Debian's contrib/non-free, RPM Fusion, EPEL's dkms, NVIDIA's
   container-toolkit repository) or the name does not exist for this release.
@@ -127,6 +130,24 @@ CASES = [
     # near miss: kmod's same words for the nvidia module itself (tools/modprobe.c; built for other kernel sources)
     ("modprobe: ERROR: could not insert 'nvidia': Unknown symbol in module, or unknown parameter (see dmesg)\n",
      "driver.module_build_failed", ""),
+    # driver.nouveau_conflict, Debian's dialog: Kali's docs ("install NVIDIA drivers on Kali Linux", kali@kali transcript);
+    # the template is nvidia-graphics-drivers' nvidia-support/warn-nouveau-module-loaded ("The easiest way to fix this is
+    # to reboot the machine once the installation has finished")
+    ("kali@kali:~$ sudo apt install -y nvidia-driver nvidia-cuda-toolkit\n\n"
+     "\u2502 Conflicting nouveau kernel module loaded                                                                  \u2502\n"
+     "\u2502 The free nouveau kernel module is currently loaded and conflicts with the non-free nvidia kernel module.  \u2502\n",
+     "driver.nouveau_conflict", "Let the installation finish and reboot"),
+    # nixos.nvidia_open_unset: nixpkgs nixos/modules/hardware/video/nvidia.nix's assertion, as a NixOS 25.05 evaluation
+    # printed it (wrapped) in a write-up, and unwrapped in another machine's eval output beside other assertions
+    ("error:\n       Failed assertions:\n       - You must configure `hardware.nvidia.open` on NVIDIA driver\n"
+     "       versions >= 560.\n       It is suggested to use the open source kernel modules on Turing\n"
+     "       or later GPUs (RTX series, GTX 16xx), and the closed source\n       modules otherwise.\n",
+     "nixos.nvidia_open_unset", "hardware.nvidia.open = true;"),
+    ("    - At least one radio must be configured with hostapd!\n"
+     "    - You must configure `hardware.nvidia.open` on NVIDIA driver versions >= 560.\n"
+     "    It is suggested to use the open source kernel modules on Turing or later GPUs (RTX series, GTX 16xx), and the "
+     "closed source modules otherwise.\n",
+     "nixos.nvidia_open_unset", "hardware.nvidia.open = true;"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
