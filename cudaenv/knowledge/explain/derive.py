@@ -3407,3 +3407,32 @@ def _d_gpu_unseen_old_build(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["gpu_unseen_old_build"] = _d_gpu_unseen_old_build
+
+# -- [r20 docdistro]
+# The kernel Makefile's warning when a module is built with another compiler than the kernel's names both:
+#   "The kernel was built by: x86_64-linux-gnu-gcc-12 (Ubuntu 12.3.0-1ubuntu1~22.04) 12.3.0"
+#   "You are using:           cc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0"
+# A minor-version difference is harmless (lwfinger/rtw88#109); an older major than the kernel's fails on the flags only
+# the newer gcc knows (pop-os/pop#3117: a 22.04 HWE kernel built by gcc-12, gcc 11 the default; installing gcc-12 fixed
+# it), which gcc's refusal of a kernel-only flag says outright.
+_KERNEL_BUILT_BY = re.compile(r"The kernel was built by: \S*?gcc(?:-\d+)? \([^\n]*?\) (\d+)\.\d+")
+_KERNEL_YOU_USE = re.compile(r"You are using:[ \t]+\S*?\b(?:gcc|cc)(?:-\d+)? \([^\n]*?\) (\d+)\.\d+")
+_KERNEL_FLAG_REFUSED = re.compile(
+    r"unrecognized command-line option ['‘\"]?-(?:ftrivial-auto-var-init=zero|mharden-sls=all|fzero-call-used-regs="
+    r"used-gpr|mindirect-branch-cs-prefix|fmin-function-alignment=\d+|fstrict-flex-arrays=\d)")
+
+
+def _d_kernel_gcc(v: dict, t: LogText, m: re.Match) -> dict:
+    """``kgcc``: the gcc major the running kernel was built with, when the log names it; ``kgcc_newer``: "yes" when gcc
+    refused a kernel-only flag, or the gcc used is of an older major than the kernel's, else ""."""
+    out = {}
+    km = _KERNEL_BUILT_BY.search(t.text)
+    um = _KERNEL_YOU_USE.search(t.text)
+    if km:
+        out["kgcc"] = km.group(1)
+    newer = bool(_KERNEL_FLAG_REFUSED.search(t.text)) or bool(km and um and int(km.group(1)) > int(um.group(1)))
+    out["kgcc_newer"] = "yes" if newer else ""
+    return out
+
+
+DERIVE["kernel_gcc"] = _d_kernel_gcc
