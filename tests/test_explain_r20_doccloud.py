@@ -59,6 +59,40 @@ CASES = [
     ('    "message": "The following quota metrics exceed quota limits: '
      'aiplatform.googleapis.com/custom_model_training_nvidia_l4_gpus",\n    "status": "RESOURCE_EXHAUSTED"\n',
      "cloud.gpu_quota_exceeded", "custom_model_training_nvidia_l4_gpus"),
+    # https://github.com/kata-containers/kata-containers/issues/11708
+    ("[586739.359281] vfio-pci 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"
+     "[586739.361003] vfio-pci 0000:01:00.0: resetting\n"
+     "[586740.080470] vfio-pci 0000:01:00.0: timed out waiting for pending transaction; performing function level "
+     "reset anyway\n",
+     "gpu.d3cold_wake_failed", "disable_idle_d3=1"),
+    # https://github.com/bryansteiner/gpu-passthrough-tutorial/issues/39 (the D3cold line is the root under RmInitAdapter)
+    ("[   87.412701] nvidia 0000:01:00.0: not ready 65535ms after resume; giving up\n"
+     "[   87.412759] nvidia 0000:01:00.0: Unable to change power state from D3cold to D0, device inaccessible\n"
+     "[   87.473074] NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0x56:667)\n"
+     "[   87.473112] NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor number 0\n",
+     "gpu.d3cold_wake_failed", "power cycle"),
+    # https://github.com/mroboff/vm-curator/pull/63 (QEMU's wording)
+    ("The reporter hit `vfio: Unable to power on device, stuck in D3` when starting the VM\n",
+     "gpu.d3cold_wake_failed", "disable_idle_d3=1"),
+    # https://github.com/googlecolab/colabtools/issues/2108
+    ("Cannot connect to GPU backend\n\nYou cannot currently connect to a GPU due to usage limits in Colab. Learn more\n",
+     "colab.gpu_usage_limit", "Wait"),
+    # https://github.com/HenriquesLab/ZeroCostDL4Mic/issues/239
+    ('"Unable to connect to GPU backend. You are currently unable to connect to a GPU due to Colab\'s usage limits."\n',
+     "colab.gpu_usage_limit", "Wait"),
+    # https://github.com/iterative/cml/issues/814
+    ("500, RequestID: 87b3947e-25a6-4d7a-8e3d-ab8246ca0e3d, api error InsufficientInstanceCapacity: \n"
+     "We currently do not have sufficient g4dn.xlarge capacity in the Availability Zone you requested (eu-west-1b). \n"
+     "Our system will be working on provisioning additional capacity. \n",
+     "cloud.gpu_capacity_unavailable", "another zone"),
+    # https://github.com/aws/amazon-sagemaker-feedback/issues/99
+    ("EC2InsufficientCapacityError: Instance type 'ml.g5.48xlarge' is temporarily unavailable in supported "
+     "availability zones [euw1-az1]. Try again in a few minutes, or try a different instance type.\n",
+     "cloud.gpu_capacity_unavailable", "another zone"),
+    # https://github.com/kubernetes/k8s.io/issues/9834
+    ("- localizedMessage:\n    locale: en-US\n    message: A n1-standard-4 VM instance with 1 nvidia-tesla-t4 "
+     "accelerator(s) is\n      currently unavailable in the us-central1-b zone. Consider trying your request\n",
+     "cloud.gpu_capacity_unavailable", "another zone"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -81,6 +115,10 @@ NEAR = [
      "container.ngc_driver_too_old"),
     # a CPU quota is not the GPU quota (GoogleCloudPlatform/ai-on-gke#849's wording, a stock-out behind it)
     ("Code: QUOTA_EXCEEDED\nMessage: Quota 'CPUS_ALL_REGIONS' exceeded.\n", "cloud.gpu_quota_exceeded"),
+    # a CPU instance type's stock-out is not a GPU's (skyplane-project/skyplane#299)
+    ("An error occurred (InsufficientInstanceCapacity) when calling the RunInstances operation (reached max retries: "
+     "4): We currently do not have sufficient m5.8xlarge capacity in the Availability Zone you requested "
+     "(us-west-1a).\n", "cloud.gpu_capacity_unavailable"),
 ]
 
 
