@@ -93,6 +93,18 @@ CASES = [
     ("- localizedMessage:\n    locale: en-US\n    message: A n1-standard-4 VM instance with 1 nvidia-tesla-t4 "
      "accelerator(s) is\n      currently unavailable in the us-central1-b zone. Consider trying your request\n",
      "cloud.gpu_capacity_unavailable", "another zone"),
+    # https://github.com/NVIDIA/gpu-operator/issues/544
+    ("nv-fabricmanager[3228]: fabric manager NVIDIA GPU driver interface version 530.30.02 don't match with driver "
+     "version 530.41.03. Please update with matching NVIDIA driver package.\n",
+     "driver.fabric_manager", "exactly the driver's version 530.41.03"),
+    # https://github.com/siderolabs/pkgs/issues/720
+    ("`fabric manager NVIDIA GPU driver interface version 525.85.12 don't match with driver version 530.41.03. Please "
+     "update with matching NVIDIA driver package`.\n",
+     "driver.fabric_manager", "exactly the driver's version 530.41.03"),
+    # https://github.com/NVIDIA/nvtrust/issues/55 (a typographic apostrophe)
+    ('"fabric manager NVIDIA GPU driver interface version 550.90.07 don\u2019t match with driver version 550.107.02. '
+     'Please update with matching NVIDIA driver package"\n',
+     "driver.fabric_manager", "exactly the driver's version 550.107.02"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -135,3 +147,12 @@ def test_ngc_banner_yields_to_a_later_error():
             "RuntimeError: CUDA error: out of memory\n")
     ids = [m.id for m in explain(text)]
     assert ids and ids[0] != "container.ngc_driver_too_old", ids
+
+
+def test_fabric_manager_802_alone_keeps_its_answer():
+    # the bare 802 status has no versions: the entry's own title, not the mismatch variant
+    text = ("UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda "
+            "functions before calling NumCudaDevices() that might have already set an error? Error 802: system not "
+            "yet initialized\n")
+    m = [m for m in explain(text) if m.environment][0]
+    assert m.id == "driver.fabric_manager" and "does not match" not in m.title, m.title
