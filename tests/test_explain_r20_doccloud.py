@@ -105,6 +105,10 @@ CASES = [
     ('"fabric manager NVIDIA GPU driver interface version 550.90.07 don\u2019t match with driver version 550.107.02. '
      'Please update with matching NVIDIA driver package"\n',
      "driver.fabric_manager", "exactly the driver's version 550.107.02"),
+    # https://github.com/foxlet/macOS-Simple-KVM/issues/579 (QEMU's wording)
+    ("qemu-system-x86_64: -device vfio-pci,host=08:00.0,bus=port.1,multifunction=on: vfio 0000:08:00.0: no "
+     "iommu_group found: No such file or directory\n",
+     "vfio.iommu_not_enabled", "in the firmware"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
