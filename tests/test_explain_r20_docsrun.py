@@ -135,7 +135,7 @@ CASES = [
     ("ERROR: This container was built for NVIDIA Driver Release 450.51 or later, but\n"
      "       version 440.33.01 was detected and compatibility mode is UNAVAILABLE.\n\n"
      "       [[CUDA Driver UNAVAILABLE (cuInit(0) returned 804)]]\n",
-     "runtime.forward_compat_unsupported", "install a driver that supports the CUDA in use natively"),
+     "container.ngc_driver_too_old", "450.51 or newer"),
     # -- the device plugin's closing line (v0.17+) -------------------------------------------------------------------
     # https://github.com/NVIDIA/k8s-device-plugin/issues/1470
     ('I1022 18:32:39.566652       1 main.go:239] "Starting NVIDIA Device Plugin" version=<\n'
