@@ -11,6 +11,8 @@ against real threads and the producers' sources.
   25.11, device plugins) or Slurm's "NoDevFiles", read as integers by the program.
 - python.pip_install_no_space: pip's Errno 28 / Errno 122 installing the multi-GB CUDA wheels (a small /tmp, a
   cluster's home quota).
+- runtime.no_device, repaired: "invalid device ordinal" under Slurm's --gpus-per-task (or a --gpu-bind binding), where
+  each task sees only cuda:0 and the program asks for its local rank's GPU.
 """
 
 from explain_answers import first_answer_tests
@@ -113,6 +115,22 @@ CASES += [
      '  File "/usr/lib/python3/dist-packages/pip/utils/__init__.py", line 519, in unzip_file\n'
      "    fp.write(data)\nOSError: [Errno 122] Disk quota exceeded\n",
      "python.pip_install_no_space", "quota -s"),
+]
+
+CASES += [
+    # https://github.com/ACEsuit/mace/issues/435 (--gpus-per-node instead of --gpus-per-task fixed it)
+    ("#SBATCH --ntasks-per-node=8\n#SBATCH --ntasks=8\n#SBATCH --mem=100G\n#SBATCH --cpus-per-task=8\n"
+     "#SBATCH --time=48:00:00\n#SBATCH --gpus-per-task=1\n#SBATCH --job-name=mace_distr\n"
+     "srun mace_run_train --distributed \\ #other parameters\n"
+     "        torch.cuda.set_device(local_rank)\n"
+     "RuntimeError: CUDA error: invalid device ordinal\n",
+     "runtime.no_device", "local_rank % torch.cuda.device_count()"),
+    # https://github.com/wenwenyu/PICK-pytorch/issues/14: more processes than GPUs, no Slurm binding: the rank fix
+    ("CUDA_VISIBLE_DEVICES=1,2 python -m torch.distributed.launch --nnode=1 --node_rank=0 --nproc_per_node=4 \\\n"
+     "--master_addr=127.0.0.1 --master_port=5555 \\\n"
+     "train.py -c config.json --local_world_size 2\n"
+     "RuntimeError: cuda runtime error (101) : invalid device ordinal at /pytorch/torch/csrc/cuda/Module.cpp:59\n",
+     "runtime.no_device", "More processes than visible GPUs"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
