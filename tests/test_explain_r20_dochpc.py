@@ -13,6 +13,8 @@ against real threads and the producers' sources.
   cluster's home quota).
 - runtime.no_device, repaired: "invalid device ordinal" under Slurm's --gpus-per-task (or a --gpu-bind binding), where
   each task sees only cuda:0 and the program asks for its local rank's GPU.
+- container.apptainer_tmpdir_full: Apptainer/Singularity pulls of big images stop with "no space left on device" in
+  their temporary directory (a small /tmp): APPTAINER_TMPDIR / APPTAINER_CACHEDIR on scratch.
 """
 
 from explain_answers import first_answer_tests
@@ -133,6 +135,27 @@ CASES += [
      "runtime.no_device", "More processes than visible GPUs"),
 ]
 
+CASES += [
+    # https://github.com/KosinskiLab/AlphaPulldown/issues/488 (HPC: --tmpdir on scratch)
+    ("FATAL:   While making image from oci registry: error fetching image to cache: while building SIF from layers: "
+     "packer failed to pack: while unpacking tmpfs: error unpacking rootfs: unpack layer: unpack entry: "
+     "opt/conda/lib/libmkl_mc3.so.1: unpack to regular file: short write: write "
+     "/tmp/build-temp-4184616778/rootfs/opt/conda/lib/libmkl_mc3.so.1: no space left on device\n",
+     "container.apptainer_tmpdir_full", "APPTAINER_TMPDIR"),
+    # https://github.com/StaPH-B/docker-builds/issues/1482 ("29TB" free: /tmp was full)
+    ("FATAL:   While making image from oci registry: error fetching image to cache: while building SIF from layers: "
+     "packer failed to pack: while unpacking tmpfs: error unpacking rootfs: unpack layer: unpack entry: "
+     "VIBRANT/databases/KEGG_profiles_prokaryotes.HMM.h3p: unpack to regular file: short write: write "
+     "/tmp/build-temp-1262251748/rootfs/VIBRANT/databases/KEGG_profiles_prokaryotes.HMM.h3p: no space left on "
+     "device\n",
+     "container.apptainer_tmpdir_full", "APPTAINER_TMPDIR"),
+    # https://github.com/apptainer/singularity/issues/3939 (Singularity 3.2 extracting a SIF to a sandbox)
+    ("FATAL   [U=51132,P=5640]   execStarter()                 while extracting my_singularity_image.simg: root "
+     "filesystem extraction failed: failed to copy content in staging file: write /tmp/archive-101709114: no space "
+     "left on device\n",
+     "container.apptainer_tmpdir_full", "APPTAINER_TMPDIR"),
+]
+
 test_first_answer = first_answer_tests(CASES)
 
 NEAR = [
@@ -172,3 +195,10 @@ def test_a_full_disk_outside_pip_is_not_pip():
     text = ('  File "train.py", line 80, in save_checkpoint\n    torch.save(state, path)\n'
             "OSError: [Errno 28] No space left on device\n")
     assert "python.pip_install_no_space" not in [m.id for m in explain(text)]
+
+
+def test_apptainer_errors_without_space_are_not_tmpdir():
+    # https://github.com/JaneliaSciComp/multifish/issues/6 (its title; an Apptainer bug fixed by upgrading)
+    text = ("FATAL: While making image from oci registry: error fetching image to cache: while building SIF from "
+            "layers: conveyor failed to get: no descriptor found for reference\n")
+    assert "container.apptainer_tmpdir_full" not in [m.id for m in explain(text)]
