@@ -15,6 +15,8 @@ against real threads and the producers' sources.
   each task sees only cuda:0 and the program asks for its local rank's GPU.
 - container.apptainer_tmpdir_full: Apptainer/Singularity pulls of big images stop with "no space left on device" in
   their temporary directory (a small /tmp): APPTAINER_TMPDIR / APPTAINER_CACHEDIR on scratch.
+- toolkit.runfile_tmp_full: the CUDA .run installer's "Extraction failed ... enough space in /tmp" (makeself) and its
+  log's "No space left on device" under /tmp/cuda: --tmpdir on a disk with room, or a truncated download.
 """
 
 from explain_answers import first_answer_tests
@@ -154,6 +156,19 @@ CASES += [
      "filesystem extraction failed: failed to copy content in staging file: write /tmp/archive-101709114: no space "
      "left on device\n",
      "container.apptainer_tmpdir_full", "APPTAINER_TMPDIR"),
+]
+
+CASES += [
+    # https://github.com/spack/spack/issues/22083 (2 GB free in /tmp)
+    ("==> cuda: Executing phase: 'install'\nExtraction failed.\n"
+     "Ensure there is enough space in /tmp and that the installation package is not corrupt\n"
+     "==> Error: ProcessError: Command exited with status 15:\n",
+     "toolkit.runfile_tmp_full", "--tmpdir=$HOME/cuda-tmp"),
+    # https://github.com/compiler-explorer/infra/pull/286 (the installer's log)
+    ("An error occurred during extraction. See log at /var/log/cuda-installer.log for details.\n"
+     "[ERROR]: boost::filesystem::create_directory: No space left on device: \"/tmp/cuda/cuda-toolkit/"
+     "nsight-compute-2019.4.0/host/linux-desktop-glibc_2_11_3-x64/resources\"\n",
+     "toolkit.runfile_tmp_full", "--tmpdir=$HOME/cuda-tmp"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
