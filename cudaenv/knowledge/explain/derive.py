@@ -3436,3 +3436,35 @@ def _d_kernel_gcc(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["kernel_gcc"] = _d_kernel_gcc
+
+# -- [r20 dochpc]
+
+def _d_module_conflict(v: dict, t: LogText, m: re.Match) -> dict:
+    """A module conflict: the requested module's stem (as :func:`_d_module_name`) and the loaded module the message
+    names (``loaded_name``), or the requested one's stem when the message names none (the usual conflict of a module
+    with its own other versions) or the family (Lmod's "one compiler module at a time")."""
+    if v.get("named") and (v.get("module") or "the module") == "the module":
+        v = {**v, "module": v["named"]}
+    out = _d_module_name(v, t, m)
+    if v.get("module"):
+        out["module"] = v["module"]
+    loaded = (v.get("loaded") or "").strip()
+    if loaded:
+        out["loaded_name"] = loaded
+    elif v.get("module") and v.get("module") != "the module":
+        out["loaded_name"] = f"another {out['stem']} module"
+    if v.get("family") and v.get("module") == "the module":
+        out["stem"] = v["family"]
+    return out
+
+
+DERIVE.update({"module_conflict": _d_module_conflict})
+
+
+
+def _d_pip_no_space_what(v: dict, t: LogText, m: re.Match) -> dict:
+    """What pip ran out of: its quota (Errno 122) or the disk's space (Errno 28)."""
+    return {"what": "disk quota" if v.get("quota") else "disk space"}
+
+
+DERIVE.update({"pip_no_space_what": _d_pip_no_space_what})
