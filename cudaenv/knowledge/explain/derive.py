@@ -3468,3 +3468,36 @@ def _d_pip_no_space_what(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE.update({"pip_no_space_what": _d_pip_no_space_what})
+
+
+# -- [r20 f20order]
+#: "Cuda 8 installed", "CUDA 10 is installed", "installed CUDA 9": a toolkit named by its major alone, as the user's
+#: installed one. _NAMED_CUDA reads major.minor only; a bare major counts when every release of it compiles for the
+#: refused architecture (its .0 is at or above the architecture's first release), so the nvcc that refused it is another.
+_BARE_CUDA_INSTALLED = re.compile(r"(?i)(?<![\w.+-])(?:cuda[ _-]?(?:toolkit )?v?(\d{1,2})(?![\d.])(?: version)? (?:is |was )?"
+                                  r"(?:already )?installed|installed (?:the )?cuda[ _-]?(?:toolkit )?v?(\d{1,2})(?![\d.]))")
+
+
+def _d_arch_versions_bare(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_arch_versions`, and a bare major the log says is installed (fresh20 t06, the Faster R-CNN thread:
+    "I have a GTX 1080ti and Cuda 8 installed", sm_61 refused, which CUDA 8.0 compiles: CUDA 8's nvcc on PATH fixed it;
+    torch/cutorch#681 says the same with "CUDA 8.0 is installed") as ``named_cuda``."""
+    out = _d_arch_versions(v, t, m)
+    if out.get("named_cuda") or out.get("distro_nvcc"):
+        return out
+    sm = _arch_number(v.get("arch", ""))
+    have = toolkits_for_arch(sm)
+    if not sm or not have:
+        return out
+    first = _FIRST_CUDA.get(sm, have[0])
+    lo, hi = version_key(first)[:2], version_key(have[-1])[:2]
+    majors = sorted({int(a or b) for a, b in _BARE_CUDA_INSTALLED.findall(t.text)})
+    ok = [x for x in majors if lo <= version_key(f"{x}.0")[:2] <= hi]
+    if ok:
+        x = ok[-1]
+        out.update({"named_cuda": f"{x}.0" if x <= 8 else str(x), "ran_cuda": "", "arch_old_cuda": "", "arch_first": "",
+                    "gpu_needs": "", "gpu_said": "", "gpu_why": ""})
+    return out
+
+
+DERIVE["arch_versions_bare"] = _d_arch_versions_bare
