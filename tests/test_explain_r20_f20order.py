@@ -6,7 +6,10 @@
 - MSVC refused by nvcc's host_config.h on a CI runner (GitHub Actions' runneradmin, a workflow, windows-20xx): the
   runner image's Visual Studio moved, the workflow's CUDA stays; pin the image or the toolset first.
 - nvcc refusing an architecture that the CUDA the log says is installed ("Cuda 8 installed", a bare major) compiles
-  for: the nvcc that ran is another; that CUDA's bin on PATH first."""
+  for: the nvcc that ran is another; that CUDA's bin on PATH first.
+- a CUDA library not found after an install that took the program's newest release ("installs the most recent
+  tensorflow-gpu"): pin the program first; after `pip install` of a package whose name carries its CUDA (mxnet-cu112,
+  dgl-cu102): the package's build for the CUDA here first."""
 
 import pytest
 from explain_answers import first_answer_tests
@@ -62,6 +65,25 @@ CASES = [
     # the bare major written the other way round
     ("nvcc fatal   : Unsupported gpu architecture 'compute_75'\nI installed CUDA 10 from NVIDIA's runfile, RTX 2080.\n",
      "nvcc.unsupported_arch", 'cudaenv use 10'),
+
+    # PTRRupprecht/Spikefinder-Elephant#3 (fresh20 t69)
+    ("Dockerfile installs most recent Tensorflow\n\nThe Dockerfile installs at the moment the most recent tensorflow-gpu "
+     "version, which leads to the following error in [ln 5] of Demo.ipy:\n"
+     "ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n",
+     "runtime.cuda_library_not_found", "pin the program"),
+    # yshean/abnormal-spatiotemporal-ae#14 (the Dockerfile pinned to tf 1.4 for CUDA 8)
+    ("Otherwise install recent version not compatible with cuda 8:\n$ python -c \"import tensorflow\"\n"
+     "`ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory`\n",
+     "runtime.cuda_library_not_found", "pin the program"),
+    # apache/mxnet#20279 (fresh20 t34)
+    ("I try to install mxnet using pip:\n```\npip install mxnet-cu112\n```\nin some server using cuda 11.1 11.2 11.3\n"
+     "OSError: libnvrtc.so.11.2: cannot open shared object file: No such file or directory (in server with cuda 11.1)\n"
+     "OSError: libcudnn.so.8: cannot open shared object file: No such file or directory (in server with cuda 11.2)\n",
+     "runtime.cuda_library_not_found", "install the build named for your CUDA"),
+    # apache/mxnet#14206 (mxnet-cu92 with CUDA 10)
+    ("$ pip install --user mxnet-cu92\n"
+     "    self._handle = _dlopen(self._name, mode)\nOSError: libcudart.so.9.2: cannot open shared object file: No such file or directory\n",
+     "runtime.libcudart_not_found", "install the build named for the CUDA you have"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -102,3 +124,23 @@ def test_bare_major_that_cannot_compile_keeps_off(text):
     m = _first(text)
     assert m.id == "nvcc.unsupported_arch"
     assert "this log names compiles" not in m.title
+
+
+def test_library_without_drift_keeps_its_cuda_first():
+    # the same soname with no word of the program's version: CUDA 9.0's libraries on the path stay first
+    m = _first("import tensorflow\nImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n")
+    assert m.id == "runtime.cuda_library_not_found"
+    assert "cudaenv use 9.0" in m.fix.splitlines()[0]
+
+
+def test_cupy_tagged_wheel_keeps_its_own_answer():
+    m = _first("pip install cupy-cuda112\nOSError: libnvrtc.so.11.2: cannot open shared object file: No such file or directory\n")
+    assert "install the build named for your CUDA" not in m.fix.splitlines()[0]
+
+
+def test_latest_cuda_is_not_the_program_drifting():
+    # "the latest version of CUDA" is the machine's side, not an unpinned program
+    m = _first("I installed the latest version of CUDA toolkit.\n"
+               "ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n")
+    assert m.id == "runtime.cuda_library_not_found"
+    assert "pin the program" not in m.fix.splitlines()[0]
