@@ -200,6 +200,7 @@ class _Compiled:
         self._raw_variants = {e["id"]: e.get("variants", ()) for e in entries}
         self._raw_guards = {e["id"]: (e.get("requires", ()), e.get("unless", ())) for e in entries}
         self._wraps: dict[str, tuple[str, str | None] | None] = {}
+        self._longest: dict[str, str] = {}
 
     def rx(self, pattern: str, flags: int = re.MULTILINE) -> re.Pattern:
         key = f"{flags}:{pattern}"
@@ -229,6 +230,17 @@ class _Compiled:
                 wraps[pattern] = (w, required_literal(w), tuple(sorted(inner, key=len, reverse=True)),
                                   (parts[0], parts[-1]))
         return wraps[pattern]
+
+    def longest_inner(self, pattern: str, needle: str) -> str:
+        """The longest of the inner words of ``pattern``'s literal ``needle``, the word :meth:`wrapped` puts first
+        (its third item's first), or "" when the literal has fewer than two words; worked out from the literal alone,
+        so an absent literal whose word is not in the text is ruled out without widening the pattern."""
+        parts = needle.split()
+        inner = parts[0 if needle[0].isspace() else 1:len(parts) if needle[-1].isspace() else -1] \
+            if len(parts) >= 2 else []
+        word = max(inner, key=len) if inner else ""
+        self._longest[pattern] = word
+        return word
 
     def guards(self, entry_id: str) -> tuple[list[re.Pattern], list[re.Pattern]]:
         requires, unless = self._raw_guards[entry_id]
@@ -450,13 +462,21 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     hits = []  # (rank, first line index, kb order, entry, first match, number of places)
     words = t.words()
     wraps = kb._wraps
+    longest = kb._longest
     for n, (entry, pats) in enumerate(kb.entries):
         where: dict[int, re.Match] = {}
         for p in pats:  # the entry's patterns go from the most to the least specific
             needle = kb.needles[p]
+            absent = needle is not None and not t.has(needle)
+            if absent:
+                # The literal's longest inner word (what `wrapped` checks first), read without widening the
+                # pattern: most absent literals stop here, before their wrapped form is ever worked out.
+                lw = longest[p] if p in longest else kb.longest_inner(p, needle)
+                if lw and lw not in words:
+                    continue
             # the same pattern, its spaces between words also matching a wrapped line (a dict look-up once known)
             wrapped = wraps[p] if p in wraps else kb.wrapped(p)
-            if needle is not None and not t.has(needle):
+            if absent:
                 # Not there whole: maybe wrapped inside it. Each word of the literal must be in the text then.
                 if wrapped is None or not wrapped[3] or (wrapped[2] and wrapped[2][0] not in words) \
                         or not _words_there(wrapped, t):
