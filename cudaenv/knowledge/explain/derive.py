@@ -16,7 +16,7 @@ from ...toolkit import version_key
 from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
                                 ptx_isa_cuda, table)
 from .cudanames import mentions, named, torch_build_cuda, torch_builds_named
-from .extract import decode_version
+from .extract import decode_version, gpus_named
 from .symbols import demangle
 
 TYPE_CHECKING = False
@@ -2320,8 +2320,6 @@ def _d_gpu_vs_build(v: dict, t: LogText, m: re.Match) -> dict:
     newer than a framework build the log names (status.gpu_newer_than_build: RTX 3080 beside cudatoolkit 10.0, an RTX
     2080 Ti beside CUDA 9.0, an RTX 5090 beside cu124); "unseen" when the log names no build CUDA and the GPU needs CUDA
     11 or newer; "" otherwise. ``build_cuda_named``: the oldest build CUDA named."""
-    from .extract import gpus_named
-
     # of every GPU the log names, the one CUDA knew last (an RTX 2070 beside the GTX 1050 Ti that works: darknet#2836)
     said = [(v.get("gpu_name", ""), v["gpu_cc"])] if re.fullmatch(r"\d{1,2}\.\d", v.get("gpu_cc") or "") else []
     known = [(first, name, cc) for name, cc in said + gpus_named(t.text)
@@ -3398,8 +3396,6 @@ DERIVE["fm_versions"] = _d_fm_versions
 def _d_gpu_unseen_old_build(v: dict, t: LogText, m: re.Match) -> dict:
     """``old_build``: the oldest framework build CUDA the log names when it is older than 10.0 (the first CUDA that knows
     Turing) and the log names no GPU the GPU table knows (extract's ``gpu_cc``, ``gpus_named``), else ""."""
-    from .extract import gpus_named
-
     if re.fullmatch(r"\d{1,2}\.\d", v.get("gpu_cc") or "") or gpus_named(t.text):
         return {"old_build": ""}
     builds = build_cudas_named(t)
