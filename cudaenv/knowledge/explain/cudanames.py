@@ -23,6 +23,10 @@ Forms (``Mention.form``):
 - ``torch``: "torch 1.6.0", "PyTorch version: 1.13.1", which say which CUDA its wheels were built for (see
   :func:`torch_build_cuda`).
 
+A CUDA named by its major alone ("Cuda 8 installed", "installed CUDA 10") is no mention either: which minor it is
+cannot be told. :func:`installed_majors` reads the one such form a derive needs, the user's own statement that the
+major is installed.
+
 A name glued behind a word ("libcuda 11.2", "jtcuda") or behind a package version's "+" ("8.6.0.163-1+cuda11.8", which
 names the CUDA that package was built for, not one the log uses) is no mention.
 """
@@ -33,7 +37,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["Mention", "mentions", "named", "torch_build_cuda", "torch_builds_named"]
+__all__ = ["Mention", "installed_majors", "mentions", "named", "torch_build_cuda", "torch_builds_named"]
 
 
 class Mention(NamedTuple):
@@ -117,3 +121,16 @@ def torch_builds_named(text: str) -> list[str]:
     if "+cu" not in text:
         return []
     return list(dict.fromkeys(f"{int(a)}.{b}" for a, b in _TORCH_BUILD.findall(text)))
+
+
+#: "Cuda 8 installed", "CUDA 10 is installed", "installed CUDA 9": a toolkit named by its major alone, as the user's
+#: installed one (fresh20 t06, the Faster R-CNN thread: "I have a GTX 1080ti and Cuda 8 installed"; torch/cutorch#681).
+_BARE_INSTALLED = re.compile(r"(?i)(?<![\w.+-])(?:cuda[ _-]?(?:toolkit )?v?(\d{1,2})(?![\d.])(?: version)? (?:is |was )?"
+                             r"(?:already )?installed|installed (?:the )?cuda[ _-]?(?:toolkit )?v?(\d{1,2})(?![\d.]))")
+
+
+def installed_majors(text: str) -> list[int]:
+    """The CUDA majors ``text`` says are installed by the major alone ("Cuda 8 installed"), ascending, each once."""
+    if "nstalled" not in text and "NSTALLED" not in text:
+        return []
+    return sorted({int(a or b) for a, b in _BARE_INSTALLED.findall(text)})

@@ -15,7 +15,7 @@ from ...host import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
 from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
                                 ptx_isa_cuda, table)
-from .cudanames import mentions, named, torch_build_cuda, torch_builds_named
+from .cudanames import installed_majors, mentions, named, torch_build_cuda, torch_builds_named
 from .extract import decode_version, gpus_named
 from .symbols import demangle
 
@@ -880,6 +880,22 @@ def knowledge_table(file: str) -> dict:
         doc = _TABLES[file] = load_table(path, file.replace(".yaml", ".marshal"))
     return doc
 
+
+
+def kb_pattern(entry_id: str, literal: str) -> re.Pattern:
+    """The knowledge base's own pattern of ``entry_id`` that contains ``literal``, compiled once: a derive that looks
+    for the entry's message elsewhere in the log (its match came from another of the entry's lines) reads the pattern
+    from the entry, so the message is written once, in errors.yaml."""
+    rx = _KB_PATTERNS.get((entry_id, literal))
+    if rx is None:
+        from ..kb import load_entries
+
+        entry = next(e for e in load_entries() if e["id"] == entry_id)
+        rx = _KB_PATTERNS[entry_id, literal] = re.compile(next(p for p in entry["patterns"] if literal in p))
+    return rx
+
+
+_KB_PATTERNS: dict[tuple[str, str], re.Pattern] = {}
 
 def libraries() -> dict:
     """The soname table (``knowledge/components.yaml``): stem -> component, label, wheel, conda package."""
@@ -3369,18 +3385,14 @@ DERIVE["cuda_pair_iso"] = _d_cuda_pair_iso
 
 # -- [r20 docsrun]
 
-_FM_REFUSED = re.compile(r"fabric manager NVIDIA GPU driver interface version (\d+\.\d+(?:\.\d+)?) (?:don.t|doesn.t|does not)"
-                         r" match with driver version ((\d+)\.\d+(?:\.\d+)?)")
-
-
 def _d_fm_versions(v: dict, t: LogText, m: re.Match) -> dict:
     """The fabric manager's and the driver's versions from the fabric manager's own refusal anywhere in the log
     (``fm_version``, ``fm_driver``, ``fm_branch``), when the entry matched first on CUDA's error 802 above it
     (dstackai/dstack#2348: torch's 802 warning, then the service's journal)."""
     if v.get("fm_version") or "fabric manager NVIDIA GPU" not in t.text:
         return {}
-    fm = _FM_REFUSED.search(t.text)
-    return {"fm_version": fm.group(1), "fm_driver": fm.group(2), "fm_branch": fm.group(3)} if fm else {}
+    fm = kb_pattern("driver.fabric_manager", "fabric manager NVIDIA GPU driver interface version").search(t.text)
+    return {k: fm.group(k) for k in ("fm_version", "fm_driver", "fm_branch")} if fm else {}
 
 
 DERIVE["fm_versions"] = _d_fm_versions
@@ -3411,22 +3423,18 @@ DERIVE["gpu_unseen_old_build"] = _d_gpu_unseen_old_build
 # A minor-version difference is harmless (lwfinger/rtw88#109); an older major than the kernel's fails on the flags only
 # the newer gcc knows (pop-os/pop#3117: a 22.04 HWE kernel built by gcc-12, gcc 11 the default; installing gcc-12 fixed
 # it), which gcc's refusal of a kernel-only flag says outright.
-_KERNEL_BUILT_BY = re.compile(r"The kernel was built by: \S*?gcc(?:-\d+)? \([^\n]*?\) (\d+)\.\d+")
 _KERNEL_YOU_USE = re.compile(r"You are using:[ \t]+\S*?\b(?:gcc|cc)(?:-\d+)? \([^\n]*?\) (\d+)\.\d+")
-_KERNEL_FLAG_REFUSED = re.compile(
-    r"unrecognized command-line option ['‘\"]?-(?:ftrivial-auto-var-init=zero|mharden-sls=all|fzero-call-used-regs="
-    r"used-gpr|mindirect-branch-cs-prefix|fmin-function-alignment=\d+|fstrict-flex-arrays=\d)")
-
 
 def _d_kernel_gcc(v: dict, t: LogText, m: re.Match) -> dict:
     """``kgcc``: the gcc major the running kernel was built with, when the log names it; ``kgcc_newer``: "yes" when gcc
     refused a kernel-only flag, or the gcc used is of an older major than the kernel's, else ""."""
     out = {}
-    km = _KERNEL_BUILT_BY.search(t.text)
+    km = kb_pattern("driver.kernel_compiler_older", "The kernel was built by").search(t.text)
     um = _KERNEL_YOU_USE.search(t.text)
     if km:
-        out["kgcc"] = km.group(1)
-    newer = bool(_KERNEL_FLAG_REFUSED.search(t.text)) or bool(km and um and int(km.group(1)) > int(um.group(1)))
+        out["kgcc"] = km.group("kgcc")
+    refused = kb_pattern("driver.kernel_compiler_older", "unrecognized command-line option").search(t.text)
+    newer = bool(refused) or bool(km and um and int(km.group("kgcc")) > int(um.group(1)))
     out["kgcc_newer"] = "yes" if newer else ""
     return out
 
@@ -3467,13 +3475,6 @@ DERIVE.update({"pip_no_space_what": _d_pip_no_space_what})
 
 
 # -- [r20 f20order]
-#: "Cuda 8 installed", "CUDA 10 is installed", "installed CUDA 9": a toolkit named by its major alone, as the user's
-#: installed one. _NAMED_CUDA reads major.minor only; a bare major counts when every release of it compiles for the
-#: refused architecture (its .0 is at or above the architecture's first release), so the nvcc that refused it is another.
-_BARE_CUDA_INSTALLED = re.compile(r"(?i)(?<![\w.+-])(?:cuda[ _-]?(?:toolkit )?v?(\d{1,2})(?![\d.])(?: version)? (?:is |was )?"
-                                  r"(?:already )?installed|installed (?:the )?cuda[ _-]?(?:toolkit )?v?(\d{1,2})(?![\d.]))")
-
-
 def _d_arch_versions_bare(v: dict, t: LogText, m: re.Match) -> dict:
     """:func:`_d_arch_versions`, and a bare major the log says is installed (fresh20 t06, the Faster R-CNN thread:
     "I have a GTX 1080ti and Cuda 8 installed", sm_61 refused, which CUDA 8.0 compiles: CUDA 8's nvcc on PATH fixed it;
@@ -3487,8 +3488,7 @@ def _d_arch_versions_bare(v: dict, t: LogText, m: re.Match) -> dict:
         return out
     first = _FIRST_CUDA.get(sm, have[0])
     lo, hi = version_key(first)[:2], version_key(have[-1])[:2]
-    majors = sorted({int(a or b) for a, b in _BARE_CUDA_INSTALLED.findall(t.text)})
-    ok = [x for x in majors if lo <= version_key(f"{x}.0")[:2] <= hi]
+    ok = [x for x in installed_majors(t.text) if lo <= version_key(f"{x}.0")[:2] <= hi]
     if ok:
         x = ok[-1]
         out.update({"named_cuda": f"{x}.0" if x <= 8 else str(x), "ran_cuda": "", "arch_old_cuda": "", "arch_first": "",
