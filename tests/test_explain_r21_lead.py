@@ -55,3 +55,81 @@ def test_the_kernel_gcc_is_read_from_the_entrys_pattern():
 ])
 def test_installed_majors(text, majors):
     assert cudanames.installed_majors(text) == majors
+
+
+# -- A CI job on a hosted runner (the `ci` fact, situations.yaml's ci-runner place): no GPU and no NVIDIA driver there,
+# so the first fix is to skip the GPU tests there or run them on a runner with a GPU, not to install a driver.
+from cudaenv.knowledge.explain.extract import facts  # noqa: E402
+from cudaenv.knowledge.explain.text import LogText  # noqa: E402
+
+# https://github.com/SyneRBI/SIRF/issues/1278 (the CUDA tests disabled on GitHub Actions; a self-hosted runner suggested)
+SIRF = ("GitHub Actions doesn't have the CUDA run-time, so testing the CUDA RDP fails with\n"
+        "`sirf.Utilities.error: ??? \"'\\\\nERROR: CUDA failed to allocate memory in compute_gradient kernel execution: CUDA "
+        "driver version is insufficient for CUDA runtime version\\\\n'\"`\n"
+        "This occurs in the `build (gpu)` docker job of the SB, see e.g. "
+        "https://github.com/SyneRBI/SIRF-SuperBuild/actions/runs/9865000620/job/27241074266#step:9:29413\n")
+# https://github.com/pytorch/pytorch/issues/87890 (GitHub Actions' own A10G runners losing their GPU: a runner with a GPU)
+G5 = ("There is a new trend of flaky issues when the GPU seems to disappear from GHA g5 runners. There are 2 common errors:\n"
+      "* `RuntimeError: No CUDA GPUs are available`: https://hud.pytorch.org/failure/RuntimeError%3A%20No%20CUDA%20GPUs%20are%20available\n"
+      "GHA g5 runners (NVIDIA A10G). Inductors and some trunk tests use them\n")
+
+
+# torch's own message (torch/csrc/cuda/Module.cpp's driver check) in a pytest run, and GitHub's runner's own last line
+# (actions/runner: "Error: Process completed with exit code N."): the resolution of SIRF#1278, meson#13269,
+# qiboteam/qibotn#14, jkarolczak/ligand-classification#111, pathpy/pathpyG#29 ("the default GitHub runners do not have a
+# GPU ... setting up self-hosted runners to test on GPU"), conan-io/cuda-conan#10 (libcuda.so.1 absent on the hosted
+# Ubuntu runner: the test package's execution skipped there)
+PYTEST_ON_RUNNER = ("tests/test_gpu.py:12: in test_cuda\n    x = torch.zeros(3).cuda()\n"
+                    "E   RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and "
+                    "installed a driver from http://www.nvidia.com/Download/index.aspx\n"
+                    "Error: Process completed with exit code 1.\n")
+
+
+def test_a_hosted_runner_has_no_gpu_skip_or_move_the_gpu_tests():
+    first = explain(PYTEST_ON_RUNNER)[0].to_dict()
+    assert first["id"] == "torch.no_driver"
+    line = first["fix"].split("\n")[0]
+    assert line.startswith("A hosted CI runner has no GPU and no NVIDIA driver") and "skipif" in line and "self-hosted" in line
+    # without the runner's line, a machine of the user's own: the driver first
+    assert explain(PYTEST_ON_RUNNER.replace("Error: Process completed with exit code 1.\n", ""))[0].to_dict()[
+        "fix"].startswith("`nvidia-smi` must work first")
+
+
+def test_an_entrys_own_ci_variant_still_answers():
+    # SIRF#1278 is answered by runtime.insufficient_driver's own CI variant (round 5), which says the same
+    first = explain(SIRF)[0].to_dict()
+    assert first["id"] == "runtime.insufficient_driver" and first["fix"].startswith("Run the CUDA tests only on a runner with a GPU")
+
+
+def test_a_runner_with_a_gpu_keeps_the_entrys_answer():
+    assert facts(LogText(G5))["ci"] == "github"
+    assert not any("hosted CI runner" in m.to_dict()["fix"] for m in explain(G5))
+
+
+@pytest.mark.parametrize("text,ci", [
+    # a binary's source path from the machine that built it is not where it ran (corpus 166, 132: vllm, onnxruntime)
+    ("Failed: Cuda error /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:307 'peer access is not supported between "
+     "these two devices'", ""),
+    ("D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall CUDA failure 35: CUDA "
+     "driver version is insufficient for CUDA runtime version", ""),
+    # a job's own marks (corpus sampled/305: CircleCI's project directory; fresh13 h66: GitHub's tool cache)
+    ('  File "/home/circleci/project/env/lib/python3.8/site-packages/torch/__init__.py", line 218, in <module>', "circleci"),
+    ('  File "/opt/hostedtoolcache/Python/3.10.13/x64/lib/python3.10/site-packages/torch/cuda/__init__.py", line 3', "github"),
+    # allenai/allennlp#4310: "Occasionally CUDA becomes unavailable on the self-hosted runner"
+    ("Occasionally CUDA becomes unavailable on the self-hosted runner, for whatever reason. When this happens, the GPU "
+     "workflow will always pass\nError: Process completed with exit code 1.", "self-hosted"),
+])
+def test_the_ci_fact_reads_the_runners_own_marks(text, ci):
+    assert facts(LogText(text))["ci"] == ci
+
+
+def test_a_build_on_a_hosted_runner_names_the_architectures():
+    # pip's and torch's own lines (cpp_extension's warning when no driver answers) in a GitHub job: a build needs only the
+    # toolkit, so the architectures are named (the same line as a `docker build` gets)
+    log = ("Building wheel for mypkg (setup.py): started\n"
+           "No CUDA runtime is found, using CUDA_HOME='/usr/local/cuda'\n"
+           "Error: Process completed with exit code 1.\n")
+    first = explain(log)[0].to_dict()
+    assert first["id"] == "torch.no_cuda_runtime"
+    assert first["fix"].startswith("A hosted CI runner has no GPU and no NVIDIA driver, so a build there cannot detect")
+    assert "TORCH_CUDA_ARCH_LIST" in first["fix"].split("\n")[0]

@@ -293,6 +293,7 @@ def facts(t: LogText) -> dict[str, str]:
     m = f.search(*_CUDA_SAID)  # [r16 evidence] the reporter's "my cuda version is 10.1"
     out["cuda_said"] = m.group(1) if m else ""
     out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
+    out["ci"] = _ci(f)  # [r21 lead]
     return out
 
 
@@ -554,3 +555,33 @@ _LAUNCHER = [
     ("ide", ("the ide", "an ide", "a ide", "my ide", "from ide", "in ide", "qt creator", "qtcreator", "eclipse", "clion"),
      _Lazy(r"\b(?:the|an?|my|from|in) IDE\b|(?i:\bqt ?creator\b|\beclipse\b|\bclion\b)")),
 ]
+
+
+# -- [r21 lead] `ci`: the log is a CI job's, on a hosted runner, by the runner's own marks (what the job prints where it
+# runs, not a path a prebuilt binary carries from the machine that built it: llama.cpp's and onnxruntime's asserts name
+# /home/runner/work/... and D:\a\_work\1\s\onnxruntime\... wherever they run). Hosted runners have no GPU and no NVIDIA
+# driver: a CUDA toolkit an action installs builds CUDA code there, and nothing that calls the driver runs
+# (SyneRBI/SIRF#1278: "GitHub Actions doesn't have the CUDA run-time", cudart's "driver version is insufficient";
+# mesonbuild/meson#13269: "github actions has no GPU"; openmm/openmm#4286: "Github doesn't provide runners with GPUs";
+# qiboteam/qibotn#14, jkarolczak/ligand-classification#111, tardis-sn/stardis#144: the GPU tests skipped or moved).
+# A self-hosted runner has what its owner gave it: "self-hosted" in the log makes the fact `self-hosted`.
+_CI = [
+    ("github", ("hostedtoolcache", "/home/runner/work", "runneradmin", "process completed with exit code", "github_actions",
+                ".github/workflows", "runs-on:", "github-hosted", "github hosted", "github action", "\\a\\_temp", "##[error]", "gha", "/actions/runs/"),
+     _Lazy(r"/opt/hostedtoolcache/|(?:File \"|\bcd |^\s*)/home/runner/work/|\brunneradmin\b|^Error: Process completed with exit "
+           r"code \d+|\bGITHUB_ACTIONS\b|\.github/workflows/|^\s*runs-on:|(?i:\bgithub[- ]hosted\b|\bgithub actions?\b)|\bGHA\b|github\.com/[\w.-]+/[\w.-]+/actions/runs/\d|"
+           r"[CD]:\\a\\_temp\\|^##\[error\]", re.M)),
+    ("gitlab", ("gitlab-runner", ".gitlab-ci.yml", "job failed: exit code"),
+     _Lazy(r"Running with gitlab-runner|\.gitlab-ci\.yml|^ERROR: Job failed: exit code", re.M)),
+    ("azure", ("/home/vsts/work", "##vso[", "azure pipelines"), _Lazy(r"/home/vsts/work/|##vso\[|(?i:\bazure pipelines\b)")),
+    ("circleci", ("/home/circleci/", "circleci"), _Lazy(r"/home/circleci/|(?i:\bcircleci\b)")),
+    ("travis", ("/home/travis/build", "travis-ci"), _Lazy(r"/home/travis/build/|(?i:\btravis-ci\b)")),
+]
+_SELF_HOSTED = (("self-hosted", "self hosted"), _Lazy(r"(?i:\bself[- ]hosted\b)"))
+
+
+def _ci(f: "_Finder") -> str:
+    """The CI service whose hosted runner ran the log (``github``, ``gitlab``, ``azure``, ``circleci``, ``travis``),
+    ``self-hosted`` when the log says the runner is, "" when no runner's marks are shown."""
+    name = next((name for name, needles, rx in _CI if f.search(needles, rx)), "")
+    return "self-hosted" if name and f.search(*_SELF_HOSTED) else name
