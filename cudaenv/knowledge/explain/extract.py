@@ -293,6 +293,8 @@ def facts(t: LogText) -> dict[str, str]:
     m = f.search(*_CUDA_SAID)  # [r16 evidence] the reporter's "my cuda version is 10.1"
     out["cuda_said"] = m.group(1) if m else ""
     out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
+    out["ci"] = next((name for name, needles, rx in _CI if f.search(needles, rx)), "")  # [r21 obuild]
+    out["build_isolated"] = "yes" if f.search(*_BUILD_ISOLATED) else ""  # [r21 obuild]
     return out
 
 
@@ -554,3 +556,39 @@ _LAUNCHER = [
     ("ide", ("the ide", "an ide", "a ide", "my ide", "from ide", "in ide", "qt creator", "qtcreator", "eclipse", "clion"),
      _Lazy(r"\b(?:the|an?|my|from|in) IDE\b|(?i:\bqt ?creator\b|\beclipse\b|\bclion\b)")),
 ]
+
+
+# -- [r21 obuild] `ci`: the log ran on a CI runner or build agent, and which (github-actions, azure, gitlab, jenkins,
+# travis, circleci, buildkite). Who fixes what there differs from a workstation: the runner image decides the compiler,
+# the disk and the GPU (a GitHub-hosted runner has none), the workflow pins the CUDA its artifacts are built for, so the
+# first fix is the image, the job's own steps or a runner with room, not a package installed by hand. Read once, used
+# by several entries and by situations.yaml's `ci-runner`: msvc.unsupported_version (abetlen/llama-cpp-python#1543,
+# fresh20 t04: keep the CUDA, pin the runner image or MSVC toolset), python.pip_install_no_space and
+# toolkit.runfile_tmp_full (matteospanio/torchfx#74 fixed by PR #76, shap/shap#3330: free the runner's disk).
+# What shows it: GitHub Actions' runneradmin user, its work and tool-cache directories, its `##[error]` annotations,
+# a workflow file or run URL, its image labels; Azure's `##vso[` and vsts paths; gitlab-runner's banner; Jenkins'
+# workspace; cibuildwheel (which runs as a CI step).
+_CI = [
+    ("github-actions",
+     ("runneradmin", "/home/runner/", "\\a\\_temp", "##[", ".github/workflows", ".github\\workflows", "github actions",
+      "github-hosted", "/actions/runs/", "runs-on:", "windows-latest", "windows-20", "ubuntu-latest", "macos-latest",
+      "hostedtoolcache", "cibuildwheel", "workflow"),
+     _Lazy(r"\brunneradmin\b|/home/runner/(?:work|runners)/|\\a\\_temp\b|^##\[(?:error|warning|group)\]|##\[error\]|"
+           r"\.github[/\\]workflows\b|\bGitHub Actions\b|\bGitHub-hosted\b|github\.com/[\w.-]+/[\w.-]+/actions/runs/|"
+           r"\bruns-on:|\b(?:windows|ubuntu|macos)-latest\b|\bwindows-20\d\d\b|\bhostedtoolcache\b|\bcibuildwheel\b|"
+           r"\b[Ww]orkflow (?:run|job|file)s?\b", re.M)),
+    ("azure", ("##vso[", "/home/vsts/", "azure pipelines", "azure devops"),
+     _Lazy(r"##vso\[|/home/vsts/work/|\bAzure (?:Pipelines|DevOps)\b")),
+    ("gitlab", ("gitlab-runner", "gitlab-ci", "gitlab ci"), _Lazy(r"(?i:\bgitlab-runner\b|\.gitlab-ci\.yml\b|\bgitlab ci\b)")),
+    ("jenkins", ("jenkins",), _Lazy(r"/(?:home/)?jenkins/(?:workspace/)?|\bJenkinsfile\b|\bJenkins (?:job|build|agent)\b")),
+    ("travis", ("travis",), _Lazy(r"/home/travis/build/|\btravis-ci\b|\.travis\.yml\b")),
+    ("circleci", ("circleci",), _Lazy(r"(?i:\bcircleci\b)")),
+    ("buildkite", ("buildkite",), _Lazy(r"(?i:\bbuildkite-agent\b|/buildkite/builds/)")),
+]
+
+# -- [r21 obuild] `build_isolated`: pip built the package in its isolated environment (PEP 517 build isolation), whose
+# torch is the one pip downloaded for the build (a traceback frame under /tmp/pip-build-env-*/overlay, Windows'
+# ...\Temp\pip-build-env-*\overlay): not the torch installed in the user's environment. On Windows that torch is PyPI's
+# CPU build, so torch reports no CUDA_HOME whatever CUDA_HOME says (facebookresearch/sam2#19 and #137, fixed by
+# `pip install --no-build-isolation -e .`); elsewhere it is the newest release, of whichever CUDA.
+_BUILD_ISOLATED = (("pip-build-env-",), _Lazy(r"pip-build-env-\w+[/\\]overlay"))
