@@ -112,3 +112,10 @@ def test_no_gcc_at_hand_keeps_the_install_line(text):
 ])
 def test_ci_fact(text, want):
     assert extract.facts(LogText(text))["ci"] == want
+
+
+def test_ci_fact_skips_a_wheels_build_path():
+    # fresh9 d35 (sgl-project/sglang): a vllm wheel built on GitHub Actions names its source path in a runtime error
+    text = ("Failed: Cuda error /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:307 'peer access is not supported "
+            "between these two devices'\n")
+    assert extract.facts(LogText(text))["ci"] == ""

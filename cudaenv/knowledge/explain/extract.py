@@ -567,13 +567,14 @@ _LAUNCHER = [
 # toolkit.runfile_tmp_full (matteospanio/torchfx#74 fixed by PR #76, shap/shap#3330: free the runner's disk).
 # What shows it: GitHub Actions' runneradmin user, its work and tool-cache directories, its `##[error]` annotations,
 # a workflow file or run URL, its image labels; Azure's `##vso[` and vsts paths; gitlab-runner's banner; Jenkins'
-# workspace; cibuildwheel (which runs as a CI step).
+# workspace; cibuildwheel (which runs as a CI step). A runner path inside a prebuilt binary's own message is where that
+# binary was built, not where the log ran (fresh9 d35: vllm's wheel reports "Cuda error /home/runner/work/vllm/...").
 _CI = [
     ("github-actions",
      ("runneradmin", "/home/runner/", "\\a\\_temp", "##[", ".github/workflows", ".github\\workflows", "github actions",
       "github-hosted", "/actions/runs/", "runs-on:", "windows-latest", "windows-20", "ubuntu-latest", "macos-latest",
       "hostedtoolcache", "cibuildwheel", "workflow"),
-     _Lazy(r"\brunneradmin\b|/home/runner/(?:work|runners)/|\\a\\_temp\b|^##\[(?:error|warning|group)\]|##\[error\]|"
+     _Lazy(r"\brunneradmin\b|(?<!error )(?<!at )(?<!in )/home/runner/(?:work|runners)/|\\a\\_temp\b|^##\[(?:error|warning|group)\]|##\[error\]|"
            r"\.github[/\\]workflows\b|\bGitHub Actions\b|\bGitHub-hosted\b|github\.com/[\w.-]+/[\w.-]+/actions/runs/|"
            r"\bruns-on:|\b(?:windows|ubuntu|macos)-latest\b|\bwindows-20\d\d\b|\bhostedtoolcache\b|\bcibuildwheel\b|"
            r"\b[Ww]orkflow (?:run|job|file)s?\b", re.M)),
