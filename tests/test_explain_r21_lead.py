@@ -102,7 +102,7 @@ def test_an_entrys_own_ci_variant_still_answers():
 
 
 def test_a_runner_with_a_gpu_keeps_the_entrys_answer():
-    assert facts(LogText(G5))["ci"] == "github"
+    assert facts(LogText(G5))["ci"] == "github-actions"
     assert not any("hosted CI runner" in m.to_dict()["fix"] for m in explain(G5))
 
 
@@ -114,7 +114,7 @@ def test_a_runner_with_a_gpu_keeps_the_entrys_answer():
      "driver version is insufficient for CUDA runtime version", ""),
     # a job's own marks (corpus sampled/305: CircleCI's project directory; fresh13 h66: GitHub's tool cache)
     ('  File "/home/circleci/project/env/lib/python3.8/site-packages/torch/__init__.py", line 218, in <module>', "circleci"),
-    ('  File "/opt/hostedtoolcache/Python/3.10.13/x64/lib/python3.10/site-packages/torch/cuda/__init__.py", line 3', "github"),
+    ('  File "/opt/hostedtoolcache/Python/3.10.13/x64/lib/python3.10/site-packages/torch/cuda/__init__.py", line 3', "github-actions"),
     # allenai/allennlp#4310: "Occasionally CUDA becomes unavailable on the self-hosted runner"
     ("Occasionally CUDA becomes unavailable on the self-hosted runner, for whatever reason. When this happens, the GPU "
      "workflow will always pass\nError: Process completed with exit code 1.", "self-hosted"),

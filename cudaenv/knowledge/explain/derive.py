@@ -3497,3 +3497,53 @@ def _d_arch_versions_bare(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["arch_versions_bare"] = _d_arch_versions_bare
+
+
+# -- [r21 obuild]
+# What the log says is installed decides the first fix of a compiler that is too new for nvcc: a gcc the toolkit
+# accepts that the log already names (a gcc-7 binary, "gcc 7.5.0" in the user's list beside "g++ 9.3", gcc --version
+# output, an AUR "gcc13", `ls /usr/bin/gcc-*` listing gcc-4.8) is selected for nvcc rather than another one installed.
+# Jittor/jittor#182 (Ubuntu 20.04, CUDA 10.1: "g++ 9.30 / gcc 7.5.0"; update-alternatives made gcc and g++ both 7),
+# facebookarchive/caffe2#442 (CUDA 8: `ls /usr/bin/gcc-*` found gcc-4.8, update-alternatives to it fixed the build).
+# Not evidence: the limit's own words ("gcc versions later than 8", "gcc 4.9 and up"), Python's build banner
+# ("[GCC 7.3.0] :: Anaconda"), conda's libgcc-ng rows.
+_GCC_NAMED = re.compile(
+    r"(?<![\w\[/.-])(?:gcc|g\+\+)-(\d{1,2}(?:\.\d)?)(?![\w.])"  # a binary: gcc-7, g++-12, gcc-4.8
+    r"|(?<=/)(?:gcc|g\+\+)-(\d{1,2}(?:\.\d)?)(?![\w.])"  # by path: /usr/bin/gcc-6
+    r"|(?<![\w\[/.-])gcc(\d{1,2})(?![\w.])"  # a distribution's package: gcc13 (AUR), gcc11
+    r"|(?<![\w\[/.-])(?i:gcc|g\+\+)(?: version)?:? (?:\([^()\n]{1,40}\) )?v?(\d{1,2})\.(\d{1,2})(?:\.\d+)?(?![\w.])(?! and up)")
+
+
+def gcc_named(text: str) -> list[str]:
+    """The gcc versions a log names as present (majors; "4.8" for the 4.x series), in the order they appear."""
+    out: list[str] = []
+    for m in _GCC_NAMED.finditer(text):
+        if m.group(4):
+            major, minor = m.group(4), m.group(5)
+            v = f"{major}.{minor}" if major == "4" else major
+        else:
+            v = next(g for g in m.groups()[:3] if g)
+            if v.startswith("4.") is False and "." in v:
+                v = v.split(".")[0]
+        a = text.rfind("\n", 0, m.start()) + 1
+        if re.search(r"(?i)later than|and up are not|\[GCC|[<>]=|adequate version|required version", text[a:m.end() + 8]):
+            continue
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def _d_gcc_limit_at_hand(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_gcc_limit`, and ``gcc_at_hand``: the newest gcc the log names that the toolkit accepts (not above
+    ``limit``; "" when it names none)."""
+    out = _d_gcc_limit(v, t, m)
+    limit = out.get("limit") or ""
+    if not limit:
+        return {**out, "gcc_at_hand": ""}
+    lim = version_key(limit)[:2]
+    ok = [g for g in gcc_named(t.text) if version_key(g)[:2] <= lim]
+    ok.sort(key=lambda g: version_key(g))
+    return {**out, "gcc_at_hand": ok[-1] if ok else ""}
+
+
+DERIVE["gcc_limit_at_hand"] = _d_gcc_limit_at_hand

@@ -293,7 +293,8 @@ def facts(t: LogText) -> dict[str, str]:
     m = f.search(*_CUDA_SAID)  # [r16 evidence] the reporter's "my cuda version is 10.1"
     out["cuda_said"] = m.group(1) if m else ""
     out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
-    out["ci"] = _ci(f)  # [r21 lead]
+    out["ci"] = _ci(f)  # [r21 obuild, lead]
+    out["build_isolated"] = "yes" if f.search(*_BUILD_ISOLATED) else ""  # [r21 obuild]
     return out
 
 
@@ -557,31 +558,51 @@ _LAUNCHER = [
 ]
 
 
-# -- [r21 lead] `ci`: the log is a CI job's, on a hosted runner, by the runner's own marks (what the job prints where it
-# runs, not a path a prebuilt binary carries from the machine that built it: llama.cpp's and onnxruntime's asserts name
-# /home/runner/work/... and D:\a\_work\1\s\onnxruntime\... wherever they run). Hosted runners have no GPU and no NVIDIA
-# driver: a CUDA toolkit an action installs builds CUDA code there, and nothing that calls the driver runs
-# (SyneRBI/SIRF#1278: "GitHub Actions doesn't have the CUDA run-time", cudart's "driver version is insufficient";
-# mesonbuild/meson#13269: "github actions has no GPU"; openmm/openmm#4286: "Github doesn't provide runners with GPUs";
-# qiboteam/qibotn#14, jkarolczak/ligand-classification#111, tardis-sn/stardis#144: the GPU tests skipped or moved).
-# A self-hosted runner has what its owner gave it: "self-hosted" in the log makes the fact `self-hosted`.
+# -- [r21 obuild] `ci`: the log ran on a CI runner or build agent, and which (github-actions, azure, gitlab, jenkins,
+# travis, circleci, buildkite). Who fixes what there differs from a workstation: the runner image decides the compiler,
+# the disk and the GPU (a GitHub-hosted runner has none), the workflow pins the CUDA its artifacts are built for, so the
+# first fix is the image, the job's own steps or a runner with room, not a package installed by hand. Read once, used
+# by several entries and by situations.yaml's `ci-runner`: msvc.unsupported_version (abetlen/llama-cpp-python#1543,
+# fresh20 t04: keep the CUDA, pin the runner image or MSVC toolset), python.pip_install_no_space and
+# toolkit.runfile_tmp_full (matteospanio/torchfx#74 fixed by PR #76, shap/shap#3330: free the runner's disk).
+# What shows it: GitHub Actions' runneradmin user, its work and tool-cache directories, its `##[error]` annotations,
+# a workflow file or run URL, its image labels; Azure's `##vso[` and vsts paths; gitlab-runner's banner; Jenkins'
+# workspace; cibuildwheel (which runs as a CI step). A runner path inside a prebuilt binary's own message is where that
+# binary was built, not where the log ran (fresh9 d35: vllm's wheel reports "Cuda error /home/runner/work/vllm/...").
 _CI = [
-    ("github", ("hostedtoolcache", "/home/runner/work", "runneradmin", "process completed with exit code", "github_actions",
-                ".github/workflows", "runs-on:", "github-hosted", "github hosted", "github action", "\\a\\_temp", "##[error]", "gha", "/actions/runs/"),
-     _Lazy(r"/opt/hostedtoolcache/|(?:File \"|\bcd |^\s*)/home/runner/work/|\brunneradmin\b|^Error: Process completed with exit "
-           r"code \d+|\bGITHUB_ACTIONS\b|\.github/workflows/|^\s*runs-on:|(?i:\bgithub[- ]hosted\b|\bgithub actions?\b)|\bGHA\b|github\.com/[\w.-]+/[\w.-]+/actions/runs/\d|"
-           r"[CD]:\\a\\_temp\\|^##\[error\]", re.M)),
-    ("gitlab", ("gitlab-runner", ".gitlab-ci.yml", "job failed: exit code"),
-     _Lazy(r"Running with gitlab-runner|\.gitlab-ci\.yml|^ERROR: Job failed: exit code", re.M)),
-    ("azure", ("/home/vsts/work", "##vso[", "azure pipelines"), _Lazy(r"/home/vsts/work/|##vso\[|(?i:\bazure pipelines\b)")),
-    ("circleci", ("/home/circleci/", "circleci"), _Lazy(r"/home/circleci/|(?i:\bcircleci\b)")),
-    ("travis", ("/home/travis/build", "travis-ci"), _Lazy(r"/home/travis/build/|(?i:\btravis-ci\b)")),
+    ("github-actions",
+     ("runneradmin", "/home/runner/", "\\a\\_temp", "##[", ".github/workflows", ".github\\workflows", "github actions",
+      "github-hosted", "/actions/runs/", "runs-on:", "windows-latest", "windows-20", "ubuntu-latest", "macos-latest",
+      "hostedtoolcache", "cibuildwheel", "workflow", "process completed with exit code", "gha", "github_actions"),
+     _Lazy(r"\brunneradmin\b|(?<!error )(?<!at )(?<!in )/home/runner/(?:work|runners)/|\\a\\_temp\b|^##\[(?:error|warning|group)\]|##\[error\]|"
+           r"\.github[/\\]workflows\b|\bGitHub Actions\b|\bGitHub-hosted\b|github\.com/[\w.-]+/[\w.-]+/actions/runs/|"
+           r"\bruns-on:|\b(?:windows|ubuntu|macos)-latest\b|\bwindows-20\d\d\b|\bhostedtoolcache\b|\bcibuildwheel\b|"
+           r"\b[Ww]orkflow (?:run|job|file)s?\b|^Error: Process completed with exit code \d+|\bGHA\b|\bGITHUB_ACTIONS\b", re.M)),
+    ("azure", ("##vso[", "/home/vsts/", "azure pipelines", "azure devops"),
+     _Lazy(r"##vso\[|/home/vsts/work/|\bAzure (?:Pipelines|DevOps)\b")),
+    ("gitlab", ("gitlab-runner", "gitlab-ci", "gitlab ci"), _Lazy(r"(?i:\bgitlab-runner\b|\.gitlab-ci\.yml\b|\bgitlab ci\b)")),
+    ("jenkins", ("jenkins",), _Lazy(r"/(?:home/)?jenkins/(?:workspace/)?|\bJenkinsfile\b|\bJenkins (?:job|build|agent)\b")),
+    ("travis", ("travis",), _Lazy(r"/home/travis/build/|\btravis-ci\b|\.travis\.yml\b")),
+    ("circleci", ("circleci",), _Lazy(r"(?i:\bcircleci\b)")),
+    ("buildkite", ("buildkite",), _Lazy(r"(?i:\bbuildkite-agent\b|/buildkite/builds/)")),
 ]
+
+# -- [r21 obuild] `build_isolated`: pip built the package in its isolated environment (PEP 517 build isolation), whose
+# torch is the one pip downloaded for the build (a traceback frame under /tmp/pip-build-env-*/overlay, Windows'
+# ...\Temp\pip-build-env-*\overlay): not the torch installed in the user's environment. On Windows that torch is PyPI's
+# CPU build, so torch reports no CUDA_HOME whatever CUDA_HOME says (facebookresearch/sam2#19 and #137, fixed by
+# `pip install --no-build-isolation -e .`); elsewhere it is the newest release, of whichever CUDA.
+_BUILD_ISOLATED = (("pip-build-env-",), _Lazy(r"pip-build-env-\w+[/\\]overlay"))
+
+# [r21 lead] GitHub's runner ends a failed step with "Error: Process completed with exit code N."; "GHA" is how people
+# write GitHub Actions. A hosted runner has no GPU and no NVIDIA driver (situations.yaml `ci-hosted`: SyneRBI/SIRF#1278,
+# mesonbuild/meson#13269, qiboteam/qibotn#14, pathpy/pathpyG#29); a self-hosted one has what its owner gave it, so
+# "self-hosted" in the log makes the fact `self-hosted` (allenai/allennlp#4310: CUDA gone on the self-hosted runner).
 _SELF_HOSTED = (("self-hosted", "self hosted"), _Lazy(r"(?i:\bself[- ]hosted\b)"))
 
 
 def _ci(f: "_Finder") -> str:
-    """The CI service whose hosted runner ran the log (``github``, ``gitlab``, ``azure``, ``circleci``, ``travis``),
-    ``self-hosted`` when the log says the runner is, "" when no runner's marks are shown."""
+    """The CI service whose runner ran the log (``github-actions``, ``azure``, ``gitlab``, ``jenkins``, ``travis``,
+    ``circleci``, ``buildkite``), ``self-hosted`` when the log says the runner is, "" when no runner's marks show."""
     name = next((name for name, needles, rx in _CI if f.search(needles, rx)), "")
     return "self-hosted" if name and f.search(*_SELF_HOSTED) else name
