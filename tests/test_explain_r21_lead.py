@@ -118,6 +118,10 @@ def test_a_runner_with_a_gpu_keeps_the_entrys_answer():
     # allenai/allennlp#4310: "Occasionally CUDA becomes unavailable on the self-hosted runner"
     ("Occasionally CUDA becomes unavailable on the self-hosted runner, for whatever reason. When this happens, the GPU "
      "workflow will always pass\nError: Process completed with exit code 1.", "self-hosted"),
+    # pytorch/pytorch#87890 names its runners "GHA g5 runners"; PyTorch's job names end with the GPU runner's label (the
+    # form its CI prints: "... / test (default, 1, 4, linux.g5.4xlarge.nvidia.gpu)"; the "job: " prefix is ours)
+    ("Error: Process completed with exit code 1.\njob: linux-focal-cuda11.6-py3.10-gcc7 / test (default, 1, 4, linux.g5.4xlarge.nvidia.gpu)",
+     "self-hosted"),
 ])
 def test_the_ci_fact_reads_the_runners_own_marks(text, ci):
     assert facts(LogText(text))["ci"] == ci

@@ -598,11 +598,15 @@ _BUILD_ISOLATED = (("pip-build-env-",), _Lazy(r"pip-build-env-\w+[/\\]overlay"))
 # write GitHub Actions. A hosted runner has no GPU and no NVIDIA driver (situations.yaml `ci-hosted`: SyneRBI/SIRF#1278,
 # mesonbuild/meson#13269, qiboteam/qibotn#14, pathpy/pathpyG#29); a self-hosted one has what its owner gave it, so
 # "self-hosted" in the log makes the fact `self-hosted` (allenai/allennlp#4310: CUDA gone on the self-hosted runner).
-_SELF_HOSTED = (("self-hosted", "self hosted"), _Lazy(r"(?i:\bself[- ]hosted\b)"))
+# A GPU runner (PyTorch's `linux.g5.4xlarge.nvidia.gpu` labels, "GPU runners", `runs-on: [..., gpu]`) is the same
+# case: a broken driver there is the runner's (pytorch/pytorch#87890, #79852: their GPU runners losing the GPU).
+_SELF_HOSTED = (("self-hosted", "self hosted", "nvidia.gpu", "gpu runner", "gpu-runner", "linux.g", "runs-on:"),
+                _Lazy(r"(?i:\bself[- ]hosted\b|\.nvidia\.gpu\b|\bgpu[- ]runners?\b|\blinux\.g\d+\w*\.|\bruns-on:[^\n]*\bgpu\b)"))
 
 
 def _ci(f: "_Finder") -> str:
     """The CI service whose runner ran the log (``github-actions``, ``azure``, ``gitlab``, ``jenkins``, ``travis``,
-    ``circleci``, ``buildkite``), ``self-hosted`` when the log says the runner is, "" when no runner's marks show."""
+    ``circleci``, ``buildkite``), ``self-hosted`` when the log says the runner is its owner's or has a GPU, "" when no
+    runner's marks show."""
     name = next((name for name, needles, rx in _CI if f.search(needles, rx)), "")
     return "self-hosted" if name and f.search(*_SELF_HOSTED) else name
