@@ -137,3 +137,24 @@ def test_a_build_on_a_hosted_runner_names_the_architectures():
     assert first["id"] == "torch.no_cuda_runtime"
     assert first["fix"].startswith("A hosted CI runner has no GPU and no NVIDIA driver, so a build there cannot detect")
     assert "TORCH_CUDA_ARCH_LIST" in first["fix"].split("\n")[0]
+
+
+# -- The generic reading of the toolkit's inner programs (cicc, ptxas, nvlink, fatbinary): nvcc runs them from its own
+# directory and Triton, XLA, Numba look in CUDA_HOME/bin or their own setting, so "put a bin on PATH" was the wrong
+# first fix on every held-out log it answered (fresh15 n70, fresh20 t05, t63). First: is it installed at all.
+def test_an_inner_toolkit_program_not_found_asks_whether_it_is_installed_first():
+    # kijai/ComfyUI-HunyuanVideoWrapper#29 (the burned fresh20 t63: Triton on Windows; CUDA_HOME fixed it)
+    log = ("2024-12-05 14:35:02,706- root:392- ERROR- !!! Exception during processing !!! Cannot find ptxas.exe\n"
+           "Traceback (most recent call last):\n"
+           '  File "F:\\ComfyUI_windows_portable\\ComfyUI\\execution.py", line 323, in execute\n')
+    first = explain(log)[0].to_dict()
+    assert first["id"] == "generic.toolkit.missing"
+    lines = first["fix"].split("\n")
+    assert lines[0].startswith("Check whether this machine has it at all: `where /r C:\\ ptxas.exe`")
+    assert "CUDA_HOME" in lines[1] and "TRITON_PTXAS_PATH" in lines[1]
+
+
+
+def test_on_linux_the_check_is_find():
+    first = explain("2024-12-05 14:35:02,706- root:392- ERROR- !!! Exception during processing !!! Cannot find ptxas\n")[0]
+    assert first.to_dict()["fix"].startswith("Check whether this machine has it at all: `find / -name ptxas -type f")

@@ -68,6 +68,8 @@ _SETTING = re.compile(r"(?<![\w/.])(?:--)?((?:[A-Za-z]+_)*?(?i:cudnn|tensorrt|nv
                       r"cufft|curand|cusparse|cusolver|nvrtc|cupti)(?:[A-Za-z]*)(?:_[A-Za-z0-9]+)+|"
                       r"(?i:cudnn|tensorrt|nccl|cudatoolkit)_?[A-Za-z]*(?i:_?(?:home|root|dir|path)))\b")
 _TOOL = re.compile(r"(?<![\w/.-])(nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?\b")
+#: The toolkit's programs that nvcc (or Triton, XLA, Numba for ptxas) runs from its own directory, not through PATH.
+_INNER_TOOLS = ("cicc", "ptxas", "nvlink", "fatbinary")
 _WORD = re.compile(r"(?i)(?<![\w/.-])(cudnn|tensorrt|nccl|cuda toolkit|cudatoolkit)\b")
 _DRIVER_LT = re.compile(r"(?i)\bdriver\D{0,12}?(\d+\.\d+)\s*<\s*(?:image|cuda|runtime|required|container)?\D{0,12}?"
                         r"(\d+\.\d+(?:\.\d+)?)")
@@ -405,6 +407,29 @@ def answer(r: _Reading, t: LogText, make: type[Match]) -> Match:
         fix = (f"Install CUDA {v} or newer and build with it (NVIDIA's installer sets CUDA_PATH)." if windows else
                f"Build with CUDA {v} or newer: `eval \"$(cudaenv use {v})\"` (none installed: `cudaenv install {v}`).")
         fix += "\n`cudaenv list` shows the installed toolkits; `cudaenv doctor` whether nvcc, CUDA_HOME and PATH agree."
+    elif r.kind == "tool" and r.name in _INNER_TOOLS:
+        # [r21 lead] the toolkit's inner programs are not looked up on PATH: nvcc runs cicc from its own ../nvvm/bin and
+        # ptxas, nvlink, fatbinary from its own bin (nvcc.profile), and the tools that run ptxas themselves (Triton, XLA,
+        # Numba) look in their bundled copy, CUDA_HOME/bin or their own setting before PATH. Judged held-out misses of
+        # the PATH answer: fresh15 n70 (ptxas in no directory of the image: `conda install -c nvidia cuda-nvcc`),
+        # fresh20 t05 (meta-tegra's toolkit without nvvm: cicc missing), fresh20 t63 (ptxas.exe on PATH, Triton found it
+        # once CUDA_HOME named the toolkit).
+        inner = "nvvm/bin" if r.name == "cicc" else "bin"
+        title = f"generic reading: {r.name} (a program inside the CUDA toolkit) is not found"
+        what = f"{r.name} is missing from the toolkit, or not where the program that runs it looks"
+        failure = "missing"
+        find = (f"`where /r C:\\ {r.name}.exe`" if windows else f"`find / -name {r.name} -type f 2>/dev/null`")
+        part = "nvvm (cicc and libdevice)" if r.name == "cicc" else "nvcc"
+        fix = (f"Check whether this machine has it at all: {find}. If it lists nothing, the CUDA install is partial (a "
+               f"runtime-only image, a package or wheel of nvcc without its {inner}): install the toolkit's {part} part "
+               + ("(NVIDIA's installer with the compiler selected)" if windows else
+                  "(`sudo apt-get install cuda-nvcc-12-4` with your version, `conda install -c nvidia cuda-nvcc`, "
+                  "`pip install nvidia-cuda-nvcc-cu12`, an image's -devel tag)")
+               + f", or use a complete toolkit{'' if windows else ': ' + use}.")
+        fix += (f"\nIf it lists one, the program that runs {r.name} does not look there: nvcc runs it from its own "
+                f"{inner} (build with that toolkit's nvcc), and Triton, XLA/JAX and Numba look in CUDA_HOME/bin or their "
+                "own setting (CUDA_HOME set to the toolkit's directory, `TRITON_PTXAS_PATH`, "
+                "`XLA_FLAGS=--xla_gpu_cuda_data_dir=`), then start it again.")
     elif r.kind == "tool":
         title = f"generic reading: {r.name} (a CUDA toolkit program) is not found"
         what = f"{r.name} is not on PATH"
