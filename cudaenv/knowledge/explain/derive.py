@@ -3547,3 +3547,81 @@ def _d_gcc_limit_at_hand(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["gcc_limit_at_hand"] = _d_gcc_limit_at_hand
+
+# -- [r21 orun]
+#: Which side of a version pair can move first, read once for several entries: the CUDA and cuDNN line of the
+#: CTranslate2 (faster-whisper) release the log names, the cuDNN line the torch it names brings
+#: (knowledge/release_lines.yaml, each row with its source), and, for error 35, whether the driver the log shows runs
+#: CTranslate2's CUDA 11 line (so the package, not the driver, is the lever). faster-whisper#734 and m-bain/whisperX#720
+#: (CTranslate2 4 on 510 and 450 drivers: ctranslate2==3.24.0), m-bain/whisperX#954 (ctranslate2 4.4 beside torch
+#: 2.5.1: the cuDNN 9 line), SYSTRAN/faster-whisper#1080 (ctranslate2 4.5 beside torch 2.3: torch 2.4 or newer).
+_REL_VER = r"\s*(?:==|>=|<=|~=|<|-|:|\s)\s*v?(\d+\.\d+(?:\.\d+)?)(?![\w.])"
+_CT2_VER = re.compile(r"(?i)(?<![\w-])ctranslate2(?:[_ ]version)?" + _REL_VER)
+_FW_VER = re.compile(r"(?i)(?<![\w-])faster[-_ ]?whisper(?:[_ ]version)?" + _REL_VER)
+_TORCH_VER = re.compile(r"(?i)(?<![\w-])(?:py)?torch(?:[_ ]version)?" + _REL_VER)
+_CT2_WORDS = re.compile(r"(?i)faster[_-]?whisper|ctranslate2|whisperx")
+
+
+def _release_row(table: str, version: str) -> dict:
+    """The row of ``knowledge/release_lines.yaml`` ``table`` whose releases hold ``version`` ({} when none)."""
+    if not version:
+        return {}
+    key = version_key(version)[:3]
+    for row in knowledge_table("release_lines.yaml").get(table, ()):
+        if key >= version_key(row["first"])[:3] and (not row["last"] or key <= version_key(row["last"])[:3]):
+            return row
+    return {}
+
+
+def _named_release(rx: re.Pattern, text: str, needle: str) -> str:
+    """The first release ``rx`` reads in ``text`` (through the literal ``needle``), "" when none: a log names what
+    runs before what a fix moves to ("happens with torch <= 2.3.1, fixed by upgrading to torch >= 2.4.0")."""
+    if needle not in text.lower():
+        return ""
+    f = rx.search(text)
+    return f.group(1) if f else ""
+
+
+def release_lines(v: dict, t: LogText) -> dict:
+    """``ct2_cuda``/``ct2_cudnn`` (the line of the CTranslate2 the log names, directly or through faster-whisper's
+    pin), ``torch_cudnn`` (the cuDNN major the torch the log names brings), ``torch_named`` (that torch), and
+    ``ct2_older`` ("3.24.0" when the log shows CTranslate2, a driver that runs CUDA 11 and not 12, and no CTranslate2
+    of the CUDA 11 line: that release is the build the driver runs) with ``rel_driver``/``rel_driver_cuda``."""
+    text = t.text
+    out = {"ct2_cuda": "", "ct2_cudnn": "", "torch_cudnn": "", "torch_named": "", "ct2_older": "", "rel_driver": "",
+           "rel_driver_cuda": ""}
+    if not ("hisper" in text or "ranslate2" in text or "HISPER" in text) or not _CT2_WORDS.search(text):
+        return out
+    row = _release_row("ctranslate2", _named_release(_CT2_VER, text, "ctranslate2"))
+    if not row:
+        row = _release_row("faster_whisper", _named_release(_FW_VER, text, "whisper"))
+    out["ct2_cuda"], out["ct2_cudnn"] = row.get("cuda", ""), row.get("cudnn", "")
+    torch = _named_release(_TORCH_VER, text, "torch") or (v.get("torch_build", "").split("+")[0])
+    trow = _release_row("torch", torch)
+    out["torch_named"], out["torch_cudnn"] = (torch, trow.get("cudnn", "")) if trow else ("", "")
+    driver, have = v.get("driver_seen", ""), v.get("driver_seen_cuda", "")
+    if driver and _major(have) == 11 and out["ct2_cuda"] in ("", "12"):
+        from ...toolkit.compat import minor_compat_min_driver
+
+        floor = minor_compat_min_driver("11.8") or ""
+        if floor and version_key(driver) >= version_key(floor):
+            out.update({"ct2_older": "3.24.0", "rel_driver": driver, "rel_driver_cuda": have})
+    return out
+
+
+def _d_driver_facts_release(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_driver_facts_hosted` and :func:`release_lines`."""
+    return {**DERIVE["driver_facts_hosted"](v, t, m), **release_lines(v, t)}
+
+
+def _d_library_release(v: dict, t: LogText, m: re.Match) -> dict:
+    """The ``library`` derive and :func:`release_lines`."""
+    return {**DERIVE["library"](v, t, m), **release_lines(v, t)}
+
+
+def _d_release_lines(v: dict, t: LogText, m: re.Match) -> dict:
+    return release_lines(v, t)
+
+
+DERIVE.update({"driver_facts_release": _d_driver_facts_release, "library_release": _d_library_release,
+               "release_lines": _d_release_lines})
