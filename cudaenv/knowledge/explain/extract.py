@@ -293,6 +293,7 @@ def facts(t: LogText) -> dict[str, str]:
     m = f.search(*_CUDA_SAID)  # [r16 evidence] the reporter's "my cuda version is 10.1"
     out["cuda_said"] = m.group(1) if m else ""
     out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
+    out["hosted"] = next((name for name, needles, rx in _HOSTED if f.search(needles, rx)), "")  # [r21 oforum]
     return out
 
 
@@ -553,4 +554,26 @@ _LAUNCHER = [
     ("tmux", ("tmux",), _Lazy(r"(?i:\btmux\b)")),
     ("ide", ("the ide", "an ide", "a ide", "my ide", "from ide", "in ide", "qt creator", "qtcreator", "eclipse", "clion"),
      _Lazy(r"\b(?:the|an?|my|from|in) IDE\b|(?i:\bqt ?creator\b|\beclipse\b|\bclion\b)")),
+]
+
+
+# -- [r21 oforum] `hosted`: the log ran in a hosted notebook or studio (Google Colab, Kaggle, Baidu AI Studio, SageMaker,
+# Lightning Studios, Databricks, Paperspace), whose driver, system CUDA and system libraries are the host's: what the user
+# changes there is the notebook's own packages (the framework build for the driver's CUDA, a newer wheel), or the runtime
+# type; a `.run` installer, a new driver or an `export LD_LIBRARY_PATH=...` in a cell (which never reaches the running
+# kernel's loader) are not the way out. Read once here, used by the variants of runtime.insufficient_driver (PaddlePaddle
+# on AI Studio: PaddlePaddle/Paddle#30933, PaddleX#1211), torch.no_driver, runtime.no_device and
+# python.torch_cuda_unavailable (a CPU runtime: googlecolab/colabtools#4425, #4876), loader.cudnn9_sublib_older
+# (googlecolab/colabtools#5079, TuragaLab/flyvis#8: upgrade the notebook's torch / nvidia-cudnn-cu12). The words are the
+# ones those variants matched as text before: "AI Studio", /home/aistudio, "Google Colab", "Colab", /content/,
+# /kaggle/working, "Kaggle notebook", "SageMaker", /teamspace/studios/, /databricks/driver, "Paperspace".
+_HOSTED = [
+    ("aistudio", ("ai studio", "aistudio"), _Lazy(r"(?i:\bai ?studio\b|/home/aistudio\b)")),
+    ("colab", ("colab", "collab", "/content/"), _Lazy(r"(?i:\bgoogle[ -]?col+ab\b|\bcol+ab\b|(?<![\w.-])/content/)")),
+    ("kaggle", ("/kaggle/", "kaggle notebook", "kaggle kernel"),
+     _Lazy(r"(?i:/kaggle/(?:working|input)\b|\bkaggle (?:notebook|kernel))")),
+    ("sagemaker", ("sagemaker",), _Lazy(r"(?i:\bsagemaker\b)")),
+    ("lightning", ("/teamspace/studios/",), _Lazy(r"/teamspace/studios/")),
+    ("databricks", ("/databricks/driver",), _Lazy(r"/databricks/driver\b")),
+    ("paperspace", ("paperspace",), _Lazy(r"(?i:\bpaperspace\b)")),
 ]

@@ -1,0 +1,62 @@
+"""Round 21 (helper oforum): a practice set of forum and blog threads with a confirmed fix, ordering first.
+
+- `hosted`, a fact read once by the extraction stage: the log ran in a hosted notebook or studio (Colab, Kaggle, AI
+  Studio, SageMaker, Lightning, Databricks, Paperspace), whose driver and system libraries are the host's. The variants
+  that matched those words as text (runtime.insufficient_driver, torch.no_driver, runtime.no_device,
+  python.torch_cuda_unavailable) read the fact now, and loader.cudnn9_sublib_older uses it: in a notebook the
+  packages are upgraded and the runtime restarted, an `export LD_LIBRARY_PATH` in a cell never reaches the kernel.
+- loader.cudnn9_sublib_older: which copy failed decides. When the sub-library lacking the symbol is the framework's
+  own wheel (site-packages/nvidia/cudnn/lib, the directory the default fix puts first), the wheel is upgraded.
+
+The texts are copied from the threads named beside them."""
+
+from explain_answers import first_answer_tests
+
+from cudaenv.knowledge.explain import extract
+from cudaenv.knowledge.explain.text import LogText
+
+CASES = [
+    # https://github.com/TuragaLab/flyvis/issues/8 (Colab; fixed by `pip install --upgrade nvidia-cudnn-cu12==9.3.0.75`)
+    ("When I run the colab notebook [02_flyvision_optic_flow_task.ipynb](https://colab.research.google.com/github/"
+     "TuragaLab/flyvis/blob/main/examples/02_flyvision_optic_flow_task.ipynb), the session crashes while executing "
+     "`dataset = MultiTaskSintel(...)`, right after downloading the data:\n"
+     "The cause is most likely the error you see in the logs:  `Could not load symbol cudnnGetLibConfig. Error: "
+     "/usr/local/lib/python3.11/dist-packages/torch/lib/../../nvidia/cudnn/lib/libcudnn_graph.so.9: undefined symbol: "
+     "cudnnGetLibConfig`.\n",
+     "loader.cudnn9_sublib_older", "!pip install -U torch torchvision torchaudio triton"),
+    # the same line without the notebook's words: the wheel's own path decides
+    ("The cause is most likely the error you see in the logs:  `Could not load symbol cudnnGetLibConfig. Error: "
+     "/usr/local/lib/python3.11/dist-packages/torch/lib/../../nvidia/cudnn/lib/libcudnn_graph.so.9: undefined symbol: "
+     "cudnnGetLibConfig`.\n",
+     "loader.cudnn9_sublib_older", "pip install -U nvidia-cudnn-cu12"),
+    # https://github.com/googlecolab/colabtools/issues/5079 (Colab's log viewer; upgrading torch/triton fixed it)
+    ('"Jan 30, 2025, 7:46:23 PM",WARNING,Could not load symbol cudnnGetLibConfig. Error: '
+     "/usr/local/lib/python3.11/dist-packages/torch/lib/../../nvidia/cudnn/lib/libcudnn_graph.so.9: undefined symbol: "
+     "cudnnGetLibConfig\n",
+     "loader.cudnn9_sublib_older", "Upgrade the cuDNN wheel"),
+    # https://blog.gitcode.com/cb307136dc2349be289a6c2e9753a694.html (the same Colab thread, googlecolab/colabtools#5079,
+    # as its write-up quotes it: the bare loader line, no path, no notebook words: the default order stays)
+    ("undefined symbol: cudnnGetLibConfig\n"
+     "CUDNN_BACKEND_TENSOR_DESCRIPTOR cudnnFinalize failed cudnn_status: CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED\n",
+     "loader.cudnn9_sublib_older", "Put the framework's own cuDNN first"),
+    # near miss: a system cuDNN's sub-library (the entry's own example, MahmoudAshraf97/whisper-diarization#343) keeps
+    # the default answer, the framework's wheel first
+    ("Could not load symbol cudnnGetLibConfig. Error: /lib/x86_64-linux-gnu/libcudnn_graph.so.9: undefined symbol: "
+     "cudnnGetLibConfig\n",
+     "loader.cudnn9_sublib_older", "Put the framework's own cuDNN first"),
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+def _hosted(text: str) -> str:
+    return extract.facts(LogText(text))["hosted"]
+
+
+def test_hosted_fact_names_the_host() -> None:
+    # PaddlePaddle/PaddleX#1211 (AI Studio's prompt), googlecolab/colabtools#5079 (Colab), a Kaggle kernel's path
+    assert _hosted("aistudio@jupyter-599111-2395150:~/PaddleX$ nvidia-smi\n") == "aistudio"
+    assert _hosted('  File "/content/flyvis/flyvis/datasets/sintel.py", line 3\n') == "colab"
+    assert _hosted("FileNotFoundError: /kaggle/working/model.pt\n") == "kaggle"
+    # near misses: "collaboration", a path named content without its leading slash, a plain home directory
+    assert _hosted("thanks for the collaboration\nsee docs/content/index.md\n/home/user/x.py\n") == ""
