@@ -44,6 +44,10 @@ CASES = [
     ("Could not load symbol cudnnGetLibConfig. Error: /lib/x86_64-linux-gnu/libcudnn_graph.so.9: undefined symbol: "
      "cudnnGetLibConfig\n",
      "loader.cudnn9_sublib_older", "Put the framework's own cuDNN first"),
+    # https://blog.gitcode.com/850c681d14d1ffb0b77ea76cb2a29c12.html (bitsandbytes 0.40.2 on Colab's CUDA 12.4; upgrading
+    # bitsandbytes to 0.43.1 or later fixed it): the line alone, without "CUDA runtime path found"
+    ("CUDA SETUP: Required library version not found: libbitsandbytes_cuda124.so\n",
+     "bnb.cudart_not_found", "pip install -U bitsandbytes"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -60,3 +64,10 @@ def test_hosted_fact_names_the_host() -> None:
     assert _hosted("FileNotFoundError: /kaggle/working/model.pt\n") == "kaggle"
     # near misses: "collaboration", a path named content without its leading slash, a plain home directory
     assert _hosted("thanks for the collaboration\nsee docs/content/index.md\n/home/user/x.py\n") == ""
+
+
+def test_bnb_cause_claims_no_line_the_log_lacks() -> None:
+    # the variant's cause used to say "This log shows ... CUDA runtime path found" for a log without that line
+    from cudaenv.knowledge.explain import explain
+    m = explain("CUDA SETUP: Required library version not found: libbitsandbytes_cuda124.so\n")[0]
+    assert m.id == "bnb.cudart_not_found" and "This log shows" not in m.cause
