@@ -48,6 +48,24 @@ CASES = [
     # bitsandbytes to 0.43.1 or later fixed it): the line alone, without "CUDA runtime path found"
     ("CUDA SETUP: Required library version not found: libbitsandbytes_cuda124.so\n",
      "bnb.cudart_not_found", "pip install -U bitsandbytes"),
+    # https://funloop.org/post/2014-06-04-nvrm-api-mismatch.html (Arch: the error after a reboot; `mkinitcpio -p linux`
+    # and a reboot fixed it)
+    ("Sometimes when you do a system upgrade on Arch, Xorg will die on a\nreboot and you'll get this kernel error "
+     "(available with dmesg\n):\nNVRM: API mismatch: the client has the version XXX.XX, but\nNVRM: this kernel module "
+     "has the version YYY.YY. Please\nNVRM: make sure that this kernel module and all NVIDIA driver\nNVRM: components "
+     "have the same version.\n",
+     "driver.version_mismatch", "Rebuild the initramfs"),
+    # https://github.com/openSUSE/sdbootutil/issues/22 (the initrd kept the old module; `dracut --regenerate-all --force`)
+    ("When installing a new nvidia driver (possibly others as well), the user is dropped to console upon reboot. Dmesg "
+     "will show `NVRM: Api mismatch`. This is caused by the driver being of the old version, and the client being the "
+     "newly updated version.\n",
+     "driver.version_mismatch", "sudo dracut --regenerate-all --force"),
+    # near miss: https://github.com/stackhpc/ansible-slurm-appliance/issues/287 (the mismatch right after the upgrade,
+    # "It is fixed by a reboot."): no reboot before the error, the reboot stays first
+    ("Jun 30 11:07:05 gpu-0 kernel: NVRM: API mismatch: the client has the version 535.54.03, but#012NVRM: this kernel "
+     "module has the version 530.30.02.  Please#012NVRM: make sure that this kernel module and all NVIDIA driver#012NVRM: "
+     "components have the same version.\n\nIt is fixed by a reboot.\n",
+     "driver.version_mismatch", "reboot"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -71,3 +89,18 @@ def test_bnb_cause_claims_no_line_the_log_lacks() -> None:
     from cudaenv.knowledge.explain import explain
     m = explain("CUDA SETUP: Required library version not found: libbitsandbytes_cuda124.so\n")[0]
     assert m.id == "bnb.cudart_not_found" and "This log shows" not in m.cause
+
+
+def test_rebooted_fact() -> None:
+    from cudaenv.knowledge.explain import extract
+    from cudaenv.knowledge.explain.text import LogText
+
+    def rebooted(text: str) -> str:
+        return extract.facts(LogText(text))["rebooted"]
+    # the threads' words (funloop.org, openSUSE/sdbootutil#22) and driver.version_mismatch's own
+    assert rebooted("Xorg will die on a\nreboot and you'll get this kernel error\n") == "yes"
+    assert rebooted("the user is dropped to console upon reboot.\n") == "yes"
+    assert rebooted("a reboot did not help\n") == "yes"
+    # near misses: a reboot that solved it, a reboot advised
+    assert rebooted("It is fixed by a reboot.\nafter a reboot it works\n") == ""
+    assert rebooted("Please reboot the machine.\n") == ""
