@@ -66,6 +66,16 @@ CASES = [
      "module has the version 530.30.02.  Please#012NVRM: make sure that this kernel module and all NVIDIA driver#012NVRM: "
      "components have the same version.\n\nIt is fixed by a reboot.\n",
      "driver.version_mismatch", "reboot"),
+    # https://github.com/andreinechaev/nvcc4jupyter/issues/40 (a Colab T4 notebook; a CUDA toolkit the driver runs fixed it)
+    ("Extension isn't working with current version of colab with T4 GPU.\n"
+     "All final executions are giving out this error : \n\n"
+     "Fatal error: kernel failure (the provided PTX was compiled with an unsupported toolchain. at "
+     "/tmp/tmp8j_h1d_5/1e720f1e-621e-46d5-b2db-04c864f1d332/single_file.cu:104)\n*** FAILED - ABORTING\n",
+     "runtime.unsupported_ptx", "cannot be upgraded"),
+    # near miss: the same line without a hosted notebook keeps the driver upgrade first
+    ("Fatal error: kernel failure (the provided PTX was compiled with an unsupported toolchain. at "
+     "/tmp/tmp8j_h1d_5/1e720f1e-621e-46d5-b2db-04c864f1d332/single_file.cu:104)\n*** FAILED - ABORTING\n",
+     "runtime.unsupported_ptx", "upgrade the driver"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
