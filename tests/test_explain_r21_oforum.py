@@ -76,6 +76,17 @@ CASES = [
     ("Fatal error: kernel failure (the provided PTX was compiled with an unsupported toolchain. at "
      "/tmp/tmp8j_h1d_5/1e720f1e-621e-46d5-b2db-04c864f1d332/single_file.cu:104)\n*** FAILED - ABORTING\n",
      "runtime.unsupported_ptx", "upgrade the driver"),
+    # https://github.com/fundamentalvision/Deformable-DETR/issues/225 (a torch matching the CUDA, then the ops rebuilt)
+    ("undefined symbol: _Z27ms_deform_attn_cuda_forwardRKN2at6TensorES2_S2_S2_S2_i\n",
+     "ext.cuda_ops_not_built", "rebuild it with CUDA forced"),
+    # https://blog.gitcode.com/6f7f93a89fa7903a808a22acab50f412.html (FasterViT_DINO's copy of the ops; a fresh environment
+    # with torch 1.7.1, the module recompiled)
+    ("ImportError: undefined symbol: _Z27ms_deform_attn_cuda_forwardRKN2at6TensorES2_S2_S2_S2_i\n",
+     "ext.cuda_ops_not_built", "rebuild it with CUDA forced"),
+    # near miss: https://github.com/facebookresearch/goliath/issues/23 (torch's own symbol: built against another torch)
+    ("/home/guoyang/GMS/gaussian-mesh-splatting/extensions/sgutils/sgutilslib.cpython-38-x86_64-linux-gnu.so: undefined "
+     "symbol: _ZN3c104cuda9SetDeviceEi\n",
+     "torch.extension_abi", "rebuild it"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
