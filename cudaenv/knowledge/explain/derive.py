@@ -3625,3 +3625,29 @@ def _d_release_lines(v: dict, t: LogText, m: re.Match) -> dict:
 
 DERIVE.update({"driver_facts_release": _d_driver_facts_release, "library_release": _d_library_release,
                "release_lines": _d_release_lines})
+
+
+# -- [r21 oforum]
+# driver.version_mismatch: which side of the pair the kernel module is, from the kernel's own line ("NVRM: API mismatch:
+# the client has the version 535.54.03, but NVRM: this kernel module has the version 530.30.02"). After a reboot
+# (extract.py `rebooted`) a module older than the libraries is what the boot loaded: the initramfs still carries it, or the
+# new one was not built for this kernel (funloop.org's Arch note, openSUSE/sdbootutil#22, openSUSE/nvidia-driver-G06#25);
+# a module newer than the libraries is stale libraries (a half-upgrade), which the entry's package repair answers.
+_NVRM_PAIR = re.compile(r"NVRM: API mismatch: the client has the version (\d+(?:\.\d+)+), but\s+(?:NVRM: )?this kernel "
+                        r"module has the version (\d+(?:\.\d+)+)", re.I)
+
+
+def _d_nvml_pair_nvrm(v: dict, t: LogText, m: re.Match) -> dict:
+    """What ``nvml_pair`` derives, plus ``module_side``: "older" or "newer" when the log's NVRM line shows the loaded
+    kernel module's version against the libraries' (the client's), "" when it does not (or they are equal)."""
+    out = DERIVE["nvml_pair"](v, t, m)
+    f = _NVRM_PAIR.search(t.text) if "NVRM" in t.text else None
+    side = ""
+    if f:
+        client, module = (tuple(int(x) for x in g.split(".")) for g in f.groups())
+        side = "older" if module < client else "newer" if module > client else ""
+    out["module_side"] = side
+    return out
+
+
+DERIVE["nvml_pair_nvrm"] = _d_nvml_pair_nvrm

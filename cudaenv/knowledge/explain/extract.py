@@ -295,6 +295,8 @@ def facts(t: LogText) -> dict[str, str]:
     out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
     out["ci"] = _ci(f)  # [r21 obuild, lead]
     out["build_isolated"] = "yes" if f.search(*_BUILD_ISOLATED) else ""  # [r21 obuild]
+    out["hosted"] = next((name for name, needles, rx in _HOSTED if f.search(needles, rx)), "")  # [r21 oforum]
+    out["rebooted"] = _rebooted(f)  # [r21 oforum]
     return out
 
 
@@ -610,3 +612,54 @@ def _ci(f: "_Finder") -> str:
     runner's marks show."""
     name = next((name for name, needles, rx in _CI if f.search(needles, rx)), "")
     return "self-hosted" if name and f.search(*_SELF_HOSTED) else name
+
+# -- [r21 oforum] `hosted`: the log ran in a hosted notebook or studio (Google Colab, Kaggle, Baidu AI Studio, SageMaker,
+# Lightning Studios, Databricks, Paperspace), whose driver, system CUDA and system libraries are the host's: what the user
+# changes there is the notebook's own packages (the framework build for the driver's CUDA, a newer wheel), or the runtime
+# type; a `.run` installer, a new driver or an `export LD_LIBRARY_PATH=...` in a cell (which never reaches the running
+# kernel's loader) are not the way out. Read once here, used by the variants of runtime.insufficient_driver (PaddlePaddle
+# on AI Studio: PaddlePaddle/Paddle#30933, PaddleX#1211), torch.no_driver, runtime.no_device and
+# python.torch_cuda_unavailable (a CPU runtime: googlecolab/colabtools#4425, #4876), loader.cudnn9_sublib_older
+# (googlecolab/colabtools#5079, TuragaLab/flyvis#8: upgrade the notebook's torch / nvidia-cudnn-cu12). The words are the
+# ones those variants matched as text before: "AI Studio", /home/aistudio, "Google Colab", "Colab", /content/,
+# /kaggle/working, "Kaggle notebook", "SageMaker", /teamspace/studios/, /databricks/driver, "Paperspace".
+_HOSTED = [
+    ("aistudio", ("ai studio", "aistudio"), _Lazy(r"(?i:\bai ?studio\b|/home/aistudio\b)")),
+    ("colab", ("colab", "collab", "/content/"), _Lazy(r"(?i:\bgoogle[ -]?col+ab\b|\bcol+ab\b|(?<![\w.-])/content/)")),
+    ("kaggle", ("/kaggle/", "kaggle notebook", "kaggle kernel"),
+     _Lazy(r"(?i:/kaggle/(?:working|input)\b|\bkaggle (?:notebook|kernel))")),
+    ("sagemaker", ("sagemaker",), _Lazy(r"(?i:\bsagemaker\b)")),
+    ("lightning", ("/teamspace/studios/",), _Lazy(r"/teamspace/studios/")),
+    ("databricks", ("/databricks/driver",), _Lazy(r"/databricks/driver\b")),
+    ("paperspace", ("paperspace",), _Lazy(r"(?i:\bpaperspace\b)")),
+]
+
+# -- [r21 oforum] `rebooted`: the log says the machine was rebooted and the error is there after it ("Xorg will die on a
+# reboot", "dropped to console upon reboot", "still ... after reboot", "even after a reboot", "a reboot did not help"):
+# a fix that says "reboot" is then done already, and what the reboot brought back (the module the initramfs loads at boot,
+# a module DKMS did not rebuild) decides. Not "after a reboot it works" (a reboot that solved it). Threads: funloop.org's
+# Arch note (NVRM API mismatch "on a reboot": mkinitcpio -p linux), openSUSE/sdbootutil#22 ("upon reboot. Dmesg will show
+# NVRM: Api mismatch": dracut --regenerate-all --force), openSUSE/nvidia-driver-G06#25 (old modules left in the initrd),
+# and driver.version_mismatch's own "a reboot did not help" words (illinois-scicomp/machine-shop-maintenance#70).
+_REBOOTED = (("reboot",),
+             _Lazy(r"(?i:\breboot\w*[^\n]{0,60}(?:did not|didn.t|does not|doesn.t|won.t|wouldn.t)\s+(?:help|fix|work|solve)|"
+                   r"\b(?:still|same error|persists?|again)[^\n]{0,40}\bafter[^\n]{0,20}\breboot|"
+                   r"\bafter (?:a |the )?reboot\w*[^\n]{0,40}\b(?:still|same error|again)\b|"
+                   r"\beven after (?:a |the |several |multiple |many )?reboot|"
+                   r"\b(?:on|upon) (?:a |the |every |each )?reboot\b)"))
+# "on a reboot" broken over two lines by a page ("Xorg will die on a\nreboot"): the words before each "reboot" (at most 64
+# of them), looked at through str.find, not a pass of a regular expression over the text.
+_REBOOT_BEFORE = re.compile(r"\b(?:on|upon)\s+(?:(?:a|the|every|each)\s+)?$")
+
+
+def _rebooted(f: "_Finder") -> str:
+    """[r21 oforum] "yes" when the log says the error is there after a reboot (see _REBOOTED)."""
+    if f.search(*_REBOOTED):
+        return "yes"
+    low = f.low if f.low is not None else f.text.lower()
+    k, n = low.find("reboot"), 0
+    while k >= 0 and n < 64:
+        if _REBOOT_BEFORE.search(low, max(0, k - 40), k):
+            return "yes"
+        k, n = low.find("reboot", k + 6), n + 1
+    return ""
