@@ -3651,3 +3651,24 @@ def _d_nvml_pair_nvrm(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["nvml_pair_nvrm"] = _d_nvml_pair_nvrm
+
+# -- [r21 oday] what the log says is installed, read once (`_wheel_listed`, the nvidia-* wheel that ships a missing
+# soname) and used by every "not found" entry of a CUDA library: runtime.cuda_library_not_found had it since round 9;
+# the runtime itself (libcudart.so.N) is shipped by nvidia-cuda-runtime-cuNN (site-packages/nvidia/cuda_runtime/lib),
+# which only torch and JAX add to their own search. A log that lists that wheel installed is a path to give, not a
+# package to install: pytorch/TensorRT#4668 (ExecuTorch's runner: "libcudart.so.12: cannot open shared object file"
+# while "the job log shows nvidia-cuda-runtime-cu12-12.6.77 going in"; fixed by putting the wheel's lib on
+# LD_LIBRARY_PATH).
+_WHEEL_MODULE.setdefault("cudart", "cuda_runtime")
+
+
+def _d_libcudart_wheel(v: dict, t: LogText, m: re.Match) -> dict:
+    """:func:`_d_libcudart_torch`, and ``wheel_listed`` / ``wheel_dir`` for the CUDA runtime's own wheel."""
+    out = _d_libcudart_torch(v, t, m)
+    major = out.get("major", "")
+    if major not in ("11", "12"):  # the runtime's wheel is nvidia-cuda-runtime-cuNN for CUDA 11 and 12 (13: unsuffixed, nvidia/cu13)
+        return {**out, "wheel_listed": "", "wheel_dir": ""}
+    return {**out, **_wheel_listed(t, "cudart", f"nvidia-cuda-runtime-cu{major}", major)}
+
+
+DERIVE["libcudart_wheel"] = _d_libcudart_wheel

@@ -297,6 +297,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["build_isolated"] = "yes" if f.search(*_BUILD_ISOLATED) else ""  # [r21 obuild]
     out["hosted"] = next((name for name, needles, rx in _HOSTED if f.search(needles, rx)), "")  # [r21 oforum]
     out["rebooted"] = _rebooted(f)  # [r21 oforum]
+    out["conda_made"] = "yes" if f.search(*_CONDA_MADE) else ""  # [r21 oday]
     return out
 
 
@@ -663,3 +664,14 @@ def _rebooted(f: "_Finder") -> str:
             return "yes"
         k, n = low.find("reboot", k + 6), n + 1
     return ""
+
+# -- [r21 oday] `conda_made`: conda (mamba, micromamba) made the environment or installed its packages: the user's
+# `conda create` / `conda install` / `conda env create` (their mamba and micromamba forms), "using conda to install",
+# the interpreter's banner "packaged by conda-forge". Who fixes a package there is conda's solver, not pip: a torch that
+# conda chose as a CPU build is replaced by asking conda for the CUDA build (openclimatefix-archives/satflow#18:
+# `conda install pytorch::pytorch`; vocalpy/vak#470: the environment created with `-c pytorch`), where `pip install
+# --force-reinstall torch` would mix a pip torch into the conda environment. The `conda` fact above reads where an
+# environment lives (an envs/ path); this one reads what made it, which a pasted session shows without any path.
+_CONDA_MADE = (("conda", "mamba"),
+               _Lazy(r"(?i:\b(?:micro)?(?:conda|mamba) (?:env )?(?:create|install)\b|\busing (?:ana|mini)?conda to install\b|"
+                     r"\bpackaged by conda-forge\b)"))
