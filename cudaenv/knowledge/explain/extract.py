@@ -295,6 +295,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
     out["ci"] = _ci(f)  # [r21 obuild, lead]
     out["build_isolated"] = "yes" if f.search(*_BUILD_ISOLATED) else ""  # [r21 obuild]
+    out["conda_install"] = "yes" if f.search(*_CONDA_INSTALL) else ""  # [r21 ofw]
     return out
 
 
@@ -606,3 +607,16 @@ def _ci(f: "_Finder") -> str:
     ``circleci``, ``buildkite``), ``self-hosted`` when the log says the runner is, "" when no runner's marks show."""
     name = next((name for name, needles, rx in _CI if f.search(needles, rx)), "")
     return "self-hosted" if name and f.search(*_SELF_HOSTED) else name
+
+
+# -- [r21 ofw] `conda_install`: conda (or mamba) installed the packages this log is about: its own command (`conda
+# create -n x jax jaxlib`, `conda install ...`, `mamba install`, `conda env create`) or its solver's plan, whose lines
+# name channel/subdir::package-version-build ("jaxlib  conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1"). A
+# package conda installed is replaced by conda, with conda's own build selectors (conda-forge's jaxlib has CPU and CUDA
+# builds of one version: `jaxlib=*=*cuda*`), not by pip over it: jax-ml/jax#14606 (the solver took the CPU build;
+# `conda install jaxlib=*=*cuda* jax cuda-nvcc -c conda-forge -c nvidia` fixed it), conda-forge/jaxlib-feedstock#285 (a
+# CUDA build that found no GPU, fixed in the feedstock by PR #288). A conda Python (`packaged by conda-forge`) with
+# packages from pip is not this fact.
+_CONDA_INSTALL = (("conda create", "conda install", "mamba install", "mamba create", "conda env create", "::"),
+                  _Lazy(r"\b(?:conda|mamba|micromamba)\s+(?:create|install|env\s+create)\b|"
+                        r"\b[\w.-]+/(?:linux|osx|win|noarch)(?:-\w+)?::[\w.-]+-\d"))
