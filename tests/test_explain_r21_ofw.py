@@ -54,6 +54,13 @@ CASES = [
      "  jax                conda-forge/noarch::jax-0.4.4-pyhd8ed1ab_0\n"
      "  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1\n",
      "jax.cpu_only", 'conda install -c conda-forge "jaxlib=*=*cuda*"'),
+    # https://github.com/jax-ml/jax/issues/24604 (the README's conda command already asks for the CUDA build; pip's
+    # jax[cuda12_pip] in a new environment found the GPU): conda's selector is not first again
+    ("`conda install jaxlib=*=*cuda* jax cuda-nvcc -c conda-forge -c nvidia`\n"
+     "When I then try to import JAX and check my available devices using:\n"
+     "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\n"
+     "[CpuDevice(id=0)]\n",
+     "jax.cpu_only", "conda update -c conda-forge jax jaxlib"),
     # https://github.com/PaddlePaddle/Paddle/issues/29428 (cuDNN's bin on PATH solved it for the commenters)
     ("The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not configured correctly.\n"
      "python 3.8.3\npaddle 2.0.0rc0\n",
