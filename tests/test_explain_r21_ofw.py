@@ -32,6 +32,13 @@ MMCV_1224_ERR = (
     "    return _bootstrap._gcd_import(name[level:], package, level)\n"
     "ImportError: libcudart.so.10.2: cannot open shared object file: No such file or directory\n")
 
+TORCH_67069 = (
+    "2. run this with python\n>>> import torch\n>>> tensor = torch.tensor((), device='cuda')\n"
+    "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+    "  File \"C:\\Users\\Etienne\\miniconda3\\lib\\site-packages\\torch\\cuda\\__init__.py\", line 208, in _lazy_init\n"
+    "    raise AssertionError(\"Torch not compiled with CUDA enabled\")\n"
+    "AssertionError: Torch not compiled with CUDA enabled\n")
+
 CASES = [
     # https://github.com/open-mmlab/mmcv/issues/1224 (mmcv-full 1.3.10 from the cu111/torch1.9.0 index asks for CUDA
     # 10.2's runtime; "The 1.3.9 wheel does not have this issue")
@@ -61,6 +68,16 @@ CASES = [
      "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\n"
      "[CpuDevice(id=0)]\n",
      "jax.cpu_only", "conda update -c conda-forge jax jaxlib"),
+    # https://github.com/pytorch/pytorch/issues/67069 (conda's pytorch=1.10 with cudatoolkit=11.3 was a CPU build on
+    # Windows; asking conda for another CUDA build, cudatoolkit=10.2, gave a CUDA one)
+    ("1. `conda install -y pytorch=1.10 torchvision torchaudio cudatoolkit=11.3 -c pytorch`\n" + TORCH_67069,
+     "torch.cpu_build", "ask conda for the CUDA build"),
+    # https://github.com/pytorch/pytorch/issues/30664 (fabrizioschiano: conda-forge's solver took the cpu_ builds)
+    ("`conda install -c conda-forge -c pytorch python=3.7 pytorch torchvision cudatoolkit=10.1 opencv numpy pillow`\n"
+     "Now I noticed that I installed the following packages (among others)\n"
+     "  pytorch            conda-forge/linux-64::pytorch-1.10.0-cpu_py37hf3cc979_0\n"
+     "  pytorch-cpu        conda-forge/linux-64::pytorch-cpu-1.10.0-cpu_py37h718b53a_0\n",
+     "torch.cpu_build", "ask conda for the CUDA build"),
     # https://github.com/PaddlePaddle/Paddle/issues/29428 (cuDNN's bin on PATH solved it for the commenters)
     ("The third-party dynamic library (cudnn64_7.dll) that Paddle depends on is not configured correctly.\n"
      "python 3.8.3\npaddle 2.0.0rc0\n",
@@ -128,3 +145,10 @@ def test_jax_from_pip_keeps_the_pip_line():
                "python: 3.12.7 | packaged by conda-forge | (main, Oct  4 2024, 16:05:46) [GCC 13.3.0]\n")
     assert m.id == "jax.cpu_only"
     assert m.fix.splitlines()[0].startswith('If JAX should use the GPU: `pip install -U "jax[cuda12]"`')
+
+
+def test_windows_torch_without_a_conda_install_keeps_the_pip_line():
+    # pytorch/pytorch#67069's traceback without the conda command: nothing says conda installed torch
+    m = _first(TORCH_67069)
+    assert m.id == "torch.cpu_build"
+    assert m.fix.splitlines()[0].startswith("Replace it with a CUDA build (PyPI's Windows wheel is CPU-only)")
