@@ -7,8 +7,9 @@ once from the log that decide which fix comes first.
   the soname asks for: that upload is mis-built, another release from the same index (open-mmlab/mmcv#1224). The same
   CUDA (CUDA 11+ sonames name the major alone: cu124 needs libcudart.so.12): the build is right, the runtime is
   missing where it runs (abetlen/llama-cpp-python#1822).
-- `conda_install` (extract.py): conda installed the packages (its command or its solver's plan); jax.cpu_only then
-  asks conda for jaxlib's CUDA build (jax-ml/jax#14606, conda-forge/jaxlib-feedstock#285) instead of pip over it.
+- `conda_install` (extract.py): the packages conda installed (its command or its solver's plan); jax.cpu_only then
+  asks conda for jaxlib's CUDA build (jax-ml/jax#14606, conda-forge/jaxlib-feedstock#285) and torch.cpu_build for
+  pytorch's (pytorch/pytorch#67069, #30664) instead of pip over conda's package.
 - PaddlePaddle's Windows wording of a DLL it cannot load (loader.windows_cuda_dll_not_found).
 
 Each text is copied from the thread named above it."""
@@ -129,8 +130,10 @@ def test_installed_for(text, want):
 
 
 @pytest.mark.parametrize("text,want", [
-    ("$ conda create -n jaxtest jax jaxlib\n", "yes"),
-    ("  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1\n", "yes"),
+    ("$ conda create -n jaxtest jax jaxlib\n", "jax jaxlib"),
+    ("  jaxlib             conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1\n", "jaxlib"),
+    ("1. `conda install -y pytorch=1.10 torchvision torchaudio cudatoolkit=11.3 -c pytorch`\n",
+     "pytorch torchvision torchaudio cudatoolkit"),
     # a conda Python with packages from pip (conda-forge/jaxlib-feedstock#285's banner alone)
     ("python: 3.12.7 | packaged by conda-forge | (main, Oct  4 2024, 16:05:46) [GCC 13.3.0]\n", ""),
     ("pip install --upgrade \"jax[cuda12_pip]\" -f https://storage.googleapis.com/jax-releases/jax_cuda_releases.html\n", ""),
@@ -152,3 +155,10 @@ def test_windows_torch_without_a_conda_install_keeps_the_pip_line():
     m = _first(TORCH_67069)
     assert m.id == "torch.cpu_build"
     assert m.fix.splitlines()[0].startswith("Replace it with a CUDA build (PyPI's Windows wheel is CPU-only)")
+
+
+def test_conda_cudatoolkit_beside_pip_torch_is_not_conda_torch():
+    # a conda-installed cudatoolkit names no pytorch: torch.cpu_build's conda line does not come
+    m = _first("conda install -c conda-forge cudatoolkit=11.3\n" + TORCH_67069)
+    assert m.id == "torch.cpu_build"
+    assert "ask conda for the CUDA build" not in m.fix.splitlines()[0]

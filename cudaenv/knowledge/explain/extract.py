@@ -295,7 +295,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["launcher"] = next((name for name, needles, rx in _LAUNCHER if f.search(needles, rx)), "")  # [r16 ide]
     out["ci"] = _ci(f)  # [r21 obuild, lead]
     out["build_isolated"] = "yes" if f.search(*_BUILD_ISOLATED) else ""  # [r21 obuild]
-    out["conda_install"] = "yes" if f.search(*_CONDA_INSTALL) else ""  # [r21 ofw]
+    out["conda_install"] = _conda_installs(f)  # [r21 ofw]
     return out
 
 
@@ -617,6 +617,40 @@ def _ci(f: "_Finder") -> str:
 # `conda install jaxlib=*=*cuda* jax cuda-nvcc -c conda-forge -c nvidia` fixed it), conda-forge/jaxlib-feedstock#285 (a
 # CUDA build that found no GPU, fixed in the feedstock by PR #288). A conda Python (`packaged by conda-forge`) with
 # packages from pip is not this fact.
+# The fact holds the names of the packages conda was told to install or planned ("jax jaxlib", "pytorch torchvision
+# cudatoolkit"), so an entry keys on its own framework, not on a conda-installed cudatoolkit beside pip's torch.
 _CONDA_INSTALL = (("conda create", "conda install", "mamba install", "mamba create", "conda env create", "::"),
-                  _Lazy(r"\b(?:conda|mamba|micromamba)\s+(?:create|install|env\s+create)\b|"
-                        r"\b[\w.-]+/(?:linux|osx|win|noarch)(?:-\w+)?::[\w.-]+-\d"))
+                  _Lazy(r"\b(?:conda|mamba|micromamba)\s+(?:create|install|env\s+create)\b([^\n`]*)|"
+                        r"\b[\w.-]+/(?:linux|osx|win|noarch)(?:-\w+)?::([A-Za-z][\w.-]*?)-\d"))
+_CONDA_OPT_ARG = frozenset({"-c", "--channel", "-n", "--name", "-p", "--prefix", "--file", "-f"})
+
+
+def _conda_installs(f: "_Finder") -> str:
+    """The packages conda (or mamba) was told to install or planned to, space-separated in the order named, "" when
+    the log shows no conda install; "conda" when it shows one without names (`conda env create -f env.yml`)."""
+    names: list[str] = []
+    pos, seen = 0, False
+    for _ in range(16):
+        m = f.search(*_CONDA_INSTALL, start=pos)
+        if m is None:
+            break
+        seen, pos = True, m.end() + 1
+        if m.group(2):
+            got = [m.group(2)]
+        else:
+            got, skip = [], False
+            for w in (m.group(1) or "").split():
+                if skip or w in _CONDA_OPT_ARG:
+                    skip = not skip and w in _CONDA_OPT_ARG
+                    continue
+                if w.startswith("-") or w.startswith(("#", "&", "|", ";")):
+                    if w[0] in "#&|;":
+                        break
+                    continue
+                name = re.split(r"[=<>!~\[]", w.strip("'\""))[0].lower()
+                if re.fullmatch(r"[a-z][\w.-]*", name):
+                    got.append(name)
+        for n in got:
+            if n.lower() not in names:
+                names.append(n.lower())
+    return " ".join(names) if names else ("conda" if seen else "")
