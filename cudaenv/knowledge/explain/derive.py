@@ -383,14 +383,16 @@ _TAGGED_INSTALL = re.compile(r"\b(conda|pip3?|mamba)\s+install\b[^\n]*?(?<![\w.-
 def _tagged_package(derive):
     def d(v: dict, t: LogText, m: re.Match) -> dict:
         out = derive(v, t, m)
-        mm = _TAGGED_INSTALL.search(t.text) if " install" in t.text else None
-        tag = mm.group(3) if mm else ""
-        cuda = tag if "." in tag else (f"{tag[:-1]}.{tag[-1]}" if len(tag) >= 3 else "")
-        same = cuda and v.get("version", "") and cuda == v.get("version")
-        out.update({"tagged_pkg": mm.group(2) if mm and cuda and not same else "",
-                    "tagged_cuda": cuda if mm and not same else "", "tagged_by": mm.group(1) if mm and cuda and not same else "",
-                    "tagged_pip": (f"{mm.group(2)}-cu{cuda.replace('.', '')}" if mm and cuda and not same else ""),
-                    "tagged_full": t.text[mm.start(2):mm.end(3)] if mm and cuda and not same else ""})
+        # [r21 ofw] the CUDA an install line names, read once (installed_for: the package name, a wheel index or a
+        # wheel URL); a soname of CUDA 11+ names only the major, so a cu124 build asking for libcudart.so.12 is not
+        # another CUDA's (abetlen/llama-cpp-python#1822)
+        by, pkg, cuda, full, index = installed_for(t.text)
+        same = bool(cuda) and _same_cuda(cuda, v.get("version", ""))
+        hit = bool(pkg and cuda and not same)
+        out["tagged_same"] = f"{pkg} build for CUDA {cuda}" if pkg and cuda and same else ""
+        out.update({"tagged_pkg": pkg if hit else "", "tagged_cuda": cuda if hit else "", "tagged_by": by if hit else "",
+                    "tagged_pip": (f"{pkg}-cu{cuda.replace('.', '')}" if hit else ""),
+                    "tagged_full": full if hit else "", "tagged_index": index if hit else ""})
         return out
     return d
 
@@ -3672,3 +3674,69 @@ def _d_libcudart_wheel(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["libcudart_wheel"] = _d_libcudart_wheel
+
+# -- [r21 ofw] installed_for: the CUDA release an install line says its package was taken for, read once: a package
+# name carrying it (dgl-cu100, mxnet-cu112, dgl-cuda10.0: dmlc/dgl#919), a wheel index or find-links page named for
+# it (OpenMMLab's `-f .../mmcv/dist/cu111/torch1.9.0/index.html`: open-mmlab/mmcv#1224; PyG's
+# `torch-1.9.1+cu111.html`; the cuNNN pip indexes), or a wheel URL whose release is tagged with it
+# (`.../releases/download/v0.2.90-cu124/llama_cpp_python-0.2.90-cp312-...whl`: abetlen/llama-cpp-python#1822).
+# A pip command continued over lines with `\` is one command. Returns (tool, package, cuda "11.1", the install's own
+# words for the package, the index or URL that named the CUDA ("" when the package name did)).
+_INSTALL_CMD = re.compile(r"\b(conda|pip3?|mamba)\s+install\b((?:[^\n\\]|\\[ \t]*\n)*)")
+_WHEEL_NAME = re.compile(r"/([A-Za-z][\w.]*?)-\d[\w.+!]*-(?:cp|py)\d")
+_INSTALL_CUDA_FORMS = frozenset({"wheel", "glued", "path"})
+
+
+def _cuda_in(word: str) -> str:
+    """The CUDA release a word of an install command names (cudanames: cu111, cuda10.0, -cu124/), "" for none."""
+    got = named(word, _INSTALL_CUDA_FORMS) if "cu" in word.lower() else []
+    return got[0] if got else ""
+
+
+def _same_cuda(cuda: str, soname: str) -> bool:
+    """Whether a build for CUDA ``cuda`` ("12.4") is satisfied by a runtime of soname version ``soname`` ("12";
+    CUDA 10 and older name major.minor)."""
+    if not soname:
+        return False
+    major = cuda.split(".")[0]
+    if "." not in soname and major.isdigit() and int(major) >= 11:
+        return major == soname
+    return cuda == soname
+
+
+def installed_for(text: str) -> tuple[str, str, str, str, str]:
+    if " install" not in text:
+        return "", "", "", "", ""
+    for cmd in _INSTALL_CMD.finditer(text):
+        by, args = cmd.group(1), cmd.group(2)
+        words = args.replace("\\\n", " ").split()
+        pkg, cuda, full, index, skip = "", "", "", "", False
+        for w in words:
+            if skip:
+                skip = False
+                if not cuda and _cuda_in(w):
+                    cuda, index = _cuda_in(w), w
+                continue
+            if w in ("-f", "--find-links", "--index-url", "--extra-index-url", "-i", "-c", "--channel"):
+                skip = True
+                continue
+            if w.startswith("-"):
+                v = w.split("=", 1)[1] if "=" in w else ""
+                if v and not cuda and _cuda_in(v):
+                    cuda, index = _cuda_in(v), v
+                continue
+            if "://" in w:
+                wn = _WHEEL_NAME.search(w)
+                if wn and not pkg and _cuda_in(w):
+                    pkg, full = wn.group(1).replace("_", "-"), wn.group(1)
+                    cuda, index = cuda or _cuda_in(w), w
+                continue
+            tagged = _TAGGED_INSTALL.match(f"{by} install {w}")
+            if tagged and not pkg and _cuda_in(w):
+                pkg, full, cuda, index = tagged.group(2), w, _cuda_in(w), ""
+                break
+            if not pkg and re.fullmatch(r"[A-Za-z][\w.-]*(?:[=<>~!]=?[\w.*+]+)?", w):
+                pkg, full = re.split(r"[=<>~!]", w)[0], w
+        if pkg and cuda:
+            return by, pkg, cuda, full, index
+    return "", "", "", "", ""

@@ -298,6 +298,7 @@ def facts(t: LogText) -> dict[str, str]:
     out["hosted"] = next((name for name, needles, rx in _HOSTED if f.search(needles, rx)), "")  # [r21 oforum]
     out["rebooted"] = _rebooted(f)  # [r21 oforum]
     out["conda_made"] = "yes" if f.search(*_CONDA_MADE) else ""  # [r21 oday]
+    out["conda_install"] = _conda_installs(f)  # [r21 ofw]
     return out
 
 
@@ -675,3 +676,49 @@ def _rebooted(f: "_Finder") -> str:
 _CONDA_MADE = (("conda", "mamba"),
                _Lazy(r"(?i:\b(?:micro)?(?:conda|mamba) (?:env )?(?:create|install)\b|\busing (?:ana|mini)?conda to install\b|"
                      r"\bpackaged by conda-forge\b)"))
+
+# -- [r21 ofw] `conda_install`: conda (or mamba) installed the packages this log is about: its own command (`conda
+# create -n x jax jaxlib`, `conda install ...`, `mamba install`, `conda env create`) or its solver's plan, whose lines
+# name channel/subdir::package-version-build ("jaxlib  conda-forge/linux-64::jaxlib-0.4.4-cpu_py311h7146453_1"). A
+# package conda installed is replaced by conda, with conda's own build selectors (conda-forge's jaxlib has CPU and CUDA
+# builds of one version: `jaxlib=*=*cuda*`), not by pip over it: jax-ml/jax#14606 (the solver took the CPU build;
+# `conda install jaxlib=*=*cuda* jax cuda-nvcc -c conda-forge -c nvidia` fixed it), conda-forge/jaxlib-feedstock#285 (a
+# CUDA build that found no GPU, fixed in the feedstock by PR #288). A conda Python (`packaged by conda-forge`) with
+# packages from pip is not this fact.
+# The fact holds the names of the packages conda was told to install or planned ("jax jaxlib", "pytorch torchvision
+# cudatoolkit"), so an entry keys on its own framework, not on a conda-installed cudatoolkit beside pip's torch.
+_CONDA_INSTALL = (("conda create", "conda install", "mamba install", "mamba create", "conda env create", "::"),
+                  _Lazy(r"\b(?:conda|mamba|micromamba)\s+(?:create|install|env\s+create)\b([^\n`]*)|"
+                        r"\b[\w.-]+/(?:linux|osx|win|noarch)(?:-\w+)?::([A-Za-z][\w.-]*?)-\d"))
+_CONDA_OPT_ARG = frozenset({"-c", "--channel", "-n", "--name", "-p", "--prefix", "--file", "-f"})
+
+
+def _conda_installs(f: "_Finder") -> str:
+    """The packages conda (or mamba) was told to install or planned to, space-separated in the order named, "" when
+    the log shows no conda install; "conda" when it shows one without names (`conda env create -f env.yml`)."""
+    names: list[str] = []
+    pos, seen = 0, False
+    for _ in range(16):
+        m = f.search(*_CONDA_INSTALL, start=pos)
+        if m is None:
+            break
+        seen, pos = True, m.end() + 1
+        if m.group(2):
+            got = [m.group(2)]
+        else:
+            got, skip = [], False
+            for w in (m.group(1) or "").split():
+                if skip or w in _CONDA_OPT_ARG:
+                    skip = not skip and w in _CONDA_OPT_ARG
+                    continue
+                if w.startswith("-") or w.startswith(("#", "&", "|", ";")):
+                    if w[0] in "#&|;":
+                        break
+                    continue
+                name = re.split(r"[=<>!~\[]", w.strip("'\""))[0].lower()
+                if re.fullmatch(r"[a-z][\w.-]*", name):
+                    got.append(name)
+        for n in got:
+            if n.lower() not in names:
+                names.append(n.lower())
+    return " ".join(names) if names else ("conda" if seen else "")

@@ -14,4 +14,4 @@ __all__ = ["FACT_NAMES"]
 FACT_NAMES = ("platform", "container", "producer", "producers", "conda", "cuda_seen", "torch_build", "denied",
               "nospace", "built_here", "ld_library_path", "other_gpu", "torch_replaced", "container_kind", "scheduler",
               "python", "own_build", "driver_seen", "driver_seen_cuda", "gpu_name", "gpu_cc", "jetson", "nix", "smi", "cuda_said",
-              "launcher", "ci", "build_isolated", "hosted", "rebooted", "conda_made")
+              "launcher", "ci", "build_isolated", "hosted", "rebooted", "conda_made", "conda_install")
