@@ -37,6 +37,7 @@ FRESH17 = os.path.join(CORPUS, "fresh17")
 FRESH18 = os.path.join(CORPUS, "fresh18")
 FRESH19 = os.path.join(CORPUS, "fresh19")
 FRESH20 = os.path.join(CORPUS, "fresh20")
+FRESH21 = os.path.join(CORPUS, "fresh21")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -236,9 +237,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH17, "fresh17", "q", 45, 9, 40),
               (FRESH18, "fresh18", "r", 45, 9, 40),
               (FRESH19, "fresh19", "s", 45, 8, 40),
-              (FRESH20, "fresh20", "t", 30, 7, 30)]
+              (FRESH20, "fresh20", "t", 30, 7, 30),
+              (FRESH21, "fresh21", "u", 46, 9, 43)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh21"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -439,6 +441,13 @@ def test_fresh20_logs_are_a_twentieth_sealed_split():
     round's end, so the before-judgement is the after figure. Burned since (its census:
     bench/census/round20-fresh20.tsv)."""
     assert_later_set("fresh20")
+
+
+def test_fresh21_logs_are_a_twenty_first_sealed_split():
+    """fresh21/: a twenty-first set (u01-u16 build side, u31-u46 run side, u61-u76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 21's helpers worked on the order of
+    fixes from practice sets of their own; judged at round 21's start (1c569ad's answers)."""
+    assert_later_set("fresh21")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
