@@ -297,8 +297,8 @@ def facts(t: LogText) -> dict[str, str]:
     out["build_isolated"] = "yes" if f.search(*_BUILD_ISOLATED) else ""  # [r21 obuild]
     out["hosted"] = next((name for name, needles, rx in _HOSTED if f.search(needles, rx)), "")  # [r21 oforum]
     out["rebooted"] = _rebooted(f)  # [r21 oforum]
-    out["conda_made"] = "yes" if f.search(*_CONDA_MADE) else ""  # [r21 oday]
     out["conda_install"] = _conda_installs(f)  # [r21 ofw]
+    out["conda_made"] = "yes" if out["conda_install"] or f.search(*_CONDA_MADE_WORDS) else ""  # [r21 oday]
     return out
 
 
@@ -673,9 +673,10 @@ def _rebooted(f: "_Finder") -> str:
 # `conda install pytorch::pytorch`; vocalpy/vak#470: the environment created with `-c pytorch`), where `pip install
 # --force-reinstall torch` would mix a pip torch into the conda environment. The `conda` fact above reads where an
 # environment lives (an envs/ path); this one reads what made it, which a pasted session shows without any path.
-_CONDA_MADE = (("conda", "mamba"),
-               _Lazy(r"(?i:\b(?:micro)?(?:conda|mamba) (?:env )?(?:create|install)\b|\busing (?:ana|mini)?conda to install\b|"
-                     r"\bpackaged by conda-forge\b)"))
+# [r21 review] conda's commands are read once, by `conda_install` below: conda made the environment when it installed
+# anything in the log, or when the user or the interpreter's banner says so.
+_CONDA_MADE_WORDS = (("conda to install", "packaged by conda-forge"),
+                     _Lazy(r"(?i:\busing (?:ana|mini)?conda to install\b|\bpackaged by conda-forge\b)"))
 
 # -- [r21 ofw] `conda_install`: conda (or mamba) installed the packages this log is about: its own command (`conda
 # create -n x jax jaxlib`, `conda install ...`, `mamba install`, `conda env create`) or its solver's plan, whose lines
@@ -687,7 +688,8 @@ _CONDA_MADE = (("conda", "mamba"),
 # packages from pip is not this fact.
 # The fact holds the names of the packages conda was told to install or planned ("jax jaxlib", "pytorch torchvision
 # cudatoolkit"), so an entry keys on its own framework, not on a conda-installed cudatoolkit beside pip's torch.
-_CONDA_INSTALL = (("conda create", "conda install", "mamba install", "mamba create", "conda env create", "::"),
+_CONDA_INSTALL = (("conda create", "conda install", "mamba install", "mamba create", "conda env create", "mamba env create",
+                   "::"),
                   _Lazy(r"\b(?:conda|mamba|micromamba)\s+(?:create|install|env\s+create)\b([^\n`]*)|"
                         r"\b[\w.-]+/(?:linux|osx|win|noarch)(?:-\w+)?::([A-Za-z][\w.-]*?)-\d"))
 _CONDA_OPT_ARG = frozenset({"-c", "--channel", "-n", "--name", "-p", "--prefix", "--file", "-f"})
