@@ -3740,3 +3740,15 @@ def installed_for(text: str) -> tuple[str, str, str, str, str]:
         if pkg and cuda:
             return by, pkg, cuda, full, index
     return "", "", "", "", ""
+
+
+# -- [r21 f21fam]
+def _d_conda_cudatoolkit_pin(v: dict, t: LogText, m: re.Match) -> dict:
+    """[r21 f21fam] conda.cudatoolkit_pin_conflict: the cudatoolkit to pin from the range a framework build asks for
+    (conda's ``>=10.1,<10.2`` -> 10.1, ``>=10.0.130,<10.1.0a0`` -> 10.0.130, ``=9`` -> 9, ``10.0.*`` -> 10.0)."""
+    need = v.get("need") or ""
+    low = re.search(r">=\s*(\d+(?:\.\d+)*)", need) or re.match(r"[=\s]*(\d+(?:\.\d+)*)", need)
+    return {"pin": low.group(1) if low else "X.Y"}
+
+
+DERIVE["conda_cudatoolkit_pin"] = _d_conda_cudatoolkit_pin
