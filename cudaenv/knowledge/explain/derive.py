@@ -932,7 +932,8 @@ def _stem(name: str) -> str:
     return name
 
 
-_LINK_MISS = re.compile(r"cannot find (?:-l|[—–-]I)(?P<name>[\w.+-]+)|unable to find library -l(?P<name2>[\w.+-]+)|"
+# [r21 f21prod] "找不到": ld's zh_CN "cannot find" (wang-xinyu/tensorrtx#87)
+_LINK_MISS = re.compile(r"(?:cannot find|找不到) (?:-l|[—–-]I)(?P<name>[\w.+-]+)|unable to find library -l(?P<name2>[\w.+-]+)|"
                         r"(?P<soname>lib(?P<name3>\w+?)\.so\.(?P<ver>\d+(?:\.\d+)?))[\w.]*, needed by \S+, not found|"
                         # [r18 build] mold ("library not found: X"), Apple's ld64 ("library not found for -lX"), MSVC's
                         # link.exe ("LNK1181: cannot open input file 'X.lib'")
@@ -3752,3 +3753,27 @@ def _d_conda_cudatoolkit_pin(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["conda_cudatoolkit_pin"] = _d_conda_cudatoolkit_pin
+
+
+# -- [r21 f21prod] ld's "libX.so.OLD, needed by BY, not found" where the log names another toolkit in use (a cuda-X.Y
+# path, nvcc's release): BY was built against CUDA OLD and the build now uses CUDA NEW, two toolkits mixed, not a toolkit
+# off the link path (link.cuda_libs_two_versions). BVLC/caffe#3787 (fresh21 u68: libcudart.so.7.5 needed by
+# /usr/local/lib/libopencv_core.so with CUDA 6.5 in use; OpenCV rebuilt with 6.5 and that link pointed at it).
+# A needer that is itself a toolkit library (libcusolver needing libcublas) is not another build.
+_F21_TOOLKIT_LIB = re.compile(r"(?:^|/)lib(?:cu|nv|npp)\w*\.so")
+
+
+def _d_f21_two_versions(v: dict, t: LogText, m: re.Match) -> dict:
+    """``new``: the CUDA the log shows in use when it differs from the soname's ``old`` ("" when none, or the same);
+    a captured ``new`` (ld's "may conflict with") is kept."""
+    if v.get("new"):
+        return {"new": v["new"]}
+    old, by = v.get("old", ""), v.get("by", "")
+    seen = v.get("cuda_seen", "")
+    if not old or not seen or _F21_TOOLKIT_LIB.search(by):
+        return {"new": ""}
+    same = seen == old or seen.split(".")[:2] == old.split(".")[:2]
+    return {"new": "" if same else seen}
+
+
+DERIVE["f21_two_versions"] = _d_f21_two_versions
