@@ -158,3 +158,31 @@ def test_an_inner_toolkit_program_not_found_asks_whether_it_is_installed_first()
 def test_on_linux_the_check_is_find():
     first = explain("2024-12-05 14:35:02,706- root:392- ERROR- !!! Exception during processing !!! Cannot find ptxas\n")[0]
     assert first.to_dict()["fix"].startswith("Check whether this machine has it at all: `find / -name ptxas -type f")
+
+
+# -- CUDA's status number inside a project's own check (generic.py `_read_status`): the number status.yaml maps to an
+# entry, when it means the same in every CUDA release, answered by that entry (its `reads: {status: ...}`).
+@pytest.mark.parametrize("line,entry", [
+    # the format of a CHECK_ERR macro found in public CUDA sources: fprintf(stderr, "[%s %d]: CUDA Runtime Error: %d\n",
+    # __func__, __LINE__, ret)
+    ("[main 120]: CUDA Runtime Error: 100", "runtime.no_device"),
+    ("[main 120]: CUDA Runtime Error: 999", "driver.unknown_error"),
+    # jkjung-avt/tensorrt_demos' plugins/yolo_layer.h: "Cuda failure in file '" << __FILE__ << "' line " << __LINE__
+    # << ": " << ret (frigate#7959 printed 35; its own pattern answers that one)
+    ("Cuda failure in file 'yolo_layer.cu' line 51: 46", "gpu.busy_exclusive"),
+    ("Cuda failure in file 'yolo_layer.cu' line 51: 222", "runtime.unsupported_ptx"),
+])
+def test_a_status_number_in_a_projects_own_check_is_read(line, entry):
+    first = explain(line)[0].to_dict()
+    assert first["id"] == entry and first["title"].startswith("generic reading: ")
+
+
+@pytest.mark.parametrize("line", [
+    "Cuda error in file 'kernel.cu' in line 35",   # a line number
+    "CUDA error at kernel.cu:35",                   # a file's line
+    "[main 120]: CUDA Runtime Error: 700",          # an illegal address: a program bug, no environment cause
+    "[main 120]: CUDA Runtime Error: 34",           # CUDA 9 and older numbered 34 cudaErrorNotReady: no era-free reading
+    "Found CUDA 10.0 with 100 kernels",             # no error word
+])
+def test_what_is_no_status_reading(line):
+    assert not [m for m in explain(line) if m.to_dict().get("environment")]

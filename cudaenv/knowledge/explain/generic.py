@@ -18,6 +18,7 @@ tool's update. A log that shows a program bug (a device-side assert, shapes, an 
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .derive import cuda_of_int
@@ -272,6 +273,44 @@ def _status_only(t: LogText, i: int) -> bool:
     return i > 0 and "CMake Warning" in t.lines[i - 1] and not line.startswith("CMake Error")
 
 
+# -- [r21 lead] CUDA's status number inside a project's own check. Projects wrap CUDA's error report in macros of their
+# own words and print the bare status: "Cuda failure in file 'yolo_layer.cu' line 51: 35" (jkjung-avt/tensorrt_demos'
+# plugins, blakeblackshear/frigate#7959 = the burned fresh21 u34), "cudart init failure: 35", "cudaGetDeviceCount
+# returned 100". knowledge/status.yaml maps each status to the entry that answers it; the entries whose number means the
+# same in every CUDA release (35, 46, and the numbers from 98 on, which CUDA 10 introduced: CUDA 9 and older numbered
+# others below 80, status.yaml's `old`) own such a reading through their `reads: {status: ...}`. A number is read only
+# after a CUDA word and an error word on the same line, as the last number there, and never a line number (after "line",
+# or a file's ":" as in kernel.cu:35).
+_STATUS_LINE = re.compile(
+    r"(?im)^(?=[^\n]*?\bcuda)[^\n]*?\b(?:error|failure|failed|fail|status|returned|returns|code|err|ret)\b[^\n]*?"
+    r"(?<![\w.:/#-])(?<!line )(?<!line: )(\d{2,3})\b(?![\d:/-]|\.\d)[ \t.)\]]*$")
+_ERA_STABLE = frozenset({35, 46})
+
+
+def _status_numbers() -> dict[int, str]:
+    """The status numbers a bare number may be read as: number -> the entry status.yaml names (no program verdict, no
+    ambiguity, and a number that means the same in every release)."""
+    from .derive import knowledge_table
+
+    out = {}
+    for row in knowledge_table("status.yaml")["runtime"]:
+        n = row.get("number")
+        if row.get("entry") and not row.get("verdict") and not row.get("ambiguous") and (n in _ERA_STABLE or n >= 98):
+            out[n] = row["entry"]
+    return out
+
+
+def _read_status(t: LogText, low: str) -> _Reading | None:
+    if "cuda" not in low:
+        return None
+    known = _status_numbers()
+    for m in _STATUS_LINE.finditer(t.text):
+        n = int(m.group(1))
+        if n in known:
+            return _Reading(bisect.bisect_right(t.starts, m.start(1)) - 1, "status", str(n), known[n], "reported")
+    return None
+
+
 def reading(t: LogText) -> _Reading | None:
     """What the first error line that names both a component and a failure says (see the module's docstring), or
     None when there is none, or the log shows a program bug."""
@@ -299,6 +338,8 @@ def reading(t: LogText) -> _Reading | None:
         if _ERROR_MARK.search(t.lines[i]) or (i and _ERROR_MARK.search(t.lines[i - 1])):
             return got
         first = first or got
+    if first is None and facts(t).get("platform") != "windows":
+        first = _read_status(t, low)  # the entries that own a status answer it; their fixes are cudaenv commands
     return first
 
 
@@ -307,6 +348,8 @@ def routed(entry: dict, r: _Reading, t: LogText) -> bool:
     ``library``, ``setting``, ``cmake-var``, ``word``) with a pattern the name read matches, and its ``text`` (when
     given) a pattern the log holds (cmake.cudnn_not_found: a CMake log)."""
     reads = entry.get("reads") or {}
+    if r.kind == "status" and r.key != entry.get("id"):
+        return False  # status.yaml names the entry that answers a status
     return (r.kind in reads and re.search(reads[r.kind], r.name) is not None
             and ("text" not in reads or re.search(reads["text"], t.text) is not None))
 
