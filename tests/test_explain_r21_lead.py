@@ -186,3 +186,20 @@ def test_a_status_number_in_a_projects_own_check_is_read(line, entry):
 ])
 def test_what_is_no_status_reading(line):
     assert not [m for m in explain(line) if m.to_dict().get("environment")]
+
+
+def test_every_status_a_bare_number_is_read_as_has_its_entry_own_it():
+    # a status.yaml entry that the reader may name but no entry owns would fall to the generic answer's last branch
+    from cudaenv.knowledge.explain import generic
+
+    owners = {e["id"] for e in load_entries() if "status" in (e.get("reads") or {})}
+    numbers = generic._status_numbers()
+    assert {35, 46, 100, 999} <= set(numbers)
+    assert set(numbers.values()) == owners
+
+
+def test_the_facts_are_read_once_per_log_and_each_caller_gets_its_own_copy():
+    t = LogText(PYTEST_ON_RUNNER)
+    first = facts(t)
+    first["ci"] = "changed by a caller"
+    assert facts(t)["ci"] == "github-actions"

@@ -255,8 +255,18 @@ class _Finder:
 def facts(t: LogText) -> dict[str, str]:
     """What the whole log says about where and by what it ran (see the module doc).
 
-    Every name in :data:`FACT_NAMES` is present; an unknown fact is "".
+    Every name in :data:`FACT_NAMES` is present; an unknown fact is "". Read once per log: the matcher, the situations
+    and the generic reading all ask, so the facts are kept on ``t`` and each caller gets its own copy.
     """
+    kept = t.__dict__.get("_facts")
+    if kept is not None:
+        return dict(kept)
+    out = _read_facts(t)
+    t.__dict__["_facts"] = out
+    return dict(out)
+
+
+def _read_facts(t: LogText) -> dict[str, str]:
     f = _Finder(t.text, (t.words_lower(), t.joined_words_lower()) if len(t.text) >= t.SMALL else None,
                 t.shapes_lower() if len(t.text) >= t.SMALL else None)
     out = dict.fromkeys(FACT_NAMES, "")
@@ -572,7 +582,9 @@ _LAUNCHER = [
 # What shows it: GitHub Actions' runneradmin user, its work and tool-cache directories, its `##[error]` annotations,
 # a workflow file or run URL, its image labels; Azure's `##vso[` and vsts paths; gitlab-runner's banner; Jenkins'
 # workspace; cibuildwheel (which runs as a CI step). A runner path inside a prebuilt binary's own message is where that
-# binary was built, not where the log ran (fresh9 d35: vllm's wheel reports "Cuda error /home/runner/work/vllm/...").
+# binary was built, not where the log ran (fresh9 d35: vllm's wheel reports a CUDA error under the runner's work tree).
+# The directories below (GitHub's and Azure's hosted runners' work trees) are where those services run every job: facts
+# about logs from those machines, never a path of the machine cudaenv runs on.
 _CI = [
     ("github-actions",
      ("runneradmin", "/home/runner/", "\\a\\_temp", "##[", ".github/workflows", ".github\\workflows", "github actions",

@@ -290,14 +290,17 @@ _ERA_STABLE = frozenset({35, 46})
 def _status_numbers() -> dict[int, str]:
     """The status numbers a bare number may be read as: number -> the entry status.yaml names (no program verdict, no
     ambiguity, and a number that means the same in every release)."""
-    from .derive import knowledge_table
+    global _STATUS_NUMBERS
+    if _STATUS_NUMBERS is None:
+        from .derive import knowledge_table
 
-    out = {}
-    for row in knowledge_table("status.yaml")["runtime"]:
-        n = row.get("number")
-        if row.get("entry") and not row.get("verdict") and not row.get("ambiguous") and (n in _ERA_STABLE or n >= 98):
-            out[n] = row["entry"]
-    return out
+        _STATUS_NUMBERS = {row["number"]: row["entry"] for row in knowledge_table("status.yaml")["runtime"]
+                           if row.get("entry") and not row.get("verdict") and not row.get("ambiguous")
+                           and (row["number"] in _ERA_STABLE or row["number"] >= 98)}
+    return _STATUS_NUMBERS
+
+
+_STATUS_NUMBERS: dict[int, str] | None = None
 
 
 def _read_status(t: LogText, low: str) -> _Reading | None:
