@@ -203,3 +203,15 @@ def test_the_facts_are_read_once_per_log_and_each_caller_gets_its_own_copy():
     first = facts(t)
     first["ci"] = "changed by a caller"
     assert facts(t)["ci"] == "github-actions"
+
+
+def test_the_status_reading_reads_lines_of_bounded_length_only():
+    # like every generic reading, a line longer than generic._LONGEST is not read: a pasted megabyte-long line costs one
+    # pass, not a search from each of its positions (the first form, one regex over the whole text, took the square of
+    # a hostile line's length)
+    from cudaenv.knowledge.explain import generic
+
+    short = "[main 120]: CUDA Runtime Error: 100"
+    long = "cuda " + "error x " * (generic._LONGEST // 8 + 1) + " 100"
+    assert generic._read_status(LogText(short), short.lower()).name == "100"
+    assert len(long) > generic._LONGEST and generic._read_status(LogText(long), long.lower()) is None

@@ -18,7 +18,6 @@ tool's update. A log that shows a program bug (a device-side assert, shapes, an 
 
 from __future__ import annotations
 
-import bisect
 import re
 
 from .derive import cuda_of_int
@@ -281,9 +280,11 @@ def _status_only(t: LogText, i: int) -> bool:
 # others below 80, status.yaml's `old`) own such a reading through their `reads: {status: ...}`. A number is read only
 # after a CUDA word and an error word on the same line, as the last number there, and never a line number (after "line",
 # or a file's ":" as in kernel.cu:35).
-_STATUS_LINE = re.compile(
-    r"(?im)^(?=[^\n]*?\bcuda)[^\n]*?\b(?:error|failure|failed|fail|status|returned|returns|code|err|ret)\b[^\n]*?"
-    r"(?<![\w.:/#-])(?<!line )(?<!line: )(\d{2,3})\b(?![\d:/-]|\.\d)[ \t.)\]]*$")
+#: The status number: last on its line, not a line number (after "line", or a file's ":"), not part of a version.
+_STATUS_AT_END = re.compile(r"(?<![\w.:/#-])(?<!line )(?<!line: )(\d{2,3})\b(?![\d:/-]|\.\d)[ \t.)\]]*$", re.I)
+_CUDA_WORD = re.compile(r"(?i)\bcuda")
+#: An error word before it on the same line.
+_STATUS_WORD = re.compile(r"(?i)\b(?:error|failure|failed|fail|status|returned|returns|code|err|ret)\b")
 _ERA_STABLE = frozenset({35, 46})
 
 
@@ -307,10 +308,14 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
     if "cuda" not in low:
         return None
     known = _status_numbers()
-    for m in _STATUS_LINE.finditer(t.text):
-        n = int(m.group(1))
-        if n in known:
-            return _Reading(bisect.bisect_right(t.starts, m.start(1)) - 1, "status", str(n), known[n], "reported")
+    # line by line, each at most _LONGEST characters (as every generic reading): a pasted single line of a megabyte
+    # costs one pass, not a search from every position
+    for i, line in enumerate(t.lines):
+        if len(line) > _LONGEST or "cuda" not in line.lower() or not _CUDA_WORD.search(line):
+            continue
+        m = _STATUS_AT_END.search(line)
+        if m and int(m.group(1)) in known and _STATUS_WORD.search(line, 0, m.start()):
+            return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
     return None
 
 
