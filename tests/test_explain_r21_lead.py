@@ -215,3 +215,16 @@ def test_the_status_reading_reads_lines_of_bounded_length_only():
     long = "cuda " + "error x " * (generic._LONGEST // 8 + 1) + " 100"
     assert generic._read_status(LogText(short), short.lower()).name == "100"
     assert len(long) > generic._LONGEST and generic._read_status(LogText(long), long.lower()) is None
+
+
+def test_gcc_named_finds_each_lines_start_and_limit_words_once():
+    # obuild's gcc_named looked back to the line's start and searched the limit's words from there for every match: a
+    # long line of gcc names took the square of its length (151 s for 220 000 characters). The answers stay as they were:
+    from cudaenv.knowledge.explain.derive import gcc_named
+
+    # Jittor/jittor#182's list, the limit's own words on their line, caffe2#442's listing
+    assert gcc_named("g++ 9.30 / gcc 7.5.0\nunsupported GNU version! gcc versions later than 8 are not supported!\n"
+                     "ls /usr/bin/gcc-*\n/usr/bin/gcc-4.8 /usr/bin/gcc-9") == ["9", "7", "4.8"]
+    # a name before the limit's words on its line is named as present; one after them belongs to the limit's sentence
+    assert gcc_named("gcc-7 installed; gcc versions later than 8 are not supported") == ["7"]
+    assert gcc_named("gcc versions later than 8 are not supported, gcc-7") == []

@@ -3517,9 +3517,14 @@ _GCC_NAMED = re.compile(
     r"|(?<![\w\[/.-])(?i:gcc|g\+\+)(?: version)?:? (?:\([^()\n]{1,40}\) )?v?(\d{1,2})\.(\d{1,2})(?:\.\d+)?(?![\w.])(?! and up)")
 
 
+_GCC_LIMIT_WORDS = re.compile(r"(?i)later than|and up are not|\[GCC|[<>]=|adequate version|required version")
+
+
 def gcc_named(text: str) -> list[str]:
     """The gcc versions a log names as present (majors; "4.8" for the 4.x series), in the order they appear."""
     out: list[str] = []
+    refused: dict[int, int] = {}  # a line's start -> where its first limit's word ends (once per line, not per match)
+    a = seen = 0
     for m in _GCC_NAMED.finditer(text):
         if m.group(4):
             major, minor = m.group(4), m.group(5)
@@ -3528,8 +3533,14 @@ def gcc_named(text: str) -> list[str]:
             v = next(g for g in m.groups()[:3] if g)
             if v.startswith("4.") is False and "." in v:
                 v = v.split(".")[0]
-        a = text.rfind("\n", 0, m.start()) + 1
-        if re.search(r"(?i)later than|and up are not|\[GCC|[<>]=|adequate version|required version", text[a:m.end() + 8]):
+        nl = text.rfind("\n", seen, m.start())  # the line's start, looked for only since the last match
+        a = nl + 1 if nl >= 0 else a
+        seen = m.start()
+        if a not in refused:
+            b = text.find("\n", a)
+            w = _GCC_LIMIT_WORDS.search(text, a, len(text) if b < 0 else b + 8)
+            refused[a] = w.end() if w else len(text) + 9
+        if refused[a] <= m.end() + 8:
             continue
         if v not in out:
             out.append(v)
