@@ -38,6 +38,7 @@ FRESH18 = os.path.join(CORPUS, "fresh18")
 FRESH19 = os.path.join(CORPUS, "fresh19")
 FRESH20 = os.path.join(CORPUS, "fresh20")
 FRESH21 = os.path.join(CORPUS, "fresh21")
+FRESH22 = os.path.join(CORPUS, "fresh22")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -238,9 +239,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH18, "fresh18", "r", 45, 9, 40),
               (FRESH19, "fresh19", "s", 45, 8, 40),
               (FRESH20, "fresh20", "t", 30, 7, 30),
-              (FRESH21, "fresh21", "u", 46, 9, 43)]
+              (FRESH21, "fresh21", "u", 46, 9, 43),
+              (FRESH22, "fresh22", "v", 48, 9, 44)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh22"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -450,6 +452,13 @@ def test_fresh21_logs_are_a_twenty_first_sealed_split():
     whose threads a practice helper read were taken out at sealing; no first answer changed by the round's end, so the
     before-judgement is the after figure. Burned since (its census: bench/census/round21-fresh21.tsv)."""
     assert_later_set("fresh21")
+
+
+def test_fresh22_logs_are_a_twenty_second_sealed_split():
+    """fresh22/: a twenty-second set (v01-v16 build side, v31-v46 run side, v61-v76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 22 read the toolchain's own message
+    catalogues; unread until judged."""
+    assert_later_set("fresh22")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
