@@ -23,6 +23,9 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     bash dash zsh fish tcsh tmux gcc g++ make xz-utils ca-certificates lmod tcl8.6 \
     gcc-11 g++-11 clang cmake direnv >/dev/null
+# The toolchain's messages in other languages (tests/test_explain_translations.py runs gcc, ld, bash and make with
+# LANGUAGE set): gcc's catalogues come apart from gcc; glibc's, binutils', bash's and make's with the packages.
+apt-get install -y -qq --no-install-recommends gcc-12-locales libc-l10n binutils make >/dev/null
 # Other user accounts run cudaenv with Debian's python3 (the project's may be in root's 0700 home):
 # tests/test_shared_store.py, tests/test_site_config.py.
 apt-get install -y -qq --no-install-recommends python3 python3-yaml python3-click python3-packaging python3-distro >/dev/null

@@ -41,11 +41,8 @@ _PROGRAM_BUG = ("device-side assert", "illegal memory access", "out of memory", 
 _MISSING_CUES = ("no such file", "no file or directory", "file not found", "cannot open include file",
                  "cannot open source file", "-notfound", "set to notfound", "could not find", "could not locate",
                  "cannot find", "can not find", "unable to find", "not in path", "not on path", "not in your path", "not found",
-                 "valid=false", "is not set", "must be specified", "not installed",
-                 # glibc's "No such file or directory" in the user's locale (zh_CN, zh_TW, es, fr, de, ru, ja, ko, pt, it)
-                 "没有那个文件或目录", "沒有此一檔案或目錄", "no existe el archivo", "aucun fichier ou dossier",
-                 "datei oder verzeichnis nicht gefunden", "нет такого файла", "そのようなファイルやディレクトリはありません",
-                 "그런 파일이나 디렉터리가 없습니다", "arquivo ou diretório inexistente", "file o directory non esistente")
+                 "valid=false", "is not set", "must be specified", "not installed")
+# (glibc's "No such file or directory" in the user's language is read back to English before: explain/translated.py)
 _VERSION_CUES = ("unsupported", "not supported", "< image", "requires", "or newer", "or higher", "or later",
                  "too old", "at least")
 #: How many lines below a cue line still belong to it (CMake lists its NOTFOUND variables below the message;
@@ -402,7 +399,7 @@ def answer(r: _Reading, t: LogText, make: type[Match]) -> Match:
     windows = seen.get("platform") == "windows"
     version = seen.get("cuda_seen") or ""
     label = _label(r.key, libs)
-    quoted = clip(t.lines[r.line])
+    quoted = clip(t.shown(t.lines[r.line]))
     use = f'`eval "$(cudaenv use {version or "/usr/local/cuda"})"`'
     install = f"`cudaenv install {version}`" if version else "the CUDA release the project needs (`cudaenv install --list` shows what can be installed)"
     devpk = (gen.get("devpackages") or {}).get(r.key, "")

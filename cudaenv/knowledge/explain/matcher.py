@@ -321,7 +321,7 @@ def _first_compiler_error(t: LogText, before: int, skip: list[re.Pattern]) -> tu
         line = t.lines[i]
         if ("error" in line or "fatal" in line) and _COMPILER_ERROR.search(line) \
                 and not any(p.search(line) for p in skip):
-            return t.number(i), clip(line)
+            return t.number(i), clip(t.shown(line))
     return None
 
 
@@ -557,7 +557,7 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
             title=_fill(entry["title"], filled),
             check=entry.get("check"),
             line=t.number(i),
-            matched=clip(m.string[t.starts[i]:max(m.end(), t.end(i))]),
+            matched=clip(t.shown(m.string[t.starts[i]:max(m.end(), t.end(i))])),
             cause=_fill(entry["cause"], filled).strip(),
             fix=_paste(_fill(entry["fix"], filled).strip(), filled, t, entry.get("component", "")),
             count=count,

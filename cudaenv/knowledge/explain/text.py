@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .translated import in_c_locale
+
 __all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "DENSE", "FOLD", "PERIOD", "window", "LogText", "fold",
            "split_lines", "normalize_line", "unprefixed", "required_literal", "scan", "clip", "may_contain", "wrapping", "WRAP"]
 
@@ -68,6 +70,7 @@ def split_lines(text: str) -> list[str]:
 _TYPED = str.maketrans({"\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u200b": None, "\ufeff": None,
                         "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 _ODD = frozenset(_TYPED)
+_WIDE_COLON = re.compile("\uff1a ?")
 _ENTITY = re.compile(r"&(?:quot|apos|#39|#x27|lt|gt|amp|nbsp);")
 _ENTITIES = {"&quot;": '"', "&apos;": "'", "&#39;": "'", "&#x27;": "'", "&lt;": "<", "&gt;": ">", "&amp;": "&",
              "&nbsp;": " "}
@@ -80,6 +83,8 @@ def as_typed(text: str) -> str:
             text = text.translate(_TYPED)
     if "&" in text and _ENTITY.search(text):
         text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], text)
+    if "\uff1a" in text:  # a CJK input method's full-width colon, typed into an English message ("Fatal error： x.h：No such")
+        text = _WIDE_COLON.sub(": ", text)
     return text
 
 
@@ -257,6 +262,8 @@ class LogText:
 
     origin: list[int] | None = None
     weight: list[int] | None = None
+    #: Each line read in the C locale (a translated toolchain message, :mod:`.translated`) -> the line as pasted.
+    given: dict[str, str] = {}
 
     def __init__(self, text: str) -> None:
         lines = split_lines(text)
@@ -269,12 +276,25 @@ class LogText:
             self.lines, origin, self.weight = folded
             self.origin = origin if self.origin is None else [self.origin[i] for i in origin]
         self.text = "\n".join(self.lines)
+        english = in_c_locale(self.lines, self.text, MAX_LINE)
+        if english:
+            self.given = {english[i]: self.lines[i] for i in english}
+            for i, line in english.items():
+                self.lines[i] = line
+            self.text = "\n".join(self.lines)
         self.starts = []
         pos = 0
         for line in self.lines:
             self.starts.append(pos)
             pos += len(line) + 1
         self.longest = max(map(len, self.lines), default=0)
+
+    def shown(self, quoted: str) -> str:
+        """``quoted`` (lines of :attr:`text`) with each line read in the C locale put back as the log has it."""
+        for english, line in self.given.items():
+            if english in quoted:
+                quoted = quoted.replace(english, line)
+        return quoted
 
     #: Below this size a literal is looked for in the text itself; above it, first in the text's
     #: distinct words (:meth:`has`).

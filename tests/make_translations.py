@@ -1,0 +1,182 @@
+"""Write cudaenv/knowledge/translations.json from the toolchain's own gettext catalogues.
+
+A user whose locale is not English gets ld's, gcc's, glibc's, bash's and make's messages in their language
+("/usr/bin/ld: 找不到 -lcudart", "Fehler: cuda_runtime.h: Datei oder Verzeichnis nicht gefunden"). explain reads
+them as the C locale would have printed them (explain/translated.py), from this table: each message's English
+msgid, as the program's source has it, and every translation of it in each language.
+
+Two sources: the compiled catalogues (.mo) of Debian 12's packages (binutils 2.40, glibc 2.36, bash 5.2, make 4.3,
+gcc 12.2 from gcc-12-locales), and, for glibc (strerror, the dynamic loader, the signals, which every program's
+messages end with), every version of its translations in glibc's own history: a translation changes between releases
+("No existe el fichero o el directorio" since 2002, "No existe el archivo o el directorio" before), and a log is
+printed by whatever release the user had.
+
+    apt-get download gcc-12-locales && dpkg-deb -x gcc-12-locales_*.deb gcc-locales
+    git clone https://sourceware.org/git/glibc.git     # or any mirror of it
+    python3 tests/make_translations.py --gcc-locales gcc-locales/usr/share/locale --glibc glibc \
+        > cudaenv/knowledge/translations.json
+
+tests/test_explain_translations.py checks that the table holds every translation of this machine's catalogues.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gettext
+import json
+import os
+import re
+import subprocess
+import sys
+
+#: The messages read, per catalogue (the gettext domain): those explain's entries and generic reading key on.
+MESSAGES = {
+    "ld": ["%P: cannot find %s\n", "%P: cannot find %s: %E\n", "%P: cannot find %s (%s): %E\n",
+           "%P: skipping incompatible %s when searching for %s\n",
+           "%P: warning: %s, needed by %pB, may conflict with %s\n",
+           "%P: warning: %s, needed by %pB, not found (try using -rpath or -rpath-link)\n",
+           "%X%C: undefined reference to `%T'\n", "%X%B: undefined reference to `%T'\n",
+           "%X%P: %C: undefined reference to `%pT'\n", "%X%P: %pB: undefined reference to `%pT'\n",
+           "%X%D: more undefined references to `%T' follow\n", "%F%P: final link failed: %E\n"],
+    "libc": ["error while loading shared libraries", "cannot open shared object file", "No such file or directory",
+             "Permission denied", "No space left on device", "Cannot allocate memory", "Operation not permitted",
+             "Input/output error", "No such device", "No such device or address", "Device or resource busy",
+             "Resource temporarily unavailable", "Segmentation fault", "Killed", "Illegal instruction", "Aborted",
+             "Bus error", "file too short", "invalid ELF header", "wrong ELF class: ELFCLASS32",
+             "wrong ELF class: ELFCLASS64", "symbol lookup error", "cannot read file data"],
+    "bash": ["%s: command not found", " (core dumped)"],
+    "make": ["%s[%s: %s] Error %d%s", "%sNo rule to make target '%s'%s", "%sNo rule to make target '%s', needed by '%s'%s"],
+    "gcc-12": ["fatal error: ", "error: ", "warning: ", "note: ", "internal compiler error: ", "compilation terminated.\n",
+               "ld returned %d exit status", "In function %qs"],
+}
+#: The languages read: those of the users who paste CUDA logs most often after English.
+LANGUAGES = ["zh_CN", "zh_TW", "ja", "ko", "ru", "uk", "de", "fr", "es", "pt_BR", "it", "tr", "pl", "vi", "id"]
+SOURCES = {"ld": "binutils 2.40 (Debian 12 binutils-common), ld.mo",
+           "libc": "glibc 2.36 (Debian 12 libc-l10n), libc.mo, and every version of glibc's po/<language>.po since 1996",
+           "bash": "bash 5.2 (Debian 12 bash), bash.mo",
+           "make": "make 4.3 (Debian 12 make), make.mo",
+           "gcc-12": "gcc 12.2 (Debian 12 gcc-12-locales), gcc-12.mo"}
+
+
+def catalogue(base: str, lang: str, domain: str) -> dict[str, str]:
+    """The msgid -> msgstr mapping of ``domain`` in ``lang`` under the locale directory ``base`` ({} when absent)."""
+    path = os.path.join(base, lang, "LC_MESSAGES", f"{domain}.mo")
+    if not os.path.exists(path):
+        return {}
+    with open(path, "rb") as f:
+        return {k: v for k, v in gettext.GNUTranslations(f)._catalog.items() if isinstance(k, str)}  # type: ignore[attr-defined]
+
+
+def _unquote(s: str) -> str:
+    return json.loads(s) if s.startswith('"') else ""
+
+
+def po_entries(text: str) -> dict[str, str]:
+    """msgid -> msgstr of a .po file's text (fuzzy and untranslated entries left out; plural forms not read)."""
+    out: dict[str, str] = {}
+    msgid = msgstr = None
+    fuzzy = False
+    field = None
+    for raw in text.splitlines() + [""]:
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            if msgid is not None and msgstr and not fuzzy:
+                out[msgid] = msgstr
+            if not line or line.startswith("#,"):
+                msgid = msgstr = None
+                field = None
+            fuzzy = fuzzy if line.startswith("#") and not line.startswith("#,") else ("fuzzy" in line)
+            continue
+        try:
+            if line.startswith("msgid "):
+                msgid, field = _unquote(line[6:]), "id"
+            elif line.startswith("msgstr "):
+                msgstr, field = _unquote(line[7:]), "str"
+            elif line.startswith('"') and field == "id" and msgid is not None:
+                msgid += _unquote(line)
+            elif line.startswith('"') and field == "str" and msgstr is not None:
+                msgstr += _unquote(line)
+            else:
+                field = None
+        except ValueError:  # an old file's escape JSON does not read: skip the entry
+            msgid = msgstr = None
+            field = None
+    return out
+
+
+def history(repo: str, lang: str, wanted: set[str]) -> dict[str, list[str]]:
+    """Every msgstr of the msgids ``wanted`` in each version of ``po/<lang>.po`` in the git repository ``repo``."""
+    revs = subprocess.run(["git", "-C", repo, "log", "--format=%H", "--", f"po/{lang}.po"], capture_output=True,
+                          text=True, check=True).stdout.split()
+    found: dict[str, list[str]] = {}
+    for rev in revs:
+        res = subprocess.run(["git", "-C", repo, "show", f"{rev}:po/{lang}.po"], capture_output=True)
+        if res.returncode:
+            continue
+        m = re.search(rb"charset=([\w.-]+)", res.stdout)
+        try:
+            text = res.stdout.decode(m.group(1).decode() if m else "utf-8")
+        except (LookupError, UnicodeDecodeError):
+            continue  # a version in an encoding it does not declare: its text cannot be trusted
+        for msgid, msgstr in po_entries(text).items():
+            if msgid in wanted and msgstr != msgid and _in_script(lang, msgstr) and msgstr not in found.setdefault(msgid, []):
+                found[msgid].append(msgstr)
+    return found
+
+
+#: The script each language is written in, by code points (Latin: Basic Latin to Latin Extended-B and Vietnamese's
+#: Latin Extended Additional).
+_SCRIPTS = {"zh_CN": (0x4E00, 0x9FFF), "zh_TW": (0x4E00, 0x9FFF), "ja": (0x3040, 0x9FFF), "ko": (0xAC00, 0xD7AF),
+            "ru": (0x0400, 0x04FF), "uk": (0x0400, 0x04FF)}
+
+
+def _in_script(lang: str, text: str) -> bool:
+    """Whether ``text`` is written in ``lang``'s script (an old file's text misfiled under another language is not)."""
+    if "\ufffd" in text:
+        return False
+    if lang in _SCRIPTS:
+        lo, hi = _SCRIPTS[lang]
+        return any(lo <= ord(c) <= hi for c in text)
+    return all(ord(c) < 0x250 or 0x1E00 <= ord(c) <= 0x1EFF or c in "\u00a0\u2019\u00ab\u00bb" for c in text)
+
+
+def table(base: str, gcc_base: str, glibc: str | None) -> list[dict]:
+    rows = []
+    for domain, msgids in MESSAGES.items():
+        where = gcc_base if domain.startswith("gcc") else base
+        cats = {lang: catalogue(where, lang, domain) for lang in LANGUAGES}
+        old = {lang: history(glibc, lang, set(msgids)) for lang in LANGUAGES} if glibc and domain == "libc" else {}
+        for msgid in msgids:
+            if not any(msgid in c for c in cats.values()):
+                raise SystemExit(f"{domain}: no catalogue has {msgid!r}")
+            tr: dict[str, list[str]] = {}
+            for lang in LANGUAGES:
+                now = cats[lang].get(msgid)
+                every = ([now] if now and now != msgid else []) + old.get(lang, {}).get(msgid, [])
+                every = [s for i, s in enumerate(every) if s not in every[:i]]
+                if every:
+                    tr[lang] = every
+            rows.append({"domain": domain, "msgid": msgid, "translations": tr})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--locales", default="/usr/share/locale")
+    ap.add_argument("--gcc-locales", required=True, help="the share/locale directory of gcc-12-locales, unpacked")
+    ap.add_argument("--glibc", help="a git clone of glibc (its po/ history)")
+    args = ap.parse_args(argv)
+    doc = {"about": "Toolchain messages in the user's language -> the English the C locale prints "
+                    "(cudaenv/knowledge/explain/translated.py). Made by tests/make_translations.py from the programs' "
+                    "own gettext catalogues; do not edit by hand. Format directives as the catalogues have them: ld's "
+                    "%P (program) %F %X (no output) %B %C %pB (file) %T (symbol) %E (strerror); printf's %s %d; gcc's "
+                    "%qs.",
+           "sources": SOURCES,
+           "messages": table(args.locales, args.gcc_locales, args.glibc)}
+    json.dump(doc, sys.stdout, ensure_ascii=False, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
