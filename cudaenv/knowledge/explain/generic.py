@@ -64,6 +64,8 @@ _LIBRARY = re.compile(r"(?<![\w-])(?:lib([A-Za-z][\w+-]*?)(?:\.so|\.a\b|\.dylib)
 _SETTING = re.compile(r"(?<![\w/.])(?:--)?((?:[A-Za-z]+_)*?(?i:cudnn|tensorrt|nvinfer|trt|nccl|cudatoolkit|cuda|cublas|"
                       r"cufft|curand|cusparse|cusolver|nvrtc|cupti)(?:[A-Za-z]*)(?:_[A-Za-z0-9]+)+|"
                       r"(?i:cudnn|tensorrt|nccl|cudatoolkit)_?[A-Za-z]*(?i:_?(?:home|root|dir|path)))\b")
+_SPEAKER = re.compile(r"\s*(?:nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?(?: [^\s;,]{1,300}, line \d+;)?\s{0,8}"
+                      r"(?:warning|error|fatal|info)\s{0,8}:")
 _TOOL = re.compile(r"(?<![\w/.-])(nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?\b")
 #: The toolkit's programs that nvcc (or Triton, XLA, Numba for ptxas) runs from its own directory, not through PATH.
 _INNER_TOOLS = ("cicc", "ptxas", "nvlink", "fatbinary")
@@ -214,7 +216,11 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
         key = _word_key(name, words)
         if key:
             return _Reading(i, "setting", name, key, "missing", setting=name.lstrip("-"))
-    m = _TOOL.search(line)
+    # the toolkit program that speaks ("nvcc warning : Cannot find valid GPU for '-arch=native'", "nvlink warning : SM
+    # Arch ('sm_52') not found in 'x.a'", "ptxas x.ptx, line 5; fatal   : ...") is there: only one named after its
+    # prefix can be the missing one
+    speaker = _SPEAKER.match(line)
+    m = _TOOL.search(line, speaker.end() if speaker else 0)
     if m and ("not found" in low or "not in" in low or "not on path" in low or "no such file" in low
               or "cannot find" in low or "could not find" in low or "unable to find" in low):
         return _Reading(i, "tool", m.group(1), "toolkit", "not-on-path")
