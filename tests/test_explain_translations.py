@@ -183,3 +183,22 @@ class _Counting:
     def sub(self, repl, line):
         self.calls.append(line)
         return self.rx.sub(repl, line)
+
+
+# Real pastes in other languages that no entry had been written from (found after the table was built, by searching
+# public threads for the translated words): each went unanswered before the table.
+REAL = [
+    # jxgu1016/Gabor_CNN_PyTorch#16: gcc and glibc in Spanish ("error fatal", "No existe el fichero o el directorio")
+    ("In file included from <línea-de-orden>:0:0:\n/usr/include/stdc-predef.h:40:1: error fatal: cuda_runtime.h: "
+     "No existe el fichero o el directorio\n #endif\n ^\ncompilación terminada.\n"
+     "error: command '/usr/bin/nvcc' failed with exit status 1\n", "build.cuda_header_missing"),
+    # tranluan/Nonlinear_Face_3DMM#42: bash in Chinese ("nvcc: 未找到命令"); the thread's fix was nvcc's directory on PATH
+    ("./compile_op_v2_sz224.sh: 行 15: nvcc: 未找到命令\ng++: error: cuda_op_kernel_v2_sz224.cu.o: 没有那个文件或目录\n",
+     "shell.nvcc_not_found"),
+]
+
+
+@pytest.mark.parametrize("log,expect", REAL)
+def test_real_pastes_in_other_languages(log, expect):
+    first = _first(log)
+    assert first is not None and first.id == expect
