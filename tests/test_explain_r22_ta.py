@@ -1,0 +1,113 @@
+"""Round 22 (helper ta): fresh22's misses, each answered as its family.
+
+- build.cargo_nvcc_failed: cargo's cc crate reports only 'with args nvcc did not execute successfully'; on Linux the
+  threads' cause was the host gcc past the CUDA's limit, chosen through CC/CXX (nvcc's own error, when pasted, keeps
+  nvcc.gcc_too_new first).
+- nvcc.host_headers_unsupported, a pattern and variants: nvcc's front end stops in gcc's <type_traits> ("type name is
+  not allowed", 'identifier "__is_X" is undefined'): the host gcc is newer than the CUDA supports.
+- build.cuda_headers_older_than_code: the CUDA graph types (CUDA 10.0) undeclared: older CUDA headers read first.
+- build.cuda_header_missing, variants: a plain gcc/g++ compile that already passes the build's CUDA root (-I.../cuda/
+  include) and the header is not there (the toolkit is under another root: the Makefile's own variable); and one that
+  passes none (the project's own CUDA variable first).
+
+Each text is copied from the thread named above it (a fresh22 log's deciding lines, another project's thread), or is a
+near miss that must keep its answer."""
+
+import re
+
+try:  # Python 3.11 on: the parser's own modules (the sre_* names are deprecated aliases)
+    from re import _constants as sre_constants
+    from re import _parser as sre_parse
+except ImportError:  # pragma: no cover
+    import sre_constants
+    import sre_parse
+
+import pytest
+from explain_answers import first_answer_tests, first_fix_line
+
+from cudaenv.knowledge.explain import explain
+from cudaenv.knowledge.kb import load_entries
+
+HVM = ('error occurred: Command "nvcc" "-ccbin=c++" "-Xcompiler" "-O3" "-Xcompiler" "-ffunction-sections" "-Xcompiler" '
+       '"-fdata-sections" "-Xcompiler" "-fPIC" "-m64" "-Xcompiler" "-Wall" "-Xcompiler" "-Wextra" "-o" '
+       '"/tmp/cargo-installLGALqh/release/build/hvm-d9bb437251039338/out/2e40c9e35e9506f4-hvm.o" "-c" "src/hvm.cu" with '
+       'args nvcc did not execute successfully (status code exit status: 2).\n\n'
+       'warning: build failed, waiting for other jobs to finish...\n'
+       'error: failed to compile `hvm v2.0.8`, intermediate artifacts can be found at `/tmp/cargo-installLGALqh`.\n')
+
+CASES = [
+    # fresh22 v01, https://github.com/HigherOrderCO/HVM1/issues/291 (`CC=cc-13 CXX=g++-13`: "This worked!")
+    (HVM, "build.cargo_nvcc_failed", "CXX=g++-13 cargo install"),
+    # https://github.com/risc0/risc0/issues/2575 (gcc 14.2.1 on Arch; risc0#2737: `CC=gcc-14 CXX=g++-14 cargo build`)
+    ('  --- stderr\n\n\n  error occurred: Command LC_ALL="C" "nvcc" "-ccbin=c++" "-Xcompiler" "-O0" "-Xcompiler" '
+     '"-ffunction-sections" "-m64" "-DFEATURE_BABY_BEAR" "-arch=native" "-diag-suppress=177" "-o" '
+     '"/home/starkbamse/GitHub/sparkle/target/debug/build/risc0-sys-b135acaf3de15a89/out/01ed5306a404dc2c-ntt.o" "-c" '
+     '"--device-c" "kernels/zkp/cuda/supra/ntt.cu" with args nvcc did not execute successfully (status code exit status: '
+     '2).\n\n\nwarning: build failed, waiting for other jobs to finish...\n',
+     "build.cargo_nvcc_failed", "CC=gcc-13 CXX=g++-13"),
+    # near miss, https://github.com/HigherOrderCO/HVM1/issues/381: nvcc's own error is pasted above the summary, so the
+    # entry of that error (its cargo variant) answers first
+    ("warning: hvm@2.0.19: In file included from /usr/include/cuda_runtime.h:83,\n"
+     "warning: hvm@2.0.19:                  from <command-line>:\n"
+     "warning: hvm@2.0.19: /usr/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version! gcc versions "
+     "later than 12 are not supported! The nvcc flag '-allow-unsupported-compiler' can be used to override this version "
+     "check; however, using an unsupported host compiler may cause compilation failure or incorrect run time execution. "
+     "Use at your own risk.\n" + HVM,
+     "nvcc.gcc_too_new", "CXX=g++-12 cargo install"),
+
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+def test_cargo_on_windows_does_not_name_gcc():
+    # https://github.com/HigherOrderCO/HVM1/issues/292 (cl.exe as cc's host compiler on Windows 11)
+    log = ('  error occurred: Command "nvcc" "-ccbin=C:\\\\Program Files\\\\Microsoft Visual Studio\\\\2022\\\\Community'
+           '\\\\VC\\\\Tools\\\\MSVC\\\\14.39.33519\\\\bin\\\\HostX64\\\\x64\\\\cl.exe" "-Xcompiler" "-nologo" "-o" '
+           '"C:\\\\Users\\\\Anon\\\\AppData\\\\Local\\\\Temp\\\\cargo-installFM9MXi\\\\release\\\\build\\\\hvm-dc525ed22444a051'
+           '\\\\out\\\\2e40c9e35e9506f4-hvm.o" "-c" "src/hvm.cu" with args nvcc did not execute successfully (status code '
+           'exit code: 2).\n'
+           "PS C:\\Users\\Anon> cargo --version\n")
+    first = [m for m in explain(log) if m.environment][0]
+    assert first.id == "build.cargo_nvcc_failed"
+    assert "gcc" not in first_fix_line(first.fix) and "warning:" in first_fix_line(first.fix)
+
+
+NEW_PATTERNS = [
+    ("build.cargo_nvcc_failed", 'with args "?nvcc'),
+]
+
+
+
+def _unbounded(pattern: str) -> bool:
+    """Whether the pattern repeats anything without an upper bound (``*``, ``+``, ``{n,}``)."""
+    def walk(items) -> bool:
+        for op, av in items:
+            if op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT):
+                if av[1] == sre_constants.MAXREPEAT or walk(av[2]):
+                    return True
+            elif op in (sre_constants.SUBPATTERN,):
+                if walk(av[-1]):
+                    return True
+            elif op == sre_constants.BRANCH:
+                if any(walk(b) for b in av[1]):
+                    return True
+            elif op in (sre_constants.ASSERT, sre_constants.ASSERT_NOT):
+                if walk(av[1]):
+                    return True
+        return False
+    return walk(sre_parse.parse(pattern))
+
+
+@pytest.mark.parametrize("entry_id,marker", NEW_PATTERNS)
+def test_new_patterns_repeat_nothing_without_bound(entry_id, marker):
+    # a pattern runs over the whole pasted text: each repeat bounded, a hostile 200 000-character line built from the
+    # pattern's own literals costs at most its length times the bounds, never its square (no timing: the structure)
+    entry = next(e for e in load_entries() if e["id"] == entry_id)
+    mine = [p for p in entry["patterns"] if marker in p]
+    assert mine
+    for p in mine:
+        assert not _unbounded(p), p
+        literals = "".join(re.findall(r"[A-Za-z_ \"'‘’]+", p))[:80] or "x"
+        hostile = (literals * (200_000 // len(literals) + 1))[:200_000]
+        re.compile(p).search(hostile)  # finishes: bounded repeats
