@@ -55,6 +55,34 @@ CASES = [
      "Use at your own risk.\n" + HVM,
      "nvcc.gcc_too_new", "CXX=g++-12 cargo install"),
 
+    # fresh22 v08, https://github.com/ggml-org/llama.cpp/issues/22714 ("CUDA toolkit does not support GCC 16";
+    # downgrading the gcc packages fixed it)
+    ("  /usr/include/c++/16.1.1/type_traits(3427): error: type name is not allowed\n\n"
+     "     __type_identity<_ArgTypes>{}) && ...),\n                     ^\n\n  Error limit reached.\n\n"
+     '  100 errors detected in the compilation of "CMakeCUDACompilerId.cu".\n\n  Compilation terminated.\n',
+     "nvcc.host_headers_unsupported", "Build with an older gcc this CUDA supports"),
+    # https://github.com/ggml-org/llama.cpp/issues/10849 (gcc 14.2.1's type_traits on Arch)
+    ("  /usr/include/c++/14.2.1/type_traits(695): error: type name is not allowed\n\n"
+     "        : public __bool_constant<__is_reference(_Tp)>\n                                                ^\n\n"
+     "  /usr/include/c++/14.2.1/type_traits(695): error: identifier\n  \"__is_reference\" is undefined\n",
+     "nvcc.host_headers_unsupported", "-DCMAKE_CUDA_HOST_COMPILER="),
+    # https://github.com/Xpra-org/xpra/issues/1800 (gcc 8 with CUDA 9.1, which supports gcc 6 at most)
+    ("found gcc version: 8.0.1\nfound CUDA compiler: /usr/local/cuda/bin/nvcc version 9.1.85\n"
+     "Error: failed to compile CUDA kernel ARGB_to_NV12\n"
+     "/usr/include/c++/8/type_traits(1061): error: type name is not allowed\n"
+     "/usr/include/c++/8/type_traits(1061): error: identifier \"__is_assignable\" is undefined\n\n"
+     '3 errors detected in the compilation of "/tmp/tmpxft_00001aee_00000000-14_ARGB_to_NV12.compute_70.cpp1.ii".\n',
+     "nvcc.host_headers_unsupported", "Build with an older gcc this CUDA supports"),
+    # the same line of llama.cpp#22714 beside nvcc's own release line (the form `nvcc --version` prints): the CUDA's
+    # own limit is named
+    ("Cuda compilation tools, release 12.4, V12.4.131\n"
+     "  /usr/include/c++/16.1.1/type_traits(3427): error: type name is not allowed\n",
+     "nvcc.host_headers_unsupported", "Build with gcc 13 as nvcc's host compiler"),
+    # near miss, https://github.com/PyPO-dev/PyPO/issues/207: gcc 14's variable templates under -std=c++11 keep their entry
+    ('/usr/lib/gcc/x86_64-pc-linux-gnu/14.3.1/include/c++/type_traits(1610): error: "__is_nothrow_new_constructible" is '
+     "not a function or static data member\n",
+     "nvcc.gcc_headers_need_cxx14", "-std=c++17"),
+
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -75,6 +103,7 @@ def test_cargo_on_windows_does_not_name_gcc():
 
 NEW_PATTERNS = [
     ("build.cargo_nvcc_failed", 'with args "?nvcc'),
+    ("nvcc.host_headers_unsupported", "trait_edg"),
 ]
 
 
