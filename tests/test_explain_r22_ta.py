@@ -83,6 +83,18 @@ CASES = [
      "not a function or static data member\n",
      "nvcc.gcc_headers_need_cxx14", "-std=c++17"),
 
+    # fresh22 v11, https://github.com/NVIDIA/TensorRT/issues/217 (reinstalling CUDA fixed the mixed headers)
+    ("‘cudaGraph_t’ was not declared in this scope\n", "build.cuda_headers_older_than_code", "CUDART_VERSION"),
+    # https://github.com/leggedrobotics/darknet_ros/issues/322 (a CUDA 10.1 toolkit's own header fails)
+    ("/usr/local/cuda-10.1/include/cuda_runtime_api.h:8757:90: error: ‘cudaGraph_t’ was not declared in this scope\n"
+     " rror_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t "
+     "*pDependencies, size_t numDependencies);\n",
+     "build.cuda_headers_older_than_code", "remove the older one from the compile"),
+    # https://github.com/NVIDIA/nccl/issues/500 (the project's own header, CUDA 10.1 installed)
+    ("In file included from transport/shm.cc:7:0:\ninclude/comm.h:160:3: error: ‘cudaGraphNode_t’ does not name a type\n"
+     "   cudaGraphNode_t lastSetupNode;\n   ^\n",
+     "build.cuda_headers_older_than_code", "find / -name cuda_runtime_api.h"),
+
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -101,8 +113,15 @@ def test_cargo_on_windows_does_not_name_gcc():
     assert "gcc" not in first_fix_line(first.fix) and "warning:" in first_fix_line(first.fix)
 
 
+def test_a_cuda_stream_type_is_not_the_graph_family():
+    # the graph types only: an older header set lacks them; a type every CUDA has says nothing about versions
+    ids = [m.id for m in explain("src/a.cpp:3:1: error: ‘cudaStream_t’ does not name a type\n")]
+    assert "build.cuda_headers_older_than_code" not in ids
+
+
 NEW_PATTERNS = [
     ("build.cargo_nvcc_failed", 'with args "?nvcc'),
+    ("build.cuda_headers_older_than_code", "cudaGraph"),
     ("nvcc.host_headers_unsupported", "trait_edg"),
 ]
 
