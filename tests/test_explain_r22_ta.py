@@ -95,6 +95,35 @@ CASES = [
      "   cudaGraphNode_t lastSetupNode;\n   ^\n",
      "build.cuda_headers_older_than_code", "find / -name cuda_runtime_api.h"),
 
+    # fresh22 v04, https://github.com/wilicc/gpu-burn/issues/35 (`CUDAPATH=/opt/cuda/ make`)
+    ("[gpu-burn]$ make\ng++ -O3 -Wno-unused-result -I/usr/local/cuda/include -c gpu_burn-drv.cpp\n"
+     "gpu_burn-drv.cpp:50:10: fatal error: cuda.h: No such file or directory                 \n"
+     "   50 | #include <cuda.h>\n      |          ^~~~~~~~\ncompilation terminated.\n"
+     "make: *** [Makefile:32: gpu_burn-drv.o] Error 1\n",
+     "build.cuda_header_missing", "make CUDAPATH=/opt/cuda"),
+    # https://github.com/wilicc/gpu-burn/issues/91 ("on Arch it's `make CUDAPATH=/opt/cuda`")
+    ("g++  -O3 -Wno-unused-result -I/usr/local/cuda/include -std=c++11 -c gpu_burn-drv.cpp\n"
+     "gpu_burn-drv.cpp:62:10: fatal error: cublas_v2.h: No such file or directory\n"
+     '   62 | #include "cublas_v2.h"\n      |          ^~~~~~~~~~~~~\ncompilation terminated.\n'
+     "make: *** [Makefile:39: gpu_burn-drv.o] Error 1\n",
+     "build.cuda_header_missing", "make CUDAPATH=/opt/cuda"),
+    # fresh22 v03, https://github.com/ccsb-scripps/AutoDock-GPU/issues/149 (GPU_INCLUDE_PATH and GPU_LIBRARY_PATH)
+    ("In file included from ./host/src/main.cpp:37:0:\n"
+     "./host/inc/performdocking.h:32:10: fatal error: cuda.h: No such file or directory\n #include <cuda.h>\n"
+     "          ^~~~~~~~\n",
+     "build.cuda_header_missing", "the project's own variable"),
+    # https://github.com/genn-team/genn/issues/411 ("you haven't set the CUDA_PATH environment variable")
+    ("In file included from backend.cc:1:0:\n"
+     "/home/lz/procedural_paper/genn/include/genn/backends/cuda/backend.h:13:10: fatal error: cuda.h: No such file or "
+     "directory\n #include <cuda.h>\n          ^~~~~~~~\ncompilation terminated.\n"
+     "Makefile:49: recipe for target '/home/lz/procedural_paper/genn/obj_dynamic/genn/backends/cuda/backend.o' failed\n",
+     "build.cuda_header_missing", "export CUDA_PATH=/usr/local/cuda"),
+    # near miss, fresh22 v05, https://github.com/inducer/pycuda/issues/201: a Python package's build finds the root
+    # through nvcc on PATH, which the entry's own answer sets (the toolkit's bin on PATH fixed it)
+    ("In file included from src/cpp/cuda.cpp:1:0:\n    src/cpp/cuda.hpp:14:10: fatal error: cuda.h: No such file or "
+     "directory\n     #include <cuda.h>\n              ^~~~~~~~\n    compilation terminated.\n"
+     "    error: command 'x86_64-linux-gnu-gcc' failed with exit status 1\n",
+     "build.cuda_header_missing", 'eval "$(cudaenv use'),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -124,7 +153,6 @@ NEW_PATTERNS = [
     ("build.cuda_headers_older_than_code", "cudaGraph"),
     ("nvcc.host_headers_unsupported", "trait_edg"),
 ]
-
 
 
 def _unbounded(pattern: str) -> bool:
@@ -159,3 +187,15 @@ def test_new_patterns_repeat_nothing_without_bound(entry_id, marker):
         literals = "".join(re.findall(r"[A-Za-z_ \"'‘’]+", p))[:80] or "x"
         hostile = (literals * (200_000 // len(literals) + 1))[:200_000]
         re.compile(p).search(hostile)  # finishes: bounded repeats
+
+
+def test_new_variant_texts_are_anchored_and_bounded_after_the_anchor():
+    # the cuda_header_missing variants' whole-text conditions start at \A (one start position) and every repeat that
+    # follows a compiler name on a line is bounded
+    entry = next(e for e in load_entries() if e["id"] == "build.cuda_header_missing")
+    texts = [v["when"]["text"] for v in entry["variants"] if "text" in v["when"] and "setup\\.py" in v["when"]["text"]]
+    assert len(texts) == 2
+    for t in texts:
+        assert t.startswith("\\A")
+        tail = t.split("[\\s\\S]*?", 2)[-1]  # after the anchored scans
+        assert not _unbounded(tail), tail
