@@ -6,6 +6,8 @@
 - nvcc.host_headers_unsupported, a pattern and variants: nvcc's front end stops in gcc's <type_traits> ("type name is
   not allowed", 'identifier "__is_X" is undefined'): the host gcc is newer than the CUDA supports.
 - build.cuda_headers_older_than_code: the CUDA graph types (CUDA 10.0) undeclared: older CUDA headers read first.
+- build.found_other_cuda: a build's own CUDA detection names one release ("got cuda version 7.5", "CUDA detected: 9.0",
+  FindCUDA's 'Found CUDA: ... (found version "X")') and nvcc's "release" in the same log another: two toolkits.
 - build.cuda_header_missing, variants: a plain gcc/g++ compile that already passes the build's CUDA root (-I.../cuda/
   include) and the header is not there (the toolkit is under another root: the Makefile's own variable); and one that
   passes none (the project's own CUDA variable first).
@@ -118,6 +120,21 @@ CASES = [
      "directory\n #include <cuda.h>\n          ^~~~~~~~\ncompilation terminated.\n"
      "Makefile:49: recipe for target '/home/lz/procedural_paper/genn/obj_dynamic/genn/backends/cuda/backend.o' failed\n",
      "build.cuda_header_missing", "export CUDA_PATH=/usr/local/cuda"),
+    # fresh22 v12, https://github.com/pytorch/pytorch/issues/2651 ("i installed cuda 7.5 alongside with 8.0")
+    ("-- Found gcc >=5 and CUDA <= 7.5, adding workaround C++ flags\n-- MAGMA not found. Compiling without MAGMA support\n"
+     "-- Autodetected CUDA architecture(s): 6.1\n-- got cuda version 7.5\n"
+     "-- Found CUDA with FP16 support, compiling with torch.CudaHalfTensor\n\n"
+     "nvcc: NVIDIA (R) Cuda compiler driver\nCopyright (c) 2005-2016 NVIDIA Corporation\n"
+     "Built on Tue_Jan_10_13:22:03_CST_2017\nCuda compilation tools, release 8.0, V8.0.61\n",
+     "build.found_other_cuda", 'eval "$(cudaenv use 8.0)"'),
+    # https://github.com/CMU-Perceptual-Computing-Lab/openpose/issues/756 (Caffe's "CUDA detected: 9.0" beside nvcc 8.0)
+    ("root@033d8e742bb8:/usr/local/cuda-8.0# nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\n"
+     "Cuda compilation tools, release 8.0, V8.0.61\n\n"
+     "root@033d8e742bb8:/data/openpose/build# cmake -DBUILD_PYTHON=ON ..\n-- GCC detected, adding compile flags\n"
+     "-- Building with CUDA.\n-- CUDA detected: 9.0\n-- Added CUDA NVCC flags for: sm_61\n"
+     "CMake Error at /usr/share/OpenCV/OpenCVConfig.cmake:108 (message):\n"
+     "  OpenCV static library was compiled with CUDA 8.0 support.  Please, use the\n",
+     "build.found_other_cuda", "-DCUDA_TOOLKIT_ROOT_DIR=/usr/local/cuda-8.0"),
     # near miss, fresh22 v05, https://github.com/inducer/pycuda/issues/201: a Python package's build finds the root
     # through nvcc on PATH, which the entry's own answer sets (the toolkit's bin on PATH fixed it)
     ("In file included from src/cpp/cuda.cpp:1:0:\n    src/cpp/cuda.hpp:14:10: fatal error: cuda.h: No such file or "
@@ -148,7 +165,16 @@ def test_a_cuda_stream_type_is_not_the_graph_family():
     assert "build.cuda_headers_older_than_code" not in ids
 
 
+def test_one_release_found_and_shown_is_no_claim():
+    # https://github.com/h2oai/h2o4gpu/issues/593: FindCUDA's version with no nvcc release in the log, and the same
+    # release twice, say nothing about a second toolkit
+    for log in ('-- Found CUDA: /usr/local/cuda (found suitable version "8.0", minimum required is "8.0")\n',
+                "-- got cuda version 8.0\nCuda compilation tools, release 8.0, V8.0.61\n"):
+        assert "build.found_other_cuda" not in [m.id for m in explain(log)]
+
+
 NEW_PATTERNS = [
+    ("build.found_other_cuda", "(?P<found>"),
     ("build.cargo_nvcc_failed", 'with args "?nvcc'),
     ("build.cuda_headers_older_than_code", "cudaGraph"),
     ("nvcc.host_headers_unsupported", "trait_edg"),
