@@ -10,7 +10,7 @@
   FindCUDA's 'Found CUDA: ... (found version "X")') and nvcc's "release" in the same log another: two toolkits.
 - build.cuda_header_missing, variants: a plain gcc/g++ compile that already passes the build's CUDA root (-I.../cuda/
   include) and the header is not there (the toolkit is under another root: the Makefile's own variable); and one that
-  passes none (the project's own CUDA variable first).
+  passes none (the project's Makefile variable, with an include/library pair as example).
 
 Each text is copied from the thread named above it (a fresh22 log's deciding lines, another project's thread), or is a
 near miss that must keep its answer."""
@@ -113,13 +113,13 @@ CASES = [
     ("In file included from ./host/src/main.cpp:37:0:\n"
      "./host/inc/performdocking.h:32:10: fatal error: cuda.h: No such file or directory\n #include <cuda.h>\n"
      "          ^~~~~~~~\n",
-     "build.cuda_header_missing", "the project's own variable"),
+     "build.cuda_header_missing", "GPU_INCLUDE_PATH=/usr/local/cuda/include"),
     # https://github.com/genn-team/genn/issues/411 ("you haven't set the CUDA_PATH environment variable")
     ("In file included from backend.cc:1:0:\n"
      "/home/lz/procedural_paper/genn/include/genn/backends/cuda/backend.h:13:10: fatal error: cuda.h: No such file or "
      "directory\n #include <cuda.h>\n          ^~~~~~~~\ncompilation terminated.\n"
      "Makefile:49: recipe for target '/home/lz/procedural_paper/genn/obj_dynamic/genn/backends/cuda/backend.o' failed\n",
-     "build.cuda_header_missing", "export CUDA_PATH=/usr/local/cuda"),
+     "build.cuda_header_missing", "the CUDA path variable of the project's Makefile"),
     # fresh22 v12, https://github.com/pytorch/pytorch/issues/2651 ("i installed cuda 7.5 alongside with 8.0")
     ("-- Found gcc >=5 and CUDA <= 7.5, adding workaround C++ flags\n-- MAGMA not found. Compiling without MAGMA support\n"
      "-- Autodetected CUDA architecture(s): 6.1\n-- got cuda version 7.5\n"
