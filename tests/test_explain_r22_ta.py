@@ -97,6 +97,12 @@ CASES = [
      "   cudaGraphNode_t lastSetupNode;\n   ^\n",
      "build.cuda_headers_older_than_code", "find / -name cuda_runtime_api.h"),
 
+    # near miss, https://github.com/LianaWang/TextRay/issues/2: another name "not declared" keeps its own cause (torch's
+    # removed AT_CHECK)
+    ("src/iou_cuda.cpp:4:23: error: ‘AT_CHECK’ was not declared in this scope\n"
+     ' #define CHECK_CUDA(x) AT_CHECK(x.type().is_cuda(), #x, " must be a CUDAtensor ")\n',
+     "torch.at_check_removed", "TORCH_CHECK"),
+
     # fresh22 v04, https://github.com/wilicc/gpu-burn/issues/35 (`CUDAPATH=/opt/cuda/ make`)
     ("[gpu-burn]$ make\ng++ -O3 -Wno-unused-result -I/usr/local/cuda/include -c gpu_burn-drv.cpp\n"
      "gpu_burn-drv.cpp:50:10: fatal error: cuda.h: No such file or directory                 \n"
