@@ -3788,3 +3788,16 @@ def _d_f21_two_versions(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["f21_two_versions"] = _d_f21_two_versions
+
+
+# -- [r22 ta] a build's own CUDA detection names one release ("-- got cuda version 7.5", Caffe's "-- CUDA detected: 9.0",
+# FindCUDA's 'Found CUDA: /usr/local/cuda (found version "10.0")') while nvcc's own "release X.Y" in the same log is
+# another: two toolkits, and the build took the one the user did not mean. ``nvcc_cuda`` is nvcc's release when it
+# differs from the ``found`` one ("" when the log shows no nvcc release, or the same one).
+def _d_found_other_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    found = v.get("found", "")
+    releases = [r for r in named(t.text, {"release"}) if r != found]
+    return {"nvcc_cuda": releases[0] if found and releases else ""}
+
+
+DERIVE["found_other_cuda"] = _d_found_other_cuda
