@@ -8,6 +8,11 @@ second real member of the family and a near miss that keeps its answer.
   that loads nvidia_uvm and creates /dev/nvidia-uvm, so the host must (fresh22 v38).
 - nccl.p2p_blocked_by_iommu_acs: NCCL's own tests stopping right after their table header (no result row, no error):
   the first collective hung, PCIe ACS first (fresh22 v40).
+- runtime.cuda_library_not_found: a TensorRT library missing on a Jetson: TensorRT is JetPack's (nvidia-tensorrt), not
+  NVIDIA's tar or a wheel; fresh22 v36's log is the one loader line and names no Jetson, so it keeps the general
+  TensorRT answer, whose fallback now names JetPack's package.
+- zed.no_gpu_compatible: the ZED SDK's "No compatible device found" / NO_GPU_COMPATIBLE / "NO GPU COMPATIBLE": the
+  SDK's CUDA build, the GPU and the CUDA libraries loaded must agree (fresh22 v37: another CUDA's libraries left over).
 
 Each text is copied from the thread named above it (or from the producer's source, marked so)."""
 
@@ -87,6 +92,53 @@ CASES = [
      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n",
      "nccl.p2p_blocked_by_iommu_acs", "sudo lspci -vvv | grep ACSCtl"),
+
+    # --- runtime.cuda_library_not_found: TensorRT on a Jetson
+    # https://github.com/triton-inference-server/server/issues/3030 (the thread of fresh22 v36: "I missed install
+    # tensorrt in flashing jetpack os ... I reinstall jetpack os. And everything is working well.")
+    ("Trying to install triton for jetpack on my NVidia jetson agx xavier. \n"
+     "error while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory\n"
+     "I used Nvidia jetson agx xavier.\nAnd jetpack 4.5.1 is installed in my device.\n",
+     "runtime.cuda_library_not_found", "sudo apt-get install nvidia-tensorrt"),
+    # https://github.com/dusty-nv/jetson-inference/issues/1371 (JetPack upgraded to 4.6, whose TensorRT is 8)
+    ("  File \"/usr/lib/python3.6/dist-packages/jetson/inference/__init__.py\", line 8, in <module>\n"
+     "    from jetson_inference_python import *\n"
+     "ImportError: libnvinfer.so.7: cannot open shared object file: No such file or directory\n",
+     "runtime.cuda_library_not_found", "dpkg -l | grep -E 'nvinfer|tensorrt'"),
+    # near miss: the fresh22 v36 log itself (no Jetson named) keeps the general TensorRT answer
+    ("error while loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory\n",
+     "runtime.cuda_library_not_found", "Find TensorRT's lib directory and put it on the loader path"),
+    # near miss: https://github.com/jkjung-avt/tensorrt_demos/issues/517 (TensorRT 8.2.1.8's tar on an x86 Ubuntu)
+    # keeps the answer for a tar whose lib/ is not on the loader path
+    (" im using tensorrt 8.2.1.8 ,cuda 11.5 on ubantu 20.04 system \n\n im getting this issue\n ImportError: "
+     "libnvinfer.so.8: cannot open shared object file: No such file or directory\n",
+     "runtime.cuda_library_not_found", "Put TensorRT 8.2.1.8's lib directory on the loader path"),
+
+    # --- zed.no_gpu_compatible
+    # https://github.com/stereolabs/zed-ros-wrapper/issues/4 (fresh22 v37: CUDA 7.5 libraries left over beside the
+    # SDK's CUDA 6.5; removing cuda-* and reinstalling 6.5 and the SDK fixed it)
+    ("ZED SDK >> (Init) No compatible device found, disparity map unavailable8 - 0\n"
+     "[ INFO] [1444375194.755167596]: NO_GPU_COMPATIBLE\n",
+     "zed.no_gpu_compatible", "sudo apt-get remove 'cuda-*'"),
+    # https://github.com/stereolabs/zed-ros-wrapper/issues/146 (GTX 1050 Ti with ZED SDK 1.1.0 on CUDA 7.5)
+    ("ZED SDK >> (Init) Best GPU Found : GeForce GTX 1050 Ti , ID : 0\n"
+     "ZED SDK >> (Init) Disparity mode has been set to PERFORMANCE\nZED SDK >> (Init) Creating ZED GPU mem...\n"
+     "ZED SDK >> (Init) Starting Self-Calibration in background... \n"
+     "ZED SDK >> (Init) No compatible NVIDIA device found, disparity map unavailable.\n",
+     "zed.no_gpu_compatible", "a GTX 10xx needs an SDK for CUDA 8 or newer"),
+    # https://github.com/stereolabs/zed-sdk/issues/536 (a 940MX with the SDK for CUDA 11; the maintainer: "install CUDA
+    # 10.2 and the ZED SDK for this version") and https://github.com/stereolabs/zed-sdk/issues/452 (SDK 3.x's wording)
+    ("I run tutorial 1 code on Windows with CUDA 11.7 installed.\nI installed ZED SDK 3.8.2. \n\n"
+     "When I run the tutorial, I have the following error.\n`Error NO GPU COMPATIBLE, exit program.`\n",
+     "zed.no_gpu_compatible", "Use the ZED SDK build made for a CUDA release that supports this GPU"),
+    ('3. Also when I tried to build some sample code and ran it became like this=> "[Sample][Error] Open Camera  | NO '
+     'GPU COMPATIBLE : An NVIDIA GPU (Kepler or newer) is required to run this software."\n',
+     "zed.no_gpu_compatible", "Use the ZED SDK build made for a CUDA release that supports this GPU"),
+    # near miss: https://github.com/stereolabs/zed-ros-wrapper/issues/874 (the SDK's own "NVIDIA DRIVER OUT OF DATE" and
+    # status 35 on a Jetson Nano) keeps the driver's answer
+    ("[ INFO] [1669890207.268928840]: ZED connection -> NVIDIA DRIVER OUT OF DATE\n"
+     "CUDA error at Camera.cpp:121 code=35(cudaErrorInsufficientDriver) \"void sl::Camera::close()\" \n",
+     "runtime.insufficient_driver", ""),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -100,6 +152,13 @@ NCCL_RAN = ("# Using devices\n#   Rank  0 uses device  0 [0x04] GeForce GTX TITA
             "#      bytes             N    type      op     time  algbw  busbw      res     time  algbw  busbw      res\n"
             "         100           100    char     sum    0.038   0.00   0.00    0e+00    0.046   0.00   0.00    0e+00\n"
             "         100           100    char    prod    0.032   0.00   0.00    0e+00    0.046   0.00   0.00    0e+00\n")
+
+
+def test_tensorrt_missing_without_a_jetson_named_names_jetpack_in_its_fallback():
+    # fresh22 v36's log is its one loader line: the general answer's second line says what a Jetson installs
+    (m,) = [m for m in explain("error while loading shared libraries: libnvinfer.so.7: cannot open shared object "
+                               "file: No such file or directory\n") if m.environment]
+    assert "sudo apt-get install nvidia-tensorrt" in m.fix.splitlines()[1]
 
 
 def test_nccl_tests_that_printed_their_rows_are_no_hang():
@@ -117,8 +176,9 @@ def _new_patterns() -> list[str]:
     busy = [p for p in entries["gpu.busy_exclusive"]["patterns"] if "216" in p or "AlreadyInUse" in p
             or "ALREADY_IN_USE" in p or "exclusive-thread" in p]
     flat = [v["when"]["text"] for v in entries["driver.unknown_error"]["variants"] if "flatpak" in v["when"].get("text", "")]
+    zed = entries["zed.no_gpu_compatible"]["patterns"]
     assert len(acs) == 1 and len(busy) == 4 and len(flat) == 1
-    return acs + busy + flat
+    return acs + busy + flat + zed
 
 
 def _unbounded(tree) -> list:
@@ -164,6 +224,7 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
     "bytes N type op time algbw busbw res time algbw busbw res ",
     "size count type redop root time algbw busbw #wrong time algbw busbw #wrong   ",
     "cuCtxSetCurrent(x) (0 vs. ", "/app/extensions/", "/app/lib/python3.1", "exclusive-thread device ",
+    "No compatible NVIDIA device found, ", "NO_GPU_COMPATIBLE NO GPU COMPATIBLE ",
 ])
 def test_hostile_lines_of_the_new_literals_get_no_answer_from_them(literal):
     line = (literal * (200_000 // len(literal) + 1))[:200_000]
