@@ -59,6 +59,10 @@ CLAIMS = [
                                                 # host:pid:tid prefix); nvidia-container-cli's own message
                                                 r"|could not select device driver|(?<![\w-])[0-9a-f]{12}:\d+:\d+"
                                                 r"|initialization error: (?:cuda|nvml) error|\bveth|\bbr-[0-9a-f]"
+                                                # [r22 tc] the Docker CLI's prefix of every error the daemon
+                                                # returns (nvidia-docker#493: "Error response from daemon: get
+                                                # nvidia_driver_381.22: no such volume")
+                                                r"|error response from daemon\b"
                                                 # docker compose's service prefix on every line ("app_1  | ...")
                                                 r"|(?:^|\n)[\w.-]+[_-]\d+\s{1,4}\|\s"),
     ("apptainer", r"\bApptainer\b|\bSingularity\b", r"apptainer|singularity|\.sif\b"),
