@@ -276,12 +276,15 @@ class LogText:
             self.lines, origin, self.weight = folded
             self.origin = origin if self.origin is None else [self.origin[i] for i in origin]
         self.text = "\n".join(self.lines)
-        english = in_c_locale(self.lines, self.text, MAX_LINE)
+        english = in_c_locale(self.lines, self.text, MAX_LINE, self.has)
         if english:
             self.given = {english[i]: self.lines[i] for i in english}
             for i, line in english.items():
                 self.lines[i] = line
             self.text = "\n".join(self.lines)
+            # what was read of the text as pasted is not true of it as read
+            self._has = self._words = self._words_lower = self._joined = self._joined_lower = None
+            self._shapes = self._shapes_lower = None
         self.starts = []
         pos = 0
         for line in self.lines:

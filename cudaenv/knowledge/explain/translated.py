@@ -15,6 +15,10 @@ from __future__ import annotations
 import os
 import re
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+
 __all__ = ["in_c_locale"]
 
 #: A format directive of printf, gettext's positional form, ld's einfo (%P %F %X %B %C %D %T %E %V %S, %pB %pT %pA)
@@ -141,17 +145,23 @@ def _compiled(msgid: str, msgstr: str) -> tuple[str, re.Pattern, str] | None:
     return _compiled_rows[(msgid, msgstr)]
 
 
-def in_c_locale(lines: list[str], text: str, longest: int) -> dict[int, str]:
+def in_c_locale(lines: list[str], text: str, longest: int, has: Callable[[str], bool] | None = None) -> dict[int, str]:
     """The lines of ``lines`` (``text``: the same joined by line ends) that hold a translated toolchain message, each
-    as the C locale prints it, by index; {} for a log in English (the usual case: one substring test per message).
-    Lines longer than ``longest`` (a joined or hostile log) are left as they are."""
+    as the C locale prints it, by index; {} for a log in English (the usual case). Lines longer than ``longest`` (a
+    joined or hostile log) are left as they are.
+
+    ``has`` answers whether a literal is in ``text`` (:meth:`LogText.has <.text.LogText.has>`: in a long log, from the
+    set of its words rather than a search of a megabyte per literal); a log in ASCII is not searched for the
+    translations written in other scripts at all."""
     from bisect import bisect_right
 
+    contains = has if has is not None else text.__contains__
+    ascii_only = text.isascii()
     out: dict[int, str] = {}
     starts: list[int] | None = None
     tries = 0
     for key, msgid, msgstr in _load():
-        if key not in text:
+        if (ascii_only and not key.isascii()) or not contains(key):
             continue
         row = _compiled(msgid, msgstr)
         if row is None:
