@@ -22,7 +22,8 @@ nor on this machine's toolkits). Counted:
 the expected cause and fix beside explain's first answer. Judgements are kept in a YAML file
 (``--judged FILE``), one per log: ``right`` (the first answer names the cause and puts a
 fix that solves this case first), ``wrong`` (claimed, but the wrong cause or a wrong first
-fix), with the explain id that was judged; a judgement whose id no longer matches explain's
+fix), with the explain id that was judged, and (from round 22) ``cause``: whether the first answer names the
+thread's cause at all, counted as "cause first" when every judgement of the split says; a judgement whose id no longer matches explain's
 current first answer is reported as stale, so a changed answer is read again.
 
 A round is measured before and after on a sealed set: ``--json`` at the commit before keeps every
@@ -170,14 +171,22 @@ def tally(logs: list[dict], judged: dict) -> dict:
                 row["stale"] += 1
             else:
                 row[j["verdict"]] += 1
+                # round 22 on: the judge also says whether the first answer names the thread's cause at all, whatever
+                # its fix order (the gap between the two is what explain orders wrongly, not what it does not know)
+                if "cause" in j:
+                    row["cause_judged"] += 1
+                    row["cause_right"] += j["cause"] == "right"
     return table
 
 
 def print_table(table: dict, splits: list[str], judged: bool) -> None:
     """One row per split and layer; "right first" only for splits that have judgements."""
     read = {split for (split, _), row in table.items() if row["right"] + row["wrong"] + row["stale"]}
+    # "cause first" only where every current judgement says whether the cause was named
+    causes = {split for split in read if table[(split, "*")]["cause_judged"] == table[(split, "*")]["right"] + table[(split, "*")]["wrong"]}
     head = f"{'split':8} {'layer':17} {'logs':>5} {'recognised':>11}"
     head += f" {'right first':>12} {'wrong':>6} {'stale':>6} {'unread':>6}" if judged else ""
+    head += f" {'cause first':>12}" if causes else ""
     head += f" {'negatives claimed':>18} {'verdicts':>9}"
     print(head)
     for split in splits:
@@ -194,6 +203,9 @@ def print_table(table: dict, splits: list[str], judged: bool) -> None:
                 unread = row["recognised"] - row["right"] - row["wrong"] - row["stale"]
                 cells += (f" {row['right']:>4}/{env:<4}{pct(row['right'], env):>3}"
                           f" {row['wrong']:>6} {row['stale']:>6} {unread:>6}") if env and split in read else f" {'-':>12} {'':>6} {'':>6} {'':>6}"
+            if causes:
+                cells += f" {row['cause_right']:>4}/{env:<4}{pct(row['cause_right'], env):>3}" if env and split in causes \
+                    else f" {'-':>12}"
             neg = table.get((split, "negative")) if layer == "*" else (row if layer == "negative" else None)
             if neg:
                 cells += f" {neg['claimed_negative']:>9}/{neg['logs']:<8} {neg['verdict']:>9}"
@@ -244,7 +256,7 @@ def print_template(logs: list[dict], judged: dict | None = None, changed: set[st
         if changed is not None and log["file"] not in changed and log["file"] in (judged or {}):
             out[log["file"]] = judged[log["file"]]
             continue
-        out[log["file"]] = {"explain_id": log["first"]["id"], "verdict": "right or wrong",
+        out[log["file"]] = {"explain_id": log["first"]["id"], "verdict": "right or wrong", "cause": "right or wrong",
                             "note": f"expected {log['cause']}; got {log['first']['title']}"}
     yaml.safe_dump({"judged": out}, sys.stdout, sort_keys=False, allow_unicode=True, width=200)
 

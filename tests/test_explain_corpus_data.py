@@ -483,6 +483,32 @@ def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
     assert out["two.log"]["verdict"] == out["three.log"]["verdict"] == "right or wrong"
 
 
+def test_score_script_counts_the_cause_named_first(capsys):
+    """From round 22 a judgement also says whether the first answer names the thread's cause (``cause``): the
+    script counts "cause first" beside "right first", for a split whose every current judgement says it, and the
+    template asks for it."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(CORPUS), "..", "..", "bench", "explain_corpus_score.py")
+    spec = importlib.util.spec_from_file_location("explain_corpus_score", path)
+    score = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score)
+    logs = [{"file": f"{n}.log", "split": "s", "layer": "loader", "first": {"id": "a.b", "title": "t"}, "verdict": None,
+             "cause": "c x f"} for n in ("one", "two", "three")]
+    judged = {"one.log": {"explain_id": "a.b", "verdict": "right", "cause": "right"},
+              "two.log": {"explain_id": "a.b", "verdict": "wrong", "cause": "right"},
+              "three.log": {"explain_id": "a.b", "verdict": "wrong", "cause": "wrong"}}
+    row = score.tally(logs, judged)[("s", "*")]
+    assert (row["right"], row["wrong"], row["cause_right"], row["cause_judged"]) == (1, 2, 2, 3)
+    score.print_table(score.tally(logs, judged), ["s"], True)
+    out = capsys.readouterr().out
+    assert "cause first" in out and "2/3" in out
+    del judged["three.log"]["cause"]  # one judgement without it: no "cause first" for the split
+    score.print_table(score.tally(logs, judged), ["s"], True)
+    assert "cause first" not in capsys.readouterr().out
+    score.print_template(logs)
+    assert yaml.safe_load(capsys.readouterr().out)["judged"]["one.log"]["cause"] == "right or wrong"
+
+
 def test_a_sealed_set_not_yet_scored_fails_without_naming_its_logs(tmp_path, monkeypatch):
     """A failing check of an unread set says which set, never which log or source (the person running the tests may
     be tuning explain); a read set names the log as before."""
