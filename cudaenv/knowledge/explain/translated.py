@@ -30,8 +30,6 @@ _SILENT = frozenset("FX")
 _TYPED = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
 #: Full-width punctuation of a CJK message (gcc's "致命错误：x.h：没有那个文件或目录"): ASCII after the words are English.
 _WIDE = re.compile(r"：|，|（|）")
-#: What a message's literal pieces are split at: its directives and its full-width punctuation.
-_PIECES = re.compile(r"%(?:\d+\$)?[-#0 +']*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t)?(?:p[A-Za-z]|q[sdD]|[sdiuxXcPFXBCDTVES%])|[：，（）]")
 _NARROW = {"：": ": ", "，": ", ", "（": " (", "）": ")"}
 #: A terminal font, a forum or an older catalogue gives the ASCII forms ("已放弃 (核心已转储)"): either is read.
 _EITHER = {"：": "(?:：|: ?)", "，": "(?:，|, ?)", "（": r"(?:（| ?\()", "）": r"(?:）|\))"}
@@ -69,6 +67,12 @@ def _parts(message: str) -> tuple[list[str], list[tuple[int | None, str]]]:
     return chunks, directives
 
 
+def _key(chunks: list[str]) -> str:
+    """The longest literal of a message's chunks (:func:`_parts`), split at its full-width punctuation: what a log that
+    holds the message holds as it is."""
+    return max((piece for chunk in chunks for piece in _WIDE.split(chunk)), key=len)
+
+
 def _compile(msgid: str, msgstr: str) -> tuple[str, re.Pattern, str] | None:
     """The row for one translation: its longest literal (looked for first), the regex of the translated message, and
     the English it is read as (a template: ``\\g<N>`` for each argument); None when the two do not agree (a
@@ -80,7 +84,7 @@ def _compile(msgid: str, msgstr: str) -> tuple[str, re.Pattern, str] | None:
     """
     en, en_args = _parts(msgid)
     tr, tr_args = _parts(msgstr)
-    key = max((piece for chunk in tr for piece in _WIDE.split(chunk)), key=len)
+    key = _key(tr)
     n = len(tr_args)
     if len(en_args) != n or len(key.strip().encode()) < _SHORTEST:
         return None
@@ -127,7 +131,7 @@ def _load() -> list[tuple[str, str, str]]:
         for item in doc["messages"]:
             for every in item["translations"].values():
                 for msgstr in every:
-                    key = max(_PIECES.split(msgstr.translate(_TYPED).rstrip("\n")), key=len)
+                    key = _key(_parts(msgstr)[0])
                     if len(key.strip().encode()) >= _SHORTEST:
                         rows.append((key, item["msgid"], msgstr))
         rows.sort(key=lambda r: -len(r[1]))
