@@ -728,3 +728,34 @@ def test_interrupted_force_leaves_the_old_tree(tmp_path):
     assert sorted(os.listdir(_toolkits(env))) == [".cuda-13.5.0.lock", "cuda-13.5.0"]
     r = _cudaenv(["uninstall", "13.5.0"], env)
     assert r.returncode == 0 and not os.path.exists(root), r.stderr
+
+
+def test_a_link_replaced_while_the_reference_filter_reads_it_is_asked_again(tmp_path, monkeypatch):
+    """tarfile's data filter takes the real path of a link member's own name; when another archive's thread is
+    replacing that link (both bring lib/libshared.so), an older Python's realpath reads it between lstat and readlink
+    and raises FileNotFoundError (a cold CI run on 3.11.7 failed so: "broken archive ... No such file or
+    directory"). That is no broken archive: the filter is asked again. The other thread's unlink is made to fall
+    exactly in that window here, the first time the link is read."""
+    from cudaenv.install import unpack as unpack_mod
+
+    if getattr(tarfile, "data_filter", None) is None:
+        pytest.skip("this Python's tarfile has no data filter")
+    path = str(tmp_path / "c1.tar.xz")
+    _tar(path, [("dir", "lib"), ("file", "lib/libc1.so.1", "x"), ("sym", "lib/libshared.so", "libc1.so.1")],
+         top="c1-linux-x86_64-1.0-archive")
+    root = tmp_path / "root"
+    (root / "lib").mkdir(parents=True)
+    os.symlink("libc0.so.1", root / "lib" / "libshared.so")  # another archive's, being replaced
+    real = os.readlink
+    replaced = []
+
+    def replacing(p, *a, **k):
+        if str(p).endswith("libshared.so") and not replaced:
+            replaced.append(str(p))
+            raise FileNotFoundError(2, "No such file or directory", str(p))
+        return real(p, *a, **k)
+
+    monkeypatch.setattr(unpack_mod.os, "readlink", replacing)
+    n = unpack_mod.unpack(path, {"key": "c1", "version": "1.0", "kind": "tar", "how": "all"}, str(root))
+    assert n == 2 and replaced  # the file and the link (a directory is not counted); the window was hit
+    assert real(root / "lib" / "libshared.so") == "libc1.so.1"

@@ -339,6 +339,26 @@ def _strip_top(name: str) -> str:
     return "/".join(parts[1:])
 
 
+def _reference_check(check: Callable[[tarfile.TarInfo, str], object], m: tarfile.TarInfo, tree: _Tree,
+                     rel: str) -> None:
+    """tarfile's ``data`` filter on a link member, as a second opinion on where it leads.
+
+    The filter takes the real path of the member's own name: when another archive unpacked into the same tree
+    is replacing that link (both bring ``lib/libfoo.so``), older Pythons' realpath (3.11.7 here) reads the link
+    between its ``lstat`` and its ``readlink`` and raises FileNotFoundError; a cold CI run failed so. The link
+    comes back at once (the other thread's unlink is followed by its symlink), so the check is asked again.
+    """
+    for attempt in range(8):
+        try:
+            check(m, tree.root)
+            return
+        except tarfile.FilterError as exc:
+            raise tree.refuse(rel, str(exc).split(" (")[0]) from None
+        except FileNotFoundError:
+            if attempt == 7:
+                raise
+
+
 def _unpack_tar(path: str, root: str, how: How, what: str) -> int:
     check = getattr(tarfile, "data_filter", None)  # the reference rules (3.12+, 3.9-3.11 security releases)
     tree = _Tree(root, what)
@@ -362,10 +382,7 @@ def _unpack_tar(path: str, root: str, how: How, what: str) -> int:
                         raise tree.refuse(rel, "a device file, FIFO or sparse file")
                     link = _strip_top(m.linkname) if m.islnk() else m.linkname
                     if check is not None and (m.issym() or m.islnk()) and not link.startswith("/"):
-                        try:
-                            check(m.replace(name=rel, linkname=link, deep=False), tree.root)
-                        except tarfile.FilterError as exc:
-                            raise tree.refuse(rel, str(exc).split(" (")[0]) from None
+                        _reference_check(check, m.replace(name=rel, linkname=link, deep=False), tree, rel)
                     if m.isdir():
                         tree.mkdir(rel)
                         continue
