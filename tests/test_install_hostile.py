@@ -759,3 +759,29 @@ def test_a_link_replaced_while_the_reference_filter_reads_it_is_asked_again(tmp_
     n = unpack_mod.unpack(path, {"key": "c1", "version": "1.0", "kind": "tar", "how": "all"}, str(root))
     assert n == 2 and replaced  # the file and the link (a directory is not counted); the window was hit
     assert real(root / "lib" / "libshared.so") == "libc1.so.1"
+
+
+def test_a_parent_link_replaced_while_it_is_walked_is_looked_at_again(tmp_path, monkeypatch):
+    """The same race one step earlier: a file is written under a directory link (lib64 -> lib) that another
+    archive's thread is replacing; the walk saw a link (lstat) that is gone when it reads it (readlink). It looks
+    again and writes through the link that is there, inside the tree."""
+    from cudaenv.install import unpack as unpack_mod
+
+    path = str(tmp_path / "c1.tar.xz")
+    _tar(path, [("file", "lib64/libc1.so.1", "x")], top="c1-linux-x86_64-1.0-archive")
+    root = tmp_path / "root"
+    (root / "lib").mkdir(parents=True)
+    os.symlink("lib", root / "lib64")
+    real = os.readlink
+    replaced = []
+
+    def replacing(p, *a, **k):
+        if str(p).endswith("lib64") and not replaced:
+            replaced.append(str(p))
+            raise FileNotFoundError(2, "No such file or directory", str(p))
+        return real(p, *a, **k)
+
+    monkeypatch.setattr(unpack_mod.os, "readlink", replacing)
+    n = unpack_mod.unpack(path, {"key": "c1", "version": "1.0", "kind": "tar", "how": "all"}, str(root))
+    assert n == 1 and replaced
+    assert (root / "lib" / "libc1.so.1").read_text() == "x" and (root / "lib64").is_symlink()

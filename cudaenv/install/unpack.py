@@ -126,26 +126,16 @@ class _Tree:
                 phys.append(comp)
                 continue
             p = self.path(phys + [comp])
-            try:
-                try:
-                    st = os.lstat(p)
-                except FileNotFoundError:
-                    if not create:
-                        missing = True
-                        phys.append(comp)
-                        continue
-                    try:
-                        os.mkdir(p, 0o755)
-                    except FileExistsError:  # another archive's thread made it meanwhile
-                        pass
-                    st = os.lstat(p)
-            except OSError as exc:  # ENAMETOOLONG, ELOOP, ...: never taken as "not a link"
-                raise self.refuse(rel, exc.strerror or "cannot resolve it") from None
-            if stat.S_ISLNK(st.st_mode):
+            looked = self._look(p, create, rel)
+            if looked is None:
+                missing = True
+                phys.append(comp)
+                continue
+            st, target = looked
+            if target is not None:
                 hops[0] += 1
                 if hops[0] > MAX_HOPS:
                     raise self.refuse(rel, "too many levels of links")
-                target = os.readlink(p)
                 if target.startswith("/"):
                     raise self.refuse(rel, "it leads outside the toolkit")
                 phys = self.resolve(phys, target.split("/"), rel, create, hops)
@@ -156,6 +146,32 @@ class _Tree:
             else:
                 raise self.refuse(rel, f"{'/'.join(phys + [comp])} is not a directory")
         return phys
+
+    def _look(self, p: str, create: bool, rel: str) -> tuple[os.stat_result, str | None] | None:
+        """What is at ``p``: its lstat and, for a link, its target; None when missing and not ``create``.
+
+        Archives unpacked in parallel replace each other's links (unlink, then symlink): a link seen by lstat may be
+        gone at readlink; it is looked at again, as are directories another thread makes meanwhile.
+        """
+        for attempt in range(8):
+            try:
+                try:
+                    st = os.lstat(p)
+                except FileNotFoundError:
+                    if not create:
+                        return None
+                    try:
+                        os.mkdir(p, 0o755)
+                    except FileExistsError:  # another archive's thread made it meanwhile
+                        pass
+                    st = os.lstat(p)
+                return st, (os.readlink(p) if stat.S_ISLNK(st.st_mode) else None)
+            except FileNotFoundError:
+                if attempt == 7:
+                    raise self.refuse(rel, "it keeps vanishing while being read") from None
+            except OSError as exc:  # ENAMETOOLONG, ELOOP, ...: never taken as "not a link"
+                raise self.refuse(rel, exc.strerror or "cannot resolve it") from None
+        raise AssertionError("unreachable")
 
     def parent(self, parts: list[str], rel: str) -> str:
         """The physical directory of ``parts[:-1]`` (made as needed), inside the tree."""
