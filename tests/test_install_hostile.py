@@ -730,6 +730,22 @@ def test_interrupted_force_leaves_the_old_tree(tmp_path):
     assert r.returncode == 0 and not os.path.exists(root), r.stderr
 
 
+def _readlink_vanishing_once(monkeypatch, unpack_mod, suffix: str) -> list:
+    """The first readlink of a path ending in ``suffix`` finds it gone (another archive's thread unlinked it between
+    the caller's lstat and its readlink); the list returned records that read."""
+    real = os.readlink
+    replaced: list = []
+
+    def replacing(p, *a, **k):
+        if str(p).endswith(suffix) and not replaced:
+            replaced.append(str(p))
+            raise FileNotFoundError(2, "No such file or directory", str(p))
+        return real(p, *a, **k)
+
+    monkeypatch.setattr(unpack_mod.os, "readlink", replacing)
+    return replaced
+
+
 def test_a_link_replaced_while_the_reference_filter_reads_it_is_asked_again(tmp_path, monkeypatch):
     """tarfile's data filter takes the real path of a link member's own name; when another archive's thread is
     replacing that link (both bring lib/libshared.so), an older Python's realpath reads it between lstat and readlink
@@ -747,15 +763,7 @@ def test_a_link_replaced_while_the_reference_filter_reads_it_is_asked_again(tmp_
     (root / "lib").mkdir(parents=True)
     os.symlink("libc0.so.1", root / "lib" / "libshared.so")  # another archive's, being replaced
     real = os.readlink
-    replaced = []
-
-    def replacing(p, *a, **k):
-        if str(p).endswith("libshared.so") and not replaced:
-            replaced.append(str(p))
-            raise FileNotFoundError(2, "No such file or directory", str(p))
-        return real(p, *a, **k)
-
-    monkeypatch.setattr(unpack_mod.os, "readlink", replacing)
+    replaced = _readlink_vanishing_once(monkeypatch, unpack_mod, "libshared.so")
     n = unpack_mod.unpack(path, {"key": "c1", "version": "1.0", "kind": "tar", "how": "all"}, str(root))
     assert n == 2 and replaced  # the file and the link (a directory is not counted); the window was hit
     assert real(root / "lib" / "libshared.so") == "libc1.so.1"
@@ -773,15 +781,7 @@ def test_a_parent_link_replaced_while_it_is_walked_is_looked_at_again(tmp_path, 
     (root / "lib").mkdir(parents=True)
     os.symlink("lib", root / "lib64")
     real = os.readlink
-    replaced = []
-
-    def replacing(p, *a, **k):
-        if str(p).endswith("lib64") and not replaced:
-            replaced.append(str(p))
-            raise FileNotFoundError(2, "No such file or directory", str(p))
-        return real(p, *a, **k)
-
-    monkeypatch.setattr(unpack_mod.os, "readlink", replacing)
+    replaced = _readlink_vanishing_once(monkeypatch, unpack_mod, "lib64")
     n = unpack_mod.unpack(path, {"key": "c1", "version": "1.0", "kind": "tar", "how": "all"}, str(root))
     assert n == 1 and replaced
     assert (root / "lib" / "libc1.so.1").read_text() == "x" and (root / "lib64").is_symlink()
