@@ -39,6 +39,7 @@ FRESH19 = os.path.join(CORPUS, "fresh19")
 FRESH20 = os.path.join(CORPUS, "fresh20")
 FRESH21 = os.path.join(CORPUS, "fresh21")
 FRESH22 = os.path.join(CORPUS, "fresh22")
+FRESH23 = os.path.join(CORPUS, "fresh23")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -240,9 +241,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH19, "fresh19", "s", 45, 8, 40),
               (FRESH20, "fresh20", "t", 30, 7, 30),
               (FRESH21, "fresh21", "u", 46, 9, 43),
-              (FRESH22, "fresh22", "v", 48, 9, 44)]
+              (FRESH22, "fresh22", "v", 48, 9, 44),
+              (FRESH23, "fresh23", "w", 46, 9, 44)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh23"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -460,6 +462,13 @@ def test_fresh22_logs_are_a_twenty_second_sealed_split():
     catalogues; judged at f60b0b5 on a43f4a6's answers (judged-f60b0b5.yaml), burned since: round 22's helpers tune on
     its misses and quote its threads."""
     assert_later_set("fresh22")
+
+
+def test_fresh23_logs_are_a_twenty_third_sealed_split():
+    """fresh23/: a twenty-third set (w01-w16 build side, w31-w46 run side, w61-w76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 23's helpers tuned on the residual
+    misses of the burned sets fresh16-22; unread until judged."""
+    assert_later_set("fresh23")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
