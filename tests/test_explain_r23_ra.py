@@ -10,6 +10,9 @@ own lines, lines of another public thread of the same cause, and a near miss of 
 - nvcc's "A single input file is required for a non-link phase when an outputfile is specified": a second word on
   nvcc's command line (an option whose variable is empty, a path with a space, an MSVC flag): nvcc.extra_input, with
   a variant for the empty -I the command line shows (fresh17 q08).
+- torch's "Error checking compiler version for cl" beside setuptools' "command '...\\cl.exe' failed with exit status 2":
+  cl.exe was found and ran, so msvc.cl_not_found (cl.exe not on PATH) is contradicted by the log and claims nothing
+  (fresh18 r12); the warning with the build stopping on "error: [WinError 2]" keeps it.
 
 Each text is copied from the thread named above it, unless said otherwise."""
 
@@ -110,6 +113,7 @@ def test_what_the_new_entries_leave_alone(text):
     "CUDA disabled (no devices) ", "CUDA ", "CUDA   disabled (no device",
     "nvcc fatal : A single input file is required for a non-link phase when an output file is specified ",
     "nvcc fatal ", "nvcc fatal : Unknown option 'pthread' cmake 3.12.1 ", " -I  -D ",
+    "Error checking compiler version for cl: [WinError 2] command 'cl.exe' failed with exit status 2 ", "command '",
 ])
 def test_a_line_of_the_new_literals_is_searched_in_windows(literal):
     # A 200 000-character line built from a new pattern's own literals is longer than text.LONG, so the patterns are
@@ -127,7 +131,48 @@ def test_a_line_of_the_new_literals_is_searched_in_windows(literal):
         if e["id"] in ours:
             for p in e["patterns"]:
                 assert ".*" not in p and ".+" not in p and "\\S+" not in p, p
+        if e["id"] == "msvc.cl_not_found":
+            for rx in e["unless"]:
+                assert ".*" not in rx and ".+" not in rx and "\\S+" not in rx, rx
         if e["id"] in ours | {"nvcc.unknown_option"}:
             for v in e.get("variants") or []:
                 for rx in v["when"].values():  # the variants' tests hold no unbounded run either
                     assert ".*" not in rx and ".+" not in rx and "\\S+" not in rx, rx
+
+
+@pytest.mark.parametrize("text", [
+    # https://github.com/NVIDIA/apex/issues/521 (fresh18 r12: torch's warning, then VS 2017's cl.exe, called by its full
+    # path, failing with status 2; the reporter's fix was another Python and Visual Studio, not PATH)
+    "H:\\Anaconda3\\envs\\main\\lib\\site-packages\\torch\\utils\\cpp_extension.py:189: UserWarning: Error checking "
+    "compiler version for cl: [WinError 2] \u7cfb\u7d71\u627e\u4e0d\u5230\u6307\u5b9a\u7684\u6a94\u6848\u3002\n"
+    "error: command 'C:\\\\Program Files (x86)\\\\Microsoft Visual Studio\\\\2017\\\\Community\\\\VC\\\\Tools\\\\MSVC\\\\"
+    "14.16.27023\\\\bin\\\\HostX86\\\\x64\\\\cl.exe' failed with exit status 2\n",
+])
+def test_a_cl_exe_that_ran_is_not_a_cl_exe_missing(text):
+    assert "msvc.cl_not_found" not in {m.id for m in explain(text)}
+
+
+@pytest.mark.parametrize("line", [
+    # https://github.com/cython/cython/issues/3146 (setuptools' line for a cl.exe that ran and failed: "Look for the
+    # actual compiler error further up in the output")
+    "command 'C:\\\\Program Files (x86)\\\\Microsoft Visual Studio 14.0\\\\VC\\\\BIN\\\\x86_amd64\\\\cl.exe' failed with "
+    "exit status 2",
+    # https://github.com/qinzheng93/vision3d/issues/1 (newer setuptools says "exit code")
+    "error: command 'C:\\\\Program Files\\\\Microsoft Visual Studio\\\\2022\\\\Community\\\\VC\\\\Tools\\\\MSVC\\\\"
+    "14.36.32532\\\\bin\\\\HostX86\\\\x64\\\\cl.exe' failed with exit code 2",
+])
+def test_setuptools_words_for_a_cl_exe_that_ran_are_what_the_entry_is_unless(line):
+    import re
+
+    from cudaenv.knowledge.kb import load_entries
+
+    entry = next(e for e in load_entries() if e["id"] == "msvc.cl_not_found")
+    assert any(re.search(rx, line) for rx in entry["unless"]), line
+
+
+def test_the_cl_version_warning_alone_keeps_its_answer():
+    # https://github.com/NVIDIA/apex/issues/938 (its title: the warning, and no cl.exe that ran)
+    from explain_answers import assert_first_answer
+
+    assert_first_answer("UserWarning: Error checking compiler version for cl: [WinError 2] The system cannot find the "
+                        "file specified\n", "msvc.cl_not_found", "x64 Native Tools Command Prompt")
