@@ -1,0 +1,130 @@
+"""Round 23 (helper rb): residual misses of the burned fresh19-fresh22 answered as families, each with the residual
+log's own lines, lines of another public thread of the same cause, and a near miss of another cause that must keep its
+answer.
+
+- ld's "cannot find -lcuda" where the log says the directory holding libcuda was put on LD_LIBRARY_PATH, which is the
+  run-time loader's and not searched by ld: link.lcuda_not_found leads with LIBRARY_PATH / -L (fresh19 s63).
+
+Each text is copied from the thread named above it."""
+
+import re
+from pathlib import Path
+
+import pytest
+from explain_answers import first_answer_tests
+
+from cudaenv.knowledge.explain import explain
+from cudaenv.knowledge.kb import load_entries
+
+CORPUS = Path(__file__).parent / "data" / "explain_corpus"
+
+# https://github.com/NVlabs/tiny-cuda-nn/issues/183 (the burned fresh19 s63)
+TCNN = ("`ld: cannot find -lcuda ` \n"
+        "I have cuda installed in `/usr/local/cuda-11.3` and added `/usr/local/cuda-11.3/bin` to my `$PATH` and "
+        "`/usr/local/cuda-11.3/lib64/` to my `$LD_LIBRARY_PATH`. \n\n"
+        "The g++ command fails since it is unable to find lcuda. I also cannot find a libcuda.so in my "
+        "`/usr/local/cuda-11.3/lib64/`. I found one in `/usr/local/cuda-11.3/lib64/stubs/`, and added this path to my "
+        "LD_LIBRARY_PATH, but that did not help. \n")
+
+CASES = [
+    (TCNN, "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LIBRARY_PATH"),
+    # https://github.com/chainer/chainer/issues/2797 (`ld -lcuda --verbose` never looked in LD_LIBRARY_PATH)
+    ("/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status\nCannot build a stub file.\n"
+     "@unnonouno You're right but I thought putting instalation path to `$LD_LIBRARY_PATH` would help `ld`?\n"
+     "I ran `ld -lcuda --verbose` and `ld` said he couldn't find `cuda` in usual places, but he did not look into the "
+     "places in `$LD_LIBRARY_PATH` :(\n",
+     "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LIBRARY_PATH"),
+    # -- near misses, another cause each, answered as before ----------------------------------------------------------
+    # https://github.com/lm-sys/FastChat/issues/2207 (no word of LD_LIBRARY_PATH: the entry's own first fix)
+    ("/usr/bin/ld: skipping incompatible /usr/lib32/libcuda.so when searching for -lcuda\n"
+     "/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld returned 1 exit status\n",
+     "link.lcuda_not_found", "ldconfig -p | grep libcuda"),
+    # https://github.com/FloopCZ/tensorflow_cc/issues/119 (the loader, where LD_LIBRARY_PATH is the right variable: the
+    # setting does not reach the program)
+    ("error while loading shared libraries: libcusolver.so.9.2\n\nHi,\n\nI get the error mentioned in the title when I "
+     "try to run my C++ code. I have CUDA 9.2 and cuDNN 7.1 on Ubuntu 18.04 and the path /usr/local/cuda/lib64/ (which "
+     "contains the required library libcusolver.so.9.2) has been added to LD_LIBRARY_PATH.\n",
+     "runtime.cuda_library_not_found", "run configuration's environment"),
+    # https://github.com/k2-fsa/k2/issues/100 (the same confusion for -lcudadevrt: link.cuda_libs_not_found already
+    # leads with LIBRARY_PATH)
+    ("/home/storage23/qiuhaowen/anaconda3/envs/py-kaldi/bin/../lib/gcc/x86_64-conda_cos6-linux-gnu/7.3.0/../../../../"
+     "x86_64-conda_cos6-linux-gnu/bin/ld: cannot find -lcudadevrt\n"
+     "Yes, I noticed that, but how can I add the path as the default search path for ld? As I have added it in "
+     "`LD_LIBRARY_PATH` but it does not work.\n",
+     "link.cuda_libs_not_found", "LIBRARY_PATH"),
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+@pytest.mark.parametrize("path,want", [
+    ("fresh19/s63-tcnn-bindings-lcuda-conda.log", "link.lcuda_not_found"),
+])
+def test_the_residual_logs_are_answered_by_their_family(path, want):
+    found = [m for m in explain((CORPUS / path).read_text()) if m.environment]
+    assert found and found[0].id == want, [m.id for m in found]
+
+
+def test_the_ld_answer_says_why_ld_library_path_did_nothing():
+    m = next(m for m in explain(TCNN) if m.environment)
+    assert "LD_LIBRARY_PATH" in m.title and "run-time loader" in m.cause
+    # the thread's own fix (the driver's plain libcuda.so where a conda linker looks) is the next line
+    assert '$CONDA_PREFIX/lib/' in m.fix.splitlines()[1]
+
+
+# --- the new and changed regexes stay linear on hostile input: every unbounded repeat in them is a run of blanks, so a
+# 200 000-character line built from their own literals costs one pass; checked on the parsed pattern, without timing.
+def _ours() -> list[str]:
+    entries = {e["id"]: e for e in load_entries()}
+    lcuda = [v["when"]["text"] for v in entries["link.lcuda_not_found"]["variants"]
+             if "LD_LIBRARY_PATH" in v["when"].get("text", "")]
+    assert len(lcuda) == 1
+    return lcuda
+
+
+def _unbounded(tree) -> list:
+    from re._constants import BRANCH, MAX_REPEAT, MAXREPEAT, MIN_REPEAT, SUBPATTERN
+
+    out = []
+    for op, av in tree:
+        if op in (MAX_REPEAT, MIN_REPEAT):
+            lo, hi, sub = av
+            if hi == MAXREPEAT:
+                out.append(list(sub))
+            out += _unbounded(sub)
+        elif op == SUBPATTERN:
+            out += _unbounded(av[-1])
+        elif op == BRANCH:
+            for b in av[1]:
+                out += _unbounded(b)
+    return out
+
+
+def _blank_run(sub) -> bool:
+    from re._constants import CATEGORY, CATEGORY_SPACE, IN, LITERAL
+
+    if len(sub) != 1:
+        return False
+    op, av = sub[0]
+    if op == IN:
+        return all((o == CATEGORY and a == CATEGORY_SPACE) or (o == LITERAL and chr(a) in " \t") for o, a in av)
+    return op == CATEGORY and av == CATEGORY_SPACE
+
+
+@pytest.mark.skipif(not hasattr(re, "_parser"), reason="re._parser is Python 3.11+")
+def test_the_new_patterns_repeat_only_blanks_without_bound():
+    import re._parser as sre_parse
+
+    for p in _ours():
+        for sub in _unbounded(sre_parse.parse(p)):
+            assert _blank_run(sub), (p, sub)
+
+
+@pytest.mark.parametrize("literal", [
+    "added to my $LD_LIBRARY_PATH ", "putting in the `LD_LIBRARY_PATH ", "cannot find -lcuda added ",
+])
+def test_hostile_lines_of_the_new_literals(literal):
+    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    explain(line + "\n")  # answers (or not) without error; the bound above is what keeps it one pass
+    for p in _ours():
+        re.compile(p).search(line)
