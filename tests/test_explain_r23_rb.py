@@ -4,6 +4,9 @@ answer.
 
 - ld's "cannot find -lcuda" where the log says the directory holding libcuda was put on LD_LIBRARY_PATH, which is the
   run-time loader's and not searched by ld: link.lcuda_not_found leads with LIBRARY_PATH / -L (fresh19 s63).
+- nvidia-container-cli's "ldcache error" wrapped after "nvidia-container-cli:" and worded "ldcache error : process ...
+  failed with error code 1": container.nvidia_cli_ldcache, not the image's CUDA requirement that the hook's command line
+  also shows; its fix names the host kernel's seccomp, which the CLI's ldconfig step needs (fresh21 u40).
 
 Each text is copied from the thread named above it."""
 
@@ -26,6 +29,16 @@ TCNN = ("`ld: cannot find -lcuda ` \n"
         "`/usr/local/cuda-11.3/lib64/`. I found one in `/usr/local/cuda-11.3/lib64/stubs/`, and added this path to my "
         "LD_LIBRARY_PATH, but that did not help. \n")
 
+# https://github.com/NVIDIA/nvidia-docker/issues/552 (the burned fresh21 u40: a custom 3.10 kernel without seccomp)
+NVDOCKER552 = (
+    "     Error response from daemon: oci runtime error: container_linux.go:265: starting container process caused "
+    "\"process_linux.go:368: container init caused \\\"process_linux.go:351: \n"
+    "     running prestart hook 1 caused \\\\\\\"error running hook: exit status 1, stdout: , stderr: exec command: "
+    "[/usr/bin/nvidia-container-cli --load-kmods configure --ldconfig=@/sbin/ldconfig.real \n"
+    "     --device=all --compute --utility --require=cuda>=9.0 --pid=9152 /data/docker/aufs/mnt/a5580b0483a1324f820c34"
+    "0aac1c491eb869899d3e868ec51bd99c2a66a18791] \\\\\\\\nvidia-container-cli:\n"
+    "     ldcache error : process /sbin/ldconfig failed with error code 1 \\\\\\\\n\\\\\\\"\\\"\". \n")
+
 CASES = [
     (TCNN, "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LIBRARY_PATH"),
     # https://github.com/chainer/chainer/issues/2797 (`ld -lcuda --verbose` never looked in LD_LIBRARY_PATH)
@@ -34,6 +47,15 @@ CASES = [
      "I ran `ld -lcuda --verbose` and `ld` said he couldn't find `cuda` in usual places, but he did not look into the "
      "places in `$LD_LIBRARY_PATH` :(\n",
      "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LIBRARY_PATH"),
+    (NVDOCKER552, "container.nvidia_cli_ldcache", 'ldconfig = "@/sbin/ldconfig.real"'),
+    # https://github.com/NVIDIA/nvidia-docker/issues/659 (CentOS 7.2, "# CONFIG_SECCOMP is not set")
+    ("docker: Error response from daemon: oci runtime error: container_linux.go:265: starting container process caused "
+     "\"process_linux.go:368: container init caused \\\"process_linux.go:351: running prestart hook 0 caused "
+     "\\\\\\\"error running hook: exit status 1, stdout: , stderr: exec command: [/usr/bin/nvidia-container-cli "
+     "--load-kmods configure --ldconfig=@/sbin/ldconfig --device=all --compute --utility --require=cuda>=8.0 --pid=24908 "
+     "/data1/yard/docker/aufs/mnt/21e97522ec1a16f3ce86335c3485b5ac35ec32fe30b41b262972dd4eb49ac7ed]\\\\\\\\n"
+     "nvidia-container-cli: ldcache error: process /sbin/ldconfig failed with error code: 1\\\\\\\\n\\\\\\\"\\\"\".\n",
+     "container.nvidia_cli_ldcache", 'ldconfig = "@/sbin/ldconfig"'),
     # -- near misses, another cause each, answered as before ----------------------------------------------------------
     # https://github.com/lm-sys/FastChat/issues/2207 (no word of LD_LIBRARY_PATH: the entry's own first fix)
     ("/usr/bin/ld: skipping incompatible /usr/lib32/libcuda.so when searching for -lcuda\n"
@@ -52,6 +74,10 @@ CASES = [
      "Yes, I noticed that, but how can I add the path as the default search path for ld? As I have added it in "
      "`LD_LIBRARY_PATH` but it does not work.\n",
      "link.cuda_libs_not_found", "LIBRARY_PATH"),
+    # nvidia-container-cli's requirement error with no other CLI error (the entry's own example): the driver's answer
+    ("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your driver to a newer "
+     "version, or use an earlier cuda container: unknown\n",
+     "container.driver_too_old", "Install a host driver for CUDA 12.8"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -59,6 +85,7 @@ test_first_answer = first_answer_tests(CASES)
 
 @pytest.mark.parametrize("path,want", [
     ("fresh19/s63-tcnn-bindings-lcuda-conda.log", "link.lcuda_not_found"),
+    ("fresh21/u40-nvidia-docker2-ldcache-custom-kernel.log", "container.nvidia_cli_ldcache"),
 ])
 def test_the_residual_logs_are_answered_by_their_family(path, want):
     found = [m for m in explain((CORPUS / path).read_text()) if m.environment]
@@ -72,14 +99,22 @@ def test_the_ld_answer_says_why_ld_library_path_did_nothing():
     assert '$CONDA_PREFIX/lib/' in m.fix.splitlines()[1]
 
 
+def test_the_ldcache_answer_names_the_kernels_seccomp():
+    m = next(m for m in explain(NVDOCKER552) if m.environment)
+    assert "CONFIG_SECCOMP" in m.fix
+    assert not [f.id for f in explain(NVDOCKER552) if f.id == "container.driver_too_old"]
+
+
 # --- the new and changed regexes stay linear on hostile input: every unbounded repeat in them is a run of blanks, so a
 # 200 000-character line built from their own literals costs one pass; checked on the parsed pattern, without timing.
 def _ours() -> list[str]:
     entries = {e["id"]: e for e in load_entries()}
     lcuda = [v["when"]["text"] for v in entries["link.lcuda_not_found"]["variants"]
              if "LD_LIBRARY_PATH" in v["when"].get("text", "")]
-    assert len(lcuda) == 1
-    return lcuda
+    ldcache = [p for p in entries["container.nvidia_cli_ldcache"]["patterns"] if "error ?:" in p]
+    unless = [p for p in entries["container.driver_too_old"]["unless"] if "ldcache" in p]
+    assert len(lcuda) == 1 and len(ldcache) == 1 and len(unless) == 1
+    return lcuda + ldcache + unless
 
 
 def _unbounded(tree) -> list:
@@ -122,6 +157,7 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
 
 @pytest.mark.parametrize("literal", [
     "added to my $LD_LIBRARY_PATH ", "putting in the `LD_LIBRARY_PATH ", "cannot find -lcuda added ",
+    "nvidia-container-cli: ldcache error : process /", "nvidia-container-cli:   ", "process /sbin/ldconfig failed ",
 ])
 def test_hostile_lines_of_the_new_literals(literal):
     line = (literal * (200_000 // len(literal) + 1))[:200_000]
