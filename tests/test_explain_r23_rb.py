@@ -7,6 +7,9 @@ answer.
 - nvidia-container-cli's "ldcache error" wrapped after "nvidia-container-cli:" and worded "ldcache error : process ...
   failed with error code 1": container.nvidia_cli_ldcache, not the image's CUDA requirement that the hook's command line
   also shows; its fix names the host kernel's seccomp, which the CLI's ldconfig step needs (fresh21 u40).
+- Caffe's "Cannot create cuDNN handle. cuDNN won't be available." without its cuBLAS handle failing too: a context was
+  made and cuDNN refused the GPU, below its minimum compute capability 3.0 (Fermi): gpu.below_library_minimum, before
+  the "busy or unavailable" (fresh22 v73) or CUDNN_STATUS_BAD_PARAM that follows it on the null handle.
 
 Each text is copied from the thread named above it."""
 
@@ -14,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from explain_answers import first_answer_tests
+from explain_answers import first_answer_tests, program_bug_tests
 
 from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.kb import load_entries
@@ -56,7 +59,35 @@ CASES = [
      "/data1/yard/docker/aufs/mnt/21e97522ec1a16f3ce86335c3485b5ac35ec32fe30b41b262972dd4eb49ac7ed]\\\\\\\\n"
      "nvidia-container-cli: ldcache error: process /sbin/ldconfig failed with error code: 1\\\\\\\\n\\\\\\\"\\\"\".\n",
      "container.nvidia_cli_ldcache", 'ldconfig = "@/sbin/ldconfig"'),
+    # https://github.com/NVIDIA/DIGITS/issues/1890 (the burned fresh22 v73: "replacing the gpu card with higher compute
+    # capability")
+    ("WARNING: Logging before InitGoogleLogging() is written to STDERR\n"
+     "E1122 12:29:18.206468  3480 common.cpp:128] Cannot create cuDNN handle. cuDNN won't be available.\n"
+     "F1122 12:29:18.252681  3480 gpu_memory.cpp:152] Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable "
+     "devices are busy or unavailable\n*** Check failure stack trace: ***\n",
+     "gpu.below_library_minimum", "Find the GPU's compute capability"),
+    # https://github.com/NVIDIA/DIGITS/issues/1584 (a Quadro 2000, Fermi: the handle missing, then BAD_PARAM)
+    ("[ERROR] Train Caffe Model: Cannot create cuDNN handle. cuDNN won't be available.\n"
+     "[ERROR] Train Caffe Model: Cannot create cuDNN handle. cuDNN won't be available.\n"
+     "Train Caffe Model: Check failed: status == CUDNN_STATUS_SUCCESS (3 vs. 0)  CUDNN_STATUS_BAD_PARAM\n"
+     "[ERROR] Train Caffe Model task failed with error code -6\n",
+     "gpu.below_library_minimum", "below 3.0 (Fermi)"),
+    # https://github.com/NVIDIA/DIGITS/issues/1659 (a GTX 460; the maintainer: "Compute capability >= 3.0 is required")
+    ("Cannot create cuDNN handle. cuDNN won't be available.\n"
+     "Check failed: status == CUDNN_STATUS_SUCCESS (3 vs. 0)  CUDNN_STATUS_BAD_PARAM\n",
+     "gpu.below_library_minimum", "below 3.0 (Fermi)"),
     # -- near misses, another cause each, answered as before ----------------------------------------------------------
+    # https://github.com/NVIDIA/DIGITS/issues/356 (Caffe's cuBLAS handle failed first: no context at all, the driver's
+    # error 35, not cuDNN's minimum)
+    ("digits.webapp: ERROR: Train Caffe Model: Cannot create Cublas handle. Cublas won't be available.\n"
+     "digits.webapp: ERROR: Train Caffe Model: Cannot create Curand generator. Curand won't be available.\n"
+     "digits.webapp: ERROR: Train Caffe Model: Cannot create cuDNN handle. cuDNN won't be available.\n"
+     "digits.webapp: ERROR: Train Caffe Model: Check failed: error == cudaSuccess (35 vs. 0)  CUDA driver version is "
+     "insufficient for CUDA runtime version\n",
+     "runtime.insufficient_driver", "driver"),
+    # https://github.com/NVIDIA/DIGITS/issues/2005 (a K40m in "E. Process" mode, no cuDNN line: the busy GPU)
+    ("Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy or unavailable\n",
+     "gpu.busy_exclusive", "Give each process its own GPU"),
     # https://github.com/lm-sys/FastChat/issues/2207 (no word of LD_LIBRARY_PATH: the entry's own first fix)
     ("/usr/bin/ld: skipping incompatible /usr/lib32/libcuda.so when searching for -lcuda\n"
      "/usr/bin/ld: cannot find -lcuda: No such file or directory\ncollect2: error: ld returned 1 exit status\n",
@@ -82,10 +113,14 @@ CASES = [
 
 test_first_answer = first_answer_tests(CASES)
 
+# a cuDNN BAD_PARAM without Caffe's failed handle stays the program's (the verdict's own example)
+test_program_bugs_stay_verdicts = program_bug_tests(["RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM\n"])
+
 
 @pytest.mark.parametrize("path,want", [
     ("fresh19/s63-tcnn-bindings-lcuda-conda.log", "link.lcuda_not_found"),
     ("fresh21/u40-nvidia-docker2-ldcache-custom-kernel.log", "container.nvidia_cli_ldcache"),
+    ("fresh22/v73-digits-caffe-busy-old-gpu.log", "gpu.below_library_minimum"),
 ])
 def test_the_residual_logs_are_answered_by_their_family(path, want):
     found = [m for m in explain((CORPUS / path).read_text()) if m.environment]
@@ -113,8 +148,9 @@ def _ours() -> list[str]:
              if "LD_LIBRARY_PATH" in v["when"].get("text", "")]
     ldcache = [p for p in entries["container.nvidia_cli_ldcache"]["patterns"] if "error ?:" in p]
     unless = [p for p in entries["container.driver_too_old"]["unless"] if "ldcache" in p]
-    assert len(lcuda) == 1 and len(ldcache) == 1 and len(unless) == 1
-    return lcuda + ldcache + unless
+    caffe = [p for p in entries["gpu.below_library_minimum"]["patterns"] if "caffe_cudnn" in p]
+    assert len(lcuda) == 1 and len(ldcache) == 1 and len(unless) == 1 and len(caffe) == 1
+    return lcuda + ldcache + unless + caffe
 
 
 def _unbounded(tree) -> list:
@@ -158,6 +194,7 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
 @pytest.mark.parametrize("literal", [
     "added to my $LD_LIBRARY_PATH ", "putting in the `LD_LIBRARY_PATH ", "cannot find -lcuda added ",
     "nvidia-container-cli: ldcache error : process /", "nvidia-container-cli:   ", "process /sbin/ldconfig failed ",
+    "Cannot create cuDNN handle. cuDNN won't be available. ",
 ])
 def test_hostile_lines_of_the_new_literals(literal):
     line = (literal * (200_000 // len(literal) + 1))[:200_000]
