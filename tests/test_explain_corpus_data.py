@@ -244,7 +244,7 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH22, "fresh22", "v", 48, 9, 44),
               (FRESH23, "fresh23", "w", 46, 9, 44)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = {"fresh23"}
+UNREAD: set[str] = set()
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -467,7 +467,9 @@ def test_fresh22_logs_are_a_twenty_second_sealed_split():
 def test_fresh23_logs_are_a_twenty_third_sealed_split():
     """fresh23/: a twenty-third set (w01-w16 build side, w31-w46 run side, w61-w76 a user's day of installing and
     switching), collected by three collectors who never ran explain while round 23's helpers tuned on the residual
-    misses of the burned sets fresh16-22; unread until judged."""
+    misses of the burned sets fresh16-22; judged at 01a500d (judged-01a500d.yaml: 20 of 37 right first, 5 of 9
+    negatives claimed); no first answer changed by the round's own work (the residual tuners', merged at db64215),
+    so the before-judgement is the after figure. Burned since: round 23's helpers tune on its misses."""
     assert_later_set("fresh23")
 
 
