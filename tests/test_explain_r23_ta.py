@@ -160,8 +160,13 @@ def test_a_build_tool_that_found_cl_exe_is_not_answered_with_cl_exe_missing():
     "ERROR: /home/u/tensorflow/third_party/gpus/cuda/BUILD:126:1: declared output "
     "'third_party/gpus/cuda/include/cudnn.h' is a dangling symbolic link.\n"
     "-rw-r--r-- 1 root root 38830 Feb 23 13:07 /usr/local/cuda/include/cudnn.h\n",
-    # a project's own relative header (a path into the tree) is not a library's development package
+    # a project's own header is not a library's development package: a path into the tree, a header under a directory
+    # (tests/test_explain_r14_engine.py's myproject/config.h), one the compiler shows included with quotes, a header
+    # that configure or CMake generates
     "src/main.cu:3:10: fatal error: ./kernels/util.h: No such file or directory\n",
+    "src/main.cpp:3:10: fatal error: myproject/config.h: No such file or directory\n",
+    "a.cu:1:10: fatal error: utils.h: No such file or directory\n    1 | #include \"utils.h\"\n",
+    "src/gpu.cu:5:10: fatal error: config.h: No such file or directory\n",
 ])
 def test_what_the_new_answers_leave_alone(text):
     ids = {m.id for m in explain(text)}
