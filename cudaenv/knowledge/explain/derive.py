@@ -67,6 +67,17 @@ def _nvcc_seen(t: LogText) -> str:
 _FIRST_CUDA = {50: "6.0", 52: "6.5", 53: "7.0", 60: "8.0", 61: "8.0", 62: "8.0", 70: "9.0", 72: "10.0"}
 
 
+#: [r23 ta] An nvcc older than the architecture: the list is often the project's default, not the GPU's, and a GPU older
+#: than that architecture builds with the nvcc at hand once the architecture is left out (a newer toolkit may no longer
+#: build for such a GPU at all: Fermi left with CUDA 9.0). xmrig/xmrig-nvidia#4 (the burned fresh23 w13: CUDA 7.5, a GT
+#: 540M, fixed with -DCUDA_ARCH=21), CMU-Perceptual-Computing-Lab/caffe_rtpose#10 (CUDA 7.5 and compute_60: the Makefile's
+#: older architecture lines), zh217/torch-asg#2 (CUDA 9 and compute_75 on a GTX 1080 Ti: "your card does not support
+#: compute_75 anyway, ... comment out"), gnina/libmolgrid#4 (CUDA 9: compute_75 taken out of CMAKE_CUDA_FLAGS)
+_OLDER_GPU = ("your GPU is older than {arch} (`nvidia-smi --query-gpu=name,compute_cap --format=csv`): then leave {arch} "
+              "out of the architecture list (the project's option for it, e.g. CUDA_ARCH, CMAKE_CUDA_ARCHITECTURES, "
+              "-gencode) and build for your GPU's own with this nvcc.")
+
+
 def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
     arch = v.get("arch", "")
     sm = _arch_number(arch)
@@ -86,8 +97,9 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
                   f"13.0 or newer dropped it, so take it out of the architecture list (-gencode/-arch, "
                   f"CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer release of the project often has) or "
                   f"build with `eval \"$(cudaenv use {have[-1]})\"`; an nvcc older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc "
-                  f"is 7.5) needs a newer toolkit, `eval \"$(cudaenv use {have[-1]})\"` or any from 8.0 on.")
-        toolkits = _span(have)
+                  f"is 7.5) needs a newer toolkit, `eval \"$(cudaenv use {have[-1]})\"` or any from 8.0 on, unless "
+                  f"{_OLDER_GPU.format(arch=arch)}")
+        toolkits = f"8.0-{have[-1]}"  # the tables start at 9.0; Pascal came with 8.0, as the fix says
     elif have[-1] != newest and not seen and sm in _FIRST_CUDA:
         # [r11 pairs] the same for every architecture with both ends: with no nvcc version in the log, an nvcc older
         # than the architecture is as possible as one that dropped it (fresh9 d14: PaddlePaddle's "Unsupported gpu
@@ -95,7 +107,8 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
         first = _FIRST_CUDA[sm]
         advice = (f"{arch} compiles with CUDA {first}-{have[-1]} only; `nvcc --version` tells which end this nvcc is "
                   f"past: older than {first}, build with a newer toolkit (`eval \"$(cudaenv use {have[-1]})\"`, or point "
-                  f"the build at it: CMake `-DCUDA_TOOLKIT_ROOT_DIR=` / `-DCMAKE_CUDA_COMPILER=`); newer than "
+                  f"the build at it: CMake `-DCUDA_TOOLKIT_ROOT_DIR=` / `-DCMAKE_CUDA_COMPILER=`) unless "
+                  f"{_OLDER_GPU.format(arch=arch).rstrip('.')}; newer than "
                   f"{have[-1]} dropped it, so take it out of the architecture list "
                   f"(-gencode/-arch, CMAKE_CUDA_ARCHITECTURES, TORCH_CUDA_ARCH_LIST; a newer release of the project "
                   f"often has) or build with `eval \"$(cudaenv use {have[-1]})\"`.")

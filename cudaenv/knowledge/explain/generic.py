@@ -66,6 +66,11 @@ _SETTING = re.compile(r"(?<![\w/.])(?:--)?((?:[A-Za-z]+_)*?(?i:cudnn|tensorrt|nv
                       r"(?i:cudnn|tensorrt|nccl|cudatoolkit)_?[A-Za-z]*(?i:_?(?:home|root|dir|path)))\b")
 _SPEAKER = re.compile(r"\s*(?:nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?(?: [^\s;,]{1,300}, line \d+;)?\s{0,8}"
                       r"(?:warning|error|fatal|info)\s{0,8}:")
+#: [r23 ta] The same speaker after a wrapper's prefix on its line (a build tool quoting the program's output: xmake's
+#: "checkinfo: @programdir\core\sandbox\modules\os.lua:261: nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
+#: xmake-io/xmake#1391 = the burned fresh23 w16, #1411): the program that speaks ran, so it is not the one missing.
+_SPEAKER_IN = re.compile(r"(?<![\w/.-])(?:nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?(?: [^\s;,]{1,300}, line \d+;)?"
+                         r"[ \t]{0,8}(?:warning|error|fatal|info)[ \t]{0,8}:")
 _TOOL = re.compile(r"(?<![\w/.-])(nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?\b")
 #: The toolkit's programs that nvcc (or Triton, XLA, Numba for ptxas) runs from its own directory, not through PATH.
 _INNER_TOOLS = ("cicc", "ptxas", "nvlink", "fatbinary")
@@ -219,7 +224,7 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     # the toolkit program that speaks ("nvcc warning : Cannot find valid GPU for '-arch=native'", "nvlink warning : SM
     # Arch ('sm_52') not found in 'x.a'", "ptxas x.ptx, line 5; fatal   : ...") is there: only one named after its
     # prefix can be the missing one
-    speaker = _SPEAKER.match(line)
+    speaker = _SPEAKER.match(line) or _SPEAKER_IN.search(line)
     m = _TOOL.search(line, speaker.end() if speaker else 0)
     if m and ("not found" in low or "not in" in low or "not on path" in low or "no such file" in low
               or "cannot find" in low or "could not find" in low or "unable to find" in low):
