@@ -58,3 +58,45 @@ def program_bug_tests(texts: list[str]):
         assert found and not found[0].environment, [m.id for m in found]
         assert not [m.id for m in found if m.environment], [m.id for m in found]
     return test
+
+
+def unbounded_repeats(pattern: str) -> list[list]:
+    """Each repeat of ``pattern`` with no upper bound (``*``, ``+``, ``{n,}``), as the parsed items it repeats,
+    lookarounds included (Python 3.11+: ``re._parser``)."""
+    import re._parser as sre_parse
+    from re._constants import ASSERT, ASSERT_NOT, BRANCH, MAX_REPEAT, MAXREPEAT, MIN_REPEAT, SUBPATTERN
+
+    def walk(tree) -> list[list]:
+        out = []
+        for op, av in tree:
+            if op in (MAX_REPEAT, MIN_REPEAT):
+                _lo, hi, sub = av
+                if hi == MAXREPEAT:
+                    out.append(list(sub))
+                out += walk(sub)
+            elif op == SUBPATTERN:
+                out += walk(av[-1])
+            elif op == BRANCH:
+                for b in av[1]:
+                    out += walk(b)
+            elif op in (ASSERT, ASSERT_NOT):
+                out += walk(av[1])
+        return out
+
+    return walk(sre_parse.parse(pattern))
+
+
+def unbounded_beyond_blanks(pattern: str, blanks: str = " \t") -> list[list]:
+    """The unbounded repeats of ``pattern`` that repeat anything but blanks (``\\s``, or a class of ``\\s`` and the
+    characters ``blanks``): a pattern the hostile-input tests keep cheap on long lines repeats only those."""
+    from re._constants import CATEGORY, CATEGORY_SPACE, IN, LITERAL
+
+    def blank_run(sub: list) -> bool:
+        if len(sub) != 1:
+            return False
+        op, av = sub[0]
+        if op == IN:
+            return all((o == CATEGORY and a == CATEGORY_SPACE) or (o == LITERAL and chr(a) in blanks) for o, a in av)
+        return op == CATEGORY and av == CATEGORY_SPACE
+
+    return [sub for sub in unbounded_repeats(pattern) if not blank_run(sub)]
