@@ -13,7 +13,7 @@ import re
 from ...errors import CudaenvError
 from .derive import DERIVE, cuda_of_torch_build
 from .extract import facts
-from .text import LogText, clip, required_literal, scan, wrapping
+from .text import LogText, any_literals, clip, required_literal, scan, wrapping
 
 __all__ = ["Match", "checked_by", "explain"]
 
@@ -201,6 +201,7 @@ class _Compiled:
         self._raw_guards = {e["id"]: (e.get("requires", ()), e.get("unless", ())) for e in entries}
         self._wraps: dict[str, tuple[str, str | None] | None] = {}
         self._longest: dict[str, str] = {}
+        self._text_needles: dict[str, tuple[str, ...] | None] = {}
 
     def rx(self, pattern: str, flags: int = re.MULTILINE) -> re.Pattern:
         key = f"{flags}:{pattern}"
@@ -248,6 +249,14 @@ class _Compiled:
 
     def variants(self, entry_id: str) -> list[tuple[dict[str, re.Pattern], dict]]:
         return [({k: self.rx(str(v), 0) for k, v in var["when"].items()}, var) for var in self._raw_variants[entry_id]]
+
+    def text_needles(self, rx: re.Pattern) -> tuple[str, ...] | None:
+        """The literals one of which a log must hold for a variant's ``text`` pattern to match (:func:`any_literals`),
+        worked out once per pattern."""
+        got = self._text_needles.get(rx.pattern, False)
+        if got is False:
+            got = self._text_needles[rx.pattern] = any_literals(rx.pattern, rx.flags & ~re.UNICODE)
+        return got
 
 
 _default: _Compiled | None = None
@@ -333,7 +342,7 @@ def _with_cause(entry: dict, match: Match) -> Match:
     return match
 
 
-def _variant(entry: dict, variants: list, values: dict, t: LogText) -> dict:
+def _variant(entry: dict, variants: list, values: dict, t: LogText, kb: _Compiled | None = None) -> dict:
     """``entry`` with the title, cause and fix of its first variant whose ``when`` holds.
 
     ``when`` maps names (a capture, a derived value, a fact of :func:`~.extract.facts`, or
@@ -341,8 +350,16 @@ def _variant(entry: dict, variants: list, values: dict, t: LogText) -> dict:
     ``_when`` is the raw ``when`` of the variant that held (None when none did): the situations
     (:mod:`.situations`) read which facts chose it.
     """
+    def holds(k: str, rx: re.Pattern) -> bool:
+        if k != "text":
+            return rx.search(values.get(k) or "") is not None
+        needles = kb.text_needles(rx) if kb is not None else None
+        if needles is not None and not any(t.has(n) for n in needles):
+            return False  # a long log's whole-text search, answered by its words (text_needles)
+        return rx.search(t.text) is not None
+
     for when, variant in variants:
-        if all(rx.search(t.text if k == "text" else (values.get(k) or "")) for k, rx in when.items()):
+        if all(holds(k, rx) for k, rx in when.items()):
             return {**entry, **{k: v for k, v in variant.items() if k != "when"}, "_when": variant["when"]}
     return {**entry, "_when": None}
 
@@ -542,7 +559,7 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
         wanted = entry.get("requires_derived")
         if wanted and not all(kb.rx(str(rx), 0).search(filled.get(k) or "") for k, rx in wanted.items()):
             continue  # what the tables decide from the log's values rules this cause out
-        entry = {**_variant(entry, kb.variants(entry["id"]), filled, t), "_platform": seen.get("platform", "")}
+        entry = {**_variant(entry, kb.variants(entry["id"]), filled, t, kb), "_platform": seen.get("platform", "")}
         if entry["id"] in kb.situated:
             entry, situation = _situated(entry, seen, t)
             if situation:

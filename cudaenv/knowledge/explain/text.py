@@ -676,3 +676,63 @@ def clip(line: str) -> str:
     line = " ".join(part.strip() for part in line.split("\n") if part.strip())
     return line if len(line) <= MAX_LINE else line[:MAX_LINE] + "…"
 
+
+
+def any_literals(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
+    """Literals of which every match of ``pattern`` contains at least one (a single literal when one is required
+    whatever the branch), or None when the pattern has no such set (a case-blind part, a branch without one).
+
+    :func:`required_literal` reads only a plain run outside groups; this reads the parsed pattern, so a top-level
+    alternation (``/envs/x/bin/nvcc\\b|\\bcuda-nvcc\\b``: "/bin/nvcc" or "cuda-nvcc"), a group, a repeat taken at
+    least once and a lookahead give their literals too; a negative lookahead gives none. A variant's ``text``
+    pattern is searched in the whole log, tens of ms on a 10 000-line one when it starts with a class or a
+    lookahead; :meth:`LogText.has` of these literals answers most of them first.
+    """
+    import importlib
+
+    try:
+        sre_c, sre_parse = importlib.import_module("re._constants"), importlib.import_module("re._parser")
+    except ImportError:  # Python 3.9, 3.10
+        sre_c, sre_parse = importlib.import_module("sre_constants"), importlib.import_module("sre_parse")
+    try:
+        parsed = sre_parse.parse(pattern, flags)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+
+    def req(items) -> tuple[str, ...] | None:
+        found: list[tuple[str, ...]] = []
+        run: list[str] = []
+
+        def flush() -> None:
+            if run:
+                found.append(("".join(run),))
+                run.clear()
+
+        for op, av in items:
+            if op is sre_c.LITERAL:
+                run.append(chr(av))
+                continue
+            flush()
+            sub: tuple[str, ...] | None = None
+            if op is sre_c.SUBPATTERN:
+                add_flags = av[1] if len(av) == 4 else 0
+                sub = None if add_flags & re.IGNORECASE else req(av[-1])
+            elif op is sre_c.BRANCH:
+                alts = [a for a in (req(b) for b in av[1]) if a is not None]
+                sub = tuple(dict.fromkeys(x for a in alts for x in a)) if len(alts) == len(av[1]) else None
+            elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT) and av[0] >= 1:
+                sub = req(av[2])
+            elif op is sre_c.ASSERT and av[0] == 1:  # a lookahead: what it sees is in the text too
+                sub = req(av[1])
+            if sub:
+                found.append(sub)
+        flush()
+        found = [f for f in found if all(f)]
+        singles = [f for f in found if len(f) == 1]
+        if singles:
+            return max(singles, key=lambda f: len(f[0]))
+        return min(found, key=len) if found else None
+
+    return req(parsed)
