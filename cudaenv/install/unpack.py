@@ -46,6 +46,9 @@ MAX_HEADER = 1 << 20
 XZ_MEMLIMIT = 256 << 20
 #: Symbolic links followed resolving one path inside the tree (the kernel allows 40).
 MAX_HOPS = 40
+#: How often a link another archive's thread is replacing (unlink, then symlink) is looked at again before the
+#: archive is refused: the other thread makes it again at once.
+_VANISHING_TRIES = 8
 
 
 def limits(size: int) -> tuple[int, int]:
@@ -153,7 +156,7 @@ class _Tree:
         Archives unpacked in parallel replace each other's links (unlink, then symlink): a link seen by lstat may be
         gone at readlink; it is looked at again, as are directories another thread makes meanwhile.
         """
-        for attempt in range(8):
+        for _attempt in range(_VANISHING_TRIES):
             try:
                 try:
                     st = os.lstat(p)
@@ -167,11 +170,10 @@ class _Tree:
                     st = os.lstat(p)
                 return st, (os.readlink(p) if stat.S_ISLNK(st.st_mode) else None)
             except FileNotFoundError:
-                if attempt == 7:
-                    raise self.refuse(rel, "it keeps vanishing while being read") from None
+                continue  # replaced under us: look again
             except OSError as exc:  # ENAMETOOLONG, ELOOP, ...: never taken as "not a link"
                 raise self.refuse(rel, exc.strerror or "cannot resolve it") from None
-        raise AssertionError("unreachable")
+        raise self.refuse(rel, "it keeps vanishing while being read")
 
     def parent(self, parts: list[str], rel: str) -> str:
         """The physical directory of ``parts[:-1]`` (made as needed), inside the tree."""
@@ -364,14 +366,14 @@ def _reference_check(check: Callable[[tarfile.TarInfo, str], object], m: tarfile
     between its ``lstat`` and its ``readlink`` and raises FileNotFoundError; a cold CI run failed so. The link
     comes back at once (the other thread's unlink is followed by its symlink), so the check is asked again.
     """
-    for attempt in range(8):
+    for attempt in range(_VANISHING_TRIES):
         try:
             check(m, tree.root)
             return
         except tarfile.FilterError as exc:
             raise tree.refuse(rel, str(exc).split(" (")[0]) from None
         except FileNotFoundError:
-            if attempt == 7:
+            if attempt == _VANISHING_TRIES - 1:
                 raise
 
 
