@@ -99,7 +99,7 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
                   f"build with `eval \"$(cudaenv use {have[-1]})\"`; an nvcc older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc "
                   f"is 7.5) needs a newer toolkit, `eval \"$(cudaenv use {have[-1]})\"` or any from 8.0 on, unless "
                   f"{_OLDER_GPU.format(arch=arch)}")
-        toolkits = f"8.0-{have[-1]}"  # the tables start at 9.0; Pascal came with 8.0, as the fix says
+        toolkits = f"{_FIRST_CUDA[sm]}-{have[-1]}"  # the tables start at 9.0; Pascal came with 8.0, as the fix says
     elif have[-1] != newest and not seen and sm in _FIRST_CUDA:
         # [r11 pairs] the same for every architecture with both ends: with no nvcc version in the log, an nvcc older
         # than the architecture is as possible as one that dropped it (fresh9 d14: PaddlePaddle's "Unsupported gpu

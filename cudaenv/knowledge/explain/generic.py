@@ -64,14 +64,15 @@ _LIBRARY = re.compile(r"(?<![\w-])(?:lib([A-Za-z][\w+-]*?)(?:\.so|\.a\b|\.dylib)
 _SETTING = re.compile(r"(?<![\w/.])(?:--)?((?:[A-Za-z]+_)*?(?i:cudnn|tensorrt|nvinfer|trt|nccl|cudatoolkit|cuda|cublas|"
                       r"cufft|curand|cusparse|cusolver|nvrtc|cupti)(?:[A-Za-z]*)(?:_[A-Za-z0-9]+)+|"
                       r"(?i:cudnn|tensorrt|nccl|cudatoolkit)_?[A-Za-z]*(?i:_?(?:home|root|dir|path)))\b")
-_SPEAKER = re.compile(r"\s*(?:nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?(?: [^\s;,]{1,300}, line \d+;)?\s{0,8}"
-                      r"(?:warning|error|fatal|info)\s{0,8}:")
-#: [r23 ta] The same speaker after a wrapper's prefix on its line (a build tool quoting the program's output: xmake's
-#: "checkinfo: @programdir\core\sandbox\modules\os.lua:261: nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
-#: xmake-io/xmake#1391 = the burned fresh23 w16, #1411): the program that speaks ran, so it is not the one missing.
-_SPEAKER_IN = re.compile(r"(?<![\w/.-])(?:nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?(?: [^\s;,]{1,300}, line \d+;)?"
-                         r"[ \t]{0,8}(?:warning|error|fatal|info)[ \t]{0,8}:")
-_TOOL = re.compile(r"(?<![\w/.-])(nvcc|ptxas|nvlink|fatbinary|cicc)(?:\.exe)?\b")
+#: The toolkit's programs a line may name, as speaker (``nvcc fatal :``) or as the missing one (``nvcc: not found``).
+_TOOLS = "nvcc|ptxas|nvlink|fatbinary|cicc"
+#: A toolkit program speaking on the line, at its start or after a wrapper's prefix (a build tool quoting the
+#: program's output: xmake's "checkinfo: @programdir\core\sandbox\modules\os.lua:261: nvcc fatal   : Cannot find
+#: compiler 'cl.exe' in PATH", xmake-io/xmake#1391 = the burned fresh23 w16, #1411): the program that speaks ran, so it is
+#: not the one missing.
+_SPEAKER = re.compile(r"(?<![\w/.-])(?:" + _TOOLS + r")(?:\.exe)?(?: [^\s;,]{1,300}, line \d+;)?"
+                      r"\s{0,8}(?:warning|error|fatal|info)\s{0,8}:")
+_TOOL = re.compile(r"(?<![\w/.-])(" + _TOOLS + r")(?:\.exe)?\b")
 #: The toolkit's programs that nvcc (or Triton, XLA, Numba for ptxas) runs from its own directory, not through PATH.
 _INNER_TOOLS = ("cicc", "ptxas", "nvlink", "fatbinary")
 _WORD = re.compile(r"(?i)(?<![\w/.-])(cudnn|tensorrt|nccl|cuda toolkit|cudatoolkit)\b")
@@ -224,7 +225,7 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     # the toolkit program that speaks ("nvcc warning : Cannot find valid GPU for '-arch=native'", "nvlink warning : SM
     # Arch ('sm_52') not found in 'x.a'", "ptxas x.ptx, line 5; fatal   : ...") is there: only one named after its
     # prefix can be the missing one
-    speaker = _SPEAKER.match(line) or _SPEAKER_IN.search(line)
+    speaker = _SPEAKER.search(line)
     m = _TOOL.search(line, speaker.end() if speaker else 0)
     if m and ("not found" in low or "not in" in low or "not on path" in low or "no such file" in low
               or "cannot find" in low or "could not find" in low or "unable to find" in low):
