@@ -312,8 +312,11 @@ def _d_symbol(v: dict, t: LogText, m: re.Match) -> dict:
 # CUDA 11.2; PaddlePaddle/Paddle#52869: the cu118 paddlepaddle-gpu for CUDA 11.8; PaddlePaddle/PaddleOCR#41:
 # the CUDA 10 image for a CUDA 10 machine; apache/mxnet#3829: rebuilt against CUDA 8.0). A toolkit named by
 # nvcc, a cuda-X.Y path, "Runtime API Version", "CUDA X.Y"; never nvidia-smi's "CUDA Version" (the driver's).
+# [p24 c] not a package version's build tag ("8.8.0.121-1+cuda12.0", "1.2.1-1+cuda7.5"): it names the CUDA a package
+# (cuDNN, NCCL) was built for, which is what may not match the toolkit, not a toolkit installed (jax-ml/jax#14931)
 _TOOLKIT_SEEN = re.compile(r"Cuda compilation tools, release (\d+\.\d+)|Runtime API Version: (\d+\.\d+)"
-                           r"|/cuda-(\d+\.\d+)(?![\w.])|(?i:\bcuda)[ _-]?(?i:toolkit)?(?:\s*[Vv]ersion)?[\s*:=]*(\d+\.\d+)(?![\w.])")
+                           r"|/cuda-(\d+\.\d+)(?![\w.])"
+                           r"|(?<!\+)(?i:\bcuda)[ _-]?(?i:toolkit)?(?:\s*[Vv]ersion)?[\s*:=]*(\d+\.\d+)(?![\w.])")
 _NAMES_CUDA = re.compile(r"(?i)cuda|runtime api")
 _LIB_CUDA_MAJOR = ("cublas", "cublasLt", "nvrtc", "cupti", "nvJitLink")  # sonames whose major is CUDA's
 
