@@ -1816,14 +1816,27 @@ DERIVE["prebuilt_cuda"] = _d_prebuilt_cuda
 _UVM_VERSIONED = re.compile(r"nvidia[-_](\d{3})((?:[-_]updates)?)[-_]uvm\b")
 
 
+# [p24 c] kmod's "could not insert 'M': Unknown symbol in module" is init_module refusing a module modprobe did find:
+# the name resolved, and M was built for another kernel or against another build of the nvidia module
+# (tensorflow/tensorflow#5473: nvidia_367_uvm refused after an update, "it worked fine yesterday"; reinstalling the
+# driver fixed it). The name alias of Ubuntu's versioned packages answers a module modprobe cannot find or place
+# (Bumblebee-Project/Bumblebee#623 "No such device", NVlabs/nvbio-gpl#7 "Function not implemented"), not this.
+_UVM_REFUSED = re.compile(r"could not insert '(nvidia[-_]\d{3}(?:[-_]updates)?[-_]uvm)': Unknown symbol in module")
+
+
 def _d_uvm_versioned(v: dict, t: LogText, m: re.Match) -> dict:
     """Ubuntu's versioned driver packages name the unified-memory module after the package (nvidia-331-updates-uvm,
-    module nvidia_331_updates_uvm): the module and package name the log shows, "" when it shows none."""
+    module nvidia_331_updates_uvm): the module and package name the log shows, "" when it shows none; and the
+    driver's package and the module, when the log shows the kernel refusing to load it (``uvm_refused``)."""
     found = _UVM_VERSIONED.search(t.text) if "uvm" in t.text else None
     if not found:
         return {"uvm_module": "", "uvm_pkg": ""}
     branch, upd = found.group(1), "-updates" if found.group(2) else ""
-    return {"uvm_module": f"nvidia_{branch}{upd.replace('-', '_')}_uvm", "uvm_pkg": f"nvidia-{branch}{upd}-uvm"}
+    out = {"uvm_module": f"nvidia_{branch}{upd.replace('-', '_')}_uvm", "uvm_pkg": f"nvidia-{branch}{upd}-uvm"}
+    refused = _UVM_REFUSED.search(t.text) if "Unknown symbol in module" in t.text else None
+    if refused:
+        out.update({"uvm_refused": refused.group(1), "uvm_driver_pkg": f"nvidia-{branch}{upd}"})
+    return out
 
 
 DERIVE["uvm_versioned"] = _d_uvm_versioned
