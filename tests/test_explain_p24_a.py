@@ -1,0 +1,93 @@
+"""Practice round 24 (build side, helper p24 a): the misses of a practice set of real build logs, fixed as families,
+each with the practice log's own lines, other public threads of the family and a near miss that keeps its answer.
+
+- nvcc.unknown_option: nvcc's "'arch=native': expected a number" is a gcc -m flag (-march=, -mtune=, -mcpu=, -mavx2,
+  -mfma, -mf16c) on nvcc's command line: nvcc owns -m (--machine, 32 or 64) and reads the rest as its value, so
+  --forward-unknown-to-host-compiler does not forward it; the flag goes to the host compiler through -Xcompiler.
+
+Left as they were: a torch cpp_extension compiler-range line cut to its last words, "(>=6.0.0, <14.0)", with neither
+the compiler's version nor the CUDA it checked against (conda-forge/pytorch-cpu-feedstock#507: torch's table was stale
+for CUDA 12.9 and gcc 14, a program bug): nothing is claimed on it, which is right for a program bug.
+
+Each text is copied from the thread named above it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cudaenv.knowledge.explain import explain
+from cudaenv.knowledge.kb import load_entries
+from explain_answers import first_answer_tests, unbounded_beyond_blanks
+
+CASES = [
+    # --- nvcc.unknown_option: a gcc -m flag read as nvcc's own -m
+    # https://github.com/mmp/pbrt-v4/issues/87 (the practice log: CMake put -march=native into CUDA_FLAGS beside
+    # --forward-unknown-to-host-compiler; removing it from flags.make worked)
+    ("After using cmake generates Makefile scripts,  when I comile pbrt v4 code,  nvcc gave a error message:\n"
+     "nvcc fatal   : 'arch=native': expected a number\n"
+     "CUDA_FLAGS =   -Xcudafe --diag_suppress=partial_override --expt-relaxed-constexpr --extended-lambda "
+     "--forward-unknown-to-host-compiler --std=c++17 --use_fast_math -lineinfo -maxrregcount 128 "
+     "--gpu-architecture=sm_75 -O3 -DNDEBUG   -D NDEBUG  -march=native\n",
+     "nvcc.unknown_option", "-Xcompiler -march=native"),
+    # https://github.com/arbor-sim/arbor/issues/575 (cmake -DARB_ARCH=haswell -DARB_WITH_GPU=ON: the march flag passed
+    # to nvcc; fixed in arbor's CMake)
+    ("nvcc  -DARB_HAVE_GPU -I/users/bcumming/arbor/arbor -O3 -DNDEBUG   "
+     "-Xcudafe=--diag_suppress=integer_sign_change -march=haswell -gencode=arch=compute_35,code=sm_35 "
+     "-Xcompiler=-pthread -x cu -c /users/bcumming/arbor/arbor/backends/gpu/stimulus.cu "
+     "-o CMakeFiles/arbor.dir/backends/gpu/stimulus.cu.o\n"
+     "nvcc fatal   : 'arch=haswell': expected a number\n",
+     "nvcc.unknown_option", "-Xcompiler -march=haswell"),
+    # https://github.com/OAID/Tengine/issues/1053 (building the CUDA backend: -mfma reached nvcc)
+    ("nvcc fatal   : 'fma': expected a number\n", "nvcc.unknown_option", "-Xcompiler -mfma"),
+    # https://github.com/ggml-org/llama.cpp/issues/1467 (-DLLAMA_CUBLAS=1 with the CPU flags in the CUDA flags)
+    ("[User] nvcc fatal : 'f16c': expected a number\n", "nvcc.unknown_option", "-Xcompiler -mf16c"),
+    # https://github.com/pytorch/pytorch/issues/78248 (USE_NATIVE_ARCH on a Jetson build)
+    ("USE_NATIVE_ARCH flag causes nvcc build failure due to \"'arch=native': expected a number\"\n"
+     "nvcc fatal   : 'arch=native': expected a number\n",
+     "nvcc.unknown_option", "-Xcompiler -march=native"),
+    # near miss: an unknown host flag keeps the entry's own forwarding answer
+    ("nvcc fatal   : Unknown option '-Wall'\n", "nvcc.unknown_option", "Pass host-compiler flags through nvcc"),
+]
+
+test_first_answer = first_answer_tests(CASES)
+
+
+def test_the_m_flag_answer_names_nvccs_own_option():
+    (m,) = [m for m in explain("nvcc fatal   : 'arch=native': expected a number\n") if m.environment]
+    assert "-march=native" in m.title and "--forward-unknown-to-host-compiler does not help" in m.cause
+
+
+@pytest.mark.parametrize("text", [
+    # https://github.com/microsoft/onnxruntime/issues/19833: a value of nvcc's own --threads that is no number is the
+    # build's option (onnxruntime's "--threads ON"), not a gcc -m flag
+    "nvcc ... --theads ON\nnvcc fatal   : 'ON': expected a number\n",
+    "nvcc fatal   : '4x': expected a number\n",
+])
+def test_a_value_that_is_no_m_flag_claims_nothing_of_host_flags(text):
+    assert "nvcc.unknown_option" not in [m.id for m in explain(text)]
+
+
+# --- the new pattern stays linear on hostile input: every unbounded repeat in it is a run of blanks, so a 200 000-character
+# line built from its own literals costs one pass; checked on the parsed pattern, without timing.
+def _new_patterns() -> list[str]:
+    entry = next(e for e in load_entries() if e["id"] == "nvcc.unknown_option")
+    new = [p for p in entry["patterns"] if "expected a number" in p]
+    assert len(new) == 1
+    return new
+
+
+@pytest.mark.skipif(not hasattr(re, "_parser"), reason="re._parser is Python 3.11+")
+def test_the_new_patterns_repeat_only_blanks_without_bound():
+    for p in _new_patterns():
+        assert not unbounded_beyond_blanks(p), p
+
+
+@pytest.mark.parametrize("literal", [
+    "nvcc fatal   : 'arch=", "nvcc fatal : 'avx", "nvcc fatal: 'sse4.2': expected a number ", "': expected a number",
+    "nvcc fatal   : 'arch=native" + "a" * 60,
+])
+def test_hostile_lines_of_the_new_literals_are_read(literal):
+    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    explain(line + "\n")
