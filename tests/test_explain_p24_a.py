@@ -4,6 +4,10 @@ each with the practice log's own lines, other public threads of the family and a
 - nvcc.unknown_option: nvcc's "'arch=native': expected a number" is a gcc -m flag (-march=, -mtune=, -mcpu=, -mavx2,
   -mfma, -mf16c) on nvcc's command line: nvcc owns -m (--machine, 32 or 64) and reads the rest as its value, so
   --forward-unknown-to-host-compiler does not forward it; the flag goes to the host compiler through -Xcompiler.
+- program.device_function_unresolved: ptxas's "Unresolved extern function 'X'" for any function but pow's integer
+  overloads is the program's code or build file (no relocatable device code for a function defined in another file, a
+  definition without the __device__ its declaration has, a device-runtime call without -rdc): a verdict, with where to
+  look, and no environment claim.
 
 Left as they were: a torch cpp_extension compiler-range line cut to its last words, "(>=6.0.0, <14.0)", with neither
 the compiler's version nor the CUDA it checked against (conda-forge/pytorch-cpu-feedstock#507: torch's table was stale
@@ -53,6 +57,41 @@ CASES = [
 
 test_first_answer = first_answer_tests(CASES)
 
+VERDICTS = [
+    # --- program.device_function_unresolved
+    # https://github.com/AMReX-Codes/amrex/issues/1829 (the practice log: a Debug build without -dc; "The `-dc` option
+    # resolved the problem")
+    ("I build AMReX (via Spack) with the options `amrex +cuda cuda_arch=75 ~fortran +openmp +particles +shared "
+     "build_type=Debug`. The resulting library leads to the error message\n"
+     "ptxas fatal   : Unresolved extern function '_ZN5amrex12Abort_deviceEPKc'\n"
+     "/home/eschnetter/src/CarpetX/Cactus/configs/sim-gpu-debug/config-data/make.config.rules:315: recipe for target "
+     "'linsolve.cxx.o' failed\n",
+     "program.device_function_unresolved", "compile with relocatable device code"),
+    # https://github.com/llnl/axom/issues/795 (declared AXOM_HOST_DEVICE in the .hpp, defined without it in the .cpp)
+    ("When building axom with cuda support for serac (with NVCC 11.4 on Ubuntu 20.04), I'm seeing more `unresolved "
+     "extern function` errors coming from primal. I get:\n\n"
+     "ptxas fatal   : Unresolved extern function '_ZN4axom6primal6detail28intersectOnePermutedTriangleERKNS0_5PointIdLi3E"
+     "EES5_S5_S5_S5_S5_dddRNS0_6VectorIdLi3EEEbd'\n",
+     "program.device_function_unresolved", "`__device__`"),
+    # https://github.com/llnl/Quicksilver/issues/42 (the Makefile's -dc removed)
+    ("/swtools/cuda/cuda-9.2/bin/nvcc -x cu  -DHAVE_CUDA -std=c++11 -O2  -g  --gpu-architecture=sm_61 "
+     "--compiler-bindir=/swtools/gcc/7.5.0/bin/gcc -c main.cc -o main.o\n"
+     "ptxas fatal   : Unresolved extern function '_Z17getGlobalThreadIDv'\n"
+     "make: *** [main.o] Error 255\n",
+     "program.device_function_unresolved", "-rdc=true"),
+    # https://github.com/NVIDIA/cub/pull/533 (cudaGetLastError in __host__ __device__ code built without -rdc)
+    (":nvcc main.cu\nptxas fatal   : Unresolved extern function 'cudaGetLastError'\n",
+     "program.device_function_unresolved", "-lcudadevrt"),
+]
+
+test_verdict = first_answer_tests(VERDICTS, verdicts=True)
+
+
+def test_pow_with_an_integer_exponent_keeps_its_own_answer():
+    # the near miss: ashawkey/torch-ngp#6's '_Z3powdi' stays the device math's missing overload
+    found = explain("ptxas fatal   : Unresolved extern function '_Z3powdi'\n")
+    assert [m.id for m in found] == ["nvcc.device_pow_int_overload"]
+
 
 def test_the_m_flag_answer_names_nvccs_own_option():
     (m,) = [m for m in explain("nvcc fatal   : 'arch=native': expected a number\n") if m.environment]
@@ -72,10 +111,10 @@ def test_a_value_that_is_no_m_flag_claims_nothing_of_host_flags(text):
 # --- the new pattern stays linear on hostile input: every unbounded repeat in it is a run of blanks, so a 200 000-character
 # line built from its own literals costs one pass; checked on the parsed pattern, without timing.
 def _new_patterns() -> list[str]:
-    entry = next(e for e in load_entries() if e["id"] == "nvcc.unknown_option")
-    new = [p for p in entry["patterns"] if "expected a number" in p]
+    entries = {e["id"]: e for e in load_entries()}
+    new = [p for p in entries["nvcc.unknown_option"]["patterns"] if "expected a number" in p]
     assert len(new) == 1
-    return new
+    return new + entries["program.device_function_unresolved"]["patterns"]
 
 
 @pytest.mark.skipif(not hasattr(re, "_parser"), reason="re._parser is Python 3.11+")
@@ -87,6 +126,8 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
 @pytest.mark.parametrize("literal", [
     "nvcc fatal   : 'arch=", "nvcc fatal : 'avx", "nvcc fatal: 'sse4.2': expected a number ", "': expected a number",
     "nvcc fatal   : 'arch=native" + "a" * 60,
+    "ptxas fatal   : Unresolved extern function '", "ptxas fatal : Unresolved extern function '_Z3powfi",
+    "ptxas fatal : Unresolved extern function '_Z17getGlobalThreadIDv' ",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
     line = (literal * (200_000 // len(literal) + 1))[:200_000]
