@@ -8,10 +8,13 @@ each with the practice log's own lines, other public threads of the family and a
   overloads is the program's code or build file (no relocatable device code for a function defined in another file, a
   definition without the __device__ its declaration has, a device-runtime call without -rdc): a verdict, with where to
   look, and no environment claim.
+- nvcc.gcc_too_new: torch.utils.cpp_extension's "is greater than the maximum required version by CUDA X" for a gcc that
+  CUDA X's own host_config.h accepts (data/compat.yaml gcc_max) is torch's older table, not the toolkit: skip torch's
+  check with TORCH_DONT_CHECK_COMPILER_ABI=1 (or a newer torch) before changing compilers (CUDA 11.4.0 excepted).
 
-Left as they were: a torch cpp_extension compiler-range line cut to its last words, "(>=6.0.0, <14.0)", with neither
-the compiler's version nor the CUDA it checked against (conda-forge/pytorch-cpu-feedstock#507: torch's table was stale
-for CUDA 12.9 and gcc 14, a program bug): nothing is claimed on it, which is right for a program bug.
+Left as they were: the practice log of conda-forge/pytorch-cpu-feedstock#507 is torch's compiler-range line cut to its
+last words, "(>=6.0.0, <14.0)", with neither the compiler's version nor the CUDA it checked against: nothing is claimed
+on it (torch's stale table, the family the nvcc.gcc_too_new variant above answers when the line is whole).
 
 Each text is copied from the thread named above it."""
 
@@ -85,6 +88,49 @@ VERDICTS = [
 ]
 
 test_verdict = first_answer_tests(VERDICTS, verdicts=True)
+
+STALE = [
+    # --- nvcc.gcc_too_new, torch's table older than the toolkit
+    # https://github.com/pytorch/pytorch/issues/81039 (CUDA 11.4.4 with GCC 11.2 refused as "(10.0.0)"; CUDA 11.4.1 and
+    # later take gcc 11; torch's table was updated in pytorch/pytorch#82860, whose thread names the switch)
+    ('"<myenv>/lib/python3.9/site-packages/torch/utils/cpp_extension.py", line 843, in _check_cuda_version\n'
+     "    raise RuntimeError(\n"
+     "RuntimeError: The current installed version of <myenv>/_build_env/bin/powerpc64le-conda-linux-gnu-c++ (11.2.0) is "
+     "greater than the maximum required version by CUDA 11.4 (10.0.0). Please make sure to use an adequate version of "
+     "<myenv>/_build_env/bin/powerpc64le-conda-linux-gnu-c++ (>=6.0.0, <=10.0.0).\n",
+     "nvcc.gcc_too_new", "TORCH_DONT_CHECK_COMPILER_ABI=1"),
+    # https://github.com/pytorch/pytorch/pull/173366 (torch's table refused gcc 14 with CUDA 12.8, whose host_config.h
+    # errors only above 14) and conda-forge/pytorch-cpu-feedstock#507 (gcc 14 with CUDA 12.9, "(>=6.0.0, <14.0)"), in
+    # torch's own words
+    ("RuntimeError: The current installed version of g++ (14.2.0) is greater than the maximum required version by CUDA "
+     "12.9. Please make sure to use an adequate version of g++ (>=6.0.0, <14.0).\n",
+     "nvcc.gcc_too_new", "TORCH_DONT_CHECK_COMPILER_ABI=1"),
+    # near misses: a gcc above the toolkit's own limit keeps the compiler answer (autonomousvision/gaussian-opacity-fields#49)
+    ("RuntimeError: The current installed version of g++ (11.4.0) is greater than the maximum required version by "
+     "CUDA 11.3 (10.0.0). Please make sure to use an adequate version of g++ (>=5.0.0, <=10.0.0).",
+     "nvcc.gcc_too_new", "g++-10"),
+    # and CUDA 11.4.0 (nvcc V11.4.48), which took gcc 10 only
+    ("Cuda compilation tools, release 11.4, V11.4.48\n"
+     "RuntimeError: The current installed version of g++ (11.2.0) is greater than the maximum required version by CUDA "
+     "11.4 (10.0.0). Please make sure to use an adequate version of g++ (>=6.0.0, <=10.0.0).\n",
+     "nvcc.gcc_too_new", "g++-10"),
+]
+
+test_stale_table = first_answer_tests(STALE)
+
+
+def test_the_stale_table_answer_names_both_limits():
+    (m,) = [m for m in explain(STALE[1][0]) if m.environment]
+    assert "gcc 14" in m.title and "CUDA 12.9" in m.title and "gcc-13" in m.fix
+
+
+@pytest.mark.parametrize("literal", [
+    "installed version of " + "x" * 300, "installed version of g++ (14.2.0) is greater than the maximum required version by CUDA ",
+    "maximum required version by CUDA 12.9 (", "installed version of (((",
+])
+def test_hostile_lines_of_the_torch_check_are_read(literal):
+    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    explain(line + "\n")
 
 
 def test_pow_with_an_integer_exponent_keeps_its_own_answer():
