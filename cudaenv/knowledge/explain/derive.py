@@ -3576,11 +3576,40 @@ def gcc_named(text: str) -> list[str]:
     return out
 
 
+# [p24 a] torch.utils.cpp_extension's refusal names the compiler's version and the CUDA it checked against; when that
+# CUDA's own host_config.h (data/compat.yaml gcc_max) accepts this gcc, torch's table is older than the toolkit and
+# nothing but torch's check stops the build (TORCH_DONT_CHECK_COMPILER_ABI=1 skips it on Linux, torch's own switch).
+# pytorch/pytorch#173366 (CUDA 12.8 is compatible with gcc 14: its host_config.h errors only above 14),
+# conda-forge/pytorch-cpu-feedstock#507 (gcc 14 with CUDA 12.9 refused as "(>=6.0.0, <14.0)"; the variable as the
+# work-around), pytorch/pytorch#82860 (g++ 12 working with CUDA 11.7 for pytorch3d; "export
+# TORCH_DONT_CHECK_COMPILER_ABI=1 to remove the check").
+_TORCH_GCC_REFUSED = re.compile(r"installed version of [^()\n]{1,300}\s{0,4}\((\d{1,2})(?:\.\d{1,4}){1,2}\)\s{0,4}"
+                                r"is greater than the maximum required version by CUDA (\d{1,2}\.\d{1,2})")
+
+
+def _torch_table_stale(t: LogText) -> dict:
+    """``torch_gcc`` and ``toolkit_gcc``: the gcc major torch's check refused and the newest one the CUDA it names
+    accepts, when the toolkit accepts it (torch's table is older); "" otherwise (``torch_ok``, the newest gcc torch
+    takes, is set by the caller)."""
+    hit = _TORCH_GCC_REFUSED.search(t.text) if "maximum required version by CUDA" in t.text else None
+    row = (table()["toolkits"].get(hit.group(2)) or {}) if hit else {}
+    top = row.get("gcc_max")
+    # CUDA 11.4.0 (nvcc V11.4.48) took gcc 10 only; the table's row is 11.4.1 and later (torch special-cases it too)
+    if hit and hit.group(2) == "11.4" and re.search(r"(?<![\d.])11\.4\.(?:0|48)(?![\d.])", t.text):
+        top = None
+    if hit and top and int(hit.group(1)) <= int(top):
+        return {"torch_gcc": hit.group(1), "toolkit_gcc": str(top)}
+    return {"torch_gcc": "", "toolkit_gcc": ""}
+
+
 def _d_gcc_limit_at_hand(v: dict, t: LogText, m: re.Match) -> dict:
-    """:func:`_d_gcc_limit`, and ``gcc_at_hand``: the newest gcc the log names that the toolkit accepts (not above
-    ``limit``; "" when it names none)."""
-    out = _d_gcc_limit(v, t, m)
+    """:func:`_d_gcc_limit`, ``gcc_at_hand``: the newest gcc the log names that the toolkit accepts (not above
+    ``limit``; "" when it names none), and :func:`_torch_table_stale`'s values."""
+    out = {**_d_gcc_limit(v, t, m), **_torch_table_stale(t)}
     limit = out.get("limit") or ""
+    # the newest gcc torch's table takes: below the one it refused, and within its bound when the message names one
+    out["torch_ok"] = (str(min(int(limit), int(out["torch_gcc"]) - 1)) if limit.isdigit() else
+                       str(int(out["torch_gcc"]) - 1)) if out["torch_gcc"] else ""
     if not limit:
         return {**out, "gcc_at_hand": ""}
     lim = version_key(limit)[:2]
