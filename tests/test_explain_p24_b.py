@@ -7,6 +7,8 @@ its answer.
   without the GPU (no `--gpus`, or `--runtime=nvidia` with an image that does not set NVIDIA_VISIBLE_DEVICES). With the
   driver's library missing too, libcuda_not_found's variant says the same; TensorFlow's "CUDA_ERROR_UNKNOWN" above it is
   no driver in a bad state.
+- container.driver_too_old: nvidia-docker's first wording of its CUDA check, "unsupported CUDA version: 7.5 < 6.5"
+  (image, driver), read as the later "driver X < image Y".
 
 Each text is copied from the thread named above it."""
 
@@ -81,6 +83,15 @@ CASES = [
      "I tensorflow/stream_executor/cuda/cuda_diagnostics.cc:189] kernel reported version is: 367.57.0\n",
      "runtime.libcuda_not_found", "Find it and put its directory in the loader cache"),
 
+    # --- container.driver_too_old: nvidia-docker's first wording, image first and driver second
+    # https://github.com/NVIDIA/nvidia-docker/issues/68 (practice 02: the maintainer, a 7.5 image on a 6.5 driver)
+    ("$ nvidia-docker run --rm nvidia/cuda nvidia-smi \n"
+     "nvidia-docker | 2016/04/09 00:07:59 Error: unsupported CUDA version: 7.5 < 6.5\n",
+     "container.driver_too_old", "CUDA Version 7.5 or newer"),
+    # the later wording of the same check, both sides named (NVIDIA/nvidia-docker#207): the same answer
+    ("nvidia-docker | 2016/09/23 23:21:01 Error: unsupported CUDA version: driver 7.0 < image 8.0\n",
+     "container.driver_too_old", "CUDA Version 8.0 or newer"),
+
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -121,7 +132,7 @@ def _new_patterns() -> list[str]:
     out += [p for p in entries["driver.unknown_error"]["unless"] if node in p]
     out += [p for p in entries["container.driver_too_old"]["patterns"] if p.startswith("nvidia-docker")]
     out += [v["when"]["text"] for v in entries["cudnn.not_initialized"]["variants"] if "1\\.8\\.0" in v["when"].get("text", "")]
-    assert len(out) == 4, out
+    assert len(out) == 5, out
     return out
 
 
@@ -134,6 +145,7 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
 @pytest.mark.parametrize("literal", [
     "no NVIDIA GPU device is present: /dev/nvidia0 does not exist ",
     "no NVIDIA GPU device is present: /dev/nvidia",
+    "nvidia-docker | 2016/04/09 00:07:59 Error: unsupported CUDA version: 7.5 < ",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
     line = (literal * (200_000 // len(literal) + 1))[:200_000]
