@@ -9,6 +9,8 @@ its answer.
   no driver in a bad state.
 - container.driver_too_old: nvidia-docker's first wording of its CUDA check, "unsupported CUDA version: 7.5 < 6.5"
   (image, driver), read as the later "driver X < image Y".
+- cudnn.not_initialized: torch 1.8.0's CUDA 10.2 build (pip's default for that release) could not start cuDNN on Turing
+  and newer GPUs; 1.8.1 fixed it.
 
 Each text is copied from the thread named above it."""
 
@@ -92,6 +94,25 @@ CASES = [
     ("nvidia-docker | 2016/09/23 23:21:01 Error: unsupported CUDA version: driver 7.0 < image 8.0\n",
      "container.driver_too_old", "CUDA Version 8.0 or newer"),
 
+    # --- cudnn.not_initialized: torch 1.8.0's CUDA 10.2 build
+    # https://github.com/pytorch/pytorch/issues/53896 (practice 09: RTX 2070 SUPER; 1.8.1 fixed it, #53336)
+    ("    self.padding, self.dilation, self.groups)\n"
+     "RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\n"
+     "PyTorch version: 1.8.0\nIs debug build: False\nCUDA used to build PyTorch: 10.2\n"
+     "GPU models and configuration: \nGPU 0: GeForce RTX 2070 SUPER\n",
+     "cudnn.not_initialized", "Install torch 1.8.1 (or newer)"),
+    # https://github.com/czq142857/NMC/issues/5 (RTX 2080 Ti; the reporter's collect_env, its first letter cut off;
+    # reinstalling fixed it)
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\nWhen run testmode\n"
+     "yTorch version: 1.8.0\nIs debug build: False\nCUDA used to build PyTorch: 10.2\nROCM used to build PyTorch: N/A\n"
+     "GPU models and configuration: GPU 0: NVIDIA GeForce RTX 2080 Ti\nNvidia driver version: 515.65.01\n"
+     "[pip3] torch==1.8.0\n",
+     "cudnn.not_initialized", "Install torch 1.8.1 (or newer)"),
+    # near miss: torch 1.8.0 in its CUDA 11.1 build keeps the entry's answer (Turoad/CLRNet#24's working build)
+    ("RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED\n"
+     "pip install torch==1.8.0+cu111 torchvision==0.9.0+cu111 torchaudio==0.8.0 -f "
+     "https://download.pytorch.org/whl/torch_stable.html\n",
+     "cudnn.not_initialized", "If `nvidia-smi` shows the GPU's memory (nearly) full"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
@@ -132,7 +153,7 @@ def _new_patterns() -> list[str]:
     out += [p for p in entries["driver.unknown_error"]["unless"] if node in p]
     out += [p for p in entries["container.driver_too_old"]["patterns"] if p.startswith("nvidia-docker")]
     out += [v["when"]["text"] for v in entries["cudnn.not_initialized"]["variants"] if "1\\.8\\.0" in v["when"].get("text", "")]
-    assert len(out) == 5, out
+    assert len(out) == 6, out
     return out
 
 
@@ -146,6 +167,7 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
     "no NVIDIA GPU device is present: /dev/nvidia0 does not exist ",
     "no NVIDIA GPU device is present: /dev/nvidia",
     "nvidia-docker | 2016/04/09 00:07:59 Error: unsupported CUDA version: 7.5 < ",
+    "PyTorch version: 1.8.0 ", "Torch version: 1.8.0\n", "torch 1.8.0 ", "1.8.0+cu102 CUDNN_STATUS_NOT_INITIALIZED ",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
     line = (literal * (200_000 // len(literal) + 1))[:200_000]
