@@ -12,6 +12,8 @@ each with the practice thread's own lines, another public thread of the family a
   lib64 visible to R itself (~/.Renviron), not a wheel or a torch extension.
 - matlab.mexcuda_toolkit_not_found (new): MATLAB's "No CUDA toolkit installation could be found" / "Version X.Y of the
   CUDA toolkit could not be found. If installed, set MW_NVCC_PATH": the CUDA release that MATLAB needs, and MW_NVCC_PATH.
+- runtime.no_kernel_image: AutoDock-GPU's "SetKernelsGpuData copy to cData failed invalid device symbol" is its build
+  without this GPU's architecture: a rebuild with the GPU's compute capability in its Makefile's TARGETS.
 
 Left as they were: the practice set's Kokkos sm_35 (LAMMPS#3584), Kokkos architecture mismatch (ACEsuit/mace#496) and
 Slurm "busy or unavailable" (jade-hpc-gpu#59) logs, already answered right; its program bug (NVIDIA/CoMD-CUDA#6, an
@@ -117,9 +119,35 @@ CASES = [
     ("Warning: Version 9.0 of the CUDA toolkit could not be found. If installed, set MW_NVCC_PATH environment "
      "variable to location of nvcc compiler.\n",
      "matlab.mexcuda_toolkit_not_found", "/usr/local/cuda-9.0/bin"),
+
+    # --- runtime.no_kernel_image: AutoDock-GPU built without this GPU's architecture (its Makefile's TARGETS)
+    # https://github.com/ccsb-scripps/AutoDock-GPU/issues/146 (A100; TARGETS="80" fixed it)
+    ("Cuda device:                              **_A100-PCIE-40GB_** (#1 / 4)\n"
+     "Available memory on device:               40120 MB (total: 40536 MB)\n\nCUDA Setup time 2.503058s\n\n"
+     "Running Job #1\n    Using heuristics: (capped) number of evaluations set to 1132076\n"
+     "    Local-search chosen method is: ADADELTA (ad)\n"
+     "SetKernelsGpuData copy to cData failed invalid device symbol\n"
+     "autodock_gpu_64wi: ./cuda/kernels.cu:130: void SetKernelsGpuData(GpuData*): Assertion `0' failed.\nAborted\n",
+     "runtime.no_kernel_image", "Rebuild AutoDock-GPU with this GPU's compute capability in TARGETS"),
+    # https://github.com/ccsb-scripps/AutoDock-GPU/issues/249 (RTX 4090; TARGETS="89")
+    ("Cuda device:                              NVIDIA GeForce RTX 4090\n"
+     "Running Job #1\n    Local-search chosen method is: ADADELTA (ad)\n"
+     "SetKernelsGpuData copy to cData failed invalid device symbol\n"
+     "autodock_gpu_128wi: ./cuda/kernels.cu:130: void SetKernelsGpuData(GpuData*): Assertion `0' failed.\n"
+     "Aborted (core dumped)\n",
+     "runtime.no_kernel_image", "TARGETS="),
+    # https://github.com/tubiana/screening_protocol/issues/1 (RTX 4070 Ti: the same copy, in CUDA's other words)
+    ("SetKernelsGpuData copy to cData failed no kernel image is available for execution on the device\n"
+     "autodock_gpu_128wi: ./cuda/kernels.cu:130: void SetKernelsGpuData(GpuData*): Assertion `0' failed.\n",
+     "runtime.no_kernel_image", "Rebuild AutoDock-GPU"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
+
+
+def test_an_invalid_device_symbol_elsewhere_claims_no_architecture():
+    # CUDA's "invalid device symbol" alone is as often a program's own symbol mistake: only AutoDock-GPU's copy says
+    assert "runtime.no_kernel_image" not in [m.id for m in explain("RuntimeError: CUDA error: invalid device symbol\n")]
 
 # https://github.com/NVIDIA/CoMD-CUDA/issues/6 (fixed in the code by PR 7): the practice set's program bug
 test_program_bugs_stay_verdicts = program_bug_tests([
@@ -153,8 +181,11 @@ def _new_patterns() -> list[str]:
     whens = [v["when"]["text"] for e in ("mpi.not_cuda_aware", "runtime.libcudart_not_found")
              for v in entries[e]["variants"] if "lantern" in v["when"].get("text", "")
              or "any support" in v["when"].get("text", "")]
-    assert len(msvc) == 1 and len(mpi) == 1 and len(lantern) == 1 and len(whens) == 2
-    return msvc + mpi + lantern + whens + entries["matlab.mexcuda_toolkit_not_found"]["patterns"]
+    autodock = [p for p in entries["runtime.no_kernel_image"]["patterns"] if "SetKernelsGpuData" in p]
+    whens += [v["when"]["text"] for v in entries["runtime.no_kernel_image"]["variants"]
+              if "SetKernelsGpuData" in v["when"].get("text", "")]
+    assert len(msvc) == 1 and len(mpi) == 1 and len(lantern) == 1 and len(autodock) == 1 and len(whens) == 3
+    return msvc + mpi + lantern + autodock + whens + entries["matlab.mexcuda_toolkit_not_found"]["patterns"]
 
 
 @pytest.mark.skipif(not hasattr(re, "_parser"), reason="re._parser is Python 3.11+")
@@ -169,6 +200,7 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
     "torch/lib/liblantern.so - libcudart.so.12",
     "No CUDA toolkit installation could be found. If installed, set MW_NVCC_PATH ",
     "Version 9.0 of the CUDA toolkit could not be found. ",
+    "SetKernelsGpuData copy to cData failed invalid device symbol", "autodock_gpu_128wi",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
     line = (literal * (200_000 // len(literal) + 1))[:200_000]
