@@ -59,6 +59,7 @@ left to judge.
     python3 bench/explain_corpus_score.py --split fresh21      # the twenty-first
     python3 bench/explain_corpus_score.py --split fresh22      # the twenty-second
     python3 bench/explain_corpus_score.py --split fresh23      # the twenty-third
+    python3 bench/explain_corpus_score.py --split fresh24      # the twenty-fourth
     python3 bench/explain_corpus_score.py --json                # one record per log
     python3 bench/explain_corpus_score.py --split fresh9 --since before.json --judged J.yaml --template
 """
@@ -82,8 +83,8 @@ SAMPLED = os.path.join(CORPUS, "sampled")
 LAYERS = ["compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"]
 SPLITS = ["old", "tune", "heldout"]
-#: The sealed sets, in the order they were made: fresh/, fresh2/ .. fresh23/.
-SEALED = {name: os.path.join(CORPUS, name) for name in ["fresh"] + [f"fresh{n}" for n in range(2, 24)]}  # each scored only on request (--split NAME), never in "all"
+#: The sealed sets, in the order they were made: fresh/, fresh2/ .. fresh24/.
+SEALED = {name: os.path.join(CORPUS, name) for name in ["fresh"] + [f"fresh{n}" for n in range(2, 25)]}  # each scored only on request (--split NAME), never in "all"
 
 
 def load_corpus(fresh: bool = False, sealed: str | None = None) -> list[dict]:

@@ -40,6 +40,7 @@ FRESH20 = os.path.join(CORPUS, "fresh20")
 FRESH21 = os.path.join(CORPUS, "fresh21")
 FRESH22 = os.path.join(CORPUS, "fresh22")
 FRESH23 = os.path.join(CORPUS, "fresh23")
+FRESH24 = os.path.join(CORPUS, "fresh24")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -242,9 +243,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH20, "fresh20", "t", 30, 7, 30),
               (FRESH21, "fresh21", "u", 46, 9, 43),
               (FRESH22, "fresh22", "v", 48, 9, 44),
-              (FRESH23, "fresh23", "w", 46, 9, 44)]
+              (FRESH23, "fresh23", "w", 46, 9, 44),
+              (FRESH24, "fresh24", "x", 32, 6, 30)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh24"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -471,6 +473,13 @@ def test_fresh23_logs_are_a_twenty_third_sealed_split():
     negatives claimed); no first answer changed by the round's own work (the residual tuners', merged at db64215),
     so the before-judgement is the after figure. Burned since: round 23's helpers tune on its misses."""
     assert_later_set("fresh23")
+
+
+def test_fresh24_logs_are_a_twenty_fourth_sealed_split():
+    """fresh24/: a twenty-fourth set (x01-x16 build side, x61-x76 a user's day of installing and switching; the run
+    side's collector stalled without a manifest), collected by two collectors who never ran explain while round 24's
+    practice helpers tuned on practice sets of their own; unread until judged."""
+    assert_later_set("fresh24")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
