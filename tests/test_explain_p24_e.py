@@ -87,3 +87,49 @@ def test_hostile_lines_from_the_new_literals_are_cheap():
     for v in entry["variants"]:
         for p in v["when"].values():
             assert not any(run in p for run in (".*", ".+", "\\S+", "\\s+", "\\w+", "[^")), p
+
+
+# -- xmrig's CUDA plugin not loaded: "CUDA disabled (failed to load CUDA plugin)", or the Windows loader's own error.
+# xmrig/xmrig-cuda#43 (the practice log: the plugin named by --cuda-loader on a GT 730, CUDA 9.0, driver 390.77)
+XMRIG_43 = ("C:\\xmrig\\xmrig.exe --donate-level 1 --cuda --cuda-loader=C:\\xmrig\\xmrig-cuda.dll  -o pool.minexmr.com:443 "
+            "-u Pool --rig-id 515151 -k --tls  --threads=2\n"
+            " * ABOUT        XMRig/5.10.0 MSVC/2019\n"
+            " * POOL #1      pool.minexmr.com:443 algo auto\n"
+            " * OPENCL       disabled\n"
+            " * CUDA         disabled (failed to load CUDA plugin)\n")
+# xmrig/xmrig#1797 and xmrig/xmrig-cuda#9 (Linux, the plugin beside xmrig but not found by the loader's path)
+XMRIG_9 = ("` * CUDA         disabled (failed to load CUDA plugin)\n`\n"
+           "`    \"cuda\": { `\n`        \"enabled\": true,`\n`        \"loader\": \"libxmrig-cuda.so\",`\n")
+# xmrig/xmrig#3533 (maintainer: "You have the wrong path to `xmrig-cuda.dll`, XMRig tells you this upon startup")
+XMRIG_3533 = " * CUDA         disabled (The specified module could not be found.)\n"
+
+
+def test_xmrig_plugin_not_loaded_practice_log():
+    first = _first(XMRIG_43)
+    assert first["id"] == "xmrig.cuda_plugin_not_loaded"
+    assert first["fix"].splitlines()[0].startswith("Download the xmrig-cuda plugin")
+
+
+def test_xmrig_plugin_not_loaded_other_threads():
+    for log in (XMRIG_9, XMRIG_3533):
+        first = _first(log)
+        assert first["id"] == "xmrig.cuda_plugin_not_loaded"
+        assert "--cuda-loader=" in first["fix"]
+
+
+def test_near_miss_xmrig_no_devices_is_unchanged():
+    # xmrig/xmrig-cuda#79's line: the plugin loaded and saw no GPU, the driver's case
+    first = _first(" * CUDA         disabled (no devices)\n")
+    assert first["id"] == "xmrig.cuda_no_devices"
+    assert first["fix"].splitlines()[0].startswith("Update the NVIDIA driver")
+
+
+def test_xmrig_pattern_has_no_unbounded_run():
+    entry = next(e for e in load_entries() if e["id"] == "xmrig.cuda_plugin_not_loaded")
+    for p in entry["patterns"]:
+        assert not any(run in p for run in (".*", ".+", "\\S+", "\\w+", "[^")), p
+    from cudaenv.knowledge.explain.text import LONG
+
+    line = ("CUDA disabled (" * (200_000 // 15 + 1))[:200_000]
+    assert len(line) > LONG
+    explain(line)
