@@ -133,3 +133,17 @@ def test_xmrig_pattern_has_no_unbounded_run():
     line = ("CUDA disabled (" * (200_000 // 15 + 1))[:200_000]
     assert len(line) > LONG
     explain(line)
+
+
+# (text, id, first fix's phrase): read by test_explain.py's test_every_entry_has_a_real_message
+CASES = [
+    (NVENC_173, "driver.nvenc_session_limit", "Restart after a driver update"),
+    (XMRIG_43, "xmrig.cuda_plugin_not_loaded", "Download the xmrig-cuda plugin"),
+    (XMRIG_3533, "xmrig.cuda_plugin_not_loaded", "Download the xmrig-cuda plugin"),
+]
+
+
+def test_cases():
+    for text, id_, phrase in CASES:
+        first = _first(text)
+        assert first["id"] == id_ and first["fix"].splitlines()[0].startswith(phrase), first
