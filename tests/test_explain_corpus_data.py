@@ -246,7 +246,7 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH23, "fresh23", "w", 46, 9, 44),
               (FRESH24, "fresh24", "x", 44, 9, 41)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = {"fresh24"}
+UNREAD: set[str] = set()
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -478,8 +478,10 @@ def test_fresh23_logs_are_a_twenty_third_sealed_split():
 def test_fresh24_logs_are_a_twenty_fourth_sealed_split():
     """fresh24/: a twenty-fourth set (x01-x16 build side, x31-x46 run side, x61-x76 a user's day of installing and
     switching), collected by three collectors who never ran explain while round 24's practice helpers tuned on
-    practice sets of their own; the run side's 12 logs came late and joined after the other two parts were sealed;
-    unread until judged."""
+    practice sets of their own; the run side's 12 logs came late and joined after the other two parts were sealed.
+    Judged on f002046's explain (judged-b8e4c54.yaml: 18 of 35 right first, 4 of 9 negatives claimed, each judged
+    defensible on the log alone); the practice work merged before the judging changed none of its first answers.
+    Burned since."""
     assert_later_set("fresh24")
 
 
