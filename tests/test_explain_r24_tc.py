@@ -45,6 +45,23 @@ CASES = [
      "ERROR: The Compose file './docker-compose.yaml' is invalid because:\n"
      "Unsupported config option for services.frigate: 'runtime'\n",
      "container.compose_runtime_unsupported", "1.27 or newer"),
+    # https://github.com/negativo17/nvidia-driver/issues/56 (fresh24 x72: removing /var/lib/dkms/nvidia and
+    # `dkms install nvidia/396.45` fixed it)
+    ("$ dkms status\n"
+     "Error! Could not locate dkms.conf file.\n"
+     "File: /var/lib/dkms/nvidia/390.48/source/dkms.conf does not exist.\n",
+     "driver.dkms_stale_entry", "Remove the stale entry"),
+    # https://github.com/pop-os/system76-driver/issues/336 (a purged package's leftover entry above the nvidia ones)
+    ("sudo dkms status\n"
+     "Error! Could not locate dkms.conf file.\n"
+     "File: /var/lib/dkms/system76/1.0.18~1743109511~24.04~8b1da53/source/dkms.conf does not exist.\n"
+     "nvidia/570.172.08, 6.12.10-76061203-generic, x86_64: installed\n",
+     "driver.dkms_stale_entry", "sudo dkms remove system76/1.0.18~1743109511~24.04~8b1da53"),
+    # https://github.com/pop-os/system76-io-dkms/issues/11 (a module installed by hand, no source tree)
+    ("# dkms status\n"
+     "Error! Could not locate dkms.conf file.\n"
+     "File: /var/lib/dkms/system76-io/1.0.1/source/dkms.conf does not exist.\n",
+     "driver.dkms_stale_entry", "Remove the stale entry"),
     # near misses, another cause each, answered as before:
     # (DKMS's module build failing is the module's build, not a stale entry)
     ("Error! Bad return status for module build on kernel: 5.4.0-42-generic (x86_64)\n"
@@ -67,6 +84,7 @@ def test_another_unsupported_compose_key_is_not_the_runtime(text):
 
 @pytest.mark.parametrize("name,want", [
     ("fresh24/x61-sirf-compose-runtime-unsupported.log", "container.compose_runtime_unsupported"),
+    ("fresh24/x72-negativo17-dkms-conf-missing.log", "driver.dkms_stale_entry"),
 ])
 def test_the_burned_logs_are_answered_by_their_family(name, want):
     found = [m for m in explain((CORPUS / name).read_text()) if m.environment]
@@ -76,6 +94,8 @@ def test_the_burned_logs_are_answered_by_their_family(name, want):
 @pytest.mark.parametrize("entry_id,literal", [
     ("container.compose_runtime_unsupported", "Unsupported config option for services."),
     ("container.compose_runtime_unsupported", "services.a.b.c-"),
+    ("driver.dkms_stale_entry", "File: /var/lib/dkms/"),
+    ("driver.dkms_stale_entry", "/var/lib/dkms/a.b/c~d/"),
 ])
 def test_a_line_of_the_new_literals_is_searched_in_windows(entry_id, literal):
     # A 200 000-character line built from the new patterns' own literals is longer than text.LONG, so each pattern is
