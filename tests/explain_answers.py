@@ -7,6 +7,7 @@ import re
 import pytest
 
 from cudaenv.knowledge.explain import explain
+from cudaenv.knowledge.explain.text import LONG, MAX_LINE
 
 
 def first_fix_line(fix: str) -> str:
@@ -100,3 +101,12 @@ def unbounded_beyond_blanks(pattern: str, blanks: str = " \t") -> list[list]:
         return op == CATEGORY and av == CATEGORY_SPACE
 
     return [sub for sub in unbounded_repeats(pattern) if not blank_run(sub)]
+
+
+def hostile_line(literal: str, length: int = 200_000) -> str:
+    """One line of ``length`` characters made of ``literal`` over and over: longer than text.LONG, so explain searches
+    it only within text.MAX_LINE of each place a pattern's literal occurs (a new pattern's worst case, held without
+    timing anything)."""
+    line = (literal * (length // len(literal) + 1))[:length]
+    assert len(line) > LONG > MAX_LINE
+    return line

@@ -26,7 +26,7 @@ import pytest
 
 from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.kb import load_entries
-from explain_answers import first_answer_tests, unbounded_beyond_blanks
+from explain_answers import first_answer_tests, unbounded_beyond_blanks, hostile_line
 
 CASES = [
     # --- nvcc.unknown_option: a gcc -m flag read as nvcc's own -m
@@ -129,7 +129,7 @@ def test_the_stale_table_answer_names_both_limits():
     "maximum required version by CUDA 12.9 (", "installed version of (((",
 ])
 def test_hostile_lines_of_the_torch_check_are_read(literal):
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    line = hostile_line(literal)
     explain(line + "\n")
 
 
@@ -176,5 +176,5 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
     "ptxas fatal : Unresolved extern function '_Z17getGlobalThreadIDv' ",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    line = hostile_line(literal)
     explain(line + "\n")

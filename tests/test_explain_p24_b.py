@@ -22,7 +22,7 @@ import pytest
 
 from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.kb import load_entries
-from explain_answers import first_answer_tests, unbounded_beyond_blanks
+from explain_answers import first_answer_tests, unbounded_beyond_blanks, hostile_line
 
 CASES = [
     # --- runtime.no_device: TensorFlow finds no /dev/nvidia0
@@ -170,5 +170,5 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
     "PyTorch version: 1.8.0 ", "Torch version: 1.8.0\n", "torch 1.8.0 ", "1.8.0+cu102 CUDNN_STATUS_NOT_INITIALIZED ",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    line = hostile_line(literal)
     explain(line + "\n")

@@ -24,7 +24,7 @@ import pytest
 from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.explain import derive
 from cudaenv.knowledge.kb import load_entries
-from explain_answers import first_answer_tests, program_bug_tests, unbounded_beyond_blanks
+from explain_answers import first_answer_tests, program_bug_tests, unbounded_beyond_blanks, hostile_line
 
 CASES = [
     # --- runtime.cuda_library_not_found: cuDNN's CUDA 12 build on a CUDA 11 machine
@@ -140,5 +140,5 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
     "could not insert 'nvidia_367_uvm': Unknown symbol in module ", "nvidia_367_uvm ",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    line = hostile_line(literal)
     explain(line + "\n")

@@ -29,7 +29,7 @@ import pytest
 
 from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.kb import load_entries
-from explain_answers import first_answer_tests, program_bug_tests, unbounded_beyond_blanks
+from explain_answers import first_answer_tests, program_bug_tests, unbounded_beyond_blanks, hostile_line
 
 CASES = [
     # --- msvc.unsupported_version: nvcc's own search for a Visual Studio it accepts
@@ -203,5 +203,5 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
     "SetKernelsGpuData copy to cData failed invalid device symbol", "autodock_gpu_128wi",
 ])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    line = hostile_line(literal)
     explain(line + "\n")

@@ -8,6 +8,8 @@ after the update, a clean reinstall, not the open kernel modules on a GeForce), 
 from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.kb import load_entries
 
+from explain_answers import hostile_line
+
 
 def _first(log):
     env = [m for m in explain(log) if m.environment]
@@ -77,11 +79,8 @@ def test_near_miss_another_cause_is_not_taken():
 
 
 def test_hostile_lines_from_the_new_literals_are_cheap():
-    from cudaenv.knowledge.explain.text import LONG, MAX_LINE
-
     for literal in ("NvEncOpenEncodeSessionEx(", "--check-features ", "Failed to init encoder session for getting features"):
-        line = (literal * (200_000 // len(literal) + 1))[:200_000]
-        assert len(line) > LONG > MAX_LINE
+        line = hostile_line(literal)
         explain(line)  # answers (or not) without error; lines past LONG are not searched
     entry = next(e for e in load_entries() if e["id"] == "driver.nvenc_session_limit")
     for v in entry["variants"]:

@@ -11,7 +11,7 @@ Each text is copied from the thread named above it, unless said otherwise."""
 from pathlib import Path
 
 import pytest
-from explain_answers import first_answer_tests, unbounded_repeats
+from explain_answers import first_answer_tests, unbounded_repeats, hostile_line
 
 from cudaenv.knowledge.explain import explain
 
@@ -83,11 +83,9 @@ def test_a_line_of_the_new_literals_is_searched_in_windows(literal):
     # A 200 000-character line built from the new patterns' own literals is longer than text.LONG, so the patterns are
     # searched only within text.MAX_LINE of each place their literal occurs; none of the new patterns has an unbounded
     # repeat, so each window costs one pass. Both facts are held here without timing anything.
-    from cudaenv.knowledge.explain.text import LONG, MAX_LINE
     from cudaenv.knowledge.kb import load_entries
 
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
-    assert len(line) > LONG > MAX_LINE
+    line = hostile_line(literal)
     explain(line)  # answers (or not) without error
     for e in load_entries():
         if e["id"] == "tensorrt.api_older_headers":

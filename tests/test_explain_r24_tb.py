@@ -26,7 +26,7 @@ import pytest
 
 from cudaenv.knowledge.explain import explain
 from cudaenv.knowledge.kb import load_entries
-from explain_answers import first_answer_tests, unbounded_beyond_blanks
+from explain_answers import first_answer_tests, unbounded_beyond_blanks, hostile_line
 
 CASES = [
     # --- nccl.net_id_not_found: NCCL 2.26's NIC fusion
@@ -82,5 +82,5 @@ def test_the_new_patterns_repeat_only_blanks_without_bound():
 
 @pytest.mark.parametrize("literal", ["Could not find NET with id 0", "Could not find NET with id ", "NCCL WARN "])
 def test_hostile_lines_of_the_new_literals_are_read(literal):
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
+    line = hostile_line(literal)
     explain(line + "\n")

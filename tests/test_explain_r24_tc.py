@@ -21,7 +21,7 @@ Each text is copied from the thread named above it, unless said otherwise."""
 from pathlib import Path
 
 import pytest
-from explain_answers import first_answer_tests
+from explain_answers import first_answer_tests, hostile_line
 
 from cudaenv.knowledge.explain import explain
 
@@ -103,12 +103,9 @@ def test_a_line_of_the_new_literals_is_searched_in_windows(entry_id, literal):
     # between literals (no nested or adjacent quantifiers over one class), so each window costs one pass. Both facts
     # are held here without timing anything.
     import re
-
-    from cudaenv.knowledge.explain.text import LONG, MAX_LINE
     from cudaenv.knowledge.kb import load_entries
 
-    line = (literal * (200_000 // len(literal) + 1))[:200_000]
-    assert len(line) > LONG > MAX_LINE
+    line = hostile_line(literal)
     explain(line)  # answers (or not) without error
     entry = next(e for e in load_entries() if e["id"] == entry_id)
     for p in entry["patterns"]:
