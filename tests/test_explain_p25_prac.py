@@ -1,4 +1,5 @@
-"""Practice round p25 (p25-prac): CMake's own test project with an empty CUDA architecture list.
+"""Practice round p25 (p25-prac): CMake's own test project with an empty CUDA architecture list; apt and a CUDA
+package built for another distribution release.
 
 With CMake 3.18-3.22, when the CUDA compiler identification fails ("The CUDA compiler identification is unknown"),
 CMake has no default architecture, and its ABI try_compile project, a target named ``cmTC_<hex>``, stops on
@@ -98,10 +99,60 @@ def test_hostile_lines_from_the_new_literal_are_cheap():
     assert any("cmTC_" in p for p in entry["patterns"])
 
 
+# -- apt: a package of NVIDIA's CUDA repository needs a library this distribution release does not have
+# ("X : Depends: Y but it is not installable", Y a distribution library): the repository, or the CUDA version, is for
+# another release.
+# devcontainers/features#704 (the practice log): CUDA 11.5's libcufile on Debian 12, inside a docker build; "liburcu6 is
+# not available on bookworm"
+DEVCONTAINERS_704 = ("10.36 The following packages have unmet dependencies:\n"
+                     "10.44  libcufile-11-5 : Depends: liburcu6 but it is not installable\n"
+                     "10.45 E: Unable to correct problems, you have held broken packages.\n")
+# AdaptiveCpp/AdaptiveCpp#1442: cuda-11-5 on Ubuntu 22.04 (driver 535), its 495 X driver built for older Xorg ABIs
+ADAPTIVECPP_1442 = ("$ sudo apt-get install cuda-11-5\n"
+                    "The following packages have unmet dependencies:\n"
+                    " xserver-xorg-video-nvidia-495 : Depends: xorg-video-abi-24 but it is not installable or\n"
+                    "                                          xorg-video-abi-23 but it is not installable or\n"
+                    "                                          xorg-video-abi-20 but it is not installable or\n")
+
+
+def test_apt_other_release_practice_log():
+    first = _first(DEVCONTAINERS_704)
+    assert first["id"] == "apt.cuda_package_other_release"
+    assert first["values"]["pkg"] == "libcufile-11-5" and first["values"]["dep"] == "liburcu6"
+    assert first["fix"].splitlines()[0].startswith("Use NVIDIA's CUDA repository for this exact release")
+
+
+def test_apt_other_release_another_thread():
+    first = _first(ADAPTIVECPP_1442)
+    assert first["id"] == "apt.cuda_package_other_release"
+    assert first["values"]["dep"] == "xorg-video-abi-24"
+    assert "cuda-keyring" in first["fix"].splitlines()[0]
+
+
+def test_near_miss_nvidia_dependencies_are_other_causes():
+    # cuda-drivers' own dependencies resolved from the distribution's archive (apt.cuda_drivers_distro_archive's pin)
+    log = (" cuda-drivers : Depends: nvidia-driver-440 (>= 440.33.01) but it is not going to be installed\n"
+           "E: Unable to correct problems, you have held broken packages.\n")
+    first = _first(log)
+    assert first["id"] == "apt.cuda_drivers_distro_archive"
+    # a CUDA metapackage whose own cuda-* dependency is missing, and ROCm's hip-nvcc asking for `cuda`: not this cause
+    for log in (" cuda : Depends: cuda-12-4 (>= 12.4.1) but it is not installable\n",
+                " hip-nvcc : Depends: cuda (>= 7.5) but it is not installable\n",
+                " libtinfo5:i386 : Depends: libc6 but it is not installable\n"):
+        assert all(m.id != "apt.cuda_package_other_release" for m in explain(log)), log
+
+
+def test_hostile_lines_from_the_apt_literals_are_cheap():
+    for literal in (" : Depends: ", "cuda", "libcufile-11-5 : Depends: liburcu6", "cuda ", "nvidia-"):
+        explain(hostile_line(literal))
+
+
 # (text, id, first fix's phrase): read by test_explain.py's test_every_entry_has_a_real_message
 CASES = [
     (INGP_1320, "cmake.cuda_compiler_id_failed", "With a Visual Studio generator"),
     (ADEPT_5, "cmake.cuda_compiler_id_failed", "If the nvcc CMake found"),
+    (DEVCONTAINERS_704, "apt.cuda_package_other_release", "Use NVIDIA's CUDA repository for this exact release"),
+    (ADAPTIVECPP_1442, "apt.cuda_package_other_release", "Use NVIDIA's CUDA repository for this exact release"),
 ]
 
 
