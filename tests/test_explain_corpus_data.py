@@ -41,6 +41,7 @@ FRESH21 = os.path.join(CORPUS, "fresh21")
 FRESH22 = os.path.join(CORPUS, "fresh22")
 FRESH23 = os.path.join(CORPUS, "fresh23")
 FRESH24 = os.path.join(CORPUS, "fresh24")
+FRESH25 = os.path.join(CORPUS, "fresh25")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -244,9 +245,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH21, "fresh21", "u", 46, 9, 43),
               (FRESH22, "fresh22", "v", 48, 9, 44),
               (FRESH23, "fresh23", "w", 46, 9, 44),
-              (FRESH24, "fresh24", "x", 44, 9, 41)]
+              (FRESH24, "fresh24", "x", 44, 9, 41),
+              (FRESH25, "fresh25", "y", 48, 9, 46)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh25"}
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -483,6 +485,13 @@ def test_fresh24_logs_are_a_twenty_fourth_sealed_split():
     defensible on the log alone); the practice work merged before the judging changed none of its first answers.
     Burned since."""
     assert_later_set("fresh24")
+
+
+def test_fresh25_logs_are_a_twenty_fifth_sealed_split():
+    """fresh25/: a twenty-fifth set (y01-y16 build side, y31-y46 run side, y61-y76 a user's day of installing and
+    switching), collected by three collectors who never ran explain while round 25's engineers built general
+    mechanisms and practised on sets of their own. Sealed: nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh25")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
