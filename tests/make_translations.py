@@ -64,7 +64,8 @@ SOURCES = {"ld": "binutils 2.40 (Debian 12 binutils-common), ld.mo; every versio
            "libc": "glibc 2.36 (Debian 12 libc-l10n), libc.mo, and every version of glibc's po/<language>.po since 1996",
            "bash": "bash 5.2 (Debian 12 bash), bash.mo",
            "make": "make 4.3 (Debian 12 make), make.mo",
-           "gcc-12": "gcc 12.2 (Debian 12 gcc-12-locales), gcc-12.mo"}
+           "gcc-12": "gcc 12.2 (Debian 12 gcc-12-locales), gcc-12.mo; every version of gcc/po/<language>.po in a gcc "
+                     "3.4/4.x tree's history (cegcc)"}
 
 
 def catalogue(base: str, lang: str, domain: str) -> dict[str, str]:

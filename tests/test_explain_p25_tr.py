@@ -61,6 +61,10 @@ REAL = [
     # "référence indéfinie vers « %T »" (2.40's French says otherwise)
     ("stab_bis.c:(.text+0xcb3): référence indéfinie vers « gsl_eigen_non_symmv_free »",
      "stab_bis.c:(.text+0xcb3): undefined reference to `gsl_eigen_non_symmv_free'"),
+    # the Urho3D post above: collect2 of a gcc 4.x in French (gcc 12 says "ld a retourné le statut de sortie %d")
+    ("collect2: erreur: ld a retourné 1 code d'état d'exécution", "collect2: error: ld returned 1 exit status"),
+    # the grass-6.2.0 post above: gcc 4.0's collect2, without the "error: "
+    ("collect2: ld a retourné 1 code d'état d'exécution", "collect2: ld returned 1 exit status"),
 ]
 
 
@@ -110,13 +114,15 @@ def _every_translation() -> list[tuple[str, str, str, str]]:
             if translated._compiled(row["msgid"], msgstr) is not None]
 
 
-def test_the_table_holds_more_than_one_release_of_ld():
+def test_the_table_holds_more_than_one_release_of_ld_and_gcc():
     """Older releases' words (French "ne peut trouver", 2.40's "ne peut pas trouver") and a language 2.40 has none
     of (German)."""
     rows = {r["msgid"]: r["translations"] for r in _rows() if r["domain"] == "ld"}
     fr = rows["%P: cannot find %s\n"]["fr"]
     assert any("ne peut trouver" in s for s in fr) and any("ne peut pas trouver" in s for s in fr)
     assert rows["%P: cannot find %s: %E\n"]["de"]
+    collect2 = next(r for r in _rows() if r["msgid"] == "ld returned %d exit status")["translations"]["fr"]
+    assert len(collect2) >= 2
 
 
 def test_every_translation_the_table_holds_reads_back_as_its_msgid():
