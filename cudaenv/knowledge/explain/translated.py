@@ -103,6 +103,10 @@ def _compile(msgid: str, msgstr: str) -> tuple[str, re.Pattern, str] | None:
             rx.append(_WIDE.sub(lambda m: _EITHER[m.group(0)], lit))
         if i in captured:
             rx.append(r"(-?\d{1,12})" if tr_args[i][1] in "diu" else f"(.{{1,{_ARG}}}?)")
+            if i == n - 1 and not tr[n].strip():
+                # the translation ends with it where the English does not ("%C: 未定義參考到 %T" for "%C: undefined
+                # reference to `%T'"): it runs to the line's end, not one character
+                rx.append(r"(?=[ \t]{0,16}$)")
     # a message that starts or ends with a word is that whole word: "Abandon" (fr, Aborted) is not "Abandoned"
     if rx and tr[1 if lead else 0][:1].isalnum():
         rx.insert(0, r"(?<!\w)")
