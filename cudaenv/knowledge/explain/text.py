@@ -139,14 +139,14 @@ def unwrapped(lines: list[str]) -> tuple[list[str], list[int]] | None:
     are exactly that long, at a third of them (two at least) the cut falls inside a word, and they are no table's
     rows (no padded column on all of them); each line of W characters then continues on the next.
     """
-    if len(lines) < WRAP_LINES + 1:
+    if len(lines) < 2:
         return None
     width = max(map(len, lines))
     if not WRAP_WIDTH <= width <= WRAP_WIDEST:
         return None
     full = {line for line in lines if len(line) == width}
-    if len(full) < WRAP_LINES:
-        return None
+    if len(full) < WRAP_LINES or len(lines) < WRAP_LINES + 1:
+        return _console_cut(lines, width) if width in CONSOLE_WIDTHS else None
     # and the cut falls inside a word at least twice, and at a third of the cuts: a line of the longest length that
     # ends a sentence before another starts (a device-side assert repeated per thread) is no wrap, nor is a line whose
     # next begins the way the log's lines begin (its first four characters begin a line after a shorter one too:
@@ -166,6 +166,42 @@ def unwrapped(lines: list[str]) -> tuple[list[str], list[int]] | None:
     while i < n:
         start, parts = i, [lines[i]]
         while len(lines[i]) == width and i + 1 < n:
+            i += 1
+            parts.append(lines[i])
+        out.append("".join(parts))
+        origin.append(start)
+        i += 1
+    return out, origin
+
+
+#: The widths a console window has unless someone resized it (cmd, PowerShell, xterm, a screen's text capture): a
+#: log whose longest lines are exactly this long was cut there even when too few lines are for :func:`unwrapped`'s
+#: count (one long error line broken in two or three).
+CONSOLE_WIDTHS = frozenset({80, 120})
+
+
+def _console_cut(lines: list[str], width: int) -> tuple[list[str], list[int]] | None:
+    """``lines`` with each line of a console's exact ``width`` that a word runs on from joined to the next (and
+    that one to its next while it is as long), and each joined line's index; None when no line is cut so.
+
+    Only a cut inside a word joins: letters, digits or '_' on both sides of it (CUDA_|HOME), and the next line beginning neither the
+    way another line of the log begins nor with an upper-case letter after a lower-case one (a new message); a line
+    of 80 characters that ends a word is left alone, as is a short log's table of 80-column rows.
+    """
+    starts = {lines[0][:4]} | {b[:4] for a, b in zip(lines, lines[1:]) if len(a) != width}
+
+    def cut(a: str, b: str) -> bool:
+        return (len(a) == width and (a[-1:] + b[:1]).replace("_", "a").isalnum() and b[:4] not in starts
+                and not (a[-1:].islower() and b[:1].isupper()))
+
+    if not any(cut(a, b) for a, b in zip(lines, lines[1:])):
+        return None
+    out: list[str] = []
+    origin: list[int] = []
+    i, n = 0, len(lines)
+    while i < n:
+        start, parts = i, [lines[i]]
+        while i + 1 < n and cut(lines[i], lines[i + 1]):
             i += 1
             parts.append(lines[i])
         out.append("".join(parts))
