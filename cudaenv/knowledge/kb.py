@@ -26,7 +26,7 @@ REQUIRED = {"id": str, "title": str, "patterns": list, "cause": str, "fix": str,
 # `check` is required unless `environment: false` (a program bug: no check can see it).
 OPTIONAL = {"check": str, "defaults": dict, "fallback": bool, "first_error": bool, "derive": str, "derived": list,
             "rank": int, "environment": bool, "cudaenv_fix": bool, "component": str, "failure": str, "requires": list, "unless": list,
-            "variants": list, "reads": dict, "requires_derived": dict}
+            "variants": list, "reads": dict, "requires_derived": dict, "clears": list}
 
 # The model of causes: an entry names the component that has to change and how it failed;
 # one cause is recognised from every tool that reports it (its patterns), and its answer

@@ -9,6 +9,7 @@ its ``derive`` function (:data:`~.derive.DERIVE`) adds, and orders the answers.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ...errors import CudaenvError
 from .derive import DERIVE, cuda_of_torch_build
@@ -534,6 +535,23 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     return matches
 
 
+def _clearing_first(hits: list[tuple]) -> Callable[[tuple], tuple]:
+    """The order of ``hits``: (rank, first line, kb order), except that an entry whose ``clears`` names another entry
+    found in the same log goes just before it. One fix that clears every error of the log beats a fix for one of them:
+    a host gcc newer than CUDA 7.5 breaks both glibc's string.h and gcc's mwaitxintrin.h in nvcc's host pass
+    (tensorflow/tensorflow#1346); a supported gcc/CUDA pair clears both, -D_FORCE_INLINES only the first."""
+    found = {h[3]["id"]: h for h in hits}
+    lead: dict[str, tuple] = {}
+    for h in hits:
+        cleared = [found[c][:3] for c in h[3].get("clears", ()) if c in found and found[c] is not h]
+        if cleared and min(cleared) < h[:3]:
+            rank, line, order = min(cleared)
+            lead[h[3]["id"]] = (rank, line, order - 0.5)
+    if not lead:
+        return lambda h: h[:3]
+    return lambda h: lead.get(h[3]["id"], h[:3])
+
+
 def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
     """The answers to ``hits`` (rank, first line index, kb order, entry, first match, places, last line index),
     ordered, each filled from what it matched and what the log shows."""
@@ -547,7 +565,7 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
     seen: dict[str, str] = {}
     if any(kb.needs_facts[h[3]["id"]] for h in hits):
         seen = facts(t)
-    for _, i, _, entry, m, count, _ in sorted(hits, key=lambda h: h[:3]):
+    for _, i, _, entry, m, count, _ in sorted(hits, key=_clearing_first(hits)):
         values = {k: v for k, v in m.groupdict().items() if v}
         from_log = {**seen, **values}  # decisions (variants, derive) read them as they are; text gets them inert
         filled = {**seen, **entry.get("defaults", {}), **values}
