@@ -1206,6 +1206,19 @@ def _d_port_part(v: dict, t: LogText, m: re.Match) -> dict:
 DERIVE["port_part"] = _d_port_part
 
 
+def _d_omniverse_driver(v: dict, t: LogText, m: re.Match) -> dict:
+    """[r25 tb] Omniverse Kit's driver check: the installed driver, the low end of the refused range and the driver it
+    recommends, from the message or from its lines anywhere in the log (the multi-line form puts them apart)."""
+    installed = _captured_or_in_log(v, "installed", r"Installed driver: (\d{1,4}(?:\.\d{1,3}){1,2})\b", t)
+    low = _captured_or_in_log(v, "low", r"unsupported driver range: \[(\d{1,4}(?:\.\d{1,3}){0,2}),", t)
+    recommended = _captured_or_in_log(v, "recommended", r"The recommended drivers?: (\d{1,4}(?:\.\d{1,3}){1,2})\b", t)
+    return {"installed": installed, "low": low, "recommended": recommended or "the driver it recommends",
+            "installed_part": f" ({installed})" if installed else ""}
+
+
+DERIVE["omniverse_installed"] = _d_omniverse_driver
+
+
 # -- [first] round 6: which fix comes first follows the log (docs/explain.md "Which fix comes first").
 
 def cuda_of_torch_build(build: str) -> str:
