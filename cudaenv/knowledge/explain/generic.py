@@ -295,6 +295,11 @@ _CUDA_WORD = re.compile(r"(?i)\bcuda")
 #: An error word before it on the same line.
 _STATUS_WORD = re.compile(r"(?i)\b(?:error|failure|failed|fail|status|returned|returns|code|err|ret)\b")
 _ERA_STABLE = frozenset({35, 46})
+#: [r25 tc] cause the status before the place it was reported, the rest of the line naming the source: LAMMPS's GPU
+#: package (lib/gpu/geryon's CU_SAFE_CALL, "Cuda driver error %d in call at file '%s' in line %d.", which a paste often
+#: breaks before the file's name): lammps/lammps#4849 (fresh25 y68: 804 on an RTX 5080, a driver that supports the GPU),
+#: #4045 (error 4); the "CUDA error N in file" and "Cuda error N in call at" forms of other projects' macros.
+_STATUS_BEFORE_PLACE = re.compile(r"(?i)\b(?:error|failure) (\d{2,3}) in (?:call at )?file\b")
 
 
 def _status_numbers() -> dict[int, str]:
@@ -324,6 +329,9 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
             continue
         m = _STATUS_AT_END.search(line)
         if m and int(m.group(1)) in known and _STATUS_WORD.search(line, 0, m.start()):
+            return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
+        m = _STATUS_BEFORE_PLACE.search(line)
+        if m and int(m.group(1)) in known:
             return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
     return None
 
