@@ -100,3 +100,18 @@ def test_the_store_key_holds_the_code_that_made_the_forms():
     assert key is not None
     code = tuple((s.st_size, s.st_mtime_ns) for s in map(os.stat, (text.__file__, kb.__file__)))
     assert key[-1] == code
+
+
+def test_derives_patterns_compile_when_used_and_all_are_valid():
+    """derive.py's module-level patterns (lazyre) are compiled on first use; each still compiles, with its flags, to
+    what re.compile gives (a bad one would otherwise fail only in the log that reaches it)."""
+    import re
+
+    from cudaenv.knowledge.explain import derive, lazyre
+
+    lazy = {name: v for name, v in vars(derive).items() if isinstance(v, lazyre._Lazy)}
+    assert len(lazy) > 50
+    for name, rx in lazy.items():
+        pattern, flags = rx._args
+        assert (rx.pattern, rx.flags) == (re.compile(pattern, flags).pattern, re.compile(pattern, flags).flags), name
+    assert lazyre.compile(r"a(b)").search("xab").group(1) == "b"
