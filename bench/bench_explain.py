@@ -123,6 +123,9 @@ def command_times(repo: str, args: list[str], stdin: str | None) -> tuple[float,
     # checkouts run in turn would each find the other's and parse the YAML again every run.
     cache = os.path.join(tempfile.gettempdir(), "cudaenv-bench-explain-" + hashlib.sha256(repo.encode()).hexdigest()[:12])
     env = dict(os.environ, PYTHONPATH=repo, XDG_CACHE_HOME=cache)
+    # .pyc written by the warm-up and read after, as an installed package has them: with PYTHONDONTWRITEBYTECODE set
+    # (a container's default) every run would compile all of cudaenv's source again, a tenth of a second no user pays.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     # cwd=repo: `python -m` puts the current directory first on sys.path, before PYTHONPATH, so

@@ -289,12 +289,24 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         if problems:
             more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
-        from .explain.text import required_literal
+        import re
 
-        # Each pattern's literal (what the matcher looks for before compiling it), stored with the
-        # entries: computing ~250 of them is a tenth of a short `explain`.
-        _cache[path] = [{**with_advice(e), "_literals": [required_literal(p) for p in e["patterns"]]}
-                        for e in doc["entries"]]
+        from .explain.text import any_literals, inner_word, required_literal, wrap_form
+
+        # Each pattern's literal (what the matcher looks for before compiling it), its form widened over
+        # wrapped lines and its literal's longest inner word, stored with the entries: working them out
+        # for the few hundred patterns a short `explain` reaches was a fifth of its own time. And for a
+        # pattern searched without a literal (a top-level alternation), the literals one of which its
+        # every match holds (any_literals), so a long log lacking them all is not searched whole.
+        entries = []
+        for e in doc["entries"]:
+            literals = [required_literal(p) for p in e["patterns"]]
+            wraps = [wrap_form(p, n) for p, n in zip(e["patterns"], literals)]
+            entries.append({**with_advice(e), "_literals": literals, "_wraps": wraps,
+                            "_longest": [inner_word(n) if n else None for n in literals],
+                            "_any": [any_literals(w[0] if w else p, re.MULTILINE) if n is None or (w and w[1] is None)
+                                     else None for p, n, w in zip(e["patterns"], literals, wraps)]})
+        _cache[path] = entries
         _store(key, _cache[path])
     return _cache[path]
 
@@ -322,10 +334,17 @@ def _stored(path: str) -> tuple[tuple | None, list[dict] | None]:
         st = os.stat(path)
     except OSError:
         return None, None  # read_document says why
+    from .explain import text
     from .explain.text import LITERAL_RULES
 
+    # text.py's and this file's own size and time too: the stored literals and wrapped forms are text.py's
+    # functions' results in the shape load_entries gives them, so a changed rule or shape is stored again.
+    try:
+        code = tuple((c.st_size, c.st_mtime_ns) for c in map(os.stat, (text.__file__, __file__)))
+    except (OSError, TypeError):
+        return None, None
     key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]),
-           tuple(sorted(ADVICE.items())), LITERAL_RULES)
+           tuple(sorted(ADVICE.items())), LITERAL_RULES, code)
     return key, _kept(_store_path(), key, list)
 
 

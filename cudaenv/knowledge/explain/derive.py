@@ -8,8 +8,6 @@ table (``data/compat.yaml``) for architectures, torch builds, PTX ISA and GLIBCX
 
 from __future__ import annotations
 
-import re
-
 from ...env.pathlist import entries
 from ...host import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
@@ -18,6 +16,7 @@ from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, 
 from .cudanames import installed_majors, mentions, named, torch_build_cuda, torch_builds_named
 from .extract import decode_version, gpus_named
 from .symbols import demangle
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

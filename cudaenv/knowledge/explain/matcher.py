@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ...errors import CudaenvError
 from .derive import DERIVE, cuda_of_torch_build
 from .extract import facts
-from .text import LogText, any_literals, clip, required_literal, scan, wrapping
+from .text import LogText, any_literals, clip, inner_word, required_literal, scan, wrap_form
 
 __all__ = ["Match", "checked_by", "explain"]
 
@@ -200,8 +200,18 @@ class _Compiled:
                             for e in entries}
         self._raw_variants = {e["id"]: e.get("variants", ()) for e in entries}
         self._raw_guards = {e["id"]: (e.get("requires", ()), e.get("unless", ())) for e in entries}
-        self._wraps: dict[str, tuple[str, str | None] | None] = {}
+        self._wraps: dict[str, tuple[str, str | None, tuple[str, ...], tuple[str, ...]] | None] = {}
         self._longest: dict[str, str] = {}
+        # the literals one of which every match of a pattern searched without a literal holds (kb.py's "_any")
+        self.alternatives: dict[str, tuple[str, ...]] = {}
+        for e in entries:  # what kb.py stored with the entries: no pattern of the store is widened again
+            for p, w, lw, alts in zip(e["patterns"], e.get("_wraps") or (), e.get("_longest") or (),
+                                      e.get("_any") or ()):
+                self._wraps[p] = w
+                if lw is not None:
+                    self._longest[p] = lw
+                if alts:
+                    self.alternatives[p] = alts
         self._text_needles: dict[str, tuple[str, ...] | None] = {}
 
     def rx(self, pattern: str, flags: int = re.MULTILINE) -> re.Pattern:
@@ -220,27 +230,14 @@ class _Compiled:
         between two words (worked out once per pattern, when first needed)."""
         wraps = self._wraps
         if pattern not in wraps:
-            w = wrapping(pattern)
-            needle = self.needles.get(pattern)
-            parts = needle.split() if needle else []
-            if w is None:
-                wraps[pattern] = None
-            elif len(parts) < 2:
-                wraps[pattern] = (w, required_literal(w), (), ())
-            else:
-                inner = parts[0 if needle[0].isspace() else 1:len(parts) if needle[-1].isspace() else -1]
-                wraps[pattern] = (w, required_literal(w), tuple(sorted(inner, key=len, reverse=True)),
-                                  (parts[0], parts[-1]))
+            wraps[pattern] = wrap_form(pattern, self.needles.get(pattern))
         return wraps[pattern]
 
     def longest_inner(self, pattern: str, needle: str) -> str:
         """The longest of the inner words of ``pattern``'s literal ``needle``, the word :meth:`wrapped` puts first
         (its third item's first), or "" when the literal has fewer than two words; worked out from the literal alone,
         so an absent literal whose word is not in the text is ruled out without widening the pattern."""
-        parts = needle.split()
-        inner = parts[0 if needle[0].isspace() else 1:len(parts) if needle[-1].isspace() else -1] \
-            if len(parts) >= 2 else []
-        word = max(inner, key=len) if inner else ""
+        word = inner_word(needle)
         self._longest[pattern] = word
         return word
 
@@ -500,6 +497,8 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                         or not _words_there(wrapped, t):
                     continue
                 needle = wrapped[1]
+            if needle is None and p in kb.alternatives and not any(map(t.has, kb.alternatives[p])):
+                continue  # searched whole otherwise: a long log holding none of the literals has no match
             for i, m in scan(kb.rx(p if wrapped is None else wrapped[0]), needle, t).items():
                 where.setdefault(i, m)
         if where:

@@ -772,3 +772,30 @@ def any_literals(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
         return min(found, key=len) if found else None
 
     return req(parsed)
+
+
+def wrap_form(pattern: str, needle: str | None) -> tuple[str, str | None, tuple[str, ...], tuple[str, ...]] | None:
+    """``pattern`` widened over wrapped lines (:func:`wrapping`), that form's own literal, and the words of the
+    pattern's literal ``needle`` (the inner ones, longest first, which a text holding the literal wrapped has as whole
+    words; and its first and last, which lie inside words); None when the pattern has no space between two words.
+
+    Worked out once per pattern: kb.py stores it with the knowledge base (a short ``explain`` would otherwise widen a
+    few hundred patterns), the matcher when it meets a pattern the store did not have."""
+    w = wrapping(pattern)
+    parts = needle.split() if needle else []
+    if w is None:
+        return None
+    if len(parts) < 2:
+        return w, required_literal(w), (), ()
+    assert needle is not None
+    inner = parts[0 if needle[0].isspace() else 1:len(parts) if needle[-1].isspace() else -1]
+    return w, required_literal(w), tuple(sorted(inner, key=len, reverse=True)), (parts[0], parts[-1])
+
+
+def inner_word(needle: str) -> str:
+    """The longest of the inner words of a pattern's literal ``needle`` (the word :func:`wrap_form` puts first in its
+    third item), or "" when the literal has fewer than two words."""
+    parts = needle.split()
+    inner = parts[0 if needle[0].isspace() else 1:len(parts) if needle[-1].isspace() else -1] \
+        if len(parts) >= 2 else []
+    return max(inner, key=len) if inner else ""

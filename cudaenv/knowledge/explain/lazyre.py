@@ -1,0 +1,40 @@
+"""The :mod:`re` module, except that :func:`compile` compiles on first use.
+
+derive.py holds about ninety module-level patterns, each read only by the derive function of a few entries; compiling
+them all when it is imported was a sixth of a short ``explain``'s own time, for the one or two a log needs. derive.py
+imports this module as ``re``; everything else is :mod:`re`'s own. A pattern compiled here is used through its
+attributes (``rx.search(...)``, ``rx.pattern``), never handed to a function of :mod:`re` as a pattern."""
+
+from __future__ import annotations
+
+import re as _re
+from re import (DOTALL, I, IGNORECASE, M, MULTILINE, S, Match, Pattern, error, escape, findall, finditer, fullmatch,
+                match, search, split, sub, subn)
+from typing import Any, cast
+
+__all__ = ["DOTALL", "I", "IGNORECASE", "M", "MULTILINE", "S", "Match", "Pattern", "compile", "error", "escape",
+           "findall", "finditer", "fullmatch", "match", "search", "split", "sub", "subn"]
+
+
+class _Lazy:
+    """A pattern compiled when one of its attributes is first read (then every attribute is the compiled one's)."""
+
+    __slots__ = ("_args", "_rx")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._args = (pattern, flags)
+        self._rx: Pattern[str] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = _re.compile(*self._args)
+        return getattr(rx, name)
+
+    def __repr__(self) -> str:
+        return f"lazyre.compile({self._args[0]!r}, {self._args[1]})"
+
+
+def compile(pattern: str, flags: int = 0) -> Pattern[str]:  # noqa: A001 (re's own name)
+    """``re.compile(pattern, flags)``, compiled when first used."""
+    return cast(Pattern[str], _Lazy(pattern, flags))
