@@ -10,6 +10,7 @@ a line that long ending a word, or followed by a new message or a line beginning
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 import pytest
@@ -20,15 +21,16 @@ from cudaenv.knowledge.explain.text import CONSOLE_WIDTHS, LogText, unwrapped
 CORPUS = os.path.join(os.path.dirname(__file__), "data", "explain_corpus")
 
 
-def wrapped(text: str, width: int) -> str:
-    """``text`` as a console ``width`` columns wide shows it (as bench/explain_paste_forms.py cuts it)."""
-    out = []
-    for line in text.split("\n"):
-        while len(line) > width:
-            out.append(line[:width])
-            line = line[width:]
-        out.append(line)
-    return "\n".join(out)
+def _paste_forms():
+    """bench/explain_paste_forms.py, whose console cut these tests apply (the same cut the bench measures)."""
+    path = os.path.join(os.path.dirname(__file__), "..", "bench", "explain_paste_forms.py")
+    spec = importlib.util.spec_from_file_location("explain_paste_forms", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+wrapped = _paste_forms().wrapped
 
 
 def first_id(text: str) -> str | None:

@@ -8,6 +8,7 @@ gives the literal it looks for first).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .translated import in_c_locale
 
@@ -160,12 +161,18 @@ def unwrapped(lines: list[str]) -> tuple[list[str], list[int]] | None:
     rows = sorted(full)[:64]
     if any(all(row[p:p + 2] == "  " for row in rows) for p in range(width - 1)):
         return None
+    return _joined(lines, lambda a, b: len(a) == width)
+
+
+def _joined(lines: list[str], runs_on: Callable[[str, str], bool]) -> tuple[list[str], list[int]]:
+    """``lines`` with each line that ``runs_on`` the next joined to it (and on while it does), and the index of
+    each joined line's first piece."""
     out: list[str] = []
     origin: list[int] = []
     i, n = 0, len(lines)
     while i < n:
         start, parts = i, [lines[i]]
-        while len(lines[i]) == width and i + 1 < n:
+        while i + 1 < n and runs_on(lines[i], lines[i + 1]):
             i += 1
             parts.append(lines[i])
         out.append("".join(parts))
@@ -196,18 +203,7 @@ def _console_cut(lines: list[str], width: int) -> tuple[list[str], list[int]] | 
 
     if not any(cut(a, b) for a, b in zip(lines, lines[1:])):
         return None
-    out: list[str] = []
-    origin: list[int] = []
-    i, n = 0, len(lines)
-    while i < n:
-        start, parts = i, [lines[i]]
-        while i + 1 < n and cut(lines[i], lines[i + 1]):
-            i += 1
-            parts.append(lines[i])
-        out.append("".join(parts))
-        origin.append(start)
-        i += 1
-    return out, origin
+    return _joined(lines, cut)
 
 
 def normalize_line(line: str) -> str:
