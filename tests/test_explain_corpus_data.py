@@ -491,7 +491,8 @@ def test_fresh25_logs_are_a_twenty_fifth_sealed_split():
     """fresh25/: a twenty-fifth set (y01-y16 build side, y31-y46 run side, y61-y76 a user's day of installing and
     switching), collected by three collectors who never ran explain while round 25's engineers built general
     mechanisms and practised on sets of their own. Judged on e1eba48's explain (judged-e1eba48.yaml: 17 of 39 right
-    first, no negative claimed); burned since: round 25's tuners tune on its misses."""
+    first, no negative claimed); burned since: round 25's tuners tuned on its misses (judged-66f1609.yaml: 31 of 39,
+    a tuning figure)."""
     assert_later_set("fresh25")
 
 
