@@ -105,3 +105,66 @@ CASES = [
     (TF_68711, "container.wsl_cuda_symbol_not_found", "Under Docker Desktop on Windows"),
     (TF_68710, "container.wsl_cuda_symbol_not_found", "Under Docker Desktop on Windows"),
 ]
+
+
+# -- torch's out-of-memory numbers with more than half of the GPU neither free nor the failing process's: another process
+# holds it (gpu.memory_held_elsewhere, derive.py _d_held_elsewhere); the numbers alone, the "CUDA out of memory." lost in
+# the paste, are still torch's out-of-memory message.
+# https://github.com/LISTatSNU/FastMRI_challenge/issues/238 (the practice log: zombie processes, killed by the admins)
+FASTMRI_238 = ("Tried to allocate 216.00 MiB (GPU 0; 7.92 GiB total capacity; 69.17 MiB already allocated; 24.56 MiB free; "
+               "86.00 MiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting "
+               "max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and "
+               "PYTORCH_CUDA_ALLOC_CONF\n")
+# https://github.com/pytorch/pytorch/issues/40863 (the maintainer: "something else is hanging on to the memory")
+PYTORCH_40863 = ("RuntimeError: CUDA out of memory. Tried to allocate 60.00 MiB (GPU 0; 11.17 GiB total capacity; 505.96 MiB "
+                 "already allocated; 12.50 MiB free; 530.00 MiB reserved in total by PyTorch)\n")
+# https://github.com/phamquiluan/ResidualMaskingNetwork/issues/15 ("other programs that consume you GPU RAM")
+RMN_15 = ("RuntimeError: CUDA out of memory. Tried to allocate 36.00 MiB (GPU 0; 10.76 GiB total capacity; 996.23 MiB "
+          "already allocated; 8.81 MiB free; 1010.00 MiB reserved in total by PyTorch)\n")
+# near misses, the program's own memory: https://github.com/lllyasviel/Fooocus/issues/1902 (torch 2.1's wording, its
+# "capacty" too; 17% outside), https://github.com/awslabs/keys_values/issues/92 (other processes listed, 4% outside),
+# https://github.com/pp00704831/Stripformer-ECCV-2022-/issues/21 (1.x, 10% outside)
+FOOOCUS_1902 = ("CUDA out of memory. Tried to allocate 10.00 MiB. GPU 0 has a total capacty of 6.00 GiB of which 1.57 GiB is "
+                "free. Of the allocated memory 3.24 GiB is allocated by PyTorch, and 154.45 MiB is reserved by PyTorch but "
+                "unallocated. If reserved but unallocated memory is large try setting max_split_size_mb to avoid "
+                "fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF\n")
+KEYS_VALUES_92 = ("[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 572.00 MiB. GPU 0 has a total "
+                  "capacity of 39.49 GiB of which 321.31 MiB is free. Process 3721648 has 414.00 MiB memory in use. "
+                  "Including non-PyTorch memory, this process has 37.46 GiB memory in use. Process 1374765 has 414.00 MiB "
+                  "memory in use. Process 1374763 has 414.00 MiB memory in use. Process 1374764 has 414.00 MiB memory in "
+                  "use. Of the allocated memory 36.04 GiB is allocated by PyTorch, and 321.37 MiB is reserved by PyTorch "
+                  "but unallocated. If reserved but unallocated memory is large try setting "
+                  "PYTORCH_ALLOC_CONF=expandable_segments:True to avoid fragmentation.\n")
+STRIPFORMER_21 = ("RuntimeError: CUDA out of memory. Tried to allocate 1.65 GiB (GPU 1; 7.79 GiB total capacity; 3.53 GiB "
+                  "already allocated; 1.40 GiB free; 5.28 GiB reserved in total by PyTorch) If reserved memory is >> "
+                  "allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory "
+                  "Management and PYTORCH_CUDA_ALLOC_CONF\n")
+
+
+def test_oom_with_most_of_the_gpu_held_elsewhere_names_the_other_process():
+    for text, held in ((FASTMRI_238, "7.81 GiB, 99%"), (PYTORCH_40863, "10.64 GiB, 95%"), (RMN_15, "9.77 GiB, 91%")):
+        m = first(text)
+        assert m is not None and m.id == "gpu.memory_held_elsewhere", text
+        assert f"({held} of the GPU" in m.title
+        assert m.fix.startswith("`nvidia-smi` (and, when it lists no process, `sudo fuser -v /dev/nvidia*`)")
+    # the program's answer stays beside it, after it
+    assert [m.id for m in explain(FASTMRI_238)][:2] == ["gpu.memory_held_elsewhere", "runtime.out_of_memory"]
+
+
+def test_oom_with_the_memory_the_programs_own_keeps_the_program_answer():
+    for text in (FOOOCUS_1902, KEYS_VALUES_92, STRIPFORMER_21):
+        ids = [m.id for m in explain(text)]
+        assert ids and ids[0] == "runtime.out_of_memory" and "gpu.memory_held_elsewhere" not in ids, (text, ids)
+
+
+def test_hostile_lines_from_the_oom_literals_are_cheap():
+    for literal in ("Tried to allocate 1.00 MiB (GPU 0; ", "(GPU 0; 7.92 GiB total capacity; ", " total capacity; ",
+                    "GPU 0 has a total capacity of 6.00 GiB of which 1.57 GiB is free. ",
+                    "Process 1 has 414.00 MiB memory in use. ", " reserved in total by PyTorch)"):
+        explain(hostile_line(literal))
+
+
+OOM_CASES = [
+    (FASTMRI_238, "gpu.memory_held_elsewhere", "`nvidia-smi` (and, when it lists no process"),
+    (PYTORCH_40863, "gpu.memory_held_elsewhere", "`nvidia-smi` (and, when it lists no process"),
+]
