@@ -3871,3 +3871,47 @@ def _d_found_other_cuda(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["found_other_cuda"] = _d_found_other_cuda
+
+
+# -- [p26 p26-pb] torch's out-of-memory message states the GPU's total, what is free, and what this process's caching
+# allocator holds ("7.92 GiB total capacity; 69.17 MiB already allocated; 24.56 MiB free; 86.00 MiB reserved in total by
+# PyTorch"; 2.x: "a total capacity of X of which Y is free. Including non-PyTorch memory, this process has Z memory in
+# use"). What is neither free nor this process's is held outside it: another process on the GPU (a leftover or zombie
+# run, a notebook kernel, another user's job). ``elsewhere`` is that amount when it is more than half the GPU ("" when
+# not, when a number is missing, or when the numbers do not add up: Windows' shared memory makes reserved > total).
+# LISTatSNU/FastMRI_challenge#238 (the p26-pb practice log: 7.81 of 7.92 GiB held by zombie processes the admins
+# killed), pytorch/pytorch#40863 (11.17 GiB, 530 MiB reserved, 12.5 MiB free: the maintainer, "something else is
+# hanging on to the memory"), phamquiluan/ResidualMaskingNetwork#15 (10.76 GiB, 1010 MiB reserved: "other programs
+# that consume your GPU RAM"). The CUDA context and a desktop take a few hundred MiB to ~1.5 GiB (20-28% of the small
+# GPUs in the burned OOM logs, all program answers), hence half.
+_SIZE_UNITS = {"B": 1, "bytes": 1, "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30, "TiB": 2 ** 40}
+
+
+def _size(text: str) -> float | None:
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in _SIZE_UNITS:
+        return None
+    try:
+        return float(parts[0]) * _SIZE_UNITS[parts[1]]
+    except ValueError:
+        return None
+
+
+def _d_held_elsewhere(v: dict, t: LogText, m: re.Match) -> dict:
+    """``elsewhere`` (e.g. "7.81 GiB") and ``share`` ("99%") of the GPU's memory held outside this process."""
+    total, free = _size(v.get("total", "")), _size(v.get("free", ""))
+    mine = _size(v.get("inuse", "")) if v.get("inuse") else None
+    if mine is None and v.get("reserved"):
+        mine = _size(v["reserved"])
+    if mine is None and v.get("alloc") and v.get("unalloc"):
+        a, u = _size(v["alloc"]), _size(v["unalloc"])
+        mine = a + u if a is not None and u is not None else None
+    if not total or free is None or mine is None or mine + free > total:
+        return {"elsewhere": "", "share": ""}
+    rest = total - mine - free
+    if rest <= total / 2:
+        return {"elsewhere": "", "share": ""}
+    return {"elsewhere": f"{rest / 2 ** 30:.2f} GiB", "share": f"{round(100 * rest / total)}%"}
+
+
+DERIVE["held_elsewhere"] = _d_held_elsewhere
