@@ -7,7 +7,9 @@ old.yaml: read while the current patterns were written) and the sampled logs
 logs (fresh/manifest.yaml, split "fresh": collected after "heldout" was read) and the fresh2 logs
 (fresh2/manifest.yaml, split "fresh2": a second sealed set, collected the same way later). A sealed
 split is loaded and scored only when asked for by name (``--split fresh``, ``--split fresh2``),
-never as part of "all".
+never as part of "all". The practice logs (practice/manifest.yaml, split "practice": logs the practice
+helpers collected to tune on) are tuning data, loaded likewise only by name (``--split practice``),
+never held-out evidence.
 
 Every log goes through the real command, ``cudaenv explain --json --no-host -`` of this
 checkout (one process per log, so the score does not depend on how explain is built inside,
@@ -60,6 +62,7 @@ left to judge.
     python3 bench/explain_corpus_score.py --split fresh22      # the twenty-second
     python3 bench/explain_corpus_score.py --split fresh23      # the twenty-third
     python3 bench/explain_corpus_score.py --split fresh24      # the twenty-fourth
+    python3 bench/explain_corpus_score.py --split practice     # the practice set: tuning data, read freely
     python3 bench/explain_corpus_score.py --json                # one record per log
     python3 bench/explain_corpus_score.py --split fresh9 --since before.json --judged J.yaml --template
 """
@@ -85,13 +88,17 @@ LAYERS = ["compiler", "linker", "loader", "driver", "container", "python-framewo
 SPLITS = ["old", "tune", "heldout"]
 #: The sealed sets, in the order they were made: fresh/, fresh2/ .. fresh24/.
 SEALED = {name: os.path.join(CORPUS, name) for name in ["fresh"] + [f"fresh{n}" for n in range(2, 26)]}  # each scored only on request (--split NAME), never in "all"
+#: Tuning sets: real logs collected to tune on and read freely (practice/: the practice helpers' logs of rounds 24-25).
+#: Scored only on request (--split practice), never in "all" and never a held-out figure.
+TUNING = {"practice": os.path.join(CORPUS, "practice")}
 
 
-def load_corpus(fresh: bool = False, sealed: str | None = None) -> list[dict]:
+def load_corpus(fresh: bool = False, sealed: str | None = None, tuning: str | None = None) -> list[dict]:
     """Every log of the corpus as {file, path, split, layer, ...}, the old ones first.
 
     A sealed split's logs come last and only if asked for: ``sealed="fresh"`` or ``sealed="fresh2"``
-    (``fresh=True`` is ``sealed="fresh"``); never more than one sealed split at a time.
+    (``fresh=True`` is ``sealed="fresh"``); never more than one sealed split at a time. A tuning set
+    (``tuning="practice"``) likewise comes only when asked for, after the others.
     """
     if fresh:
         if sealed not in (None, "fresh"):
@@ -99,6 +106,8 @@ def load_corpus(fresh: bool = False, sealed: str | None = None) -> list[dict]:
         sealed = "fresh"
     if sealed is not None and sealed not in SEALED:
         raise ValueError(f"not a sealed split: {sealed!r}")
+    if tuning is not None and tuning not in TUNING:
+        raise ValueError(f"not a tuning set: {tuning!r}")
     with open(os.path.join(CORPUS, "old.yaml"), encoding="utf-8") as f:
         old = {i["file"]: i for i in yaml.safe_load(f)["logs"]}
     with open(os.path.join(CORPUS, "manifest.yaml"), encoding="utf-8") as f:
@@ -108,7 +117,7 @@ def load_corpus(fresh: bool = False, sealed: str | None = None) -> list[dict]:
         logs.append({"file": item["file"], "path": os.path.join(CORPUS, item["file"]), "split": "old",
                      "layer": old[item["file"]]["layer"], "source": item["source"],
                      "cause": item["expect"] or "not an environment problem", "fix": ""})
-    for directory in [SAMPLED] + ([SEALED[sealed]] if sealed else []):
+    for directory in [SAMPLED] + ([SEALED[sealed]] if sealed else []) + ([TUNING[tuning]] if tuning else []):
         with open(os.path.join(directory, "manifest.yaml"), encoding="utf-8") as f:
             sampled = yaml.safe_load(f)["logs"]
         for item in sampled:
@@ -265,7 +274,7 @@ def print_template(logs: list[dict], judged: dict | None = None, changed: set[st
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", choices=SPLITS + list(SEALED) + ["all"], default="all")
+    ap.add_argument("--split", choices=SPLITS + list(SEALED) + list(TUNING) + ["all"], default="all")
     ap.add_argument("--sample", type=int, default=0, help="print N logs at random: expected cause beside explain's")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--judged", help="YAML of right/wrong judgements (see the module doc)")
@@ -276,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
 
-    logs = load_corpus(sealed=args.split if args.split in SEALED else None)
+    logs = load_corpus(sealed=args.split if args.split in SEALED else None,
+                       tuning=args.split if args.split in TUNING else None)
     splits = SPLITS if args.split == "all" else [args.split]
     logs = [log for log in logs if log["split"] in splits]
     score(logs, args.jobs)

@@ -42,6 +42,8 @@ FRESH22 = os.path.join(CORPUS, "fresh22")
 FRESH23 = os.path.join(CORPUS, "fresh23")
 FRESH24 = os.path.join(CORPUS, "fresh24")
 FRESH25 = os.path.join(CORPUS, "fresh25")
+#: The practice set: real logs the practice helpers of rounds 24-25 collected to tune on (a tuning set, never sealed).
+PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
 
@@ -249,6 +251,13 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH25, "fresh25", "y", 48, 9, 46)]
 #: Sets not yet scored: no test may quote their threads.
 UNREAD: set[str] = set()
+#: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
+#: the practice logs too (a sealed set must not hold a thread the tuners have read).
+PRACTICE_AFTER = "fresh25"
+
+
+def practice_logs() -> list[dict]:
+    return load(os.path.join(PRACTICE, "manifest.yaml"))
 
 
 def assert_later_set(split: str) -> list[dict]:
@@ -261,7 +270,75 @@ def assert_later_set(split: str) -> list[dict]:
             assert len({i["project"] for i in logs}) >= projects
             return logs
         earlier = earlier + [(directory, logs)]
+        if name == PRACTICE_AFTER:
+            earlier = earlier + [(PRACTICE, practice_logs())]
     raise AssertionError(f"no set {split}")
+
+
+def every_sealed_set() -> list[tuple[str, str, list[dict]]]:
+    """(directory, split, logs) of every set but the practice set: the old logs, sampled, fresh .. the last of
+    LATER_SETS."""
+    out = [(d, s, items) for (d, items), s in zip(sealed_sets(), ["old", "sampled", "fresh", "fresh2", "fresh3"])]
+    for directory, name, first, at_least, negatives, _projects in LATER_SETS:
+        logs = assert_sealed_split(directory, name, first, [], at_least=at_least, negatives=negatives,
+                                   unread=name in UNREAD) if name in UNREAD else load(os.path.join(directory, "manifest.yaml"))
+        out.append((directory, name, logs))
+    return out
+
+
+#: The practice helpers' directories a practice log may come from (its ``from`` field).
+PRACTICE_FROM = {"p24-a", "p24-b", "p24-c", "p24-d", "p24-e", "p25-prac", "p25-prac2"}
+
+
+def test_practice_logs_are_a_tuning_set_of_their_own():
+    """practice/: the logs the practice helpers of rounds 24 and 25 collected to tune on, each a verbatim paste from
+    the public thread it names, with a cause and a confirmed fix (or a program bug, layer negative). A tuning set:
+    read freely, never sealed, never in a held-out table; it shares no thread, file name or log text with any other
+    set (checked against the sealed sets without naming a log of a set not yet scored)."""
+    logs = practice_logs()
+    assert_files_are_the_manifest(PRACTICE, logs)
+    for item in logs:
+        assert item["from"] in PRACTICE_FROM, item
+        assert_schema({k: v for k, v in item.items() if k != "from"} | {"file": "z" + item["file"][2:]})
+        assert re.fullmatch(r"p\d{3}-[a-z0-9-]+\.log", item["file"]), item
+        assert item["split"] == "practice", item
+        assert len(text(os.path.join(PRACTICE, item["file"])).splitlines()) <= 150, item["file"]
+    assert [i["file"][:4] for i in logs] == [f"p{n:03d}" for n in range(1, len(logs) + 1)]
+    assert len(logs) >= 50
+    assert sum(i["layer"] == "negative" for i in logs) >= 12
+    assert len({i["project"] for i in logs}) >= 45
+    assert {i["from"] for i in logs} == PRACTICE_FROM
+    sets = every_sealed_set()
+    read = [(d, items) for d, name, items in sets if name not in UNREAD]
+    assert_new_set(PRACTICE, logs, read)
+    for directory, name, items in sets:
+        if name in UNREAD:  # a set not yet scored: fail without saying which of its logs or threads
+            try:
+                assert_new_set(PRACTICE, logs, [(directory, items)])
+            except AssertionError:
+                pass
+            else:
+                continue
+            raise AssertionError(f"practice shares a thread or log with {name}, a set not yet scored (details hidden)")
+
+
+def test_score_script_loads_the_practice_set_only_by_name():
+    """bench/explain_corpus_score.py: the practice set is tuning data, loaded only when asked for (``--split
+    practice``), never in "all" nor among the sealed sets."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(CORPUS), "..", "..", "bench", "explain_corpus_score.py")
+    spec = importlib.util.spec_from_file_location("explain_corpus_score", path)
+    score = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score)
+    assert "practice" in score.TUNING and "practice" not in score.SEALED and "practice" not in score.SPLITS
+    logs = score.load_corpus()
+    assert not any(log["split"] == "practice" for log in logs)
+    with_practice = score.load_corpus(tuning="practice")
+    assert [log for log in with_practice if log["split"] != "practice"] == logs
+    assert [log["file"] for log in with_practice if log["split"] == "practice"] == [i["file"] for i in practice_logs()]
+    assert all(os.path.isfile(log["path"]) for log in with_practice)
+    with pytest.raises(ValueError):
+        score.load_corpus(tuning="fresh25")
 
 def test_fresh4_logs_are_a_fourth_sealed_split():
     """fresh4/: a fourth set (two collectors who never ran explain, after fresh3 was scored), sealed while

@@ -147,6 +147,9 @@ ALLOWED = {
     # "older bitsandbytes looks for libcudart.so on LD_LIBRARY_PATH and in the conda environment": where that
     # release searches, not a claim that this log ran in conda
     ("fresh12/g09-bnb-cmake-build-setup-failed.log", "conda"),
+    # "conda's defaults channel builds Open MPI without CUDA, and a conda-forge build has shipped without it": which
+    # package builds lack CUDA, not a claim that this log ran in conda (round 26's practice set)
+    ("practice/p025-condaforge-openmpi-not-cuda-aware.log", "conda"),
 }
 
 
