@@ -302,6 +302,35 @@ _ERA_STABLE = frozenset({35, 46})
 _STATUS_BEFORE_PLACE = re.compile(r"(?i)\b(?:error|failure) (\d{2,3}) in (?:call at )?file\b")
 
 
+#: [p25 status] a status NAME anywhere (helper_cuda.h's "code=35(cudaErrorInsufficientDriver)", a driver-API wrapper's
+#: "CUDA_ERROR_NO_DEVICE"), with or without its number: a name means the same in every release.
+_STATUS_NAME = re.compile(r"\b(cudaError[A-Z][A-Za-z]{2,60}|CUDA_ERROR_[A-Z_]{2,60})\b")
+#: [p25 status] a number beside a CUDA API call: "cuInit(0) = 100", "cuDeviceGet returned 101", "cudaMalloc -> 35";
+#: the call's name stands for the CUDA word (a driver-API call does not spell "cuda").
+_CALL_STATUS = re.compile(r"\b(?:cuda|cu)[A-Z][A-Za-z0-9_]{2,40}(?:\([^()\n]{0,80}\))?[ \t]*"
+                          r"(?:=|==|->|returned|returns|failed with|failed:|:)[ \t]*(?:error[ \t]*)?"
+                          r"(\d{2,3})\b(?![\d.]|[ \t]*[a-z])")  # not a count ("= 100 events")
+
+
+def _status_names() -> dict[str, tuple[int, str]]:
+    """The status names that answer: runtime and driver name -> (number, entry), for the rows with an entry and
+    neither a program verdict nor an ambiguity (a name needs no era: it means the same in every release)."""
+    global _STATUS_NAMES
+    if _STATUS_NAMES is None:
+        from .derive import knowledge_table
+
+        _STATUS_NAMES = {}
+        for row in knowledge_table("status.yaml")["runtime"]:
+            if row.get("entry") and not row.get("verdict") and not row.get("ambiguous"):
+                for key in ("name", "driver"):
+                    if row.get(key):
+                        _STATUS_NAMES[row[key]] = (row["number"], row["entry"])
+    return _STATUS_NAMES
+
+
+_STATUS_NAMES: dict[str, tuple[int, str]] | None = None
+
+
 def _status_numbers() -> dict[int, str]:
     """The status numbers a bare number may be read as: number -> the entry status.yaml names (no program verdict, no
     ambiguity, and a number that means the same in every release)."""
@@ -319,13 +348,16 @@ _STATUS_NUMBERS: dict[int, str] | None = None
 
 
 def _read_status(t: LogText, low: str) -> _Reading | None:
-    if "cuda" not in low:
+    if "cuda" not in low and "cu" not in t.text:  # a driver-API call ("cuInit(0) = 100") need not spell "cuda"
         return None
     known = _status_numbers()
+    names = _status_names()
+    calls = "cu" in t.text and _CALL_STATUS.search(t.text) is not None  # once: most logs have no such call
     # line by line, each at most _LONGEST characters (as every generic reading): a pasted single line of a megabyte
     # costs one pass, not a search from every position
     for i, line in enumerate(t.lines):
-        if len(line) > _LONGEST or "cuda" not in line.lower() or not _CUDA_WORD.search(line):
+        if len(line) > _LONGEST or not ("cuda" in line.lower() and _CUDA_WORD.search(line)
+                                            or calls and _CALL_STATUS.search(line)):
             continue
         m = _STATUS_AT_END.search(line)
         if m and int(m.group(1)) in known and _STATUS_WORD.search(line, 0, m.start()):
@@ -333,6 +365,13 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
         m = _STATUS_BEFORE_PLACE.search(line)
         if m and int(m.group(1)) in known:
             return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
+        m = _CALL_STATUS.search(line) if calls else None
+        if m and int(m.group(1)) in known:
+            return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
+        m = _STATUS_NAME.search(line)
+        if m and m.group(1) in names:
+            number, entry = names[m.group(1)]
+            return _Reading(i, "status", str(number), entry, "reported")
     return None
 
 
