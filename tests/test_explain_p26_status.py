@@ -56,6 +56,10 @@ CASES = [
     (corpus_line("fresh22/v38-dsnote-flatpak-no-nvidia-uvm.log", 11), "driver.unknown_error", "nvidia_uvm"),
     # a number beside a driver-API call: HAMi's vGPU library (Project-HAMi/HAMi#264, the title quotes the log)
     ("cuInit failed:999\n", "driver.unknown_error", "nvidia_uvm"),
+    # numba's bracket: 802 on an Azure ND96asr_v4 (8 A100 on NVSwitch) whose fabric manager was not up
+    # (numba/numba#7187; numba 0.53 had no name for 802, hence UNKNOWN_CUDA_ERROR)
+    ("numba.cuda.cudadrv.driver.CudaAPIError: [802] Call to cuInit results in UNKNOWN_CUDA_ERROR\n",
+     "driver.fabric_manager", "nvidia-fabricmanager"),
 ]
 
 test_first_answer = first_answer_tests(CASES)
