@@ -302,6 +302,72 @@ _ERA_STABLE = frozenset({35, 46})
 _STATUS_BEFORE_PLACE = re.compile(r"(?i)\b(?:error|failure) (\d{2,3}) in (?:call at )?file\b")
 
 
+#: [p25 status] a status NAME anywhere (helper_cuda.h's "code=35(cudaErrorInsufficientDriver)", a driver-API wrapper's
+#: "CUDA_ERROR_NO_DEVICE"), with or without its number: a name means the same in every release.
+_STATUS_NAME = re.compile(r"\b(cudaError[A-Z][A-Za-z]{2,60}|CUDA_ERROR_[A-Z_]{2,60})\b")
+#: [p25 status] a number beside a CUDA API call: "cuInit(0) = 100", "cuDeviceGet returned 101", "cudaMalloc -> 35";
+#: the call's name stands for the CUDA word (a driver-API call does not spell "cuda"). Group 1 is "cuda" for a runtime
+#: call (its numbers changed at CUDA 10: the era rule holds) and "cu" for a driver-API call, whose CUresult numbers
+#: never changed (cuda.h: CUDA_ERROR_NO_DEVICE is 100 in every release, CUDA_ERROR_STUB_LIBRARY 34 since it exists).
+_CALL_STATUS = re.compile(r"\b(cuda|cu)[A-Z][A-Za-z0-9_]{2,40}(?:\([^()\n]{0,80}\))?[ \t]*"
+                          r"(?:=|==|->|returned|returns|failed with|failed:|:)[ \t]*(?:error[ \t]*)?"
+                          r"(\d{2,3})\b(?![\d.]|[ \t]*[a-z])")  # not a count ("= 100 events")
+
+
+#: [p26 status] numba's driver wrapper puts the CUresult in brackets before the call ("CudaAPIError: [802] Call to cuInit
+#: results in UNKNOWN_CUDA_ERROR", numba/numba#7187; the name is numba's own word for a code its table lacks, so the
+#: number is what was returned): group 1 the number, group 2 "cuda" or "cu" as in _CALL_STATUS.
+_BRACKET_CALL = re.compile(r"\[(\d{2,3})\][ \t]{0,4}[Cc]all to (cuda|cu)[A-Z][A-Za-z0-9_]{2,40}")
+#: [p26 status] a CUDA API call's name (runtime cudaXxx, driver cuXxx): on a line it stands for the word CUDA, so a status
+#: name, number or string beside it is CUDA's ("cuCtxCreate failed: unknown error" names no "cuda").
+_CALL_NAME = re.compile(r"\b(?:cuda|cu)[A-Z][A-Za-z0-9_]{2,40}\b")
+
+
+def _answering(row: dict) -> bool:
+    """Whether a status.yaml row answers when read: it names an entry, and neither a program verdict (the entry's own
+    patterns give that, on the program's words) nor an ambiguity (only its context decides: no answer from the code)."""
+    return bool(row.get("entry")) and not row.get("verdict") and not row.get("ambiguous")
+
+
+def _status_names() -> dict[str, tuple[int, str]]:
+    """The status names that answer: runtime and driver name -> (number, entry), for the rows that answer
+    (:func:`_answering`; a name needs no era: it means the same in every release)."""
+    global _STATUS_NAMES
+    if _STATUS_NAMES is None:
+        from .derive import knowledge_table
+
+        _STATUS_NAMES = {}
+        for row in knowledge_table("status.yaml")["runtime"]:
+            if _answering(row):
+                for key in ("name", "driver"):
+                    if row.get(key):
+                        _STATUS_NAMES[row[key]] = (row["number"], row["entry"])
+    return _STATUS_NAMES
+
+
+_STATUS_NAMES: dict[str, tuple[int, str]] | None = None
+
+
+def _status_strings() -> tuple[re.Pattern, dict[str, str]]:
+    """[p26 status] The strings cudaGetErrorString / cuGetErrorString give for the rows that answer, lower-cased: one
+    pattern of them all (longest first) and each one's entry. A wrapper that prints only the string ("cudaMalloc
+    failed: unknown error") says the same as one that prints the name. Read only beside a CUDA call's name: "unknown
+    error" alone is prose, and beside the word CUDA only (OpenCV's "(-217:Gpu API call) unknown error in function
+    'cv::cuda::...'", "CUDA Function Error: invalid device function", the burned sampled/248 and fresh22 v74) it is a
+    program's own frame whose cause the string does not settle (fresh22 v74 was the project's build, a negative)."""
+    global _STATUS_STRINGS
+    if _STATUS_STRINGS is None:
+        from .derive import knowledge_table
+
+        entries = {row["string"].lower(): row["entry"] for row in knowledge_table("status.yaml")["runtime"]
+                   if _answering(row) and row.get("string")}
+        _STATUS_STRINGS = (re.compile("|".join(re.escape(s) for s in sorted(entries, key=len, reverse=True))), entries)
+    return _STATUS_STRINGS
+
+
+_STATUS_STRINGS: tuple[re.Pattern, dict[str, str]] | None = None
+
+
 def _status_numbers() -> dict[int, str]:
     """The status numbers a bare number may be read as: number -> the entry status.yaml names (no program verdict, no
     ambiguity, and a number that means the same in every release)."""
@@ -310,29 +376,70 @@ def _status_numbers() -> dict[int, str]:
         from .derive import knowledge_table
 
         _STATUS_NUMBERS = {row["number"]: row["entry"] for row in knowledge_table("status.yaml")["runtime"]
-                           if row.get("entry") and not row.get("verdict") and not row.get("ambiguous")
-                           and (row["number"] in _ERA_STABLE or row["number"] >= 98)}
+                           if _answering(row) and (row["number"] in _ERA_STABLE or row["number"] >= 98)}
     return _STATUS_NUMBERS
 
 
 _STATUS_NUMBERS: dict[int, str] | None = None
 
 
+def _driver_numbers() -> dict[int, str]:
+    """[p26 status] The numbers a driver-API call's result is read as: the rows with a driver name (a CUresult of that
+    number exists) that answer. No era rule: the driver API never renumbered (34 is CUDA_ERROR_STUB_LIBRARY wherever it
+    is printed), while a runtime call's 34 was cudaErrorNotReady before CUDA 10."""
+    global _DRIVER_NUMBERS
+    if _DRIVER_NUMBERS is None:
+        from .derive import knowledge_table
+
+        _DRIVER_NUMBERS = {row["number"]: row["entry"] for row in knowledge_table("status.yaml")["runtime"]
+                           if _answering(row) and row.get("driver")}
+    return _DRIVER_NUMBERS
+
+
+_DRIVER_NUMBERS: dict[int, str] | None = None
+
+
 def _read_status(t: LogText, low: str) -> _Reading | None:
-    if "cuda" not in low:
+    """A CUDA status a line names (see the notes above the patterns), as a reading the entry status.yaml names answers;
+    ``name`` is the text read (a number or a status name), so the answer can quote it."""
+    if "cuda" not in low and "cu" not in t.text:  # a driver-API call ("cuInit(0) = 100") need not spell "cuda"
         return None
     known = _status_numbers()
+    names = _status_names()
+    strings, string_entry = _status_strings()
+    calls = "cu" in t.text and _CALL_NAME.search(t.text) is not None  # once: many logs name no CUDA call
     # line by line, each at most _LONGEST characters (as every generic reading): a pasted single line of a megabyte
     # costs one pass, not a search from every position
     for i, line in enumerate(t.lines):
-        if len(line) > _LONGEST or "cuda" not in line.lower() or not _CUDA_WORD.search(line):
+        if len(line) > _LONGEST:
             continue
-        m = _STATUS_AT_END.search(line)
+        lower = line.lower()
+        call = _CALL_NAME.search(line) if calls and "cu" in line else None
+        if call is None and not ("cuda" in lower and _CUDA_WORD.search(line)):
+            continue
+        # each search only where its literal is: a log of 10 000 lines of CUDA calls costs a few searches a line
+        m = _STATUS_AT_END.search(line) if line.rstrip(" \t.)]")[-1:].isdigit() else None
         if m and int(m.group(1)) in known and _STATUS_WORD.search(line, 0, m.start()):
             return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
-        m = _STATUS_BEFORE_PLACE.search(line)
+        m = _STATUS_BEFORE_PLACE.search(line) if "file" in lower else None
         if m and int(m.group(1)) in known:
             return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
+        m = _CALL_STATUS.search(line, call.start()) if call else None
+        if m:
+            table = known if m.group(1) == "cuda" else _driver_numbers()
+            if int(m.group(2)) in table:
+                return _Reading(i, "status", m.group(2), table[int(m.group(2))], "reported")
+        m = _BRACKET_CALL.search(line) if call and "all to cu" in line else None
+        if m:
+            table = known if m.group(2) == "cuda" else _driver_numbers()
+            if int(m.group(1)) in table:
+                return _Reading(i, "status", m.group(1), table[int(m.group(1))], "reported")
+        m = _STATUS_NAME.search(line) if "cudaError" in line or "CUDA_ERROR_" in line else None
+        if m and m.group(1) in names:
+            return _Reading(i, "status", m.group(1), names[m.group(1)][1], "reported")
+        m = strings.search(lower) if call else None
+        if m:
+            return _Reading(i, "status", line[m.start():m.end()], string_entry[m.group(0)], "reported")
     return None
 
 
@@ -372,9 +479,9 @@ def routed(entry: dict, r: _Reading, t: LogText) -> bool:
     """Whether ``entry`` answers the cause ``r`` read: its ``reads`` names the reading's kind (``header``, ``tool``,
     ``library``, ``setting``, ``cmake-var``, ``word``) with a pattern the name read matches, and its ``text`` (when
     given) a pattern the log holds (cmake.cudnn_not_found: a CMake log)."""
+    if r.kind == "status":
+        return r.key == entry.get("id")  # status.yaml names the entry that answers a status: one table, no per-entry key
     reads = entry.get("reads") or {}
-    if r.kind == "status" and r.key != entry.get("id"):
-        return False  # status.yaml names the entry that answers a status
     return (r.kind in reads and re.search(reads[r.kind], r.name) is not None
             and ("text" not in reads or re.search(reads["text"], t.text) is not None))
 

@@ -515,17 +515,28 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
         from .generic import answer, reading as read_log, routed
 
         reading = read_log(t)
+        status = reading is not None and reading.kind == "status"
         if reading is not None:
-            owner = next(((n, e) for n, (e, _) in enumerate(kb.entries) if e.get("reads") and routed(e, reading, t)),
-                         None)
+            owner = next(((n, e) for n, (e, _) in enumerate(kb.entries)
+                          if (status or e.get("reads")) and routed(e, reading, t)), None)
             if owner and owner[1].get("cudaenv_fix", True) and facts(t)["platform"] == "windows":
                 owner = None  # its fixes are cudaenv commands; the generic answer has the Windows form
-            group = (owner[1]["reads"].get("group") or "name") if owner else ""
+            if owner and status:
+                # [p26 status] a status answers through the entry status.yaml names, as that entry would: not where
+                # its own `unless` says the cause is another (its patterns declined the log for that reason)
+                requires, unless = kb.guards(owner[1]["id"])
+                if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
+                    owner = None
+            group = ((owner[1].get("reads") or {}).get("group") or ("status_code" if status else "name")) \
+                if owner else ""
             m = re.compile(f"(?P<{group}>{re.escape(reading.name)})").search(t.text, t.starts[reading.line]) \
                 if owner else None
-            if m is None:
+            if m is None and status:
+                reading = None  # a status no entry may answer here: the generic answer has no form for it
+            elif m is None:
                 return [answer(reading, t, Match)] + _answers(kb, t, hits)
-            hits = [(0, reading.line, owner[0], owner[1], m, t.places([reading.line]), reading.line)]
+            else:
+                hits = [(0, reading.line, owner[0], owner[1], m, t.places([reading.line]), reading.line)]
     matches = _answers(kb, t, hits)
     if reading is not None and matches:
         from .generic import mark
