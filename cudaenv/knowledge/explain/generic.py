@@ -286,7 +286,8 @@ def _status_only(t: LogText, i: int) -> bool:
 # plugins, blakeblackshear/frigate#7959 = the burned fresh21 u34), "cudart init failure: 35", "cudaGetDeviceCount
 # returned 100". knowledge/status.yaml maps each status to the entry that answers it; the entries whose number means the
 # same in every CUDA release (35, 46, and the numbers from 98 on, which CUDA 10 introduced: CUDA 9 and older numbered
-# others below 80, status.yaml's `old`) own such a reading through their `reads: {status: ...}`. A number is read only
+# others below 80, status.yaml's `old`) answer such a reading: status.yaml names the entry (round 26; the entries'
+# own `reads: {status: ...}` keys of round 21 are gone). A number is read only
 # after a CUDA word and an error word on the same line, as the last number there, and never a line number (after "line",
 # or a file's ":" as in kernel.cu:35).
 #: The status number: last on its line, not a line number (after "line", or a file's ":"), not part of a version.
