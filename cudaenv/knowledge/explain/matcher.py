@@ -30,6 +30,10 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: CUDNN_DATA_FLOAT for an undeclared CUDNN_DATA_BFLOAT16).
 _NAME_DIAGNOSTIC = re.compile(r"was not declared in this scope|\bis undefined\b|did you mean\b|has no member named|"
                               r"is not a member of|undeclared identifier")
+#: Literals of every form above: the text is searched for them (str's find) before the regex runs on any line, a
+#: regex pass over a 10 000-line log costing 50 ms.
+_NAME_DIAGNOSTIC_LITERALS = ("was not declared", "is undefined", "did you mean", "has no member named",
+                             "is not a member of", "undeclared identifier")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w{3,}")
 #: Shell syntax that runs or chains something when pasted: command substitution, separators, pipes, control
 #: characters (a tab is allowed); in a path also redirection. Found by character, then widened by hand to its
@@ -527,7 +531,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                 where.setdefault(i, m)
         if where:
             if diagnostics is None:
-                diagnostics = bool(_NAME_DIAGNOSTIC.search(t.text))
+                diagnostics = any(s in t.text for s in _NAME_DIAGNOSTIC_LITERALS)
             if diagnostics:
                 where = {i: m for i, m in where.items() if not _named_in_diagnostic(t, i, m)}
                 if not where:
