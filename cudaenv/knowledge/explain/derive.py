@@ -77,9 +77,18 @@ _OLDER_GPU = ("your GPU is older than {arch} (`nvidia-smi --query-gpu=name,compu
               "-gencode) and build for your GPU's own with this nvcc.")
 
 
+#: [p26 p26-pa] Every compute capability NVIDIA has given a GPU (sm_10 to sm_121; CUDA's release notes and nvcc's
+#: --list-gpu-arch across releases). A number outside it in an nvcc architecture is a typing or setting mistake (src-d/
+#: kmcuda#76: the CUDA version 9.1 given as CUDA_ARCH, nvcc refuses sm_91), which no toolkit compiles.
+_REAL_SMS = frozenset({10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90,
+                       100, 101, 103, 110, 120, 121})
+
+
 def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
     arch = v.get("arch", "")
     sm = _arch_number(arch)
+    # only a plain sm_NN / compute_NN (an optional a/f suffix) is judged: a bare number is candle's capability
+    unreal = "yes" if (re.fullmatch(r"(?:sm|compute)_\d+[af]?", arch) and sm is not None and sm not in _REAL_SMS) else ""
     have = toolkits_for_arch(sm)
     seen = _nvcc_seen(t)
     newest = _toolkit_rows()[-1][0]
@@ -136,7 +145,8 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
     distro = re.search(r"/(?<![\w.-]/)usr/(?:bin|lib/nvidia-cuda-toolkit/bin)/nvcc\b|_HERE_=/usr/lib/nvidia-cuda-toolkit", t.text)
     local = re.search(r"/usr/local/cuda-(\d+\.\d+)", t.text) if distro else None
     return {"toolkits": toolkits, "advice": advice, "nvcc_note": note, "old_nvcc": old,
-            "distro_nvcc": "/usr/bin/nvcc" if distro else "", "local_cuda": local.group(1) if local else ""}
+            "distro_nvcc": "/usr/bin/nvcc" if distro else "", "local_cuda": local.group(1) if local else "",
+            "arch_unreal": unreal}
 
 
 def _torch_wheels_from(cuda: str) -> str:

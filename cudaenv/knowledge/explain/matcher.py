@@ -22,6 +22,19 @@ __all__ = ["Match", "checked_by", "explain"]
 # MSVC "error C2065:".
 _COMPILER_ERROR = re.compile(r"\b(?:error|fatal)\b\s*(?:[A-Z]+\d+\s*)?:")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+#: [p26 p26-pa] A compiler's diagnostic about a name in the source: gcc's "'X' was not declared in this scope; did you
+#: mean 'Y'?" (Y, a neighbour from the library's header, also on the fix-it line below), nvcc's `identifier "X" is
+#: undefined`, clang's "use of undeclared identifier 'X'". A status or enum name quoted there is source code, not a
+#: status a run returned: AmusementClub/vs-dfttest2#10 (CUDA 13's cuFFT dropped two enum values; gcc suggested
+#: CUFFT_INTERNAL_ERROR, which read as cuFFT's runtime failure), NVIDIA/FasterTransformer#789 (gcc suggesting
+#: CUDNN_DATA_FLOAT for an undeclared CUDNN_DATA_BFLOAT16).
+_NAME_DIAGNOSTIC = re.compile(r"was not declared in this scope|\bis undefined\b|did you mean\b|has no member named|"
+                              r"is not a member of|undeclared identifier")
+#: Literals of every form above: the text is searched for them (str's find) before the regex runs on any line, a
+#: regex pass over a 10 000-line log costing 50 ms.
+_NAME_DIAGNOSTIC_LITERALS = ("was not declared", "is undefined", "did you mean", "has no member named",
+                             "is not a member of", "undeclared identifier")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w{3,}")
 #: Shell syntax that runs or chains something when pasted: command substitution, separators, pipes, control
 #: characters (a tab is allowed); in a path also redirection. Found by character, then widened by hand to its
 #: path segment (a regex that widened it would retry every start of a long segment).
@@ -458,6 +471,20 @@ def _superseded_last(hits: list[tuple], t: LogText) -> list[tuple]:
     return [(max(h[0], 2),) + h[1:] if h[6] < retry else h for h in hits]
 
 
+def _named_in_diagnostic(t: LogText, i: int, m: re.Match) -> bool:
+    """Whether the match on line ``i`` is a bare identifier that a compiler's name diagnostic quotes, on that line or
+    on one of the three above it (gcc repeats the suggested name on its fix-it line, under the source and caret lines)."""
+    name = m.group(0)
+    if not _IDENTIFIER.fullmatch(name):
+        return False
+    quoted = re.compile(r"['\"]" + re.escape(name) + r"['\"]")
+    for j in range(i, max(i - 4, -1), -1):
+        line = t.lines[j]
+        if name in line and _NAME_DIAGNOSTIC.search(line) and quoted.search(line):
+            return True
+    return False
+
+
 def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     """Every known error in ``text``: root causes first, then consequences, each once.
 
@@ -476,6 +503,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     t = LogText(text)
     hits = []  # (rank, first line index, kb order, entry, first match, number of places)
     words = t.words()
+    diagnostics: bool | None = None  # whether the text has a compiler's name diagnostic at all (read once, lazily)
     wraps = kb._wraps
     longest = kb._longest
     for n, (entry, pats) in enumerate(kb.entries):
@@ -502,6 +530,12 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             for i, m in scan(kb.rx(p if wrapped is None else wrapped[0]), needle, t).items():
                 where.setdefault(i, m)
         if where:
+            if diagnostics is None:
+                diagnostics = any(s in t.text for s in _NAME_DIAGNOSTIC_LITERALS)
+            if diagnostics:
+                where = {i: m for i, m in where.items() if not _named_in_diagnostic(t, i, m)}
+                if not where:
+                    continue
             requires, unless = kb.guards(entry["id"])
             if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
                 continue
