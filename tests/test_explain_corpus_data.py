@@ -42,6 +42,7 @@ FRESH22 = os.path.join(CORPUS, "fresh22")
 FRESH23 = os.path.join(CORPUS, "fresh23")
 FRESH24 = os.path.join(CORPUS, "fresh24")
 FRESH25 = os.path.join(CORPUS, "fresh25")
+FRESH26 = os.path.join(CORPUS, "fresh26")
 #: The practice set: real logs the practice helpers of rounds 24-25 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -248,9 +249,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH22, "fresh22", "v", 48, 9, 44),
               (FRESH23, "fresh23", "w", 46, 9, 44),
               (FRESH24, "fresh24", "x", 44, 9, 41),
-              (FRESH25, "fresh25", "y", 48, 9, 46)]
+              (FRESH25, "fresh25", "y", 48, 9, 46),
+              (FRESH26, "fresh26", "z", 45, 9, 39)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh26"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -571,6 +573,14 @@ def test_fresh25_logs_are_a_twenty_fifth_sealed_split():
     first, no negative claimed); burned since: round 25's tuners tuned on its misses (judged-66f1609.yaml: 31 of 39,
     a tuning figure)."""
     assert_later_set("fresh25")
+
+
+def test_fresh26_logs_are_a_twenty_sixth_sealed_split():
+    """fresh26/: a twenty-sixth set (z01-z16 build side, z31-z46 run side, z61-z76 a user's day of installing and
+    switching), collected by collectors who never ran explain while round 26's engineers finished the status-code
+    reader, made the practice logs a corpus of the repo and practised on sets of their own. Sealed: nobody tuning
+    explain reads it until it is judged."""
+    assert_later_set("fresh26")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
