@@ -43,7 +43,7 @@ FRESH23 = os.path.join(CORPUS, "fresh23")
 FRESH24 = os.path.join(CORPUS, "fresh24")
 FRESH25 = os.path.join(CORPUS, "fresh25")
 FRESH26 = os.path.join(CORPUS, "fresh26")
-#: The practice set: real logs the practice helpers of rounds 24-25 collected to tune on (a tuning set, never sealed).
+#: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
           "hardware", "negative"}
@@ -289,11 +289,11 @@ def every_sealed_set() -> list[tuple[str, str, list[dict]]]:
 
 
 #: The practice helpers' directories a practice log may come from (its ``from`` field).
-PRACTICE_FROM = {"p24-a", "p24-b", "p24-c", "p24-d", "p24-e", "p25-prac", "p25-prac2"}
+PRACTICE_FROM = {"p24-a", "p24-b", "p24-c", "p24-d", "p24-e", "p25-prac", "p25-prac2", "p26-pa", "p26-pb", "p26-pc"}
 
 
 def test_practice_logs_are_a_tuning_set_of_their_own():
-    """practice/: the logs the practice helpers of rounds 24 and 25 collected to tune on, each a verbatim paste from
+    """practice/: the logs the practice helpers of rounds 24, 25 and 26 collected to tune on, each a verbatim paste from
     the public thread it names, with a cause and a confirmed fix (or a program bug, layer negative). A tuning set:
     read freely, never sealed, never in a held-out table; it shares no thread, file name or log text with any other
     set (checked against the sealed sets without naming a log of a set not yet scored)."""
@@ -306,9 +306,9 @@ def test_practice_logs_are_a_tuning_set_of_their_own():
         assert item["split"] == "practice", item
         assert len(text(os.path.join(PRACTICE, item["file"])).splitlines()) <= 150, item["file"]
     assert [i["file"][:4] for i in logs] == [f"p{n:03d}" for n in range(1, len(logs) + 1)]
-    assert len(logs) >= 50
-    assert sum(i["layer"] == "negative" for i in logs) >= 12
-    assert len({i["project"] for i in logs}) >= 45
+    assert len(logs) >= 86
+    assert sum(i["layer"] == "negative" for i in logs) >= 21
+    assert len({i["project"] for i in logs}) >= 79
     assert {i["from"] for i in logs} == PRACTICE_FROM
     sets = every_sealed_set()
     read = [(d, items) for d, name, items in sets if name not in UNREAD]

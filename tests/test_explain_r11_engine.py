@@ -150,6 +150,10 @@ ALLOWED = {
     # "conda's defaults channel builds Open MPI without CUDA, and a conda-forge build has shipped without it": which
     # package builds lack CUDA, not a claim that this log ran in conda (round 26's practice set)
     ("practice/p025-condaforge-openmpi-not-cuda-aware.log", "conda"),
+    # "In the threads this comes from Docker Desktop on Windows: its containers get WSL 2's libcuda": where cuInit's
+    # CUDA_ERROR_NOT_FOUND inside a container comes from in the entry's threads, not a claim read from this log (two
+    # lines: docker run and the error; the thread, tensorflow#68711, is Docker Desktop on WSL 2; round 26's practice)
+    ("practice/p071-tensorflow-wsl2-docker-named-symbol-not-found.log", "wsl"),
 }
 
 
