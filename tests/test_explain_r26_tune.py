@@ -102,3 +102,71 @@ def test_hostile_lines_from_the_new_literals_are_cheap():
                     "tuple:502:1: error: body of constexpr function _", "/gcc/x/5/include/avx512fintrin.h(1): error: ",
                     'error: argument of type "const void *" is incompatible with parameter of type'):
         explain(hostile_line(literal))
+
+
+# -- glibc 2.42's rsqrt/rsqrtf with a CUDA 13 toolkit's headers (fresh26 z09)
+def test_rsqrtf_with_a_cuda13_toolkits_header_is_the_glibc_242_variant():
+    first = _first(_log("z09"))
+    assert first["id"] == "nvcc.glibc_c23_math"
+    assert "glibc 2.42" in first["title"]
+    assert first["fix"].splitlines()[0].startswith("Patch the toolkit's header")
+
+
+def test_the_same_error_with_a_cuda12_header_keeps_use_cuda13():
+    log = ('/usr/include/x86_64-linux-gnu/bits/mathcalls.h(206): error: exception specification is incompatible with '
+           'that of previous function "rsqrtf" (declared at line 629 of '
+           '/usr/local/cuda-12.8/bin/../targets/x86_64-linux/include/crt/math_functions.h)\n')
+    first = _first(log)
+    assert first["id"] == "nvcc.glibc_c23_math"
+    assert first["fix"].splitlines()[0].startswith("Use CUDA 13.0 or newer")
+
+
+# -- a Go package's cgo preamble (fresh26 z07, barnex/cuda5#1; gorgonia/cu#50, gorgonia/cu#61)
+GORGONIA_CU_50 = ("$ go install -v gorgonia.org/cu/cmd/cudatest\n"
+                  "# gorgonia.org/cu\n"
+                  "/home/markkremer/go/pkg/mod/gorgonia.org/cu@v0.9.1/addressing.go:3:11: fatal error: cuda.h: No such "
+                  "file or directory\n"
+                  " // #include <cuda.h>\n"
+                  "           ^~~~~~~~\n"
+                  "compilation terminated.\n")
+
+
+def test_cgo_cannot_find_cuda_h():
+    for log in (_log("z07"), GORGONIA_CU_50):
+        first = _first(log)
+        assert first["id"] == "build.cuda_header_missing", log
+        assert first["title"].startswith("cgo's gcc cannot find cuda.h")
+        assert "CGO_CFLAGS" in first["fix"]
+
+
+def test_a_c_file_missing_cuda_h_is_not_the_cgo_variant():
+    log = "kernel_host.c:5:18: fatal error: cuda.h: No such file or directory\ncompilation terminated.\n"
+    first = _first(log)
+    assert first["id"] == "build.cuda_header_missing" and not first["title"].startswith("cgo")
+
+
+# -- a library whose name starts with a toolkit library's is not that library (fresh26 z95, pytorch/pytorch#144433)
+def test_cusparselt_is_not_cusparse():
+    first = _first(_log("z95"))
+    assert first["values"]["read"] == "cusparseLt"
+    assert "cuSPARSELt" in first["title"] and "every CUDA toolkit" not in first["title"]
+    # cuSPARSE itself is still a toolkit part
+    first = _first("ImportError: libcusparse.so.12: cannot open shared object file: No such file or directory\n")
+    assert "cuSPARSELt" not in first["title"]
+
+
+# -- Rust-CUDA's find_cuda_helper (fresh26 z06 on Windows, tmrlvi/kaspa-miner#44; risc0/risc0#1022 on Linux)
+RISC0_1022 = ("  thread 'main' panicked at /home/cj/.cargo/registry/src/index.crates.io-6f17d22bba15001f/"
+              "find_cuda_helper-0.2.0/src/lib.rs:12:13:\n"
+              "  Could not find a cuda installation\n")
+
+
+def test_find_cuda_helper_found_no_toolkit():
+    first = _first(_log("z06"))
+    assert first["id"] == "shell.nvcc_not_found"
+    assert first["title"].startswith("the Rust build script found no CUDA toolkit")
+    assert first["fix"].splitlines()[0].startswith("Install the CUDA Toolkit for Windows")
+    first = _first(RISC0_1022)
+    assert first["id"] == "shell.nvcc_not_found"
+    assert "CUDA_PATH" in first["title"] and "cudaenv list" in first["fix"].splitlines()[0]
+    assert "CUDA_PATH=/usr`" in first["fix"]

@@ -41,8 +41,10 @@ CLAIMS = [
     ("llama.cpp", r"\bllama\.cpp\b", r"llama|ggml|gguf"),
     ("onnxruntime", r"\bONNX ?Runtime\b|\bonnxruntime\b", r"onnx"),
     # [r20 docsfw] the plan reader's own words (stdArchiveReader, coreReadArchive's verifyHeader, kPLAN_MAGIC_TAG)
-    ("tensorrt", r"\bTensorRT\b", r"tensorrt|nvinfer|\btrt|\.engine\b|\.plan\b|engine plan file|CudaEngine|"
-                                    r"ArchiveReader|verifyHeader|kPLAN_MAGIC_TAG"),
+    # [r26 tune] TensorRT's parser libraries (libnvparsers, libnvonnxparser) are its own sonames too (fresh26 z38:
+    # DeepStream's libnvdsgst_infer.so missing libnvparsers.so.5)
+    ("tensorrt", r"\bTensorRT\b", r"tensorrt|nvinfer|nvparsers|nvonnxparser|\btrt|\.engine\b|\.plan\b|engine plan file|"
+                                    r"CudaEngine|ArchiveReader|verifyHeader|kPLAN_MAGIC_TAG"),
     ("cupy", r"\bCuPy\b", r"cupy"),
     # numba's own frame: "[218] Call to cuLinkAddData results in ...", its LinkerError
     ("numba", r"\bnumba\b", r"numba|\[\d+\] Call to cu\w+ results in|LinkerError"),
