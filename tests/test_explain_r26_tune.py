@@ -170,3 +170,23 @@ def test_find_cuda_helper_found_no_toolkit():
     assert first["id"] == "shell.nvcc_not_found"
     assert "CUDA_PATH" in first["title"] and "cudaenv list" in first["fix"].splitlines()[0]
     assert "CUDA_PATH=/usr`" in first["fix"]
+
+
+# -- Bazel's "does not contain a toolchain for CPU 'k8'" in TensorFlow's CUDA crosstool (fresh26 z05 =
+# tensorflow/tensorflow#24460; tensorflow/tensorflow#24124)
+TF_24124 = ("ERROR: cc_toolchain_suite '@local_config_cuda//crosstool:toolchain' does not contain a toolchain for CPU 'k8', "
+            "you may want to add an entry for 'local|compiler' into toolchains and toolchain_identifier 'local_linux' into "
+            "the corresponding cc_toolchain rule (see --incompatible_disable_cc_toolchain_label_from_crosstool_proto).\n")
+
+
+def test_bazel_outside_the_checkouts_range():
+    for log in (_log("z05"), TF_24124):
+        first = _first(log)
+        assert first["id"] == "tf.bazel_version_range", log
+
+
+def test_another_projects_toolchain_suite_is_not_read():
+    # a custom C++ toolchain without a k8 entry (upkie/upkie#4's local_config_cc) is not TensorFlow's CUDA crosstool
+    log = ("ERROR: in cc_toolchain_suite rule @local_config_cc//:toolchain: cc_toolchain_suite '@local_config_cc//:toolchain' "
+           "does not contain a toolchain for cpu 'k8' and compiler 'compiler'.\n")
+    assert not [m for m in explain(log) if m.environment and m.id == "tf.bazel_version_range"]
