@@ -183,6 +183,9 @@ def test_bazel_outside_the_checkouts_range():
     for log in (_log("z05"), TF_24124):
         first = _first(log)
         assert first["id"] == "tf.bazel_version_range", log
+        # not the 2016 rule-format answer (Bazel 0.2.2): the checkout's own Bazel (0.19.2 built z05's)
+        assert first["fix"].splitlines()[0].startswith("Build with the Bazel this checkout names"), first["fix"]
+        assert "0.2.2" not in first["fix"]
 
 
 def test_another_projects_toolchain_suite_is_not_read():
