@@ -193,3 +193,15 @@ def test_another_projects_toolchain_suite_is_not_read():
     log = ("ERROR: in cc_toolchain_suite rule @local_config_cc//:toolchain: cc_toolchain_suite '@local_config_cc//:toolchain' "
            "does not contain a toolchain for cpu 'k8' and compiler 'compiler'.\n")
     assert not [m for m in explain(log) if m.environment and m.id == "tf.bazel_version_range"]
+
+
+# -- Bazel's TMP warning names a Windows directory on Linux too (fresh26 z05 = tensorflow/tensorflow#24460, /home/ubuntu)
+def test_bazels_tmp_warning_is_not_windows():
+    from cudaenv.knowledge.explain.extract import facts
+    from cudaenv.knowledge.explain.text import LogText
+
+    assert facts(LogText(_log("z05")))["platform"] != "windows"
+    # a real Windows path elsewhere in the same log still is
+    log = ("Auto-Configuration Warning: 'TMP' environment variable is not set, using 'C:\\Windows\\Temp' as default\n"
+           "C:\\Users\\me\\tensorflow>bazel build --config=cuda //tensorflow/tools/pip_package:build_pip_package\n")
+    assert facts(LogText(log))["platform"] == "windows"

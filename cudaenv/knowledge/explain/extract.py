@@ -63,7 +63,9 @@ _PLATFORM = [
            r"@(?:DESKTOP-[A-Z0-9]{7}|LAPTOP-[A-Z0-9]{8}):[~/]", _I)),
     ("windows", (":\\", ":/users", ":/program files", ":/windows", "msvc", "cl.exe", "visual studio", "windowspath",
                  ".dll", "msbuild"),
-     _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
+     # [r26 tune] not Bazel's "'TMP' environment variable is not set, using 'C:\Windows\Temp' as default", which Bazel
+     # 0.18-0.20's C++ auto-configuration printed on Linux too (tensorflow/tensorflow#24460, fresh26 z05: /home/ubuntu)
+     _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?!Windows\\Temp' as default)(?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
                 r"\bMSVC\b|\bcl\.exe\b|Visual Studio|WindowsPath|\bPS [A-Z]:\\|\.dll\b|\bMSBuild\b")),
     ("mac", ("darwin", "macos", "mac os", "mac m", "macbook", "mac mini", "apple m", "apple silicon", "/users/",
              ".dylib"),
