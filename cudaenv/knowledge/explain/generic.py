@@ -19,6 +19,7 @@ tool's update. A log that shows a program bug (a device-side assert, shapes, an 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .derive import cuda_of_int
 from .extract import facts
@@ -324,31 +325,28 @@ _BRACKET_CALL = re.compile(r"\[(\d{2,3})\][ \t]{0,4}[Cc]all to (cuda|cu)[A-Z][A-
 _CALL_NAME = re.compile(r"\b(?:cuda|cu)[A-Z][A-Za-z0-9_]{2,40}\b")
 
 
+def _status_rows() -> list[dict]:
+    """status.yaml's runtime rows (knowledge_table caches the parsed file)."""
+    from .derive import knowledge_table
+
+    return knowledge_table("status.yaml")["runtime"]
+
+
 def _answering(row: dict) -> bool:
     """Whether a status.yaml row answers when read: it names an entry, and neither a program verdict (the entry's own
     patterns give that, on the program's words) nor an ambiguity (only its context decides: no answer from the code)."""
     return bool(row.get("entry")) and not row.get("verdict") and not row.get("ambiguous")
 
 
+@lru_cache(maxsize=None)
 def _status_names() -> dict[str, tuple[int, str]]:
     """The status names that answer: runtime and driver name -> (number, entry), for the rows that answer
     (:func:`_answering`; a name needs no era: it means the same in every release)."""
-    global _STATUS_NAMES
-    if _STATUS_NAMES is None:
-        from .derive import knowledge_table
-
-        _STATUS_NAMES = {}
-        for row in knowledge_table("status.yaml")["runtime"]:
-            if _answering(row):
-                for key in ("name", "driver"):
-                    if row.get(key):
-                        _STATUS_NAMES[row[key]] = (row["number"], row["entry"])
-    return _STATUS_NAMES
+    return {row[key]: (row["number"], row["entry"]) for row in _status_rows() if _answering(row)
+            for key in ("name", "driver") if row.get(key)}
 
 
-_STATUS_NAMES: dict[str, tuple[int, str]] | None = None
-
-
+@lru_cache(maxsize=None)
 def _status_strings() -> tuple[re.Pattern, dict[str, str]]:
     """[p26 status] The strings cudaGetErrorString / cuGetErrorString give for the rows that answer, lower-cased: one
     pattern of them all (longest first) and each one's entry. A wrapper that prints only the string ("cudaMalloc
@@ -356,48 +354,30 @@ def _status_strings() -> tuple[re.Pattern, dict[str, str]]:
     error" alone is prose, and beside the word CUDA only (OpenCV's "(-217:Gpu API call) unknown error in function
     'cv::cuda::...'", "CUDA Function Error: invalid device function", the burned sampled/248 and fresh22 v74) it is a
     program's own frame whose cause the string does not settle (fresh22 v74 was the project's build, a negative)."""
-    global _STATUS_STRINGS
-    if _STATUS_STRINGS is None:
-        from .derive import knowledge_table
-
-        entries = {row["string"].lower(): row["entry"] for row in knowledge_table("status.yaml")["runtime"]
-                   if _answering(row) and row.get("string")}
-        _STATUS_STRINGS = (re.compile("|".join(re.escape(s) for s in sorted(entries, key=len, reverse=True))), entries)
-    return _STATUS_STRINGS
+    entries = {row["string"].lower(): row["entry"] for row in _status_rows() if _answering(row) and row.get("string")}
+    return re.compile("|".join(re.escape(s) for s in sorted(entries, key=len, reverse=True))), entries
 
 
-_STATUS_STRINGS: tuple[re.Pattern, dict[str, str]] | None = None
-
-
+@lru_cache(maxsize=None)
 def _status_numbers() -> dict[int, str]:
     """The status numbers a bare number may be read as: number -> the entry status.yaml names (no program verdict, no
     ambiguity, and a number that means the same in every release)."""
-    global _STATUS_NUMBERS
-    if _STATUS_NUMBERS is None:
-        from .derive import knowledge_table
-
-        _STATUS_NUMBERS = {row["number"]: row["entry"] for row in knowledge_table("status.yaml")["runtime"]
-                           if _answering(row) and (row["number"] in _ERA_STABLE or row["number"] >= 98)}
-    return _STATUS_NUMBERS
+    return {row["number"]: row["entry"] for row in _status_rows()
+            if _answering(row) and (row["number"] in _ERA_STABLE or row["number"] >= 98)}
 
 
-_STATUS_NUMBERS: dict[int, str] | None = None
-
-
+@lru_cache(maxsize=None)
 def _driver_numbers() -> dict[int, str]:
     """[p26 status] The numbers a driver-API call's result is read as: the rows with a driver name (a CUresult of that
     number exists) that answer. No era rule: the driver API never renumbered (34 is CUDA_ERROR_STUB_LIBRARY wherever it
     is printed), while a runtime call's 34 was cudaErrorNotReady before CUDA 10."""
-    global _DRIVER_NUMBERS
-    if _DRIVER_NUMBERS is None:
-        from .derive import knowledge_table
-
-        _DRIVER_NUMBERS = {row["number"]: row["entry"] for row in knowledge_table("status.yaml")["runtime"]
-                           if _answering(row) and row.get("driver")}
-    return _DRIVER_NUMBERS
+    return {row["number"]: row["entry"] for row in _status_rows() if _answering(row) and row.get("driver")}
 
 
-_DRIVER_NUMBERS: dict[int, str] | None = None
+def _call_table(kind: str) -> dict[int, str]:
+    """The numbers a status beside a CUDA API call is read as: a runtime call's (``kind`` "cuda": the era rule holds)
+    or a driver-API call's (``kind`` "cu": CUresults were never renumbered)."""
+    return _status_numbers() if kind == "cuda" else _driver_numbers()
 
 
 def _read_status(t: LogText, low: str) -> _Reading | None:
@@ -427,12 +407,12 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
             return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
         m = _CALL_STATUS.search(line, call.start()) if call else None
         if m:
-            table = known if m.group(1) == "cuda" else _driver_numbers()
+            table = _call_table(m.group(1))
             if int(m.group(2)) in table:
                 return _Reading(i, "status", m.group(2), table[int(m.group(2))], "reported")
         m = _BRACKET_CALL.search(line) if call and "all to cu" in line else None
         if m:
-            table = known if m.group(2) == "cuda" else _driver_numbers()
+            table = _call_table(m.group(2))
             if int(m.group(1)) in table:
                 return _Reading(i, "status", m.group(1), table[int(m.group(1))], "reported")
         m = _STATUS_NAME.search(line) if "cudaError" in line or "CUDA_ERROR_" in line else None

@@ -485,6 +485,12 @@ def _named_in_diagnostic(t: LogText, i: int, m: re.Match) -> bool:
     return False
 
 
+def _declined(kb: _Compiled, entry_id: str, t: LogText) -> bool:
+    """Whether the entry's guards decline this log: a ``requires`` pattern it lacks or an ``unless`` pattern it holds."""
+    requires, unless = kb.guards(entry_id)
+    return any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless)
+
+
 def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
     """Every known error in ``text``: root causes first, then consequences, each once.
 
@@ -536,8 +542,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                 where = {i: m for i, m in where.items() if not _named_in_diagnostic(t, i, m)}
                 if not where:
                     continue
-            requires, unless = kb.guards(entry["id"])
-            if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
+            if _declined(kb, entry["id"], t):
                 continue
             i = min(where)
             hits.append((entry.get("rank", 0), i, n, entry, where[i], t.places(where), max(where)))
@@ -558,11 +563,9 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
             if owner and status:
                 # [p26 status] a status answers through the entry status.yaml names, as that entry would: not where
                 # its own `unless` says the cause is another (its patterns declined the log for that reason)
-                requires, unless = kb.guards(owner[1]["id"])
-                if any(not rx.search(t.text) for rx in requires) or any(rx.search(t.text) for rx in unless):
+                if _declined(kb, owner[1]["id"], t):
                     owner = None
-            group = ((owner[1].get("reads") or {}).get("group") or ("status_code" if status else "name")) \
-                if owner else ""
+            group = ("status_code" if status else owner[1]["reads"].get("group") or "name") if owner else ""
             m = re.compile(f"(?P<{group}>{re.escape(reading.name)})").search(t.text, t.starts[reading.line]) \
                 if owner else None
             if m is None and status:
