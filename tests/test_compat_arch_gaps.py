@@ -44,3 +44,35 @@ def test_the_table_reads_the_same_with_libyamls_loader():
     path = os.path.join(os.path.dirname(compat.__file__), "..", "data", "compat.yaml")
     with open(path, encoding="utf-8") as f:
         assert compat.table() == yaml.safe_load(f)
+
+
+def test_every_architecture_the_tables_name_is_a_known_one():
+    """data/compat.yaml's ``sm_history.known`` (every sm_NN an nvcc release compiles for, which explain uses to tell a
+    GPU's architecture from a CUDA version typed as one) holds every architecture the other tables name: each
+    release's sm_min/sm_max, the gaps, the first releases before the rows, and every GPU of knowledge/gpus.yaml. It
+    was a list in derive.py that had missed 13.4's sm_107."""
+    import yaml
+
+    from cudaenv.knowledge.explain.derive import _d_arch
+    from cudaenv.toolkit.compat import sm_first_before_rows, sm_known, table
+    import cudaenv.knowledge as kn
+    import os
+
+    known = sm_known()
+    named = set(table()["sm_gaps"]["first"]) | set(table()["sm_gaps"]["last"]) | set(sm_first_before_rows())
+    for row in table()["toolkits"].values():
+        if row:
+            named |= {row["sm_min"], row["sm_max"]} - {None}
+    with open(os.path.join(os.path.dirname(kn.__file__), "gpus.yaml"), encoding="utf-8") as f:
+        named |= {int(g["cc"].replace(".", "")) for g in yaml.safe_load(f)["gpus"]}
+    assert named <= known, sorted(named - known)
+    assert 107 in known and 91 not in known and 125 not in known
+    assert _d_arch.__name__  # the reader of the list (derive's arch facts) still exists
+
+
+def test_an_architecture_no_release_knows_is_read_as_a_mistyped_number_and_sm_107_is_not():
+    # src-d/kmcuda#76: the CUDA version 9.1 given as CUDA_ARCH; sm_107 is CUDA 13.4's (a real architecture)
+    typo = explain("nvcc fatal   : Unsupported gpu architecture 'compute_91'")[0]
+    real = explain("nvcc fatal   : Unsupported gpu architecture 'compute_107'")[0]
+    assert "13.4" in real.fix
+    assert "13.4" not in typo.fix

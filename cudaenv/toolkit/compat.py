@@ -64,6 +64,16 @@ def builds_for_arch(version: str, sm: int) -> bool:
     return (first is None or v >= version_key(first)) and (last is None or v <= version_key(last))
 
 
+def sm_known() -> frozenset[int]:
+    """Every architecture number (sm_NN) some nvcc release compiles for: a number outside it is no GPU's."""
+    return frozenset(table()["sm_history"]["known"])
+
+
+def sm_first_before_rows() -> dict[int, str]:
+    """The first release that compiles for an architecture older than the toolkit rows (sm -> "major.minor")."""
+    return table()["sm_history"]["first_before_rows"]
+
+
 def min_driver(version: str) -> str | None:
     """Minimum driver for full native support of ``version`` (an update row wins)."""
     row = toolkit_row(version)

@@ -144,6 +144,11 @@ if TYPE_CHECKING:
         last: dict[int, str]  # sm -> the last release that still knows it
         src: list[str]
 
+    class CompatSmHistory(TypedDict):
+        known: list[int]  # every sm_NN some nvcc release compiles for
+        first_before_rows: dict[int, str]  # sm -> the first release (older than the toolkit rows) that compiles for it
+        src: list[str]
+
     class CompatTable(TypedDict):
         schema: int
         sources: dict[str, str]
@@ -157,6 +162,7 @@ if TYPE_CHECKING:
         cudnn: dict[str, CompatAddon]
         nccl: dict[str, CompatAddon]
         sm_gaps: CompatSmGaps  # architectures outside a release's sm_min..sm_max run
+        sm_history: CompatSmHistory  # every architecture number, and the first release of those before the rows
 
 __all__ = ["Toolkit", "ProbedToolkit", "Identity", "Components", "Origin", "FoundVersion", "VersionInfo", "HostLimits", "GpuArchs",
            "CompatTable", "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx",

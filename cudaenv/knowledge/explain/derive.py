@@ -12,7 +12,7 @@ from ...env.pathlist import entries
 from ...host import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
 from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
-                                ptx_isa_cuda, table)
+                                ptx_isa_cuda, sm_first_before_rows, sm_known, table)
 from .cudanames import installed_majors, mentions, named, torch_build_cuda, torch_builds_named
 from .extract import decode_version, gpus_named
 from .symbols import demangle
@@ -60,12 +60,6 @@ def _nvcc_seen(t: LogText) -> str:
     return next((g for g in m.groups() if g), "") if m else ""
 
 
-#: The first CUDA release whose nvcc compiles for an architecture older than data/compat.yaml's toolkit rows (which
-#: start at 9.0), for the architectures a later release dropped: NVIDIA's CUDA release notes (6.0 added Maxwell
-#: sm_50, 6.5 sm_52, 7.0 sm_53 for Tegra X1, 8.0 Pascal sm_60-62, 9.0 Volta sm_70, 10.0 sm_72 for Xavier).
-_FIRST_CUDA = {50: "6.0", 52: "6.5", 53: "7.0", 60: "8.0", 61: "8.0", 62: "8.0", 70: "9.0", 72: "10.0"}
-
-
 #: [r23 ta] An nvcc older than the architecture: the list is often the project's default, not the GPU's, and a GPU older
 #: than that architecture builds with the nvcc at hand once the architecture is left out (a newer toolkit may no longer
 #: build for such a GPU at all: Fermi left with CUDA 9.0). xmrig/xmrig-nvidia#4 (the burned fresh23 w13: CUDA 7.5, a GT
@@ -77,18 +71,11 @@ _OLDER_GPU = ("your GPU is older than {arch} (`nvidia-smi --query-gpu=name,compu
               "-gencode) and build for your GPU's own with this nvcc.")
 
 
-#: [p26 p26-pa] Every compute capability NVIDIA has given a GPU (sm_10 to sm_121; CUDA's release notes and nvcc's
-#: --list-gpu-arch across releases). A number outside it in an nvcc architecture is a typing or setting mistake (src-d/
-#: kmcuda#76: the CUDA version 9.1 given as CUDA_ARCH, nvcc refuses sm_91), which no toolkit compiles.
-_REAL_SMS = frozenset({10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90,
-                       100, 101, 103, 110, 120, 121})
-
-
 def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
     arch = v.get("arch", "")
     sm = _arch_number(arch)
     # only a plain sm_NN / compute_NN (an optional a/f suffix) is judged: a bare number is candle's capability
-    unreal = "yes" if (re.fullmatch(r"(?:sm|compute)_\d+[af]?", arch) and sm is not None and sm not in _REAL_SMS) else ""
+    unreal = "yes" if (re.fullmatch(r"(?:sm|compute)_\d+[af]?", arch) and sm is not None and sm not in sm_known()) else ""
     have = toolkits_for_arch(sm)
     seen = _nvcc_seen(t)
     newest = _toolkit_rows()[-1][0]
@@ -107,12 +94,12 @@ def _d_arch(v: dict, t: LogText, m: re.Match) -> dict:
                   f"build with `eval \"$(cudaenv use {have[-1]})\"`; an nvcc older than 8.0 (Ubuntu 16.04's /usr/bin/nvcc "
                   f"is 7.5) needs a newer toolkit, `eval \"$(cudaenv use {have[-1]})\"` or any from 8.0 on, unless "
                   f"{_OLDER_GPU.format(arch=arch)}")
-        toolkits = f"{_FIRST_CUDA[sm]}-{have[-1]}"  # the tables start at 9.0; Pascal came with 8.0, as the fix says
-    elif have[-1] != newest and not seen and sm in _FIRST_CUDA:
+        toolkits = f"{sm_first_before_rows()[sm]}-{have[-1]}"  # the tables start at 9.0; Pascal came with 8.0, as the fix says
+    elif have[-1] != newest and not seen and sm in sm_first_before_rows():
         # [r11 pairs] the same for every architecture with both ends: with no nvcc version in the log, an nvcc older
         # than the architecture is as possible as one that dropped it (fresh9 d14: PaddlePaddle's "Unsupported gpu
         # architecture 'compute_50'" from an nvcc older than CUDA 7, fixed by pointing CMake at CUDA 7.5)
-        first = _FIRST_CUDA[sm]
+        first = sm_first_before_rows()[sm]
         advice = (f"{arch} compiles with CUDA {first}-{have[-1]} only; `nvcc --version` tells which end this nvcc is "
                   f"past: older than {first}, build with a newer toolkit (`eval \"$(cudaenv use {have[-1]})\"`, or point "
                   f"the build at it: CMake `-DCUDA_TOOLKIT_ROOT_DIR=` / `-DCMAKE_CUDA_COMPILER=`) unless "
@@ -1992,7 +1979,7 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
         return out
     sm = _arch_number(v.get("arch", ""))
     # the tables start at CUDA 9.0: the first release of an older architecture (Pascal came with 8.0)
-    first = _FIRST_CUDA.get(sm or 0, have[0])
+    first = sm_first_before_rows().get(sm or 0, have[0])
     lo, hi = version_key(first)[:2], version_key(have[-1])[:2]
     named = {x for x in _NAMED_CUDA.findall(t.text)}
     ok = sorted((x for x in named if lo <= version_key(x)[:2] <= hi), key=version_key)
@@ -2709,9 +2696,9 @@ def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
     have = toolkits_for_arch(sm)
     if not sm or not have or out.get("named_cuda"):
         return out
-    if sm not in _FIRST_CUDA and version_key(have[0])[:2] <= version_key(_toolkit_rows()[0][0])[:2]:
+    if sm not in sm_first_before_rows() and version_key(have[0])[:2] <= version_key(_toolkit_rows()[0][0])[:2]:
         return out  # the tables start there: the architecture's first release is older and unknown (compute_30)
-    first = _FIRST_CUDA.get(sm, have[0])
+    first = sm_first_before_rows().get(sm, have[0])
     shown = _cuda_shown(v, t)
     if shown and version_key(shown)[:2] < version_key(first)[:2]:
         out.update({"arch_old_cuda": shown, "arch_first": first})
@@ -2722,7 +2709,7 @@ def _d_arch_versions(v: dict, t: LogText, m: re.Match) -> dict:
         # the GPU's own: NVIDIA/cuda-samples#388 (fresh17 q05: CUDA 12.9 refused compute_110, Thor's, from the samples'
         # list "75 80 86 87 89 90 100 110 120", on an RTX 5070, sm_120, which 12.9 compiles for). Capabilities are
         # not a line (sm_110 came after sm_120), so "at or above" alone does not say the GPU needs it.
-        own = _FIRST_CUDA.get(gsm) or next(iter(toolkits_for_arch(gsm)), "")
+        own = sm_first_before_rows().get(gsm) or next(iter(toolkits_for_arch(gsm)), "")
         own_ok = gsm > sm and bool(shown and own) and version_key(shown)[:2] >= version_key(own)[:2]
         out["gpu_needs"] = "yes" if gsm >= sm and not own_ok else "no"
         name = v.get("gpu_name", "")
@@ -3540,7 +3527,7 @@ def _d_arch_versions_bare(v: dict, t: LogText, m: re.Match) -> dict:
     have = toolkits_for_arch(sm)
     if not sm or not have:
         return out
-    first = _FIRST_CUDA.get(sm, have[0])
+    first = sm_first_before_rows().get(sm, have[0])
     lo, hi = version_key(first)[:2], version_key(have[-1])[:2]
     ok = [x for x in installed_majors(t.text) if lo <= version_key(f"{x}.0")[:2] <= hi]
     if ok:
