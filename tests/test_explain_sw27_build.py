@@ -20,7 +20,7 @@ def _first(log):
 # simonmeister/UnFlow#21 (fresh23 w06): the one line; PATH picked an older CUDA than the one installed
 UNFLOW_21 = ('/usr/lib/gcc/x86_64-linux-gnu/5/include/mwaitxintrin.h(36): error: identifier '
              '"__builtin_ia32_monitorx" is undefined\n')
-# amazon-archives/amazon-dsstne#28 (fresh24 x06): CUDA 7.5 with gcc 5, "fixed by CUDA 8 and later"
+# amazon-archives/amazon-dsstne#28 (fresh24 x06): CUDA 7.5 with gcc 5, "fixed by CUDA 8 and later" (the flag a workaround)
 DSSTNE_28 = ('/usr/lib/gcc/x86_64-linux-gnu/5/include/mwaitxintrin.h(36): error: identifier '
              '"__builtin_ia32_monitorx" is undefined\n'
              '/usr/lib/gcc/x86_64-linux-gnu/5/include/mwaitxintrin.h(42): error: identifier '
@@ -32,7 +32,7 @@ def test_mwaitx_without_a_version_leads_with_a_newer_cuda():
         first = _first(log)
         assert first["id"] == "nvcc.host_headers_unsupported"
         lines = first["fix"].splitlines()
-        assert lines[0].startswith("Build with CUDA 8.0 or newer, the first made for gcc 5"), lines[0]
+        assert lines[0].startswith("Build with a newer CUDA made for this gcc (CUDA 8.0 is the first for gcc 5"), lines[0]
         assert "which -a nvcc" in lines[0]
         assert "-D_MWAITXINTRIN_H_INCLUDED" in lines[1]
 
@@ -43,7 +43,7 @@ def test_near_miss_mwaitx_with_cuda_75_shown_keeps_its_answer():
            "gcc version 5.4.0 20160609 (Ubuntu 5.4.0-6ubuntu1~16.04.4)\n" + UNFLOW_21)
     first = _first(log)
     assert first["id"] == "nvcc.host_headers_unsupported"
-    assert not first["fix"].startswith("Build with CUDA 8.0 or newer, the first made for gcc 5")
+    assert not first["fix"].startswith("Build with a newer CUDA made for this gcc")
 
 
 # cryoem-uoft/cryosparc-issues#131 (fresh24 x67): sm_61 on CUDA 7.5, the option's name retyped; install CUDA 8.0
