@@ -75,11 +75,13 @@ CASES = [
      "undefined\n/usr/lib/gcc/x86_64-linux-gnu/5/include/mwaitxintrin.h(36): error: identifier "
      "\"__builtin_ia32_monitorx\" is undefined\n`\nmy PC Ubuntu: CUDA7.5 cudnn 5.1.3 gcc5.4 gtx960\n",
      "nvcc.host_headers_unsupported", "Use a newer CUDA made for gcc 5"),
-    # guard: no CUDA in the log keeps the flag first (Xtra-Computing/thundersvm#34: the flag solved it)
+    # no CUDA in the log: [sw27 sw27-build] the header fails only in an nvcc older than the gcc, so a newer CUDA leads
+    # here too (simonmeister/UnFlow#21, amazon-archives/amazon-dsstne#28); the flag (Xtra-Computing/thundersvm#34) is
+    # the second line, tests/test_explain_sw27_build.py
     ("/usr/lib/gcc/x86_64-linux-gnu/5/include/mwaitxintrin.h(36): error: identifier \"__builtin_ia32_monitorx\" is "
      "undefined\n/usr/lib/gcc/x86_64-linux-gnu/5/include/mwaitxintrin.h(42): error: identifier \"__builtin_ia32_mwaitx\" "
      "is undefined\n",
-     "nvcc.host_headers_unsupported", "-D_MWAITXINTRIN_H_INCLUDED"),
+     "nvcc.host_headers_unsupported", "Build with a newer CUDA made for this gcc"),
     # -- N-family: libtinfo's development package (LLVM's link flags carry -ltinfo) -----------------------------------------
     # https://github.com/triton-lang/triton/issues/171 (fresh17 q02: `apt install llvm` made the build work)
     ("    [100%] Linking CXX shared library ../../triton/_C/libtriton.so\n    /usr/bin/ld: cannot find -ltinfo\n"

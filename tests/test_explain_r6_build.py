@@ -245,10 +245,11 @@ CASES = [
      "collect2: error: ld returned 1 exit status\nmake[2]: *** [main/dede] Error 1",
      "link.cuda_libs_not_linked", "LD_LIBRARY_PATH=/usr/local/cuda/lib64"),
     # --- gcc builtins nvcc does not know, in gcc's own headers -------------------------------------------
-    # https://github.com/razorx89/nmfgpu/issues/1 (gcc 5's mwaitxintrin.h)
+    # https://github.com/razorx89/nmfgpu/issues/1 (gcc 5's mwaitxintrin.h; [sw27 sw27-build] a newer CUDA first, the
+    # -D_MWAITXINTRIN_H_INCLUDED flag second)
     ("[  1%] Building NVCC (Device) object source/CMakeFiles/nmfgpu_static.dir/init/nmfgpu_static_generated_EInNMF.cu.o\n"
      '/usr/lib/gcc/x86_64-linux-gnu/5/include/mwaitxintrin.h(36): error: identifier "__builtin_ia32_monitorx" is undefined',
-     "nvcc.host_headers_unsupported", "-D_MWAITXINTRIN_H_INCLUDED"),
+     "nvcc.host_headers_unsupported", "Build with a newer CUDA made for this gcc"),
     # https://github.com/tromp/cuckoo/issues/68 (avx512fintrin.h, CUDA 10.0, gcc 6)
     ("/usr/local/cuda-10.0/bin/nvcc -o cuda29 -DEDGEBITS=29 -arch sm_35 mean.cu ../crypto/blake2b-ref.c\n"
      '/usr/lib/gcc/x86_64-linux-gnu/6/include/avx512fintrin.h(12943): error: identifier "__builtin_ia32_kmov16" is undefined',
