@@ -1,0 +1,60 @@
+"""Sweep 27, the run side (loader, driver, hardware): burned held-out misses fixed by family.
+
+Family 1, a GPU whose memory is below the mining DAG: an Ethash miner keeps the epoch's dataset in GPU memory and it
+grows every epoch, so a 2, 3 or 4 GB card stops mining at some epoch. ethminer words it through its CUDA_SAFE_CALL
+("CUDA error in func init at line N out of memory"), later releases and their forks check first ("Epoch N requires X
+GB memory" / "This device hasn't enough memory available. Mining suspended"). The "invalid device ordinal" the failed
+init leaves in the search thread was read first, as a device index past the GPU count."""
+from cudaenv.knowledge.explain import explain
+
+from explain_answers import hostile_line
+
+
+def _first(log):
+    env = [m for m in explain(log) if m.environment]
+    assert env, log
+    return env[0].to_dict()
+
+
+# ethereum-mining/ethminer#1817 (fresh26 z34, GTX 1060 3GB; the maintainer: "You can't mine ethereum with an 3GB card
+# anymore")
+ETHMINER_1817 = ("Allocating light with size: 47579072\n"
+                 "Segmentation fault\n"
+                 "[...]\n"
+                 "Fatal GPU error: CUDA error in func run_ethash_search at line 60 invalid device ordinal\n"
+                 "Terminating.\n"
+                 "\n"
+                 "cuda-0   Error CUDA mining: CUDA error in func init at line 126 out of memory\n")
+# the check of ethminer 0.18+ and its forks (abelminer's FAQ: "Epoch 50 requires 5.66 GB memory", a 6 GB card)
+ABELMINER_FAQ = ("Epoch 50 requires 5.66 GB memory\n"
+                 "This device hasn't enough memory available. Mining suspended.\n")
+
+
+def test_dag_too_big_for_the_card_is_first_not_the_device_index():
+    first = _first(ETHMINER_1817)
+    assert first["id"] == "gpu.memory_below_dag"
+    assert first["fix"].splitlines()[0].startswith("This GPU cannot mine this coin any more")
+
+
+def test_the_miners_own_check_reads_the_same_cause():
+    first = _first(ABELMINER_FAQ)
+    assert first["id"] == "gpu.memory_below_dag"
+    assert "more memory than the DAG" in first["fix"].splitlines()[0]
+
+
+def test_near_misses_keep_their_answers():
+    # the ordinal alone is still a device index past the count
+    ids = [m.id for m in explain("Fatal GPU error: CUDA error in func run_ethash_search at line 60 invalid device "
+                                 "ordinal\n")]
+    assert "gpu.memory_below_dag" not in ids
+    # ccminer's quoted form of the macro, another status: not this cause
+    ids = [m.id for m in explain("Cuda error in func 'yescrypt_setTarget' at line 1296 : invalid device symbol.\n")]
+    assert "gpu.memory_below_dag" not in ids
+    # a framework's out of memory stays a program's (not an environment answer)
+    ids = [m.id for m in explain("RuntimeError: CUDA error: out of memory\n")]
+    assert ids == ["runtime.out_of_memory"]
+
+
+def test_new_patterns_do_not_backtrack():
+    for literal in ("CUDA error in func init at line 1", "Epoch 1 requires 1.", "This device hasn't enough "):
+        explain(hostile_line(literal))
