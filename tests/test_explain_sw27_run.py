@@ -30,6 +30,20 @@ ABELMINER_FAQ = ("Epoch 50 requires 5.66 GB memory\n"
                  "This device hasn't enough memory available. Mining suspended.\n")
 
 
+# (text, id, a phrase of the first fix line): real messages, for test_explain.py's coverage of every entry
+CASES = [
+    (ETHMINER_1817, "gpu.memory_below_dag", "This GPU cannot mine this coin any more"),
+    (ABELMINER_FAQ, "gpu.memory_below_dag", "more memory than the DAG"),
+]
+
+
+def test_cases():
+    for text, id_, phrase in CASES:
+        first = _first(text)
+        assert first["id"] == id_, text
+        assert phrase in first["fix"].splitlines()[0], text
+
+
 def test_dag_too_big_for_the_card_is_first_not_the_device_index():
     first = _first(ETHMINER_1817)
     assert first["id"] == "gpu.memory_below_dag"
