@@ -72,3 +72,37 @@ def test_near_misses_keep_their_answers():
 def test_new_patterns_do_not_backtrack():
     for literal in ("CUDA error in func init at line 1", "Epoch 1 requires 1.", "This device hasn't enough "):
         explain(hostile_line(literal))
+
+
+# Family 2, a half-upgraded host driver: the host's own nvidia-smi fails on NVML ("Function Not Found") beside NVML's
+# "Driver/library version mismatch". nvidia-smi comes with the driver, so it is not a tool newer than the driver: the
+# host's links or packages are of two releases. NVIDIA/nvidia-docker#584 (fresh26 z33: stale links in /usr/lib64/nvidia
+# after `yum update`; re-pointing them fixed it, a reboot did not)
+NVIDIA_DOCKER_584 = ("$ nvidia-smi\n"
+                     "Failed to initialize NVML: Function Not Found\n"
+                     "\n"
+                     "$ sudo nvidia-docker run -it nvidia/cuda-ppc64le:8.0-cudnn6-devel-ubuntu16.04 nvidia-smi\n"
+                     "nvidia-docker | 2017/12/21 05:04:46 Error: nvml: Driver/library version mismatch\n")
+F2_CASES = [
+    (NVIDIA_DOCKER_584, "driver.version_mismatch", "point the libnvidia-ml.so.1 (and libcuda.so.1) links at the loaded"),
+]
+
+
+def test_host_nvidia_smi_function_not_found_with_a_mismatch_is_a_half_upgraded_driver():
+    for text, id_, phrase in F2_CASES:
+        first = _first(text)
+        assert first["id"] == id_
+        assert phrase in first["fix"].splitlines()[0]
+        assert first["title"].startswith("the host driver's libraries are of two releases")
+    ids = [m.id for m in explain(NVIDIA_DOCKER_584)]
+    assert ids.index("driver.version_mismatch") < ids.index("driver.nvml_function_missing")
+
+
+def test_near_misses_of_family_2_keep_their_answers():
+    # a tool newer than the driver, no mismatch: still the driver's NVML lacking the function
+    first = _first("nvidia-container-cli: detection error: nvml error: function not found\n")
+    assert first["id"] == "driver.nvml_function_missing"
+    # the mismatch alone keeps its own answer
+    first = _first("Failed to initialize NVML: Driver/library version mismatch\n")
+    assert first["id"] == "driver.version_mismatch"
+    assert not first["title"].startswith("the host driver's libraries are of two releases")
