@@ -106,3 +106,44 @@ def test_near_misses_of_family_2_keep_their_answers():
     first = _first("Failed to initialize NVML: Driver/library version mismatch\n")
     assert first["id"] == "driver.version_mismatch"
     assert not first["title"].startswith("the host driver's libraries are of two releases")
+
+
+# Family 3, two CUDA majors mixed: a library built for CUDA 12 fails on an older libcudart.so.12 (a .so.12 version
+# node) while the log's driver and nvcc are CUDA 13: the program's torch for cu12x on a machine set up for 13, the old
+# copy a leftover 12.x toolkit. shadygm/Lichtfeld-Densification-Plugin#22 (fresh22 v67: cu128 -> cu130 torch wheels, an
+# apt nvidia-cuda-toolkit 12.x beside a manual CUDA 13.0)
+LICHTFELD_22 = ("undefined symbol: cudaGetDriverEntryPointByVersion, version libcudart.so.12\n"
+                "NVIDIA-SMI 580.95.05              Driver Version: 580.95.05      CUDA Version: 13.0\n"
+                "nvcc: NVIDIA (R) Cuda compiler driver\n"
+                "Copyright (c) 2005-2025 NVIDIA Corporation\n"
+                "Built on Wed_Aug_20_01:58:59_PM_PDT_2025\n"
+                "Cuda compilation tools, release 13.0, V13.0.88\n"
+                "Build cuda_13.0.r13.0/compiler.36424714_0\n")
+F3_CASES = [
+    (LICHTFELD_22, "runtime.cuda_lib_shadowed", "Use one CUDA major: install the CUDA 13 build"),
+    # the same one major lower
+    (LICHTFELD_22.replace("libcudart.so.12", "libcudart.so.11").replace("13.0", "12.4"), "runtime.cuda_lib_shadowed",
+     "Use one CUDA major: install the CUDA 12 build"),
+]
+
+
+def test_an_older_cuda_12_runtime_on_a_cuda_13_machine_is_two_majors_mixed():
+    for text, id_, phrase in F3_CASES:
+        first = _first(text)
+        assert first["id"] == id_
+        assert first["fix"].splitlines()[0].startswith(phrase), first["fix"]
+        assert first["title"].startswith("two CUDA majors are mixed")
+
+
+def test_near_misses_of_family_3_keep_their_answers():
+    # the symbol alone (no CUDA of the machine in the log), or a machine of the same major: not two majors
+    for text in ("undefined symbol: cudaGetDriverEntryPointByVersion, version libcudart.so.12\n",
+                 LICHTFELD_22.replace("13.0", "12.8")):
+        first = _first(text)
+        assert first["id"] == "runtime.cuda_lib_shadowed"
+        assert not first["title"].startswith("two CUDA majors are mixed"), text
+
+
+def test_family_3_when_does_not_backtrack():
+    explain("undefined symbol: cudaGetDriverEntryPointByVersion, version libcudart.so.12\n"
+            + hostile_line("Cuda compilation tools, release 1"))
