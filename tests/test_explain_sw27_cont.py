@@ -43,3 +43,33 @@ def test_near_miss_x86_deepstream_stays_a_loader_path_answer():
 def test_jetson_trace_does_not_backtrack():
     assert _JETSON[1].search(hostile_line("aarch64-linux-gnu/gstreamer-1.0/")) is None
     assert explain(hostile_line("/usr/lib/aarch64-linux-gnu/gstreamer-1.0/deepstream/")) is not None
+
+
+# NVIDIA/nvidia-container-toolkit#152 (burned fresh17 q66): the November-2023 re-push of the cuda 11.8 images changed
+# NVIDIA_REQUIRE_CUDA; the same driver had run the earlier push; fixed by NVIDIA_DISABLE_REQUIRE or an older digest
+TOOLKIT_152 = ("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=11.8\n\n"
+               "Same issue as reported here. It looks like the new image assumes a newer driver version than is listed "
+               "in the requirements for CUDA 11.8.\n\n"
+               "Possibly an older digest that can be used?\n")
+
+
+def test_image_repush_puts_the_requirement_first():
+    first = _first(TOOLKIT_152)
+    assert first["id"] == "container.driver_too_old"
+    assert "requirement changed" in first["title"]
+    assert first["fix"].splitlines()[0].startswith("Skip the image's requirement check")
+    assert "NVIDIA_DISABLE_REQUIRE=true" in first["fix"].splitlines()[0]
+
+
+def test_near_miss_plain_requirement_error_keeps_the_driver_upgrade():
+    first = _first("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.8, please update your "
+                   "driver to a newer version, or use an earlier cuda container: unknown\n")
+    assert first["id"] == "container.driver_too_old"
+    assert "Upgrade the host driver" in first["fix"] or "Install a host driver" in first["fix"]
+    assert "NVIDIA_DISABLE_REQUIRE=true" not in first["fix"]
+
+
+def test_repush_cue_does_not_backtrack():
+    for literal in ("older digest ", "new image ", "recently updated ", "image was "):
+        assert explain(hostile_line("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=11.8 "
+                                    + literal)) is not None
