@@ -477,9 +477,13 @@ def _driver_and_gpu(f: "_Finder") -> dict[str, str]:
 # /run/opengl-driver where NixOS puts the driver's libraries): apt-get and /usr/local/cuda are not the fix there;
 # cudaPackages, the driver in /run/opengl-driver/lib (NixOS) or nixGL / LD_LIBRARY_PATH (Nix on another distribution)
 # are (NixOS/nixpkgs#77834, #127329, #342385, nix-community/nix-user-chroot#31).
-_JETSON = (("jetson", "tegra", "l4t", "jetpack", "orin", "xavier", "dustynv/", "nvgpu"),
+# [sw27 sw27-cont] DeepStream's Jetson build: its GStreamer plugins under /usr/lib/aarch64-linux-gnu/gstreamer-1.0/
+# deepstream (the deepstream-l4t images; Azure-Samples/NVIDIA-Deepstream-Azure-IoT-Edge-on-a-NVIDIA-Jetson-Nano#7,
+# where that path was the log's only trace of the Jetson).
+_JETSON = (("jetson", "tegra", "l4t", "jetpack", "orin", "xavier", "dustynv/", "nvgpu", "gstreamer-1.0/deepstream"),
            _Lazy(r"[Jj]etson|JETSON|\b[Tt]egra\b|-tegra\b|nv_tegra_release|\b[Ll]4[Tt]\b|L4T_VERSION|nvidia-l4t|"
-                 r"[Jj]et[Pp]ack|JETPACK|\bOrin\b|\bXavier (?:NX|AGX)\b|\bAGX Xavier\b|dustynv/|\(nvgpu\)"))
+                 r"[Jj]et[Pp]ack|JETPACK|\bOrin\b|\bXavier (?:NX|AGX)\b|\bAGX Xavier\b|dustynv/|\(nvgpu\)|"
+                 r"aarch64-linux-gnu/gstreamer-1\.0/deepstream"))
 _NIX = (("/nix/store/", "nix-shell", "nix-build", "nix develop", "nix build", "nix run", "nix shell", "nixos",
          "/run/opengl-driver", "nixpkgs", "flake.nix"),
         _Lazy(r"/nix/store/|\bnix-(?:shell|build)\b|\bnix (?:develop|build|run|shell)\b|\bNixOS\b|"
