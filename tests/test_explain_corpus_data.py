@@ -43,6 +43,7 @@ FRESH23 = os.path.join(CORPUS, "fresh23")
 FRESH24 = os.path.join(CORPUS, "fresh24")
 FRESH25 = os.path.join(CORPUS, "fresh25")
 FRESH26 = os.path.join(CORPUS, "fresh26")
+FRESH27 = os.path.join(CORPUS, "fresh27")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -250,9 +251,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH23, "fresh23", "w", 46, 9, 44),
               (FRESH24, "fresh24", "x", 44, 9, 41),
               (FRESH25, "fresh25", "y", 48, 9, 46),
-              (FRESH26, "fresh26", "z", 51, 12, 42)]
+              (FRESH26, "fresh26", "z", 51, 12, 42),
+              (FRESH27, "fresh27", "k", 45, 9, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh27"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -581,6 +583,14 @@ def test_fresh26_logs_are_a_twenty_sixth_sealed_split():
     reader, made the practice logs a corpus of the repo and practised on sets of their own. Sealed: nobody tuning
     explain reads it until it is judged."""
     assert_later_set("fresh26")
+
+
+def test_fresh27_logs_are_a_twenty_seventh_sealed_split():
+    """fresh27/: a twenty-seventh set (k01-k16 build side, k31-k46 run side, k61-k76 a user's day of installing and
+    switching; its file names take the letter k, the alphabet after z being used), collected by collectors who never
+    ran explain while round 27's engineers swept the burned sets' remaining misses. Sealed: nobody tuning explain reads
+    it until it is judged."""
+    assert_later_set("fresh27")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
