@@ -252,7 +252,7 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH24, "fresh24", "x", 44, 9, 41),
               (FRESH25, "fresh25", "y", 48, 9, 46),
               (FRESH26, "fresh26", "z", 51, 12, 42),
-              (FRESH27, "fresh27", "k", 45, 9, 40)]
+              (FRESH27, "fresh27", "k", 61, 12, 54)]
 #: Sets not yet scored: no test may quote their threads.
 UNREAD: set[str] = {"fresh27"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
@@ -587,7 +587,7 @@ def test_fresh26_logs_are_a_twenty_sixth_sealed_split():
 
 def test_fresh27_logs_are_a_twenty_seventh_sealed_split():
     """fresh27/: a twenty-seventh set (k01-k16 build side, k31-k46 run side, k61-k76 a user's day of installing and
-    switching; its file names take the letter k, the alphabet after z being used), collected by collectors who never
+    switching, k81-k96 GPU work outside the Python deep-learning stack; its file names take the letter k, the alphabet after z being used), collected by collectors who never
     ran explain while round 27's engineers swept the burned sets' remaining misses. Sealed: nobody tuning explain reads
     it until it is judged."""
     assert_later_set("fresh27")
