@@ -291,11 +291,12 @@ def every_sealed_set() -> list[tuple[str, str, list[dict]]]:
 
 
 #: The practice helpers' directories a practice log may come from (its ``from`` field).
-PRACTICE_FROM = {"p24-a", "p24-b", "p24-c", "p24-d", "p24-e", "p25-prac", "p25-prac2", "p26-pa", "p26-pb", "p26-pc"}
+PRACTICE_FROM = {"p24-a", "p24-b", "p24-c", "p24-d", "p24-e", "p25-prac", "p25-prac2", "p26-pa", "p26-pb", "p26-pc",
+                 "p27-pa"}
 
 
 def test_practice_logs_are_a_tuning_set_of_their_own():
-    """practice/: the logs the practice helpers of rounds 24, 25 and 26 collected to tune on, each a verbatim paste from
+    """practice/: the logs the practice helpers of rounds 24 to 27 collected to tune on, each a verbatim paste from
     the public thread it names, with a cause and a confirmed fix (or a program bug, layer negative). A tuning set:
     read freely, never sealed, never in a held-out table; it shares no thread, file name or log text with any other
     set (checked against the sealed sets without naming a log of a set not yet scored)."""
