@@ -28,8 +28,10 @@ LOGS = yaml.safe_load(HEADER)["logs"]
 
 #: Practice negatives explain claims an environment cause for at 89e09ec, and still at ccf68a1 with round 26's six
 #: negatives added (the program's own build or binary is at fault, but the user-side fix the entry names also clears
-#: the error). Not to grow.
-CLAIMED_NEGATIVES = {"p002", "p014", "p038", "p040"}
+#: the error). Not to grow, except by a practice log claimed on arrival: round 27's p090-p092 (a Makefile's flags that
+#: brought in nvcc's gcc check, a crate's build.rs calling nvcc wrongly, a library's CMake that did not device-link),
+#: whose lines are the environment causes' own.
+CLAIMED_NEGATIVES = {"p002", "p014", "p038", "p040", "p090", "p091", "p092"}
 
 
 def log_text(item: dict) -> str:
