@@ -1,0 +1,43 @@
+"""Round 27 (t27-runa: container, loader, nccl and the Jetson/hardware rows of fresh27).
+
+Gloo's loopback address in its older wording: before connectFullMesh, Gloo's tcp pair threw gloo::IoException
+"connect [127.0.1.1]:PORT: Connection refused": the host name resolved to loopback and the other node was told that."""
+from cudaenv.knowledge.explain import explain
+
+from explain_answers import hostile_line
+
+
+def _first(log):
+    env = [m for m in explain(log) if m.environment]
+    assert env, log
+    return env[0].to_dict()
+
+
+# pytorch/pytorch#15592 (fresh27 k41): GLOO_SOCKET_IFNAME=eth0, "It works"
+TORCH_15592 = (
+    "terminate called after throwing an instance of 'gloo::IoException'\n"
+    "  what():  [/opt/conda/conda-bld/pytorch_1544084119927/work/third_party/gloo/gloo/transport/tcp/pair.cc:724] "
+    "connect [127.0.1.1]:3210: Connection refused\n"
+    "Aborted (core dumped)\n")
+# pytorch/gloo#223: Gloo's benchmark across two nodes; the hostname resolves to 127.0.1.1, name the interface
+GLOO_223 = "[<some path>/gloo/gloo/transport/tcp/pair.cc:761] connect [127.0.1.1]:60817: Connection refused\n"
+
+
+def test_gloo_old_wording_loopback():
+    for log in (TORCH_15592, GLOO_223):
+        first = _first(log)
+        assert first["id"] == "dist.gloo_loopback", log
+        assert "127.0.1.1" in first["cause"]
+        assert "GLOO_SOCKET_IFNAME" in first["fix"].splitlines()[0]
+
+
+def test_gloo_near_miss_a_routable_address_is_not_loopback():
+    log = ("terminate called after throwing an instance of 'gloo::IoException'\n"
+           "  what():  [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:724] connect [10.0.0.2]:3210: "
+           "Connection refused\n")
+    assert "dist.gloo_loopback" not in [m.id for m in explain(log)]
+
+
+def test_hostile_lines_are_cheap():
+    for literal in ("pair.cc:1] connect [127.0.1.1]:1: ", "] connect [127.0.0.1]:"):
+        explain(hostile_line(literal))
