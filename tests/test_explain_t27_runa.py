@@ -1,7 +1,10 @@
 """Round 27 (t27-runa: container, loader, nccl and the Jetson/hardware rows of fresh27).
 
 Gloo's loopback address in its older wording: before connectFullMesh, Gloo's tcp pair threw gloo::IoException
-"connect [127.0.1.1]:PORT: Connection refused": the host name resolved to loopback and the other node was told that."""
+"connect [127.0.1.1]:PORT: Connection refused": the host name resolved to loopback and the other node was told that.
+
+A DeepStream container started without GPUs: deepstream-app stops at the first NVIDIA GStreamer element it cannot
+create (nvstreammux, 'src_bin_muxer'), after a plain `docker run` of the DeepStream image."""
 from cudaenv.knowledge.explain import explain
 
 from explain_answers import hostile_line
@@ -38,6 +41,36 @@ def test_gloo_near_miss_a_routable_address_is_not_loopback():
     assert "dist.gloo_loopback" not in [m.id for m in explain(log)]
 
 
+# marcoslucianops/DeepStream-Yolo#298 (fresh27 k38): `docker run --gpus all` "and it worked!"
+DEEPSTREAM_YOLO_298 = (
+    "docker run -it --rm -v DeepStream-Yolo:/opt/nvidia/deepstream/deepstream-6.1/DeepStream-Yolo "
+    "nvcr.io/nvidia/deepstream:6.1.1-devel\n\n"
+    "root@1220d6a7a7cc:/opt/nvidia/deepstream/deepstream-6.1/DeepStream-Yolo# deepstream-app -c deepstream_app_config.txt\n"
+    "** ERROR: <create_multi_source_bin:1457>: Failed to create element 'src_bin_muxer'\n"
+    "** ERROR: <create_multi_source_bin:1550>: create_multi_source_bin failed\n"
+    "** ERROR: <create_pipeline:1327>: create_pipeline failed\n"
+    "** ERROR: <main:697>: Failed to create pipeline\n"
+    "Quitting\n"
+    "App run failed\n")
+
+
+def test_deepstream_started_without_gpus():
+    first = _first(DEEPSTREAM_YOLO_298)
+    assert first["id"] == "container.started_without_gpus"
+    assert first["fix"].splitlines()[0].startswith("Start it with GPUs: `docker run --gpus all")
+
+
+def test_deepstream_near_misses():
+    # started with --gpus: not "started without GPUs"
+    log = DEEPSTREAM_YOLO_298.replace("docker run -it", "docker run --gpus all -it")
+    assert "container.started_without_gpus" not in [m.id for m in explain(log)] or \
+        _first(log)["title"] != "the container was started without GPUs"
+    # no docker run in the log (a Jetson or a host install): no container answer
+    log = DEEPSTREAM_YOLO_298.split("\n\n", 1)[1]
+    assert "container.started_without_gpus" not in [m.id for m in explain(log)]
+
+
 def test_hostile_lines_are_cheap():
-    for literal in ("pair.cc:1] connect [127.0.1.1]:1: ", "] connect [127.0.0.1]:"):
+    for literal in ("pair.cc:1] connect [127.0.1.1]:1: ", "] connect [127.0.0.1]:", "<create_a:1>: Failed to create element '",
+                    "docker run -it <create_x:"):
         explain(hostile_line(literal))
