@@ -4,7 +4,10 @@ Gloo's loopback address in its older wording: before connectFullMesh, Gloo's tcp
 "connect [127.0.1.1]:PORT: Connection refused": the host name resolved to loopback and the other node was told that.
 
 A DeepStream container started without GPUs: deepstream-app stops at the first NVIDIA GStreamer element it cannot
-create (nvstreammux, 'src_bin_muxer'), after a plain `docker run` of the DeepStream image."""
+create (nvstreammux, 'src_bin_muxer'), after a plain `docker run` of the DeepStream image.
+
+jetson-inference's libraries after `sudo make install` without `sudo ldconfig`: libjetson-utils.so and
+libjetson-inference.so sit in /usr/local/lib, which the loader cache does not list yet."""
 from cudaenv.knowledge.explain import explain
 
 from explain_answers import hostile_line
@@ -70,7 +73,41 @@ def test_deepstream_near_misses():
     assert "container.started_without_gpus" not in [m.id for m in explain(log)]
 
 
+# dusty-nv/jetson-inference#368 (fresh27 k37): the library path set / `sudo ldconfig`
+JETSON_368 = (
+    "/data/jetson-inference/build/aarch64/bin$ ./imagenet-console.py granny_smith_1.jpg output_1.jpg\n"
+    "jetson.inference.__init__.py\n"
+    "Traceback (most recent call last):\n"
+    "  File \"./imagenet-console.py\", line 24, in <module>\n"
+    "    import jetson.inference\n"
+    "  File \"/usr/lib/python2.7/dist-packages/jetson/inference/__init__.py\", line 4, in <module>\n"
+    "    from jetson_inference_python import *\n"
+    "ImportError: libjetson-utils.so: cannot open shared object file: No such file or directory\n")
+# dusty-nv/jetson-inference#369: the same traceback; the maintainer: `sudo make install`, then `sudo ldconfig`
+JETSON_369 = ("jetson-inference/build/aarch64/bin$ ./imagenet-console.py --network=googlenet orange_0.jpg output_0.jpg\n"
+              "jetson.inference.__init__.py\n"
+              "    from jetson_inference_python import *\n"
+              "ImportError: libjetson-utils.so: cannot open shared object file: No such file or directory\n")
+# dusty-nv/jetson-inference#231's wording: a C++ sample and the other library (only the wording is used)
+JETSON_231 = ("./detectnet-console: error while loading shared libraries: libjetson-inference.so: cannot open shared "
+              "object file: No such file or directory\n")
+
+
+def test_jetson_inference_libs_need_ldconfig():
+    for log in (JETSON_368, JETSON_369, JETSON_231):
+        first = _first(log)
+        assert first["id"] == "loader.jetson_inference_libs_not_in_cache", log
+        assert first["fix"].splitlines()[0].startswith("Refresh the loader cache: `sudo ldconfig`")
+
+
+def test_jetson_inference_near_miss_the_python_binding_is_not_read():
+    # dusty-nv/jetson-inference#1602: jetson_utils_python.so, which ldconfig did not fix
+    log = "ImportError: jetson_utils_python.so: cannot open shared object file: No such file or directory\n"
+    assert "loader.jetson_inference_libs_not_in_cache" not in [m.id for m in explain(log)]
+
+
 def test_hostile_lines_are_cheap():
     for literal in ("pair.cc:1] connect [127.0.1.1]:1: ", "] connect [127.0.0.1]:", "<create_a:1>: Failed to create element '",
-                    "docker run -it <create_x:"):
+                    "docker run -it <create_x:",
+                    "libjetson-utils.so: cannot open ", "libjetson-"):
         explain(hostile_line(literal))
