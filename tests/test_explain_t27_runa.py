@@ -7,7 +7,10 @@ A DeepStream container started without GPUs: deepstream-app stops at the first N
 create (nvstreammux, 'src_bin_muxer'), after a plain `docker run` of the DeepStream image.
 
 jetson-inference's libraries after `sudo make install` without `sudo ldconfig`: libjetson-utils.so and
-libjetson-inference.so sit in /usr/local/lib, which the loader cache does not list yet."""
+libjetson-inference.so sit in /usr/local/lib, which the loader cache does not list yet.
+
+"operation not supported" (801) to the context's creation (ffmpeg's cuCtxCreate): no program fallback applies; the
+platform under the driver refuses CUDA, most often a VM whose CPU model hides the host's (TrueNAS SCALE's "Custom")."""
 from cudaenv.knowledge.explain import explain
 
 from explain_answers import hostile_line
@@ -106,8 +109,33 @@ def test_jetson_inference_near_miss_the_python_binding_is_not_read():
     assert "loader.jetson_inference_libs_not_in_cache" not in [m.id for m in explain(log)]
 
 
+# blakeblackshear/frigate#7295 (fresh27 k33): the TrueNAS SCALE VM's CPU Mode "Custom" -> "Host Passthrough"
+FRIGATE_7295 = (
+    "2023-07-26 08:16:37.100316911  [2023-07-26 08:16:37] ffmpeg.front_door.detect       ERROR   : [AVHWDeviceContext @ "
+    "0x55ebc7559240] cu->cuCtxCreate(&hwctx->cuda_ctx, desired_flags, hwctx->internal->cuda_device) failed -> "
+    "CUDA_ERROR_NOT_SUPPORTED: operation not supported\n")
+
+
+def test_context_creation_not_supported_points_at_the_vm():
+    first = _first(FRIGATE_7295)
+    assert first["id"] == "status.operation_not_supported"
+    assert first["title"].startswith("the driver refused to create a CUDA context here")
+    assert first["fix"].splitlines()[0].startswith("In a VM with the GPU passed through: give the VM the host's CPU")
+    assert "Host Passthrough" in first["fix"].splitlines()[0]
+
+
+def test_context_creation_near_misses_keep_their_answers():
+    # a later call refused (the stream-ordered allocator): its own variant, not the VM one
+    first = _first("cudaMallocAsync failed: cudaErrorNotSupported: operation not supported\n")
+    assert first["title"] == "this GPU or driver mode has no stream-ordered allocator (cudaMallocAsync)"
+    # the generic form keeps the entry's first fix
+    first = _first("RuntimeError: CUDA error: operation not supported\n")
+    assert first["fix"].splitlines()[0].startswith("Find the call that failed")
+
+
 def test_hostile_lines_are_cheap():
     for literal in ("pair.cc:1] connect [127.0.1.1]:1: ", "] connect [127.0.0.1]:", "<create_a:1>: Failed to create element '",
                     "docker run -it <create_x:",
-                    "libjetson-utils.so: cannot open ", "libjetson-"):
+                    "libjetson-utils.so: cannot open ", "libjetson-",
+                    "cuCtxCreate(", "cuCtxCreate(a) failed -> CUDA_ERROR_NOT_SUPPORTED ", "operation not supported cuCtxCreate("):
         explain(hostile_line(literal))
