@@ -10,7 +10,10 @@ jetson-inference's libraries after `sudo make install` without `sudo ldconfig`: 
 libjetson-inference.so sit in /usr/local/lib, which the loader cache does not list yet.
 
 "operation not supported" (801) to the context's creation (ffmpeg's cuCtxCreate): no program fallback applies; the
-platform under the driver refuses CUDA, most often a VM whose CPU model hides the host's (TrueNAS SCALE's "Custom")."""
+platform under the driver refuses CUDA, most often a VM whose CPU model hides the host's (TrueNAS SCALE's "Custom").
+
+`import torch` failing on the system's libcudart.so.X.Y: PyPI's CUDA wheels carry their own runtime, so this torch is a
+build for one CUDA release (a Jetson wheel, conda, source) on a machine with another: its build for the CUDA here."""
 from cudaenv.knowledge.explain import explain
 
 from explain_answers import hostile_line
@@ -131,6 +134,39 @@ def test_context_creation_near_misses_keep_their_answers():
     # the generic form keeps the entry's first fix
     first = _first("RuntimeError: CUDA error: operation not supported\n")
     assert first["fix"].splitlines()[0].startswith("Find the call that failed")
+
+
+# NVIDIA-AI-IOT/jetracer#88 (fresh27 k36): a torch 1.2 wheel for CUDA 10.2 on a JetCard image with CUDA 10.0
+JETRACER_88 = (
+    "----> 1 import torch\n"
+    "/usr/local/lib/python3.6/dist-packages/torch/__init__.py in <module>\n"
+    "---> 81 from torch._C import *\n"
+    "ImportError: libcudart.so.10.2: cannot open shared object file: No such file or directory\n")
+# jugfk/Deep_Learning_On_JetsonNano#1: NVIDIA's torch 1.4.0 wheel on a Nano whose JetPack has another CUDA (the fix is
+# dusty-nv/jetson-inference#559's and #622's: the wheel for this JetPack)
+JETSON_NANO_1 = (
+    ">>> import torch\n"
+    "Traceback (most recent call last):\n"
+    "  File \"<stdin>\", line 1, in <module>\n"
+    "  File \"/home/user1/.local/lib/python3.6/site-packages/torch/__init__.py\", line 81, in <module>\n"
+    "    from torch._C import *\n"
+    "ImportError: libcudart.so.10.0: cannot open shared object file: No such file or directory\n")
+
+
+def test_torch_built_for_another_cuda():
+    for log, version in ((JETRACER_88, "10.2"), (JETSON_NANO_1, "10.0")):
+        first = _first(log)
+        assert first["id"] == "runtime.libcudart_not_found", log
+        assert first["title"] == f"this torch was built for CUDA {version} (libcudart.so.{version}), which this machine does not have"
+        assert first["fix"].splitlines()[0].startswith("Install the torch build made for the CUDA this machine has")
+
+
+def test_torch_near_miss_another_program_keeps_the_loader_path_answer():
+    log = ("./saxpy: error while loading shared libraries: libcudart.so.10.2: cannot open shared object file: "
+           "No such file or directory\n")
+    first = _first(log)
+    assert first["id"] == "runtime.libcudart_not_found"
+    assert "torch" not in first["title"]
 
 
 def test_hostile_lines_are_cheap():
