@@ -72,8 +72,7 @@ def test_deepstream_started_without_gpus():
 def test_deepstream_near_misses():
     # started with --gpus: not "started without GPUs"
     log = DEEPSTREAM_YOLO_298.replace("docker run -it", "docker run --gpus all -it")
-    assert "container.started_without_gpus" not in [m.id for m in explain(log)] or \
-        _first(log)["title"] != "the container was started without GPUs"
+    assert "container.started_without_gpus" not in [m.id for m in explain(log)]
     # no docker run in the log (a Jetson or a host install): no container answer
     log = DEEPSTREAM_YOLO_298.split("\n\n", 1)[1]
     assert "container.started_without_gpus" not in [m.id for m in explain(log)]
@@ -97,6 +96,22 @@ JETSON_369 = ("jetson-inference/build/aarch64/bin$ ./imagenet-console.py --netwo
 # dusty-nv/jetson-inference#231's wording: a C++ sample and the other library (only the wording is used)
 JETSON_231 = ("./detectnet-console: error while loading shared libraries: libjetson-inference.so: cannot open shared "
               "object file: No such file or directory\n")
+
+
+# (text, id, a phrase of the first fix line): read by tests/test_explain.py as real messages for each entry
+CASES = [
+    (JETSON_368, "loader.jetson_inference_libs_not_in_cache", "Refresh the loader cache: `sudo ldconfig`"),
+    (JETSON_369, "loader.jetson_inference_libs_not_in_cache", "Refresh the loader cache: `sudo ldconfig`"),
+    (TORCH_15592, "dist.gloo_loopback", "GLOO_SOCKET_IFNAME"),
+    (GLOO_223, "dist.gloo_loopback", "GLOO_SOCKET_IFNAME"),
+]
+
+
+def test_cases():
+    for text, entry_id, phrase in CASES:
+        first = _first(text)
+        assert first["id"] == entry_id, text
+        assert phrase in first["fix"].splitlines()[0], text
 
 
 def test_jetson_inference_libs_need_ldconfig():
