@@ -69,3 +69,37 @@ def test_near_miss_other_darknet_errors_keep_their_answer():
 def test_hostile_lines_are_cheap():
     for literal in ("PTX was compiled with an unsupported toolchai", "the PTX is compiled with an ", "CUDA Error: unknown "):
         explain(hostile_line(literal))
+
+
+# traveller59/spconv#367 (fresh27 k71): spconv 2.1.2 over an older cumm-cu114; "pip install -U cumm-cu114"
+SPCONV_367 = ("import spconv.pytorch as spconv\n"
+              '  File "D:\\pythoncoder\\Anaconda3\\lib\\site-packages\\spconv\\core.py", line 21, in <module>\n'
+              "    from cumm.conv.main import gen_gemm_params as gen_conv_params, ConvFwdAndBwdInput, ConvBwdWeight\n"
+              "ImportError: cannot import name 'ConvFwdAndBwdInput' from 'cumm.conv.main'\n")
+# Luoyadan/CRB-active-3Ddet#7: spconv-cu113 2.1.21 with cumm-cu113 0.4.9
+CRB_7 = ('  File "/opt/conda/envs/ahmed/lib/python3.7/site-packages/spconv/core.py", line 18, in <module>\n'
+         "    from cumm.gemm.algospec.core import TensorOpParams\n"
+         "ImportError: cannot import name 'TensorOpParams' from 'cumm.gemm.algospec.core' "
+         "(/opt/conda/envs/ahmed/lib/python3.7/site-packages/cumm/gemm/algospec/core.py)\n")
+
+
+def test_spconv_asking_cumm_for_a_name_is_a_cumm_of_another_release():
+    for log, name in ((SPCONV_367, "ConvFwdAndBwdInput"), (CRB_7, "TensorOpParams")):
+        first = _first(log)
+        assert first["id"] == "python.spconv_cumm_mismatch"
+        assert name in first["title"]
+        assert first["fix"].splitlines()[0].startswith("Bring cumm to the release of this spconv")
+        assert "pip install -U cumm-cu114" in first["fix"]
+
+
+def test_near_miss_other_packages_and_spconv_two_builds_keep_their_answer():
+    ids = [m.id for m in explain("ImportError: cannot import name 'foo' from 'cummins.core'\n")]
+    assert "python.spconv_cumm_mismatch" not in ids
+    # two spconv packages registering one type twice: python.two_cuda_builds_installed, unchanged
+    first = _first("    import spconv.core_cc as _ext\nImportError: generic_type: cannot initialize type \"Tensor\": "
+                   "an object with that name is already defined\n")
+    assert first["id"] == "python.two_cuda_builds_installed"
+
+
+def test_hostile_cumm_lines_are_cheap():
+    explain(hostile_line("cannot import name 'ConvFwdAndBwdInput' from 'cumm"))
