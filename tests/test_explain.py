@@ -362,9 +362,9 @@ def _layer_case_ids() -> set[str]:
     ids_ = set()
     here = os.path.dirname(os.path.abspath(__file__))
     # the practice rounds' files (test_explain_p24_d.py) quote real messages the same way
-    # and the sweeps' files (test_explain_sw27_run.py)
+    # and the sweeps' files (test_explain_sw27_run.py), and the tuning rounds' (test_explain_t27_runb.py)
     paths = glob.glob(os.path.join(here, "test_explain_r[0-9]*_*.py")) + glob.glob(os.path.join(here, "test_explain_p[0-9]*_*.py")) \
-        + glob.glob(os.path.join(here, "test_explain_sw[0-9]*_*.py"))
+        + glob.glob(os.path.join(here, "test_explain_sw[0-9]*_*.py")) + glob.glob(os.path.join(here, "test_explain_t[0-9]*_*.py"))
     for path in sorted(paths):
         spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3] + "_cases", path)
         mod = importlib.util.module_from_spec(spec)

@@ -103,3 +103,10 @@ def test_near_miss_other_packages_and_spconv_two_builds_keep_their_answer():
 
 def test_hostile_cumm_lines_are_cheap():
     explain(hostile_line("cannot import name 'ConvFwdAndBwdInput' from 'cumm"))
+
+
+# the real messages this round's entries answer (counted by test_explain.py's test_every_entry_has_a_real_message)
+CASES = [
+    (SPCONV_367, "python.spconv_cumm_mismatch", "pip install -U cumm-cu114"),
+    (CRB_7, "python.spconv_cumm_mismatch", "pip install -U cumm-cu114"),
+]
