@@ -1447,6 +1447,11 @@ _API_CHANGES = [
     ("cuda92_added", "CUDA", "9.2", r"__cudaPushCallConfiguration|__cudaPopCallConfiguration"),
     ("cuda90_added", "CUDA", "9.0",
      r"__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__syncwarp|__activemask|__match_(?:any|all)_sync"),
+    # [r27 t27-build] CUDA graphs' stream-capture modes came with CUDA 10.1 (cudaStreamBeginCapture gained its mode
+    # argument): AlexeyAB/darknet#7452 (fresh27 k03, nvcc 10.0: upgrade the toolkit), triton-inference-server/server#635
+    # ("That CUDA API was added in 10.1", CUDA 10.0.130), NVIDIA/cuda-samples#14, NVIDIA/nccl-tests#90 (CUDA 10 image).
+    ("cuda101_added", "CUDA", "10.1",
+     r"cudaStreamCaptureMode(?:Global|ThreadLocal|Relaxed)?|cudaThreadExchangeStreamCaptureMode"),
     ("cuda110_added", "CUDA", "11.0",
      r"CUDA_R_16BF|CUDA_C_16BF|__nv_bfloat162?|"
      r"cublasComputeType_t|CUBLAS_COMPUTE_(?:16F|32F|32F_FAST_16BF|32F_FAST_TF32|64F)"),

@@ -1,0 +1,49 @@
+"""Round 27 tuning (t27-build, the compiler and linker rows of fresh27's misses).
+
+A toolkit older than the code: CUDA 10.1's stream-capture modes (cudaStreamCaptureModeGlobal, the two-argument
+cudaStreamBeginCapture) named undefined by a CUDA 10.0 build are build.library_api_version's cuda101_added family.
+
+A host compiler outside a list: crt/host_config.h of CUDA 8-10.2 names the ICC releases it accepts as a list ("Only
+ICC 15.0, ICC 16.0, ... and ICC 19.0 on Linux x86_64 are supported!"); an ICC outside it (usually newer than the
+toolkit) wants a listed ICC or a newer CUDA, not only "use gcc"."""
+from cudaenv.knowledge.explain import explain
+
+from explain_answers import hostile_line
+
+
+def _first(log):
+    env = [m for m in explain(log) if m.environment]
+    assert env, log
+    return env[0].to_dict()
+
+
+# fresh27 k03: AlexeyAB/darknet#7452 (nvcc 10.0; the maintainer: upgrade the toolkit)
+DARKNET_7452 = ('./src/network_kernels.cu(706): error: identifier "cudaStreamCaptureModeGlobal" is undefined\n\n'
+                './src/network_kernels.cu(706): error: too many arguments in function call\n\n'
+                'Cuda compilation tools, release 10.0, V10.0.130\n')
+# NVIDIA/nccl-tests#90 (a CUDA 10 image), triton-inference-server/server#635 (gcc's wording, CUDA 10.0.130)
+NCCL_TESTS_90 = 'common.cu(542): error: identifier "cudaStreamCaptureModeThreadLocal" is undefined\n'
+TRITON_635 = ("plan_backend.cc:591:43: error: \u2018cudaStreamCaptureModeGlobal\u2019 was not declared in this "
+              "scope\n")
+
+
+def test_stream_capture_modes_need_cuda_10_1():
+    for log in (DARKNET_7452, NCCL_TESTS_90, TRITON_635):
+        first = _first(log)
+        assert first["id"] == "build.library_api_version", log
+        assert "needs CUDA 10.1 or newer" in first["title"], log
+        assert first["fix"].splitlines()[0].startswith("Build with a newer toolkit"), log
+
+
+def test_near_miss_other_added_apis_keep_their_versions():
+    first = _first('foo.cu(3): error: identifier "cudaMallocAsync" is undefined\n')
+    assert "needs CUDA 11.2 or newer" in first["title"]
+    # a similar name that is no CUDA API is not claimed by this entry
+    assert "build.library_api_version" not in [m.id for m in explain(
+        'foo.cu(3): error: identifier "cudaStreamCaptureModeFoo" is undefined\n')]
+
+
+def test_hostile_lines_are_cheap():
+    for literal in (' "cudaStreamCaptureMode',
+                    "identifier \"cudaStreamCaptureModeGlobal"):
+        explain(hostile_line(literal))
