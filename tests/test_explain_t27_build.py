@@ -43,7 +43,33 @@ def test_near_miss_other_added_apis_keep_their_versions():
         'foo.cu(3): error: identifier "cudaStreamCaptureModeFoo" is undefined\n')]
 
 
+# fresh27 k01: GOMC-WSU/GOMC#170 (ICC 19.1.1 with CUDA 10.2); QMCPACK/qmcpack#2319 has the same line with ICC 19.1
+GOMC_170 = ("/usr/local/cuda-10.2/include/crt/host_config.h(110): error: #error directive: -- unsupported ICC "
+            "configuration! Only ICC 15.0, ICC 16.0, ICC 17.0, ICC 18.0 and ICC 19.0 on Linux x86_64 are supported!\n")
+# GOMC-WSU/GOMC#124: CUDA 8's two-release list after an Intel compiler update (intel/torch#7: the same with ICC 17)
+GOMC_124 = ("/usr/local/cuda/include/host_config.h(79): error: #error directive: -- unsupported ICC configuration! "
+            "Only ICC 15.0 and ICC 16.0 on Linux x86_64 are supported!\n")
+
+
+def test_icc_outside_the_toolkits_list():
+    first = _first(GOMC_170)
+    assert first["id"] == "nvcc.host_compiler_rejected"
+    assert "this CUDA takes ICC 15.0, ICC 16.0, ICC 17.0, ICC 18.0 and ICC 19.0 only" in first["title"]
+    assert first["fix"].splitlines()[0].startswith("Give nvcc an ICC release in that list")
+    first = _first(GOMC_124)
+    assert "this CUDA takes ICC 15.0 and ICC 16.0 only" in first["title"]
+
+
+def test_near_miss_icc_refused_as_a_family_keeps_its_answer():
+    # Intel's ICX (deepmodeling/abacus-develop#2906) and "ICC is not supported" name no list: use gcc
+    for log in ("error: -- unsupported Intel ICX compiler! The nvcc flag '-allow-unsupported-compiler' can be used\n",
+                "#error -- ICC is not supported as a host compiler!\n"):
+        first = _first(log)
+        assert first["title"].startswith("nvcc does not accept this kind of host compiler"), log
+
+
 def test_hostile_lines_are_cheap():
-    for literal in (' "cudaStreamCaptureMode',
+    for literal in ("-- unsupported ICC configuration! Only ICC 15.0, ICC 16.0",
+                    "Only ICC 15.0 and ICC 16.0 and ", ", ICC 1", ' "cudaStreamCaptureMode',
                     "identifier \"cudaStreamCaptureModeGlobal"):
         explain(hostile_line(literal))
