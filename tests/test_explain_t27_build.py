@@ -73,3 +73,29 @@ def test_hostile_lines_are_cheap():
                     "Only ICC 15.0 and ICC 16.0 and ", ", ICC 1", ' "cudaStreamCaptureMode',
                     "identifier \"cudaStreamCaptureModeGlobal"):
         explain(hostile_line(literal))
+
+
+# fresh27 k66: opencv/opencv#12786 (CUDA 10.0 installed, Ubuntu's nvcc 7.5 first on PATH, OpenCV's list with 20)
+OPENCV_12786 = ("$ nvcc --version\nnvcc: NVIDIA (R) Cuda compiler driver\n"
+                "Cuda compilation tools, release 7.5, V7.5.17\n\n"
+                "--     NVIDIA GPU arch:             20 30 35 37 50 52 60 61\n\n"
+                "nvcc fatal   : Unsupported gpu architecture 'compute_20'\n")
+
+
+def test_fermi_refused_while_the_log_shows_a_cuda_that_compiles_it():
+    first = _first(OPENCV_12786)
+    assert first["id"] == "nvcc.unsupported_arch"
+    assert "the nvcc that refused it is a second, newer toolkit" in first["title"]
+    assert first["fix"].splitlines()[0].startswith("Keep one toolkit for the build")
+    # sm_20 with the CUDA 7.5 path of the nvcc named: the same
+    first = _first("/usr/local/cuda-7.5/bin/nvcc -arch=sm_20 -c a.cu\n"
+                   "nvcc fatal   : Value 'sm_20' is not defined for option 'gpu-architecture'\n")
+    assert "second, newer toolkit" in first["title"]
+
+
+def test_near_miss_fermi_refused_by_a_cuda_9_nvcc_keeps_its_answer():
+    # fresh18 r07's form: the CUDA 9.0 nvcc the log names refused sm_20: take it out of the list
+    first = _first("/usr/local/cuda-9.0/bin/nvcc -c src/cuFFT.cu -arch=sm_20\n"
+                   "nvcc fatal   : Value 'sm_20' is not defined for option 'gpu-architecture'\n")
+    assert "second, newer toolkit" not in first["title"]
+    assert first["title"] == "this nvcc cannot compile for sm_20"

@@ -1971,6 +1971,9 @@ _NAMED_CUDA = re.compile(r"(?<![\w.+-])(?:cuda-|CUDA[ _]?(?:[Tt]oolkit )?v?|[Cc]
                          r"[Cc]ompilation (?:tools, )?release (?:is )?)(\d{1,2}\.\d)(?![\d])(?!\.\d+\.\d)")
 
 
+_FERMI_ARCHS = ("sm_20", "sm_21", "compute_20")
+
+
 def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
     """:func:`_d_arch`, and ``named_cuda``: the newest toolkit version the log names that compiles for the architecture
     nvcc refused (so the nvcc that ran is another, older copy found first), with ``ran_cuda``, a named version that
@@ -1978,8 +1981,16 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
     the 11.1 toolkit fixed it), AlexeyAB/darknet#471 ("CUDA 9.1", compute_61: an older CUDA < 8 was still first),
     NVIDIA/cuda-samples#367 (12.9 installed, compute_100 refused by a 12.0 nvcc)."""
     out = _d_arch(v, t, m)
-    out["named_cuda"] = out["ran_cuda"] = ""
+    out["named_cuda"] = out["ran_cuda"] = out["fermi_named"] = ""
     have = toolkits_for_arch(_arch_number(v.get("arch", "")))
+    if not have and not out["distro_nvcc"] and v.get("arch", "") in _FERMI_ARCHS:
+        # [r27 t27-build] Fermi is older than the tables (CUDA 3.0-8.0; 9.0 dropped it): a CUDA up to 8.0 the log names
+        # compiles for it, so the nvcc that refused it is a second, newer toolkit (opencv/opencv#12786, fresh27 k66:
+        # `nvcc --version` 7.5 from Ubuntu's package, CUDA 10.0 installed, compute_20 refused)
+        lo, hi = version_key("3.0")[:2], version_key("8.0")[:2]
+        fermi = sorted((x for x in set(_NAMED_CUDA.findall(t.text)) if lo <= version_key(x)[:2] <= hi), key=version_key)
+        out["fermi_named"] = fermi[-1] if fermi else ""
+        return out
     if not have or out["distro_nvcc"]:
         return out
     sm = _arch_number(v.get("arch", ""))
