@@ -71,7 +71,8 @@ def test_near_miss_icc_refused_as_a_family_keeps_its_answer():
 def test_hostile_lines_are_cheap():
     for literal in ("-- unsupported ICC configuration! Only ICC 15.0, ICC 16.0",
                     "Only ICC 15.0 and ICC 16.0 and ", ", ICC 1", ' "cudaStreamCaptureMode',
-                    "identifier \"cudaStreamCaptureModeGlobal"):
+                    "identifier \"cudaStreamCaptureModeGlobal", "clang-6.0: error: cannot find libdevice for sm_",
+                    "clang version 6.0 clang-6.0:"):
         explain(hostile_line(literal))
 
 
@@ -99,3 +100,25 @@ def test_near_miss_fermi_refused_by_a_cuda_9_nvcc_keeps_its_answer():
                    "nvcc fatal   : Value 'sm_20' is not defined for option 'gpu-architecture'\n")
     assert "second, newer toolkit" not in first["title"]
     assert first["title"] == "this nvcc cannot compile for sm_20"
+
+
+# fresh27 k06: kokkos/kokkos#1518 (clang 6 with CUDA 9.1); fireice-uk/xmr-stak#623 is the same family with CUDA 9
+KOKKOS_1518 = ("clang-6.0: error: cannot find libdevice for sm_52. Provide path to different CUDA installation via "
+               "--cuda-path, or pass -nocudalib to build without linking with libdevice.\n")
+
+
+def test_old_clang_names_the_newest_cuda_it_takes():
+    first = _first(KOKKOS_1518)
+    assert first["id"] == "clang.cuda_path_not_found"
+    assert "it compiles with CUDA 9.0 and older only" in first["title"]
+    assert first["fix"].splitlines()[0].startswith("Check the toolkit's release")
+    first = _first("clang version 7.0.1 (tags/RELEASE_701/final)\n" + KOKKOS_1518.replace("clang-6.0", "clang"))
+    assert "CUDA 9.2 and older only" in first["title"]
+
+
+def test_near_miss_clang_without_an_old_version_keeps_the_path_answer():
+    # cudamat/cudamat#99 (no clang version in the log) and a clang 15 keep "tell clang the toolkit root"
+    for log in (KOKKOS_1518.replace("clang-6.0", "clang"), KOKKOS_1518.replace("clang-6.0", "clang-15")):
+        first = _first(log)
+        assert first["title"].startswith("clang finds no usable CUDA installation"), log
+        assert first["fix"].splitlines()[0].startswith("Tell clang the toolkit root"), log

@@ -2009,6 +2009,27 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
 DERIVE["arch_named"] = _d_arch_named
 
 
+# -- [r27 t27-build] clang before 11 stops at a CUDA newer than it knows (clang/lib/Basic/Cuda.cpp CudaVersion: CUDA 8.0
+# in clang 4-5, 9.0 in 6, 9.2 in 7, 10.0 in 8, 10.1 in 9); later clangs only warn. Its refusal reads like a missing
+# toolkit ("cannot find libdevice for sm_52"): kokkos/kokkos#1518 (fresh27 k06: clang 6 with CUDA 9.1, "CUDA 9.0 with
+# Clang 6 or a newer Clang"), fireice-uk/xmr-stak#623 (clang with CUDA 9: "your clang version is not supporting
+# cuda9 ... roll back cuda to 8.0").
+_CLANG_CUDA_MAX = {4: "8.0", 5: "8.0", 6: "9.0", 7: "9.2", 8: "10.0", 9: "10.1"}
+_CLANG_MAJOR = re.compile(r"(?<![\w.-])clang(?:\+\+)?-(\d{1,2})(?:\.0)?:|(?<![\w.-])clang version (\d{1,2})\.\d")
+
+
+def _d_clang_cuda_max(v: dict, t: LogText, m: re.Match) -> dict:
+    """``clang_major`` and ``clang_cuda``, the newest CUDA it compiles with, when the log names a clang before 10 by
+    its binary (``clang-6.0:``) or ``clang version N``; else ""."""
+    hit = _CLANG_MAJOR.search(t.text) if "clang" in t.text else None
+    major = int(hit.group(1) or hit.group(2)) if hit else 0
+    top = _CLANG_CUDA_MAX.get(major, "")
+    return {"clang_major": str(major) if top else "", "clang_cuda": top}
+
+
+DERIVE["clang_cuda_max"] = _d_clang_cuda_max
+
+
 # -- [r14 producers] the producer in the log decides which of ITS settings a "not found" answer names first
 # (knowledge/producers.yaml: producer -> the literals that show it -> the setting it reads for nvcc, the toolkit, cuDNN,
 # TensorRT, ptxas, libdevice). OpenMM reads OPENMM_CUDA_COMPILER and never CUDA_HOME (openmm/openmm#1352, #2851,
