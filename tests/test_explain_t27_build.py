@@ -122,3 +122,25 @@ def test_near_miss_clang_without_an_old_version_keeps_the_path_answer():
         first = _first(log)
         assert first["title"].startswith("clang finds no usable CUDA installation"), log
         assert first["fix"].splitlines()[0].startswith("Tell clang the toolkit root"), log
+
+
+# fresh27 k04: torch/torch7#1170 (CMake 3.12.2, CUDA 10); torch/torch7#1180 and alan-turing-institute/data-safe-haven#240
+# print the same lines after "-- got cuda version 10.0"
+TORCH7_1170 = ("CMake Error: The following variables are used in this project, but they are set to NOTFOUND.\n"
+               "Please set them or make sure they are set and tested correctly in the CMake files:\n"
+               "CUDA_cublas_device_LIBRARY (ADVANCED)\n"
+               '    linked by target "THC" in directory /home/u/torch/extra/cutorch/lib/THC\n')
+
+
+def test_torch7_cutorch_wants_an_older_cuda_not_a_newer_cmake():
+    for log in (TORCH7_1170, "-- got cuda version 10.0\n" + TORCH7_1170.replace("/home/u/", "/opt/")):
+        first = _first(log)
+        assert first["id"] == "cmake.too_old_for_cuda", log
+        assert first["title"].startswith("Torch7's cutorch asks for cublas_device"), log
+        assert first["fix"].splitlines()[0].startswith("Build Torch7 against CUDA 9.1 or older"), log
+
+
+def test_near_miss_cublas_device_elsewhere_keeps_the_cmake_answer():
+    first = _first("/usr/bin/ld: cannot find -lCUDA_cublas_device_LIBRARY-NOTFOUND\n")
+    assert first["title"].startswith("this CMake is too old for what the project asks of CUDA")
+    assert first["fix"].splitlines()[0].startswith("Use a newer CMake")
