@@ -144,3 +144,25 @@ def test_near_miss_cublas_device_elsewhere_keeps_the_cmake_answer():
     first = _first("/usr/bin/ld: cannot find -lCUDA_cublas_device_LIBRARY-NOTFOUND\n")
     assert first["title"].startswith("this CMake is too old for what the project asks of CUDA")
     assert first["fix"].splitlines()[0].startswith("Use a newer CMake")
+
+
+# fresh27 k09: zhangliliang/RPN_BF#35; ShaoqingRen/faster_rcnn#66 prints the same nvmex lines
+RPN_BF_35 = ("Compiling nms_gpu_mex\n"
+             '/usr/local/cuda/bin/nvcc --compile   -o nms_gpu_mex.o  --compiler-options -fPIC  "functions/nms/nms_gpu_mex.cu"\n'
+             "/bin/bash: /usr/local/cuda/bin/nvcc: No such file or directory\n"
+             "mex -outdir bin nms_gpu_mex.o -L/usr/local/cuda/lib64 -lcudart\n"
+             "Error using mex\ngcc: error: nms_gpu_mex.o: No such file or directory\n\n"
+             "Error in nvmex (line 48)\neval(mexCommandLine);\n")
+
+
+def test_matlab_nvmex_hard_codes_usr_local_cuda():
+    first = _first(RPN_BF_35)
+    assert first["id"] == "torch.nvcc_not_found"
+    assert first["title"].startswith("MATLAB's nvmex runs /usr/local/cuda/bin/nvcc by its fixed path")
+    assert first["fix"].splitlines()[0].startswith("Edit the paths in the project's nvmex.m")
+
+
+def test_near_miss_a_missing_usr_local_cuda_elsewhere_keeps_cuda_home():
+    first = _first("error: unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory\n")
+    assert "MATLAB" not in first["title"]
+    assert first["fix"].splitlines()[0].startswith("Nothing with nvcc is at /usr/local/cuda")
