@@ -166,3 +166,25 @@ def test_near_miss_a_missing_usr_local_cuda_elsewhere_keeps_cuda_home():
     first = _first("error: unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory\n")
     assert "MATLAB" not in first["title"]
     assert first["fix"].splitlines()[0].startswith("Nothing with nvcc is at /usr/local/cuda")
+
+
+# fresh27 k62: xmrig/xmrig-cuda#142 (RTX 3060; the plugin built with CUDA 11.1.1 fixed it)
+XMRIG_CUDA_142 = 'thread #0 failed with error <CryptonightR_build_program>:204 "NVRTC_ERROR_INVALID_OPTION"\n'
+
+
+def test_xmrig_nvrtc_invalid_option_is_an_nvrtc_older_than_the_gpu():
+    first = _first(XMRIG_CUDA_142)
+    assert first["id"] == "nvrtc.unsupported_arch"
+    assert first["title"].startswith("xmrig's CUDA plugin cannot compile its kernels for this GPU")
+    assert first["fix"].splitlines()[0].startswith("Use an xmrig-cuda plugin built with a CUDA that knows this GPU")
+
+
+def test_near_miss_other_nvrtc_invalid_options_are_not_claimed_by_the_xmrig_line():
+    # a bare status without xmrig's call name or an architecture is no claim of this entry
+    assert "nvrtc.unsupported_arch" not in [m.id for m in explain('nvrtcCompileProgram(): NVRTC_ERROR_INVALID_OPTION\n')]
+
+
+def test_hostile_lines_of_the_new_patterns_are_cheap():
+    for literal in ('<CryptonightR_build_program>:204 "NVRTC_ERROR_INVALID_OPTION', "<a_build_program>:",
+                    "Error in nvmex (line 48) Error using mex ", "/bin/bash: /usr/local/cuda/bin/nvcc: "):
+        explain(hostile_line(literal))
