@@ -186,5 +186,31 @@ def test_near_miss_other_nvrtc_invalid_options_are_not_claimed_by_the_xmrig_line
 
 def test_hostile_lines_of_the_new_patterns_are_cheap():
     for literal in ('<CryptonightR_build_program>:204 "NVRTC_ERROR_INVALID_OPTION', "<a_build_program>:",
-                    "Error in nvmex (line 48) Error using mex ", "/bin/bash: /usr/local/cuda/bin/nvcc: "):
+                    "Error in nvmex (line 48) Error using mex ", "/bin/bash: /usr/local/cuda/bin/nvcc: ",
+                    "/compiler_compat/ld: a: undefined reference to `dlsym@GLIBC_", "/compiler_compat/ld"):
         explain(hostile_line(literal))
+
+
+# fresh27 k10: abetlen/llama-cpp-python#1639 (conda's compiler_compat/ld, the system's CUDA 11.7 libcudart)
+LLAMA_CPP_PYTHON_1639 = ("/home/u/.conda/envs/py310/compiler_compat/ld: /usr/local/cuda-11.7/lib64/libcudart.so.11.0: "
+                         "undefined reference to `dlsym@GLIBC_2.2.5'\n"
+                         "/home/u/.conda/envs/py310/compiler_compat/ld: vendor/llama.cpp/ggml/src/libggml.so: "
+                         "undefined reference to `GOMP_barrier@GOMP_1.0'\n")
+
+
+def test_conda_pythons_compiler_compat_ld_and_system_glibc_symbols():
+    first = _first(LLAMA_CPP_PYTHON_1639)
+    assert first["id"] == "link.conda_sysroot_glibc"
+    assert first["title"].startswith("conda Python's own linker (compiler_compat/ld) cannot link")
+    assert first["fix"].splitlines()[0].startswith("Skip the llava executables")
+    # another project: move conda's ld aside
+    first = _first("/opt/conda/compiler_compat/ld: /usr/local/cuda/lib64/libcudart.so: undefined reference to "
+                   "`dlopen@GLIBC_2.2.5'\n")
+    assert first["fix"].splitlines()[0].startswith("Let the build use the system's linker")
+
+
+def test_near_miss_conda_toolchain_ld_keeps_its_answer():
+    # genn-team/genn#360: conda's cos6 toolchain ld, the entry's original form
+    first = _first("../x86_64-conda_cos6-linux-gnu/bin/ld: MBody1_CODE/librunner.so: undefined reference to "
+                   "`memcpy@GLIBC_2.14'\n")
+    assert first["title"].startswith("conda's linker cannot link MBody1_CODE/librunner.so")
