@@ -1447,6 +1447,11 @@ _API_CHANGES = [
     ("cuda92_added", "CUDA", "9.2", r"__cudaPushCallConfiguration|__cudaPopCallConfiguration"),
     ("cuda90_added", "CUDA", "9.0",
      r"__shfl(?:_up|_down|_xor)?_sync|__ballot_sync|__any_sync|__all_sync|__syncwarp|__activemask|__match_(?:any|all)_sync"),
+    # [r27 t27-build] CUDA graphs' stream-capture modes came with CUDA 10.1 (cudaStreamBeginCapture gained its mode
+    # argument): AlexeyAB/darknet#7452 (fresh27 k03, nvcc 10.0: upgrade the toolkit), triton-inference-server/server#635
+    # ("That CUDA API was added in 10.1", CUDA 10.0.130), NVIDIA/cuda-samples#14, NVIDIA/nccl-tests#90 (CUDA 10 image).
+    ("cuda101_added", "CUDA", "10.1",
+     r"cudaStreamCaptureMode(?:Global|ThreadLocal|Relaxed)?|cudaThreadExchangeStreamCaptureMode"),
     ("cuda110_added", "CUDA", "11.0",
      r"CUDA_R_16BF|CUDA_C_16BF|__nv_bfloat162?|"
      r"cublasComputeType_t|CUBLAS_COMPUTE_(?:16F|32F|32F_FAST_16BF|32F_FAST_TF32|64F)"),
@@ -1966,6 +1971,9 @@ _NAMED_CUDA = re.compile(r"(?<![\w.+-])(?:cuda-|CUDA[ _]?(?:[Tt]oolkit )?v?|[Cc]
                          r"[Cc]ompilation (?:tools, )?release (?:is )?)(\d{1,2}\.\d)(?![\d])(?!\.\d+\.\d)")
 
 
+_FERMI_ARCHS = ("sm_20", "sm_21", "compute_20")
+
+
 def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
     """:func:`_d_arch`, and ``named_cuda``: the newest toolkit version the log names that compiles for the architecture
     nvcc refused (so the nvcc that ran is another, older copy found first), with ``ran_cuda``, a named version that
@@ -1973,8 +1981,16 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
     the 11.1 toolkit fixed it), AlexeyAB/darknet#471 ("CUDA 9.1", compute_61: an older CUDA < 8 was still first),
     NVIDIA/cuda-samples#367 (12.9 installed, compute_100 refused by a 12.0 nvcc)."""
     out = _d_arch(v, t, m)
-    out["named_cuda"] = out["ran_cuda"] = ""
+    out["named_cuda"] = out["ran_cuda"] = out["fermi_named"] = ""
     have = toolkits_for_arch(_arch_number(v.get("arch", "")))
+    if not have and not out["distro_nvcc"] and v.get("arch", "") in _FERMI_ARCHS:
+        # [r27 t27-build] Fermi is older than the tables (CUDA 3.0-8.0; 9.0 dropped it): a CUDA up to 8.0 the log names
+        # compiles for it, so the nvcc that refused it is a second, newer toolkit (opencv/opencv#12786, fresh27 k66:
+        # `nvcc --version` 7.5 from Ubuntu's package, CUDA 10.0 installed, compute_20 refused)
+        lo, hi = version_key("3.0")[:2], version_key("8.0")[:2]
+        fermi = sorted((x for x in set(_NAMED_CUDA.findall(t.text)) if lo <= version_key(x)[:2] <= hi), key=version_key)
+        out["fermi_named"] = fermi[-1] if fermi else ""
+        return out
     if not have or out["distro_nvcc"]:
         return out
     sm = _arch_number(v.get("arch", ""))
@@ -1991,6 +2007,27 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["arch_named"] = _d_arch_named
+
+
+# -- [r27 t27-build] clang before 11 stops at a CUDA newer than it knows (clang/lib/Basic/Cuda.cpp CudaVersion: CUDA 8.0
+# in clang 4-5, 9.0 in 6, 9.2 in 7, 10.0 in 8, 10.1 in 9); later clangs only warn. Its refusal reads like a missing
+# toolkit ("cannot find libdevice for sm_52"): kokkos/kokkos#1518 (fresh27 k06: clang 6 with CUDA 9.1, "CUDA 9.0 with
+# Clang 6 or a newer Clang"), fireice-uk/xmr-stak#623 (clang with CUDA 9: "your clang version is not supporting
+# cuda9 ... roll back cuda to 8.0").
+_CLANG_CUDA_MAX = {4: "8.0", 5: "8.0", 6: "9.0", 7: "9.2", 8: "10.0", 9: "10.1"}
+_CLANG_MAJOR = re.compile(r"(?<![\w.-])clang(?:\+\+)?-(\d{1,2})(?:\.0)?:|(?<![\w.-])clang version (\d{1,2})\.\d")
+
+
+def _d_clang_cuda_max(v: dict, t: LogText, m: re.Match) -> dict:
+    """``clang_major`` and ``clang_cuda``, the newest CUDA it compiles with, when the log names a clang before 10 by
+    its binary (``clang-6.0:``) or ``clang version N``; else ""."""
+    hit = _CLANG_MAJOR.search(t.text) if "clang" in t.text else None
+    major = int(hit.group(1) or hit.group(2)) if hit else 0
+    top = _CLANG_CUDA_MAX.get(major, "")
+    return {"clang_major": str(major) if top else "", "clang_cuda": top}
+
+
+DERIVE["clang_cuda_max"] = _d_clang_cuda_max
 
 
 # -- [r14 producers] the producer in the log decides which of ITS settings a "not found" answer names first
