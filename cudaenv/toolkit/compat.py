@@ -74,6 +74,12 @@ def sm_first_before_rows() -> dict[int, str]:
     return table()["sm_history"]["first_before_rows"]
 
 
+def clang_cuda_newest(major: int) -> str | None:
+    """The newest CUDA release clang ``major`` compiles CUDA with ("major.minor"), for the clangs that refuse a newer
+    one (before 11); None for a clang that only warns, or one older than the table."""
+    return table()["clang_cuda_newest"]["known"].get(major)
+
+
 def min_driver(version: str) -> str | None:
     """Minimum driver for full native support of ``version`` (an update row wins)."""
     row = toolkit_row(version)

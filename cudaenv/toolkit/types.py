@@ -149,6 +149,11 @@ if TYPE_CHECKING:
         first_before_rows: dict[int, str]  # sm -> the first release (older than the toolkit rows) that compiles for it
         src: list[str]
 
+    class CompatClangCuda(TypedDict):
+        known: dict[int, str]  # clang major -> the newest CUDA release it knows (the clangs that refuse a newer one)
+        warns_from: int  # the first clang that only warns on a newer CUDA
+        src: list[str]
+
     class CompatTable(TypedDict):
         schema: int
         sources: dict[str, str]
@@ -163,6 +168,7 @@ if TYPE_CHECKING:
         nccl: dict[str, CompatAddon]
         sm_gaps: CompatSmGaps  # architectures outside a release's sm_min..sm_max run
         sm_history: CompatSmHistory  # every architecture number, and the first release of those before the rows
+        clang_cuda_newest: CompatClangCuda  # clang as the CUDA compiler: the newest CUDA each old clang knows
 
 __all__ = ["Toolkit", "ProbedToolkit", "Identity", "Components", "Origin", "FoundVersion", "VersionInfo", "HostLimits", "GpuArchs",
            "CompatTable", "CompatToolkit", "CompatUpdate", "CompatDriver", "CompatTorch", "CompatStd", "CompatGcc", "CompatPtx",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ...env.pathlist import entries
 from ...host import cuda_of_int as _cuda_of_int
 from ...toolkit import version_key
-from ...toolkit.compat import (builds_for_arch, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
+from ...toolkit.compat import (builds_for_arch, clang_cuda_newest, driver_max_cuda, libstdcxx_gcc, min_driver, nvcc_first_cxx_std,
                                 ptx_isa_cuda, sm_first_before_rows, sm_known, table)
 from .cudanames import installed_majors, mentions, named, torch_build_cuda, torch_builds_named
 from .extract import decode_version, gpus_named
@@ -2009,21 +2009,21 @@ def _d_arch_named(v: dict, t: LogText, m: re.Match) -> dict:
 DERIVE["arch_named"] = _d_arch_named
 
 
-# -- [r27 t27-build] clang before 11 stops at a CUDA newer than it knows (clang/lib/Basic/Cuda.cpp CudaVersion: CUDA 8.0
-# in clang 4-5, 9.0 in 6, 9.2 in 7, 10.0 in 8, 10.1 in 9); later clangs only warn. Its refusal reads like a missing
-# toolkit ("cannot find libdevice for sm_52"): kokkos/kokkos#1518 (fresh27 k06: clang 6 with CUDA 9.1, "CUDA 9.0 with
-# Clang 6 or a newer Clang"), fireice-uk/xmr-stak#623 (clang with CUDA 9: "your clang version is not supporting
-# cuda9 ... roll back cuda to 8.0").
-_CLANG_CUDA_MAX = {4: "8.0", 5: "8.0", 6: "9.0", 7: "9.2", 8: "10.0", 9: "10.1"}
+# -- [r27 t27-build] clang before 11 stops at a CUDA newer than it knows (data/compat.yaml clang_cuda_newest, from
+# clang's own Cuda.h; [r28 lead] read from the reviews that added each release, which showed clang 10 stops at 10.1 like
+# clang 9: AdaptiveCpp/AdaptiveCpp#344, clang-10 reading CUDA 11.1 as 7.0). Its refusal reads like a missing toolkit
+# ("cannot find libdevice for sm_52"): kokkos/kokkos#1518 (fresh27 k06: clang 6 with CUDA 9.1, "CUDA 9.0 with Clang 6
+# or a newer Clang"), fireice-uk/xmr-stak#623 (clang with CUDA 9: "your clang version is not supporting cuda9 ... roll
+# back cuda to 8.0").
 _CLANG_MAJOR = re.compile(r"(?<![\w.-])clang(?:\+\+)?-(\d{1,2})(?:\.0)?:|(?<![\w.-])clang version (\d{1,2})\.\d")
 
 
 def _d_clang_cuda_max(v: dict, t: LogText, m: re.Match) -> dict:
-    """``clang_major`` and ``clang_cuda``, the newest CUDA it compiles with, when the log names a clang before 10 by
-    its binary (``clang-6.0:``) or ``clang version N``; else ""."""
+    """``clang_major`` and ``clang_cuda``, the newest CUDA it compiles with, when the log names a clang that refuses a
+    newer CUDA (before 11) by its binary (``clang-6.0:``) or ``clang version N``; else ""."""
     hit = _CLANG_MAJOR.search(t.text) if "clang" in t.text else None
     major = int(hit.group(1) or hit.group(2)) if hit else 0
-    top = _CLANG_CUDA_MAX.get(major, "")
+    top = clang_cuda_newest(major) or ""
     return {"clang_major": str(major) if top else "", "clang_cuda": top}
 
 
