@@ -354,8 +354,30 @@ def _status_strings() -> tuple[re.Pattern, dict[str, str]]:
     error" alone is prose, and beside the word CUDA only (OpenCV's "(-217:Gpu API call) unknown error in function
     'cv::cuda::...'", "CUDA Function Error: invalid device function", the burned sampled/248 and fresh22 v74) it is a
     program's own frame whose cause the string does not settle (fresh22 v74 was the project's build, a negative)."""
-    entries = {row["string"].lower(): row["entry"] for row in _status_rows() if _answering(row) and row.get("string")}
+    return _strings_of([row for row in _status_rows() if _answering(row) and row.get("string")])
+
+
+@lru_cache(maxsize=None)
+def _framed_strings() -> tuple[re.Pattern, dict[str, str]]:
+    """[r28 lead] The strings read in a copied check macro's frame alone (:func:`_frames`): those of
+    :func:`_status_strings` whose row does not say ``framed: false``."""
+    return _strings_of([row for row in _status_rows()
+                        if _answering(row) and row.get("string") and row.get("framed", True)])
+
+
+def _strings_of(rows: list[dict]) -> tuple[re.Pattern, dict[str, str]]:
+    entries = {row["string"].lower(): row["entry"] for row in rows}
     return re.compile("|".join(re.escape(s) for s in sorted(entries, key=len, reverse=True))), entries
+
+
+@lru_cache(maxsize=None)
+def _frames() -> re.Pattern:
+    """[r28 lead] The frames of the copied CUDA error-check macros (status.yaml ``frames``: gpuErrchk's "GPUassert: ",
+    CUDA by Example's "<string> in <file> at line N", cutil's "Cuda error in file ...", NCCL's "Cuda failure"): a line
+    one of them matches holds cudaGetErrorString's string, as a line with a CUDA call's name does."""
+    from .derive import knowledge_table
+
+    return re.compile("|".join(f"(?:{f['pattern']})" for f in knowledge_table("status.yaml")["frames"]), re.M)
 
 
 @lru_cache(maxsize=None)
@@ -383,7 +405,8 @@ def _call_table(kind: str) -> dict[int, str]:
 def _read_status(t: LogText, low: str) -> _Reading | None:
     """A CUDA status a line names (see the notes above the patterns), as a reading the entry status.yaml names answers;
     ``name`` is the text read (a number or a status name), so the answer can quote it."""
-    if "cuda" not in low and "cu" not in t.text:  # a driver-API call ("cuInit(0) = 100") need not spell "cuda"
+    framed = ("gpuassert" in low or " at line " in low or "cuda " in low) and _frames().search(t.text) is not None
+    if "cuda" not in low and "cu" not in t.text and not framed:  # a driver-API call ("cuInit(0) = 100") need not spell "cuda"
         return None
     known = _status_numbers()
     names = _status_names()
@@ -396,7 +419,8 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
             continue
         lower = line.lower()
         call = _CALL_NAME.search(line) if calls and "cu" in line else None
-        if call is None and not ("cuda" in lower and _CUDA_WORD.search(line)):
+        frame = _frames().search(line) if framed and call is None else None
+        if call is None and frame is None and not ("cuda" in lower and _CUDA_WORD.search(line)):
             continue
         # each search only where its literal is: a log of 10 000 lines of CUDA calls costs a few searches a line
         m = _STATUS_AT_END.search(line) if line.rstrip(" \t.)]")[-1:].isdigit() else None
@@ -421,6 +445,9 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
         m = strings.search(lower) if call else None
         if m:
             return _Reading(i, "status", line[m.start():m.end()], string_entry[m.group(0)], "reported")
+        m = _framed_strings()[0].search(lower) if frame else None
+        if m:
+            return _Reading(i, "status", line[m.start():m.end()], _framed_strings()[1][m.group(0)], "reported")
     return None
 
 
