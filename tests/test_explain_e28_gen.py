@@ -65,3 +65,65 @@ def test_counter_cases():
 def test_hostile_lines_are_cheap():
     for literal in ("libx", "lib" + "a" * 90, "libfoo.so.", ".so.1.2.3.4", "make install /usr/local/lib"):
         explain(hostile_line(literal))
+
+
+# python.companion_package_release_mismatch: python.spconv_cumm_mismatch's mechanism (a package imports a name from a
+# companion package of another release) for any pair of installed packages.
+# mit-han-lab/distrifuser#24 (diffusers against huggingface_hub 0.26, which removed cached_download; fixed by
+# huggingface_hub 0.23.2)
+DISTRIFUSER_24 = (
+    '  File "/home/anaconda3/envs/distifusion/lib/python3.10/site-packages/diffusers/utils/dynamic_modules_utils.py", '
+    'line 28, in <module>\n'
+    '    from huggingface_hub import HfFolder, cached_download, hf_hub_download, model_info\n'
+    "ImportError: cannot import name 'cached_download' from 'huggingface_hub' "
+    "(/home/anaconda3/envs/distifusion/lib/python3.10/site-packages/huggingface_hub/__init__.py)\n")
+# kijai/ComfyUI-HunyuanVideoWrapper#246 (ComfyUI's embedded Python on Windows, the same pair)
+COMFY_246 = (
+    '  File "D:\\Comfy_UI\\python_embeded\\Lib\\site-packages\\diffusers\\utils\\dynamic_modules_utils.py", line 28, '
+    'in <module>\n    from huggingface_hub import cached_download, hf_hub_download, model_info\n'
+    "ImportError: cannot import name 'cached_download' from 'huggingface_hub' "
+    "(D:\\Comfy_UI\\python_embeded\\Lib\\site-packages\\huggingface_hub\\__init__.py). Did you mean: 'hf_hub_download'\n")
+# open-mmlab/mmdetection#2138 / junyanz/pytorch-CycleGAN-and-pix2pix#933 (torchvision against an older torch), in
+# Python 3.8's wording, which names the module and its file
+TORCHVISION_2138 = (
+    '  File "/home/writ/.virtualenvs/mmde/lib/python3.8/site-packages/torchvision/models/inception.py", line 9, '
+    'in <module>\n    from torch.jit.annotations import Optional\n'
+    "ImportError: cannot import name 'Optional' from 'torch.jit.annotations' "
+    "(/home/writ/.virtualenvs/mmde/lib/python3.8/site-packages/torch/jit/annotations.py)\n")
+
+
+def test_companion_package_of_another_release():
+    for log, importer, mod, name in ((DISTRIFUSER_24, "diffusers", "huggingface_hub", "cached_download"),
+                                     (COMFY_246, "diffusers", "huggingface_hub", "cached_download"),
+                                     (TORCHVISION_2138, "torchvision", "torch", "Optional")):
+        first = _first(log)
+        assert first["id"] == "python.companion_package_release_mismatch", log
+        assert first["title"].startswith(f"{importer} needs a release of {mod} that has '{name}'"), log
+        assert first["fix"].splitlines()[0].startswith("Install the two at releases that go together"), log
+
+
+def test_spconv_keeps_its_answer():
+    log = ('  File "/usr/local/lib/python3.8/dist-packages/spconv/pytorch/conv.py", line 22, in <module>\n'
+           '    from cumm.conv.main import ConvFwdAndBwdInput\n'
+           "ImportError: cannot import name 'ConvFwdAndBwdInput' from 'cumm.conv.main' "
+           "(/usr/local/lib/python3.8/dist-packages/cumm/conv/main.py)\n")
+    assert _first(log)["id"] == "python.spconv_cumm_mismatch"
+
+
+def test_companion_counter_cases():
+    # one package importing from itself (a broken or half-upgraded package, or a circular import) is not this cause
+    ids = [m.id for m in explain(
+        '  File "/venv/lib/python3.10/site-packages/foo/a.py", line 3, in <module>\n    from foo.b import x\n'
+        "ImportError: cannot import name 'x' from 'foo.b' (/venv/lib/python3.10/site-packages/foo/b.py)\n")]
+    assert "python.companion_package_release_mismatch" not in ids
+    # a program's own module (not in site-packages) is a program bug
+    ids = [m.id for m in explain(
+        '  File "/home/me/proj/train.py", line 3, in <module>\n    from utils import load\n'
+        "ImportError: cannot import name 'load' from 'utils' (/home/me/proj/utils.py)\n")]
+    assert "python.companion_package_release_mismatch" not in ids
+
+
+def test_companion_hostile_lines_are_cheap():
+    for literal in ('File "/site-packages/a/', "/site-packages/", 'File "', "ImportError: cannot import name 'a' from 'b' (",
+                    "site-packages/a/b.py\", line 1, in m\n"):
+        explain(hostile_line(literal))
