@@ -364,7 +364,8 @@ def _layer_case_ids() -> set[str]:
     # the practice rounds' files (test_explain_p24_d.py) quote real messages the same way
     # and the sweeps' files (test_explain_sw27_run.py), and the tuners' (test_explain_t27_runa.py, ..._t27_runb.py)
     paths = glob.glob(os.path.join(here, "test_explain_r[0-9]*_*.py")) + glob.glob(os.path.join(here, "test_explain_p[0-9]*_*.py")) \
-        + glob.glob(os.path.join(here, "test_explain_sw[0-9]*_*.py")) + glob.glob(os.path.join(here, "test_explain_t[0-9]*_*.py"))
+        + glob.glob(os.path.join(here, "test_explain_sw[0-9]*_*.py")) + glob.glob(os.path.join(here, "test_explain_t[0-9]*_*.py")) \
+        + glob.glob(os.path.join(here, "test_explain_e[0-9]*_*.py"))
     for path in sorted(paths):
         spec = importlib.util.spec_from_file_location(os.path.basename(path)[:-3] + "_cases", path)
         mod = importlib.util.module_from_spec(spec)

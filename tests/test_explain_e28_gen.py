@@ -111,11 +111,11 @@ def test_spconv_keeps_its_answer():
 
 
 def test_companion_counter_cases():
-    # one package importing from itself (a broken or half-upgraded package, or a circular import) is not this cause
-    ids = [m.id for m in explain(
+    # one installed package importing from itself: a mix of two releases of that package, not a companion pair
+    first = _first(
         '  File "/venv/lib/python3.10/site-packages/foo/a.py", line 3, in <module>\n    from foo.b import x\n'
-        "ImportError: cannot import name 'x' from 'foo.b' (/venv/lib/python3.10/site-packages/foo/b.py)\n")]
-    assert "python.companion_package_release_mismatch" not in ids
+        "ImportError: cannot import name 'x' from 'foo.b' (/venv/lib/python3.10/site-packages/foo/b.py)\n")
+    assert first["title"].startswith("the installed foo is a mix of two releases"), first
     # a program's own module (not in site-packages) is a program bug
     ids = [m.id for m in explain(
         '  File "/home/me/proj/train.py", line 3, in <module>\n    from utils import load\n'
@@ -127,3 +127,12 @@ def test_companion_hostile_lines_are_cheap():
     for literal in ('File "/site-packages/a/', "/site-packages/", 'File "', "ImportError: cannot import name 'a' from 'b' (",
                     "site-packages/a/b.py\", line 1, in m\n"):
         explain(hostile_line(literal))
+
+
+# the real quoted messages, as (text, id, first fix line) for test_explain.py's coverage of every entry
+E28_GEN_CASES = [
+    (DUC_24, "loader.installed_lib_not_in_cache", "Refresh the loader cache: `sudo ldconfig`"),
+    (PAGEKITE_40, "loader.installed_lib_not_in_cache", "Refresh the loader cache: `sudo ldconfig`"),
+    (DISTRIFUSER_24, "python.companion_package_release_mismatch", "Install the two at releases that go together"),
+    (TORCHVISION_2138, "python.companion_package_release_mismatch", "Install the two at releases that go together"),
+]

@@ -3949,3 +3949,16 @@ def _d_held_elsewhere(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["held_elsewhere"] = _d_held_elsewhere
+
+
+# -- [e28 gen] python.companion_package_release_mismatch: the importing package and the package whose module lacks the
+# name, both in site-packages; the same package on both sides is a mixed install of one package, not a companion pair.
+
+
+def _d_companion(v: dict, t: LogText, m: re.Match) -> dict:
+    """``same_package``: "yes" when the importing file and the module are in one site-packages package, else "no"."""
+    same = bool(v.get("importer")) and v.get("importer", "").lower() == v.get("modpkg", "").lower()
+    return {"same_package": "yes" if same else "no"}
+
+
+DERIVE["companion"] = _d_companion
