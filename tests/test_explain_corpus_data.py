@@ -44,6 +44,7 @@ FRESH24 = os.path.join(CORPUS, "fresh24")
 FRESH25 = os.path.join(CORPUS, "fresh25")
 FRESH26 = os.path.join(CORPUS, "fresh26")
 FRESH27 = os.path.join(CORPUS, "fresh27")
+FRESH28 = os.path.join(CORPUS, "fresh28")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -252,7 +253,8 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH24, "fresh24", "x", 44, 9, 41),
               (FRESH25, "fresh25", "y", 48, 9, 46),
               (FRESH26, "fresh26", "z", 51, 12, 42),
-              (FRESH27, "fresh27", "k", 61, 12, 54)]
+              (FRESH27, "fresh27", "k", 61, 12, 54),
+              (FRESH28, "fresh28", "i", 39, 8, 38)]
 #: Sets not yet scored: no test may quote their threads.
 UNREAD: set[str] = set()
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
@@ -593,6 +595,14 @@ def test_fresh27_logs_are_a_twenty_seventh_sealed_split():
     it until it is judged."""
     assert_later_set("fresh27")
 
+
+def test_fresh28_logs_are_a_twenty_eighth_sealed_split():
+    """fresh28/: a twenty-eighth set (i31-i46 run side, i81-i96 GPU work outside the Python deep-learning stack, and two
+    late shorter parts, i17-i26 build side and i47-i56 a user's day, after the first collectors of those parts started
+    too late to collect; file names take the letter i), collected by collectors who never ran explain while round 28's
+    engineers widened entries keyed to one project to their mechanism's family. Sealed: nobody tuning explain reads it
+    until it is judged."""
+    assert_later_set("fresh28")
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
     """``--since``/``--template --judged``: a first answer that changed since the earlier run is left to judge
