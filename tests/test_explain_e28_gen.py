@@ -6,13 +6,11 @@ loader.installed_lib_not_in_cache reads it for any project, when the log shows t
 own answer."""
 from cudaenv.knowledge.explain import explain
 
-from explain_answers import hostile_line
+from explain_answers import first_environment_answer, hostile_line
 
 
 def _first(log):
-    env = [m for m in explain(log) if m.environment]
-    assert env, log
-    return env[0].to_dict()
+    return first_environment_answer(log).to_dict()
 
 
 # zevv/duc#24 (libtool installs libduc.so.1 into /usr/local/lib; `sudo make install` is not enough)

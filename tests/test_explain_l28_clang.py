@@ -8,11 +8,15 @@ like clang 9) got the plain "tell clang the toolkit root" answer."""
 from cudaenv.knowledge.explain import explain
 from cudaenv.toolkit.compat import clang_cuda_newest
 
-from explain_answers import hostile_line
+from explain_answers import first_environment_answer, hostile_line
 
 
 def _env(log):
     return [m.to_dict() for m in explain(log) if m.environment]
+
+
+def _first(log):
+    return first_environment_answer(log).to_dict()
 
 
 # AdaptiveCpp/AdaptiveCpp#344: clang-10 with nvcc 11.1 installed at /opt/cuda ("it's a clang issue ... it will
@@ -35,7 +39,7 @@ def test_the_table_is_data_and_stops_at_clang_10():
 
 
 def test_clang_10_reading_a_new_cuda_as_7_0():
-    first = _env(ADAPTIVECPP_344)[0]
+    first = _first(ADAPTIVECPP_344)
     assert first["id"] == "clang.cuda_arch_unsupported"
     assert first["title"].startswith("clang 10 does not know this CUDA release")
     assert "CUDA 10.1 and older only" in first["title"]
@@ -52,13 +56,13 @@ def test_counter_cases_keep_the_architecture_answer():
                 "installation at /usr/lib/cuda is 11.8; use '--cuda-path' to specify a different CUDA install\n",
                 "clang-12: error: GPU arch sm_60 is supported by CUDA versions between 8.0 and 10.1 (inclusive), but "
                 "installation at /opt/cuda is 7.0.\n"):
-        first = _env(log)[0]
+        first = _first(log)
         assert first["id"] == "clang.cuda_arch_unsupported"
         assert first["title"].startswith("clang cannot compile CUDA for"), log
     # the release is read without the sentence's full stop
-    assert "(/usr/lib/cuda, CUDA 11.8)" in _env(
+    assert "(/usr/lib/cuda, CUDA 11.8)" in _first(
         "clang: error: GPU arch sm_20 is supported by CUDA versions between 7.0 and 8.0 (inclusive), but installation "
-        "at /usr/lib/cuda is 11.8.\n")[0]["cause"]
+        "at /usr/lib/cuda is 11.8.\n")["cause"]
 
 
 def test_hostile_installation_line():
