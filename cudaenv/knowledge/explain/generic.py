@@ -405,7 +405,8 @@ def _call_table(kind: str) -> dict[int, str]:
 def _read_status(t: LogText, low: str) -> _Reading | None:
     """A CUDA status a line names (see the notes above the patterns), as a reading the entry status.yaml names answers;
     ``name`` is the text read (a number or a status name), so the answer can quote it."""
-    framed = ("gpuassert" in low or " at line " in low or "cuda " in low) and _frames().search(t.text) is not None
+    framed = (("gpuassert" in low or " at line " in low or "cuda " in low or "gpu api call" in low or "(-217)" in low)
+              and _frames().search(t.text) is not None)  # the frames' literals first: most logs have none
     if "cuda" not in low and "cu" not in t.text and not framed:  # a driver-API call ("cuInit(0) = 100") need not spell "cuda"
         return None
     known = _status_numbers()
