@@ -1425,6 +1425,12 @@ _API_CHANGES = [
      r"cudnn(?:Create|Destroy)SpatialTransformerDescriptor|cudnnSetSpatialTransformerNdDescriptor|cudnnSpatialTf\w+|"
      r"cudnnSpatialTransformerDescriptor_t|cudnn(?:Create|Set|Destroy)ActivationDescriptor|cudnnActivationDescriptor_t|"
      r"cudnn(?:Create|Set|Destroy)DropoutDescriptor|cudnnDropoutDescriptor_t|cudnnCreateRNNDescriptor|cudnnRNNDescriptor_t"),
+    # [l29] cuDNN 6.0 added deterministic max pooling and the tensor reductions (cuDNN 6.0 release notes; Microsoft/CNTK's
+    # CuDnnConvolutionEngine.cu with cuDNN 5.1: "identifier CUDNN_POOLING_MAX_DETERMINISTIC is undefined", the burned
+    # fresh28 i24, solved by cuDNN 6; tensorflow/tensorflow#9426 for CUDNN_POOLING_MAX_DETERMINISTIC as well)
+    ("cudnn6_added", "cuDNN", "v6",
+     r"CUDNN_POOLING_MAX_DETERMINISTIC|cudnnReduceTensor|cudnn(?:Create|Set|Get|Destroy)ReduceTensorDescriptor|"
+     r"cudnnReduceTensorDescriptor_t|cudnnGetReduction(?:Workspace|Indices)Size|CUDNN_REDUCE_TENSOR_\w+"),
     ("cudnn7_added", "cuDNN", "7",
      r"cudnnGetConvolution(?:Forward|BackwardData|BackwardFilter)Algorithm(?:_v7|MaxCount)|cudnnSetConvolutionMathType|"
      r"cudnnSetConvolutionGroupCount|CUDNN_TENSOR_OP_MATH|cudnnMathType_t|cudnnCTCLoss\w*|cudnnCreateCTCLossDescriptor"),
@@ -1727,6 +1733,24 @@ def _d_conda_subdir(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["conda_subdir"] = _d_conda_subdir
+
+
+# -- [l29] JCuda's native libraries carry their version in the file name ("JCublas2-0.8.0-windows-x86_64",
+# "JCudaDriver-12.0.0-linux-x86_64", "JCudaRuntime-0.9.0d-..."), and each JCuda release is built for one CUDA release:
+# JCuda X.Y.Z for CUDA X.Y from 10.0 on, 0.M.N(letter) for CUDA M.N before (the maintainer's rule, jcuda/jcuda#34:
+# "When you have CUDA X.Y.(Z), then you should use JCuda X.Y.Z").
+_JCUDA_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)[a-z]?")
+
+
+def _d_jcuda_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    j = _JCUDA_VERSION.fullmatch(v.get("jver") or "")
+    if not j:
+        return {"jcuda_cuda": ""}
+    major, minor, patch = (int(x) for x in j.groups())
+    return {"jcuda_cuda": f"{minor}.{patch}" if major == 0 else f"{major}.{minor}"}
+
+
+DERIVE["jcuda_cuda"] = _d_jcuda_cuda
 
 
 # -- [build] round 11: added at the end so parallel edits above do not collide.

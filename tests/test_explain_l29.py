@@ -1,0 +1,179 @@
+"""Round 29, the lead's families from fresh28's misses (each widened past its one log with other public threads).
+
+container.default_runtime_not_nvidia: scripts that check docker's default runtime and stop on runc.
+container.argus_socket_not_mounted: libargus in a container without the host's /tmp/argus_socket.
+loader.jcuda_native_library: JCuda's versioned native library names its CUDA release.
+driver.flatpak_gl_extension_missing: a Flatpak app without the GL.nvidia extension of the host's driver.
+runtime.libcuda_not_found's Taichi variant: Taichi's "Arch=cuda is not supported, falling back to CPU" alone.
+build.library_api_version's cudnn6_added family (CUDNN_POOLING_MAX_DETERMINISTIC, the reductions).
+"""
+from cudaenv.knowledge.explain import explain
+from cudaenv.knowledge.explain.derive import DERIVE
+
+from explain_answers import first_environment_answer, hostile_line
+
+
+def _first(log):
+    return first_environment_answer(log).to_dict()
+
+
+def _answered(log):
+    return [m.id for m in explain(log) if m.environment]
+
+
+def _ids(log):
+    return [m.id for m in explain(log)]
+
+
+# NVIDIA-ISAAC-ROS isaac_ros_common's scripts/run_dev.sh (the burned fresh28 i83)
+ISAAC_ROS = ("Using docker context dir not specified, using Dockerfile directory\n"
+             "Default docker runtime is not nvidia!, please make sure the following line is\n"
+             "present in /etc/docker/daemon.json\n\"default-runtime\": \"nvidia\",\n\n"
+             "And then restart the docker daemon\nFailed to build base image: isaac_ros_dev-aarch64, aborting.\n")
+# OpenPAI's ansible pre-check (NVIDIA/nvidia-container-runtime#154)
+OPENPAI = ('fatal: [pai-worker1]: FAILED! => {"changed": false, "msg": "The following requirements are not met: '
+           'The default runtime is not set correctly"}\n')
+
+
+def test_default_runtime_not_nvidia():
+    for log in (ISAAC_ROS, OPENPAI, "FAIL: docker default runtime is not nvidia \u2014 kind creates its node container "
+                                    "without a GPU otherwise.\n"):
+        first = _first(log)
+        assert first["id"] == "container.default_runtime_not_nvidia", log
+        assert "--set-as-default" in first["fix"].splitlines()[0]
+    # the runtime unknown to the daemon is another cause
+    assert "container.default_runtime_not_nvidia" not in _ids(
+        "docker: Error response from daemon: unknown or invalid runtime name: nvidia.\n")
+    # "the runtime is not NVIDIA CUDA" (a package's own note about ROCm/CPU) is not docker's runtime
+    assert "container.default_runtime_not_nvidia" not in _ids(
+        "The current runtime is not NVIDIA CUDA; skipping bitsandbytes.\n")
+
+
+# roflcoopter/viseron#583 (the burned fresh28 i88), NVIDIA-AI-IOT/jetbot#424 (older line numbers)
+ARGUS = ("[2023-05-01 19:03:34] [ERROR   ] [viseron.components.gstreamer.stream.camera_1] - (Argus) Error "
+         "FileOperationFailed: Connecting to nvargus-daemon failed: No such file or directory (in "
+         "src/rpc/socket/client/SocketClientDispatch.cpp, function openSocketConnection(), line 205)\n")
+JETBOT = ("starting camera\nnvbuf_utils: Could not get EGL display connection\n(Argus) Error FileOperationFailed: "
+          "Connecting to nvargus-daemon failed: No such file or directory (in src/rpc/socket/client/"
+          "SocketClientDispatch.cpp, function openSocketConnection(), line 201)\n(Argus) Error FileOperationFailed: "
+          "Cannot create camera provider (in src/rpc/socket/client/SocketClientDispatch.cpp, function "
+          "createCameraProvider(), line 102)\n")
+
+
+def test_argus_socket():
+    for log in (ARGUS, JETBOT):
+        first = _first(log)
+        assert first["id"] == "container.argus_socket_not_mounted"
+        assert "-v /tmp/argus_socket:/tmp/argus_socket" in first["fix"].splitlines()[0]
+        assert "nvargus-daemon" in first["fix"].splitlines()[1]
+
+
+# jcuda/jcuda-main#17 (the burned fresh28 i82), aidenlab/juicer#225, jcuda/jcuda#22 (a lettered 0.9.0d)
+JCUBLAS_WIN = ('java.lang.UnsatisfiedLinkError: Error while loading native library "JCublas2-0.8.0-windows-x86_64"\n'
+               "Operating system name: Windows 10\nArchitecture         : amd64\n"
+               "java.lang.UnsatisfiedLinkError: no JCublas2-0.8.0-windows-x86_64 in java.library.path\n"
+               "\tat jcuda.LibUtils.loadLibrary(LibUtils.java:143)\n")
+JUICER = ('Exception in thread "pool-2-thread-1" java.lang.UnsatisfiedLinkError: Error while loading native library '
+          '"JCudaDriver-0.8.0-linux-x86_64"\nOperating system name: Linux\nArchitecture         : amd64\n')
+
+
+def test_jcuda_native_library():
+    first = _first(JCUBLAS_WIN)
+    assert first["id"] == "loader.jcuda_native_library"
+    assert "CUDA 8.0" in first["title"] and "cudaenv" not in first["fix"]
+    first = _first(JUICER)
+    assert first["id"] == "loader.jcuda_native_library"
+    assert 'eval "$(cudaenv use 8.0)"' in first["fix"]
+    assert first["fix"].splitlines()[0].startswith("Use the JCuda release made for the CUDA you have")
+
+
+def test_jcuda_version_rule():
+    derive = DERIVE["jcuda_cuda"]
+    for jver, cuda in (("0.8.0", "8.0"), ("0.9.0d", "9.0"), ("0.7.5b", "7.5"), ("10.2.0", "10.2"),
+                       ("11.1.1", "11.1"), ("12.0.0", "12.0"), ("", "")):
+        assert derive({"jver": jver}, None, None) == {"jcuda_cuda": cuda}, jver
+
+
+def test_jcuda_deeper_cause_comes_first():
+    # jcuda/jcuda#45: the nested trace says libcuda.so.1 is missing (no driver): that entry answers first
+    log = ('java.lang.UnsatisfiedLinkError: Error while loading native library "JCudaDriver-12.0.0-linux-x86_64"\n'
+           "Stack trace from the attempt to load the library as a resource:\n"
+           "java.lang.UnsatisfiedLinkError: /tmp/libJCudaDriver-12.0.0-linux-x86_64.so: libcuda.so.1: cannot open "
+           "shared object file: No such file or directory\n")
+    ids = _ids(log)
+    assert ids.index("runtime.libcuda_not_found") < ids.index("loader.jcuda_native_library")
+
+
+# celluloid-player/celluloid#310 and the burned fresh28 i84 (Dolphin): a Flatpak after a driver update
+FLATPAK = ("$ flatpak run io.github.GnomeMpv\nlibGL error: No matching fbConfigs or visuals found\n"
+           "libGL error: failed to load driver: swrast\nlibEGL warning: DRI2: failed to authenticate\n")
+
+
+def test_flatpak_gl_extension():
+    first = _first(FLATPAK)
+    assert first["id"] == "driver.flatpak_gl_extension_missing"
+    assert first["fix"].startswith("`flatpak update`")
+    # the same libGL lines outside a Flatpak (ssh -X, a conda libstdc++) are other causes
+    assert "driver.flatpak_gl_extension_missing" not in _ids(
+        "libGL error: No matching fbConfigs or visuals found\nlibGL error: failed to load driver: swrast\n")
+
+
+# taichi-dev/taichi-nerfs#94 (both lines), the burned fresh28 i91 (the fallback line alone, WSL)
+TAICHI = ("[Taichi] version 0.7.23, llvm 10.0.0, commit 0b89df86, linux, python 3.8.8\n"
+          "[W 06/24/21 15:54:08.105 4009] [__init__.py:adaptive_arch_select@656] Arch=[<Arch.cuda: 5>] is not "
+          "supported, falling back to CPU\n[Taichi] Starting on arch=x64\n")
+
+
+def test_taichi_fallback():
+    first = _first(TAICHI)
+    assert first["id"] == "runtime.libcuda_not_found"
+    assert first["title"].startswith("Taichi fell back to the CPU")
+    assert "/usr/lib/wsl/lib" in first["fix"]
+    both = TAICHI.replace("[W 06/24/21", "[W 03/03/24 17:05:31.950 2179169] [cuda_driver.cpp:load_lib@36] "
+                          "libcuda.so lib not found.\n[W 06/24/21", 1)
+    assert _first(both)["id"] == "runtime.libcuda_not_found"
+    # another arch falling back (OpenGL, Vulkan) is not the CUDA driver library
+    assert "runtime.libcuda_not_found" not in _ids(
+        "[W 01/12/21 12:03:20.175] [__init__.py:adaptive_arch_select@574] Arch=[<Arch.opengl: 6>] is not "
+        "supported, falling back to CPU\n")
+
+
+def test_cudnn6_symbols():
+    # Microsoft/CNTK with cuDNN 5.1 (the burned fresh28 i24: MSVC's error list)
+    log = ("Severity\tCode\tDescription\tProject\tFile\tLine\tSuppression State\nError\t\tidentifier "
+           "\"CUDNN_POOLING_MAX_DETERMINISTIC\" is undefined\tMathCUDA\tC:\\code\\cntk\\Source\\Math\\"
+           "CuDnnConvolutionEngine.cu\t160\t\n")
+    first = _first(log)
+    assert first["id"] == "build.library_api_version"
+    assert "cuDNN v6 or newer" in first["title"]
+    assert first["fix"].startswith("Install cuDNN v6 or newer")
+    log = "src/reduce.cpp:12:5: error: 'cudnnReduceTensor' was not declared in this scope\n"
+    first = _first(log)
+    assert first["id"] == "build.library_api_version" and "cuDNN v6" in first["title"]
+    # two copies: the removal of the old copy stays on the first line (vlfeat/matconvnet#584, the burned fresh4 816)
+    assert "remove the copies older than v6" in first["fix"].splitlines()[0]
+
+
+def test_new_patterns_are_bounded_on_hostile_lines():
+    for literal in ("default docker runtime is not ", "Connecting to nvargus-daemon failed: ",
+                    'Error while loading native library "J', "JCublas2-0.8.0-", "libGL error: ",
+                    "adaptive_arch_select@1] Arch=[<Arch.cuda: 5>] ", "CUDNN_REDUCE_TENSOR_"):
+        explain(hostile_line(literal))  # returns: every repeat is bounded
+
+
+def test_opencv_gpu_api_call_frames():
+    # OpenCV's cudaSafeCall (cv::Error::GpuApiCallError, -217) in its three generations' wording
+    for line in ("cv2.error: OpenCV(4.5.0) /opt/opencv/modules/dnn/src/cuda4dnn/csl/memory.hpp:54: error: "
+                 "(-217:Gpu API call) unknown error in function 'ManagedPtr'\n",
+                 "  what():  /home/nvidia/opencv/modules/core/src/gpu_mat.cpp:96: error: (-217) unknown error in "
+                 "function allocate\n",
+                 "OpenCV Error: Gpu API call (unknown error) in mallocPitch, file /build/opencv/modules/core/src/cuda/"
+                 "gpu_mat.cu, line 60\n"):
+        assert _first(line)["id"] == "driver.unknown_error", line
+    # an ambiguous status in the frame stays unanswered (the burned fresh28 i36: OpenCV's CUDA build overwritten)
+    assert not _answered("cv2.error: OpenCV(4.5.0) /opt/opencv/modules/dnn/src/cuda4dnn/csl/memory.hpp:54: error: "
+                         "(-217:Gpu API call) initialization error in function 'ManagedPtr'\n")
+    # another OpenCV error code with the same words is not CUDA's status
+    assert not _answered("cv2.error: OpenCV(4.5.0) /io/opencv/modules/imgproc/src/resize.cpp:4051: error: (-215:"
+                         "Assertion failed) !ssize.empty() in function 'resize' unknown error\n")
+    explain(hostile_line("(-217:Gpu API call) "))
