@@ -177,3 +177,20 @@ def test_opencv_gpu_api_call_frames():
     assert not _answered("cv2.error: OpenCV(4.5.0) /io/opencv/modules/imgproc/src/resize.cpp:4051: error: (-215:"
                          "Assertion failed) !ssize.empty() in function 'resize' unknown error\n")
     explain(hostile_line("(-217:Gpu API call) "))
+
+
+# the real quoted messages, as (text, id, first fix line) for test_explain.py's coverage of every entry
+E29_LEAD_CASES = [
+    (ISAAC_ROS, "container.default_runtime_not_nvidia", "Make nvidia docker's default runtime"),
+    (OPENPAI, "container.default_runtime_not_nvidia", "Make nvidia docker's default runtime"),
+    (ARGUS, "container.argus_socket_not_mounted", "In a container: mount the socket"),
+    (JUICER, "loader.jcuda_native_library", "Use the JCuda release made for the CUDA you have"),
+    (JCUBLAS_WIN, "loader.jcuda_native_library", "Use the JCuda release made for the CUDA you have"),
+    (FLATPAK, "driver.flatpak_gl_extension_missing", "`flatpak update`"),
+]
+
+
+def test_cases_answer_first():
+    for text, want, fix in E29_LEAD_CASES:
+        first = _first(text)
+        assert first["id"] == want and first["fix"].startswith(fix), text
