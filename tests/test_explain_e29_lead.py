@@ -194,3 +194,38 @@ def test_cases_answer_first():
     for text, want, fix in E29_LEAD_CASES:
         first = _first(text)
         assert first["id"] == want and first["fix"].startswith(fix), text
+
+
+# OpenCL's ICD loader with no platform: hashcat (the burned fresh27 k72), pyopencl (inducer/pyopencl#283, in a conda
+# environment), hwloc's warning (open-mpi/hwloc#425); a platform with no device (hashcat, the burned fresh26 z83)
+HASHCAT_1001 = "ERROR: clGetPlatformIDs() : -1001 : CL_UNKNOWN_ERROR\n"
+PYOPENCL_CONDA = ('  File "/home/angela/miniconda3/lib/python3.6/site-packages/pyopencl/__init__.py", line 1385, in '
+                  "create_some_context\n    platforms = get_platforms()\n"
+                  "pyopencl._cl.LogicError: clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR\n")
+HASHCAT_NO_DEVICE = "$ hashcat -I\nhashcat (v6.0.0) starting...\nclGetDeviceIDs(): CL_DEVICE_NOT_FOUND\n"
+
+
+def test_opencl_no_platform():
+    first = _first(HASHCAT_1001)
+    assert first["id"] == "driver.opencl_no_platform" and "nvidia.icd" in first["fix"].splitlines()[0]
+    first = _first(PYOPENCL_CONDA)
+    assert first["id"] == "driver.opencl_no_platform" and "ocl-icd-system" in first["fix"].splitlines()[0]
+    first = _first("root@4f2a:/# python3 -c 'import pyopencl; pyopencl.get_platforms()'\n"
+                   "pyopencl._cl.LogicError: clGetPlatformIDs failed: PLATFORM_NOT_FOUND_KHR\n"
+                   "(this is inside docker run --gpus all nvidia/cuda:12.2.0-runtime-ubuntu22.04)\n")
+    assert first["id"] == "driver.opencl_no_platform"
+    first = _first(HASHCAT_NO_DEVICE)
+    assert first["id"] == "driver.opencl_no_platform" and "clinfo -l" in first["fix"].splitlines()[0]
+    # a consequence: another cause in the same log comes first
+    ids = _ids(HASHCAT_1001 + "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make "
+               "sure that the latest NVIDIA driver is installed and running.\n")
+    assert ids[0] != "driver.opencl_no_platform" and "driver.opencl_no_platform" in ids
+    explain(hostile_line("clGetPlatformIDs() : "))
+    explain(hostile_line("clGetDeviceIDs() : "))
+
+
+E29_LEAD_CASES += [
+    (HASHCAT_1001, "driver.opencl_no_platform", "`ls /etc/OpenCL/vendors/` must list nvidia.icd"),
+    (PYOPENCL_CONDA, "driver.opencl_no_platform", "conda's ocl-icd reads only"),
+    (HASHCAT_NO_DEVICE, "driver.opencl_no_platform", "`clinfo -l` lists every platform"),
+]
