@@ -229,3 +229,18 @@ E29_LEAD_CASES += [
     (PYOPENCL_CONDA, "driver.opencl_no_platform", "conda's ocl-icd reads only"),
     (HASHCAT_NO_DEVICE, "driver.opencl_no_platform", "`clinfo -l` lists every platform"),
 ]
+
+
+def test_cuew_strings_beside_a_driver_call():
+    # Blender Cycles' CUDA device prints cuew's own strings (status.yaml producer_strings), not cuGetErrorString's
+    cases = (("CUDA error: Launch exceeded timeout in cuCtxSynchronize()", "status.launch_timeout"),
+             ("CUDA error: Invalid source in cuModuleLoad(&cuModule, cubin.c_str())", "status.kernel_image_invalid"),
+             ("CUDA error at cuCtxCreate: No binary for GPU", "runtime.no_kernel_image"),
+             ("CUDA error at cuCtxCreate: No CUDA-capable device available", "runtime.no_device"))
+    for line, want in cases:
+        assert _first(line + "\n")["id"] == want, line
+    # without a CUDA call the words are prose; a row that does not answer (launch failed, out of memory) stays unread
+    assert not _answered("Render: Launch exceeded timeout while waiting for the scene\n")
+    assert not _answered("CUDA error: Launch failed in cuCtxSynchronize(), line 1372\n")
+    assert not _answered("CUDA error: Out of memory in cuLaunchKernel(cuPathTrace, xblocks , yblocks, 1, xthreads, "
+                         "ythreads, 1, 0, 0, args, 0)\n")

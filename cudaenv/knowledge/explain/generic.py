@@ -351,10 +351,22 @@ def _status_strings() -> tuple[re.Pattern, dict[str, str]]:
     """[p26 status] The strings cudaGetErrorString / cuGetErrorString give for the rows that answer, lower-cased: one
     pattern of them all (longest first) and each one's entry. A wrapper that prints only the string ("cudaMalloc
     failed: unknown error") says the same as one that prints the name. Read only beside a CUDA call's name: "unknown
-    error" alone is prose, and beside the word CUDA only (OpenCV's "(-217:Gpu API call) unknown error in function
-    'cv::cuda::...'", "CUDA Function Error: invalid device function", the burned sampled/248 and fresh22 v74) it is a
-    program's own frame whose cause the string does not settle (fresh22 v74 was the project's build, a negative)."""
-    return _strings_of([row for row in _status_rows() if _answering(row) and row.get("string")])
+    error" alone is prose, and beside the word CUDA only ("CUDA Function Error: invalid device function", the burned
+    fresh22 v74) it is a program's own frame whose cause the string does not settle (fresh22 v74 was the project's
+    build, a negative). Known frames (status.yaml ``frames``: gpuErrchk's, OpenCV's "(-217:Gpu API call) unknown error
+    in function", since round 29) are read by :func:`_framed_strings`."""
+    rows = [row for row in _status_rows() if _answering(row) and row.get("string")]
+    return _strings_of(rows + _producer_strings())
+
+
+def _producer_strings() -> list[dict]:
+    """[l29] status.yaml ``producer_strings``: the strings a copied string table (Blender's cuew) prints for a driver
+    status, as rows of their own for the entry the status's row names (answering rows only)."""
+    from .derive import knowledge_table
+
+    by_driver = {row["driver"]: row for row in _status_rows() if row.get("driver") and _answering(row)}
+    return [{**by_driver[name], "string": text} for table in knowledge_table("status.yaml").get("producer_strings", [])
+            for name, text in table["strings"].items() if name in by_driver]
 
 
 @lru_cache(maxsize=None)
