@@ -244,3 +244,13 @@ def test_cuew_strings_beside_a_driver_call():
     assert not _answered("CUDA error: Launch failed in cuCtxSynchronize(), line 1372\n")
     assert not _answered("CUDA error: Out of memory in cuLaunchKernel(cuPathTrace, xblocks , yblocks, 1, xthreads, "
                          "ythreads, 1, 0, 0, args, 0)\n")
+
+
+def test_slurm_gpu_nvml_plugin_missing():
+    # slurm's plugin loader when gres.conf asks for gpu/nvml and no gpu_nvml.so was built
+    log = ("slurmd: error: gres/gpu: _load_gpu_plugin: Couldn't find the specified plugin name for gpu/nvml looking at "
+           "all files\nslurmd: error: cannot create gpu context for gpu/nvml\n")
+    assert _first(log)["id"] == "slurm.built_without_nvml"
+    # another plugin missing is not NVML's
+    assert "slurm.built_without_nvml" not in _ids(
+        "slurmd: error: Couldn't find the specified plugin name for cgroup/v2 looking at all files\n")
