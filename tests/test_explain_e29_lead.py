@@ -254,3 +254,29 @@ def test_slurm_gpu_nvml_plugin_missing():
     # another plugin missing is not NVML's
     assert "slurm.built_without_nvml" not in _ids(
         "slurmd: error: Couldn't find the specified plugin name for cgroup/v2 looking at all files\n")
+
+
+# transformers' bitsandbytes quantizers asking for packages that are installed (leoneversberg/llm-chatbot-rag#1,
+# hiyouga/LlamaFactory#7369 with torch 2.6.0+cpu, bitsandbytes-foundation/bitsandbytes#1384)
+BNB_8BIT = ("ImportError: Using `bitsandbytes` 8-bit quantization requires Accelerate: `pip install accelerate` and the "
+            "latest version of bitsandbytes: `pip install -i https://pypi.org/simple/ bitsandbytes`\n")
+BNB_CPU_TORCH = "- PyTorch version: 2.6.0+cpu\n- Accelerate version: 1.4.0\n" + BNB_8BIT
+
+
+def test_bnb_quantization_without_cuda():
+    for log in (BNB_8BIT, "An error occurred: CUDA is required but not available for bitsandbytes. Please consider "
+                          "installing the multi-platform enabled version of bitsandbytes\n",
+                "RuntimeError: No GPU found. A GPU is needed for quantization.\n"):
+        first = _first(log)
+        assert first["id"] == "python.bnb_quantization_without_cuda", log
+        assert "torch.cuda.is_available()" in first["fix"].splitlines()[0]
+    first = _first(BNB_CPU_TORCH)
+    assert first["title"].endswith("(this torch is a CPU-only build)")
+    assert "download.pytorch.org/whl/cu126" in first["fix"].splitlines()[0]
+    explain(hostile_line("Using `bitsandbytes` 8-bit quantization requires "))
+
+
+E29_LEAD_CASES += [
+    (BNB_8BIT, "python.bnb_quantization_without_cuda", "`python -c \"import torch;"),
+    (BNB_CPU_TORCH, "python.bnb_quantization_without_cuda", "This torch is a CPU-only build"),
+]
