@@ -280,3 +280,28 @@ E29_LEAD_CASES += [
     (BNB_8BIT, "python.bnb_quantization_without_cuda", "`python -c \"import torch;"),
     (BNB_CPU_TORCH, "python.bnb_quantization_without_cuda", "This torch is a CPU-only build"),
 ]
+
+
+# kaistAI/SelFee#6: torch and flash-attn in one requirements.txt; pip runs flash-attn's setup.py egg_info before torch
+SELFEE_6 = ("Collecting flash-attn==0.2.8 (from -r requirements.txt (line 5))\n  Using cached flash_attn-0.2.8.tar.gz (1.8 MB)\n"
+            "  Preparing metadata (setup.py) ... error\n  error: subprocess-exited-with-error\n\n"
+            "  × python setup.py egg_info did not run successfully.\n  │ exit code: 1\n"
+            '        File "/tmp/pip-install-tjhjvhnh/flash-attn_d4c66fc1204a49cf9a44de9ebbba6e8d/setup.py", line 10, '
+            "in <module>\n          import torch\n      ModuleNotFoundError: No module named 'torch'\n"
+            "error: metadata-generation-failed\n")
+
+
+def test_setup_py_imports_torch_before_pip_installed_it():
+    first = _first(SELFEE_6)
+    assert first["id"] == "pip.build_isolation_hides_torch"
+    assert first["title"].startswith("the package's setup.py imports torch before pip has installed it")
+    assert first["fix"].startswith("Install torch first, on its own")
+    # the isolated build (pyproject) keeps its answer
+    iso = ("  Getting requirements to build wheel ... error\n  error: subprocess-exited-with-error\n"
+           "      ModuleNotFoundError: No module named 'torch'\n")
+    assert _first(iso)["fix"].startswith("Build in your own environment")
+    # a plain import in a script is not a build at all
+    assert "pip.build_isolation_hides_torch" not in _ids("$ python train.py\nModuleNotFoundError: No module named 'torch'\n")
+
+
+E29_LEAD_CASES += [(SELFEE_6, "pip.build_isolation_hides_torch", "Install torch first, on its own")]
