@@ -305,3 +305,24 @@ def test_setup_py_imports_torch_before_pip_installed_it():
 
 
 E29_LEAD_CASES += [(SELFEE_6, "pip.build_isolation_hides_torch", "Install torch first, on its own")]
+
+
+# opencv-python's cv2 in a slim image (pytorch/ignite#1615), and the same library without cv2 in the paste
+IGNITE_1615 = ('python -c "import cv2"\nTraceback (most recent call last):\n  File "<string>", line 1, in <module>\n'
+               '  File "/opt/conda/lib/python3.8/site-packages/cv2/__init__.py", line 5, in <module>\n'
+               "    from .cv2 import *\nImportError: libGL.so.1: cannot open shared object file: No such file or "
+               "directory\n")
+
+
+def test_opencv_gui_libraries():
+    first = _first(IGNITE_1615)
+    assert first["id"] == "loader.opencv_gui_libs_missing" and "opencv-python-headless" in first["fix"].splitlines()[0]
+    first = _first("ImportError: libGL.so.1: cannot open shared object file: No such file or directory\n")
+    assert first["id"] == "loader.opencv_gui_libs_missing" and "opencv" not in first["title"]
+    assert first["fix"].startswith("Install what it links")
+    # CUDA's own libraries keep their entries
+    assert _first("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n")["id"] \
+        == "runtime.libcudart_not_found"
+
+
+E29_LEAD_CASES += [(IGNITE_1615, "loader.opencv_gui_libs_missing", "Use the headless build")]
