@@ -326,3 +326,28 @@ def test_opencv_gui_libraries():
 
 
 E29_LEAD_CASES += [(IGNITE_1615, "loader.opencv_gui_libs_missing", "Use the headless build")]
+
+
+# NVIDIA's CUDA .run installer: its gcc check (the reason in cuda-installer.log) and its bundled driver
+RUNFILE_GCC = "$ sudo sh cuda_12.2.0_535.54.03_linux.run\n Failed to verify gcc version. See log at /var/log/cuda-installer.log for details.\n"
+RUNFILE_DRIVER = ("===========\n= Summary =\n===========\n\nDriver:   Installation failed\nToolkit:  Installation skipped\n"
+                  "[ERROR]: Install of driver component failed. Consult the driver log at /var/log/nvidia-installer.log "
+                  "for more details.\n")
+
+
+def test_cuda_runfile_installer():
+    first = _first(RUNFILE_GCC)
+    assert first["id"] == "toolkit.runfile_gcc_check" and "cuda-installer.log" in first["fix"].splitlines()[0]
+    first = _first(RUNFILE_GCC + "[ERROR]: Missing gcc. gcc is required to continue.\n")
+    assert first["fix"].startswith("There is no gcc")
+    first = _first("[ERROR]: unsupported compiler version: 13.2.0. Use --override to override this check.\n")
+    assert "gcc 13.2.0" in first["title"] and first["fix"].startswith("Run the installer with `--override`")
+    first = _first(RUNFILE_DRIVER)
+    assert first["id"] == "toolkit.runfile_driver_component_failed" and "--toolkit" in first["fix"].splitlines()[0]
+    explain(hostile_line("[ERROR]: unsupported compiler version: 1"))
+
+
+E29_LEAD_CASES += [
+    (RUNFILE_GCC, "toolkit.runfile_gcc_check", "`grep -i -e gcc -e compiler /var/log/cuda-installer.log`"),
+    (RUNFILE_DRIVER, "toolkit.runfile_driver_component_failed", "If `nvidia-smi` works"),
+]
