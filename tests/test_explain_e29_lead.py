@@ -258,7 +258,8 @@ def test_slurm_gpu_nvml_plugin_missing():
 
 # transformers' bitsandbytes quantizers asking for packages that are installed (leoneversberg/llm-chatbot-rag#1,
 # hiyouga/LlamaFactory#7369 with torch 2.6.0+cpu, bitsandbytes-foundation/bitsandbytes#1384)
-BNB_8BIT = ("ImportError: Using `bitsandbytes` 8-bit quantization requires Accelerate: `pip install accelerate` and the "
+BNB_8BIT = ("ImportError: Using `bitsandbytes` 8-bit quantization requires Accelerate: `pip install accelerate` and "
+            "the "
             "latest version of bitsandbytes: `pip install -i https://pypi.org/simple/ bitsandbytes`\n")
 BNB_CPU_TORCH = "- PyTorch version: 2.6.0+cpu\n- Accelerate version: 1.4.0\n" + BNB_8BIT
 
@@ -283,7 +284,8 @@ E29_LEAD_CASES += [
 
 
 # kaistAI/SelFee#6: torch and flash-attn in one requirements.txt; pip runs flash-attn's setup.py egg_info before torch
-SELFEE_6 = ("Collecting flash-attn==0.2.8 (from -r requirements.txt (line 5))\n  Using cached flash_attn-0.2.8.tar.gz (1.8 MB)\n"
+SELFEE_6 = ("Collecting flash-attn==0.2.8 (from -r requirements.txt (line 5))\n"
+            "  Using cached flash_attn-0.2.8.tar.gz (1.8 MB)\n"
             "  Preparing metadata (setup.py) ... error\n  error: subprocess-exited-with-error\n\n"
             "  × python setup.py egg_info did not run successfully.\n  │ exit code: 1\n"
             '        File "/tmp/pip-install-tjhjvhnh/flash-attn_d4c66fc1204a49cf9a44de9ebbba6e8d/setup.py", line 10, '
@@ -301,7 +303,8 @@ def test_setup_py_imports_torch_before_pip_installed_it():
            "      ModuleNotFoundError: No module named 'torch'\n")
     assert _first(iso)["fix"].startswith("Build in your own environment")
     # a plain import in a script is not a build at all
-    assert "pip.build_isolation_hides_torch" not in _ids("$ python train.py\nModuleNotFoundError: No module named 'torch'\n")
+    assert "pip.build_isolation_hides_torch" not in _ids(
+        "$ python train.py\nModuleNotFoundError: No module named 'torch'\n")
 
 
 E29_LEAD_CASES += [(SELFEE_6, "pip.build_isolation_hides_torch", "Install torch first, on its own")]
@@ -329,9 +332,11 @@ E29_LEAD_CASES += [(IGNITE_1615, "loader.opencv_gui_libs_missing", "Use the head
 
 
 # NVIDIA's CUDA .run installer: its gcc check (the reason in cuda-installer.log) and its bundled driver
-RUNFILE_GCC = "$ sudo sh cuda_12.2.0_535.54.03_linux.run\n Failed to verify gcc version. See log at /var/log/cuda-installer.log for details.\n"
-RUNFILE_DRIVER = ("===========\n= Summary =\n===========\n\nDriver:   Installation failed\nToolkit:  Installation skipped\n"
-                  "[ERROR]: Install of driver component failed. Consult the driver log at /var/log/nvidia-installer.log "
+RUNFILE_GCC = ("$ sudo sh cuda_12.2.0_535.54.03_linux.run\n"
+               " Failed to verify gcc version. See log at /var/log/cuda-installer.log for details.\n")
+RUNFILE_DRIVER = ("===========\n= Summary =\n===========\n\nDriver:   Installation failed\n"
+                  "Toolkit:  Installation skipped\n[ERROR]: Install of driver component failed. Consult the driver "
+                  "log at /var/log/nvidia-installer.log "
                   "for more details.\n")
 
 
