@@ -215,6 +215,18 @@ def test_a_spelled_version_not_installed_names_the_nearest(three_toolkits, typed
     assert "did you mean" not in res.stderr and res.returncode == 2
 
 
+@pytest.mark.parametrize("typed, hint", [
+    ("cu126", "no CUDA 12.6 is installed (installed: 12.4.1); `cudaenv install 12.6` installs it"),
+    ("v9.2", "CUDA 9.2 predates the archives `cudaenv install` reads: NVIDIA's CUDA Toolkit Archive has its runfile"),
+    # a version asked for as such: the message lists the toolkits, the hint does not again
+    ("12.6", "no CUDA 12.6 is installed; `cudaenv install 12.6` installs it"),
+])
+def test_a_version_not_installed_says_how_to_get_it(three_toolkits, typed, hint):
+    res = run_cudaenv(["use", typed, "--shell", "bash"], three_toolkits)
+    refused_in_one_line(res, hint)
+    assert res.stderr.count("installed:") == 1 and res.returncode == 2
+
+
 @pytest.mark.parametrize("typed", ["cu" + "1" * 5000, "cuda\x1b[31m12.4", "12.4\r\x07", "cu\u202e124", "foo"])
 def test_hostile_names_are_not_echoed_raw_or_guessed(three_toolkits, typed):
     res = run_cudaenv(["use", typed, "--shell", "bash"], three_toolkits)

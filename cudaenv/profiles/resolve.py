@@ -224,7 +224,8 @@ def resolve(
             return profile_for(top[0], profiles), top[0]
         raise CudaenvError(
             f"no CUDA toolkit matches {_shown(target)}; installed: {_listing(toolkits)}",
-            hint=_did_you_mean(target, toolkits) or "`cudaenv list` shows what was found and what was skipped",
+            hint=_did_you_mean(target, toolkits, listed=True)
+            or "`cudaenv list` shows what was found and what was skipped",
             exit_code=2,
         )
     known = ", ".join(p["name"] for p in profiles) or "none"
@@ -258,8 +259,9 @@ def as_version(text: str) -> str | None:
     return t
 
 
-def _did_you_mean(target: str, toolkits: list[Toolkit]) -> str | None:
-    """A hint naming the installed version ``target`` probably means, or the nearest installed ones."""
+def _did_you_mean(target: str, toolkits: list[Toolkit], listed: bool = False) -> str | None:
+    """A hint naming the installed version ``target`` probably means, or the command that installs it (with the
+    nearest installed ones, unless the message ``listed`` them already)."""
     want = as_version(target)
     if want is None:
         return None
@@ -273,11 +275,15 @@ def _did_you_mean(target: str, toolkits: list[Toolkit]) -> str | None:
              if w and w != target and fits(w)]
     if cands:
         return f'did you mean {cands[0]}? eval "$(cudaenv use {cands[0]})"'
-    if not installed:
-        return None
+    # NVIDIA's redistributable manifests (what `cudaenv install` reads) begin with CUDA 11.4.1 (redistrib_11.4.1.json)
+    older = version_key(want) < version_key("11.4")
+    get = (f"CUDA {want} predates the archives `cudaenv install` reads: NVIDIA's CUDA Toolkit Archive has its runfile"
+           if older else f"`cudaenv install {want}` installs it")
+    if not installed or listed:
+        return f"no CUDA {want} is installed; {get}"
     major = want.split(".")[0]
     near = [v for v in installed if v.split(".")[0] == major] or installed
-    return f"no CUDA {want} is installed; installed: {', '.join(near)}"
+    return f"no CUDA {want} is installed (installed: {', '.join(near)}); {get}"
 
 
 def _bad_file(bad: list[tuple[str, str]], name: str) -> str | None:
