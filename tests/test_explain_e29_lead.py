@@ -356,3 +356,35 @@ E29_LEAD_CASES += [
     (RUNFILE_GCC, "toolkit.runfile_gcc_check", "`grep -i -e gcc -e compiler /var/log/cuda-installer.log`"),
     (RUNFILE_DRIVER, "toolkit.runfile_driver_component_failed", "If `nvidia-smi` works"),
 ]
+
+
+# OptiX's runtime (libnvoptix.so.1) in a container without the graphics capability (NVIDIA/pyxis#103, NU-NeRF#2)
+PYXIS_103 = ("srun -p gpu --container-name=cuda-11.4.2 --gpus=1 --pty zsh\n"
+             "RTX Config........./src/rtx_functions.h:47 Optix Error: 'Library not found'\n")
+# the Vulkan loader in the nvidia/vulkan image without the manifest (k4yt3x/video2x#628)
+VIDEO2X_628 = ("$ docker run --rm --gpus 1 nvidia/vulkan:1.2.133-450 vulkaninfo ERROR: [Loader Message] Code 0 : "
+               "loader_scanned_icd_add: Could not get 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr' for ICD "
+               "libGLX_nvidia.so.0\nCannot create Vulkan instance.\n")
+
+
+def test_optix_and_vulkan_driver_parts():
+    first = _first(PYXIS_103)
+    assert first["id"] == "driver.optix_library_missing" and "graphics" in first["fix"].splitlines()[0]
+    assert _first("RuntimeError: OPTIX_ERROR_LIBRARY_NOT_FOUND: Library not found\n")["id"] \
+        == "driver.optix_library_missing"
+    first = _first(VIDEO2X_628)
+    assert first["id"] == "driver.vulkan_no_nvidia_icd" and "graphics" in first["fix"].splitlines()[0]
+    # an old manifest naming libGL.so.1 (mit-aera/FlightGoggles#131, nvidia-418 on the host)
+    first = _first("nvidia-418 driver\nERROR: [Loader Message] Code 0 : loader_scanned_icd_add: Attempt to retrieve "
+                   "either 'vkGetInstanceProcAddr' or 'vk_icdGetInstanceProcAddr' from ICD libGL.so.1 failed.\n"
+                   "Cannot create Vulkan instance.\n")
+    assert first["title"].startswith("the NVIDIA Vulkan ICD manifest names libGL.so.1")
+    # no NVIDIA in the paste: another vendor's Vulkan is not ours to answer
+    assert "driver.vulkan_no_nvidia_icd" not in _ids("Cannot create Vulkan instance.\n")
+    explain(hostile_line("loader_scanned_icd_add: Could not get 'vkCreateInstance' via "))
+
+
+E29_LEAD_CASES += [
+    (PYXIS_103, "driver.optix_library_missing", "In a container: add `graphics`"),
+    (VIDEO2X_628, "driver.vulkan_no_nvidia_icd", "In a container: start it with"),
+]
