@@ -388,3 +388,34 @@ E29_LEAD_CASES += [
     (PYXIS_103, "driver.optix_library_missing", "In a container: add `graphics`"),
     (VIDEO2X_628, "driver.vulkan_no_nvidia_icd", "In a container: start it with"),
 ]
+
+
+def test_status_numbers_in_frames_that_name_their_api():
+    cases = (
+        # Caffe's glog CHECK_EQ with the string cut off
+        ("F0101 common.cpp:151] Check failed: error == cudaSuccess (35 vs. 0)", "runtime.insufficient_driver"),
+        ("F0101 common.cpp:151] Check failed: error == cudaSuccess (100 vs. 0)", "runtime.no_device"),
+        ("F0101 cudnn_conv_layer.cpp:52] Check failed: status == CUDNN_STATUS_SUCCESS (6 vs. 0)",
+         "status.lib_arch_mismatch"),
+        # projects' library check macros
+        ("cuBLAS error 8", "status.lib_arch_mismatch"),
+        ("cufft error: 5", "status.cufft_internal_error"),
+        ("CUFFT error 5 at line 88", "status.cufft_internal_error"),
+        ("cuDNN error 1001", "cudnn.not_initialized"),
+        # printf("CUDA error %d at %s:%d")
+        ("CUDA error 100 at main.cu:40", "runtime.no_device"),
+    )
+    for line, want in cases:
+        assert _first(line + "\n")["id"] == want, line
+    for line in (
+        "error code 35",  # no API word: never read
+        "Check failed: error == cudaSuccess (2 vs. 0)",  # out of memory: a program verdict row, not read
+        "Check failed: status == CUBLAS_STATUS_SUCCESS (13 vs. 0)",  # an ambiguous row
+        "CUDA error 2 at main.cu:40",
+        "cuBLAS error at line 35",  # a line number, not a status
+        "found 35 cufft plans",
+    ):
+        assert not _answered(line + "\n"), line
+    explain(hostile_line("== cudaSuccess ("))
+    explain(hostile_line("cublas error "))
+    explain(hostile_line("CUDA error 35 at a"))

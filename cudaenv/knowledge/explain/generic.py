@@ -414,9 +414,63 @@ def _call_table(kind: str) -> dict[int, str]:
     return _status_numbers() if kind == "cuda" else _driver_numbers()
 
 
+@lru_cache(maxsize=None)
+def _number_frames() -> re.Pattern:
+    """[l29] status.yaml ``number_frames``: a producer's frame that names the API of the status number it prints
+    (glog's "== cudaSuccess (35 vs. 0)", "CUBLAS error(13)", "CUDA error 100 at main.cu:40"), as one pattern whose
+    groups ``api`` and ``number`` say which table and which row."""
+    from .derive import knowledge_table
+
+    frames = knowledge_table("status.yaml").get("number_frames", [])
+    parts = [f["pattern"].replace("(?P<api>", f"(?P<api{i}>").replace("(?P<number>", f"(?P<number{i}>")
+             for i, f in enumerate(frames)]
+    return re.compile("|".join(f"(?:{p})" for p in parts))
+
+
+@lru_cache(maxsize=None)
+def _library_numbers() -> dict[tuple[str, int], str]:
+    """[l29] (library prefix, number) -> the entry, for status.yaml's library rows that answer: CUBLAS_STATUS_ARCH_MISMATCH
+    is ("CUBLAS", 8); a row numbered per release ("1 (cuDNN 8), 1001 (cuDNN 9)") is read by each of its numbers."""
+    from .derive import knowledge_table
+
+    out: dict[tuple[str, int], str] = {}
+    for row in knowledge_table("status.yaml")["libraries"]:
+        if _answering(row) and re.fullmatch(r"CU[A-Z]+_\w+", row["name"]):
+            for n in re.findall(r"\b\d+\b", str(row.get("number", ""))):
+                out[(row["name"].split("_")[0], int(n))] = row["entry"]
+    return out
+
+
+_NUMBER_FRAME_CUES = ("vs. 0)", "cublas", "cufft", "cudnn", "cusolver", "cusparse", "curand", "cuda error", "cuda runtime error")
+
+
+def _read_number_frame(t: LogText, low: str) -> _Reading | None:
+    """[l29] A status number in a frame that names its API (status.yaml ``number_frames``): the runtime's numbers by the
+    era rule, a library's by its own rows."""
+    if not any(cue in low for cue in _NUMBER_FRAME_CUES):
+        return None
+    runtime = _status_numbers()
+    for i, line in enumerate(t.lines):
+        if len(line) > _LONGEST:
+            continue
+        for m in _number_frames().finditer(line):
+            groups = {k.rstrip("0123456789"): v for k, v in m.groupdict().items() if v is not None}
+            api, number = groups["api"].upper(), int(groups["number"])
+            if api in ("CUDA", "CUDASUCCESS"):
+                entry = runtime.get(number)
+            else:
+                entry = _library_numbers().get((api.split("_")[0], number))
+            if entry:
+                return _Reading(i, "status", groups["number"], entry, "reported")
+    return None
+
+
 def _read_status(t: LogText, low: str) -> _Reading | None:
     """A CUDA status a line names (see the notes above the patterns), as a reading the entry status.yaml names answers;
     ``name`` is the text read (a number or a status name), so the answer can quote it."""
+    got = _read_number_frame(t, low)
+    if got is not None:
+        return got
     framed = (("gpuassert" in low or " at line " in low or "cuda " in low or "gpu api call" in low or "(-217)" in low)
               and _frames().search(t.text) is not None)  # the frames' literals first: most logs have none
     if "cuda" not in low and "cu" not in t.text and not framed:  # a driver-API call ("cuInit(0) = 100") need not spell "cuda"
