@@ -419,3 +419,14 @@ def test_status_numbers_in_frames_that_name_their_api():
     explain(hostile_line("== cudaSuccess ("))
     explain(hostile_line("cublas error "))
     explain(hostile_line("CUDA error 35 at a"))
+
+
+def test_invalid_image_after_the_programs_own_compile_failed_is_not_claimed():
+    # xmrig-nvidia's CryptonightR.cu (the burned fresh27 k75 negative): NVRTC failed on the kernel source first
+    log = ('nvrtcCompileProgram failed: NVRTC_ERROR_COMPILATION\nProgram compile log: CryptonightR.cu(382): error: '
+           'identifier "__funnelshift_l" is undefined\n2 errors detected in the compilation of "CryptonightR.cu".\n'
+           '[CUDA] Error gpu 0: <cryptonight_gpu_hash>:878 "device kernel image is invalid"\n')
+    assert "status.kernel_image_invalid" not in _ids(log)
+    # the invalid image alone keeps its answer
+    assert _first('[CUDA] Error gpu 0: <cryptonight_gpu_hash>:878 "device kernel image is invalid"\n')["id"] \
+        == "status.kernel_image_invalid"
