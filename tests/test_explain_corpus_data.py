@@ -45,6 +45,7 @@ FRESH25 = os.path.join(CORPUS, "fresh25")
 FRESH26 = os.path.join(CORPUS, "fresh26")
 FRESH27 = os.path.join(CORPUS, "fresh27")
 FRESH28 = os.path.join(CORPUS, "fresh28")
+FRESH29 = os.path.join(CORPUS, "fresh29")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -254,7 +255,8 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH25, "fresh25", "y", 48, 9, 46),
               (FRESH26, "fresh26", "z", 51, 12, 42),
               (FRESH27, "fresh27", "k", 61, 12, 54),
-              (FRESH28, "fresh28", "i", 39, 8, 38)]
+              (FRESH28, "fresh28", "i", 39, 8, 38),
+              (FRESH29, "fresh29", "l", 63, 12, 56)]
 #: Sets not yet scored: no test may quote their threads.
 UNREAD: set[str] = set()
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
@@ -603,6 +605,13 @@ def test_fresh28_logs_are_a_twenty_eighth_sealed_split():
     engineers widened entries keyed to one project to their mechanism's family. Sealed: nobody tuning explain reads it
     until it is judged."""
     assert_later_set("fresh28")
+
+def test_fresh29_logs_are_a_twenty_ninth_sealed_split():
+    """fresh29/: a twenty-ninth set (l01-l16 build side, l31-l46 run side, l61-l76 a user's day, l81-l96 GPU work
+    outside the Python deep-learning stack; file names take the letter l), collected by collectors who never ran
+    explain while round 29's engineers read status numbers in frames, relaxed requires lines, guarded program-bug
+    negatives and widened fresh28's misses. Sealed: nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh29")
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
     """``--since``/``--template --judged``: a first answer that changed since the earlier run is left to judge
