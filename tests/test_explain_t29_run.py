@@ -1,6 +1,7 @@
 """Round 29, the run side of fresh29's misses (each family widened past its one log with other public threads).
 
 container.cdi_spec_stale: runc's wording, "failed to fulfil mount request: open <driver library>: no such file".
+loader.wrong_elf_class: the loader's "wrong ELF class" (a library of the other word size than its process).
 """
 from cudaenv.knowledge.explain import explain
 
@@ -39,10 +40,60 @@ def test_cdi_spec_stale_runc_wording():
     explain(hostile_line("failed to fulfil mount request: open /a/"))
 
 
+# beagle-dev/beagle-lib#97 (the burned fresh29 l90: a 32-bit HotSpot "Server VM"), zeromq/jzmq#321 ("Client VM")
+BEAGLE = ("Java HotSpot(TM) Server VM warning: You have loaded library /opt/sw/beagle/lib/libhmsbeagle-jni.so which might "
+          "have disabled stack guard. The VM will try to fix the stack guard now.\n"
+          "Failed to load BEAGLE library: /opt/sw/beagle/lib/libhmsbeagle-jni.so: /opt/sw/beagle/lib/libhmsbeagle-jni.so: "
+          "wrong ELF class: ELFCLASS64 (Possible cause: architecture word width mismatch)\n")
+JZMQ = ('Exception in thread "main" java.lang.UnsatisfiedLinkError: /usr/local/lib/libjzmq.so.0.0.0: '
+        "/usr/local/lib/libjzmq.so.0.0.0: wrong ELF class: ELFCLASS64 (Possible cause: architecture word width mismatch)\n"
+        "    at java.lang.ClassLoader$NativeLibrary.load(Native Method)\n")
+# envmodules/modules#357 (a 32-bit tclsh loading the 64-bit extension)
+TCL = ('ERROR: couldn\'t load file "/eda/Modules/modules-4.5.1/lib/libtclenvmodules.so": '
+       "/eda/Modules/modules-4.5.1/lib/libtclenvmodules.so: wrong ELF class: ELFCLASS64\n")
+# andersbll/deeppy#28 (LD_LIBRARY_PATH=/usr/local/cuda/lib, the toolkit's 32-bit directory), TA-Lib/ta-lib-python#273
+DEEPPY = "ImportError: libcudart.so.7.0: wrong ELF class: ELFCLASS32\n"
+TALIB = ('  File "/usr/local/lib/python3.5/dist-packages/talib/__init__.py", line 43, in <module>\n'
+         "    from ._ta_lib import (\nImportError: libta_lib.so.0: wrong ELF class: ELFCLASS32\n")
+
+
+def test_wrong_elf_class():
+    for log in (BEAGLE, JZMQ):
+        first = _first(log)
+        assert first["id"] == "loader.wrong_elf_class", log
+        assert "32-bit one" in first["title"]
+        assert first["fix"].startswith("Run the program with a 64-bit JVM")
+    first = _first(TCL)
+    assert first["id"] == "loader.wrong_elf_class"
+    assert first["title"].endswith("is a 64-bit library, and the process loading it is a 32-bit program")
+    assert first["fix"].startswith("Run the 64-bit build of the program")
+    for log, lib in ((DEEPPY, "libcudart.so.7.0"), (TALIB, "libta_lib.so.0")):
+        first = _first(log)
+        assert first["id"] == "loader.wrong_elf_class", log
+        assert first["title"] == f"{lib} is a 32-bit copy, found by a 64-bit process"
+        assert "lib64" in first["fix"].splitlines()[0]
+    # a 64-bit JVM that finds a 32-bit copy is the ELFCLASS32 reading, not the 32-bit JVM's (LWJGL/lwjgl3#641)
+    lwjgl = ("OpenJDK 64-Bit Server VM warning: You have loaded library /home/u/lwjgl/liblwjgl.so which might have "
+             "disabled stack guard.\n"
+             'Exception in thread "Thread-1" java.lang.UnsatisfiedLinkError: /home/u/lwjgl/liblwjgl.so: '
+             "/home/u/lwjgl/liblwjgl.so: wrong ELF class: ELFCLASS32 (Possible cause: architecture word width mismatch)\n")
+    assert _first(lwjgl)["title"] == "/home/u/lwjgl/liblwjgl.so is a 32-bit copy, found by a 64-bit process"
+    # a damaged file ("invalid ELF header") keeps its own entry; "ELF class" outside the loader's message is nothing
+    assert _ids("OSError: /opt/app/lib/libcudart.so.12: invalid ELF header\n")[0] == "loader.cuda_library_file_damaged"
+    assert "loader.wrong_elf_class" not in _ids("readelf -h libfoo.so\n  Class:                             ELF64\n")
+    assert "loader.wrong_elf_class" not in _ids("libfoo.so: ELF 64-bit LSB shared object, x86-64, version 1 (SYSV)\n")
+    for literal in ("a.so: wrong ELF class: ELFCLASS", "/x/y.so", "wrong ELF class: ELFCLASS64 "):
+        explain(hostile_line(literal))  # returns: every repeat is bounded
+
+
 # the real quoted messages, as (text, id, first fix line) for test_explain.py's coverage of every entry
 T29_RUN_CASES = [
     (TDARR, "container.cdi_spec_stale", "nvidia-ctk cdi generate"),
     (CACHYOS, "container.cdi_spec_stale", "nvidia-ctk cdi generate"),
+    (BEAGLE, "loader.wrong_elf_class", "Run the program with a 64-bit JVM"),
+    (JZMQ, "loader.wrong_elf_class", "Run the program with a 64-bit JVM"),
+    (TCL, "loader.wrong_elf_class", "Run the 64-bit build of the program"),
+    (DEEPPY, "loader.wrong_elf_class", "Find the 64-bit copy"),
 ]
 
 
