@@ -2,6 +2,7 @@
 
 container.cdi_spec_stale: runc's wording, "failed to fulfil mount request: open <driver library>: no such file".
 loader.wrong_elf_class: the loader's "wrong ELF class" (a library of the other word size than its process).
+runtime.cuda_library_not_found: GMiner's "Failed to initialize NVRTC library".
 """
 from cudaenv.knowledge.explain import explain
 
@@ -86,6 +87,25 @@ def test_wrong_elf_class():
         explain(hostile_line(literal))  # returns: every repeat is bounded
 
 
+# develsoftware/GMinerRelease#103 (the burned fresh29 l39), #71 (Arch, /opt/cuda/targets/x86_64-linux/lib), #85 (Gentoo)
+GMINER = "Failed to initialize NVRTC library\n"
+GMINER_ARCH = ("+1\nI get \"Failed to initialize NVRTC library\" on Arch Linux\n"
+               "/opt/cuda/targets/x86_64-linux/lib/libnvrtc.so\n/opt/cuda/targets/x86_64-linux/lib/libnvrtc.so.10.2\n")
+
+
+def test_gminer_nvrtc():
+    for log in (GMINER, GMINER_ARCH):
+        first = _first(log)
+        assert first["id"] == "runtime.cuda_library_not_found", log
+        assert first["title"] == "the NVRTC library (libnvrtc) is not on the loader path"
+        assert "find / -name 'libnvrtc*'" in first["fix"].splitlines()[0]
+        assert "LD_LIBRARY_PATH" in first["fix"].splitlines()[0]
+    # NVML's line (the miners' other "Failed to initialize") and NVRTC's own compile errors are other causes
+    assert "runtime.cuda_library_not_found" not in _ids("Failed to initialize NVML: Driver/library version mismatch\n")
+    assert "runtime.cuda_library_not_found" not in _ids("Failed to initialize NVRTC program\n")
+    explain(hostile_line("Failed to initialize NVRTC library "))
+
+
 # the real quoted messages, as (text, id, first fix line) for test_explain.py's coverage of every entry
 T29_RUN_CASES = [
     (TDARR, "container.cdi_spec_stale", "nvidia-ctk cdi generate"),
@@ -94,6 +114,7 @@ T29_RUN_CASES = [
     (JZMQ, "loader.wrong_elf_class", "Run the program with a 64-bit JVM"),
     (TCL, "loader.wrong_elf_class", "Run the 64-bit build of the program"),
     (DEEPPY, "loader.wrong_elf_class", "Find the 64-bit copy"),
+    (GMINER, "runtime.cuda_library_not_found", "find / -name 'libnvrtc*'"),
 ]
 
 
