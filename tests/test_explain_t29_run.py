@@ -3,6 +3,7 @@
 container.cdi_spec_stale: runc's wording, "failed to fulfil mount request: open <driver library>: no such file".
 loader.wrong_elf_class: the loader's "wrong ELF class" (a library of the other word size than its process).
 runtime.cuda_library_not_found: GMiner's "Failed to initialize NVRTC library".
+loader.nvrtc_builtins_not_loaded: LuxCore's "<Kernel> CUDA program compilation error" (its addon's NVRTC not loadable).
 """
 from cudaenv.knowledge.explain import explain
 
@@ -106,6 +107,32 @@ def test_gminer_nvrtc():
     explain(hostile_line("Failed to initialize NVRTC library "))
 
 
+# LuxCoreRender/BlendLuxCore#749 (the burned fresh29 l88), #576 (the burned fresh28 i39)
+LUX_OPTIX = "OptixAccel CUDA program compilation error\n"
+LUX_MERGE = ("Open Viewport preview or mat preview. It fails with a message: MergeSampleBuffersOCL CUDA program compilation "
+             "error\nStart a rendering. It fails with a message: BVHKernel CUDA program compilation error\n")
+# BlendLuxCore#535 / LuxCore#425: the full message underneath names the builtins by file
+LUX_FULL = ("[LuxRays][82.053] [MergeSampleBuffersOCL] CUDA program compilation error: \n"
+            "nvrtc: error: failed to open libnvrtc-builtins.so.\n  Make sure that libnvrtc-builtins.so is installed correctly.\n")
+
+
+def test_luxcore_nvrtc():
+    for log, kernel in ((LUX_OPTIX, "OptixAccel"), (LUX_MERGE, "MergeSampleBuffersOCL")):
+        first = _first(log)
+        assert first["id"] == "loader.nvrtc_builtins_not_loaded", log
+        assert first["title"] == f"LuxCore could not compile its CUDA kernel ({kernel}) because NVRTC could not be loaded"
+        assert "BlendLuxCore/bin/libnvrtc*" in first["fix"].splitlines()[0]
+        assert "cudaenv" not in first["fix"]
+    # the full message names the file: the library entry answers it by its soname, as before
+    first = _first(LUX_FULL)
+    assert first["id"] == "runtime.cuda_library_not_found" and "libnvrtc-builtins.so" in first["title"]
+    # a compile error of the program's own source is NVRTC's compile log, not this line
+    assert "loader.nvrtc_builtins_not_loaded" not in _ids("kernel.cu(12): error: identifier \"foo\" is undefined\n")
+    assert "loader.nvrtc_builtins_not_loaded" not in _ids("a CUDA program compilation error in my own code\n")
+    explain(hostile_line("Kernel CUDA program compilation error "))
+    explain(hostile_line("A" * 50))
+
+
 # the real quoted messages, as (text, id, first fix line) for test_explain.py's coverage of every entry
 T29_RUN_CASES = [
     (TDARR, "container.cdi_spec_stale", "nvidia-ctk cdi generate"),
@@ -115,6 +142,7 @@ T29_RUN_CASES = [
     (TCL, "loader.wrong_elf_class", "Run the 64-bit build of the program"),
     (DEEPPY, "loader.wrong_elf_class", "Find the 64-bit copy"),
     (GMINER, "runtime.cuda_library_not_found", "find / -name 'libnvrtc*'"),
+    (LUX_OPTIX, "loader.nvrtc_builtins_not_loaded", "BlendLuxCore/bin/libnvrtc*"),
 ]
 
 
