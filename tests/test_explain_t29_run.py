@@ -3,6 +3,7 @@
 container.cdi_spec_stale: runc's wording, "failed to fulfil mount request: open <driver library>: no such file".
 loader.wrong_elf_class: the loader's "wrong ELF class" (a library of the other word size than its process).
 runtime.cuda_library_not_found: GMiner's "Failed to initialize NVRTC library".
+numba.cuda_libs_not_found: numba's library probe, "Finding cublas / ERROR: can't locate lib".
 loader.nvrtc_builtins_not_loaded: LuxCore's "<Kernel> CUDA program compilation error" (its addon's NVRTC not loadable).
 """
 from cudaenv.knowledge.explain import explain
@@ -133,6 +134,31 @@ def test_luxcore_nvrtc():
     explain(hostile_line("A" * 50))
 
 
+# NVIDIA/cuda-samples#11 (the burned fresh29 l63), numba/numba#3840 and numba/pyculib#19 (`numba -s` on Windows)
+NUMBA_PROBE = ("CUDA libraries:\nFinding cublas\n        ERROR: can't locate lib\nFinding cusparse\n        ERROR: can't "
+               "locate lib\nFinding cufft\n        ERROR: can't locate lib\nFinding curand\n        ERROR: can't locate lib\n")
+NUMBA_WIN = ("Platform                                      : Windows-10-10.0.17763-SP0\n"
+             "CUDA driver version                           : 10010\nCUDA libraries:\nFinding cublas\n"
+             "        ERROR: can't locate lib\nFinding cusparse\n        ERROR: can't locate lib\nFinding nvvm\n"
+             "        named  nvvm64_33_0.dll\n")
+
+
+def test_numba_cuda_libs_not_found():
+    first = _first(NUMBA_PROBE)
+    assert first["id"] == "numba.cuda_libs_not_found"
+    assert "(cublas first)" in first["title"]
+    assert "conda install -c conda-forge cudatoolkit" in first["fix"].splitlines()[0]
+    first = _first(NUMBA_WIN)
+    assert first["id"] == "numba.cuda_libs_not_found"
+    assert "cudaenv" not in first["fix"] and "CUDA_PATH" in first["fix"]
+    # the libraries it found ("named libcublas.so") and NVVM's own failure are not this
+    assert "numba.cuda_libs_not_found" not in _ids("Finding cublas\n        named  libcublas.so\n        trying to open "
+                                                   "library...    ok\n")
+    assert "numba.cuda_libs_not_found" not in _ids("Finding nvvm\n        ERROR: failed to open nvvm\n")
+    explain(hostile_line("Finding cublas "))
+    explain(hostile_line("Finding cublas\tERROR: can't locate "))
+
+
 # the real quoted messages, as (text, id, first fix line) for test_explain.py's coverage of every entry
 T29_RUN_CASES = [
     (TDARR, "container.cdi_spec_stale", "nvidia-ctk cdi generate"),
@@ -143,6 +169,7 @@ T29_RUN_CASES = [
     (DEEPPY, "loader.wrong_elf_class", "Find the 64-bit copy"),
     (GMINER, "runtime.cuda_library_not_found", "find / -name 'libnvrtc*'"),
     (LUX_OPTIX, "loader.nvrtc_builtins_not_loaded", "BlendLuxCore/bin/libnvrtc*"),
+    (NUMBA_PROBE, "numba.cuda_libs_not_found", "conda install -c conda-forge cudatoolkit"),
 ]
 
 
