@@ -121,7 +121,8 @@ def test_luxcore_nvrtc():
     for log, kernel in ((LUX_OPTIX, "OptixAccel"), (LUX_MERGE, "MergeSampleBuffersOCL")):
         first = _first(log)
         assert first["id"] == "loader.nvrtc_builtins_not_loaded", log
-        assert first["title"] == f"LuxCore could not compile its CUDA kernel ({kernel}) because NVRTC could not be loaded"
+        assert first["title"] == (f"LuxCore could not compile its CUDA kernel ({kernel}): its run-time compiler library "
+                                  "could not be loaded")
         assert "BlendLuxCore/bin/libnvrtc*" in first["fix"].splitlines()[0]
         assert "cudaenv" not in first["fix"]
     # the full message names the file: the library entry answers it by its soname, as before
