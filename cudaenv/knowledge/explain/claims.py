@@ -47,7 +47,9 @@ CLAIMS = [
                                     r"CudaEngine|ArchiveReader|verifyHeader|kPLAN_MAGIC_TAG"),
     ("cupy", r"\bCuPy\b", r"cupy"),
     # numba's own frame: "[218] Call to cuLinkAddData results in ...", its LinkerError
-    ("numba", r"\bnumba\b", r"numba|\[\d+\] Call to cu\w+ results in|LinkerError"),
+    # [t29 run] and its library probe's (`numba -s`, cudadrv/libs.py test()): "Finding cublas" / "ERROR: can't locate lib"
+    ("numba", r"\bnumba\b", r"numba|\[\d+\] Call to cu\w+ results in|LinkerError|"
+                            r"Finding (?:cublas|cusparse|cufft|curand|nvvm|libdevice)\s+ERROR: can't locate lib"),
     ("apex", r"\bapex\b", r"apex"),
     ("flash-attn", r"\bflash[-_ ]?attn\b|\bFlashAttention\b", r"flash[-_]?attn|flashattention|flash_attn"),
     ("mmcv", r"\bmmcv\b", r"mmcv|mmdet|mmseg|openmmlab|mmengine"),

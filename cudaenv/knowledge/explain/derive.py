@@ -461,6 +461,11 @@ _LIBRARIES = {"cublas": ("cuBLAS", "nvidia-cublas-cu{major}"), "cublasLt": ("cuB
 @_with_toolkit_other(_need_of_library)
 def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
     name = v.get("name", "")
+    # a producer that names the library in capitals, without its file (GMiner's "Failed to initialize NVRTC
+    # library"): the file name's own spelling, without a version it does not say, so that `find -name` finds the file
+    upper = name.isupper()
+    if upper:
+        name = name.lower()
     base = ("cudnn" if name.startswith("cudnn") else
             "nvinfer" if name.startswith(("nvinfer", "nvonnxparser", "nvparsers")) else name.split("-")[0])
     label, wheel = _LIBRARIES.get(base, (name, ""))
@@ -486,7 +491,8 @@ def _d_library(v: dict, t: LogText, m: re.Match) -> dict:
     if shipped:
         wheel, release = shipped.get("wheel", ""), shipped.get("cuda", "")
     sov = re.search(r"\.so\.(\d+\.\d+)", v.get("lib", ""))
-    return {"library": label, "what": what, "extra": extra, "wheel": wheel, "release": release,
+    return {**({"lib": f"lib{name}", "name": name} if upper else {}),
+            "library": label, "what": what, "extra": extra, "wheel": wheel, "release": release,
             "soname_version": sov.group(1) if sov else "", **_d_present(v, t), **_wheel_listed(t, base, wheel, major),
             **(_tensorrt_seen(t, major) if base == "nvinfer" else {"trt_dir": "", "trt_version": "", "trt_other": ""})}
 
