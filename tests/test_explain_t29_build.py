@@ -129,3 +129,31 @@ def test_hostile_lines_are_cheap():
                     "No rule to make target '/usr/local/cuda/lib64/libcu", "No rule to make target '/a/b/c/d/e/f",
                     "/libcuda.so"):
         explain(hostile_line(literal))
+
+
+# fresh29 l07: kaldi-asr/kaldi#4152 (CUDA 11.0 not supported yet); kaldi-asr/kaldi#3016 (10_0, fixed by a newer Kaldi)
+KALDI_4152 = ("Unsupported CUDA_VERSION (CUDA_VERSION=11_0), please report it to Kaldi mailing list, together with "
+              "'nvcc -h' or 'ptxas -h' which lists allowed -gencode values...\n")
+KALDI_3016 = ("Using library /usr/lib/x86_64-linux-gnu/liblapack.so as ATLAS's CLAPACK library.\n"
+              "Unsupported CUDA_VERSION (CUDA_VERSION=10_0), please report it to Kaldi mailing list, together with "
+              "'nvcc -h' or 'ptxas -h' which lists allowed -gencode values...\n")
+
+
+def test_kaldi_configure_does_not_know_the_cuda():
+    for log, version in ((KALDI_4152, "11.0"), (KALDI_3016, "10.0")):
+        first = _first(log)
+        assert first["id"] == "build.project_cuda_version_gate", log
+        assert first["title"] == f"Kaldi's configure does not know CUDA {version} (a toolkit newer than this Kaldi)"
+        assert first["fix"].startswith("Configure against a CUDA this Kaldi's configure lists"), log
+        assert "git pull" in first["fix"].splitlines()[0]
+
+
+def test_near_miss_kaldi_gcc_refusal_keeps_its_answer():
+    # Kaldi's configure refusing the g++ for a CUDA it knows is the host compiler's answer, not this one
+    log = ("configure failed: CUDA 10_1 does not support /usr/bin/g++ (g++-9.3.0).  You need g++ < 9.0.\n")
+    assert _first(log)["title"].startswith("Kaldi's configure refuses the g++")
+
+
+def test_kaldi_hostile_line():
+    explain(hostile_line("Unsupported CUDA_VERSION (CUDA_VERSION=11_0), please report it to Kaldi"))
+    explain(hostile_line("Unsupported CUDA_VERSION (CUDA_VERSION=1"))
