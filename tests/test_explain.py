@@ -328,6 +328,12 @@ REAL: dict[str, list[str]] = {
     "torch.extension_build_failed": [
         "      RuntimeError: Error compiling objects for extension",
     ],
+    # [t29 build] make over a CMake-generated Makefile: stereolabs/zed-sdk#19, rpng/open_vins#265
+    "build.recorded_cuda_library_missing": [
+        "make[2]: *** No rule to make target '/usr/local/zed/lib/libcudpp.so', needed by 'ZED_Depth_Sensing'.  Stop.",
+        "make[2]: *** No rule to make target '/usr/local/cuda-10.2/lib64/libcudart_static.a', needed by "
+        "'/home/manthan/workspace/catkin_ws_ov/devel/.private/ov_init/lib/libov_init_lib.so'.  Stop.",
+    ],
 }
 
 # Entries whose real message is produced by a tool in the tests below.

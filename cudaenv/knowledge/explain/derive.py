@@ -1424,6 +1424,14 @@ _API_CHANGES = [
      r"Sum|Max|Min|Equality|Inequality|Difference|Division|LaneId|unary_function|binary_function"),
     ("warp9_removed", "CUDA", "CUDA 9.0",
      r"__shfl(?:_up|_down|_xor)?|__any|__all|__ballot"),
+    # [t29 build] cuDNN calls whose argument list grew, read from gcc's "too few arguments to function" (code written
+    # for an older cuDNN): v5 gave the pooling descriptors a NaN-propagation argument and the filter descriptors a
+    # tensor format; v6 gave cudnnSetConvolution2dDescriptor its compute type (the cuDNN 5.0 and 6.0 release notes;
+    # old Caffe forks' include/caffe/util/cudnn.hpp: MhLiao/TextBoxes#83, the burned fresh29 l08, built with cuDNN v4;
+    # CEA-LIST/N2D2#1 "now mandatory in cuDNN 6.0"; tbennun/cudnn-training#22; rbgirshick/py-faster-rcnn#308 and
+    # tianzhi0549/CTPN#75 for the pooling call under cuDNN 5)
+    ("cudnn5_signature", "cuDNN", "v5", r"cudnnSetPooling(?:2d|Nd)Descriptor|cudnnSetFilter(?:4d|Nd)Descriptor"),
+    ("cudnn6_signature", "cuDNN", "v6", r"cudnnSetConvolution2dDescriptor"),
     ("cudnn3_added", "cuDNN", "v3",
      r"cudnnGetConvolutionBackward(?:Filter|Data)WorkspaceSize|cudnnFindConvolutionBackward(?:Filter|Data)Algorithm|"
      r"cudnnConvolutionBwd(?:Filter|Data)Algo(?:Perf)?_t"),
