@@ -448,3 +448,12 @@ def test_round29_patterns_each_hold_a_literal():
             for pattern in entry["patterns"]:
                 assert required_literal(pattern), (entry["id"], pattern)
     assert seen == new
+
+
+def test_every_status_frame_holds_a_literal():
+    """explain looks for the copied check macros' frames only in a log holding one of their literals, derived from
+    status.yaml itself: a frame without one would never be read."""
+    from cudaenv.knowledge.explain import required_literal
+    from cudaenv.knowledge.explain.derive import knowledge_table
+    for frame in knowledge_table("status.yaml")["frames"]:
+        assert required_literal(frame["pattern"]), frame

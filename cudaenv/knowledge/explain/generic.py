@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from .derive import cuda_of_int
 from .extract import facts
-from .text import LogText, clip
+from .text import LogText, clip, required_literal
 
 __all__ = ["answer", "mark", "reading", "routed"]
 
@@ -383,6 +383,16 @@ def _strings_of(rows: list[dict]) -> tuple[re.Pattern, dict[str, str]]:
 
 
 @lru_cache(maxsize=None)
+def _frame_literals() -> tuple[str, ...]:
+    """The literal each frame's pattern holds (text.required_literal), lower-cased: a log without any of them has no
+    frame, and its status strings are not searched for one."""
+    from .derive import knowledge_table
+
+    return tuple(lit.lower() for f in knowledge_table("status.yaml")["frames"]
+                 for lit in [required_literal(f["pattern"])] if lit)
+
+
+@lru_cache(maxsize=None)
 def _frames() -> re.Pattern:
     """[r28 lead] The frames of the copied CUDA error-check macros (status.yaml ``frames``: gpuErrchk's "GPUassert: ",
     CUDA by Example's "<string> in <file> at line N", cutil's "Cuda error in file ...", NCCL's "Cuda failure"): a line
@@ -471,8 +481,8 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
     got = _read_number_frame(t, low)
     if got is not None:
         return got
-    framed = (("gpuassert" in low or " at line " in low or "cuda " in low or "gpu api call" in low or "(-217)" in low)
-              and _frames().search(t.text) is not None)  # the frames' literals first: most logs have none
+    framed = (any(lit in low for lit in _frame_literals())  # the frames' literals first: most logs have none
+              and _frames().search(t.text) is not None)
     if "cuda" not in low and "cu" not in t.text and not framed:  # a driver-API call ("cuInit(0) = 100") need not spell "cuda"
         return None
     known = _status_numbers()
