@@ -451,34 +451,27 @@ def _library_numbers() -> dict[tuple[str, int], str]:
     return out
 
 
-_NUMBER_FRAME_CUES = ("vs. 0)", "cublas", "cufft", "cudnn", "cusolver", "cusparse", "curand", "cuda error", "cuda runtime error")
-
-
-def _read_number_frame(t: LogText, low: str) -> _Reading | None:
+def _read_number_frame(t: LogText) -> _Reading | None:
     """[l29] A status number in a frame that names its API (status.yaml ``number_frames``): the runtime's numbers by the
-    era rule, a library's by its own rows."""
-    if not any(cue in low for cue in _NUMBER_FRAME_CUES):
-        return None
+    era rule, a library's by its own rows. One search over the log (the frames match within a line); a line longer
+    than the generic readings read is skipped, as everywhere here."""
     runtime = _status_numbers()
-    for i, line in enumerate(t.lines):
-        if len(line) > _LONGEST:
+    for m in _number_frames().finditer(t.text):
+        i = t.line_at(m.start())
+        if len(t.lines[i]) > _LONGEST:
             continue
-        for m in _number_frames().finditer(line):
-            groups = {k.rstrip("0123456789"): v for k, v in m.groupdict().items() if v is not None}
-            api, number = groups["api"].upper(), int(groups["number"])
-            if api in ("CUDA", "CUDASUCCESS"):
-                entry = runtime.get(number)
-            else:
-                entry = _library_numbers().get((api.split("_")[0], number))
-            if entry:
-                return _Reading(i, "status", groups["number"], entry, "reported")
+        groups = {k.rstrip("0123456789"): v for k, v in m.groupdict().items() if v is not None}
+        api, number = groups["api"].upper(), int(groups["number"])
+        entry = runtime.get(number) if api in ("CUDA", "CUDASUCCESS") else _library_numbers().get((api.split("_")[0], number))
+        if entry:
+            return _Reading(i, "status", groups["number"], entry, "reported")
     return None
 
 
 def _read_status(t: LogText, low: str) -> _Reading | None:
     """A CUDA status a line names (see the notes above the patterns), as a reading the entry status.yaml names answers;
     ``name`` is the text read (a number or a status name), so the answer can quote it."""
-    got = _read_number_frame(t, low)
+    got = _read_number_frame(t)
     if got is not None:
         return got
     framed = (any(lit in low for lit in _frame_literals())  # the frames' literals first: most logs have none
