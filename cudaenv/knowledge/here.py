@@ -667,6 +667,8 @@ def answer_here(matches: list[Match], host: HostFacts) -> None:
     """
     _load()
     for m in matches:
+        if m.environment and not m.commands and m.platform in ("windows", "mac"):
+            continue  # the facts for another system: this Linux machine's toolkits and driver are not that system's
         if m.environment and host.get("toolkits"):
             m.fix = _any_toolkit_here(m.fix, host)
         ans = ANSWERS.get(m.id) if m.environment else None

@@ -26,7 +26,7 @@ REQUIRED = {"id": str, "title": str, "patterns": list, "cause": str, "fix": str,
 # `check` is required unless `environment: false` (a program bug: no check can see it).
 OPTIONAL = {"check": str, "defaults": dict, "fallback": bool, "first_error": bool, "derive": str, "derived": list,
             "rank": int, "environment": bool, "cudaenv_fix": bool, "component": str, "failure": str, "requires": list, "unless": list,
-            "variants": list, "reads": dict, "requires_derived": dict, "clears": list}
+            "variants": list, "reads": dict, "requires_derived": dict, "clears": list, "missing_commands": list}
 
 # The model of causes: an entry names the component that has to change and how it failed;
 # one cause is recognised from every tool that reports it (its patterns), and its answer
@@ -56,11 +56,39 @@ def read_document(path: str = KB_PATH) -> object:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         with open(path, encoding="utf-8") as f:
-            return yaml.load(f, Loader=loader)
+            return with_command_frames(yaml.load(f, Loader=loader))
     except OSError as exc:
         raise CudaenvError(f"cannot read the error knowledge base {path}: {exc.strerror}") from None
     except yaml.YAMLError as exc:
         raise CudaenvError(f"the error knowledge base {path} is not valid YAML: {exc}") from None
+
+
+def with_command_frames(doc: object) -> object:
+    """``doc`` with each entry's ``missing_commands`` read in every wording of the document's ``command_not_found``.
+
+    "This program is not here" has one wording per shell and launcher (bash's ``nvcc: command not found``, zsh's
+    ``command not found: nvcc``, fish's ``Unknown command: nvcc``, cmd.exe's ``'nvcc' is not recognized as an
+    internal or external command``, Go's ``exec: "nvcc": executable file not found in $PATH``...), and the cause is
+    the program's, not the shell's: the wordings are written once (``{cmd}`` marks the program) and every entry
+    that answers a missing program lists the programs it answers for. The patterns are added after the entry's own,
+    the program captured as ``command``. A document without frames, or an entry without ``missing_commands``, is
+    left as it is (validation reports a malformed one).
+    """
+    import re
+
+    if not isinstance(doc, dict) or not isinstance(doc.get("entries"), list):
+        return doc
+    frames = doc.get("command_not_found")
+    if not isinstance(frames, list) or not all(isinstance(f, str) and f.count("{cmd}") == 1 for f in frames):
+        return doc
+    for entry in doc["entries"]:
+        names = entry.get("missing_commands") if isinstance(entry, dict) else None
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n for n in names):
+            continue
+        alternation = "(?P<command>" + "|".join(re.escape(n) for n in names) + ")"
+        own = entry.get("patterns") if isinstance(entry.get("patterns"), list) else []
+        entry["patterns"] = own + [f.replace("{cmd}", alternation) for f in frames]
+    return doc
 
 
 def placeholders(text: str) -> set[str]:

@@ -62,11 +62,14 @@ _PLATFORM = [
            r"NVIDIA-SMI (\d+\.\d+)(?:\.\d+)?\s+Driver Version: (?!\1[.\s])\d+\.\d+\s|"
            r"@(?:DESKTOP-[A-Z0-9]{7}|LAPTOP-[A-Z0-9]{8}):[~/]", _I)),
     ("windows", (":\\", ":/users", ":/program files", ":/windows", "msvc", "cl.exe", "visual studio", "windowspath",
-                 ".dll", "msbuild"),
+                 ".dll", "msbuild", "is not recognized as an internal or external", "recognized as the name of a cmdlet",
+                 "recognized as a name of a cmdlet"),
      # [r26 tune] not Bazel's "'TMP' environment variable is not set, using 'C:\Windows\Temp' as default", which Bazel
      # 0.18-0.20's C++ auto-configuration printed on Linux too (tensorflow/tensorflow#24460, fresh26 z05: /home/ubuntu)
      _Lazy(r"(?<![\w/])[A-Za-z]:[\\/](?!Windows\\Temp' as default)(?:Users|Program Files|Windows|ProgramData|[\w .-]+[\\/])|"
-                r"\bMSVC\b|\bcl\.exe\b|Visual Studio|WindowsPath|\bPS [A-Z]:\\|\.dll\b|\bMSBuild\b")),
+                r"\bMSVC\b|\bcl\.exe\b|Visual Studio|WindowsPath|\bPS [A-Z]:\\|\.dll\b|\bMSBuild\b|"
+                # [r30 lead] cmd.exe's and PowerShell's "not found" are Windows' own words
+                r"is not recognized as an internal or external command|is not recognized as (?:the|a) name of a cmdlet")),
     ("mac", ("darwin", "macos", "mac os", "mac m", "macbook", "mac mini", "apple m", "apple silicon", "/users/",
              ".dylib"),
      _Lazy(r"\bDarwin\b|\bmacOS\b|\bMac ?(?:OS|M1|M2|M3|Book|mini)\b|\bApple (?:M\d|Silicon)|"

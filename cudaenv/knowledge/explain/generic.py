@@ -73,7 +73,7 @@ _TOOLS = "nvcc|ptxas|nvlink|fatbinary|cicc"
 #: not the one missing.
 _SPEAKER = re.compile(r"(?<![\w/.-])(?:" + _TOOLS + r")(?:\.exe)?(?: [^\s;,]{1,300}, line \d+;)?"
                       r"\s{0,8}(?:warning|error|fatal|info)\s{0,8}:")
-_TOOL = re.compile(r"(?<![\w/.-])(" + _TOOLS + r")(?:\.exe)?\b")
+_TOOL = re.compile(r"(?<![\w/.-])(" + _TOOLS + r")(?:\.exe)?(?![\w-])")  # not nvcc-wrapper, ptxas-blackwell
 #: The toolkit's programs that nvcc (or Triton, XLA, Numba for ptxas) runs from its own directory, not through PATH.
 _INNER_TOOLS = ("cicc", "ptxas", "nvlink", "fatbinary")
 _WORD = re.compile(r"(?i)(?<![\w/.-])(cudnn|tensorrt|nccl|cuda toolkit|cudatoolkit)\b")
