@@ -158,3 +158,48 @@ def test_the_wordings_are_bounded_on_hostile_lines():
     for program in PROGRAMS:
         for log in (hostile_line(f"{program}: "), hostile_line("command not found: "), hostile_line("which: no ")):
             explain(log)  # returns (a timeout would fail the suite's time limit, not this assertion)
+
+
+# --- meson's "Compiler nvcc cannot compile programs." and the host gcc the log names --------------------------------
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus")
+# rigaya/NVEnc (the burned fresh29 l64): meson 1.11 with gcc 16.1.1, CUDA 13.2; the maintainer's fix: -ccbin g++-15
+with open(os.path.join(CORPUS, "fresh29", "l64-nvencc-meson-nvcc-gcc16.log"), encoding="utf-8") as _f:
+    NVENC_MESON = _f.read()
+MESON_HEAD = ("The Meson build system\nVersion: 1.4.1\nSource dir: /src/proj\nBuild dir: /src/proj/build\n"
+              "Build type: native build\nProject name: proj\n")
+
+E30_COMMANDS_CASES = [
+    (NVENC_MESON, "nvcc.meson_sanity_check_failed", "`nvcc --version`: if it is older than CUDA 13.4"),
+    (QUOTED[0][0], "shell.nvcc_not_found", "Open a new terminal"),
+    (QUOTED[5][0], "container.no_gpu_runtime", "Install the NVIDIA Container Toolkit"),
+]
+
+
+def test_meson_sanity_check_reads_the_host_gcc():
+    first = first_environment_answer(NVENC_MESON)
+    assert first.id == "nvcc.meson_sanity_check_failed"
+    assert first.values["host_gcc"] == "16" and first.values["gcc_before"] == "15"
+    assert "-ccbin g++-15" in first.fix
+    # the nvcc's release named too: that toolkit's own limit, definite
+    log = (MESON_HEAD + 'C++ compiler for the host machine: c++ (gcc 14.2.0 "c++ (GCC) 14.2.0")\n'
+           "$ nvcc --version\nCuda compilation tools, release 12.4, V12.4.131\n"
+           "meson.build:1:0: ERROR: Compiler nvcc cannot compile programs.\n")
+    first = first_environment_answer(log)
+    assert first.failure == "too-new" and "CUDA 12.4's nvcc accepts (gcc 13 at most)" in first.title
+    assert "-ccbin g++-13" in first.fix.splitlines()[0]
+    # a gcc every CUDA accepts: nvcc's own error is elsewhere, the log is the way to it
+    log = (MESON_HEAD + 'C++ compiler for the host machine: c++ (gcc 9.4.0 "c++ (Ubuntu 9.4.0) 9.4.0")\n'
+           "meson.build:3:0: ERROR: Compiler /usr/local/cuda/bin/nvcc cannot compile programs.\n")
+    first = first_environment_answer(log)
+    assert first.values["nvcc"] == "/usr/local/cuda/bin/nvcc" and first.failure == "broken"
+    assert first.fix.startswith("`grep -A25 'Sanity check compile stderr'")
+    # another compiler meson could not use is not nvcc's
+    assert "nvcc.meson_sanity_check_failed" not in [m.id for m in explain(
+        "meson.build:1:0: ERROR: Compiler cc cannot compile programs.\n")]
+
+
+def test_cases_answer_first():
+    for text, want, fix in E30_COMMANDS_CASES:
+        first = first_environment_answer(text)
+        assert first.id == want and first.fix.startswith(fix), (text, first.fix)

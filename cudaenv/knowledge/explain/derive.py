@@ -4000,3 +4000,44 @@ def _d_companion(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["companion"] = _d_companion
+
+
+# -- [r30 lead] a build tool's own test compile with nvcc failed, and the log shows the host compiler it found: meson
+# ("C++ compiler for the host machine: c++ (gcc 16.1.1 ...)", then "ERROR: Compiler nvcc cannot compile programs.":
+# rigaya/NVEnc, the burned fresh29 l64, CUDA 13.2 with gcc 16 -> -ccbin g++-15), CMake ("The CXX compiler
+# identification is GNU 13.2.0"). The gcc each CUDA release accepts is data/compat.yaml's gcc_max (host_config.h).
+_HOST_GCC = re.compile(r"(?:C\+\+|C) compiler for the host machine: [^\n(]{0,200}\(gcc (\d{1,2})\.\d"
+                       r"|The (?:CXX|C) compiler identification is GNU (\d{1,2})\.\d")
+_NVCC_SEEN = re.compile(r"Cuda compiler for the host machine: [^\n(]{0,200}\(nvcc (\d{1,2}\.\d{1,2})"
+                        r"|The CUDA compiler identification is NVIDIA (\d{1,2}\.\d{1,2})"
+                        r"|Cuda compilation tools, release (\d{1,2}\.\d{1,2}), V")
+
+
+def _d_host_gcc_for_nvcc(v: dict, t: LogText, m: re.Match) -> dict:
+    """``host_gcc``: the gcc major the build tool found (the last the log names); ``nvcc_cuda``: the CUDA of the nvcc
+    the log names (or ""); ``gcc_over``: "yes" when that nvcc (else every CUDA release) refuses ``host_gcc``;
+    ``gcc_from``: the first CUDA release that accepts it; ``gcc_before``: the newest gcc the release before it accepts."""
+    out = {"host_gcc": "", "nvcc_cuda": "", "gcc_over": "", "gcc_from": "", "gcc_before": "", "nvcc_gcc_max": ""}
+    found = [next(g for g in h.groups() if g) for h in _HOST_GCC.finditer(t.text)]
+    if not found:
+        return out
+    gcc = int(found[-1])
+    rows = table()["toolkits"]
+    releases = sorted((k for k in rows if (rows[k] or {}).get("gcc_max")), key=version_key)
+    accepting = [k for k in releases if int(rows[k]["gcc_max"]) >= gcc]
+    refusing = [k for k in releases if int(rows[k]["gcc_max"]) < gcc]
+    out.update(host_gcc=str(gcc), gcc_from=accepting[0] if accepting else "")
+    earlier = [k for k in refusing if not accepting or version_key(k) < version_key(accepting[0])]
+    out["gcc_before"] = str(rows[earlier[-1]]["gcc_max"]) if earlier else ""
+    seen = [next(g for g in s.groups() if g) for s in _NVCC_SEEN.finditer(t.text)]
+    row = rows.get(seen[-1]) if seen else None
+    if row and row.get("gcc_max"):
+        out.update(nvcc_cuda=seen[-1], nvcc_gcc_max=str(row["gcc_max"]))
+        out["gcc_over"] = "yes" if gcc > int(row["gcc_max"]) else ""
+    elif not accepting:
+        out["gcc_over"] = "yes"
+        out["nvcc_gcc_max"] = str(rows[releases[-1]]["gcc_max"]) if releases else ""
+    return out
+
+
+DERIVE["host_gcc_for_nvcc"] = _d_host_gcc_for_nvcc
