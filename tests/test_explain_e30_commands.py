@@ -203,3 +203,30 @@ def test_cases_answer_first():
     for text, want, fix in E30_COMMANDS_CASES:
         first = first_environment_answer(text)
         assert first.id == want and first.fix.startswith(fix), (text, first.fix)
+
+
+# --- the loader cannot find a library no other entry knows (fallback) -----------------------------------------------
+
+def _corpus(name):
+    with open(os.path.join(CORPUS, name), encoding="utf-8") as f:
+        return f.read()
+
+
+XMRSTAK = _corpus("fresh29/l73-xmrstak-cuda-backend-so-missing.log")  # fireice-uk/xmr-stak: the backend not beside it
+TSNE_FAISS = _corpus("fresh29/l36-tsne-cuda-libfaiss-not-on-loader-path.log")  # CannyLab/tsne-cuda: LD_LIBRARY_PATH
+E30_COMMANDS_CASES += [
+    (XMRSTAK, "loader.program_library_not_found", "Find it: `ldconfig -p | grep libxmrstak_cuda_backend.so`"),
+    (TSNE_FAISS, "loader.program_library_not_found", "Find it: `ldconfig -p | grep libfaiss.so`"),
+]
+
+
+def test_a_program_library_is_answered_only_when_nothing_else_is():
+    first = first_environment_answer(TSNE_FAISS)
+    assert "LD_LIBRARY_PATH=/that/dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" in first.fix  # never an empty entry
+    # a CUDA library is its own cause, and a log with another cause keeps it
+    log = ("OSError: libfaiss.so: cannot open shared object file: No such file or directory\n"
+           "ImportError: libcudart.so.11.0: cannot open shared object file: No such file or directory\n")
+    assert "loader.program_library_not_found" not in [m.id for m in explain(log)]
+    # a path the program named is not a library the loader searched for
+    assert "loader.program_library_not_found" not in [m.id for m in explain(
+        "OSError: /opt/x/libfoo.so: cannot open shared object file: No such file or directory\n")]
