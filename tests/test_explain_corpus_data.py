@@ -46,6 +46,7 @@ FRESH26 = os.path.join(CORPUS, "fresh26")
 FRESH27 = os.path.join(CORPUS, "fresh27")
 FRESH28 = os.path.join(CORPUS, "fresh28")
 FRESH29 = os.path.join(CORPUS, "fresh29")
+FRESH30 = os.path.join(CORPUS, "fresh30")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -256,9 +257,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH26, "fresh26", "z", 51, 12, 42),
               (FRESH27, "fresh27", "k", 61, 12, 54),
               (FRESH28, "fresh28", "i", 39, 8, 38),
-              (FRESH29, "fresh29", "l", 63, 12, 56)]
+              (FRESH29, "fresh29", "l", 63, 12, 56),
+              (FRESH30, "fresh30", "o", 57, 15, 57)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh30"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -612,6 +614,15 @@ def test_fresh29_logs_are_a_twenty_ninth_sealed_split():
     explain while round 29's engineers read status numbers in frames, relaxed requires lines, guarded program-bug
     negatives and widened fresh28's misses. Sealed: nobody tuning explain reads it until it is judged."""
     assert_later_set("fresh29")
+
+
+def test_fresh30_logs_are_a_thirtieth_sealed_split():
+    """fresh30/: a thirtieth set (o01-o19 build side, o31-o49 run side, o61-o80 a user's day and GPU work outside the
+    Python deep-learning stack; file names take the letter o), collected by three collectors who never ran explain
+    while round 30's lead wrote every shell's "program not found" once, read meson's nvcc sanity failure and answered
+    a program's own missing library. Sealed: nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh30")
+
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
     """``--since``/``--template --judged``: a first answer that changed since the earlier run is left to judge
