@@ -190,8 +190,12 @@ def three_toolkits(tmp_path):
     base = tmp_path / "tk"
     for v in ("11.8.0", "12.4.1", "13.5.0"):
         make_toolkit(str(base / f"cuda-{v}"), v)
-    env = dict(os.environ, CUDAENV_ROOTS=f"{base}/cuda-*", CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"),
-               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    # hermetic: none of the caller's cudaenv or CUDA settings, profiles, site configuration or home reach the run
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("CUDAENV_", "CUDA_", "XDG_")) and k not in ("HOME", "LD_LIBRARY_PATH", "LIBRARY_PATH")}
+    env.update(CUDAENV_ROOTS=f"{base}/cuda-*", CUDAENV_PROC_ROOT=str(tmp_path / "no-proc"), HOME=str(tmp_path / "home"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
     return env
 
 
