@@ -81,7 +81,9 @@ CLAIMS = [
     # WSL and Docker Desktop's WSL 2 backend run on a Windows host
     ("windows", r"\bWindows\b", r"windows|wsl|docker desktop|[a-z]:[\\/]|\.dll\b|\.exe\b|msvc|visual studio|msbuild"
                                   # [r20 docsfw] the reporter's "win10" / "win 11" (ChatTTS#133)
-                                  r"|powershell|\bcl\b|\bwin ?1[01]\b|" + _WINDOWS_PROMPT),
+                                  r"|powershell|\bcl\b|\bwin ?1[01]\b|" + _WINDOWS_PROMPT +
+                                  # [r30 lead] cmd.exe's and PowerShell's own "not found" (extract.py's platform too)
+                                  r"|is not recognized as (?:an internal or external command|(?:the|a) name of a cmdlet)"),
     ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
     ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
     # the other tools the knowledge base's titles name
