@@ -230,3 +230,22 @@ def test_a_program_library_is_answered_only_when_nothing_else_is():
     # a path the program named is not a library the loader searched for
     assert "loader.program_library_not_found" not in [m.id for m in explain(
         "OSError: /opt/x/libfoo.so: cannot open shared object file: No such file or directory\n")]
+
+
+def test_no_fix_prepends_to_a_search_path_that_may_be_unset():
+    """`export LD_LIBRARY_PATH=/x:$LD_LIBRARY_PATH` with LD_LIBRARY_PATH unset leaves an empty entry: the current
+    directory on the loader's (or the linker's, or the compiler's) search path. Every fix guards it:
+    `${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}` (PATH is always set)."""
+    import re
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for rel in ("../cudaenv/knowledge/errors.yaml", "../cudaenv/knowledge/explain/derive.py",
+                "../cudaenv/knowledge/explain/generic.py", "../cudaenv/knowledge/here.py"):
+        with open(os.path.join(here, rel), encoding="utf-8") as f:
+            lines = [ln for ln in f if not ln.lstrip().startswith("#")]
+        bad = [ln.strip()[:120] for ln in lines
+               if re.search(r"(?<!\+):\$\{?(?:LD_LIBRARY_PATH|LIBRARY_PATH|CPATH)\b(?!:)|"
+                            r"=\$\{?(?:LD_LIBRARY_PATH|LIBRARY_PATH|CPATH)\}?:", ln)]
+        assert not bad, (rel, bad[:3])
+    first = first_environment_answer("OSError: libfaiss.so: cannot open shared object file: No such file or directory\n")
+    assert "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" in first.fix

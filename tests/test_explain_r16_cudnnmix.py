@@ -33,7 +33,7 @@ pip install torch torchvision torchaudio --extra-index-url https://download.pyto
     # https://github.com/NVIDIA/nvidia-docker/issues/1726 (the same reporter's full message: /usr/local/cuda-11.1's cuDNN)
     ("""When I ran my program, I got the following error:
 Could not load library libcudnn_cnn_train.so.8. Error: /usr/local/cuda-11.1/targets/x86_64-linux/lib/libcudnn_ops_train.so.8: symbol _Z22cudnnGenericOpTensorNdILi3EE13cudnnStatus_tP12cudnnContext16cudnnGenericOp_t21cudnnNanPropagation_tPKdPKvPK17cudnnTensorStructS8_S8_SB_S8_S8_SB_Pv, version libcudnn_ops_infer.so.8 not defined in file libcudnn_ops_infer.so.8 with link time reference
-""", "runtime.cuda_lib_shadowed", "export LD_LIBRARY_PATH=/usr/local/cuda/lib64:$LD_LIBRARY_PATH"),
+""", "runtime.cuda_lib_shadowed", "export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # https://github.com/opendatalab/PDF-Extract-Kit/issues/57 (torch's nvidia-cudnn wheel beside another cuDNN 8)
     ("""python3: relocation error: /data/.../lib/python3.10/site-packages/torch/lib/../../nvidia/cudnn/lib/libcudnn_cnn_infer.so.8: symbol _Z20traceback_iretf_implPKcRKN5cudnn16InternalStatus_tEb, version libcudnn_ops_infer.so.8 not defined in file libcudnn_ops_infer.so.8 with link time reference.
 """, "runtime.cuda_lib_shadowed", "Load the whole set from the wheel"),

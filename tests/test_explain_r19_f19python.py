@@ -91,7 +91,7 @@ IMAGE_CASES = [
      "RuntimeError: jaxlib/cuda/cusolver_kernels.cc:44: operation cusolverDnCreate(&handle) failed: cuSolver internal "
      "error\n$ docker build -f docker/Dockerfile -t alphafold:2.2.4 .\n"
      "$ singularity build /tmp/alphafold_2.2.4.sif docker-daemon://alphafold:2.2.4\n",
-     "runtime.cuda_library_not_found", "ENV LD_LIBRARY_PATH=/opt/conda/lib:$LD_LIBRARY_PATH"),
+     "runtime.cuda_library_not_found", "ENV LD_LIBRARY_PATH=/opt/conda/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # AlphaFold's Docker image of 2021, put together from real lines: google-deepmind/alphafold#26's DSO-loader line
     # under run_docker.py (the image's LD_LIBRARY_PATH without its libcusolver.so.11) and alphafold#11's jaxlib frame
     ("I0718 14:20:35.488188 139711506118464 run_docker.py:180] 2021-07-18 14:20:35.487292: W "

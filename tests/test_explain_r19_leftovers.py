@@ -43,11 +43,11 @@ CASES = [
     # https://github.com/deepmodeling/deepmd-kit/pull/2241 (fresh18 r71, a TensorFlow env: preload the wheel's cublasLt)
     ("OSError: /home/jz748/anaconda3/envs/tf/lib/python3.10/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol "
      "cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference\n",
-     "runtime.cuda_lib_shadowed", "export LD_LIBRARY_PATH=/home/jz748/anaconda3/envs/tf/lib/python3.10/site-packages/nvidia/cublas/lib:"),
+     "runtime.cuda_lib_shadowed", "export LD_LIBRARY_PATH=/home/jz748/anaconda3/envs/tf/lib/python3.10/site-packages/nvidia/cublas/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # https://github.com/hpcaitech/ColossalAI/issues/4059 (another project's install, the wording without the comma)
     ("OSError: /home/piai/anaconda3/envs/asdasd/lib/python3.7/site-packages/nvidia/cublas/lib/libcublas.so.11: symbol "
      "cublasLtHSHMatmulAlgoInit version libcublasLt.so.11 not defined in file libcublasLt.so.11 with link time reference\n",
-     "runtime.cuda_lib_shadowed", "nvidia/cublas/lib:$LD_LIBRARY_PATH"),
+     "runtime.cuda_lib_shadowed", "nvidia/cublas/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # guard: torch's own loader reaches the wheel (hcnoh/gail-pytorch#5): the torch answer stays (its LD_LIBRARY_PATH)
     ('  File "/home/dl/GAIL/GAIL/lib/python3.8/site-packages/torch/__init__.py", line 172, in _load_global_deps\n'
      "    ctypes.CDLL(lib_path, mode=ctypes.RTLD_GLOBAL)\n"

@@ -54,12 +54,12 @@ CASES = [
     ("This fixes an error:\n```\nOSError: /home/jz748/anaconda3/envs/tf/lib/python3.10/site-packages/nvidia/cublas/lib/"
      "libcublas.so.11: symbol cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11 not defined in file "
      "libcublasLt.so.11 with link time reference\n```\n",
-     "runtime.cuda_lib_shadowed", "nvidia/cublas/lib:$LD_LIBRARY_PATH"),
+     "runtime.cuda_lib_shadowed", "nvidia/cublas/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # https://github.com/lipzh5/ResearchProgress/issues/16 (`export LD_LIBRARY_PATH=.../site-packages/nvidia/cublas/lib:
     # $LD_LIBRARY_PATH` solved it)
     ("OSError: /home/ubuntu/anaconda3/envs/avt/lib/python3.7/site-packages/nvidia/cublas/lib/libcublas.so.11: "
      "undefined symbol: cublasLtHSHMatmulAlgoInit, version libcublasLt.so.11\n",
-     "runtime.cuda_lib_shadowed", "nvidia/cublas/lib:$LD_LIBRARY_PATH"),
+     "runtime.cuda_lib_shadowed", "nvidia/cublas/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # near-miss: the libcublas that fails is the conda environment's own (reached through lib-dynload/../..;
     # microsoft/onnxruntime#8594): keep that set
     ("OSError: /home/gpu/anaconda3/envs/FXM/lib/python3.7/lib-dynload/../../libcublas.so.11: symbol free_gemm_select "
@@ -71,7 +71,7 @@ CASES = [
     ("when I run \"pip install torch-scatter\", it reports\n\"\"\"\n/home/zhwu/anaconda2/lib/python2.7/site-packages/torch/"
      "utils/ffi/../../lib/include/THC/THCGeneral.h:12:18: fatal error: cuda.h: No such file or directory #include "
      "\"cuda.h\"\n\"\"\"\n\nI have included cuda path in my .bashrc. My platform is anaconda for python 2.7 and cuda-8.0.\n",
-     "build.cuda_header_missing", "export CPATH=/usr/local/cuda/include:$CPATH"),
+     "build.cuda_header_missing", "export CPATH=/usr/local/cuda/include${CPATH:+:$CPATH}"),
     # https://github.com/ctongfei/nexus/issues/27 (a SWIG wrapper compiled by g++ over torch/lib/include/THC:
     # "cuda_runtime_api.h should be found at $CUDA_HOME/include")
     ("Compiling using Java: /usr/lib/jvm/java-8-openjdk-amd64\n"
@@ -80,7 +80,7 @@ CASES = [
      "lib/include/THC/THC.h:4,\n                 from torch_wrap_fixed.cxx:236:\n"
      "/shared/shelley/khashab2/nexus/env3.6/lib/python3.6/site-packages/torch/lib/include/ATen/cuda/CUDAStream.h:6:30: "
      "fatal error: cuda_runtime_api.h: No such file or directory\ncompilation terminated.\n",
-     "build.cuda_header_missing", "export CPATH=/usr/local/cuda/include:$CPATH"),
+     "build.cuda_header_missing", "export CPATH=/usr/local/cuda/include${CPATH:+:$CPATH}"),
     # near-miss: the ffi compile line already passes -I/usr/local/cuda/include (liutinglt/CE2P#23), so that toolkit
     # has no cuda.h: a complete toolkit stays the first fix
     ("gcc -pthread -Wno-unused-result -Wsign-compare -DNDEBUG -g -fwrapv -O3 -Wall -Wstrict-prototypes -fPIC "

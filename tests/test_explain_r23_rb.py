@@ -43,13 +43,13 @@ NVDOCKER552 = (
     "     ldcache error : process /sbin/ldconfig failed with error code 1 \\\\\\\\n\\\\\\\"\\\"\". \n")
 
 CASES = [
-    (TCNN, "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LIBRARY_PATH"),
+    (TCNN, "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs${LIBRARY_PATH:+:$LIBRARY_PATH}"),
     # https://github.com/chainer/chainer/issues/2797 (`ld -lcuda --verbose` never looked in LD_LIBRARY_PATH)
     ("/usr/bin/ld: cannot find -lcuda\ncollect2: error: ld returned 1 exit status\nCannot build a stub file.\n"
      "@unnonouno You're right but I thought putting instalation path to `$LD_LIBRARY_PATH` would help `ld`?\n"
      "I ran `ld -lcuda --verbose` and `ld` said he couldn't find `cuda` in usual places, but he did not look into the "
      "places in `$LD_LIBRARY_PATH` :(\n",
-     "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs:$LIBRARY_PATH"),
+     "link.lcuda_not_found", "export LIBRARY_PATH=/usr/local/cuda/lib64/stubs${LIBRARY_PATH:+:$LIBRARY_PATH}"),
     (NVDOCKER552, "container.nvidia_cli_ldcache", 'ldconfig = "@/sbin/ldconfig.real"'),
     # https://github.com/NVIDIA/nvidia-docker/issues/659 (CentOS 7.2, "# CONFIG_SECCOMP is not set")
     ("docker: Error response from daemon: oci runtime error: container_linux.go:265: starting container process caused "

@@ -27,7 +27,7 @@ LOADER_CASES = [
      "/anaconda/envs/azureml_py38/lib/libcudnn.so.8\n/anaconda/envs/azureml_py38/lib/libcudnn.so\n"
      "/anaconda/envs/azureml_py38/lib/libcudnn.so.8.0.4\n/anaconda/pkgs/cudnn-8.0.4-cuda10.1_0/lib/libcudnn.so.8\n"
      "/usr/lib/x86_64-linux-gnu/libcudnn.so.9\n/usr/lib/x86_64-linux-gnu/libcudnn.so.9.2.1",
-     "runtime.cuda_library_not_found", "LD_LIBRARY_PATH=/anaconda/envs/azureml_py38/lib:"),
+     "runtime.cuda_library_not_found", "LD_LIBRARY_PATH=/anaconda/envs/azureml_py38/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # ORT's provider with cuBLAS 12 listed by locate in a CUDA 13.1 toolkit (another major):
     # https://github.com/pykeio/ort/issues/548
     ("Failed to load library /home/meh/devel/ort-cuda-13-fail/target/debug/libonnxruntime_providers_cuda.so with "
@@ -47,14 +47,14 @@ LOADER_CASES = [
      "libcudnn_ops_infer.so.8\n\n$ type -P libcudnn_ops_infer.so.8\n\n/home/silvacarl/.local/lib/python3.8/"
      "site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8\n\nso it is definitely in my $PATH:",
      "runtime.cuda_library_not_found",
-     "LD_LIBRARY_PATH=/home/silvacarl/.local/lib/python3.8/site-packages/nvidia/cudnn/lib:"),
+     "LD_LIBRARY_PATH=/home/silvacarl/.local/lib/python3.8/site-packages/nvidia/cudnn/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # find shows it in another project's venv: https://github.com/ufal/whisper_streaming/issues/119
     ("Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot open shared object file: "
      "No such file or directory\nAborted (core dumped)\n```\n\nRun this to find there is cuDNN installed:\n```\nsudo "
      "find / -type f -name libcudnn_ops_infer.so.8\n```\n\nIn my case this outputs: \n```\n/home/user/GitHub/Python/"
      "test-whisper/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn_ops_infer.so.8",
      "runtime.cuda_library_not_found",
-     "LD_LIBRARY_PATH=/home/user/GitHub/Python/test-whisper/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib:"),
+     "LD_LIBRARY_PATH=/home/user/GitHub/Python/test-whisper/.venv/lib/python3.12/site-packages/nvidia/cudnn/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # the wheel is a dependency in the venv (named, not listed by path): https://github.com/ufal/whisper_streaming/issues/17
     ("for some reason, even though the libraries are installed as dependencies in the virtualenv, both "
      "`whisper_online.py` and `whisper_online_server.py` require the path to the `nvidia-cudnn-cu11.so` libraries to be "
@@ -302,7 +302,7 @@ def test_a_listed_library_is_a_path_problem_not_an_install():
             "directory)\n$ ldconfig -p | grep cudnn\n\tlibcudnn.so.8 (libc6,x86-64) => /opt/cudnn/lib/libcudnn.so.8")
     m = first_environment_answer(text)
     assert m.values.get("present") == "/opt/cudnn/lib", m.values
-    assert "LD_LIBRARY_PATH=/opt/cudnn/lib:" in m.fix.splitlines()[0]
+    assert "LD_LIBRARY_PATH=/opt/cudnn/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" in m.fix.splitlines()[0]
     # an ls of the toolkit's lib64 with only the versioned file: the unversioned link is what is missing
     text = ("(error code is /usr/local/cuda/lib64/libcudnn.so: cannot open shared object file: No such file or "
             "directory)\n$ ls /usr/local/cuda/lib64 | grep cudnn\nlibcudnn.so.8\nlibcudnn.so.8.2.1")
@@ -311,7 +311,7 @@ def test_a_listed_library_is_a_path_problem_not_an_install():
     # "installed at" a versioned toolkit directory: the cudaenv command for that toolkit too
     m = first_environment_answer("ImportError: libcublas.so.11: cannot open shared object file: No such file or directory\n"
                    "I have cublas installed at /usr/local/cuda-11.8/lib64.")
-    assert "LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64:" in m.fix and 'cudaenv use 11.8' in m.fix, m.fix
+    assert "LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" in m.fix and 'cudaenv use 11.8' in m.fix, m.fix
     # the line that reports the failure is not evidence of the library being there
     m = first_environment_answer("OSError: /usr/local/cuda/lib64/libcudnn.so.8: cannot open shared object file: No such file or "
                    "directory")

@@ -27,7 +27,7 @@ CASES = [
     # the same thread's reply, pasted with the error: the directory is named
     ("ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory\n"
      "> export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:</home/ubuntu/TensorRT-8.2.1.8/lib>",
-     LIB, "export LD_LIBRARY_PATH=/home/ubuntu/TensorRT-8.2.1.8/lib:$LD_LIBRARY_PATH"),
+     LIB, "export LD_LIBRARY_PATH=/home/ubuntu/TensorRT-8.2.1.8/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # https://github.com/open-mmlab/mmdeploy/issues/2594 ("set LD_LIBRARY_PATH to include ... tensorrt dynamic
     # library" after the tar install solved it)
     ("[Bug] ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory",
@@ -46,7 +46,7 @@ CASES = [
     ("6: [libLoader.h::DynamicLibrary::50] Error Code 6: Internal Error (Unable to load library: "
      "libnvinfer_builder_resource.so.8.4.2)\n**TensorRT Version : TensorRT-8.4.2.4\n"
      "- this file cab be found under /usr/local/TensorRT-8.4.2.4/lib",
-     LIB, "export LD_LIBRARY_PATH=/usr/local/TensorRT-8.4.2.4/lib:$LD_LIBRARY_PATH"),
+     LIB, "export LD_LIBRARY_PATH=/usr/local/TensorRT-8.4.2.4/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
     # https://github.com/AUTOMATIC1111/stable-diffusion-webui-tensorrt/pull/4 (LD_LIBRARY_PATH set for Linux)
     ("Uncaught exception detected: Unable to open library: libnvinfer_plugin.so.8 due to libnvinfer_plugin.so.8: "
      "cannot open shared object file: No such file or directory",
@@ -152,7 +152,7 @@ CASES = [
      "runtime.libcudart_not_found", "Put CUDA 10.0's lib64 on the loader path"),
     # https://github.com/pytorch/pytorch/issues/60515 (`export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64:...`)
     ("OSError: libcudart.so.10.0: cannot open shared object file: No such file or directory",
-     "runtime.libcudart_not_found", "export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64:$LD_LIBRARY_PATH"),
+     "runtime.libcudart_not_found", "export LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"),
 
     # --- two CuPy builds in one environment -------------------------------------------------------------------------
     # https://github.com/amazon-braket/amazon-braket-examples/pull/903 (one CUDA's build of each package: cu12 pinned)

@@ -274,7 +274,7 @@ def _d_libstdcxx(v: dict, t: LogText, m: re.Match) -> dict:
                  f"`conda install -c conda-forge 'libstdcxx-ng{want}'` (newer environments: `libstdcxx{want}`).")
     elif loaded and loaded.startswith(("/usr/", "/lib")):
         first = (f"The system's libstdc++ ({loaded}) is the old one: load a newer one first, e.g. the conda "
-                 f"environment's (`export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH` after "
+                 f"environment's (`export LD_LIBRARY_PATH=$CONDA_PREFIX/lib${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}` after "
                  f"`conda install -c conda-forge 'libstdcxx-ng{want}'`), or build the program with the system's compiler.")
     else:
         first = (f"Make {'a libstdc++ from gcc ' + gcc + ' or newer' if gcc else 'a newer libstdc++'} the one loaded: in conda "
@@ -548,7 +548,7 @@ def _wheel_listed(t: LogText, base: str, wheel: str, major: str) -> dict:
                 listed = cand.replace("_", "-")
             k = low.find(cand, k + 1)
     cmd = (f'`export LD_LIBRARY_PATH="$(python -c \'import os, nvidia.{module}; '
-           f'print(os.path.join(nvidia.{module}.__path__[0], "lib"))\'):$LD_LIBRARY_PATH"`')
+           f'print(os.path.join(nvidia.{module}.__path__[0], "lib"))\')${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"`')
     return {"wheel_listed": listed, "wheel_dir": cmd}
 
 
