@@ -59,3 +59,28 @@ def test_the_new_patterns_are_bounded_on_hostile_lines():
                     "Must specify one of the following features: [", "Could not open output file ",
                     "driver does not support required nvenc api "):
         explain(hostile_line(literal))
+
+
+def test_a_module_newer_than_the_libraries_is_not_answered_with_a_reboot():
+    # daytonaio/daytona (the burned fresh30 o69): /proc's module 595.58.03 beside NVML's library 580.126
+    first = first_environment_answer(_log("o69"))
+    assert first.values["module_side"] == "newer" and first.values["module_version"] == "595.58.03"
+    assert "reboot" not in first.fix.splitlines()[0].lower() and "595.58.03" in first.fix.splitlines()[0]
+    # the kernel's own NVRM pair says the same
+    log = ("NVRM: API mismatch: the client has the version 535.54.03, but\nNVRM: this kernel module has the version "
+           "550.54.14.  Please\nFailed to initialize NVML: Driver/library version mismatch\nNVML library version: 535.54\n")
+    assert first_environment_answer(log).values["module_side"] == "newer"
+    # a module older than the libraries (an upgrade not yet rebooted into) keeps the reboot
+    log = ("$ cat /proc/driver/nvidia/version\nNVRM version: NVIDIA UNIX x86_64 Kernel Module  535.54.03\n"
+           "Failed to initialize NVML: Driver/library version mismatch\nNVML library version: 550.54\n")
+    first = first_environment_answer(log)
+    assert first.values["module_side"] == "older" and "is newer than the driver libraries" not in first.title
+
+
+def test_stl1002_under_clangs_own_cuda_mode_is_not_an_nvcc_too_old():
+    # clang++ --cuda-path with MSVC 14.31 (the burned fresh30 o11, a program-side fix): no environment claim
+    assert not [m.id for m in explain(_log("o11")) if m.environment and m.id == "msvc.unsupported_version"]
+    # nvcc's own build keeps it
+    log = ("C:\\Program Files\\Microsoft Visual Studio\\2022\\Community\\VC\\Tools\\MSVC\\14.40.33807\\include\\"
+           "yvals_core.h(902): error STL1002: Unexpected compiler version, expected CUDA 12.4 or newer.\n")
+    assert first_environment_answer(log).id == "msvc.unsupported_version"

@@ -3798,12 +3798,29 @@ def _d_nvml_pair_nvrm(v: dict, t: LogText, m: re.Match) -> dict:
     kernel module's version against the libraries' (the client's), "" when it does not (or they are equal)."""
     out = DERIVE["nvml_pair"](v, t, m)
     f = _NVRM_PAIR.search(t.text) if "NVRM" in t.text else None
-    side = ""
+    side, module_version = "", ""
     if f:
         client, module = (tuple(int(x) for x in g.split(".")) for g in f.groups())
         side = "older" if module < client else "newer" if module > client else ""
+        module_version = f.group(2)
+    else:
+        # [r30 tune] /proc/driver/nvidia/version ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  595.58.03") beside
+        # nvidia-smi's "NVML library version: 580.126": the same pair in two lines (daytonaio/daytona, the burned fresh30
+        # o69: an image whose own nvidia-utils 580 met the host's 595 module)
+        k = _KERNEL_MODULE.search(t.text) if "Kernel Module" in t.text else None
+        lib = out.get("library_version") or ""
+        if k and re.fullmatch(r"\d+(?:\.\d+)+", lib):
+            module = tuple(int(x) for x in k.group(1).split("."))
+            client = tuple(int(x) for x in lib.split("."))
+            n = min(len(module), len(client))
+            side = "older" if module[:n] < client[:n] else "newer" if module[:n] > client[:n] else ""
+            module_version = k.group(1)
     out["module_side"] = side
+    out["module_version"] = module_version
     return out
+
+
+_KERNEL_MODULE = re.compile(r"NVRM version: NVIDIA UNIX [\w-]+ Kernel Module\s+(\d+\.\d+(?:\.\d+)?)")
 
 
 DERIVE["nvml_pair_nvrm"] = _d_nvml_pair_nvrm
