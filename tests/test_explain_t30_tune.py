@@ -2,7 +2,7 @@
 
 - runtime.no_kernel_image: a program's or framework's own "Error: invalid device function" (ICPCUDA, gnina's caffe).
 - driver.nvenc_api_too_old: FFmpeg's refusal as a user retypes it (lower case, no colons).
-- driver.open_module_needs_gsp: the open kernel module refusing a GPU without a GSP (before Turing).
+- driver.gpu_unsupported: the open kernel module's refusal of a GPU without a GSP, its first line cut.
 - build.cudarc_no_cuda_version_feature: cudarc built without a CUDA-version feature.
 - build.output_not_writable: nvcc or ld cannot write into a build tree an earlier sudo left to root.
 """
@@ -25,7 +25,7 @@ T30_TUNE_CASES = [
     (_log("o33"), "runtime.no_kernel_image", ""),
     (_log("o45"), "runtime.no_kernel_image", ""),
     (_log("o78"), "driver.nvenc_api_too_old", ""),
-    (_log("o79"), "driver.open_module_needs_gsp", "Install the proprietary kernel module"),
+    (_log("o79"), "driver.gpu_unsupported", "Install the proprietary kernel modules"),
     (_log("o03"), "build.cudarc_no_cuda_version_feature", "Enable one in the Cargo.toml"),
     (_log("o16"), "build.output_not_writable", "Give the build tree back to yourself"),
 ]
