@@ -12,7 +12,6 @@ and the prefilter that keeps a long log from being searched whole by a pattern w
 from __future__ import annotations
 
 import os
-import re
 
 from cudaenv.knowledge import kb
 from cudaenv.knowledge.explain import matcher, text
@@ -23,9 +22,7 @@ _STORED = ("_literals", "_wraps", "_longest", "_any")
 
 
 def _bare(entries: list[dict]) -> list[dict]:
-    """The entries without the forms worked out from their literals (the literals themselves are kb.py's choice:
-    a wording read for a program looks for the program's name, kb.pattern_literals)."""
-    return [{k: v for k, v in e.items() if k not in _STORED or k == "_literals"} for e in entries]
+    return [{k: v for k, v in e.items() if k not in _STORED} for e in entries]
 
 
 def _logs() -> list[str]:
@@ -50,14 +47,10 @@ def test_the_stored_forms_are_the_matchers_own():
     entries = kb.load_entries()
     stored, bare = _Compiled(entries), _Compiled(_bare(entries))
     assert stored._wraps and stored._longest and stored.alternatives
-    frames = len(kb.read_document().get("command_not_found") or ())
     for e in entries:
         assert len(e["_wraps"]) == len(e["_longest"]) == len(e["_any"]) == len(e["patterns"]), e["id"]
-        assert e["_literals"] == kb.pattern_literals(e, frames), e["id"]
         for p, n in zip(e["patterns"], e["_literals"]):
-            assert n == required_literal(p) or e.get("missing_commands"), p
-            if n and n != required_literal(p):  # a program's name, held by every match of the wording read for it
-                assert re.escape(n) in p, p
+            assert n == required_literal(p)
             assert stored._wraps[p] == bare.wrapped(p) == wrap_form(p, n), p
             if n:
                 assert stored._longest[p] == bare.longest_inner(p, n) == inner_word(n), p

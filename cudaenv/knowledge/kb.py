@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups",
-           "pattern_literals", "with_command_frames",
            "with_advice", "load_table"]
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml")
@@ -90,21 +89,6 @@ def with_command_frames(doc: object) -> object:
         own = entry.get("patterns") if isinstance(entry.get("patterns"), list) else []
         entry["patterns"] = own + [f.replace("{cmd}", alternation) for f in frames]
     return doc
-
-
-def pattern_literals(entry: dict, frames: int) -> list[str | None]:
-    """What the matcher looks for before it tries each of ``entry``'s patterns: the text every match holds
-    (:func:`.explain.text.required_literal`), except in the ``frames`` wordings read for its ``missing_commands``,
-    where it is the program's name (the names' common start, when 4 characters or more): rarer in a log than the
-    wordings' own words ("not found", ": No such file or directory")."""
-    from .explain.text import required_literal
-
-    literals = [required_literal(p) for p in entry["patterns"]]
-    if entry.get("missing_commands") and frames:
-        name = os.path.commonprefix(entry["missing_commands"])
-        if len(name) >= 4:
-            literals[-frames:] = [name] * frames
-    return literals
 
 
 def placeholders(text: str) -> set[str]:
@@ -335,7 +319,7 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
         import re
 
-        from .explain.text import any_literals, inner_word, wrap_form
+        from .explain.text import any_literals, inner_word, required_literal, wrap_form
 
         # Each pattern's literal (what the matcher looks for before compiling it), its form widened over
         # wrapped lines and its literal's longest inner word, stored with the entries: working them out
@@ -343,9 +327,8 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         # pattern searched without a literal (a top-level alternation), the literals one of which its
         # every match holds (any_literals), so a long log lacking them all is not searched whole.
         entries = []
-        frames = len(doc.get("command_not_found") or ())
         for e in doc["entries"]:
-            literals = pattern_literals(e, frames)
+            literals = [required_literal(p) for p in e["patterns"]]
             wraps = [wrap_form(p, n) for p, n in zip(e["patterns"], literals)]
             entries.append({**with_advice(e), "_literals": literals, "_wraps": wraps,
                             "_longest": [inner_word(n) if n else None for n in literals],
