@@ -94,3 +94,14 @@ def test_no_new_pattern_is_searched_without_a_literal():
 
     bare = [(e["id"], p) for e in load_entries() for p, n in zip(e["patterns"], e["_literals"]) if n is None]
     assert len(bare) <= 13, bare
+
+
+def test_a_longer_name_of_the_soname_listed_is_a_lost_symlink():
+    # ollama/ollama (the burned fresh30 o35): its runner's directory under /tmp holds libcudart.so.12.0, not .so.12
+    first = first_environment_answer(_log("o35"))
+    assert first.values["soname_missing"] == "yes" and "lost symlink" in first.title
+    assert "ln -s libcudart.so.12.0 libcudart.so.12" in first.fix.splitlines()[0]
+    # pip's own build directories under /tmp are still not a listing of the installed library
+    log = ("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
+           "$ ls /tmp/pip-build-env-x1y2/overlay/lib\nlibcudart.so.12.1.105\n")
+    assert "lost symlink" not in first_environment_answer(log).title

@@ -596,7 +596,9 @@ def _lib_on_disk(text: str, name: str, major: str) -> tuple[str, str]:
                 d = re.sub(r"/[^/]*\*[^/]*$|/lib[\w.+-]+\.so[\w.]*$", "", cmd.group(1))
             # stubs, docs, package caches, headers; and a toolkit's compat/ directory (the forward-
             # compatibility libcuda, which is not this machine's driver: jrottenberg/ffmpeg#233)
-            if re.search(r"/stubs?/|/compat/|/doc/|/man\d?/|/pkgs/|/tmp/|/include/|\.(?:so|py)/", d + "/"):
+            # (in /tmp only pip's build and install directories and tempfile's: a program that unpacks its own libraries
+            # there, ollama's runners, is listed by the log's own `ls`: the burned fresh30 o35)
+            if re.search(r"/stubs?/|/compat/|/doc/|/man\d?/|/pkgs/|/tmp/(?:pip-|tmp)|/include/|\.(?:so|py)/", d + "/"):
                 continue
             score = 0
             env = re.match(r"(/[\w./+-]*?/envs/[\w.+-]+|/[\w./+-]*?/(?:venv|\.venv|env)[\w.+-]*)/", d + "/")
@@ -646,7 +648,7 @@ def _d_present(v: dict, t: LogText, lib_key: str = "lib", m: re.Match | None = N
     m = re.match(r"lib([\w+-]+?)(?:\.so(?:\.(\d+(?:\.\d+)?))?|$)", lib)
     if not m:
         return {"present": "", "present_file": "", "other_file": "", "other_major": "", "present_use": "",
-                "link_missing": ""}
+                "link_missing": "", "soname_missing": ""}
     name, major = m.group(1), m.group(2) or ("" if ".so" in lib else v.get("major", ""))
     # the soname names major.minor only for NVRTC's builtins, cudart 11.0, nvrtc 11.2 and CUDA 10 and older
     first = major.split(".")[0]
@@ -658,11 +660,13 @@ def _d_present(v: dict, t: LogText, lib_key: str = "lib", m: re.Match | None = N
         use = re.search(r"/cuda-(\d+\.\d+)/(?:lib64|lib|targets/[\w-]+/lib)$", d)
         return {"present": d, "present_file": f or lib, "other_file": "", "other_major": "",
                 "link_missing": "yes" if not major and f and f != lib else "",
+                # only a longer name of the soname is there (libcudart.so.12.0 for libcudart.so.12): its soname link
+                "soname_missing": "yes" if major and f and f != lib and f.startswith(lib + ".") else "",
                 "present_use": (f' (or `eval "$(cudaenv use {use.group(1)})"`, which puts that toolkit\'s lib64 there)'
                                 if use else "")}
     other = re.search(r"\.so\.(\d+)", f)
     return {"present": "", "present_file": "", "other_file": f, "other_major": other.group(1) if other else "",
-            "present_use": "", "link_missing": ""}
+            "present_use": "", "link_missing": "", "soname_missing": ""}
 
 
 # NCCL entry points newer torch builds call, and the NCCL release that added them (NCCL's nccl.h).
