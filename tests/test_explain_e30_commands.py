@@ -249,3 +249,19 @@ def test_no_fix_prepends_to_a_search_path_that_may_be_unset():
         assert not bad, (rel, bad[:3])
     first = first_environment_answer("OSError: libfaiss.so: cannot open shared object file: No such file or directory\n")
     assert "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" in first.fix
+
+
+def test_malformed_wordings_or_programs_are_reported_not_skipped():
+    from cudaenv.knowledge.kb import validate
+
+    doc = read_document(KB_PATH)
+    assert validate(doc, together=False, patterns=False) == []
+    entry = dict(next(e for e in doc["entries"] if e.get("missing_commands")))
+    for frames, names, said in ((["no placeholder"], ["nvcc"], "each with one {cmd}"),
+                                (None, ["nvcc"], "needs the document's `command_not_found`"),
+                                (["{cmd}: not found"], [""], "must be a list of program names"),
+                                (["{cmd}: not found"], "nvcc", "must be a list of program names")):
+        bad = {"schema": 1, "entries": [{**entry, "missing_commands": names}]}
+        if frames is not None:
+            bad["command_not_found"] = frames
+        assert any(said in p for p in validate(bad, together=False, patterns=False)), (frames, names)

@@ -91,6 +91,26 @@ def with_command_frames(doc: object) -> object:
     return doc
 
 
+def _command_frame_problems(doc: dict) -> list[str]:
+    """``command_not_found`` (a list of wordings, each with one ``{cmd}``) and the entries' ``missing_commands``
+    (program names), which :func:`with_command_frames` reads only when both are well formed."""
+    frames = doc.get("command_not_found")
+    out = []
+    if frames is not None and not (isinstance(frames, list) and frames
+                                   and all(isinstance(f, str) and f.count("{cmd}") == 1 for f in frames)):
+        out.append("`command_not_found` must be a list of patterns, each with one {cmd}")
+    for n, entry in enumerate(doc["entries"], 1):
+        names = entry.get("missing_commands") if isinstance(entry, dict) else None
+        if names is None:
+            continue
+        where = f"entry {n} ({entry.get('id', '?')})"
+        if not (isinstance(names, list) and names and all(isinstance(x, str) and x.strip() for x in names)):
+            out.append(f"{where}: missing_commands must be a list of program names")
+        elif frames is None:
+            out.append(f"{where}: missing_commands needs the document's `command_not_found` wordings")
+    return out
+
+
 def placeholders(text: str) -> set[str]:
     """The ``{name}`` placeholders in ``text``."""
     import re
@@ -114,7 +134,7 @@ def validate(doc: object, together: bool = True, patterns: bool = True) -> list[
     """
     if not isinstance(doc, dict) or doc.get("schema") != 1 or not isinstance(doc.get("entries"), list):
         return ["the top level must be a mapping with `schema: 1` and a list of `entries`"]
-    problems: list[str] = []
+    problems: list[str] = _command_frame_problems(doc)
     seen: set[str] = set()
     joined: list[str] = []
     for n, entry in enumerate(doc["entries"], 1):
