@@ -105,3 +105,12 @@ def test_a_longer_name_of_the_soname_listed_is_a_lost_symlink():
     log = ("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
            "$ ls /tmp/pip-build-env-x1y2/overlay/lib\nlibcudart.so.12.1.105\n")
     assert "lost symlink" not in first_environment_answer(log).title
+
+
+def test_the_open_modules_version_line_is_read_too():
+    # the open modules write "Open Kernel Module for x86_64  580.95.05" (host/driver.py reads the same form)
+    log = ("$ cat /proc/driver/nvidia/version\nNVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.95.05  "
+           "Release Build  (dvs-builder@U16-I3-B03-4-3)\nFailed to initialize NVML: Driver/library version mismatch\n"
+           "NVML library version: 570.133\n")
+    first = first_environment_answer(log)
+    assert first.values["module_version"] == "580.95.05" and first.values["module_side"] == "newer"

@@ -2303,7 +2303,10 @@ DERIVE["trt_dir_producer"] = _d_trt_dir_producer  # [r14 merge] defined beside p
 # same table (min_driver). Threads: NVIDIA/nvidia-docker#497, #177, #207, h2oai/h2o4gpu#298 (nvidia-docker 1.0),
 # theroyallab/tabbyAPI#324, SyneRBI/PETRIC2#27 (nvidia-container-cli beside nvidia-smi), iot-salzburg/gpu-jupyter#106
 # (NVML mismatch in a CUDA 12.1 image on a 510 host).
-_PAIR_DRIVER = re.compile(r"Driver Version:\s*(\d{3}\.\d+(?:\.\d+)?)|Kernel Module\s+(?:for \S+\s+)?(\d{3}\.\d+(?:\.\d+)?)")
+#: /proc/driver/nvidia/version's module version ("Kernel Module  550.54.14", the open modules' "Open Kernel Module for
+#: x86_64  580.95.05"), as host/driver.py reads it on this machine
+_KERNEL_MODULE_RX = r"Kernel Module\s+(?:for \S+\s+)?(\d{3}\.\d+(?:\.\d+)?)"
+_PAIR_DRIVER = re.compile(r"Driver Version:\s*(\d{3}\.\d+(?:\.\d+)?)|" + _KERNEL_MODULE_RX)
 _PAIR_NEED = re.compile(r"nvidia/cuda:(\d+\.\d+)|\bCUDA_VERSION[= ](\d+\.\d+)|\bcuda>=\s*(\d+\.\d+)|release (\d+\.\d+), V\d")
 
 
@@ -3824,7 +3827,7 @@ def _d_nvml_pair_nvrm(v: dict, t: LogText, m: re.Match) -> dict:
     return out
 
 
-_KERNEL_MODULE = re.compile(r"NVRM version: NVIDIA UNIX [\w-]+ Kernel Module\s+(\d+\.\d+(?:\.\d+)?)")
+_KERNEL_MODULE = re.compile(_KERNEL_MODULE_RX)
 
 
 DERIVE["nvml_pair_nvrm"] = _d_nvml_pair_nvrm
