@@ -18,11 +18,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export DEBIAN_FRONTEND=noninteractive
-echo "== system packages (real shells, tmux, compilers)" >&2
+echo "== system packages (real shells, tmux, compilers, build systems)" >&2
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
     bash dash zsh fish tcsh tmux gcc g++ make xz-utils ca-certificates lmod tcl8.6 \
-    gcc-11 g++-11 clang cmake direnv >/dev/null
+    gcc-11 g++-11 clang cmake direnv meson autoconf pkgconf >/dev/null
 # The toolchain's messages in other languages (tests/test_explain_translations.py runs gcc, ld, bash and make with
 # LANGUAGE set): gcc's catalogues come apart from gcc; glibc's, binutils', bash's and make's with the packages.
 apt-get install -y -qq --no-install-recommends gcc-12-locales libc-l10n binutils make >/dev/null

@@ -4065,3 +4065,24 @@ def _d_host_gcc_for_nvcc(v: dict, t: LogText, m: re.Match) -> dict:
 
 
 DERIVE["host_gcc_for_nvcc"] = _d_host_gcc_for_nvcc
+
+
+# [r31 buildsys] meson prints its summary ("Run-time dependency CUDA found: NO") on the line before its reason
+# ("Couldn't find requested CUDA module 'cublas'", "The current nvcc version 12.4 does not satisfy ..."): the answer
+# is the reason's, wherever the first match was.
+_MESON_CUDA_REASON = re.compile(r"Couldn't find requested CUDA module '(?P<module>\w{1,60})'"
+                                r"|The current nvcc version (?P<nvcc_version>\d{1,2}\.\d{1,2}) does not satisfy")
+
+
+def _d_meson_cuda(v: dict, t: LogText, m: re.Match) -> dict:
+    """``module`` (a library meson did not find under the root) and ``nvcc_version`` (an nvcc outside the project's
+    range): from the match, else from meson's reason anywhere in the log (or "")."""
+    out = {"module": v.get("module") or "", "nvcc_version": v.get("nvcc_version") or ""}
+    if not (out["module"] or out["nvcc_version"]) and "CUDA" in t.text:
+        r = _MESON_CUDA_REASON.search(t.text)
+        if r:
+            out.update({k: g for k, g in r.groupdict().items() if g})
+    return out
+
+
+DERIVE["meson_cuda"] = _d_meson_cuda

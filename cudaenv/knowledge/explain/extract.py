@@ -123,7 +123,9 @@ _CONDA = (("conda", "forge", "mamba", "$prefix/lib"),
 _TOOLKIT_PATH = _Lazy(r"cuda-(\d+\.\d+)\b|[/\\]CUDA[/\\]v(\d+\.\d+)\b|Cuda compilation tools, release (\d+\.\d+)|"
                            r"\bCUDA(?: Toolkit| Version)?[ =:]+(\d+\.\d+)\b|CUDA runtime version: (\d+\.\d+)|"
                            r"The CUDA compiler identification is NVIDIA (\d+\.\d+)|"
-                           r"Found CUDA(?:Toolkit)?: [^\n(]{1,200}\(found (?:suitable )?(?:exact )?version \"(\d+\.\d+)")
+                           r"Found CUDA(?:Toolkit)?: [^\n(]{1,200}\(found (?:suitable )?(?:exact )?version \"(\d+\.\d+)"
+                           # [r31 buildsys] meson's identification of the nvcc it found (mesonbuild/meson#7985)
+                           r"|Cuda compiler for the host machine: [^\n(]{0,200}\(nvcc (\d+\.\d+)")
 _TOOLKIT_NEEDLES = ("cuda-", "cuda/v", "cuda\\v", "cuda compilation tools", "cuda")
 _TORCH = (("+cu", "+cpu", "+rocm"), _Lazy(r"\b(\d+\.\d+\.\d+(?:\.\w+)?\+(?:cu\d+|cpu|rocm[\d.]+))\b"))
 _DENIED = (("permission denied", "eacces", "operation not permitted"),
