@@ -47,6 +47,7 @@ FRESH27 = os.path.join(CORPUS, "fresh27")
 FRESH28 = os.path.join(CORPUS, "fresh28")
 FRESH29 = os.path.join(CORPUS, "fresh29")
 FRESH30 = os.path.join(CORPUS, "fresh30")
+FRESH31 = os.path.join(CORPUS, "fresh31")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -258,9 +259,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH27, "fresh27", "k", 61, 12, 54),
               (FRESH28, "fresh28", "i", 39, 8, 38),
               (FRESH29, "fresh29", "l", 63, 12, 56),
-              (FRESH30, "fresh30", "o", 57, 15, 57)]
+              (FRESH30, "fresh30", "o", 57, 15, 57),
+              (FRESH31, "fresh31", "j", 60, 13, 60)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh31"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
