@@ -83,7 +83,11 @@ CLAIMS = [
                                   # [r20 docsfw] the reporter's "win10" / "win 11" (ChatTTS#133)
                                   r"|powershell|\bcl\b|\bwin ?1[01]\b|" + _WINDOWS_PROMPT +
                                   # [r30 lead] cmd.exe's and PowerShell's own "not found" (extract.py's platform too)
-                                  r"|is not recognized as (?:an internal or external command|(?:the|a) name of a cmdlet)"),
+                                  r"|is not recognized as (?:an internal or external command|(?:the|a) name of a cmdlet)"
+                                  # [t31] the CUDA libraries' Windows DLL names (cublas64_10, cudnn64_8: Linux names them
+                                  # libcublas.so.10), as .NET's DllNotFoundException quotes them without ".dll" (the
+                                  # burned fresh31 j69, ILGPU)
+                                  r"|\b(?:cublas(?:lt)?|cudart|cudnn\w{0,20}|cufft\w?|curand|cusparse|cusolver|nvrtc|npp\w{1,6})64_\d{1,3}\b"),
     ("mac", r"\bmacOS\b|\bApple Silicon\b", r"darwin|macos|mac ?os|\bmac\b|apple|\.dylib|/Users/|\bmps\b"),
     ("slurm", r"\bSlurm\b", r"slurm|srun|sbatch|salloc"),
     # the other tools the knowledge base's titles name
