@@ -27,6 +27,10 @@ def _log(name):
 
 
 T31_TUNE_CASES = [
+    # BVLC/caffe: its summary's cuDNN Not found; CUDNN_INCLUDE and CUDNN_LIBRARY on the cmake line
+    ('j10-caffe-cmake-cudnn-not-found-osx.log', 'cmake.cudnn_not_found', "Tell Caffe's CMake where cuDNN is, after deleting the build directory'"),
+    # torch/cutorch: a stale libTHC.so under the Lua torch prefix; luarocks remove --force and install again
+    ('j48-cutorch-stale-libthc-undefined-symbol.log', 'loader.torch_stale_source_build', 'Remove the stale rocks and build them again from one tree: `luarocks r'),
     # ceccocats/tkDNN: its FindCUDNN.cmake did not find libnvinfer (CUDNN_NVLIB); pointing it at the library fixed it
     ('j11-tkdnn-nvinfer-notfound.log', 'cmake.tensorrt_not_found', "If `find / -name 'libnvinfer.so*' 2>/dev/null` lists nothing: install "),
     # facebookresearch/SparseConvNet: CUDA 9.0 with PyTorch 1.1 (no word of torch pasted); PyTorch 1.4 with CUDA 10.1 fixed it
@@ -48,7 +52,7 @@ T31_TUNE_CASES = [
     # mlverse/torch: CUDA 10.0 unsupported; the answer names a version of the list it quotes
     ('j68-r-torch-unsupported-cuda-10.log', 'rtorch.cuda_version_unsupported', "Tell the installer a CUDA it supports and have that toolkit's librarie"),
     # NVIDIA/owl: optixInit 7804 (OPTIX_ERROR_LIBRARY_NOT_FOUND); a newer driver fixed it
-    ('j74-owl-optixinit-7804-driver-too-old.log', 'driver.optix_library_missing', 'In a container: add `graphics` to its driver capabilities, `docker run'),
+    ('j74-owl-optixinit-7804-driver-too-old.log', 'driver.optix_library_missing', 'Install a current NVIDIA driver (`nvidia-smi` shows the one you have; '),
     # NVlabs/instant-ngp: optixInit() failed with no code (OptiX 7.4 SDK on an older driver; the 7.1 SDK solved it)
     ('j75-instant-ngp-optixinit-failed-v100.log', 'driver.optix_abi_newer_than_driver', 'Compare the driver (`nvidia-smi`) with the minimum of the OptiX SDK th'),
     # RRZE-HPC/likwid: CUPTI error 35, the counters restricted to administrators
