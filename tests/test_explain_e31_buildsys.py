@@ -230,7 +230,7 @@ def test_project_operator_for_half_beside_the_toolkits(tmp_path, testbed, cuda):
                        env={"HOME": str(tmp_path), "PATH": f"{testbed[cuda]}/bin:{CLEAN_PATH}"}, timeout=300)
 
 
-def test_an_ambiguity_with_a_built_in_operator_is_the_programs(tmp_path):
+def test_an_ambiguity_with_a_built_in_operator_is_the_programs():
     # microsoft/nnfusion#434: double + half in generated code, fixed in the code generator
     said = ('error: more than one operator "+" matches these operands:\n            built-in operator "arithmetic + '
             'arithmetic"\n            function "operator+(const __half &, const __half &)"\n            operand types '
