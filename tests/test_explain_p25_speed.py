@@ -16,9 +16,9 @@ import os
 from cudaenv.knowledge import kb
 from cudaenv.knowledge.explain import matcher, text
 from cudaenv.knowledge.explain.matcher import _Compiled, explain
-from cudaenv.knowledge.explain.text import any_literals, inner_word, required_literal, wrap_form
+from cudaenv.knowledge.explain.text import any_literals, inner_word, literal_clauses, required_literal, wrap_form
 
-_STORED = ("_literals", "_wraps", "_longest", "_any")
+_STORED = ("_literals", "_wraps", "_longest", "_any", "_fold")
 
 
 def _bare(entries: list[dict]) -> list[dict]:
@@ -65,6 +65,18 @@ def test_the_alternatives_are_those_of_the_form_searched_without_a_literal():
                 assert alts == any_literals(w[0] if w else p, 8), p  # re.MULTILINE, as the matcher compiles it
 
 
+def test_the_folded_literals_are_those_of_a_case_blind_form_searched_without_a_literal():
+    folded = 0
+    for e in kb.load_entries():
+        assert len(e["_fold"]) == len(e["patterns"]), e["id"]
+        for p, w, alts, fold in zip(e["patterns"], e["_wraps"], e["_any"], e["_fold"]):
+            if alts is not None or fold is None:
+                continue
+            folded += 1
+            assert fold == literal_clauses(w[0] if w else p, 8, fold=True), p
+    assert folded >= 3  # the case-blind patterns searched whole are there: the check is not vacuous
+
+
 def test_stored_and_worked_out_forms_answer_the_same():
     entries = kb.load_entries()
     bare = _bare(entries)
@@ -90,9 +102,13 @@ def test_a_long_log_without_the_alternatives_is_not_searched_by_their_pattern(mo
     for p in skipped:
         w = kb_.wrapped(p)
         assert (w[0] if w else p) not in searched, p
-    # and one whose literal the log holds is searched (and still found)
-    undefined = _logs()[1]
-    assert any(not t.has(a) and a in undefined for p in skipped for a in kb_.alternatives[p])
+    # and one whose literal the log holds is searched
+    p = skipped[0]
+    searched.clear()
+    explain(log + "\nsee " + kb_.alternatives[p][0])
+    w = kb_.wrapped(p)
+    assert (w[0] if w else p) in searched, p
+    assert not t.has(kb_.alternatives[p][0])
 
 
 def test_the_store_key_holds_the_code_that_made_the_forms():
@@ -115,3 +131,32 @@ def test_derives_patterns_compile_when_used_and_all_are_valid():
         pattern, flags = rx._args
         assert (rx.pattern, rx.flags) == (re.compile(pattern, flags).pattern, re.compile(pattern, flags).flags), name
     assert lazyre.compile(r"a(b)").search("xab").group(1) == "b"
+
+
+def test_a_case_blind_pattern_is_not_searched_in_a_long_ascii_log_without_its_words(monkeypatch):
+    """[r32] A case-blind pattern searched whole (no literal of its own) is ruled out by its literals lower-cased
+    (kb.py's ``_fold``); a log holding them in any case is searched and answered; a log that is not all ASCII is
+    always searched (case-blind matching there is wider than lower-casing)."""
+    kb_ = matcher._knowledge(None)
+    searched: list[str] = []
+    real = matcher.scan
+
+    def scan(rx, needle, t):
+        searched.append(rx.pattern)
+        return real(rx, needle, t)
+
+    monkeypatch.setattr(matcher, "scan", scan)
+    log = _logs()[0]
+    p = next(p for p, sets in kb_.folded.items() if ("resources",) in sets and ("launch",) in sets)
+    w = kb_.wrapped(p)
+    form = w[0] if w else p
+    explain(log)
+    assert form not in searched
+    searched.clear()
+    loud = log + "\nCUDA ERROR: TOO MANY RESOURCES REQUESTED FOR LAUNCH"
+    got = explain(loud)
+    assert form in searched
+    assert any(m.line == len(loud.splitlines()) for m in got)  # the upper-case line is still answered
+    searched.clear()
+    explain(log + "\nnote: ünïcode ｔｅｘｔ")
+    assert form in searched

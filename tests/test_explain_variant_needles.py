@@ -9,7 +9,7 @@ import os
 import pytest
 
 from cudaenv.knowledge.explain import matcher
-from cudaenv.knowledge.explain.text import any_literals
+from cudaenv.knowledge.explain.text import any_literals, literal_clauses
 
 CORPUS = os.path.join(os.path.dirname(__file__), "data", "explain_corpus")
 
@@ -26,9 +26,33 @@ CORPUS = os.path.join(os.path.dirname(__file__), "data", "explain_corpus")
     (r"(?i)abc", None), (r"ab|[cd]+", None),  # case-blind; a branch without a literal
     (r"a(?i:bcd)e", ("a",)),  # the case-blind group gives nothing, the rest does
     (r"(unclosed", None),
+    # a literal holding another of its branch's adds nothing; a separator most lines hold is chosen last
+    (r"(?:x:|:)/(?:bin/nvcc|include)", (":",)), (r"['‘]IPlugin(?:V2|V3) (?:a|b)", ("IPluginV",)),
+    (r"['‘](?:IPluginV2|PluginFormat)[’'] ", ("IPluginV2", "PluginFormat")),
 ])
 def test_the_literals_of_a_pattern(pattern, want):
     assert any_literals(pattern) == want
+
+
+@pytest.mark.parametrize("pattern, want", [
+    # every set must be met: the first branch's words and the nvcc path, or the second branch's literal
+    (r"/(?:envs/x|mambaforge)/bin/nvcc\b|\bcuda-nvcc\b",
+     [("/", "cuda-nvcc"), ("envs/x", "mambaforge", "cuda-nvcc"), ("/bin/nvcc", "cuda-nvcc")]),
+    (r"abc(?:de|fg)h", [("abc",), ("de", "fg"), ("h",)]),
+    (r"(?i)abc", None), (r"ab|[cd]+", None), (r"(unclosed", None),
+])
+def test_the_sets_of_literals_of_a_pattern(pattern, want):
+    assert literal_clauses(pattern) == want
+
+
+@pytest.mark.parametrize("pattern, want", [
+    (r"(?i:too many resources)", [("too many resources",)]),
+    # the parser takes the branches' first letter out: "o", then either of the rest
+    (r"(?i)Out of Memory|OOM\b", [("o",), ("ut of memory", "om")]),
+    (r"a(?i:BCD)e", [("a",), ("bcd",), ("e",)]), (r"[a-z]+", None),
+])
+def test_case_blind_patterns_give_their_literals_lower_cased_when_folded(pattern, want):
+    assert literal_clauses(pattern, fold=True) == want
 
 
 def test_every_variant_text_pattern_that_matches_a_corpus_log_has_one_of_its_literals_there():
@@ -43,5 +67,5 @@ def test_every_variant_text_pattern_that_matches_a_corpus_log_has_one_of_its_lit
         for text in texts:
             if rx.search(text):
                 matched += 1
-                assert any(n in text for n in needles), (rx.pattern, needles)
+                assert all(any(n in text for n in clause) for clause in needles), (rx.pattern, needles)
     assert matched > 100

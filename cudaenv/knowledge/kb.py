@@ -339,21 +339,27 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
             raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
         import re
 
-        from .explain.text import any_literals, inner_word, required_literal, wrap_form
+        from .explain.text import any_literals, inner_word, literal_clauses, required_literal, wrap_form
 
         # Each pattern's literal (what the matcher looks for before compiling it), its form widened over
         # wrapped lines and its literal's longest inner word, stored with the entries: working them out
         # for the few hundred patterns a short `explain` reaches was a fifth of its own time. And for a
         # pattern searched without a literal (a top-level alternation), the literals one of which its
         # every match holds (any_literals), so a long log lacking them all is not searched whole.
+        # A case-blind pattern has no such literals; its lower-cased sets of them (``_fold``: one of each set is in
+        # every match) rule out a long ASCII log.
         entries = []
         for e in doc["entries"]:
             literals = [required_literal(p) for p in e["patterns"]]
             wraps = [wrap_form(p, n) for p, n in zip(e["patterns"], literals)]
+            whole = [n is None or (w is not None and w[1] is None) for n, w in zip(literals, wraps)]
+            alts = [any_literals(w[0] if w else p, re.MULTILINE) if searched else None
+                    for p, w, searched in zip(e["patterns"], wraps, whole)]
             entries.append({**with_advice(e), "_literals": literals, "_wraps": wraps,
-                            "_longest": [inner_word(n) if n else None for n in literals],
-                            "_any": [any_literals(w[0] if w else p, re.MULTILINE) if n is None or (w and w[1] is None)
-                                     else None for p, n, w in zip(e["patterns"], literals, wraps)]})
+                            "_longest": [inner_word(n) if n else None for n in literals], "_any": alts,
+                            "_fold": [literal_clauses(w[0] if w else p, re.MULTILINE, fold=True)
+                                      if searched and a is None else None
+                                      for p, w, searched, a in zip(e["patterns"], wraps, whole, alts)]})
         _cache[path] = entries
         _store(key, _cache[path])
     return _cache[path]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from ...errors import CudaenvError
 from .derive import DERIVE, cuda_of_torch_build
 from .extract import facts
-from .text import LogText, any_literals, clip, inner_word, required_literal, scan, wrap_form
+from .text import LogText, clip, inner_word, literal_clauses, required_literal, scan, wrap_form
 
 __all__ = ["Match", "checked_by", "explain"]
 
@@ -217,15 +217,19 @@ class _Compiled:
         self._longest: dict[str, str] = {}
         # the literals one of which every match of a pattern searched without a literal holds (kb.py's "_any")
         self.alternatives: dict[str, tuple[str, ...]] = {}
+        # and for a case-blind one, sets of lower-cased literals its every match holds one of each (LogText.has_folded)
+        self.folded: dict[str, list[tuple[str, ...]]] = {}
         for e in entries:  # what kb.py stored with the entries: no pattern of the store is widened again
-            for p, w, lw, alts in zip(e["patterns"], e.get("_wraps") or (), e.get("_longest") or (),
-                                      e.get("_any") or ()):
+            for p, w, lw, alts, folded in zip(e["patterns"], e.get("_wraps") or (), e.get("_longest") or (),
+                                              e.get("_any") or (), e.get("_fold") or [None] * len(e["patterns"])):
                 self._wraps[p] = w
                 if lw is not None:
                     self._longest[p] = lw
                 if alts:
                     self.alternatives[p] = alts
-        self._text_needles: dict[str, tuple[str, ...] | None] = {}
+                if folded:
+                    self.folded[p] = folded
+        self._text_needles: dict[str, list[tuple[str, ...]] | None] = {}
 
     def rx(self, pattern: str, flags: int = re.MULTILINE) -> re.Pattern:
         key = f"{flags}:{pattern}"
@@ -261,12 +265,12 @@ class _Compiled:
     def variants(self, entry_id: str) -> list[tuple[dict[str, re.Pattern], dict]]:
         return [({k: self.rx(str(v), 0) for k, v in var["when"].items()}, var) for var in self._raw_variants[entry_id]]
 
-    def text_needles(self, rx: re.Pattern) -> tuple[str, ...] | None:
-        """The literals one of which a log must hold for a variant's ``text`` pattern to match (:func:`any_literals`),
-        worked out once per pattern."""
+    def text_needles(self, rx: re.Pattern) -> list[tuple[str, ...]] | None:
+        """The sets of literals a log must hold one of each for a variant's ``text`` pattern to match
+        (:func:`literal_clauses`), worked out once per pattern."""
         got = self._text_needles.get(rx.pattern, False)
         if got is False:
-            got = self._text_needles[rx.pattern] = any_literals(rx.pattern, rx.flags & ~re.UNICODE)
+            got = self._text_needles[rx.pattern] = literal_clauses(rx.pattern, rx.flags & ~re.UNICODE)
         return got
 
 
@@ -364,8 +368,8 @@ def _variant(entry: dict, variants: list, values: dict, t: LogText, kb: _Compile
     def holds(k: str, rx: re.Pattern) -> bool:
         if k != "text":
             return rx.search(values.get(k) or "") is not None
-        needles = kb.text_needles(rx) if kb is not None else None
-        if needles is not None and not any(t.has(n) for n in needles):
+        clauses = kb.text_needles(rx) if kb is not None else None
+        if clauses is not None and not all(any(map(t.has, c)) for c in clauses):
             return False  # a long log's whole-text search, answered by its words (text_needles)
         return rx.search(t.text) is not None
 
@@ -531,8 +535,14 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                         or not _words_there(wrapped, t):
                     continue
                 needle = wrapped[1]
-            if needle is None and p in kb.alternatives and not any(map(t.has, kb.alternatives[p])):
-                continue  # searched whole otherwise: a long log holding none of the literals has no match
+            if needle is None and p in kb.alternatives:
+                alts = kb.alternatives[p]
+                if not any(map(t.has, alts)):
+                    continue  # searched whole otherwise: a long log holding none of the literals has no match
+                if len(alts) == 1:  # every match holds it: only the lines around it are searched
+                    needle = alts[0]
+            if needle is None and p in kb.folded and not all(any(map(t.has_folded, c)) for c in kb.folded[p]):
+                continue  # a case-blind pattern: its literals lower-cased, in the words lower-cased
             for i, m in scan(kb.rx(p if wrapped is None else wrapped[0]), needle, t).items():
                 where.setdefault(i, m)
         if where:

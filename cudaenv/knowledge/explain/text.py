@@ -316,7 +316,7 @@ class LogText:
             self.text = "\n".join(self.lines)
             # what was read of the text as pasted is not true of it as read
             self._has = self._words = self._words_lower = self._joined = self._joined_lower = None
-            self._shapes = self._shapes_lower = None
+            self._shapes = self._shapes_lower = self._lower = None
         self.starts = []
         pos = 0
         for line in self.lines:
@@ -397,6 +397,19 @@ class LogText:
                 if len(self.text) >= self.SMALL else needle in self.text
             self._has[needle] = got
         return got
+
+    _lower: str | None = None
+
+    def has_folded(self, needle: str) -> bool:
+        """Whether lower-cased ``needle`` (a literal of :func:`any_literals` with ``fold``) occurs in the lower-cased
+        text; True for a text not all ASCII (where case-blind matching is wider than lower-casing both sides)."""
+        if not self.text.isascii() or needle.isspace():
+            return True
+        if not any(c.isspace() for c in needle):
+            return needle in self.joined_words_lower()
+        if self._lower is None:
+            self._lower = self.text.lower()
+        return needle in self._lower
 
     def number(self, i: int) -> int:
         """The 1-based number, in the text as given, of line ``i``."""
@@ -710,16 +723,40 @@ def clip(line: str) -> str:
 
 
 
-def any_literals(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
+#: One-character literals that most lines of a log hold: any other required literal is looked for instead.
+_SEPARATORS = frozenset("/.-_ ,=")
+
+
+def any_literals(pattern: str, flags: int = 0, fold: bool = False) -> tuple[str, ...] | None:
     """Literals of which every match of ``pattern`` contains at least one (a single literal when one is required
     whatever the branch), or None when the pattern has no such set (a case-blind part, a branch without one).
+    With ``fold``, case-blind parts count too and every literal is given lower-cased: one of them is in the
+    lower-cased form of any ASCII text the pattern matches (:meth:`LogText.has_folded`).
 
     :func:`required_literal` reads only a plain run outside groups; this reads the parsed pattern, so a top-level
     alternation (``/envs/x/bin/nvcc\\b|\\bcuda-nvcc\\b``: "/bin/nvcc" or "cuda-nvcc"), a group, a repeat taken at
-    least once and a lookahead give their literals too; a negative lookahead gives none. A variant's ``text``
-    pattern is searched in the whole log, tens of ms on a 10 000-line one when it starts with a class or a
-    lookahead; :meth:`LogText.has` of these literals answers most of them first.
+    least once and a lookahead give their literals too; a negative lookahead gives none. Of the sets
+    :func:`literal_clauses` finds, the most telling one.
     """
+    clauses = literal_clauses(pattern, flags, fold)
+    if not clauses:
+        return None
+    # the longest single literal; else the fewest literals; a separator most lines hold only when nothing else
+    found = [c for c in clauses if c[0] not in _SEPARATORS] or clauses
+    singles = [c for c in found if len(c) == 1]
+    if singles:
+        return max(singles, key=lambda c: len(c[0]))
+    return min(found, key=len)
+
+
+#: How many sets of literals a top-level alternation may multiply into before each branch keeps only its best.
+_MAX_CLAUSES = 16
+
+
+def literal_clauses(pattern: str, flags: int = 0, fold: bool = False) -> list[tuple[str, ...]] | None:
+    """Sets of literals such that every match of ``pattern`` holds at least one literal of each set (all of them
+    are needed: a text lacking every literal of one set cannot match), or None when nothing is known (a case-blind
+    part without ``fold``, a pattern that does not parse). :func:`any_literals` explains what counts."""
     import importlib
 
     try:
@@ -730,10 +767,30 @@ def any_literals(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
         parsed = sre_parse.parse(pattern, flags)
     except re.error:
         return None
-    if parsed.state.flags & re.IGNORECASE:
+    if parsed.state.flags & re.IGNORECASE and not fold:
         return None
 
-    def req(items) -> tuple[str, ...] | None:
+    def tidy(clause: tuple[str, ...]) -> tuple[str, ...]:
+        """Without repeats, and without a literal holding another of the set (a match with it holds the other)."""
+        clause = tuple(dict.fromkeys(clause))
+        return tuple(x for x in clause if not any(y != x and y in x for y in clause))
+
+    def either(branches: list[list[tuple[str, ...]]]) -> list[tuple[str, ...]]:
+        """The sets that hold whichever branch matched: one literal from each branch's sets, every combination."""
+        if not all(branches):
+            return []
+        out: list[tuple[str, ...]] = [()]
+        for sets in branches:
+            out = [tidy(a + b) for a in out for b in sets]
+            if len(out) > _MAX_CLAUSES:
+                return either([[any_of(sets)] for sets in branches])
+        return list(dict.fromkeys(out))
+
+    def any_of(sets: list[tuple[str, ...]]) -> tuple[str, ...]:
+        singles = [c for c in sets if len(c) == 1]
+        return max(singles, key=lambda c: len(c[0])) if singles else min(sets, key=len)
+
+    def req(items) -> list[tuple[str, ...]]:
         found: list[tuple[str, ...]] = []
         run: list[str] = []
 
@@ -747,27 +804,22 @@ def any_literals(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
                 run.append(chr(av))
                 continue
             flush()
-            sub: tuple[str, ...] | None = None
             if op is sre_c.SUBPATTERN:
                 add_flags = av[1] if len(av) == 4 else 0
-                sub = None if add_flags & re.IGNORECASE else req(av[-1])
+                found += [] if add_flags & re.IGNORECASE and not fold else req(av[-1])
             elif op is sre_c.BRANCH:
-                alts = [a for a in (req(b) for b in av[1]) if a is not None]
-                sub = tuple(dict.fromkeys(x for a in alts for x in a)) if len(alts) == len(av[1]) else None
+                found += either([req(b) for b in av[1]])
             elif op in (sre_c.MAX_REPEAT, sre_c.MIN_REPEAT) and av[0] >= 1:
-                sub = req(av[2])
+                found += req(av[2])
             elif op is sre_c.ASSERT and av[0] == 1:  # a lookahead: what it sees is in the text too
-                sub = req(av[1])
-            if sub:
-                found.append(sub)
+                found += req(av[1])
         flush()
-        found = [f for f in found if all(f)]
-        singles = [f for f in found if len(f) == 1]
-        if singles:
-            return max(singles, key=lambda f: len(f[0]))
-        return min(found, key=len) if found else None
+        return [c for c in found if c and all(c)]
 
-    return req(parsed)
+    got = req(parsed)
+    if fold:
+        got = [tidy(tuple(x.lower() for x in c)) for c in got]
+    return list(dict.fromkeys(got)) or None
 
 
 def wrap_form(pattern: str, needle: str | None) -> tuple[str, str | None, tuple[str, ...], tuple[str, ...]] | None:
