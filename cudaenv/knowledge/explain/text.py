@@ -355,9 +355,10 @@ class LogText:
         return self._joined
 
     def joined_words_lower(self) -> str:
-        """:meth:`words_lower` joined by line ends."""
+        """:meth:`joined_words` lower-cased (the words of :meth:`words_lower`, by line ends, a word twice at most when
+        two words differ only in case)."""
         if self._joined_lower is None:
-            self._joined_lower = "\n".join(self.words_lower())
+            self._joined_lower = self.joined_words().lower()
         return self._joined_lower
 
     _shapes: str | None = None
@@ -371,15 +372,16 @@ class LogText:
         return self._shapes
 
     def shapes_lower(self) -> str:
-        """:meth:`shapes` of :meth:`joined_words_lower`."""
+        """:meth:`shapes` of :meth:`joined_words_lower`: the shapes lower-cased (lower-casing leaves digits alone)."""
         if self._shapes_lower is None:
-            self._shapes_lower = _shapes_of(self.joined_words_lower())
+            self._shapes_lower = "\n".join(set(self.shapes().lower().split("\n")))
         return self._shapes_lower
 
     def words_lower(self) -> frozenset[str]:
         """:meth:`words`, lower-cased (for case-insensitive literals)."""
         if self._words_lower is None:
-            self._words_lower = frozenset(w.lower() for w in self.words())
+            joined = self.joined_words_lower()
+            self._words_lower = frozenset(joined.split("\n")) if joined else frozenset()
         return self._words_lower
 
     def has(self, needle: str) -> bool:
