@@ -26,10 +26,11 @@ CLAIMS = [
     # [r20 docsfw] its op builder's "Unable to pre-compile async_io" / "Unable to JIT load the async_io op"
     ("deepspeed", r"\bDeepSpeed\b", r"deepspeed|\bds_report\b|\bDS_BUILD|\basync_io\b"),
     # JAX's own words: "CUDA backend failed to initialize" (xla_bridge), XLA_PYTHON_CLIENT_*, jaxlib's bare
-    # XlaRuntimeError / JaxRuntimeError (the latter found by "jax")
+    # XlaRuntimeError / JaxRuntimeError (the latter found by "jax"), xla_bridge's "No GPU/TPU found, falling back to
+    # CPU" and jax.devices()'s "[CpuDevice(id=0)]" (sanchit-gandhi/whisper-jax#106, fresh32 432)
     # (not XLA itself: TensorFlow's logs name tensorflow/compiler/xla and "XLA service", fresh11 f64)
     ("jax", r"\bjax(?:lib)?\b|\bJAX\b", r"\bjax|xla_bridge|XLA_PYTHON|pjrt|external/xla/|external/org_tensorflow|"
-                                          r"CUDA backend failed to initialize|XlaRuntimeError"),
+                                          r"CUDA backend failed to initialize|XlaRuntimeError|No GPU/TPU found|CpuDevice\(id="),
     ("tensorflow", r"\bTensorFlow\b", r"tensorflow|stream_executor|\btf[._-]|\btf\b|keras"),
     # [r20 docsfw] its driver selection's own words (runtime/driver.py: "0 active drivers ([]).")
     ("triton", r"\bTriton\b", r"triton|torch\.compile|inductor|active drivers \(\["),

@@ -2731,11 +2731,15 @@ def toolkit_feature(key: str, shown: str) -> dict:
 
 
 def _d_std_feature(v: dict, t: LogText, m: re.Match) -> dict:
-    """nvcc's -std option (``opt`` = std: nvcc.unknown_option) or one of its values (``std``: nvcc.cxx_std_unsupported)
-    against the CUDA the log shows."""
+    """nvcc's -std option (``opt`` = std: nvcc.unknown_option) or one of its values (``std``: nvcc.cxx_std_unsupported),
+    or another option of nvcc's own that came with a known release (``nvcc-opt-*`` rows), against the CUDA the log
+    shows."""
     opt = (v.get("opt") or "").lstrip("-")
     std = (v.get("std") or "").strip().lower()
     key = "nvcc-std" if re.fullmatch(r"std(?:=\S*)?", opt) else (f"std-{std}" if std else "")
+    if not key and opt:  # [r32 sweep] another option of nvcc's own, from the release that added it
+        named = "nvcc-opt-" + re.split(r"[=,\s]", opt, maxsplit=1)[0]
+        key = named if named in toolkit_features() else ""
     return toolkit_feature(key, _cuda_shown(v, t))
 
 
