@@ -52,11 +52,12 @@ CASES = [
     ("/usr/local/cuda/bin/nvcc -ccbin /usr/local/bin/clang-omp test.cu\n"
      "nvcc fatal   : The version ('30500') of the host compiler ('clang') is not supported\n",
      "nvcc.host_compiler_rejected", "remove that -ccbin"),
-    # guard: no -ccbin in the log (LBANN/lbann#105, FindCUDA's generated command not shown): the default answer
+    # guard: no -ccbin in the log (LBANN/lbann#105, FindCUDA's generated command not shown): not the -ccbin answer;
+    # [t32] clang 4.0 is newer than that CUDA 8 (9.1 is the first to take it): a newer CUDA first, gcc second
     ("[ 80%] Building NVCC (Device) object CMakeFiles/lbann.dir/src/utils/lbann_generated_cudnn_wrapper_cuda.cu.o\n"
      "nvcc fatal   : The version ('40000') of the host compiler ('clang') is not supported\n"
      "CMake Error at lbann_generated_cudnn_wrapper_cuda.cu.o.cmake:207 (message):\n",
-     "nvcc.host_compiler_rejected", "NVCC_PREPEND_FLAGS='-ccbin'"),
+     "nvcc.host_compiler_rejected", "Build with a newer CUDA, one that takes this clang"),
     # -- nvcc.host_headers_unsupported: libstdc++'s __float128 --------------------------------------------------------
     # https://github.com/JPaulMora/Pyrit/issues/541 (fresh19 s08: patched std_abs.h's guard with !defined(__CUDACC__))
     ("Compiling CUDA module using nvcc 9.0, V9.0.176...\n"

@@ -58,8 +58,8 @@ CLAIMS = [
     ("paddle", r"\bPaddle(?:Paddle)?\b", r"paddle"),
     ("julia", r"\bJulia\b|\bCUDA\.jl\b", r"julia|cuda\.jl|\.jl\b"),
     ("conda", r"\bconda\b|\bAnaconda\b|\bMiniconda\b|\bmamba\b", r"conda|mamba|/envs/|cudatoolkit|conda-forge"),
-    ("docker", r"\bdocker\b|\bcontainer'?s?\b", r"docker|container|podman|\bpod\b|kubernetes|k8s|singularity|apptainer"
-                                                r"|enroot|root@[0-9a-f]{12}|/\.dockerenv|\bnvcr\.io|\bimage\b"
+    ("docker", r"\bdocker\b|\bcontainer'?s?\b", r"docker|container|podman|\bpod\b|kubernetes|kubectl|k8s|singularity"
+                                                r"|apptainer|enroot|root@[0-9a-f]{12}|/\.dockerenv|\bnvcr\.io|\bimage\b"
                                                 # the daemon's words; a container id as the host name (NCCL's
                                                 # host:pid:tid prefix); nvidia-container-cli's own message
                                                 r"|could not select device driver|(?<![\w-])[0-9a-f]{12}:\d+:\d+"

@@ -75,9 +75,10 @@ _PLATFORM = [
      _Lazy(r"\bDarwin\b|\bmacOS\b|\bMac ?(?:OS|M1|M2|M3|Book|mini)\b|\bApple (?:M\d|Silicon)|"
                 r"/Users/\w+/|\.dylib\b")),
 ]
-_CONTAINER = (("docker", "podman", "oci runtime", "nvidia-container", "containerd", "kubernetes", "singularity",
-               "apptainer", "enroot", "root@"),
-              _Lazy(r"\bdocker\b|\bpodman\b|OCI runtime|nvidia-container|\bcontainerd\b|\bkubernetes\b|"
+# ([t32] kubectl too: a pod's output read with `kubectl logs`, NVIDIA/nvidia-docker#1730's NVML "Unknown Error" loop)
+_CONTAINER = (("docker", "podman", "oci runtime", "nvidia-container", "containerd", "kubernetes", "kubectl",
+               "singularity", "apptainer", "enroot", "root@"),
+              _Lazy(r"\bdocker\b|\bpodman\b|OCI runtime|nvidia-container|\bcontainerd\b|\bkubernetes\b|\bkubectl\b|"
                          r"\bsingularity\b|\bapptainer\b|\benroot\b|root@[0-9a-f]{12}:", _I))
 # [r7 context] Which container or job runner the log ran in: the fix that makes a GPU visible differs
 # (Apptainer/Singularity's --nv, a Slurm job's GPU request, a pod's nvidia.com/gpu limit, docker's --gpus).
