@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from cudaenv.knowledge import kb
 from cudaenv.knowledge.explain import matcher, text
 from cudaenv.knowledge.explain.matcher import _Compiled, explain
@@ -84,16 +86,22 @@ def test_stored_and_worked_out_forms_answer_the_same():
         assert _answers(explain(log)) == _answers(explain(log, bare)), log[-120:]
 
 
-def test_a_long_log_without_the_alternatives_is_not_searched_by_their_pattern(monkeypatch):
-    kb_ = matcher._knowledge(None)
-    searched: list[str] = []
+@pytest.fixture
+def searched(monkeypatch) -> list[str]:
+    """The patterns the matcher searches (each scan's pattern, in order), recorded from here on."""
+    got: list[str] = []
     real = matcher.scan
 
     def scan(rx, needle, t):
-        searched.append(rx.pattern)
+        got.append(rx.pattern)
         return real(rx, needle, t)
 
     monkeypatch.setattr(matcher, "scan", scan)
+    return got
+
+
+def test_a_long_log_without_the_alternatives_is_not_searched_by_their_pattern(searched):
+    kb_ = matcher._knowledge(None)
     log = _logs()[0]
     explain(log)
     t = text.LogText(log)
@@ -133,19 +141,11 @@ def test_derives_patterns_compile_when_used_and_all_are_valid():
     assert lazyre.compile(r"a(b)").search("xab").group(1) == "b"
 
 
-def test_a_case_blind_pattern_is_not_searched_in_a_long_ascii_log_without_its_words(monkeypatch):
+def test_a_case_blind_pattern_is_not_searched_in_a_long_ascii_log_without_its_words(searched):
     """[r32] A case-blind pattern searched whole (no literal of its own) is ruled out by its literals lower-cased
     (kb.py's ``_fold``); a log holding them in any case is searched and answered; a log that is not all ASCII is
     always searched (case-blind matching there is wider than lower-casing)."""
     kb_ = matcher._knowledge(None)
-    searched: list[str] = []
-    real = matcher.scan
-
-    def scan(rx, needle, t):
-        searched.append(rx.pattern)
-        return real(rx, needle, t)
-
-    monkeypatch.setattr(matcher, "scan", scan)
     log = _logs()[0]
     p = next(p for p, sets in kb_.folded.items() if ("resources",) in sets and ("launch",) in sets)
     w = kb_.wrapped(p)
