@@ -12,8 +12,10 @@ FindCUDA (19 messages from 19 producers, 11 answered right before the round): th
 
 Each message is quoted from the public thread named beside it; its confirmed fix is what the answer's first line says.
 """
+import pytest
+
 from cudaenv.knowledge.explain import explain
-from explain_answers import first_environment_answer
+from explain_answers import assert_first_answer, first_environment_answer
 
 
 SW32_COMPILE_CASES = [
@@ -45,10 +47,9 @@ SW32_COMPILE_CASES = [
 ]
 
 
-def test_compile_side_messages_of_other_producers():
-    for text, want, fix in SW32_COMPILE_CASES:
-        first = first_environment_answer(text)
-        assert first.id == want and first.fix.startswith(fix), (text[:80], first.id, first.fix[:120])
+@pytest.mark.parametrize("text, want, fix", SW32_COMPILE_CASES)
+def test_compile_side_messages_of_other_producers(text, want, fix):
+    assert_first_answer(text, want, fix, where=text[:80])
 
 
 def test_a_host_flag_handed_to_nvcc_is_still_a_flag_to_forward():

@@ -10,8 +10,10 @@ apt, dnf, pacman, pip, mamba, GitHub Actions, docker, DKMS, Slurm; 17 unanswered
 
 Each message is quoted from the public thread named beside it; its confirmed fix is what the answer's first line says.
 """
+import pytest
+
 from cudaenv.knowledge.explain import explain
-from explain_answers import first_environment_answer
+from explain_answers import assert_first_answer, first_environment_answer
 
 SW32_INSTALL_CASES = [
     # Jimver/cuda-toolkit#213 (a GitHub-hosted runner's disk; fewer components fixed it)
@@ -51,10 +53,9 @@ SW32_INSTALL_CASES = [
 ]
 
 
-def test_install_and_switch_messages():
-    for text, want, fix in SW32_INSTALL_CASES:
-        first = first_environment_answer(text)
-        assert first.id == want and first.fix.startswith(fix), (text[:80], first.id, first.fix[:120])
+@pytest.mark.parametrize("text, want, fix", SW32_INSTALL_CASES)
+def test_install_and_switch_messages(text, want, fix):
+    assert_first_answer(text, want, fix, where=text[:80])
 
 
 def test_what_the_families_leave_alone():

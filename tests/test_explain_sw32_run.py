@@ -10,7 +10,9 @@ missed or partly right before), widened into families.
 
 Each message is quoted from the public thread named beside it; its confirmed fix is what the answer's first line says.
 """
-from explain_answers import first_environment_answer
+import pytest
+
+from explain_answers import assert_first_answer, first_environment_answer
 
 SW32_RUN_CASES = [
     # megvii-research/video_analyst#194 (a Tesla P4, 6.1, given an engine built for 7.5: rebuilt on the P4)
@@ -35,10 +37,9 @@ SW32_RUN_CASES = [
 ]
 
 
-def test_run_side_messages_of_other_producers():
-    for text, want, fix in SW32_RUN_CASES:
-        first = first_environment_answer(text)
-        assert first.id == want and first.fix.startswith(fix), (text[:80], first.id, first.fix[:120])
+@pytest.mark.parametrize("text, want, fix", SW32_RUN_CASES)
+def test_run_side_messages_of_other_producers(text, want, fix):
+    assert_first_answer(text, want, fix, where=text[:80])
 
 
 def test_tensorrt_names_this_gpu_first():

@@ -19,8 +19,10 @@ named beside it), with the counter-case that must keep its old answer:
 """
 import os
 
+import pytest
+
 from cudaenv.knowledge.explain import explain
-from explain_answers import first_environment_answer
+from explain_answers import assert_first_answer, first_environment_answer
 
 FRESH32 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus", "fresh32")
 
@@ -72,10 +74,9 @@ T32_TUNE_CASES = [
 ]
 
 
-def test_fresh32_families_in_other_words():
-    for text, want, fix in T32_TUNE_CASES:
-        first = first_environment_answer(text)
-        assert first.id == want and first.fix.startswith(fix), (text[:80], first.id, first.fix[:120])
+@pytest.mark.parametrize("text, want, fix", T32_TUNE_CASES)
+def test_fresh32_families_in_other_words(text, want, fix):
+    assert_first_answer(text, want, fix, where=text[:80])
 
 
 def test_a_copied_check_macros_invalid_device_function_stays_the_programs():
