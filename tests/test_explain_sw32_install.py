@@ -6,7 +6,10 @@ apt, dnf, pacman, pip, mamba, GitHub Actions, docker, DKMS, Slurm; 17 unanswered
 - a batch job's shell without the module system's `module`/`ml` functions;
 - a CUDA local-repository .deb whose own keyring was not copied yet (not the network repository's rotated key);
 - a CUDA wheel that does not match its hash (a download cut short);
-- the Jimver/cuda-toolkit GitHub Action pinned at a release that cannot install the CUDA asked for.
+- the Jimver/cuda-toolkit GitHub Action pinned at a release that cannot install the CUDA asked for;
+- dnf's transaction test between two sources' driver packages, and apt asked for Ubuntu's nvidia-cuda-toolkit beside
+  NVIDIA's packages;
+- libmamba refusing another cuda-version while the environment holds the legacy cudatoolkit.
 
 Each message is quoted from the public thread named beside it; its confirmed fix is what the answer's first line says.
 """
@@ -47,6 +50,18 @@ SW32_INSTALL_CASES = [
     # Jimver/cuda-toolkit#315 (v0.2.14's cache bug)
     ("Run Jimver/cuda-toolkit@v0.2.14\n  with:\n    cuda: 12.3.2\nCache saved successfully\n"
      "Error: Error: Got no files in tool cache\n", 'ci.cuda_toolkit_action', 'Pin a release of the action'),
+    # negativo17/nvidia-driver (NVIDIA's CUDA repository and negativo17's both ship the driver)
+    ("$ sudo dnf module install nvidia-driver:open-dkms\nError: Transaction test error:\n  file /etc/X11/xorg.conf.d/10-nvidia"
+     ".conf conflicts between attempted installs of xorg-x11-nvidia-3:560.35.03-2.el9.x86_64 and nvidia-driver-3:560.35.03-1"
+     ".el9.x86_64\n", 'pkg.nvidia_sources_conflict', 'Keep one driver'),
+    # matthieu637/ddrl#9 (Ubuntu's toolkit beside NVIDIA's packages: purging it fixed it)
+    ("The following packages have unmet dependencies:\n nvidia-cuda-toolkit: Depends: nvidia-cuda-dev (= 7.5.18-0ubuntu1) "
+     "but it is not going to be installed\n", 'pkg.nvidia_sources_conflict', 'Keep one toolkit'),
+    # torchmd/torchmd-net#249 (a new environment worked)
+    ("mamba install cuda-version=12.2 -y\nCould not solve for environment specs\nThe following packages are incompatible\n"
+     "├─ cuda-version 12.2**  is installable and it requires\n│  └─ cudatoolkit 12.2|12.2.* , which can be installed;\n"
+     "└─ cudatoolkit is not installable because it conflicts with any installable versions previously reported.\n",
+     'conda.cuda_version_vs_cudatoolkit', 'Switch in a new environment'),
     # mmp/pbrt-v4 PR 480 (a tag not cut yet)
     ("Error: Unable to resolve action `jimver/cuda-toolkit@v0.2.20`, unable to find version `v0.2.20`\n",
      'ci.cuda_toolkit_action', 'Pin a release of the action'),
