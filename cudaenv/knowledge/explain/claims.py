@@ -30,7 +30,8 @@ CLAIMS = [
     # CPU" and jax.devices()'s "[CpuDevice(id=0)]" (sanchit-gandhi/whisper-jax#106, fresh32 432)
     # (not XLA itself: TensorFlow's logs name tensorflow/compiler/xla and "XLA service", fresh11 f64)
     ("jax", r"\bjax(?:lib)?\b|\bJAX\b", r"\bjax|xla_bridge|XLA_PYTHON|pjrt|external/xla/|external/org_tensorflow|"
-                                          r"CUDA backend failed to initialize|XlaRuntimeError|No GPU/TPU found|CpuDevice\(id="),
+                                          r"CUDA backend failed to initialize|XlaRuntimeError|No GPU/TPU found"
+                                          r"|CpuDevice\(id="),
     ("tensorflow", r"\bTensorFlow\b", r"tensorflow|stream_executor|\btf[._-]|\btf\b|keras"),
     # [r20 docsfw] its driver selection's own words (runtime/driver.py: "0 active drivers ([]).")
     ("triton", r"\bTriton\b", r"triton|torch\.compile|inductor|active drivers \(\["),

@@ -316,7 +316,7 @@ class LogText:
             self.text = "\n".join(self.lines)
             # what was read of the text as pasted is not true of it as read
             self._has = self._words = self._words_lower = self._joined = self._joined_lower = None
-            self._shapes = self._shapes_lower = self._lower = None
+            self._shapes = self._shapes_lower = self._lower = self._ascii = None
         self.starts = []
         pos = 0
         for line in self.lines:
@@ -401,11 +401,14 @@ class LogText:
         return got
 
     _lower: str | None = None
+    _ascii: bool | None = None
 
     def has_folded(self, needle: str) -> bool:
-        """Whether lower-cased ``needle`` (a literal of :func:`any_literals` with ``fold``) occurs in the lower-cased
+        """Whether lower-cased ``needle`` (a literal of :func:`literal_clauses` with ``fold``) occurs in the lower-cased
         text; True for a text not all ASCII (where case-blind matching is wider than lower-casing both sides)."""
-        if not self.text.isascii() or needle.isspace():
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        if not self._ascii or needle.isspace():
             return True
         if not any(c.isspace() for c in needle):
             return needle in self.joined_words_lower()
@@ -729,18 +732,16 @@ def clip(line: str) -> str:
 _SEPARATORS = frozenset("/.-_ ,=")
 
 
-def any_literals(pattern: str, flags: int = 0, fold: bool = False) -> tuple[str, ...] | None:
+def any_literals(pattern: str, flags: int = 0) -> tuple[str, ...] | None:
     """Literals of which every match of ``pattern`` contains at least one (a single literal when one is required
     whatever the branch), or None when the pattern has no such set (a case-blind part, a branch without one).
-    With ``fold``, case-blind parts count too and every literal is given lower-cased: one of them is in the
-    lower-cased form of any ASCII text the pattern matches (:meth:`LogText.has_folded`).
 
     :func:`required_literal` reads only a plain run outside groups; this reads the parsed pattern, so a top-level
     alternation (``/envs/x/bin/nvcc\\b|\\bcuda-nvcc\\b``: "/bin/nvcc" or "cuda-nvcc"), a group, a repeat taken at
     least once and a lookahead give their literals too; a negative lookahead gives none. Of the sets
     :func:`literal_clauses` finds, the most telling one.
     """
-    clauses = literal_clauses(pattern, flags, fold)
+    clauses = literal_clauses(pattern, flags)
     if not clauses:
         return None
     # the longest single literal; else the fewest literals; a separator most lines hold only when nothing else
@@ -758,7 +759,9 @@ _MAX_CLAUSES = 16
 def literal_clauses(pattern: str, flags: int = 0, fold: bool = False) -> list[tuple[str, ...]] | None:
     """Sets of literals such that every match of ``pattern`` holds at least one literal of each set (all of them
     are needed: a text lacking every literal of one set cannot match), or None when nothing is known (a case-blind
-    part without ``fold``, a pattern that does not parse). :func:`any_literals` explains what counts."""
+    part without ``fold``, a pattern that does not parse). :func:`any_literals` explains what counts. With ``fold``,
+    case-blind parts count too and every literal is given lower-cased: one of each set is in the lower-cased form of
+    any ASCII text the pattern matches (:meth:`LogText.has_folded`)."""
     import importlib
 
     try:
