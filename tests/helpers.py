@@ -76,6 +76,14 @@ def cudaenv_env(base: dict | None = None, **extra: str) -> dict:
     return env
 
 
+def kept_name(name: str) -> str:
+    """A cache file's name without the install tag infra.kept puts in it ("explain-kb.1a2b3c4d.marshal" ->
+    "explain-kb.marshal"); other names as they are."""
+    import re
+
+    return re.sub(r"\.[0-9a-f]{8}\.marshal$", ".marshal", name)
+
+
 def run_cudaenv(args: list[str], env: dict, cwd: str | None = None, input: str | None = None) -> subprocess.CompletedProcess:
     """Run this checkout's cudaenv as a separate process."""
     e = dict(env)

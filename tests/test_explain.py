@@ -37,7 +37,7 @@ from cudaenv.checks import CHECKS
 from cudaenv.errors import CudaenvError
 from cudaenv.knowledge.explain import DERIVE, demangle, explain, render_text, required_literal
 from cudaenv.knowledge.kb import KB_PATH, OPTIONAL, REQUIRED, load_entries, read_document, validate
-from helpers import IN_CI, need, one_error_line, run_cudaenv, run_in_sh
+from helpers import IN_CI, kept_name, need, one_error_line, run_cudaenv, run_in_sh
 from explain_answers import assert_first_answer
 
 ENTRIES = load_entries()
@@ -182,7 +182,9 @@ def test_a_warm_short_explain_imports_neither_click_nor_yaml(tmp_path):
     assert res.stderr.strip().endswith("(False, False)"), res.stderr
     # [r15 situations] the situations table (knowledge/situations.yaml) is kept beside them: every explain reads
     # which entries its cause classes hold
-    assert sorted(os.listdir(tmp_path / "cudaenv")) == ["components.marshal", "explain-kb.marshal", "situations.marshal"]
+    # [r33] and the translations of toolchain messages, each row with its literal worked out
+    assert sorted(map(kept_name, os.listdir(tmp_path / "cudaenv"))) == \
+        ["components.marshal", "explain-kb.marshal", "situations.marshal", "translations.marshal"]
 
 
 def test_knowledge_base_loads_lazily():
@@ -1742,7 +1744,9 @@ def test_the_validated_knowledge_base_is_kept_privately_and_never_trusted_blindl
     env = {**TOOL_ENV, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     msg = ["--no-host", "/usr/bin/ld: cannot find -lcudart"]
     first = run_cudaenv(["explain", *msg], env)
-    store = tmp_path / "cache" / "cudaenv" / "explain-kb.marshal"
+    from cudaenv.infra.kept import kept_path
+
+    store = tmp_path / "cache" / "cudaenv" / os.path.basename(kept_path("explain-kb"))
     assert first.returncode == 0 and store.is_file(), first.stderr
     assert store.stat().st_mode & 0o077 == 0
     assert run_cudaenv(["explain", *msg], env).stdout == first.stdout
@@ -1751,15 +1755,16 @@ def test_the_validated_knowledge_base_is_kept_privately_and_never_trusted_blindl
         r = run_cudaenv(["explain", *msg], env)
         assert (r.returncode, r.stdout) == (0, first.stdout), r.stderr
     # a store another user could change is not read: the knowledge base's and every data table's (components.yaml,
-    # round 15's situations.yaml, each kept by kb.load_table)
+    # round 15's situations.yaml, each kept by infra.kept.load_yaml)
     import marshal
     cache = tmp_path / "cache" / "cudaenv"
     names = sorted(n for n in os.listdir(cache) if n.endswith(".marshal"))
-    assert {"explain-kb.marshal", "components.marshal", "situations.marshal"} <= set(names), names
+    assert {"explain-kb.marshal", "components.marshal", "situations.marshal", "translations.marshal"} <= \
+        set(map(kept_name, names)), names
     kept = {n: marshal.loads((cache / n).read_bytes()) for n in names}
     emptied = {n: marshal.dumps((key, type(value)())) for n, (key, value) in kept.items()}
     # (the poison is seen when the file is the user's own: an emptied knowledge base answers nothing)
-    (cache / "explain-kb.marshal").write_bytes(emptied["explain-kb.marshal"])
+    store.write_bytes(emptied[store.name])
     assert run_cudaenv(["explain", *msg], env).stdout != first.stdout
     for name in names:
         (cache / name).write_bytes(emptied[name])

@@ -16,7 +16,7 @@ from cudaenv.context import Context
 from cudaenv.errors import CudaenvError
 from cudaenv.profiles.select import DEFAULTS, select_targets
 from cudaenv.toolkit.discover import Layout
-from helpers import make_toolkit, refused_in_one_line, run_cudaenv, use_as_json
+from helpers import kept_name, make_toolkit, refused_in_one_line, run_cudaenv, use_as_json
 
 
 @pytest.fixture
@@ -127,8 +127,8 @@ def test_query_commands_write_nothing_but_their_caches(tmp_path):
     # The caches query commands own: the index, the fast forms' preload file (infra/preload.py) and
     # explain's validated knowledge base (knowledge/kb.py) and its situations table (knowledge/situations.yaml,
     # read for the classes of every answer since round 15).
-    assert [n for n in _tree(cache) if not n.startswith("preload-")] == \
-        ["explain-kb.marshal", "index.marshal", "situations.marshal"], _tree(cache)
+    assert [kept_name(n) for n in _tree(cache) if not n.startswith("preload-")] == \
+        ["compat.marshal", "explain-kb.marshal", "index.marshal", "situations.marshal", "translations.marshal"], _tree(cache)
     assert _tree(env["XDG_CONFIG_HOME"]) == ["cudaenv", "cudaenv/profiles", "cudaenv/profiles/rt.yaml"]
     assert _tree(run) == []
     # use does make the link it names.

@@ -11,13 +11,10 @@ from __future__ import annotations
 import os
 
 from ..errors import CudaenvError
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+from ..infra.kept import keep, kept, kept_path
 
 __all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups",
-           "with_advice", "load_table"]
+           "with_advice"]
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml")
 
@@ -367,15 +364,7 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
 
 # The validated entries of the last knowledge base read, kept in the user's cache directory
 # (marshal: no YAML import and no validation on the next run, about 0.1 s of every `explain`).
-_STORE = "explain-kb.marshal"
-
-
-def _store_path() -> str:
-    """In ``$XDG_CACHE_HOME/cudaenv`` (``~/.cache/cudaenv``), where the rest of cudaenv's caches are."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "cudaenv", _STORE)
+_STORE = "explain-kb"
 
 
 def _stored(path: str) -> tuple[tuple | None, list[dict] | None]:
@@ -399,65 +388,13 @@ def _stored(path: str) -> tuple[tuple | None, list[dict] | None]:
         return None, None
     key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]),
            tuple(sorted(ADVICE.items())), LITERAL_RULES, code)
-    return key, _kept(_store_path(), key, list)
+    return key, kept(kept_path(_STORE), key, list)
 
 
 def _store(key: tuple | None, entries: list[dict]) -> None:
     """Keep ``entries`` for the next run (best effort: a cache that cannot be written is skipped)."""
     if key is not None:
-        _keep(_store_path(), key, entries)
-
-
-#: The largest cache file read back (the knowledge base's is about 0.2 MB).
-_MAX_KEPT = 16 << 20
-
-
-def _kept(dest: str, key: tuple, kind: type) -> Any:
-    """The value kept at ``dest`` under ``key`` (of type ``kind``), or None.
-
-    Read only from a private cache file (``read_private``: the user's own, never a link, a FIFO or
-    another user's file)."""
-    from ..infra.private import read_private_marshal
-
-    data = read_private_marshal(dest, _MAX_KEPT)
-    if isinstance(data, tuple) and len(data) == 2 and data[0] == key and isinstance(data[1], kind):
-        return data[1]
-    return None
-
-
-def _keep(dest: str, key: tuple, value: Any) -> None:
-    """Write ``value`` under ``key`` to the private cache file ``dest`` (best effort)."""
-    import marshal
-
-    from ..infra.private import write_private
-
-    try:
-        write_private(dest, marshal.dumps((key, value)))
-    except (OSError, ValueError):
-        pass
-
-
-def load_table(path: str, name: str) -> dict:
-    """The YAML mapping at ``path`` (a data table such as components.yaml), parsed once and kept
-    in the user's cache directory beside the knowledge base (``name``: the cache file's name), so
-    that an `explain` that needs the table does not import YAML.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    import sys
-
-    st = os.stat(path)
-    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, tuple(sys.version_info[:2]))
-    dest = os.path.join(os.path.dirname(_store_path()), name)
-    doc = _kept(dest, key, dict)
-    if doc is None:
-        import yaml
-
-        with open(path, encoding="utf-8") as f:
-            doc = yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        _keep(dest, key, doc)
-    return doc
+        keep(kept_path(_STORE), key, entries)
 
 
 def with_advice(entry: dict) -> dict:

@@ -892,16 +892,16 @@ _TABLES: dict[str, dict] = {}
 
 
 def knowledge_table(file: str) -> dict:
-    """A data table of ``knowledge/`` (components.yaml, producers.yaml), parsed once per process; kb.load_table keeps
+    """A data table of ``knowledge/`` (components.yaml, producers.yaml), parsed once per process; infra.kept.load_yaml keeps
     it on disk beside the knowledge base so that explain does not import YAML for it."""
     doc = _TABLES.get(file)
     if doc is None:
         import os
 
-        from ..kb import load_table
+        from ...infra.kept import load_yaml
 
         path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), file)
-        doc = _TABLES[file] = load_table(path, file.replace(".yaml", ".marshal"))
+        doc = _TABLES[file] = load_yaml(path, file.removesuffix(".yaml"))
     return doc
 
 

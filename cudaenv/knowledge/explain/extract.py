@@ -397,11 +397,11 @@ class _GpuTable(_Lazy):
         if self.rx is None:
             import os
 
-            from ..kb import load_table
+            from ...infra.kept import load_yaml
 
             # kept as marshal beside the knowledge base, like components.yaml: a warm run imports no YAML
-            rows = load_table(os.path.join(os.path.dirname(os.path.dirname(__file__)), "gpus.yaml"),
-                              "gpus.marshal")["gpus"]
+            rows = load_yaml(os.path.join(os.path.dirname(os.path.dirname(__file__)), "gpus.yaml"),
+                              "gpus")["gpus"]
             parts = []
             for row in rows:
                 for name in row["names"]:

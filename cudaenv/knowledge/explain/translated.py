@@ -126,20 +126,28 @@ def _load() -> list[tuple[str, str, str]]:
     log (:func:`_compiled`): a log in English compiles nothing."""
     global _rows
     if _rows is None:
-        import json
+        from ...infra.kept import file_key, worked_out
 
         path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "translations.json")
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-        rows = []
-        for item in doc["messages"]:
-            for every in item["translations"].values():
-                for msgstr in every:
-                    key = _key(_parts(msgstr)[0])
-                    if len(key.strip().encode()) >= _SHORTEST:
-                        rows.append((key, item["msgid"], msgstr))
-        rows.sort(key=lambda r: -len(r[1]))
-        _rows = rows
+
+        def rows() -> list:
+            import json
+
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            out = []
+            for item in doc["messages"]:
+                for every in item["translations"].values():
+                    for msgstr in every:
+                        key = _key(_parts(msgstr)[0])
+                        if len(key.strip().encode()) >= _SHORTEST:
+                            out.append((key, item["msgid"], msgstr))
+            out.sort(key=lambda r: -len(r[1]))
+            return out
+
+        # kept in the user's cache directory, keyed by the table and this file (whose rules make the keys): working
+        # out a literal of each of the translations was a quarter of a short `explain`
+        _rows = [tuple(r) for r in worked_out("translations", file_key(path, __file__), list, rows)]
     return _rows
 
 
