@@ -49,6 +49,7 @@ FRESH29 = os.path.join(CORPUS, "fresh29")
 FRESH30 = os.path.join(CORPUS, "fresh30")
 FRESH31 = os.path.join(CORPUS, "fresh31")
 FRESH32 = os.path.join(CORPUS, "fresh32")
+FRESH33 = os.path.join(CORPUS, "fresh33")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -93,7 +94,8 @@ def assert_schema(item: dict) -> None:
     assert set(cause) == {"component", "failure"} and all(re.fullmatch(r"[a-z0-9+.-]+", v) for v in cause.values()), item
     assert (cause["component"] == "program") == (item["layer"] == "negative"), item
     assert len(item["fix"].strip()) > 10, item
-    assert re.fullmatch(r"[0-9a-z]\d{2}-[a-z0-9-]+\.log", item["file"]), item  # 001-999, then a01-a99…
+    # 001-999, then a01-a99…, and once every single character was taken, two letters: aa01-aa99…
+    assert re.fullmatch(r"(?:[0-9a-z]|[a-z]{2})\d{2}-[a-z0-9-]+\.log", item["file"]), item
 
 
 def assert_files_are_the_manifest(directory: str, items: list[dict]) -> None:
@@ -265,9 +267,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH29, "fresh29", "l", 63, 12, 56),
               (FRESH30, "fresh30", "o", 57, 15, 57),
               (FRESH31, "fresh31", "j", 60, 13, 60),
-              (FRESH32, "fresh32", "4", 58, 13, 58)]
+              (FRESH32, "fresh32", "4", 58, 13, 58),
+              (FRESH33, "fresh33", "aa", 55, 14, 55)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh33"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -644,6 +647,15 @@ def test_fresh32_logs_are_a_thirty_second_sealed_split():
     used), collected by three collectors who never ran explain while round 32's lead made the search of a long log
     faster. Sealed: nobody tuning explain reads it until it is judged."""
     assert_later_set("fresh32")
+
+
+def test_fresh33_logs_are_a_thirty_third_sealed_split():
+    """fresh33/: a thirty-third set (aa01-aa19 build side, aa31-aa50 run side, aa61-aa79 a user's day and GPU work
+    outside the Python deep-learning stack; every single character being used, its file names take two letters),
+    collected by three collectors who never ran explain while round 33's lead kept explain's tables in the cache. Three
+    logs whose threads earlier notes cite as owner/repo#N were taken out before sealing. Sealed: nobody tuning explain
+    reads it until it is judged."""
+    assert_later_set("fresh33")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
