@@ -3061,6 +3061,8 @@ def _d_nvml_missing(v: dict, t: LogText, m: re.Match) -> dict:
         if ver and row.get("from") and version_key(ver) < version_key(row["from"]):
             continue
         if "older_v3" in row:
+            if not sym.endswith("_v3") and "older_v2" not in row:
+                continue  # a row for the _v3 calls only
             older = row["older_v3"] if sym.endswith("_v3") else row["older_v2"]
         else:
             older = row["older"]
