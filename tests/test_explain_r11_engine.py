@@ -154,6 +154,12 @@ ALLOWED = {
     # CUDA_ERROR_NOT_FOUND inside a container comes from in the entry's threads, not a claim read from this log (two
     # lines: docker run and the error; the thread, tensorflow#68711, is Docker Desktop on WSL 2; round 26's practice)
     ("practice/p071-tensorflow-wsl2-docker-named-symbol-not-found.log", "wsl"),
+    # "zlibwapi.dll, which cuDNN 8.3 and later need on Windows": which package needs the DLL, read from its name (fresh33
+    # aa38 shows only "Could not locate zlibwapi.dll")
+    ("fresh33/aa38-spleetergui-zlibwapi-dll-missing.log", "cudnn"),
+    # TensorFlow's own "Ignoring visible gpu device ... The minimum required Cuda capability is" names its producer by
+    # its words (fresh33 aa47, a TensorFlow source build's log)
+    ("fresh33/aa47-tensorflow-source-build-k520-cc30-ignored.log", "tensorflow"),
 }
 
 

@@ -76,10 +76,13 @@ _PLATFORM = [
                 r"/Users/\w+/|\.dylib\b")),
 ]
 # ([t32] kubectl too: a pod's output read with `kubectl logs`, NVIDIA/nvidia-docker#1730's NVML "Unknown Error" loop)
+# ([t33] and docker's classic builder's own words for a failed RUN step, which name no docker: "The command
+# '/bin/sh -c ...' returned a non-zero code", dusty-nv/jetson-containers' build of torchvision, fresh33 aa44)
 _CONTAINER = (("docker", "podman", "oci runtime", "nvidia-container", "containerd", "kubernetes", "kubectl",
-               "singularity", "apptainer", "enroot", "root@"),
+               "singularity", "apptainer", "enroot", "root@", "returned a non-zero code"),
               _Lazy(r"\bdocker\b|\bpodman\b|OCI runtime|nvidia-container|\bcontainerd\b|\bkubernetes\b|\bkubectl\b|"
-                         r"\bsingularity\b|\bapptainer\b|\benroot\b|root@[0-9a-f]{12}:", _I))
+                         r"\bsingularity\b|\bapptainer\b|\benroot\b|root@[0-9a-f]{12}:|"
+                         r"The command '/bin/(?:ba)?sh -c [^\n]*' returned a non-zero code", _I))
 # [r7 context] Which container or job runner the log ran in: the fix that makes a GPU visible differs
 # (Apptainer/Singularity's --nv, a Slurm job's GPU request, a pod's nvidia.com/gpu limit, docker's --gpus).
 # Apptainer: its prompt ("Singularity>", "Apptainer>"), its INFO/WARNING lines, its commands, /.singularity.d
@@ -91,7 +94,8 @@ _CONTAINER_KIND = [
      _Lazy(r"\bkubernetes\b|\bkubectl\b|nvidia\.com/gpu(?!=)|\bk8s\b", _I)),
     ("enroot", ("enroot", "pyxis"), _Lazy(r"\benroot\b|\bpyxis\b", _I)),
     ("podman", ("podman",), _Lazy(r"\bpodman\b", _I)),
-    ("docker", ("docker", "root@"), _Lazy(r"\bdocker\b|\bnvidia-docker\b|root@[0-9a-f]{12}:", _I)),
+    ("docker", ("docker", "root@", "returned a non-zero code"),
+     _Lazy(r"\bdocker\b|\bnvidia-docker\b|root@[0-9a-f]{12}:|The command '/bin/(?:ba)?sh -c [^\n]*' returned a non-zero code", _I)),
 ]
 _SLURM = (("srun", "sbatch", "slurm", "salloc"),
           _Lazy(r"\bsrun\b|\bsbatch\b|\bsalloc\b|#SBATCH|\bslurmstepd\b|\bSLURM_[A-Z_]+|\bslurm-\d+\.out\b"))
