@@ -20,7 +20,7 @@ from cudaenv.knowledge.explain import matcher, text
 from cudaenv.knowledge.explain.matcher import _Compiled, explain
 from cudaenv.knowledge.explain.text import any_literals, inner_word, literal_clauses, required_literal, wrap_form
 
-_STORED = ("_literals", "_wraps", "_longest", "_any", "_fold")
+_STORED = ("_literals", "_wraps", "_longest", "_any", "_fold", "_all")
 
 
 def _bare(entries: list[dict]) -> list[dict]:
@@ -160,3 +160,36 @@ def test_a_case_blind_pattern_is_not_searched_in_a_long_ascii_log_without_its_wo
     searched.clear()
     explain(log + "\nnote: ünïcode ｔｅｘｔ")
     assert form in searched
+
+
+def test_every_literal_a_pattern_needs_is_stored_as_its_words():
+    """[r33] kb.py's ``_all``: for every pattern, the sets of literals its every match holds one of each
+    (``literal_clauses``), each literal as its words."""
+    stored = 0
+    for e in kb.load_entries():
+        assert len(e["_all"]) == len(e["patterns"]), e["id"]
+        for p, needed in zip(e["patterns"], e["_all"]):
+            assert needed == kb._word_clauses(literal_clauses(p, 8)), p
+            stored += needed is not None
+    assert stored > 1000  # most patterns have them: the check is not vacuous
+
+
+def test_a_candidate_whose_other_literals_are_absent_is_not_searched(searched):
+    """[r33] A pattern whose literal a long log holds, and some other literal every match needs it does not, is
+    neither compiled nor searched; with that literal's words added (on a wrapped line, too) it is searched and
+    answered."""
+    kb_ = matcher._knowledge(None)
+    log = _logs()[0]
+    t = text.LogText(log)
+    explain(log)
+    candidates = [p for p, n in kb_.needles.items() if n and t.has(n) and p in kb_.needed
+                  and not all(any(all(map(t.has, words)) for words in c) for c in kb_.needed[p])]
+    assert candidates
+    for p in candidates:
+        w = kb_.wrapped(p)
+        assert (w[0] if w else p) not in searched and p not in searched, p
+    # TensorRT's header: "No such file or directory" is in the build (cusparse.h), NvInfer.h is not
+    p = next(p for p in candidates if "NvInfer" in p)
+    searched.clear()
+    got = explain(log + "\n/src/trt.cpp:3:10: fatal error: NvInfer.h: No such file or directory")
+    assert ((kb_.wrapped(p) or [p])[0] in searched or p in searched) and "build.tensorrt_header_missing" in [m.id for m in got]

@@ -345,6 +345,9 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         # every match holds (any_literals), so a long log lacking them all is not searched whole.
         # A case-blind pattern has no such literals; its lower-cased sets of them (``_fold``: one of each set is in
         # every match) rule out a long ASCII log.
+        # And for every pattern, the sets of literals its every match holds one of each (``_all``), each literal as its
+        # words (a match over a wrapped line has them whole, with a line end for a space): a candidate whose literal is
+        # in the log but whose other literals are not is neither compiled nor searched.
         entries = []
         for e in doc["entries"]:
             literals = [required_literal(p) for p in e["patterns"]]
@@ -356,7 +359,8 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
                             "_longest": [inner_word(n) if n else None for n in literals], "_any": alts,
                             "_fold": [literal_clauses(w[0] if w else p, re.MULTILINE, fold=True)
                                       if searched and a is None else None
-                                      for p, w, searched, a in zip(e["patterns"], wraps, whole, alts)]})
+                                      for p, w, searched, a in zip(e["patterns"], wraps, whole, alts)],
+                            "_all": [_word_clauses(literal_clauses(p, re.MULTILINE)) for p in e["patterns"]]})
         _cache[path] = entries
         _store(key, _cache[path])
     return _cache[path]
@@ -395,6 +399,16 @@ def _store(key: tuple | None, entries: list[dict]) -> None:
     """Keep ``entries`` for the next run (best effort: a cache that cannot be written is skipped)."""
     if key is not None:
         keep(kept_path(_STORE), key, entries)
+
+
+def _word_clauses(clauses: list[tuple[str, ...]] | None) -> list[tuple[tuple[str, ...], ...]] | None:
+    """:func:`~.explain.text.literal_clauses`'s sets, each literal split into its words (what a wrapped match keeps
+    whole); None when nothing is known or every set has a literal of no word."""
+    if not clauses:
+        return None
+    out = [tuple(tuple(w.split()) for w in c) for c in clauses]
+    out = [c for c in out if all(c)]  # a literal of white space only rules nothing out
+    return out or None
 
 
 def with_advice(entry: dict) -> dict:

@@ -219,9 +219,12 @@ class _Compiled:
         self.alternatives: dict[str, tuple[str, ...]] = {}
         # and for a case-blind one, sets of lower-cased literals its every match holds one of each (LogText.has_folded)
         self.folded: dict[str, list[tuple[str, ...]]] = {}
+        # and for every pattern, sets of literals (each as its words) its every match holds one of each (kb.py's "_all")
+        self.needed: dict[str, list[tuple[tuple[str, ...], ...]]] = {}
         for e in entries:  # what kb.py stored with the entries: no pattern of the store is widened again
-            for p, w, lw, alts, folded in zip(e["patterns"], e.get("_wraps") or (), e.get("_longest") or (),
-                                              e.get("_any") or (), e.get("_fold") or [None] * len(e["patterns"])):
+            for p, w, lw, alts, folded, needed in zip(e["patterns"], e.get("_wraps") or (), e.get("_longest") or (),
+                                                      e.get("_any") or (), e.get("_fold") or [None] * len(e["patterns"]),
+                                                      e.get("_all") or [None] * len(e["patterns"])):
                 self._wraps[p] = w
                 if lw is not None:
                     self._longest[p] = lw
@@ -229,6 +232,8 @@ class _Compiled:
                     self.alternatives[p] = alts
                 if folded:
                     self.folded[p] = folded
+                if needed:
+                    self.needed[p] = needed
         self._text_needles: dict[str, list[tuple[str, ...]] | None] = {}
 
     def rx(self, pattern: str, flags: int = re.MULTILINE) -> re.Pattern:
@@ -543,6 +548,8 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                     needle = alts[0]
             if needle is None and p in kb.folded and not all(any(map(t.has_folded, c)) for c in kb.folded[p]):
                 continue  # a case-blind pattern: its literals lower-cased, in the words lower-cased
+            if p in kb.needed and not all(any(all(map(t.has, words)) for words in c) for c in kb.needed[p]):
+                continue  # another literal every match holds is not in the log
             for i, m in scan(kb.rx(p if wrapped is None else wrapped[0]), needle, t).items():
                 where.setdefault(i, m)
         if where:
