@@ -17,6 +17,22 @@ import pytest
 
 from explain_answers import assert_first_answer
 
+#: rapidsai/dask-cuda PR 1130's traceback (the gpuopenanalytics pynvml package: site-packages/pynvml/nvml.py)
+DASK_PYNVML = ('Unable to start CUDA Context\n'
+     'Traceback (most recent call last):\n'
+     '  File "/opt/conda/envs/test/lib/python3.8/site-packages/pynvml/nvml.py", line 850, in _nvmlGetFunctionPointer\n'
+     '    _nvmlGetFunctionPointer_cache[name] = getattr(nvmlLib, name)\n'
+     '  File "/opt/conda/envs/test/lib/python3.8/ctypes/__init__.py", line 386, in __getattr__\n'
+     '    func = self.__getitem__(name)\n'
+     '  File "/opt/conda/envs/test/lib/python3.8/ctypes/__init__.py", line 391, in __getitem__\n'
+     '    func = self._FuncPtr((name_or_ordinal, self))\n'
+     'AttributeError: /usr/lib64/libnvidia-ml.so.1: undefined symbol: nvmlDeviceGetComputeRunningProcesses_v3\n'
+     '\n'
+     'During handling of the above exception, another exception occurred:\n'
+     '\n'
+     'Traceback (most recent call last):\n'
+     '  File "/opt/conda/envs/test/lib/python3.8/site-packages/dask_cuda/initialize.py", line 31, in _create_cuda_context\n')
+
 SW33_RUN_CASES = [
     # JuliaGPU/CUDA.jl#3079 (a V100 on a 580 driver; CUDA.jl 6.2 picks a CUDA 12 runtime)
     (('julia> A_gpu = CuArray(A_cpu)\n'
@@ -70,20 +86,7 @@ SW33_RUN_CASES = [
     (('register_rail_mr_buffer:617 NCCL WARN NET/OFI Unable to register memory (type = 2) for device 4. RC: -22, Error: Invalid argument\n'),
      'nccl.ofi_efa_cuda_memory', 'FI_EFA_SET_CUDA_SYNC_MEMOPS=0'),
     # rapidsai/dask-cuda PR 1130 (the pynvml package's _v3 calls; pinned pynvml<11.5)
-    (('Unable to start CUDA Context\n'
-     'Traceback (most recent call last):\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/site-packages/pynvml/nvml.py", line 850, in _nvmlGetFunctionPointer\n'
-     '    _nvmlGetFunctionPointer_cache[name] = getattr(nvmlLib, name)\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/ctypes/__init__.py", line 386, in __getattr__\n'
-     '    func = self.__getitem__(name)\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/ctypes/__init__.py", line 391, in __getitem__\n'
-     '    func = self._FuncPtr((name_or_ordinal, self))\n'
-     'AttributeError: /usr/lib64/libnvidia-ml.so.1: undefined symbol: nvmlDeviceGetComputeRunningProcesses_v3\n'
-     '\n'
-     'During handling of the above exception, another exception occurred:\n'
-     '\n'
-     'Traceback (most recent call last):\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/site-packages/dask_cuda/initialize.py", line 31, in _create_cuda_context\n'),
+    (DASK_PYNVML,
      'driver.nvml_function_missing', 'pip install "pynvml<11.5"'),
     # Haidra-Org/AI-Horde-Worker#190 (a GTX 280 on its last driver)
     (('numba.cuda.cudadrv.error.CudaDriverError: Driver missing function: cuDeviceGetUuid\n'),
@@ -99,20 +102,7 @@ SW33_RUN_OTHER_WORDS = [
     (('ERROR text_embeddings_router: router/src/main.rs:180: Could not start backend: Runtime compute cap 86 is not compatible with compile time compute cap 80\n'),
      'runtime.no_kernel_image', 'Use the build made for this GPU'),
     # the same pynvml call through nvidia-ml-py's flat module
-    (('Unable to start CUDA Context\n'
-     'Traceback (most recent call last):\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/site-packages/pynvml.py", line 850, in _nvmlGetFunctionPointer\n'
-     '    _nvmlGetFunctionPointer_cache[name] = getattr(nvmlLib, name)\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/ctypes/__init__.py", line 386, in __getattr__\n'
-     '    func = self.__getitem__(name)\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/ctypes/__init__.py", line 391, in __getitem__\n'
-     '    func = self._FuncPtr((name_or_ordinal, self))\n'
-     'AttributeError: /usr/lib64/libnvidia-ml.so.1: undefined symbol: nvmlDeviceGetComputeRunningProcesses_v3\n'
-     '\n'
-     'During handling of the above exception, another exception occurred:\n'
-     '\n'
-     'Traceback (most recent call last):\n'
-     '  File "/opt/conda/envs/test/lib/python3.8/site-packages/dask_cuda/initialize.py", line 31, in _create_cuda_context\n'),
+    (DASK_PYNVML.replace("site-packages/pynvml/nvml.py", "site-packages/pynvml.py"),
      'driver.nvml_function_missing', 'pip install "nvidia-ml-py<11.515"'),
     # numba's capital-D wording for no driver at all
     (('numba.cuda.cudadrv.error.CudaSupportError: Error at driver init: Driver missing function: cuInit\n'),
