@@ -3,7 +3,8 @@ projects' own build systems; GPU programs outside the Python stack at run time; 
 missed), widened into families:
 
 - CUDA.jl told to use a local toolkit newer than it knows; TensorFlow's bazel build not configured for CUDA; XLA's
-  hermetic CUDA given a version its table lacks; Spack's +cuda without cuda_arch;
+  hermetic CUDA given a version its table lacks; Spack's +cuda without cuda_arch; Kokkos' CMake with no architecture;
+  OpenCV's DNN CUDA backend below compute capability 5.3; a CUDA 10.0 without cuBLASLt;
 - __grid_constant__ before CUDA 11.7; a C++20/23 standard header older than the host gcc's library;
 - NVIDIA's OpenCL compiler (driver 465+) refusing old kernels' address-space conversion;
 - GKE nodes without the driver; the GPU Operator's driver container without RHEL's kernel packages;
@@ -137,6 +138,17 @@ SW34_CASES = [
 ]
 
 SW34_OTHER_WORDS = [
+    # opencv/opencv's DNN CUDA backend (CUDA_ARCH_BIN with 3.x/5.0 left in)
+    ("CMake Error at modules/dnn/CMakeLists.txt:97 (message):\n  CUDA backend for DNN module requires CC 5.3 or higher.  Please "
+     "remove\n  unsupported architectures from CUDA_ARCH_BIN option.\n",
+     'build.opencv_dnn_cuda_arch', 'Configure again with only the architectures of the GPUs you run on'),
+    # google/jax's jaxlib build against CUDA 10.0 (cuBLASLt arrived in 10.1)
+    ("Repository command failed\nNo library found under: /usr/local/cuda-10.0/targets/x86_64-linux/lib/libcublasLt.so.10.0\n",
+     'build.cuda100_no_cublaslt', 'Build against a CUDA 10.1 or newer toolkit'),
+    # kokkos/kokkos's CMake with no architecture given and none detected
+    ("CMake Error at cmake/kokkos_arch.cmake:418 (STRING):\n  STRING sub-command REPLACE requires at least four arguments.\n"
+     "Call Stack (most recent call first):\n  cmake/kokkos_tribits.cmake:202 (INCLUDE)\n",
+     'build.gpu_autodetect_failed', 'Name the architecture of the GPU you will run on'),
     # heterodb/pg-strom#262 (a Quadro K600 marked NOT SUPPORTED; the maintainer: 3.5 or newer)
     ("LOG:  GPU0 Quadro K600 (1 SMs, 875MHz), L2 256KB, RAM 980MB (128bits, 891MHz), capability 3.0, NOT SUPPORTED\n"
      "FATAL:  No supported CUDA devices, PG-Strom was disabled\n",
