@@ -84,3 +84,35 @@ def test_a_kept_value_follows_its_source(tmp_path, monkeypatch):
     assert kept.worked_out("w", None, list, lambda: calls.append(1) or [1]) == [1]
     assert kept.worked_out("w", None, list, lambda: calls.append(1) or [1]) == [1]
     assert calls == [1, 1] and not os.path.exists(kept.kept_path("w"))
+
+
+def test_a_kept_table_another_user_could_have_written_is_not_read(tmp_path):
+    """The compatibility table's and the translations' kept files are read only when private: a poisoned copy (the
+    right key, an emptied value) that is group- or world-writable is ignored and worked out again, and a FIFO planted at
+    their names is never opened for a blocking read."""
+    import marshal
+
+    cache = str(tmp_path / "cache")
+    message = MESSAGES[0]  # an architecture message: it reads the compatibility table
+    first = _explain(REPO, message, cache)
+    kept = os.path.join(cache, "cudaenv")
+    names = [n for n in os.listdir(kept) if kept_name(n) in ("compat.marshal", "translations.marshal")]
+    assert len(names) == 2, os.listdir(kept)
+    for name in names:
+        path = os.path.join(kept, name)
+        with open(path, "rb") as f:
+            key, value = marshal.loads(f.read())
+        with open(path, "wb") as f:
+            f.write(marshal.dumps((key, type(value)())))
+    # the poison is seen when the file is the user's own and private (an emptied table breaks the answer)
+    poisoned = _explain(REPO, message, cache)
+    assert poisoned.stdout != first.stdout or poisoned.returncode != 0
+    for name in names:
+        os.chmod(os.path.join(kept, name), 0o666)
+    again = _explain(REPO, message, cache)
+    assert (again.returncode, again.stdout) == (0, first.stdout), again.stderr
+    for name in names:
+        os.unlink(os.path.join(kept, name))
+        os.mkfifo(os.path.join(kept, name), 0o600)
+    fifo = _explain(REPO, message, cache)  # _explain's timeout fails the test if a FIFO is opened and blocks
+    assert (fifo.returncode, fifo.stdout) == (0, first.stdout), fifo.stderr
