@@ -50,6 +50,7 @@ FRESH30 = os.path.join(CORPUS, "fresh30")
 FRESH31 = os.path.join(CORPUS, "fresh31")
 FRESH32 = os.path.join(CORPUS, "fresh32")
 FRESH33 = os.path.join(CORPUS, "fresh33")
+FRESH34 = os.path.join(CORPUS, "fresh34")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -268,9 +269,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH30, "fresh30", "o", 57, 15, 57),
               (FRESH31, "fresh31", "j", 60, 13, 60),
               (FRESH32, "fresh32", "4", 58, 13, 58),
-              (FRESH33, "fresh33", "aa", 55, 14, 55)]
+              (FRESH33, "fresh33", "aa", 55, 14, 55),
+              (FRESH34, "fresh34", "ab", 22, 10, 22)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh34"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -656,6 +658,14 @@ def test_fresh33_logs_are_a_thirty_third_sealed_split():
     logs whose threads earlier notes cite as owner/repo#N were taken out before sealing. Sealed: nobody tuning explain
     reads it until it is judged."""
     assert_later_set("fresh33")
+
+
+def test_fresh34_logs_are_a_thirty_fourth_sealed_split():
+    """fresh34/: a thirty-fourth set (ab01-ab06 build side, ab31-ab39 run side, ab62-ab68 a user's day and GPU work
+    outside the Python deep-learning stack), collected at the end of round 33 by three collectors who never ran explain,
+    each thread checked new with bench/thread_seen.py; short (the search budget ran out), with more negatives than usual.
+    Sealed: nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh34")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
