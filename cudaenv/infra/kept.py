@@ -87,7 +87,7 @@ def worked_out(name: str, key: tuple | None, kind: type, work: Callable[[], Any]
     return value
 
 
-def load_yaml(path: str, name: str) -> dict:
+def load_yaml(path: str, name: str) -> Any:
     """The YAML mapping at ``path`` (a data table), parsed once and kept as ``name`` (:func:`kept_path`), so that a
     command that needs the table does not import YAML. The same safe loading (libyaml's where PyYAML has it).
 
@@ -95,7 +95,7 @@ def load_yaml(path: str, name: str) -> dict:
         OSError: the file cannot be read.
     """
 
-    def parse() -> dict:
+    def parse() -> Any:
         import yaml
 
         with open(path, encoding="utf-8") as f:
