@@ -135,16 +135,16 @@ SW34_CASES = [
      'llama_model_load_internal: mem required  = 10583.25 MB (+ 1608.00 MB per state)\n'
      'CUDA error 2 at ggml-cuda.cu:359: out of memory\n'),
      'runtime.out_of_memory', 'Use less memory: a smaller batch, shorter sequence'),
-]
-
-SW34_OTHER_WORDS = [
-    # opencv/opencv's DNN CUDA backend (CUDA_ARCH_BIN with 3.x/5.0 left in)
+    # opencv/opencv#15930 (the DNN CUDA backend with architectures below 5.3 left in CUDA_ARCH_BIN)
     ("CMake Error at modules/dnn/CMakeLists.txt:97 (message):\n  CUDA backend for DNN module requires CC 5.3 or higher.  Please "
      "remove\n  unsupported architectures from CUDA_ARCH_BIN option.\n",
      'build.opencv_dnn_cuda_arch', 'Configure again with only the architectures of the GPUs you run on'),
-    # google/jax's jaxlib build against CUDA 10.0 (cuBLASLt arrived in 10.1)
+    # jax-ml/jax#4705 (jaxlib built against CUDA 10.0; cuBLASLt arrived in 10.1)
     ("Repository command failed\nNo library found under: /usr/local/cuda-10.0/targets/x86_64-linux/lib/libcublasLt.so.10.0\n",
      'build.cuda100_no_cublaslt', 'Build against a CUDA 10.1 or newer toolkit'),
+]
+
+SW34_OTHER_WORDS = [
     # kokkos/kokkos's CMake with no architecture given and none detected
     ("CMake Error at cmake/kokkos_arch.cmake:418 (STRING):\n  STRING sub-command REPLACE requires at least four arguments.\n"
      "Call Stack (most recent call first):\n  cmake/kokkos_tribits.cmake:202 (INCLUDE)\n",
