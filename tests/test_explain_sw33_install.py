@@ -15,7 +15,7 @@ Each message is quoted from the public thread named beside it; its confirmed fix
 """
 import pytest
 
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 SW33_INSTALL_CASES = [
     # Arc-Compute/LibVF.IO#20 (the driver installer over a driver already installed)
@@ -150,10 +150,7 @@ SW33_INSTALL_OTHER_WORDS = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", SW33_INSTALL_CASES + SW33_INSTALL_OTHER_WORDS,
-                         ids=[f"{c[1]}-{n}" for n, c in enumerate(SW33_INSTALL_CASES + SW33_INSTALL_OTHER_WORDS)])
-def test_sweep33_install_first_answers(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_sweep33_install_first_answers = first_answer_tests(SW33_INSTALL_CASES + SW33_INSTALL_OTHER_WORDS)
 
 
 @pytest.mark.parametrize("text", [

@@ -13,9 +13,7 @@ and NCCL: 22 messages from 16 producers, 8 missed), widened into families:
 Each message is quoted from the public thread named beside it; its confirmed fix is what the answer's first line says.
 The counter-cases keep their earlier answers.
 """
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 #: rapidsai/dask-cuda PR 1130's traceback (the gpuopenanalytics pynvml package: site-packages/pynvml/nvml.py)
 DASK_PYNVML = ('Unable to start CUDA Context\n'
@@ -122,10 +120,7 @@ SW33_RUN_OTHER_WORDS = [
 ]
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", SW33_RUN_CASES + SW33_RUN_OTHER_WORDS,
-                         ids=[f"{c[1]}-{n}" for n, c in enumerate(SW33_RUN_CASES + SW33_RUN_OTHER_WORDS)])
-def test_sweep33_run_side_first_answers(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_sweep33_run_side_first_answers = first_answer_tests(SW33_RUN_CASES + SW33_RUN_OTHER_WORDS)
 
 
 def test_cuda_jl_newer_gpu_warning_is_not_a_dropped_gpu():

@@ -14,9 +14,7 @@ keeps its earlier answer; the fresh33 logs themselves are read by tests/test_exp
 """
 import os
 
-import pytest
-
-from explain_answers import assert_first_answer
+from explain_answers import first_answer_tests
 
 T33_CASES = [
     # a CUDA 7.5 runtime asked for by a prebuilt Java plugin's native library (another program than fiji's)
@@ -97,9 +95,7 @@ T33_CASES = [
 FRESH33 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "explain_corpus", "fresh33")
 
 
-@pytest.mark.parametrize("text,want_id,want_fix", T33_CASES, ids=[f"{c[1]}-{n}" for n, c in enumerate(T33_CASES)])
-def test_fresh33_families_in_other_words(text, want_id, want_fix):
-    assert_first_answer(text, want_id, want_fix, where=text[:80])
+test_fresh33_families_in_other_words = first_answer_tests(T33_CASES)
 
 
 def test_docker_classic_builder_is_a_container():
