@@ -521,6 +521,51 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
     return None
 
 
+# -- [r34 ab68] A status that says the device handle or ordinal was bad (101: cudaErrorInvalidDevice /
+# CUDA_ERROR_INVALID_DEVICE, "invalid device ordinal") answers "the process sees no usable GPU" only while the log does
+# not show the contrary: a program that printed the device it picked, by number and name, before the failing call had a
+# valid ordinal, so the bad handle came from its own arguments (linux-rdma/perftest#354, the fresh34 ab68 negative:
+# "Picking device No. 0", "[pid = 211751, dev = 0] device name = [NVIDIA GB200]", then "cuCtxCreate() error=101": a
+# cuCtxCreate signature wrong for CUDA 13, reverted in the project). A machine-wide listing (nvidia-smi's table, `-L`'s
+# "GPU 0: ... (UUID: ...)", collect_env's "GPU 0:") names the machine's GPUs, not the one the process asked for, and
+# leaves the reading standing. status.yaml marks such a row `refuted_by: selected_device_named`.
+#: A line where the program names the device it selected by number: "dev = 0", "device No. 0", "Using device 0",
+#: "selected GPU 1", "Device 0:" beside "picking"/"using"/"selected"/"set" (the GPU's name is checked separately).
+_SELECTED_DEVICE = re.compile(r"(?i)\bdev(?:ice)?\s*(?:id\s*)?=\s*\d{1,2}\b"
+                              r"|\b(?:pick(?:ing|ed)?|using|use|select(?:ed|ing)?|set(?:ting)?|chos(?:e|en)|choosing)\s+"
+                              r"(?:cuda\s+)?(?:device|gpu|dev)\s*(?:no\.?|number|#|id)?\s*:?\s*\d{1,2}\b")
+
+
+def _row_of(name: str) -> dict | None:
+    """The status.yaml runtime row a status reading's ``name`` (a number, a runtime or driver name, or the string) is."""
+    low = name.lower()
+    for row in _status_rows():
+        if (name.isdigit() and int(name) == row["number"]) or name in (row.get("name"), row.get("driver")) \
+                or low == str(row.get("string", "")).lower():
+            return row
+    return None
+
+
+def _selected_device_named(t: LogText, before: int) -> bool:
+    """Whether a line before ``before`` (or the two lines that say it together) shows the program picking a device by
+    number and naming it (see the note above :data:`_SELECTED_DEVICE`)."""
+    from .extract import gpus_named
+
+    for i in range(min(before, len(t.lines))):
+        line = t.lines[i]
+        if len(line) > _LONGEST or "|" in line or "uuid" in line.lower() or not gpus_named(line):
+            continue
+        if _SELECTED_DEVICE.search(line) or (i and _SELECTED_DEVICE.search(t.lines[i - 1])):
+            return True
+    return False
+
+
+def _refuted(r: _Reading, t: LogText) -> bool:
+    """Whether the log shows the contrary of what status reading ``r`` would answer (status.yaml's ``refuted_by``)."""
+    row = _row_of(r.name)
+    return bool(row) and row.get("refuted_by") == "selected_device_named" and _selected_device_named(t, r.line)
+
+
 def reading(t: LogText) -> _Reading | None:
     """What the first error line that names both a component and a failure says (see the module's docstring), or
     None when there is none, or the log shows a program bug."""
@@ -550,6 +595,8 @@ def reading(t: LogText) -> _Reading | None:
         first = first or got
     if first is None and facts(t).get("platform") != "windows":
         first = _read_status(t, low)  # the entries that own a status answer it; their fixes are cudaenv commands
+        if first is not None and _refuted(first, t):
+            return None
     return first
 
 
