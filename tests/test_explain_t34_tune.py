@@ -42,6 +42,9 @@ T34_CASES = [
     # a missing nvcc keeps its own answer
     (("error: command '/usr/local/cuda/bin/nvcc' failed: No such file or directory\n"),
      "torch.nvcc_not_found", ""),
+    # fresh34 ab67's own line (nanoporetech/dorado, after `module load` of CUDA exported CXX=nvc++)
+    (("Unknown compiler: NVHPC\n"),
+     "build.nvhpc_as_host_compiler", "Build with GCC and keep the SDK's CUDA"),
     # the HPC SDK's compiler refused by a project's CMake
     (("-- The CXX compiler identification is NVHPC 24.5.1\n"
       "CMake Error at cmake/Compilers.cmake:30 (message):\n"
@@ -51,6 +54,10 @@ T34_CASES = [
     (("nvc++-Error-Unknown switch: -fno-gnu-unique\n"
       "make[2]: *** [CMakeFiles/core.dir/build.make:76: core.o] Error 1\n"),
      "build.nvhpc_as_host_compiler", "Build with GCC and keep the SDK's CUDA"),
+    # fresh34 ab35's lines (the CUDA samples under WSL 2 with four TITAN RTX)
+    (('CUDA error at ../../common/inc/helper_cuda.h:777 code=2(cudaErrorMemoryAllocation) "cudaGetDeviceCount(&device_count)"\n'
+      "cudaGetDeviceCount returned 2\n-> out of memory\nResult = FAIL\n"),
+     "runtime.oom_at_init", "Start with fewer GPUs visible"),
     # the driver could not start: cuInit's own number
     (("cuInit(0) returned 2\n"
       "failed to initialize CUDA\n"),
