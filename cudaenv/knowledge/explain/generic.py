@@ -563,7 +563,7 @@ def _selected_device_named(t: LogText, before: int) -> bool:
 def _refuted(r: _Reading, t: LogText) -> bool:
     """Whether the log shows the contrary of what status reading ``r`` would answer (status.yaml's ``refuted_by``)."""
     row = _row_of(r.name)
-    return bool(row) and row.get("refuted_by") == "selected_device_named" and _selected_device_named(t, r.line)
+    return row is not None and row.get("refuted_by") == "selected_device_named" and _selected_device_named(t, r.line)
 
 
 def reading(t: LogText) -> _Reading | None:
