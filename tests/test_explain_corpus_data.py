@@ -51,6 +51,7 @@ FRESH31 = os.path.join(CORPUS, "fresh31")
 FRESH32 = os.path.join(CORPUS, "fresh32")
 FRESH33 = os.path.join(CORPUS, "fresh33")
 FRESH34 = os.path.join(CORPUS, "fresh34")
+FRESH35 = os.path.join(CORPUS, "fresh35")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -270,9 +271,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH31, "fresh31", "j", 60, 13, 60),
               (FRESH32, "fresh32", "4", 58, 13, 58),
               (FRESH33, "fresh33", "aa", 55, 14, 55),
-              (FRESH34, "fresh34", "ab", 22, 10, 22)]
+              (FRESH34, "fresh34", "ab", 22, 10, 22),
+              (FRESH35, "fresh35", "ac", 57, 13, 57)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh35"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -666,6 +668,14 @@ def test_fresh34_logs_are_a_thirty_fourth_sealed_split():
     each thread checked new with bench/thread_seen.py; short (the search budget ran out), with more negatives than usual.
     Sealed: nobody tuning explain reads it until it is judged."""
     assert_later_set("fresh34")
+
+
+def test_fresh35_logs_are_a_thirty_fifth_sealed_split():
+    """fresh35/: a thirty-fifth set (ac01-ac17 build side, ac31-ac50 run side, ac61-ac80 a user's day and GPU work
+    outside the Python deep-learning stack), collected at the start of round 34 by three collectors who never ran
+    explain, each thread checked new with bench/thread_seen.py (and against the round's three sweeps, made at the same
+    time). Sealed: nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh35")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
