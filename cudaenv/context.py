@@ -20,6 +20,7 @@ import stat  # imported by os already: free
 from .errors import CudaenvError
 from .infra.index import Index, valid_result
 from .infra.private import file_problem, note_untrusted, trusted_dir
+from .infra.xdg import cache_dir as _cache_dir, xdg_dir
 from .host.pyenv import PythonEnvCache
 from .profiles.model import ProfileFiles
 from .toolkit.discover import Discovery, Layout
@@ -37,23 +38,16 @@ if TYPE_CHECKING:
 __all__ = ["Context", "config_dir", "cache_dir", "profiles_dir", "config_file", "site_config_files", "Layered"]
 
 
-def _xdg(var: str, fallback: str, env: dict | None = None) -> str:
-    env = os.environ if env is None else env
-    value = env.get(var, "")
-    # The spec says relative values are invalid and must be ignored.
-    if value and os.path.isabs(value):
-        return value
-    return os.path.join(os.path.expanduser("~"), fallback)
 
 
 def config_dir(env: dict | None = None) -> str:
     """Return ``$XDG_CONFIG_HOME/cudaenv`` (default ``~/.config/cudaenv``)."""
-    return os.path.join(_xdg("XDG_CONFIG_HOME", ".config", env), "cudaenv")
+    return os.path.join(xdg_dir("XDG_CONFIG_HOME", ".config", env), "cudaenv")
 
 
 def cache_dir(env: dict | None = None) -> str:
-    """Return ``$XDG_CACHE_HOME/cudaenv`` (default ``~/.cache/cudaenv``)."""
-    return os.path.join(_xdg("XDG_CACHE_HOME", ".cache", env), "cudaenv")
+    """Return ``$XDG_CACHE_HOME/cudaenv`` (default ``~/.cache/cudaenv``; infra/xdg.py's rule)."""
+    return _cache_dir(env)
 
 
 def profiles_dir(env: dict | None = None) -> str:

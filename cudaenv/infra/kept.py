@@ -12,18 +12,14 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+from .xdg import cache_dir
+
 __all__ = ["cache_dir", "kept_path", "kept", "keep", "file_key", "load_yaml", "worked_out"]
 
 #: The largest cache file read back (the knowledge base's is about 0.2 MB).
 MAX_KEPT = 16 << 20
 
 
-def cache_dir() -> str:
-    """``$XDG_CACHE_HOME/cudaenv`` (``~/.cache/cudaenv``), where the rest of cudaenv's caches are."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):  # the XDG spec: a relative value is ignored
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "cudaenv")
 
 
 def kept_path(name: str) -> str:

@@ -37,6 +37,7 @@ import os
 import sys
 
 from .private import read_private_marshal
+from .xdg import cache_dir
 
 __all__ = ["preload", "record", "blob_path", "source", "FORMAT", "PKG", "MAX_BYTES"]
 
@@ -49,12 +50,8 @@ _STATE: dict = {"kind": None, "names": None, "before": ()}
 
 
 def blob_path(kind: str, env=None) -> str:
-    """The preload file of command ``kind`` (the cache directory rule of ``context.cache_dir``)."""
-    env = os.environ if env is None else env
-    base = env.get("XDG_CACHE_HOME", "")
-    if not (base and os.path.isabs(base)):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "cudaenv", f"preload-{kind}.{sys.implementation.cache_tag}")
+    """The preload file of command ``kind``, in cudaenv's cache directory (infra/xdg.py)."""
+    return os.path.join(cache_dir(env), f"preload-{kind}.{sys.implementation.cache_tag}")
 
 
 def source(name: str, pkg: bool) -> str:
