@@ -2751,6 +2751,8 @@ def _d_header_feature(v: dict, t: LogText, m: re.Match) -> dict:
     out = _d_header_dev(v, t, m)
     h = (v.get("header") or "").replace("\\", "/")
     key = "header-cub" if h.startswith("cub/") else ""
+    if h == "cub/iterator/tex_ref_input_iterator.cuh":  # [t35] removed from CUB after CUDA 12.6 (components.yaml)
+        key = "header-cub-tex-ref"
     out.update(toolkit_feature(key, _cuda_shown(v, t)))
     return out
 

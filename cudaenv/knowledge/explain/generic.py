@@ -175,6 +175,10 @@ def _read_version(t: LogText, i: int) -> _Reading | None:
     return None
 
 
+#: What follows a source location's file name: its line number (gcc's "a.h:3:10:", MSVC's "d:\\src\\cuda.h(19):").
+_LOCATION_AFTER = re.compile(r"[:(]\d")
+
+
 def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     line = t.lines[i]
     low = line.lower()
@@ -191,7 +195,11 @@ def _read_missing(t: LogText, i: int, libs: dict, gen: dict) -> _Reading | None:
     # a header the line names: the one nearest before the cue (gcc's "a.h:3:10: fatal error: b.h: No such file", MSVC's
     # "d:\\src\\cuda.h(19): fatal error C1083: Cannot open include file: 'cudnn.h'", AlexeyAB/darknet#524: the file
     # that includes comes first), else the first after it (CMake's "(No such file or directory): /usr/.../cudnn.h")
-    found = [(h, k) for h in _HEADER.finditer(line) for k in [_header_key(h.group(1), headers)] if k]
+    # [t35] a header followed by its line number is where the error was reported, never what is missing (risc0/risc0,
+    # the burned fresh35 ac77: "cudaLaunchKernelEx(...)@kernels/zkp/cuda/cuda.h:92 failed: "named symbol not found""
+    # was read as the toolkit's cuda.h missing)
+    found = [(h, k) for h in _HEADER.finditer(line) for k in [_header_key(h.group(1), headers)]
+             if k and not _LOCATION_AFTER.match(line, h.end())]
     if found:
         earlier = [hk for hk in found if hk[0].start() < cue_at]
         h, hkey = earlier[-1] if earlier else found[0]
