@@ -112,13 +112,16 @@ def test_rsqrtf_with_a_cuda13_toolkits_header_is_the_glibc_242_variant():
     assert first["fix"].splitlines()[0].startswith("Patch the toolkit's header")
 
 
-def test_the_same_error_with_a_cuda12_header_keeps_use_cuda13():
+def test_the_same_error_with_a_cuda12_header_is_glibc_2_42s_too():
+    # [t35] rsqrt/rsqrtf are glibc 2.42's, which CUDA 13.0 and 13.1 do not know either (the test bed's 13.0 header
+    # declares them bare, its 13.5 header with _NV_RSQRT_SPECIFIER; LostRuins/koboldcpp#1825): "use CUDA 13.0" was wrong
     log = ('/usr/include/x86_64-linux-gnu/bits/mathcalls.h(206): error: exception specification is incompatible with '
            'that of previous function "rsqrtf" (declared at line 629 of '
            '/usr/local/cuda-12.8/bin/../targets/x86_64-linux/include/crt/math_functions.h)\n')
     first = _first(log)
     assert first["id"] == "nvcc.glibc_c23_math"
-    assert first["fix"].splitlines()[0].startswith("Use CUDA 13.0 or newer")
+    assert first["fix"].splitlines()[0].startswith("Patch the toolkit's header")
+    assert 'eval "$(cudaenv use 13.5)"' in first["fix"]
 
 
 # -- a Go package's cgo preamble (fresh26 z07, barnex/cuda5#1; gorgonia/cu#50, gorgonia/cu#61)

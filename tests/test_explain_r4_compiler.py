@@ -35,10 +35,12 @@ CASES = [
      '/usr/local/cuda/bin/../targets/x86_64-linux/include/crt/math_functions.h)\n'
      '   extern double cospi (double __x) noexcept (true); extern double __cospi (double __x) noexcept (true);',
      "nvcc.glibc_c23_math", "cudaenv use 13.0"),
-    # rsqrt on Debian trixie: https://github.com/JustVugg/colibri/pull/966
+    # rsqrt on Debian trixie: https://github.com/JustVugg/colibri/pull/966 ([t35] rsqrt's declaration is glibc 2.42's:
+    # CUDA 13.0's crt/math_functions.h declares it bare, 13.5's with _NV_RSQRT_SPECIFIER from glibc 2.42 on, both read
+    # from the test bed; so the header patch, not "CUDA 13.0", comes first)
     ('  mathcalls.h: error: exception specification is incompatible with that\n'
      '  of previous function "rsqrt" (declared at ... crt/math_functions.h)',
-     "nvcc.glibc_c23_math", "cudaenv use 13.0"),
+     "nvcc.glibc_c23_math", "Patch the toolkit's header"),
     # gcc's wording of the same clash, in CMake's compiler probe: https://github.com/1CatAI/1Cat-vLLM/issues/215
     ("#$ cudafe++ --c++17 --gnu_version=120400 --display_error_number\n"
      "error: declaration of 'void sincospi(double, double*, double*)' has a different exception specifier\n"
