@@ -11,6 +11,7 @@ judged files.
   tex_ref_input_iterator.cuh); the driver's NVML/libcuda opened by their plain names (strace);
 - texture references and xmr-stak's words for a build without this GPU's code; a container started by docker compose
   with an image newer than the driver (error 804);
+- a system library's development package missing at the link; CMake giving OpenMP's host flag to nvcc;
 - a header followed by its line number is a place, not a missing file.
 """
 from cudaenv.knowledge.explain import explain
@@ -86,6 +87,20 @@ T35_CASES = [
     # fresh35 ac78's line
     (("WARNING: NVIDIA GPU 0: miner not compiled for the gpu architecture 30.\n"),
      "runtime.no_kernel_image", "Get a build of the program that failed"),
+    # fresh35 ac75's lines (gputools for R: R's link line on Ubuntu 16.04)
+    (("/usr/bin/ld: cannot find -lpcre\n/usr/bin/ld: cannot find -llzma\n/usr/bin/ld: cannot find -lbz2\n"
+      "/usr/bin/ld: cannot find -lz\ncollect2: error: ld returned 1 exit status\n"),
+     "link.system_dev_library_missing", "Install the development package of each library"),
+    # a CUDA library of the same link comes first
+    (("/usr/bin/ld: cannot find -lcudart\n/usr/bin/ld: cannot find -lssl\n"),
+     "link.cuda_libs_not_found", ""),
+    # fresh35 ac16's lines (CCMpred with Ubuntu's CMake 3.10)
+    (("[ 35%] Building CUDA object CMakeFiles/ccmpred.dir/src/evaluate_cuda_kernels.cu.o\n"
+      "nvcc fatal   : Unknown option 'fopenmp'\n"),
+     "nvcc.unknown_option", "Configure with a newer CMake"),
+    # a Makefile's own flag keeps the forwarding answer
+    (("nvcc -O3 -fopenmp -c kernel.cu\nnvcc fatal   : Unknown option 'fopenmp'\n"),
+     "nvcc.unknown_option", "Pass host-compiler flags through nvcc"),
     # a container started by docker run with an image newer than the host driver
     (("$ docker run --gpus all -it ghcr.io/acme/llm-server:cu130\n"
       "ggml_cuda_init: failed to initialize CUDA: forward compatibility was attempted on non supported HW\n"),
