@@ -25,7 +25,7 @@ T35_CASES = [
      "nccl.nvls_multicast_failed", "Check that the fabric manager runs"),
     # the older NCCL's WARN line keeps the same answer
     (("node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'\n"),
-     "nccl.nvls_multicast_failed", "Check that the fabric manager runs"),
+     "nccl.nvls_multicast_failed", "Reset the GPUs together with the fabric manager"),
     # NVML's mismatch broken after its colon (another wrapper's chain)
     (("Error: failed to start container: nvidia-container-cli: initialization error: nvml error: failed to initialize NVML:\n"
       "Driver/library version mismatch\n"),
@@ -39,6 +39,10 @@ T35_CASES = [
     (("[ WARN:0] global /opt/opencv/modules/dnn/src/cuda4dnn/init.hpp (34) checkVersions cuDNN reports version 8201 "
       "which does not match with the version 8000 with which OpenCV was built\n"),
      "opencv.dnn_cuda_version_differs", "Build OpenCV again against the cuDNN installed here"),
+    # fresh35 ac11's line (NVIDIA/cutlass: an FP16 GEMM built without -arch; tests/test_explain_e35_half.py runs nvcc)
+    (('Error: more than one conversion function from "half" to a built-in type applies:\n'
+      '            function "__half::operator float() const"\n'),
+     "nvcc.half_operators_unavailable", "Compile for your GPU's architecture"),
     # fresh35 ac64's lines (OpenCV under CUDA 13.2 with gcc 16)
     (("-- CUDA detected: 13.2\n"
       "CMake Warning at cmake/OpenCVDetectCUDAUtils.cmake:188 (message):\n"
