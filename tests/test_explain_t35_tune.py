@@ -11,6 +11,7 @@ judged files.
   tex_ref_input_iterator.cuh); the driver's NVML/libcuda opened by their plain names (strace);
 - texture references and xmr-stak's words for a build without this GPU's code; a container started by docker compose
   with an image newer than the driver (error 804);
+- a package manager's build that does not see the shell's PATH (MacPorts); an old nccl.h found first;
 - a system library's development package missing at the link; CMake giving OpenMP's host flag to nvcc;
 - a header followed by its line number is a place, not a missing file.
 """
@@ -34,6 +35,9 @@ T35_CASES = [
     (("2019-07-11 12:42:11.226602: W tensorflow/compiler/xla/service/platform_util.cc:240] unable to create StreamExecutor "
       "for CUDA:0: failed initializing StreamExecutor for CUDA device ordinal 0: Internal: failed call to "
       "cuDevicePrimaryCtxRetain: CUDA_ERROR_OUT_OF_MEMORY: out of memory; total memory reported: 11721506816\n"),
+     "runtime.oom_at_init", "`nvidia-smi` lists the processes holding each GPU's memory"),
+    # a failing count keeps the several-GPUs answer
+    (("cuInit(0) returned 2\n"),
      "runtime.oom_at_init", "Start with fewer GPUs visible"),
     # fresh35 ac48's line (jetson-inference's OpenCV built with cuDNN 8.0 on L4T R32.7.1)
     (("[ WARN:0] global /opt/opencv/modules/dnn/src/cuda4dnn/init.hpp (34) checkVersions cuDNN reports version 8201 "
@@ -57,6 +61,15 @@ T35_CASES = [
     (("cuda/cwc_convnet.cu: line 1: extern: command not found\n"
       "cuda/cwc_convnet.cu: line 9: syntax error near unexpected token `}'\n"),
      "shell.nvcc_not_found", "Put the toolkit's bin on PATH and configure again"),
+    # fresh35 ac05's lines (ccminer built by MacPorts)
+    ((":info:build /bin/sh: nvcc: command not found\n:info:build make[2]: *** [cuda_groestlcoin.o] Error 127\n"),
+     "shell.nvcc_not_found", "Tell the build where CUDA is instead of relying on PATH"),
+    # fresh35 ac09's line (NCCL built from source with an old nccl.h in CUDA 8.0's include directory)
+    (('init.cu(165): error: identifier "NCCL_VERSION_CODE" is undefined\n'),
+     "nccl.old_header_first", "Find every copy"),
+    # gcc's words for the same in a project that includes nccl.h
+    (("src/comm.cpp:41:9: error: 'NCCL_MAJOR' was not declared in this scope\n"),
+     "nccl.old_header_first", "Find every copy"),
     # a shell script's own "command not found" is not a .cu file
     (("./build.sh: line 3: nvcc: command not found\n"),
      "shell.nvcc_not_found", ""),
