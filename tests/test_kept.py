@@ -116,3 +116,22 @@ def test_a_kept_table_another_user_could_have_written_is_not_read(tmp_path):
         os.mkfifo(os.path.join(kept, name), 0o600)
     fifo = _explain(REPO, message, cache)  # _explain's timeout fails the test if a FIFO is opened and blocks
     assert (fifo.returncode, fifo.stdout) == (0, first.stdout), fifo.stderr
+
+
+def test_the_untagged_copy_of_older_releases_is_removed_once(tmp_path):
+    """Releases before the per-install tags kept the knowledge base as explain-kb.marshal, which nothing reads any more:
+    the first run that keeps a value of that name removes it (a file of the user's own; a link is left alone)."""
+    cache = str(tmp_path / "cache")
+    os.makedirs(os.path.join(cache, "cudaenv"), mode=0o700)
+    old = os.path.join(cache, "cudaenv", "explain-kb.marshal")
+    with open(old, "wb") as f:
+        f.write(b"\0" * 1024)
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"keep me")
+    linked = os.path.join(cache, "cudaenv", "compat.marshal")
+    os.symlink(target, linked)
+    done = _explain(REPO, MESSAGES[0], cache)
+    assert done.returncode == 0, done.stderr
+    assert not os.path.exists(old)
+    assert os.path.islink(linked) and target.read_bytes() == b"keep me"
+    assert any(n.startswith("explain-kb.") and n != "explain-kb.marshal" for n in os.listdir(os.path.join(cache, "cudaenv")))

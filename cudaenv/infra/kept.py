@@ -52,7 +52,8 @@ def keep(dest: str, key: tuple, value: Any) -> None:
     try:
         write_private(dest, marshal.dumps((key, value)))
     except (OSError, ValueError):
-        pass
+        return
+    _drop_untagged(dest)
 
 
 def file_key(*paths: str) -> tuple | None:
@@ -81,6 +82,24 @@ def worked_out(name: str, key: tuple | None, kind: type, work: Callable[[], Any]
         value = work()
         keep(dest, key, value)
     return value
+
+
+def _drop_untagged(dest: str) -> None:
+    """Remove the copy that cudaenv before its per-install tags (:func:`kept_path`) kept beside ``dest`` under the plain
+    name (``explain-kb.marshal``, about 0.2 MB, read by no release since): only a regular file of this user's own,
+    never through a link; best effort."""
+    import stat
+
+    name, _, rest = os.path.basename(dest).partition(".")
+    if rest.count(".") != 1:  # not NAME.TAG.marshal
+        return
+    old = os.path.join(os.path.dirname(dest), f"{name}.marshal")
+    try:
+        st = os.lstat(old)
+        if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid():
+            os.unlink(old)
+    except OSError:
+        pass
 
 
 def load_yaml(path: str, name: str) -> Any:
