@@ -3129,8 +3129,13 @@ def _d_pkg_wheels(v: dict, t: LogText, m: re.Match) -> dict:
     out = {"listed_none": "" if names else "yes", "nearest": "", "py_seen": "", "py_bound": "", "py_use": "",
            "py_too_new": "", "release_older": "", "arch": ""}
     if want and names:
-        below = [x for x in names if _release(x)[:len(want)] < want]
-        out["nearest"] = max(below, key=_release) if below else min(names, key=_release)
+        # [r34 sweep] among the releases of the wanted one's major first, and never a development placeholder when a
+        # real release is listed: nvidia-cudnn-cu12==8.9.2.26 against "0.0.1.dev5, 8.9.4.25, ..." is 8.9.4.25, not the
+        # placeholder below it (JHLew/MoMo#4)
+        real = [x for x in names if not re.search(r"(?i)\.dev|a\d|b\d|rc\d", x)] or names
+        pool = [x for x in real if _release(x)[:1] == want[:1]] or real
+        below = [x for x in pool if _release(x)[:len(want)] < want]
+        out["nearest"] = max(below, key=_release) if below else min(pool, key=_release)
     out["py_seen"] = python_shown(text)
     bounds = [b.group(1) for b in _REQUIRES_PY.finditer(text)]
     if bounds:
