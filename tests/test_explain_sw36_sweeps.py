@@ -4,7 +4,9 @@ clusters), widened into families:
 - pip's nearest release never a development placeholder when a real one is listed (nvidia-cudnn-cu12's 0.0.1.dev5);
 - a +cuXXX torch asked of PyPI, retyped in lower case without pip's list;
 - macOS's dyld without the CUDA library a Mac build of a package was linked against;
-- spconv/cumm: pybind11's words for two builds in one environment.
+- spconv/cumm: pybind11's words for two builds in one environment;
+- clusters: sbatch's GRES refusal without its prefix, MVAPICH2 and LAMMPS-Kokkos on an MPI that is not CUDA-aware, the
+  MPI's GPU transport refusing a pool buffer (smcuda, UCX's GDRCopy, UCC), enroot's NVIDIA hook and the daemons' sockets.
 
 Each message is quoted from the public thread named beside it; its confirmed fix is what the answer's first line says.
 """
@@ -37,3 +39,31 @@ SW36_CASES = [
 ]
 
 test_first_answer = first_answer_tests(SW36_CASES)
+SW36B_CASES = [
+    # awslabs/awsome-distributed-ai#196
+    ('sbatch: error: Invalid generic resource (gres) specification\n',
+     'slurm.gpu_request_rejected', ''),
+    # LBANN/lbann#803
+    ('GPU CUDA support is not configured. Please reconfigure MVAPICH2 library with --enable-cuda option.\n',
+     'mpi.not_cuda_aware', 'Run with a CUDA-enabled MVAPICH2'),
+    # lammps/lammps#4027
+    ("Kokkos with GPU-enabled backend assumes GPU-aware MPI is available, but cannot determine if this is the case\n         try '-pk kokkos gpu/aware off' if getting segmentation faults\n",
+     'mpi.not_cuda_aware', 'If the MPI is not GPU-aware'),
+    # parthenon-hpc-lab/athenapk#114
+    ('cycle=0 time=0.0000000000000000e+00 dt=5.0000000000000001e-03 zone-cycles/wsec_step=0.00e+00 wsec_total=3.95e-01 wsec_step=2.46e+00\n--------------------------------------------------------------------------\nThe call to cuIpcGetMemHandle failed. This means the GPU RDMA protocol\ncannot be used.\n  cuIpcGetMemHandle return value:   1\n  address: 0x638e733c0\nCheck the cuda.h file for what the return value means. Perhaps a reboot\nof the node will clear the problem.\n--------------------------------------------------------------------------\n[787462364b88:10817] [[2900,0],0] ORTE_ERROR_LOG: Out of resource in file util/show_help.c at line 507\n[787462364b88:10817] [[2900,0],0] ORTE_ERROR_LOG: Out of resource in file util/show_help.c at line 507\n',
+     'mpi.gpu_buffer_not_shareable', 'If the buffers come from a memory pool'),
+    # JuliaParallel/MPI.jl#537
+    ('[1642930332.032032] [gcn19:4087661:0] gdr_copy_md.c:122 UCX ERROR gdr_pin_buffer failed. length :65536 ret:22\n',
+     'mpi.gpu_buffer_not_shareable', 'If the buffers come from a memory pool'),
+    # openucx/ucc#1041
+    ('[1730117228.178968] [dgx1v-loki-23:3000 :0]   tl_cuda_cache.c:231  UCC  ERROR ipc-cache: failed to open ipc mem handle. addr:0x7f65a8000000 len:16777216 err:201\n',
+     'mpi.gpu_buffer_not_shareable', 'If the buffers come from a memory pool'),
+    # NVIDIA/libnvidia-container#187
+    ('nvidia-container-cli: mount error: file creation failed: /raid/enroot-data/user-9011/pyxis_59.0/run/nvidia-persistenced/socket: no such device or address\n[ERROR] /raid/enroot//hooks.d/98-nvidia.sh exited with return code 1\n',
+     'container.host_run_mounted', 'Upgrade libnvidia-container'),
+    # NVIDIA/enroot#231
+    ('nvidia-container-cli: detection error: path error: ///var/run/nvidia-fabricmanager/socket: permission denied\n[ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1\n',
+     'container.host_run_mounted', 'Upgrade libnvidia-container'),
+]
+
+test_first_answer_clusters = first_answer_tests(SW36B_CASES)
