@@ -52,6 +52,7 @@ FRESH32 = os.path.join(CORPUS, "fresh32")
 FRESH33 = os.path.join(CORPUS, "fresh33")
 FRESH34 = os.path.join(CORPUS, "fresh34")
 FRESH35 = os.path.join(CORPUS, "fresh35")
+FRESH36 = os.path.join(CORPUS, "fresh36")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -272,9 +273,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH32, "fresh32", "4", 58, 13, 58),
               (FRESH33, "fresh33", "aa", 55, 14, 55),
               (FRESH34, "fresh34", "ab", 22, 10, 22),
-              (FRESH35, "fresh35", "ac", 57, 13, 57)]
+              (FRESH35, "fresh35", "ac", 57, 13, 57),
+              (FRESH36, "fresh36", "ad", 40, 10, 40)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh36"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -676,6 +678,15 @@ def test_fresh35_logs_are_a_thirty_fifth_sealed_split():
     explain, each thread checked new with bench/thread_seen.py (and against the round's three sweeps, made at the same
     time). Sealed: nobody tuning explain reads it until it is judged."""
     assert_later_set("fresh35")
+
+
+def test_fresh36_logs_are_a_thirty_sixth_sealed_split():
+    """fresh36/: a thirty-sixth set (ad01-ad14 build side, ad31-ad44 run side, ad61-ad73 a user's day and GPU work
+    outside the Python deep-learning stack), collected in the second half of round 34 by three collectors who never ran
+    explain, each thread checked new with bench/thread_seen.py (and, before sealing, against the two sweeps run at the
+    same time); short, the search budget having run out for the collectors. Sealed: nobody tuning explain reads it until
+    it is judged."""
+    assert_later_set("fresh36")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
