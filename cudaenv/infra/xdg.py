@@ -7,7 +7,11 @@ a variable that is unset, empty or not an absolute path is ignored, and the defa
 from __future__ import annotations
 
 import os
-from typing import Mapping, Optional
+
+# the project's idiom (context.py): typing is for the type checker only, never imported on the start-up path
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Mapping, Optional
 
 __all__ = ["xdg_dir", "cache_dir"]
 
