@@ -6,7 +6,8 @@ clusters), widened into families:
 - macOS's dyld without the CUDA library a Mac build of a package was linked against;
 - spconv/cumm: pybind11's words for two builds in one environment;
 - clusters: sbatch's GRES refusal without its prefix, MVAPICH2 and LAMMPS-Kokkos on an MPI that is not CUDA-aware, the
-  MPI's GPU transport refusing a pool buffer (smcuda, UCX's GDRCopy, UCC), enroot's NVIDIA hook and the daemons' sockets.
+  MPI's GPU transport refusing a pool buffer (UCX's GDRCopy, UCC; Open MPI's smcuda block of text left
+  unanswered: a practice negative printed it too), enroot's NVIDIA hook and the daemons' sockets.
 
 Each message is quoted from the public thread named beside it; its confirmed fix is what the answer's first line says.
 """
@@ -49,9 +50,6 @@ SW36B_CASES = [
     # lammps/lammps#4027
     ("Kokkos with GPU-enabled backend assumes GPU-aware MPI is available, but cannot determine if this is the case\n         try '-pk kokkos gpu/aware off' if getting segmentation faults\n",
      'mpi.not_cuda_aware', 'If the MPI is not GPU-aware'),
-    # parthenon-hpc-lab/athenapk#114
-    ('cycle=0 time=0.0000000000000000e+00 dt=5.0000000000000001e-03 zone-cycles/wsec_step=0.00e+00 wsec_total=3.95e-01 wsec_step=2.46e+00\n--------------------------------------------------------------------------\nThe call to cuIpcGetMemHandle failed. This means the GPU RDMA protocol\ncannot be used.\n  cuIpcGetMemHandle return value:   1\n  address: 0x638e733c0\nCheck the cuda.h file for what the return value means. Perhaps a reboot\nof the node will clear the problem.\n--------------------------------------------------------------------------\n[787462364b88:10817] [[2900,0],0] ORTE_ERROR_LOG: Out of resource in file util/show_help.c at line 507\n[787462364b88:10817] [[2900,0],0] ORTE_ERROR_LOG: Out of resource in file util/show_help.c at line 507\n',
-     'mpi.gpu_buffer_not_shareable', 'If the buffers come from a memory pool'),
     # JuliaParallel/MPI.jl#537
     ('[1642930332.032032] [gcn19:4087661:0] gdr_copy_md.c:122 UCX ERROR gdr_pin_buffer failed. length :65536 ret:22\n',
      'mpi.gpu_buffer_not_shareable', 'If the buffers come from a memory pool'),
@@ -67,3 +65,12 @@ SW36B_CASES = [
 ]
 
 test_first_answer_clusters = first_answer_tests(SW36B_CASES)
+
+
+def test_open_mpis_ipc_block_is_left_unanswered():
+    # parthenon-hpc-lab/athenapk#114 (an environment setting) and the practice set's p072 (JuliaGPU/CUDA.jl#1398, a
+    # regression in the package) printed the same block: nothing is claimed
+    from cudaenv.knowledge.explain import explain
+    said = ("The call to cuIpcGetMemHandle failed. This means the GPU RDMA protocol\ncannot be used.\n"
+            "  cuIpcGetMemHandle return value:   1\n")
+    assert not [m.id for m in explain(said) if m.environment]
