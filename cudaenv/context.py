@@ -19,8 +19,7 @@ import stat  # imported by os already: free
 
 from .errors import CudaenvError
 from .infra.index import Index, valid_result
-from .infra.private import file_problem, note_untrusted, trusted_dir
-from .infra.xdg import cache_dir as _cache_dir, xdg_dir
+from .infra.private import cache_dir as _cache_dir, file_problem, note_untrusted, trusted_dir, xdg_dir
 from .host.pyenv import PythonEnvCache
 from .profiles.model import ProfileFiles
 from .toolkit.discover import Discovery, Layout
@@ -46,7 +45,7 @@ def config_dir(env: dict | None = None) -> str:
 
 
 def cache_dir(env: dict | None = None) -> str:
-    """Return ``$XDG_CACHE_HOME/cudaenv`` (default ``~/.cache/cudaenv``; infra/xdg.py's rule)."""
+    """Return ``$XDG_CACHE_HOME/cudaenv`` (default ``~/.cache/cudaenv``; infra/private.py's rule)."""
     return _cache_dir(env)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from .xdg import cache_dir
+from .private import cache_dir
 
 __all__ = ["cache_dir", "kept_path", "kept", "keep", "file_key", "load_yaml", "worked_out"]
 

@@ -36,8 +36,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .private import read_private_marshal
-from .xdg import cache_dir
+from .private import cache_dir, read_private_marshal
 
 __all__ = ["preload", "record", "blob_path", "source", "FORMAT", "PKG", "MAX_BYTES"]
 
@@ -50,7 +49,7 @@ _STATE: dict = {"kind": None, "names": None, "before": ()}
 
 
 def blob_path(kind: str, env=None) -> str:
-    """The preload file of command ``kind``, in cudaenv's cache directory (infra/xdg.py)."""
+    """The preload file of command ``kind``, in cudaenv's cache directory (infra/private.py's rule)."""
     return os.path.join(cache_dir(env), f"preload-{kind}.{sys.implementation.cache_tag}")
 
 

@@ -37,7 +37,22 @@ import os
 import stat  # imported by os already: free
 
 __all__ = ["MISSING", "dir_problem", "ensure_dir", "file_problem", "read_private", "write_private", "replace_file",
-           "trusted_dir", "own_file", "private_dir", "note_untrusted", "Untrusted"]
+           "trusted_dir", "own_file", "private_dir", "note_untrusted", "Untrusted", "xdg_dir", "cache_dir"]
+
+
+def xdg_dir(var: str, fallback: str, env=None) -> str:
+    """``$var`` when it is an absolute path, else ``~/fallback`` (``XDG_CACHE_HOME``, ``.cache``): the XDG base-directory
+    rule, once for every caller (the command context, the preload file, the explain tables' cache), here because every
+    fast command loads this module already. The spec: a variable unset, empty or not absolute is ignored."""
+    value = (os.environ if env is None else env).get(var, "")
+    if value and os.path.isabs(value):
+        return value
+    return os.path.join(os.path.expanduser("~"), fallback)
+
+
+def cache_dir(env=None) -> str:
+    """``$XDG_CACHE_HOME/cudaenv`` (default ``~/.cache/cudaenv``), where every cache above lives."""
+    return os.path.join(xdg_dir("XDG_CACHE_HOME", ".cache", env), "cudaenv")
 
 #: :func:`dir_problem`'s answer for a directory that does not exist or cannot be one (a file, no
 #: permission on the way): nothing to read, and making it fails with the system's reason.
