@@ -19,7 +19,7 @@ import stat  # imported by os already: free
 
 from .errors import CudaenvError
 from .infra.index import Index, valid_result
-from .infra.private import cache_dir as _cache_dir, file_problem, note_untrusted, trusted_dir, xdg_dir
+from .infra.private import cache_dir, file_problem, note_untrusted, trusted_dir, xdg_dir
 from .host.pyenv import PythonEnvCache
 from .profiles.model import ProfileFiles
 from .toolkit.discover import Discovery, Layout
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
     from .host.types import PythonEnv
 
+# cache_dir: infra/private.py's (``$XDG_CACHE_HOME/cudaenv``), the one rule every cache uses
 __all__ = ["Context", "config_dir", "cache_dir", "profiles_dir", "config_file", "site_config_files", "Layered"]
 
 
@@ -42,11 +43,6 @@ __all__ = ["Context", "config_dir", "cache_dir", "profiles_dir", "config_file", 
 def config_dir(env: dict | None = None) -> str:
     """Return ``$XDG_CONFIG_HOME/cudaenv`` (default ``~/.config/cudaenv``)."""
     return os.path.join(xdg_dir("XDG_CONFIG_HOME", ".config", env), "cudaenv")
-
-
-def cache_dir(env: dict | None = None) -> str:
-    """Return ``$XDG_CACHE_HOME/cudaenv`` (default ``~/.cache/cudaenv``; infra/private.py's rule)."""
-    return _cache_dir(env)
 
 
 def profiles_dir(env: dict | None = None) -> str:

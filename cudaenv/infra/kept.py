@@ -87,19 +87,18 @@ def worked_out(name: str, key: tuple | None, kind: type, work: Callable[[], Any]
 def _drop_untagged(dest: str) -> None:
     """Remove the copy that cudaenv before its per-install tags (:func:`kept_path`) kept beside ``dest`` under the plain
     name (``explain-kb.marshal``, about 0.2 MB, read by no release since): only a regular file of this user's own,
-    never through a link; best effort."""
-    import stat
+    never through a link (:func:`cudaenv.infra.private.own_file`, the caches' own rule); best effort."""
+    from .private import own_file
 
     name, _, rest = os.path.basename(dest).partition(".")
     if rest.count(".") != 1:  # not NAME.TAG.marshal
         return
     old = os.path.join(os.path.dirname(dest), f"{name}.marshal")
-    try:
-        st = os.lstat(old)
-        if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid():
+    if os.path.lexists(old) and own_file(old):
+        try:
             os.unlink(old)
-    except OSError:
-        pass
+        except OSError:
+            pass
 
 
 def load_yaml(path: str, name: str) -> Any:
