@@ -2750,9 +2750,10 @@ def _d_header_feature(v: dict, t: LogText, m: re.Match) -> dict:
     """:func:`_d_header_dev`, and the header's ``toolkit_features`` row (cub/ from CUDA 11.0) against the CUDA shown."""
     out = _d_header_dev(v, t, m)
     h = (v.get("header") or "").replace("\\", "/")
-    key = "header-cub" if h.startswith("cub/") else ""
-    if h == "cub/iterator/tex_ref_input_iterator.cuh":  # [t35] removed from CUB after CUDA 12.6 (components.yaml)
-        key = "header-cub-tex-ref"
+    # a row naming this very header (components.yaml's `header`: one the toolkit shipped only up to a release) before
+    # the CUB row for any cub/ header
+    key = next((k for k, row in toolkit_features().items() if row.get("header") == h), "")
+    key = key or ("header-cub" if h.startswith("cub/") else "")
     out.update(toolkit_feature(key, _cuda_shown(v, t)))
     return out
 
