@@ -153,12 +153,13 @@ def _candidates(t: LogText, low: str) -> list[int]:
 
 
 class _Reading:
-    __slots__ = ("line", "kind", "name", "key", "failure", "versions", "setting")
+    __slots__ = ("line", "kind", "name", "key", "failure", "versions", "setting", "values")
 
     def __init__(self, line: int, kind: str, name: str, key: str, failure: str, versions: tuple = (),
-                 setting: str = "") -> None:
+                 setting: str = "", values: re.Match | None = None) -> None:
         self.line, self.kind, self.name, self.key, self.failure = line, kind, name, key, failure
         self.versions, self.setting = versions, setting
+        self.values = values  # a concept's match of its `values` on the line: the groups its entry's answer reads
 
 
 def _read_version(t: LogText, i: int) -> _Reading | None:
@@ -585,6 +586,10 @@ def reading(t: LogText) -> _Reading | None:
     got = _read_sudo(t, low)
     if got is not None:
         return got
+    if facts(t).get("platform") != "windows":
+        got = _read_concept(t)  # a known cause in the program's own words comes before a component's generic reading
+        if got is not None:
+            return got
     libs, gen = _tables()
     lines = _candidates(t, low)
     if len(lines) > 2 * _MOST:  # a log of many cue lines (a CMake configure's "- not found"): its start and its end
@@ -608,11 +613,56 @@ def reading(t: LogText) -> _Reading | None:
     return first
 
 
+# -- [r35 concepts] A known cause in a producer's own plain words (knowledge/concepts.yaml): what the line is about and
+# what went wrong, both on one line that reads as a failure ("miner not compiled for the gpu architecture 30",
+# "WARNING: NVIDIA Insufficient driver!", "NVML library is not installed or not found"). Answered through the entry the
+# concept names, as a status is.
+
+@lru_cache(maxsize=None)
+def _concepts() -> tuple[re.Pattern, list[tuple[dict, list[re.Pattern], re.Pattern | None, re.Pattern | None]]]:
+    """concepts.yaml compiled once: its failure mark, and each concept with its patterns, its ``unless`` and its
+    ``values`` (the groups its entry's answer reads: a CUDA version for a compiler limit)."""
+    from .derive import knowledge_table
+
+    doc = knowledge_table("concepts.yaml")
+    rows = [(c, [re.compile(p) for p in c["all"]], re.compile(c["unless"]) if c.get("unless") else None,
+             re.compile(c["values"]) if c.get("values") else None) for c in doc["concepts"]]
+    return re.compile(doc["mark"]), rows
+
+
+def _read_concept(t: LogText) -> _Reading | None:
+    """The first line (from the log's end: the failure a paste ends with) that a concept of concepts.yaml reads, as a
+    reading its entry answers; lines longer than the generic readings read are skipped."""
+    mark, rows = _concepts()
+    low = t.text.lower()
+    best = None
+    for c, pats, unless, values in rows:
+        if c.get("literal") and c["literal"] not in low:
+            continue
+        for m in pats[0].finditer(t.text):
+            i = t.line_at(m.start())
+            line = t.lines[i]
+            if len(line) > _LONGEST or (best is not None and i <= best[0]):
+                continue
+            if not all(p.search(line) for p in pats[1:]) or (unless is not None and unless.search(line)):
+                continue
+            if c.get("marked", True) and not mark.search(line):
+                continue
+            got = values.search(t.text, t.starts[i], t.end(i)) if values is not None else None
+            if got is None and c.get("needs_values"):
+                continue  # its entry's answer cannot be given without them (gcc's limit: the CUDA it is for)
+            best = (i, c, m.group(0), got)
+    if best is None:
+        return None
+    i, c, said, got = best
+    return _Reading(i, "concept", said, c["entry"], c["what"], values=got)
+
+
 def routed(entry: dict, r: _Reading, t: LogText) -> bool:
     """Whether ``entry`` answers the cause ``r`` read: its ``reads`` names the reading's kind (``header``, ``tool``,
     ``library``, ``setting``, ``cmake-var``, ``word``) with a pattern the name read matches, and its ``text`` (when
     given) a pattern the log holds (cmake.cudnn_not_found: a CMake log)."""
-    if r.kind == "status":
+    if r.kind in ("status", "concept"):
         return r.key == entry.get("id")  # status.yaml names the entry that answers a status: one table, no per-entry key
     reads = entry.get("reads") or {}
     return (r.kind in reads and re.search(reads[r.kind], r.name) is not None
@@ -629,8 +679,9 @@ def mark(m: Match, r: _Reading) -> Match:
     return m
 
 
-_KIND_WORDS = {"header": "a header", "tool": "a toolkit program", "library": "a library", "setting": "a build setting",
-               "cmake-var": "a CMake variable", "word": "a component's name"}
+_KIND_WORDS = {"concept": "a known cause in the program's own words", "header": "a header", "tool": "a toolkit program",
+               "library": "a library", "setting": "a build setting", "cmake-var": "a CMake variable",
+               "word": "a component's name"}
 
 
 # -- the answers ---------------------------------------------------------------------------------------------------

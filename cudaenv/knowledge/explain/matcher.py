@@ -571,7 +571,7 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
         from .generic import answer, reading as read_log, routed
 
         reading = read_log(t)
-        status = reading is not None and reading.kind == "status"
+        status = reading is not None and reading.kind in ("status", "concept")  # both name the entry that answers
         if reading is not None:
             owner = next(((n, e) for n, (e, _) in enumerate(kb.entries)
                           if (status or e.get("reads")) and routed(e, reading, t)), None)
@@ -583,8 +583,8 @@ def explain(text: str, entries: list[dict] | None = None) -> list[Match]:
                 if _declined(kb, owner[1]["id"], t):
                     owner = None
             group = ("status_code" if status else owner[1]["reads"].get("group") or "name") if owner else ""
-            m = re.compile(f"(?P<{group}>{re.escape(reading.name)})").search(t.text, t.starts[reading.line]) \
-                if owner else None
+            m = (reading.values or re.compile(f"(?P<{group}>{re.escape(reading.name)})").search(
+                t.text, t.starts[reading.line])) if owner else None
             if m is None and status:
                 reading = None  # a status no entry may answer here: the generic answer has no form for it
             elif m is None:
