@@ -53,6 +53,7 @@ FRESH33 = os.path.join(CORPUS, "fresh33")
 FRESH34 = os.path.join(CORPUS, "fresh34")
 FRESH35 = os.path.join(CORPUS, "fresh35")
 FRESH36 = os.path.join(CORPUS, "fresh36")
+FRESH37 = os.path.join(CORPUS, "fresh37")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -274,9 +275,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH33, "fresh33", "aa", 55, 14, 55),
               (FRESH34, "fresh34", "ab", 22, 10, 22),
               (FRESH35, "fresh35", "ac", 57, 13, 57),
-              (FRESH36, "fresh36", "ad", 40, 10, 40)]
+              (FRESH36, "fresh36", "ad", 40, 10, 40),
+              (FRESH37, "fresh37", "ae", 39, 13, 39)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh37"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -687,6 +689,14 @@ def test_fresh36_logs_are_a_thirty_sixth_sealed_split():
     same time); short, the search budget having run out for the collectors. Sealed: nobody tuning explain reads it until
     it is judged."""
     assert_later_set("fresh36")
+
+
+def test_fresh37_logs_are_a_thirty_seventh_sealed_split():
+    """fresh37/: a thirty-seventh set (ae01-ae16 build side, ae31-ae42 run side, ae61-ae71 a user's day and GPU work
+    outside the Python deep-learning stack), collected at the start of round 35 by three collectors who never ran explain,
+    each thread checked new with bench/thread_seen.py; short, the search budget having run out for the collectors.
+    Sealed: nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh37")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
