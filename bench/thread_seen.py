@@ -33,6 +33,10 @@ def forms(url: str) -> list[str]:
     m = re.fullmatch(r"github\.com/([^/]+)/([^/]+)/(?:issues|pull|discussions)/(\d+)", k)
     if m:
         out += [f"{m.group(1)}/{m.group(2)}#{m.group(3)}", f"{m.group(2)}#{m.group(3)}"]
+        # [r35] and by word: "OPM/opm-simulators PR 2366" (a knowledge-base comment; fresh38's af69 came back NEW
+        # although the knowledge base cited its pull request that way)
+        out += [f"{m.group(1)}/{m.group(2)} {word} {hash_}{m.group(3)}" for word in ("pr", "pull", "issue")
+                for hash_ in ("", "#")]
     return out
 
 

@@ -25,7 +25,12 @@ def test_a_thread_is_found_in_every_form_it_is_cited(tmp_path):
     assert thread_seen.seen("https://github.com/owner/proj/issues/1", texts) is None
     assert thread_seen.seen("https://github.com/owner/proj/issues/123", texts) is None
     assert thread_seen.seen("https://example.org/forum/t/70", texts) is None
-    assert thread_seen.forms("https://github.com/a/b/issues/5") == ["github.com/a/b/issues/5", "a/b#5", "b#5"]
+    assert thread_seen.forms("https://github.com/a/b/issues/5")[:3] == ["github.com/a/b/issues/5", "a/b#5", "b#5"]
+    # [r35] by word too, as a comment may cite a pull request ("Org/proj PR 2366": fresh38's af69 was cited so)
+    (tmp_path / "kb.yaml").write_text("# the project now refuses the mix: Org/Proj PR 2366 (std::filesystem)\n")
+    texts = thread_seen.index([str(tmp_path)])
+    assert thread_seen.seen("https://github.com/org/proj/pull/2366", texts) == str(tmp_path / "kb.yaml")
+    assert thread_seen.seen("https://github.com/org/proj/pull/236", texts) is None
 
 
 def test_the_checkout_knows_the_sealed_sets_and_the_knowledge_bases_citations():

@@ -18,7 +18,7 @@ tool's update. A log that shows a program bug (a device-side assert, shapes, an 
 
 from __future__ import annotations
 
-import re
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 from functools import lru_cache
 
 from .derive import cuda_of_int
@@ -36,7 +36,11 @@ if TYPE_CHECKING:
 _PROGRAM_BUG = ("device-side assert", "illegal memory access", "out of memory", "indexerror", "size mismatch",
                 "shape mismatch", "shapes", "expected all tensors", "dtype", "keyerror", "attributeerror", "typeerror",
                 "nameerror", "syntaxerror", "assertionerror", "zerodivisionerror", "recursionerror",
-                "segmentation fault", "misaligned address", "nan ")
+                "segmentation fault", "misaligned address", "nan ",
+                # [r35] a program that says the failure is its own bug (accelerate-llvm-ptx's "*** Internal error in
+                # package accelerate *** Please submit a bug report", the burned fresh38 af66 negative: its libdevice
+                # table lacked the GPU's architecture; the concept reading had answered it as a build without code)
+                "internal error in package", "submit a bug report", "please report this bug", "this is a bug in")
 
 #: Lower-case cues of a line that says something is missing; the failure they mean.
 _MISSING_CUES = ("no such file", "no file or directory", "file not found", "cannot open include file",
