@@ -33,7 +33,7 @@ names the CUDA that package was built for, not one the log uses) is no mention.
 
 from __future__ import annotations
 
-import re
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 from functools import lru_cache
 from typing import NamedTuple
 

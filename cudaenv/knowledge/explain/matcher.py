@@ -8,7 +8,7 @@ its ``derive`` function (:data:`~.derive.DERIVE`) adds, and orders the answers.
 
 from __future__ import annotations
 
-import re
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 from collections.abc import Callable
 
 from ...errors import CudaenvError

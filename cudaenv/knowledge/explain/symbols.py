@@ -17,7 +17,7 @@ std::allocator<char> >``), so those four are spelled out here too.
 
 from __future__ import annotations
 
-import re
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 
 __all__ = ["demangle", "demangle_cxa", "demangle_cxxfilt"]
 

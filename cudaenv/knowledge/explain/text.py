@@ -7,7 +7,7 @@ gives the literal it looks for first).
 
 from __future__ import annotations
 
-import re
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 from collections.abc import Callable
 
 from .translated import in_c_locale

@@ -13,7 +13,7 @@ quoting (:meth:`LogText.shown <.text.LogText.shown>`).
 from __future__ import annotations
 
 import os
-import re
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
