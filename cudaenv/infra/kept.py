@@ -10,9 +10,12 @@ a FIFO or another user's file), and a value that does not fit its key or its typ
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
 
 from .private import cache_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time: explain's start does without it
+    from typing import Any, Callable
 
 __all__ = ["cache_dir", "kept_path", "kept", "keep", "file_key", "load_yaml", "worked_out"]
 

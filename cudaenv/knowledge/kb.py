@@ -13,7 +13,7 @@ import os
 from ..errors import CudaenvError
 from ..infra.kept import keep, kept, kept_path
 
-__all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "load_entries", "read_document", "validate", "placeholders", "strip_groups",
+__all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "full_entry", "load_entries", "load_index", "read_document", "validate", "placeholders", "strip_groups",
            "with_advice"]
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml")
@@ -40,6 +40,7 @@ FAILURES = ("missing", "not-on-path", "too-old", "too-new", "two-copies", "built
 VARIANT_FIELDS = ("title", "cause", "fix", "cudaenv_fix", "failure")
 
 _cache: dict[str, list[dict]] = {}
+_index: dict[str, list[dict]] = {}
 
 
 def read_document(path: str = KB_PATH) -> object:
@@ -325,45 +326,82 @@ def load_entries(path: str = KB_PATH) -> list[dict]:
         CudaenvError: the file is missing, not YAML, or invalid (naming the first problems).
     """
     if path not in _cache:
-        key, stored = _stored(path)
-        if stored is not None:
-            _cache[path] = stored
-            return stored
-        doc = read_document(path)
-        problems = validate(doc, together=False, patterns=False)
-        if problems:
-            more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-            raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
-        import re
-
-        from .explain.text import any_literals, inner_word, literal_clauses, required_literal, wrap_form
-
-        # Each pattern's literal (what the matcher looks for before compiling it), its form widened over
-        # wrapped lines and its literal's longest inner word, stored with the entries: working them out
-        # for the few hundred patterns a short `explain` reaches was a fifth of its own time. And for a
-        # pattern searched without a literal (a top-level alternation), the literals one of which its
-        # every match holds (any_literals), so a long log lacking them all is not searched whole.
-        # A case-blind pattern has no such literals; its lower-cased sets of them (``_fold``: one of each set is in
-        # every match) rule out a long ASCII log.
-        # And for every pattern, the sets of literals its every match holds one of each (``_all``), each literal as its
-        # words (a match over a wrapped line has them whole, with a line end for a space): a candidate whose literal is
-        # in the log but whose other literals are not is neither compiled nor searched.
-        entries = []
-        for e in doc["entries"]:
-            literals = [required_literal(p) for p in e["patterns"]]
-            wraps = [wrap_form(p, n) for p, n in zip(e["patterns"], literals)]
-            whole = [n is None or (w is not None and w[1] is None) for n, w in zip(literals, wraps)]
-            alts = [any_literals(w[0] if w else p, re.MULTILINE) if searched else None
-                    for p, w, searched in zip(e["patterns"], wraps, whole)]
-            entries.append({**with_advice(e), "_literals": literals, "_wraps": wraps,
-                            "_longest": [inner_word(n) if n else None for n in literals], "_any": alts,
-                            "_fold": [literal_clauses(w[0] if w else p, re.MULTILINE, fold=True)
-                                      if searched and a is None else None
-                                      for p, w, searched, a in zip(e["patterns"], wraps, whole, alts)],
-                            "_all": [_word_clauses(literal_clauses(p, re.MULTILINE)) for p in e["patterns"]]})
-        _cache[path] = entries
-        _store(key, _cache[path])
+        _cache[path] = [full_entry(e) for e in load_index(path)]
     return _cache[path]
+
+
+def load_index(path: str = KB_PATH) -> list[dict]:
+    """The entries of :func:`load_entries` as the matcher reads them: each one's texts (:data:`BODY`: title, cause,
+    fix, variants, examples, half of the knowledge base) kept as one marshalled ``_body`` until an answer needs them
+    (:func:`full_entry`), and ``_placeholders``, the names its texts fill. Unmarshalling every entry's texts for the
+    one or two a short log answers was a fifth of its own time (round 35)."""
+    if path not in _index:
+        key, stored = _stored(path)
+        if stored is None:
+            stored = [_head(e) for e in _computed(path)]
+            _store(key, stored)
+        _index[path] = stored
+    return _index[path]
+
+
+#: The keys of an entry that only its answer reads.
+BODY = ("title", "cause", "fix", "variants", "examples")
+
+
+def _head(entry: dict) -> dict:
+    import marshal
+
+    texts = "".join(str(entry.get(k, "")) for k in ("title", "cause", "fix"))
+    texts += "".join(str(v.get(k, "")) for v in entry.get("variants", ()) for k in ("title", "cause", "fix"))
+    return {**{k: v for k, v in entry.items() if k not in BODY},
+            "_body": marshal.dumps({k: entry[k] for k in BODY if k in entry}),
+            "_placeholders": tuple(sorted(placeholders(texts))), "_variants": bool(entry.get("variants"))}
+
+
+def full_entry(entry: dict) -> dict:
+    """``entry`` of :func:`load_index` with its texts (an entry that has them is returned as it is)."""
+    if "_body" not in entry:
+        return entry
+    import marshal
+
+    return {**{k: v for k, v in entry.items() if k != "_body"}, **marshal.loads(entry["_body"])}
+
+
+def _computed(path: str) -> list[dict]:
+    """The validated entries of ``path`` with what the matcher would otherwise work out on every run."""
+    doc = read_document(path)
+    problems = validate(doc, together=False, patterns=False)
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise CudaenvError(f"invalid error knowledge base {path}: " + "; ".join(problems[:3]) + more)
+    import re
+
+    from .explain.text import any_literals, inner_word, literal_clauses, required_literal, wrap_form
+
+    # Each pattern's literal (what the matcher looks for before compiling it), its form widened over
+    # wrapped lines and its literal's longest inner word, stored with the entries: working them out
+    # for the few hundred patterns a short `explain` reaches was a fifth of its own time. And for a
+    # pattern searched without a literal (a top-level alternation), the literals one of which its
+    # every match holds (any_literals), so a long log lacking them all is not searched whole.
+    # A case-blind pattern has no such literals; its lower-cased sets of them (``_fold``: one of each set is in
+    # every match) rule out a long ASCII log.
+    # And for every pattern, the sets of literals its every match holds one of each (``_all``), each literal as its
+    # words (a match over a wrapped line has them whole, with a line end for a space): a candidate whose literal is
+    # in the log but whose other literals are not is neither compiled nor searched.
+    entries = []
+    for e in doc["entries"]:
+        literals = [required_literal(p) for p in e["patterns"]]
+        wraps = [wrap_form(p, n) for p, n in zip(e["patterns"], literals)]
+        whole = [n is None or (w is not None and w[1] is None) for n, w in zip(literals, wraps)]
+        alts = [any_literals(w[0] if w else p, re.MULTILINE) if searched else None
+                for p, w, searched in zip(e["patterns"], wraps, whole)]
+        entries.append({**with_advice(e), "_literals": literals, "_wraps": wraps,
+                        "_longest": [inner_word(n) if n else None for n in literals], "_any": alts,
+                        "_fold": [literal_clauses(w[0] if w else p, re.MULTILINE, fold=True)
+                                  if searched and a is None else None
+                                  for p, w, searched, a in zip(e["patterns"], wraps, whole, alts)],
+                        "_all": [_word_clauses(literal_clauses(p, re.MULTILINE)) for p in e["patterns"]]})
+    return entries
 
 
 # The validated entries of the last knowledge base read, kept in the user's cache directory

@@ -33,17 +33,17 @@ names the CUDA that package was built for, not one the log uses) is no mention.
 
 from __future__ import annotations
 
-from . import lazyre as re  # re, its module-level patterns compiled when first used
+from collections import namedtuple
 from functools import lru_cache
-from typing import NamedTuple
+
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 
 __all__ = ["Mention", "installed_majors", "mentions", "named", "torch_build_cuda", "torch_builds_named"]
 
 
-class Mention(NamedTuple):
-    version: str  # "major.minor"
-    form: str
-    start: int  # offset in the text
+#: A CUDA version the log names: ``version`` "major.minor", its ``form``, its ``start`` offset in the text (a named tuple
+#: of collections: typing's NamedTuple imports typing, a tenth of a short explain's start).
+Mention = namedtuple("Mention", ["version", "form", "start"])
 
 
 _SEP_WORD = re.compile(r"[ \t:=：(]|toolkit|version|版本", re.I)

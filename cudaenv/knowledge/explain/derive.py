@@ -912,9 +912,9 @@ def kb_pattern(entry_id: str, literal: str) -> re.Pattern:
     from the entry, so the message is written once, in errors.yaml."""
     rx = _KB_PATTERNS.get((entry_id, literal))
     if rx is None:
-        from ..kb import load_entries
+        from ..kb import load_index
 
-        entry = next(e for e in load_entries() if e["id"] == entry_id)
+        entry = next(e for e in load_index() if e["id"] == entry_id)
         rx = _KB_PATTERNS[entry_id, literal] = re.compile(next(p for p in entry["patterns"] if literal in p))
     return rx
 

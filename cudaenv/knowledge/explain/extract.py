@@ -15,7 +15,6 @@ few milliseconds).
 from __future__ import annotations
 
 from . import lazyre as re  # re, its module-level patterns compiled when first used
-
 from .factnames import FACT_NAMES
 from .text import DENSE, LONG_TRIES, may_contain, window
 

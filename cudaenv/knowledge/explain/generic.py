@@ -18,9 +18,9 @@ tool's update. A log that shows a program bug (a device-side assert, shapes, an 
 
 from __future__ import annotations
 
-from . import lazyre as re  # re, its module-level patterns compiled when first used
 from functools import lru_cache
 
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 from .derive import cuda_of_int
 from .extract import facts
 from .text import LogText, clip, required_literal

@@ -12,7 +12,10 @@ from __future__ import annotations
 import re as _re
 from re import (ASCII, DOTALL, UNICODE, VERBOSE, A, I, IGNORECASE, M, MULTILINE, S, U, X, Match, Pattern, error, escape,
                 findall, finditer, fullmatch, match, search, split, sub, subn)
-from typing import Any, cast
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported at run time: explain's start does without it
+    from typing import Any
 
 __all__ = ["ASCII", "DOTALL", "UNICODE", "VERBOSE", "A", "I", "IGNORECASE", "M", "MULTILINE", "S", "U", "X", "Match",
            "Pattern", "compile", "error", "escape", "findall", "finditer", "fullmatch", "match", "search", "split", "sub",
@@ -40,4 +43,4 @@ class _Lazy:
 
 def compile(pattern: str, flags: int = 0) -> Pattern[str]:  # noqa: A001 (re's own name)
     """``re.compile(pattern, flags)``, compiled when first used."""
-    return cast(Pattern[str], _Lazy(pattern, flags))
+    return _Lazy(pattern, flags)  # type: ignore[return-value]  # it stands for the compiled pattern

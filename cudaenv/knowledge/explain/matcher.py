@@ -8,9 +8,9 @@ its ``derive`` function (:data:`~.derive.DERIVE`) adds, and orders the answers.
 
 from __future__ import annotations
 
-from . import lazyre as re  # re, its module-level patterns compiled when first used
 from collections.abc import Callable
 
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 from ...errors import CudaenvError
 from .derive import DERIVE, cuda_of_torch_build
 from .extract import facts
@@ -204,14 +204,18 @@ class _Compiled:
         from ..kb import placeholders
         from .extract import FACT_NAMES
 
-        from .situations import classes_of
+        from .situations import situated_entries
 
-        self.situated = {e["id"] for e, _ in self.entries if classes_of(e["id"])}
-        self.needs_facts = {e["id"]: bool(e.get("variants")) or e.get("derive") in _DERIVE_READS_FACTS
-                            or bool(e.get("requires_derived"))
-                            or bool(placeholders(e["title"] + e["cause"] + e["fix"]) & set(FACT_NAMES))
+        self.situated = {e["id"] for e, _ in self.entries} & situated_entries()
+        # (an entry of kb.load_index carries its texts' placeholders, and whether it has variants, without its texts)
+        fact_names = set(FACT_NAMES)
+        self.needs_facts = {e["id"]: bool(e["_variants"] if "_variants" in e else e.get("variants"))
+                            or e.get("derive") in _DERIVE_READS_FACTS or bool(e.get("requires_derived"))
+                            or bool(set(e["_placeholders"] if "_placeholders" in e
+                                        else placeholders(e["title"] + e["cause"] + e["fix"])) & fact_names)
                             for e in entries}
-        self._raw_variants = {e["id"]: e.get("variants", ()) for e in entries}
+        self._by_id = {e["id"]: e for e in entries}
+        self._full: dict[str, dict] = {}
         self._raw_guards = {e["id"]: (e.get("requires", ()), e.get("unless", ())) for e in entries}
         self._wraps: dict[str, tuple[str, str | None, tuple[str, ...], tuple[str, ...]] | None] = {}
         self._longest: dict[str, str] = {}
@@ -267,8 +271,18 @@ class _Compiled:
         requires, unless = self._raw_guards[entry_id]
         return [self.rx(p) for p in requires], [self.rx(p) for p in unless]
 
+    def full(self, entry_id: str) -> dict:
+        """The entry with its texts (kb.full_entry, once per entry)."""
+        got = self._full.get(entry_id)
+        if got is None:
+            from ..kb import full_entry
+
+            got = self._full[entry_id] = full_entry(self._by_id[entry_id])
+        return got
+
     def variants(self, entry_id: str) -> list[tuple[dict[str, re.Pattern], dict]]:
-        return [({k: self.rx(str(v), 0) for k, v in var["when"].items()}, var) for var in self._raw_variants[entry_id]]
+        return [({k: self.rx(str(v), 0) for k, v in var["when"].items()}, var)
+                for var in self.full(entry_id).get("variants", ())]
 
     def text_needles(self, rx: re.Pattern) -> list[tuple[str, ...]] | None:
         """The sets of literals a log must hold one of each for a variant's ``text`` pattern to match
@@ -288,9 +302,9 @@ def _knowledge(entries: list[dict] | None) -> _Compiled:
     if entries is not None:
         return _Compiled(entries)
     if _default is None:
-        from ..kb import load_entries
+        from ..kb import load_index
 
-        _default = _Compiled(load_entries())
+        _default = _Compiled(load_index())
     return _default
 
 
@@ -630,6 +644,7 @@ def _answers(kb: _Compiled, t: LogText, hits: list[tuple]) -> list[Match]:
     if any(kb.needs_facts[h[3]["id"]] for h in hits):
         seen = facts(t)
     for _, i, _, entry, m, count, _ in sorted(hits, key=_clearing_first(hits)):
+        entry = kb.full(entry["id"])
         values = {k: v for k, v in m.groupdict().items() if v}
         from_log = {**seen, **values}  # decisions (variants, derive) read them as they are; text gets them inert
         filled = {**seen, **entry.get("defaults", {}), **values}

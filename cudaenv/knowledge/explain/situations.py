@@ -66,6 +66,13 @@ def _table() -> tuple[list[dict], dict[str, list[tuple[str, dict]]]]:
     return _TABLE
 
 
+def situated_entries() -> set[str]:
+    """Every entry some cause class holds (:func:`classes_of` not empty), read once from the table."""
+    from .derive import knowledge_table
+
+    return {eid for c in knowledge_table("situations.yaml")["classes"].values() for eid in c["entries"]}
+
+
 def classes_of(entry_id: str) -> list[str]:
     """The cause classes ``entry_id`` belongs to (empty for most entries). Read from the table without compiling
     its patterns: every `explain` asks, few answers need them."""

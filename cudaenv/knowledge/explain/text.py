@@ -7,9 +7,9 @@ gives the literal it looks for first).
 
 from __future__ import annotations
 
-from . import lazyre as re  # re, its module-level patterns compiled when first used
 from collections.abc import Callable
 
+from . import lazyre as re  # re, its module-level patterns compiled when first used
 from .translated import in_c_locale
 
 __all__ = ["MAX_LINE", "SPAN", "LONG", "LONG_TRIES", "DENSE", "FOLD", "PERIOD", "window", "LogText", "fold",
@@ -721,11 +721,9 @@ def scan(rx: re.Pattern, needle: str | None, t: LogText) -> dict[int, re.Match]:
     return found
 
 
-
 def clip(line: str) -> str:
     line = " ".join(part.strip() for part in line.split("\n") if part.strip())
     return line if len(line) <= MAX_LINE else line[:MAX_LINE] + "…"
-
 
 
 #: One-character literals that most lines of a log hold: any other required literal is looked for instead.

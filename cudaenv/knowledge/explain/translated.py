@@ -13,6 +13,7 @@ quoting (:meth:`LogText.shown <.text.LogText.shown>`).
 from __future__ import annotations
 
 import os
+
 from . import lazyre as re  # re, its module-level patterns compiled when first used
 
 TYPE_CHECKING = False
