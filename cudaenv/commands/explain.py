@@ -6,12 +6,10 @@ import os
 import stat
 import sys
 
-from ..context import Context
 from ..errors import CudaenvError
 from ..infra.console import note, write_out
 from ..infra.jsonout import dumps
 from ..knowledge.explain import explain, render_text
-from ..knowledge.here import answer_here, gather_host, host_needs
 
 __all__ = ["explain_command", "read_log", "Log", "HEAD", "TAIL", "STREAM_MAX"]
 
@@ -287,7 +285,11 @@ def explain_command(text: tuple[str, ...] | list[str], as_json: bool, host: bool
 
 
 def _tie_to_host(matches: list, python: str | None) -> None:
-    """Add the answers that name this machine's facts (see :mod:`cudaenv.knowledge.here`)."""
+    """Add the answers that name this machine's facts (see :mod:`cudaenv.knowledge.here`). The machine's modules are
+    imported here: `explain --no-host`, and a log no host answer serves, start without them."""
+    from ..context import Context
+    from ..knowledge.here import answer_here, gather_host, host_needs
+
     needs = host_needs(matches)
     if not needs:
         return
