@@ -123,4 +123,9 @@ def test_concepts_table_is_sound() -> None:
         assert c["entry"] in tested, c["name"]
         for p in c["all"] + [c.get("unless") or "", c.get("values") or ""]:
             re.compile(p)
-        assert c.get("literal", "") == c.get("literal", "").lower()
+        assert c["cues"] and all(cue == cue.lower() for cue in c["cues"]), c["name"]
+    # each case a concept answers holds one of its cues (a line without one is never read)
+    for text, want, _fix in R35_CONCEPT_CASES:
+        for c in doc["concepts"]:
+            if c["entry"] == want and re.search(c["all"][0], text) and all(re.search(p, text) for p in c["all"][1:]):
+                assert any(cue in text.lower() for cue in c["cues"]), (c["name"], text)

@@ -138,10 +138,11 @@ def _library_key(name: str, libs: dict) -> str | None:
     return None
 
 
-def _candidates(t: LogText, low: str) -> list[int]:
-    """Indexes of the lines holding a cue, found by str.find on the lower-cased text ``low`` (no regex over the log)."""
+def _candidates(t: LogText, low: str, cues: tuple[str, ...] = _MISSING_CUES + _VERSION_CUES) -> list[int]:
+    """Indexes of the lines holding one of ``cues``, found by str.find on the lower-cased text ``low`` (no regex over
+    the log), at most :data:`_MOST` lines from each end for each cue."""
     found: set[int] = set()
-    for cue in _MISSING_CUES + _VERSION_CUES:
+    for cue in cues:
         at, n = low.find(cue), 0
         while at >= 0 and n < _MOST:  # from the start ...
             i = t.line_at(at)
@@ -591,7 +592,7 @@ def reading(t: LogText) -> _Reading | None:
     if got is not None:
         return got
     if facts(t).get("platform") != "windows":
-        got = _read_concept(t)  # a known cause in the program's own words comes before a component's generic reading
+        got = _read_concept(t, low)  # a known cause in the program's own words comes before a component's generic reading
         if got is not None:
             return got
     libs, gen = _tables()
@@ -634,21 +635,21 @@ def _concepts() -> tuple[re.Pattern, list[tuple[dict, list[re.Pattern], re.Patte
     return re.compile(doc["mark"]), rows
 
 
-def _read_concept(t: LogText) -> _Reading | None:
-    """The first line (from the log's end: the failure a paste ends with) that a concept of concepts.yaml reads, as a
-    reading its entry answers; lines longer than the generic readings read are skipped."""
+def _read_concept(t: LogText, low: str) -> _Reading | None:
+    """The last line (the failure a paste ends with) that a concept of concepts.yaml reads, as a reading its entry
+    answers. Only the lines holding one of the concept's ``cues`` are read (found as :func:`_candidates` finds the
+    generic cues, never by a regex over the whole log), and none longer than the generic readings read."""
     mark, rows = _concepts()
-    low = t.text.lower()
     best = None
     for c, pats, unless, values in rows:
-        if c.get("literal") and c["literal"] not in low:
-            continue
-        for m in pats[0].finditer(t.text):
-            i = t.line_at(m.start())
+        for i in reversed(_candidates(t, low, tuple(c["cues"]))):
             line = t.lines[i]
-            if len(line) > _LONGEST or (best is not None and i <= best[0]):
+            if best is not None and i <= best[0]:
+                break
+            if len(line) > _LONGEST:
                 continue
-            if not all(p.search(line) for p in pats[1:]) or (unless is not None and unless.search(line)):
+            m = pats[0].search(line)
+            if m is None or not all(p.search(line) for p in pats[1:]) or (unless is not None and unless.search(line)):
                 continue
             if c.get("marked", True) and not mark.search(line):
                 continue
@@ -656,6 +657,7 @@ def _read_concept(t: LogText) -> _Reading | None:
             if got is None and c.get("needs_values"):
                 continue  # its entry's answer cannot be given without them (gcc's limit: the CUDA it is for)
             best = (i, c, m.group(0), got)
+            break
     if best is None:
         return None
     i, c, said, got = best
