@@ -13,8 +13,8 @@ import os
 from ..errors import CudaenvError
 from ..infra.kept import keep, kept, kept_path
 
-__all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "full_entry", "load_entries", "load_index", "read_document", "validate", "placeholders", "strip_groups",
-           "with_advice"]
+__all__ = ["KB_PATH", "REQUIRED", "OPTIONAL", "entry_head", "full_entry", "load_entries", "load_index", "read_document",
+           "validate", "placeholders", "strip_groups", "with_advice"]
 
 KB_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "errors.yaml")
 
@@ -338,7 +338,7 @@ def load_index(path: str = KB_PATH) -> list[dict]:
     if path not in _index:
         key, stored = _stored(path)
         if stored is None:
-            stored = [_head(e) for e in _computed(path)]
+            stored = [entry_head(e) for e in _computed(path)]
             _store(key, stored)
         _index[path] = stored
     return _index[path]
@@ -348,14 +348,15 @@ def load_index(path: str = KB_PATH) -> list[dict]:
 BODY = ("title", "cause", "fix", "variants", "examples")
 
 
-def _head(entry: dict) -> dict:
+def entry_head(entry: dict) -> dict:
+    """``entry`` as :func:`load_index` keeps it: its :data:`BODY` marshalled into ``_body``, the placeholders of its
+    title, cause and fix (``_placeholders``) and whether it has variants (``_variants``) beside the rest."""
     import marshal
 
-    texts = "".join(str(entry.get(k, "")) for k in ("title", "cause", "fix"))
-    texts += "".join(str(v.get(k, "")) for v in entry.get("variants", ()) for k in ("title", "cause", "fix"))
     return {**{k: v for k, v in entry.items() if k not in BODY},
             "_body": marshal.dumps({k: entry[k] for k in BODY if k in entry}),
-            "_placeholders": tuple(sorted(placeholders(texts))), "_variants": bool(entry.get("variants"))}
+            "_placeholders": tuple(sorted(placeholders(entry["title"] + entry["cause"] + entry["fix"]))),
+            "_variants": bool(entry.get("variants"))}
 
 
 def full_entry(entry: dict) -> dict:

@@ -195,24 +195,25 @@ class _Compiled:
     """
 
     def __init__(self, entries: list[dict]) -> None:
+        from ..kb import entry_head
+
+        # as kb.load_index keeps them: an entry's texts are read only for an answer (entries given whole, as tests do,
+        # are put in that form here)
+        entries = [e if "_body" in e else entry_head(e) for e in entries]
         self.entries = [(e, e["patterns"]) for e in entries]
         self.needles = {p: n for e in entries
                         for p, n in zip(e["patterns"], e.get("_literals") or map(required_literal, e["patterns"]))}
         self._compiled: dict[str, re.Pattern] = {}
         # Whether an entry's answer reads the whole log's facts (extract.py): its variants, its
         # texts, or its derive function do. Only then are they read (a few ms on a long log).
-        from ..kb import placeholders
         from .extract import FACT_NAMES
 
         from .situations import situated_entries
 
         self.situated = {e["id"] for e, _ in self.entries} & situated_entries()
-        # (an entry of kb.load_index carries its texts' placeholders, and whether it has variants, without its texts)
         fact_names = set(FACT_NAMES)
-        self.needs_facts = {e["id"]: bool(e["_variants"] if "_variants" in e else e.get("variants"))
-                            or e.get("derive") in _DERIVE_READS_FACTS or bool(e.get("requires_derived"))
-                            or bool(set(e["_placeholders"] if "_placeholders" in e
-                                        else placeholders(e["title"] + e["cause"] + e["fix"])) & fact_names)
+        self.needs_facts = {e["id"]: e["_variants"] or e.get("derive") in _DERIVE_READS_FACTS
+                            or bool(e.get("requires_derived")) or bool(set(e["_placeholders"]) & fact_names)
                             for e in entries}
         self._by_id = {e["id"]: e for e in entries}
         self._full: dict[str, dict] = {}
