@@ -5,7 +5,8 @@ loaded and compiled once, as in a long log's single run), on three logs:
 
 * a realistic 10 000-line ninja/nvcc build with one missing header and ninja's
   closing line, the shape people paste;
-* the same size of plain compiler chatter with one out-of-memory line;
+* the same size of plain compiler chatter with one out-of-memory line, and of a build with no known error at all
+  (its words "gpu", "device", "arch" on every line: every generic reading runs on it);
 * one loader error repeated 10 000 times (a training loop or a retry printing it every step);
 * a driver error repeated 10 000 times under a changing timestamp, an nvidia-smi table at the end (every line
   holds "NVIDIA", a word the extraction stage reads the driver and the GPU from);
@@ -21,7 +22,7 @@ loaded and compiled once, as in a long log's single run), on three logs:
 
 ``--command`` times the whole ``cudaenv explain --no-host`` command instead (process start,
 imports and the knowledge base's load included) on the 10 000-line build log, the two repeated
-errors and one short message, as CPU time (user + system of the child: the figure that holds on a loaded machine)
+errors, the build with no known error and one short message, as CPU time (user + system of the child: the figure that holds on a loaded machine)
 and wall time; ``--against`` runs another checkout's command right after each run of this
 one, interleaved, and prints the ratio of the medians.
 
@@ -55,6 +56,14 @@ def build_log(n: int = 10_000) -> str:
 def chatter_log(n: int = 10_000) -> str:
     lines = [f"[{i}/{n}] g++ -O2 -fPIC -c src/file{i}.cpp -o build/file{i}.o" for i in range(n)]
     lines[n * 3 // 4] = "RuntimeError: CUDA error: out of memory"
+    return "\n".join(lines)
+
+
+def unknown_log(n: int = 10_000) -> str:
+    """[r35] A long build log with no known error: every generic reading (cue lines, status codes, concepts) runs on
+    it, which the logs above, each with an error an entry reads, never reach."""
+    lines = [f"[{i}/{n}] g++ -O2 -fPIC -c src/gpu_device{i}.cpp -o build/arch{i}.o" for i in range(n)]
+    lines[-1] = "make: *** [all] Error 2"
     return "\n".join(lines)
 
 
@@ -141,6 +150,7 @@ def command_main(runs: int, against: str | None) -> int:
     cases = [("whole command, 10 000-line build log", ["-"], build_log()),
              ("whole command, one error repeated 10 000 times", ["-"], repeated_log()),
              ("whole command, a timestamped driver retry", ["-"], driver_retry_log()),
+             ("whole command, a build with no known error", ["-"], unknown_log()),
              ("whole command, one short message", ["/usr/bin/ld: cannot find -lcudart"], None)]
     repos = [("this", REPO)] + ([("other", os.path.abspath(against))] if against else [])
     print(f"{'case':40} {'checkout':8} {'CPU med':>8} {'CPU max':>8} {'wall med':>9}")
@@ -175,6 +185,7 @@ def main() -> int:
     rows = [
         ("10 000-line ninja/nvcc build log, one missing header", lambda t=build_log(): explain(t)),
         ("10 000 lines of compiler chatter, one OOM line", lambda t=chatter_log(): explain(t)),
+        ("10 000 lines of a build with no known error", lambda t=unknown_log(): explain(t)),
         ("one loader error repeated 10 000 times", lambda t=repeated_log(): explain(t)),
         ("a driver error repeated 10 000 times, timestamped", lambda t=driver_retry_log(): explain(t)),
         ("300 lines ending 6 800-character paths in errors", lambda t=wide_paths_log(): explain(t)),
