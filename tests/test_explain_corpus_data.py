@@ -55,6 +55,7 @@ FRESH35 = os.path.join(CORPUS, "fresh35")
 FRESH36 = os.path.join(CORPUS, "fresh36")
 FRESH37 = os.path.join(CORPUS, "fresh37")
 FRESH38 = os.path.join(CORPUS, "fresh38")
+FRESH39 = os.path.join(CORPUS, "fresh39")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -278,9 +279,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH35, "fresh35", "ac", 57, 13, 57),
               (FRESH36, "fresh36", "ad", 40, 10, 40),
               (FRESH37, "fresh37", "ae", 39, 13, 39),
-              (FRESH38, "fresh38", "af", 19, 7, 19)]
+              (FRESH38, "fresh38", "af", 19, 7, 19),
+              (FRESH39, "fresh39", "ag", 61, 16, 61)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh39"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -707,6 +709,14 @@ def test_fresh38_logs_are_a_thirty_eighth_sealed_split():
     collectors who never ran explain, each thread checked new with bench/thread_seen.py; short, most threads the search
     finds being in the corpus already. Sealed: nobody tuning explain reads it until it is judged."""
     assert_later_set("fresh38")
+
+
+def test_fresh39_logs_are_a_thirty_ninth_sealed_split():
+    """fresh39/: a thirty-ninth set (ag01-ag20 build side, ag31-ag50 run side, ag61-ag79 a user's day and GPU work
+    outside the Python deep-learning stack, ag81 and ag85 first-person fix notes on the open web), collected at the start
+    of round 36 by four collectors who never ran explain, each thread checked new with bench/thread_seen.py. Sealed:
+    nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh39")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
