@@ -315,7 +315,16 @@ _ERA_STABLE = frozenset({35, 46})
 #: package (lib/gpu/geryon's CU_SAFE_CALL, "Cuda driver error %d in call at file '%s' in line %d.", which a paste often
 #: breaks before the file's name): lammps/lammps#4849 (fresh25 y68: 804 on an RTX 5080, a driver that supports the GPU),
 #: #4045 (error 4); the "CUDA error N in file" and "Cuda error N in call at" forms of other projects' macros.
-_STATUS_BEFORE_PLACE = re.compile(r"(?i)\b(?:error|failure) (\d{2,3}) in (?:call at )?file\b")
+#: [r36 t39] and the forms that quote the number, name the API before it or give the line first: excavator's
+#: "CUDA error DRIVER: '300' in func 'kernel_launcher::kernel_launcher' line 332" (the burned fresh39 ag69: a Turing GPU,
+#: a build without its kernels), NVVL's "CUDA error 302 at line 32 in file .../CUVideoParser.h".
+_STATUS_BEFORE_PLACE = re.compile(r"(?i)\b(?:error|failure)(?:[ \t]+(?:DRIVER|RUNTIME|API):?)?[ \t]*['\"]?(\d{2,3})['\"]?"
+                                  r"(?: at line \d{1,6})?,? in (?:call at )?(?:file|func(?:tion)?)\b")
+#: [r36 t39] a status number followed by its own string in parentheses, "failed with error code 999 (unknown error)":
+#: the string confirms the number is CUDA's status, so the CUDA call may stand on one of the two lines before (a paste
+#: that broke "CUDA call / cuInit(0) / failed with error code 999 (unknown error)" over three lines: futhark's
+#: generated code, the burned fresh39 ag68).
+_STATUS_WITH_STRING = re.compile(r"(?i)\b(?:error|code|status)[ \t:=]*(\d{2,3})[ \t]*\(([a-z][a-z ,'-]{2,80})\)")
 
 
 #: [p25 status] a status NAME anywhere (helper_cuda.h's "code=35(cudaErrorInsufficientDriver)", a driver-API wrapper's
@@ -496,6 +505,7 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
     names = _status_names()
     strings, string_entry = _status_strings()
     calls = "cu" in t.text and _CALL_NAME.search(t.text) is not None  # once: many logs name no CUDA call
+    calls_or_cuda = calls or "cuda" in low
     # line by line, each at most _LONGEST characters (as every generic reading): a pasted single line of a megabyte
     # costs one pass, not a search from every position
     for i, line in enumerate(t.lines):
@@ -505,12 +515,15 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
         call = _CALL_NAME.search(line) if calls and "cu" in line else None
         frame = _frames().search(line) if framed and call is None else None
         if call is None and frame is None and not ("cuda" in lower and _CUDA_WORD.search(line)):
+            got = _read_status_with_string(t, i, line) if "(" in line and calls_or_cuda else None
+            if got is not None:
+                return got
             continue
         # each search only where its literal is: a log of 10 000 lines of CUDA calls costs a few searches a line
         m = _STATUS_AT_END.search(line) if line.rstrip(" \t.)]")[-1:].isdigit() else None
         if m and int(m.group(1)) in known and _STATUS_WORD.search(line, 0, m.start()):
             return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
-        m = _STATUS_BEFORE_PLACE.search(line) if "file" in lower else None
+        m = _STATUS_BEFORE_PLACE.search(line) if "file" in lower or "func" in lower else None
         if m and int(m.group(1)) in known:
             return _Reading(i, "status", m.group(1), known[int(m.group(1))], "reported")
         m = _CALL_STATUS.search(line, call.start()) if call else None
@@ -533,6 +546,25 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
         if m:
             return _Reading(i, "status", line[m.start():m.end()], _framed_strings()[1][m.group(0)], "reported")
     return None
+
+
+def _read_status_with_string(t: LogText, i: int, line: str) -> _Reading | None:
+    """[r36 t39] ``line`` names a status number with its own string in parentheses (_STATUS_WITH_STRING), and the
+    CUDA call or word stands on this line or one of the two before it: the reading of that number. The string must be
+    the one status.yaml gives that number (cudaGetErrorString's), so "code 100 (no CUDA-capable device is detected)"
+    reads and "exit code 127 (command not found)" does not."""
+    m = _STATUS_WITH_STRING.search(line)
+    if m is None:
+        return None
+    number, said = int(m.group(1)), " ".join(m.group(2).lower().split())
+    rows = [row for row in _status_rows() if row["number"] == number and _answering(row)
+            and str(row.get("string", "")).lower() == said]
+    if not rows:
+        return None
+    before = " ".join(t.lines[max(0, i - 2):i + 1])
+    if _CALL_NAME.search(before) is None and _CUDA_WORD.search(before) is None:
+        return None
+    return _Reading(i, "status", m.group(1), rows[0]["entry"], "reported")
 
 
 # -- [r34 ab68] A status that says the device handle or ordinal was bad (101: cudaErrorInvalidDevice /
