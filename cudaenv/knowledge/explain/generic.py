@@ -515,7 +515,8 @@ def _read_status(t: LogText, low: str) -> _Reading | None:
         call = _CALL_NAME.search(line) if calls and "cu" in line else None
         frame = _frames().search(line) if framed and call is None else None
         if call is None and frame is None and not ("cuda" in lower and _CUDA_WORD.search(line)):
-            got = _read_status_with_string(t, i, line) if "(" in line and calls_or_cuda else None
+            got = (_read_status_with_string(t, i, line) if calls_or_cuda and "(" in line
+                   and ("code" in lower or "error" in lower or "status" in lower) else None)
             if got is not None:
                 return got
             continue
