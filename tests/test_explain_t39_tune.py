@@ -155,3 +155,11 @@ def test_a_number_with_another_string_is_not_a_cuda_status():
     assert not [m for m in explain(log) if m.id == "driver.unknown_error"]
     log = "CUDA call cudaMalloc\nfailed with error code 999 (out of memory)\n"
     assert not [m for m in explain(log) if m.id == "driver.unknown_error"]
+
+
+def test_cccl_headers_in_host_mode_are_not_a_file_compiled_by_the_wrong_compiler():
+    """fresh39 ag12 (NVIDIA/cccl, a negative): libcu++'s headers are made to compile in host mode, so __host__ failing
+    inside them is CCCL's defect (fixed in CCCL), not a .cu file given to g++."""
+    log = ("In file included from libcudacxx/include/cuda/__cccl_config:19,\n                 from test.cpp:1:\n"
+           "libcudacxx/include/cuda/std/__utility/declval.h:29:1: error: ‘__host__’ does not name a type\n")
+    assert not [m.id for m in explain(log) if m.id == "build.cuda_code_in_host_compile"]
