@@ -17,9 +17,10 @@ earlier answer:
 - libtorch for another CPU ("File in wrong format" on a Jetson), libnppi gone since CUDA 9.0, cuDNN 9's Windows
   include\\12.x layout, an older cuDNN 7 release loaded first, a Jetson container without the NVIDIA runtime, a glog check
   on the device count;
+- MATLAB's bundled libcudart of another release in a mex link; OptiX's denoiser without the driver's nvoptix.bin;
 - two claimed negatives made accurate: nvidia-smi missing inside a Singularity container started with --nv, clang's
   --cuda-path inside a Bazel repository.
-(ag04, ag10, ag18, ag35, ag36, ag37, ag43, ag45, ag50 and ag71 stay: the log alone cannot tell their fix, or the cause
+(ag04, ag10, ag35, ag36, ag37, ag43, ag45, ag50 and ag69 stay: the log alone cannot tell their fix, or the cause
 is the project's own.)
 """
 from explain_answers import first_answer_tests
@@ -144,6 +145,13 @@ T39_CASES = [
       "v13.0.48/nvcc' -c kernel.cu\nclang: error: cannot find libdevice for sm_89; provide path to different CUDA "
       "installation via '--cuda-path', or pass '-nocudalib' to build without linking with libdevice\n"),
      "clang.cuda_path_not_found", "rules_cuda"),
+    # fresh39 ag18's line (vlfeat/matconvnet: R2014b's mex build with CUDA 6.5)
+    ("g++: error: /usr/local/MATLAB/R2014b/bin/glnxa64/libcudart.so.6.5: No such file or directory\n",
+     "matlab.mexcuda_toolkit_not_found", "cudaMethod"),
+    # fresh39 ag71's lines (mani-skill/ManiSkill: SAPIEN's denoiser in a self-built image)
+    (("[svulkan2] [error]  OptiX Error: OPTIX_ERROR_INVALID_VALUE\n[svulkan2] [error] Failed to denoise OptiX Error: "
+      "OPTIX_ERROR_INVALID_VALUE\n"),
+     "driver.optix_library_missing", "nvoptix.bin"),
 ]
 
 test_first_answer = first_answer_tests(T39_CASES)
