@@ -56,6 +56,7 @@ FRESH36 = os.path.join(CORPUS, "fresh36")
 FRESH37 = os.path.join(CORPUS, "fresh37")
 FRESH38 = os.path.join(CORPUS, "fresh38")
 FRESH39 = os.path.join(CORPUS, "fresh39")
+FRESH40 = os.path.join(CORPUS, "fresh40")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -280,9 +281,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH36, "fresh36", "ad", 40, 10, 40),
               (FRESH37, "fresh37", "ae", 39, 13, 39),
               (FRESH38, "fresh38", "af", 19, 7, 19),
-              (FRESH39, "fresh39", "ag", 61, 16, 61)]
+              (FRESH39, "fresh39", "ag", 61, 16, 61),
+              (FRESH40, "fresh40", "ah", 50, 11, 50)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh40"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -717,6 +719,14 @@ def test_fresh39_logs_are_a_thirty_ninth_sealed_split():
     of round 36 by four collectors who never ran explain, each thread checked new with bench/thread_seen.py. Sealed:
     nobody tuning explain reads it until it is judged."""
     assert_later_set("fresh39")
+
+
+def test_fresh40_logs_are_a_fortieth_sealed_split():
+    """fresh40/: a fortieth set (ah01-ah20 build side, ah31-ah41 run side, ah61-ah80 a user's day and GPU work outside
+    the Python deep-learning stack), collected in round 36 after fresh39 was judged and tuned on, by three collectors who
+    never ran explain, each thread checked new with bench/thread_seen.py. Sealed: nobody tuning explain reads it until it
+    is judged."""
+    assert_later_set("fresh40")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
