@@ -1482,7 +1482,11 @@ _API_CHANGES = [
     # Stream-ordered allocation came with CUDA 11.2 (NVIDIA/AMGX#276 with CUDA 11.0; NVIDIA/cuda-python#23).
     ("cuda112_added", "CUDA", "11.2",
      r"cudaMallocAsync|cudaFreeAsync|cudaMemPool_t|cudaMallocFromPoolAsync|cudaDeviceGetDefaultMemPool|"
-     r"cudaMemPoolSetAttribute|cudaMemPoolTrimTo"),
+     r"cudaMemPoolSetAttribute|cudaMemPoolTrimTo|cudaMemPoolAttr\w+"),
+    # [r36 t40] cudaHostRegisterReadOnly came with CUDA 11.1, cudaStreamGetCaptureInfo_v2 with 11.3 (their release
+    # notes): ggml-org/llama.cpp with an older toolkit picked first (the burned fresh40 ah18; llama.cpp checks 11.1)
+    ("cuda111_added", "CUDA", "11.1", r"cudaHostRegisterReadOnly"),
+    ("cuda113_added", "CUDA", "11.3", r"cudaStreamGetCaptureInfo_v2"),
     ("cuda118_added", "CUDA", "11.8",
      r"__nv_fp8(?:x[24])?_e[45]m[23]|__nv_fp8_storage_t|__nv_fp8_interpretation_t|CUDA_R_8F_E4M3|CUDA_R_8F_E5M2"),
     ("cusparse112_added", "cuSPARSE", "CUDA 11.2 Update 1",
