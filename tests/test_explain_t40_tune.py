@@ -16,6 +16,8 @@ earlier answer:
 (ah05, ah16, ah17, ah31, ah33, ah34, ah41, ah62, ah74, ah77 and ah79 stay: the log alone cannot tell their fix, or the
 cause is one project's.)
 """
+import os
+
 from explain_answers import first_answer_tests
 
 from cudaenv.knowledge.explain import explain
@@ -110,6 +112,8 @@ def test_the_avx512_flag_variant_needs_the_flag_in_a_cuda_compile():
 def test_the_dkms_variant_needs_the_dkms_tree_compile_error():
     """A DKMS failure that shows no compile error inside the module's tree keeps the entry's other readings (its
     {dkms_drv} never left unfilled)."""
-    log = "Error! Bad return status for module build on kernel: 5.13.18-21.09.16.amdgpu.ubuntu (x86_64)\n"
-    m = explain(log)[0]
+    path = os.path.join(os.path.dirname(__file__), "data", "explain_corpus", "fresh26", "z65-amdgpu-kernel-nvidia-dkms.log")
+    with open(path, encoding="utf-8") as f:
+        log = f.read()  # the burned fresh26 z65: an unsupported kernel, no compile error shown
+    m = [a for a in explain(log) if a.id == "driver.module_build_failed"][0]
     assert m.id == "driver.module_build_failed" and "{" not in m.title and "kernel module's source" not in m.title
