@@ -45,7 +45,7 @@ CLAIMS = [
     # [r20 docsfw] the plan reader's own words (stdArchiveReader, coreReadArchive's verifyHeader, kPLAN_MAGIC_TAG)
     # [r26 tune] TensorRT's parser libraries (libnvparsers, libnvonnxparser) are its own sonames too (fresh26 z38:
     # DeepStream's libnvdsgst_infer.so missing libnvparsers.so.5)
-    ("tensorrt", r"\bTensorRT\b", r"tensorrt|nvinfer|nvparsers|nvonnxparser|\btrt|\.engine\b|\.plan\b|engine plan file|"
+    ("tensorrt", r"\bTensorRT\b", r"tensorrt|nvinfer|nvparsers|nvcaffe_parser|nvonnxparser|\btrt|\.engine\b|\.plan\b|engine plan file|"
                                     r"CudaEngine|ArchiveReader|verifyHeader|kPLAN_MAGIC_TAG"),
     ("cupy", r"\bCuPy\b", r"cupy"),
     # numba's own frame: "[218] Call to cuLinkAddData results in ...", its LinkerError
@@ -122,7 +122,7 @@ CLAIMS = [
                            r"path|LD_LIBRARY_PATH)",
      r"LD_LIBRARY_PATH|LD_PRELOAD|\bldd\b|ldconfig|/usr/local/cuda|/opt/|module load|/lib64\b|/usr/lib/x86_64"),
     ("colab", r"\bColab\b", r"colab|/content/"),
-    ("jetson", r"\bJetson\b|\bL4T\b", r"jetson|tegra|l4t|orin|xavier|aarch64|jetpack"),
+    ("jetson", r"\bJetson\b|\bL4T\b", r"jetson|tegra|l4t|orin|xavier|aarch64|jetpack|libnvdla|libnvrm_|libnvos\b"),
 ]
 
 _COMPILED = [(name, re.compile(answer, _I), re.compile(log, _I)) for name, answer, log in CLAIMS]
