@@ -57,6 +57,7 @@ FRESH37 = os.path.join(CORPUS, "fresh37")
 FRESH38 = os.path.join(CORPUS, "fresh38")
 FRESH39 = os.path.join(CORPUS, "fresh39")
 FRESH40 = os.path.join(CORPUS, "fresh40")
+FRESH41 = os.path.join(CORPUS, "fresh41")
 #: The practice set: real logs the practice helpers of rounds 24-26 collected to tune on (a tuning set, never sealed).
 PRACTICE = os.path.join(CORPUS, "practice")
 LAYERS = {"compiler", "linker", "loader", "driver", "container", "python-framework", "jax-tf", "nccl",
@@ -282,9 +283,10 @@ LATER_SETS = [(FRESH4, "fresh4", "8", 30, 8, 28), (FRESH5, "fresh5", "9", 25, 8,
               (FRESH37, "fresh37", "ae", 39, 13, 39),
               (FRESH38, "fresh38", "af", 19, 7, 19),
               (FRESH39, "fresh39", "ag", 61, 16, 61),
-              (FRESH40, "fresh40", "ah", 50, 11, 50)]
+              (FRESH40, "fresh40", "ah", 50, 11, 50),
+              (FRESH41, "fresh41", "ai", 9, 3, 9)]
 #: Sets not yet scored: no test may quote their threads.
-UNREAD: set[str] = set()
+UNREAD: set[str] = {"fresh41"}
 #: The practice set joined the corpus after this sealed set: every set listed after it in LATER_SETS is checked against
 #: the practice logs too (a sealed set must not hold a thread the tuners have read).
 PRACTICE_AFTER = "fresh25"
@@ -727,6 +729,14 @@ def test_fresh40_logs_are_a_fortieth_sealed_split():
     never ran explain, each thread checked new with bench/thread_seen.py. Sealed: nobody tuning explain reads it until it
     is judged."""
     assert_later_set("fresh40")
+
+
+def test_fresh41_logs_are_a_forty_first_sealed_split():
+    """fresh41/: a forty-first set (ai01 build side, ai31-ai34 run side, ai61-ai64 a user's day and GPU work outside
+    the Python deep-learning stack), collected at the end of round 36 after fresh39 and fresh40 were judged and tuned
+    on, by three collectors who never ran explain; short, the search budget having run out for the collectors. Sealed:
+    nobody tuning explain reads it until it is judged."""
+    assert_later_set("fresh41")
 
 
 def test_score_script_carries_unchanged_judgements(tmp_path, capsys):
