@@ -50,3 +50,30 @@ def test_the_check_sees_a_repeated_key():
     text = "entries:\n  - id: a\n    derive: one\n    patterns: [x]\n    derive: two\n"
     assert repeated_keys(text) == [(5, "derive")]
     assert repeated_keys("a: &x {b: 1}\nc:\n  <<: *x\n  d: 2\n") == []
+
+
+#: (entry, capture) pairs whose `when` on a capture that one of the entry's patterns never makes matches the empty
+#: string, checked by hand: runtime.cuda_library_not_found's onnxruntime variants also need `major`, which its one
+#: pattern without `name` never yields.
+EMPTY_WHEN_ALLOWED = {("runtime.cuda_library_not_found", "name")}
+
+
+def test_no_variant_takes_a_missing_capture_for_a_match():
+    """[r36] A variant's `when` on a capture only some of the entry's patterns make must not match "": a log matched by
+    another pattern would get the variant, its placeholder unfilled (round 36's first DKMS-tree variant, `dkms_drv:
+    '^(?!390...)'`, answered fresh26 z65 with "{dkms_drv}" in its title)."""
+    import re
+
+    from cudaenv.knowledge.kb import load_entries
+
+    found = set()
+    for e in load_entries():
+        pats = [re.compile(p) for p in e.get("patterns", [])]
+        defaults = set(e.get("defaults") or {})
+        for v in e.get("variants") or []:
+            for key, rx in (v.get("when") or {}).items():
+                having = [p for p in pats if key in p.groupindex]
+                if (isinstance(rx, str) and key not in defaults and having and len(having) < len(pats)
+                        and re.search(rx, "")):
+                    found.add((e["id"], key))
+    assert found <= EMPTY_WHEN_ALLOWED, sorted(found - EMPTY_WHEN_ALLOWED)
